@@ -1,0 +1,26 @@
+/**
+ * `@mcpkit/core`: the runtime-neutral heart of mcpkit.
+ *
+ * No dependencies and no `node:` imports: it runs unchanged on Node, Bun, Deno, browsers and
+ * Workers. Servers, clients and transports are built on what this module exports.
+ *
+ * @example
+ * ```ts
+ * import { Connection, createInMemoryPair, Method } from '@mcpkit/core';
+ * ```
+ * @module
+ */
+export * from './jsonrpc/messages.js';
+export * from './jsonrpc/errors.js';
+export { Connection, CancelledByPeer, type ConnectionHandler, type ConnectionOptions } from './jsonrpc/connection.js';
+export {
+  IncomingRequest,
+  type OutgoingRequestOptions,
+  type ProgressUpdate,
+} from './jsonrpc/incomingRequest.js';
+export * from './transport/transport.js';
+export * from './transport/inMemory.js';
+export * from './protocol/methods.js';
+export * from './protocol/revisions.js';
+export * from './protocol/dialect.js';
+export * from './validation.js';

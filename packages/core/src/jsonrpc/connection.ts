@@ -1,0 +1,557 @@
+/**
+ * The JSON-RPC 2.0 engine that clients and servers both use.
+ *
+ * A connection owns one transport. It checks every incoming envelope, matches responses to
+ * requests, runs timeouts, carries cancellation and progress both ways, and never throws at the
+ * transport: every problem becomes a spec-correct error response or a report to `onError`.
+ * What the methods mean is the handler's business (see the MCP session layers).
+ * @module
+ */
+import type { MessageExtra, MessageSink, SendOptions, Transport } from '../transport/transport.js';
+import { DeadlineTimer } from './deadlines.js';
+import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError } from './errors.js';
+import {
+  IncomingRequest,
+  type BatchCollector,
+  type IncomingRequestOwner,
+  type OutgoingRequestOptions,
+  type ProgressUpdate,
+} from './incomingRequest.js';
+import {
+  classifyMessage,
+  ErrorCode,
+  errorResponse,
+  type JsonRpcErrorResponse,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type RequestId,
+} from './messages.js';
+
+const CANCELLED = 'notifications/cancelled';
+const PROGRESS = 'notifications/progress';
+
+/** What a connection calls when the peer sends something. */
+export interface ConnectionHandler {
+  /**
+   * Answers one request. Return the result object (or a promise of it); throw an {@link McpError}
+   * to answer with that error. Any other throw is answered as `-32603` with no details.
+   */
+  onRequest(request: IncomingRequest): unknown;
+  /** Receives a notification. Cancellation and progress for our own requests are handled before. */
+  onNotification(method: string, params: Record<string, unknown> | undefined, extra?: MessageExtra): void;
+  /** The transport closed. */
+  onClose?(error?: Error): void;
+}
+
+/** Options of {@link Connection}. */
+export interface ConnectionOptions {
+  /** Default timeout of outgoing requests in ms. Default 60 000. */
+  requestTimeout?: number;
+  /** Default hard limit of outgoing requests in ms, whatever progress arrives. Default 1 hour. */
+  maxTotalTimeout?: number;
+  /** Receives problems no caller can be told about (unknown response ids, bad notifications...). */
+  onError?: (error: Error) => void;
+  /** Whether an incoming JSON array is a batch to process. Only 2025-03-26 allows batches. */
+  acceptBatches?: () => boolean;
+  /** Incoming methods the peer may not cancel. Default: `initialize`. */
+  uncancellableMethods?: readonly string[];
+}
+
+interface PendingRequest {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly resolve: (result: any) => void;
+  readonly reject: (error: Error) => void;
+  readonly timeout: number;
+  readonly maxTotalTimeout: number;
+  readonly hardDeadline: number;
+  deadline: number;
+  readonly resetOnProgress: boolean;
+  readonly onProgress: ((update: ProgressUpdate) => void) | undefined;
+  lastProgress: number;
+  readonly signal: AbortSignal | undefined;
+  readonly onAbort: (() => void) | undefined;
+}
+
+const DEFAULT_TIMEOUT = 60_000;
+const DEFAULT_MAX_TOTAL_TIMEOUT = 60 * 60_000;
+/** How many cancelled or timed-out ids we remember, so their late responses are dropped quietly. */
+const FORGOTTEN_ID_MEMORY = 256;
+
+/**
+ * A JSON-RPC connection over one transport.
+ *
+ * @example
+ * ```ts
+ * const connection = new Connection(transport, {
+ *   onRequest: (request) => (request.method === 'ping' ? {} : undefined),
+ *   onNotification: () => {},
+ * });
+ * await connection.start();
+ * const result = await connection.request('ping');
+ * ```
+ */
+export class Connection implements IncomingRequestOwner {
+  private nextId = 1;
+  private readonly pending = new Map<RequestId, PendingRequest>();
+  private readonly incoming = new Map<RequestId, IncomingRequest>();
+  private readonly forgotten = new Set<RequestId>();
+  private readonly deadlines = new DeadlineTimer((now) => this.sweep(now));
+  private readonly requestTimeout: number;
+  private readonly maxTotalTimeout: number;
+  private readonly uncancellable: ReadonlySet<string>;
+  private closedError: Error | undefined;
+  private isClosed = false;
+  /** What the transport talks to; kept off the public surface of the connection. */
+  private readonly sink: MessageSink = {
+    message: (value, extra) => this.receive(value, extra),
+    parseError: (error) => this.receiveGarbage(error),
+    error: (error) => this.report(error),
+    closed: (error) => this.handleClosed(error),
+  };
+
+  constructor(
+    readonly transport: Transport,
+    private readonly handler: ConnectionHandler,
+    private readonly options: ConnectionOptions = {},
+  ) {
+    this.requestTimeout = options.requestTimeout ?? DEFAULT_TIMEOUT;
+    this.maxTotalTimeout = options.maxTotalTimeout ?? DEFAULT_MAX_TOTAL_TIMEOUT;
+    this.uncancellable = new Set(options.uncancellableMethods ?? ['initialize']);
+  }
+
+  /** Starts the transport; messages flow from here on. */
+  start(): void | Promise<void> {
+    return this.transport.start(this.sink);
+  }
+
+  /** True once the transport closed. */
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** How many of our requests await a response. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** How many of the peer's requests are being handled. */
+  get inFlightCount(): number {
+    return this.incoming.size;
+  }
+
+  /** Closes the transport. Pending requests fail with {@link ConnectionClosedError}. */
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    try {
+      await this.transport.close();
+    } finally {
+      this.handleClosed(undefined);
+    }
+  }
+
+  // ---------------------------------------------------------------- outgoing
+
+  /**
+   * Sends a request and resolves with its result.
+   *
+   * A `progressToken` is attached whenever the caller wants progress or wants progress to extend
+   * the timeout (the default), so long operations that report progress do not time out.
+   */
+  request<R = Record<string, unknown>>(
+    method: string,
+    params?: Record<string, unknown>,
+    options: OutgoingRequestOptions = {},
+  ): Promise<R> {
+    if (this.isClosed) return Promise.reject(this.closedFailure());
+    const signal = options.signal;
+    if (signal?.aborted) return Promise.reject(new RequestCancelledError(method, signal.reason));
+
+    const id = this.nextId++;
+    const resetOnProgress = options.resetTimeoutOnProgress ?? true;
+    const wantsToken = resetOnProgress || options.onProgress !== undefined;
+    const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
+    const withToken = wantsToken ? withProgressToken(params, id) : params;
+    if (withToken !== undefined) message.params = withToken;
+
+    return new Promise<R>((resolve, reject) => {
+      const now = Date.now();
+      const timeout = options.timeout ?? this.requestTimeout;
+      const maxTotalTimeout = options.maxTotalTimeout ?? this.maxTotalTimeout;
+      const hardDeadline = now + maxTotalTimeout;
+      const onAbort = signal ? () => this.cancelOutgoing(id, signal.reason) : undefined;
+      const entry: PendingRequest = {
+        id,
+        method,
+        resolve,
+        reject,
+        timeout,
+        maxTotalTimeout,
+        hardDeadline,
+        deadline: Math.min(now + timeout, hardDeadline),
+        resetOnProgress,
+        onProgress: options.onProgress,
+        lastProgress: Number.NEGATIVE_INFINITY,
+        signal,
+        onAbort,
+      };
+      this.pending.set(id, entry);
+      if (onAbort) signal!.addEventListener('abort', onAbort, { once: true });
+      this.deadlines.schedule(entry.deadline);
+      this.transmit(message, sendOptions(options.relatedRequestId), entry);
+    });
+  }
+
+  /** Sends a notification. The returned promise, if any, settles when the transport can take more. */
+  notify(method: string, params?: Record<string, unknown>, options?: SendOptions): void | Promise<void> {
+    if (this.isClosed) throw this.closedFailure();
+    const message: JsonRpcNotification =
+      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    return this.transport.send(message, options);
+  }
+
+  private transmit(message: JsonRpcMessage | JsonRpcMessage[], options: SendOptions | undefined, entry?: PendingRequest): void {
+    try {
+      const sent = this.transport.send(message, options);
+      if (sent && entry) sent.then(undefined, (error: unknown) => this.settle(entry, undefined, toError(error)));
+      else if (sent) sent.then(undefined, (error: unknown) => this.report(toError(error)));
+    } catch (error) {
+      if (entry) this.settle(entry, undefined, toError(error));
+      else this.report(toError(error));
+    }
+  }
+
+  private cancelOutgoing(id: RequestId, reason: unknown): void {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.settle(entry, undefined, new RequestCancelledError(entry.method, reason));
+    this.sendCancelled(id, typeof reason === 'string' ? reason : undefined);
+  }
+
+  private sendCancelled(id: RequestId, reason?: string): void {
+    if (this.isClosed) return;
+    const params: Record<string, unknown> = reason === undefined ? { requestId: id } : { requestId: id, reason };
+    this.transmit({ jsonrpc: '2.0', method: CANCELLED, params }, undefined);
+  }
+
+  /** Resolves or rejects a pending request exactly once, and forgets it. */
+  private settle(entry: PendingRequest, result: unknown, error?: Error): void {
+    if (this.pending.get(entry.id) !== entry) return;
+    this.pending.delete(entry.id);
+    if (entry.onAbort) entry.signal!.removeEventListener('abort', entry.onAbort);
+    if (error) {
+      this.remember(entry.id);
+      entry.reject(error);
+    } else {
+      entry.resolve(result);
+    }
+  }
+
+  private remember(id: RequestId): void {
+    if (this.forgotten.size >= FORGOTTEN_ID_MEMORY) {
+      const oldest = this.forgotten.values().next().value;
+      if (oldest !== undefined) this.forgotten.delete(oldest);
+    }
+    this.forgotten.add(id);
+  }
+
+  /** Expires due requests; returns the next deadline. Called by the single deadline timer. */
+  private sweep(now: number): number {
+    let next = Number.POSITIVE_INFINITY;
+    for (const entry of this.pending.values()) {
+      if (entry.deadline <= now) {
+        const hard = entry.deadline >= entry.hardDeadline;
+        const error = new RequestTimeoutError(
+          entry.method,
+          hard ? entry.maxTotalTimeout : entry.timeout,
+          hard ? 'maxTotalTimeout' : 'timeout',
+        );
+        this.settle(entry, undefined, error);
+        this.sendCancelled(entry.id, error.message);
+      } else if (entry.deadline < next) {
+        next = entry.deadline;
+      }
+    }
+    return next;
+  }
+
+  // ---------------------------------------------------------------- incoming
+
+  private receive(value: unknown, extra?: MessageExtra): void {
+    if (this.isClosed) return;
+    if (Array.isArray(value)) {
+      this.batch(value, extra);
+      return;
+    }
+    this.dispatch(value, extra, undefined);
+  }
+
+  private receiveGarbage(error: Error): void {
+    this.report(error);
+    this.reply(errorResponse(undefined, ErrorCode.ParseError, 'Parse error: the message is not valid JSON'));
+  }
+
+  private dispatch(value: unknown, extra: MessageExtra | undefined, batch: BatchCollector | undefined): void {
+    const kind = classifyMessage(value);
+    switch (kind.kind) {
+      case 'request':
+        this.handleRequest(kind.message, extra, batch);
+        return;
+      case 'notification':
+        this.handleNotification(kind.message, extra);
+        return;
+      case 'response':
+        this.handleResponse(kind.message);
+        return;
+      case 'invalid':
+        if (kind.isNotification) {
+          this.report(new Error(`Ignored an invalid notification: ${kind.reason}`));
+          return;
+        }
+        this.reply(errorResponse(kind.id, ErrorCode.InvalidRequest, `Invalid Request: ${kind.reason}`), batch);
+    }
+  }
+
+  private batch(values: unknown[], extra: MessageExtra | undefined): void {
+    if (!this.options.acceptBatches?.() || values.length === 0) {
+      const reason = values.length === 0 ? 'an empty batch' : 'JSON-RPC batches are not supported by this revision';
+      this.reply(errorResponse(undefined, ErrorCode.InvalidRequest, `Invalid Request: ${reason}`));
+      return;
+    }
+    // Count members first so a member answered synchronously cannot flush the batch early.
+    const collector: BatchCollector = { responses: [], pending: 1 };
+    for (const value of values) this.dispatch(value, extra, collector);
+    collector.pending--;
+    this.flushBatch(collector);
+  }
+
+  private flushBatch(collector: BatchCollector): void {
+    if (collector.pending === 0 && collector.responses.length > 0) {
+      this.transmit(collector.responses as JsonRpcMessage[], undefined);
+    }
+  }
+
+  private handleRequest(message: JsonRpcRequest, extra: MessageExtra | undefined, batch?: BatchCollector): void {
+    if (this.incoming.has(message.id)) {
+      const reason = `Invalid Request: id ${JSON.stringify(message.id)} is already in use by a request in flight`;
+      this.reply(errorResponse(message.id, ErrorCode.InvalidRequest, reason), batch);
+      return;
+    }
+    const request = new IncomingRequest(this, message.id, message.method, message.params, extra);
+    if (batch) {
+      request.batch = batch;
+      batch.pending++;
+    }
+    this.incoming.set(message.id, request);
+    let result: unknown;
+    try {
+      result = this.handler.onRequest(request);
+    } catch (error) {
+      this.fail(request, error);
+      return;
+    }
+    if (isPromiseLike(result)) {
+      result.then(
+        (value) => this.respond(request, value),
+        (error: unknown) => this.fail(request, error),
+      );
+    } else {
+      this.respond(request, result);
+    }
+  }
+
+  private respond(request: IncomingRequest, result: unknown): void {
+    if (!this.finish(request)) return;
+    const body = typeof result === 'object' && result !== null ? result : {};
+    this.reply({ jsonrpc: '2.0', id: request.id, result: body as Record<string, unknown> }, request.batch, request.id);
+  }
+
+  private fail(request: IncomingRequest, error: unknown): void {
+    if (!this.finish(request)) return;
+    this.reply(this.errorFor(request.id, error), request.batch, request.id);
+  }
+
+  /** Marks a request answered. False when no answer may be sent (cancelled or closed). */
+  private finish(request: IncomingRequest): boolean {
+    if (request.done) return false;
+    request.done = true;
+    this.incoming.delete(request.id);
+    if (request.cancelled || this.isClosed) {
+      if (request.batch) {
+        request.batch.pending--;
+        this.flushBatch(request.batch);
+      }
+      return false;
+    }
+    return true;
+  }
+
+  private errorFor(id: RequestId, error: unknown): JsonRpcErrorResponse {
+    if (error instanceof McpError) return { jsonrpc: '2.0', id, error: error.toJSON() };
+    // Anything else is a bug or an internal failure: log it here, tell the peer nothing of it.
+    this.report(toError(error));
+    return errorResponse(id, ErrorCode.InternalError, 'Internal error');
+  }
+
+  private reply(response: JsonRpcResponse, batch?: BatchCollector, relatedRequestId?: RequestId): void {
+    if (batch) {
+      batch.responses.push(response);
+      if (relatedRequestId !== undefined) batch.pending--;
+      this.flushBatch(batch);
+      return;
+    }
+    if (this.isClosed) return;
+    this.transmit(response, relatedRequestId === undefined ? undefined : { relatedRequestId });
+  }
+
+  private handleNotification(message: JsonRpcNotification, extra: MessageExtra | undefined): void {
+    const params = message.params;
+    if (message.method === CANCELLED) {
+      this.handleCancelled(params);
+    } else if (message.method === PROGRESS && this.handleProgress(params)) {
+      return;
+    }
+    try {
+      this.handler.onNotification(message.method, params, extra);
+    } catch (error) {
+      this.report(toError(error));
+    }
+  }
+
+  private handleCancelled(params: Record<string, unknown> | undefined): void {
+    const id = params?.requestId;
+    if (id === undefined || (typeof id !== 'string' && typeof id !== 'number')) return;
+    const request = this.incoming.get(id);
+    if (!request || this.uncancellable.has(request.method)) return;
+    const reason = typeof params?.reason === 'string' ? params.reason : 'Cancelled by the peer';
+    request.cancel(new CancelledByPeer(reason));
+  }
+
+  /** Routes progress for our own requests. False when the token is not ours (a task's, maybe). */
+  private handleProgress(params: Record<string, unknown> | undefined): boolean {
+    const token = params?.progressToken;
+    if (typeof token !== 'string' && typeof token !== 'number') return false;
+    const entry = this.pending.get(token);
+    if (!entry) return false;
+    const progress = params!.progress;
+    if (typeof progress !== 'number' || !(progress > entry.lastProgress)) {
+      this.report(new Error(`Rejected progress for "${entry.method}": progress must be a number that increases`));
+      return true;
+    }
+    entry.lastProgress = progress;
+    if (entry.resetOnProgress) {
+      entry.deadline = Math.min(Date.now() + entry.timeout, entry.hardDeadline);
+    }
+    if (entry.onProgress) {
+      const update: ProgressUpdate = { progress };
+      if (typeof params!.total === 'number') update.total = params!.total;
+      if (typeof params!.message === 'string') update.message = params!.message;
+      try {
+        entry.onProgress(update);
+      } catch (error) {
+        this.report(toError(error));
+      }
+    }
+    return true;
+  }
+
+  private handleResponse(message: JsonRpcResponse): void {
+    const id = message.id;
+    const entry = id === undefined ? undefined : this.pending.get(id);
+    if (!entry) {
+      if (id !== undefined && this.forgotten.delete(id)) return; // answered after we gave up: expected
+      const error = 'error' in message ? `: ${message.error.message}` : '';
+      this.report(new Error(`Dropped a response for unknown request id ${JSON.stringify(id)}${error}`));
+      return;
+    }
+    if ('error' in message) this.settle(entry, undefined, McpError.fromWire(message.error));
+    else this.settle(entry, message.result);
+  }
+
+  // ---------------------------------------------------------------- IncomingRequestOwner
+
+  /** @internal */
+  notifyFor(request: IncomingRequest, method: string, params?: Record<string, unknown>): void | Promise<void> {
+    return this.notify(method, params, { relatedRequestId: request.id });
+  }
+
+  /** @internal */
+  requestFor<R>(
+    request: IncomingRequest,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: OutgoingRequestOptions | undefined,
+  ): Promise<R> {
+    return this.request<R>(method, params, {
+      ...options,
+      signal: options?.signal ?? request.signal,
+      relatedRequestId: request.id,
+    });
+  }
+
+  /** @internal */
+  progressFor(request: IncomingRequest, update: ProgressUpdate): void | Promise<void> {
+    const params: Record<string, unknown> = { progressToken: request.progressToken, progress: update.progress };
+    if (update.total !== undefined) params.total = update.total;
+    if (update.message !== undefined) params.message = update.message;
+    return this.notify(PROGRESS, params, { relatedRequestId: request.id });
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  private handleClosed(error: Error | undefined): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.closedError = error;
+    this.deadlines.stop();
+    const failure = this.closedFailure();
+    for (const entry of [...this.pending.values()]) this.settle(entry, undefined, failure);
+    for (const request of this.incoming.values()) request.cancel(failure);
+    this.incoming.clear();
+    try {
+      this.handler.onClose?.(error);
+    } catch (hookError) {
+      this.report(toError(hookError));
+    }
+  }
+
+  private closedFailure(): ConnectionClosedError {
+    const cause = this.closedError;
+    return cause
+      ? new ConnectionClosedError(`The connection closed: ${cause.message}`, cause)
+      : new ConnectionClosedError();
+  }
+
+  private report(error: Error): void {
+    try {
+      this.options.onError?.(error);
+    } catch {
+      // An error hook that throws must not take the connection down with it.
+    }
+  }
+}
+
+/** The reason a handler's signal fires when the peer sends `notifications/cancelled`. */
+export class CancelledByPeer extends Error {
+  override name = 'CancelledByPeer';
+}
+
+function withProgressToken(params: Record<string, unknown> | undefined, token: RequestId): Record<string, unknown> {
+  const meta = params?._meta;
+  const merged = typeof meta === 'object' && meta !== null ? { ...meta, progressToken: token } : { progressToken: token };
+  return { ...params, _meta: merged };
+}
+
+function sendOptions(relatedRequestId: RequestId | undefined): SendOptions | undefined {
+  return relatedRequestId === undefined ? undefined : { relatedRequestId };
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+function toError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}

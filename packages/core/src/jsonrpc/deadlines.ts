@@ -1,0 +1,46 @@
+/**
+ * One timer for many deadlines.
+ *
+ * Every outgoing request has a deadline, but arming a timer per request costs a timer object and a
+ * closure per message. Instead one timer is armed for the earliest deadline; when it fires, the
+ * owner sweeps its pending requests and tells us the next earliest deadline. Deadlines that move
+ * later (progress resets them) need no work at all: the sweep simply finds them not yet due.
+ * @module
+ */
+
+/** Runs `sweep(now)` at (or just after) the earliest scheduled time. */
+export class DeadlineTimer {
+  private handle: ReturnType<typeof setTimeout> | undefined;
+  private armedAt = Number.POSITIVE_INFINITY;
+
+  /** `sweep` returns the next deadline to arm for, or `Infinity` when nothing is pending. */
+  constructor(private readonly sweep: (now: number) => number) {}
+
+  /** Ensures the timer fires no later than `deadline` (ms since epoch). */
+  schedule(deadline: number): void {
+    if (deadline >= this.armedAt) return;
+    this.arm(deadline);
+  }
+
+  /** Stops the timer. */
+  stop(): void {
+    if (this.handle !== undefined) clearTimeout(this.handle);
+    this.handle = undefined;
+    this.armedAt = Number.POSITIVE_INFINITY;
+  }
+
+  private arm(deadline: number): void {
+    if (this.handle !== undefined) clearTimeout(this.handle);
+    this.armedAt = deadline;
+    this.handle = setTimeout(this.fire, Math.max(0, deadline - Date.now()));
+    // A pending request should not keep a process alive on its own (Node and Bun have unref).
+    (this.handle as { unref?: () => void }).unref?.();
+  }
+
+  private readonly fire = (): void => {
+    this.handle = undefined;
+    this.armedAt = Number.POSITIVE_INFINITY;
+    const next = this.sweep(Date.now());
+    if (next !== Number.POSITIVE_INFINITY) this.arm(next);
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * One request the peer sent us, while its handler runs.
+ * @module
+ */
+import type { MessageExtra } from '../transport/transport.js';
+import type { RequestId } from './messages.js';
+
+/** A progress update, as carried by `notifications/progress`. */
+export interface ProgressUpdate {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** What an incoming request needs from the connection that owns it. */
+export interface IncomingRequestOwner {
+  notifyFor(request: IncomingRequest, method: string, params?: Record<string, unknown>): void | Promise<void>;
+  requestFor<R>(
+    request: IncomingRequest,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: OutgoingRequestOptions | undefined,
+  ): Promise<R>;
+  progressFor(request: IncomingRequest, update: ProgressUpdate): void | Promise<void>;
+}
+
+/** Options for a request this side sends. */
+export interface OutgoingRequestOptions {
+  /** Milliseconds to wait for a response (or, by default, for the next progress). */
+  timeout?: number;
+  /** A hard limit that progress cannot extend. */
+  maxTotalTimeout?: number;
+  /** Progress notifications restart the timeout. Default `true`. */
+  resetTimeoutOnProgress?: boolean;
+  /** Receives the peer's progress for this request. */
+  onProgress?: (update: ProgressUpdate) => void;
+  /** Aborting it cancels the request (`notifications/cancelled` is sent). */
+  signal?: AbortSignal;
+  /** The incoming request this one is made on behalf of (routes it onto that request's stream). */
+  relatedRequestId?: RequestId;
+}
+
+/** Batches (2025-03-26 only) answer with one array once every member has been answered. */
+export interface BatchCollector {
+  responses: unknown[];
+  pending: number;
+}
+
+/**
+ * An in-flight request from the peer.
+ *
+ * The `AbortSignal` is created only when a handler asks for it: most handlers finish without
+ * looking, and an AbortController per message is measurable at high rates. It fires when the peer
+ * cancels, when the connection closes, and when the server shuts down, so a handler never runs on
+ * after its client has gone.
+ *
+ * @example
+ * ```ts
+ * onRequest(request) {
+ *   request.signal.addEventListener('abort', stopWork);
+ *   request.sendProgress({ progress: 1, total: 2 });
+ *   return { content: [] };
+ * }
+ * ```
+ */
+export class IncomingRequest {
+  private controller: AbortController | undefined;
+  private abortReason: unknown;
+  private lastProgress = Number.NEGATIVE_INFINITY;
+  /** True once the request was cancelled or its connection closed. No response will be sent. */
+  cancelled = false;
+  /** True once a response was sent (or suppressed by cancellation). */
+  done = false;
+  /** @internal */
+  batch: BatchCollector | undefined;
+
+  constructor(
+    private readonly owner: IncomingRequestOwner,
+    readonly id: RequestId,
+    readonly method: string,
+    readonly params: Record<string, unknown> | undefined,
+    readonly extra: MessageExtra | undefined,
+  ) {}
+
+  /** Fires when the peer cancels, the connection closes, or the request otherwise must stop. */
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.cancelled) this.controller.abort(this.abortReason);
+    }
+    return this.controller.signal;
+  }
+
+  /** The `_meta` object of the request's params, if any. */
+  get meta(): Record<string, unknown> | undefined {
+    const meta = this.params?._meta;
+    return typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : undefined;
+  }
+
+  /** The token the peer asked progress to be reported under, if it asked. */
+  get progressToken(): string | number | undefined {
+    const token = this.meta?.progressToken;
+    return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+  }
+
+  /**
+   * Reports progress to the peer, if it asked for progress. Progress that does not increase, or
+   * that arrives after the response, is not sent: the spec forbids both.
+   */
+  sendProgress(update: ProgressUpdate): void | Promise<void> {
+    if (this.done || this.progressToken === undefined) return;
+    if (!(update.progress > this.lastProgress)) return;
+    this.lastProgress = update.progress;
+    return this.owner.progressFor(this, update);
+  }
+
+  /** Sends a notification that belongs to this request (HTTP carries it on this request's stream). */
+  notify(method: string, params?: Record<string, unknown>): void | Promise<void> {
+    return this.owner.notifyFor(this, method, params);
+  }
+
+  /**
+   * Sends a request to the peer on behalf of this one. It is cancelled when this request is.
+   */
+  request<R = Record<string, unknown>>(
+    method: string,
+    params?: Record<string, unknown>,
+    options?: OutgoingRequestOptions,
+  ): Promise<R> {
+    return this.owner.requestFor<R>(this, method, params, options);
+  }
+
+  /** @internal Marks the request cancelled and fires its signal. */
+  cancel(reason: unknown): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.abortReason = reason;
+    this.controller?.abort(reason);
+  }
+}

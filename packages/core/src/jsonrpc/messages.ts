@@ -1,0 +1,157 @@
+/**
+ * JSON-RPC 2.0 message shapes, error codes and the envelope check.
+ *
+ * The check is hand-written: it runs on every message, so it reads a handful of properties and
+ * allocates nothing on the happy path. Parameters are validated later, by the handler that owns
+ * the method.
+ * @module
+ */
+
+/** A request id: a string or an integer, never null, never reused within a session. */
+export type RequestId = string | number;
+
+/** The `error` member of an error response. */
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export interface JsonRpcRequest {
+  jsonrpc: '2.0';
+  id: RequestId;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface JsonRpcNotification {
+  jsonrpc: '2.0';
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface JsonRpcResultResponse {
+  jsonrpc: '2.0';
+  id: RequestId;
+  result: Record<string, unknown>;
+}
+
+/** An error response. `id` is absent when the request's id could not be read (never `null`). */
+export interface JsonRpcErrorResponse {
+  jsonrpc: '2.0';
+  id?: RequestId;
+  error: JsonRpcErrorObject;
+}
+
+export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+
+/** JSON-RPC and MCP error codes. */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** mcpkit: a request this side sent timed out (never sent on the wire). */
+  RequestTimeout: -32001,
+  /** mcpkit: the connection closed before the response arrived (never sent on the wire). */
+  ConnectionClosed: -32000,
+  /** mcpkit: the caller cancelled its own request (never sent on the wire). */
+  RequestCancelled: -32800,
+  /** MCP: resource not found. */
+  ResourceNotFound: -32002,
+  /** MCP: the request needs URL-mode elicitation first (2025-11-25). */
+  UrlElicitationRequired: -32042,
+} as const;
+
+/** What {@link classifyMessage} found. */
+export type MessageKind =
+  | { readonly kind: 'request'; readonly message: JsonRpcRequest }
+  | { readonly kind: 'notification'; readonly message: JsonRpcNotification }
+  | { readonly kind: 'response'; readonly message: JsonRpcResponse }
+  | {
+      readonly kind: 'invalid';
+      /** The id to answer with, when it could be read. */
+      readonly id: RequestId | undefined;
+      /** True when the message names a method but no id: it is never answered. */
+      readonly isNotification: boolean;
+      readonly reason: string;
+    };
+
+/** True for a valid request id: a string, or an integer (not NaN, not fractional, not null). */
+export function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function invalid(value: Record<string, unknown> | null, reason: string): MessageKind {
+  const id = value !== null && isRequestId(value.id) ? value.id : undefined;
+  const isNotification = value !== null && typeof value.method === 'string' && !('id' in value);
+  return { kind: 'invalid', id, isNotification, reason };
+}
+
+/**
+ * Checks one JSON value against the JSON-RPC 2.0 envelope rules as MCP tightens them.
+ *
+ * @example
+ * ```ts
+ * classifyMessage({ jsonrpc: '2.0', id: 1, method: 'ping' }).kind; // 'request'
+ * classifyMessage({ jsonrpc: '2.0', id: null, method: 'ping' }).kind; // 'invalid'
+ * ```
+ */
+export function classifyMessage(value: unknown): MessageKind {
+  if (!isPlainObject(value)) return invalid(null, 'A message must be a JSON object');
+  if (value.jsonrpc !== '2.0') return invalid(value, 'The "jsonrpc" member must be exactly "2.0"');
+  const method = value.method;
+  if (method !== undefined) {
+    if (typeof method !== 'string') return invalid(value, 'The "method" member must be a string');
+    const params = value.params;
+    if (params !== undefined && !isPlainObject(params)) {
+      return invalid(value, 'The "params" member must be an object');
+    }
+    if (!('id' in value)) return { kind: 'notification', message: value as unknown as JsonRpcNotification };
+    if (!isRequestId(value.id)) {
+      return invalid(value, 'The "id" member must be a string or an integer');
+    }
+    return { kind: 'request', message: value as unknown as JsonRpcRequest };
+  }
+  if ('result' in value) {
+    if (!isRequestId(value.id)) return invalid(value, 'A response "id" must be a string or an integer');
+    if (!isPlainObject(value.result)) return invalid(value, 'The "result" member must be an object');
+    return { kind: 'response', message: value as unknown as JsonRpcResultResponse };
+  }
+  if ('error' in value) {
+    const error = value.error;
+    if (!isPlainObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') {
+      return invalid(value, 'The "error" member must have an integer "code" and a string "message"');
+    }
+    if (value.id !== undefined && value.id !== null && !isRequestId(value.id)) {
+      return invalid(value, 'A response "id" must be a string or an integer');
+    }
+    return { kind: 'response', message: value as unknown as JsonRpcErrorResponse };
+  }
+  return invalid(value, 'A message needs a "method", a "result" or an "error" member');
+}
+
+/**
+ * Builds an error response. The id is left out when unknown, as MCP requires (never `null`).
+ *
+ * @example
+ * ```ts
+ * errorResponse(undefined, ErrorCode.ParseError, 'Parse error');
+ * // { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } }
+ * ```
+ */
+export function errorResponse(
+  id: RequestId | undefined,
+  code: number,
+  message: string,
+  data?: unknown,
+): JsonRpcErrorResponse {
+  const error: JsonRpcErrorObject = data === undefined ? { code, message } : { code, message, data };
+  return id === undefined ? { jsonrpc: '2.0', error } : { jsonrpc: '2.0', id, error };
+}

@@ -1,0 +1,51 @@
+/**
+ * The protocol revisions mcpkit speaks, and the one table that says what each one has.
+ *
+ * Feature code always produces messages in the shape of the latest revision. When the peer
+ * negotiated an older one, its {@link RevisionCodec} adapts each outgoing message so the peer never
+ * sees a field or feature it cannot understand. A future revision (2026-07-28, stateless) is added
+ * as one more codec; feature code does not change.
+ * @module
+ */
+
+/** Every revision mcpkit can negotiate, newest first. */
+export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+
+/** A revision mcpkit can negotiate. */
+export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
+
+/** The revision mcpkit prefers and offers first. */
+export const LATEST_PROTOCOL_VERSION: ProtocolVersion = '2025-11-25';
+
+/** What an HTTP server assumes when `MCP-Protocol-Version` is absent (spec: 2025-03-26). */
+export const DEFAULT_HTTP_PROTOCOL_VERSION: ProtocolVersion = '2025-03-26';
+
+/**
+ * True when `version` is a revision mcpkit can speak.
+ *
+ * @example
+ * ```ts
+ * isSupportedProtocolVersion('2025-06-18'); // true
+ * isSupportedProtocolVersion('1999-01-01'); // false
+ * ```
+ */
+export function isSupportedProtocolVersion(version: unknown): version is ProtocolVersion {
+  return typeof version === 'string' && (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version);
+}
+
+/**
+ * The version a server answers `initialize` with: the client's, when supported, else the latest.
+ *
+ * @example
+ * ```ts
+ * negotiateProtocolVersion('2025-03-26'); // '2025-03-26'
+ * negotiateProtocolVersion('2099-01-01'); // '2025-11-25'
+ * ```
+ */
+export function negotiateProtocolVersion(
+  requested: unknown,
+  supported: readonly ProtocolVersion[] = SUPPORTED_PROTOCOL_VERSIONS,
+): ProtocolVersion {
+  if (isSupportedProtocolVersion(requested) && supported.includes(requested)) return requested;
+  return supported[0] ?? LATEST_PROTOCOL_VERSION;
+}

@@ -1,0 +1,72 @@
+/**
+ * The contract between the JSON-RPC engine and whatever carries its bytes.
+ *
+ * A transport moves whole JSON-RPC messages. It knows nothing of methods or sessions; the
+ * {@link Connection} above it does the protocol. Transports parse incoming bytes themselves (a
+ * line, an HTTP body, an SSE event) because only they know the framing.
+ * @module
+ */
+import type { JsonRpcMessage, RequestId } from '../jsonrpc/messages.js';
+
+/** Information about who sent a message, as established by the transport (e.g. a verified token). */
+export interface AuthInfo {
+  /** The raw access token, when one was presented. */
+  readonly token?: string;
+  readonly clientId?: string;
+  readonly scopes?: readonly string[];
+  /** Seconds since epoch. */
+  readonly expiresAt?: number;
+  readonly extra?: Readonly<Record<string, unknown>>;
+}
+
+/** What a transport knows about the message it delivers, beyond the message itself. */
+export interface MessageExtra {
+  readonly authInfo?: AuthInfo;
+  /** The HTTP request that carried the message, for transports that have one. */
+  readonly httpRequest?: Request;
+}
+
+/** Where a transport delivers what it receives. The connection implements it. */
+export interface MessageSink {
+  /** One parsed JSON value. The connection checks the envelope; the transport does not. */
+  message(value: unknown, extra?: MessageExtra): void;
+  /** Bytes that were not JSON. The connection answers `-32700` without an `id`. */
+  parseError(error: Error): void;
+  /** A transport problem that did not close it. Reported to the connection's error hook. */
+  error(error: Error): void;
+  /** The transport is closed and will deliver nothing more. `error` says why, if it failed. */
+  closed(error?: Error): void;
+}
+
+/** Per-message routing hints for transports that have more than one outgoing channel. */
+export interface SendOptions {
+  /**
+   * The incoming request this message belongs to. Streamable HTTP sends it on that request's
+   * stream; transports with a single channel ignore it.
+   */
+  readonly relatedRequestId?: RequestId;
+}
+
+/**
+ * A bidirectional message channel.
+ *
+ * `send` returns `undefined` when the message was taken at once, or a promise that settles when the
+ * transport can take more. Callers that care about backpressure await it; many waiters share one
+ * promise, so no listener or closure is created per message.
+ *
+ * @example
+ * ```ts
+ * const [clientSide, serverSide] = createInMemoryPair();
+ * await serverSide.start(sink);
+ * serverSide.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+ * ```
+ */
+export interface Transport {
+  start(sink: MessageSink): void | Promise<void>;
+  send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): void | Promise<void>;
+  close(): Promise<void>;
+  /** Set once the protocol version is negotiated; HTTP clients send it as `MCP-Protocol-Version`. */
+  setProtocolVersion?(version: string): void;
+  /** The HTTP session id, for transports that have sessions. */
+  readonly sessionId?: string | undefined;
+}

@@ -24,3 +24,7 @@ export * from './protocol/methods.js';
 export * from './protocol/revisions.js';
 export * from './protocol/dialect.js';
 export * from './validation.js';
+export * from './protocol/capabilities.js';
+export * from './protocol/codec.js';
+export * from './protocol/types.js';
+export * from './protocol/codecs.js';

@@ -106,3 +106,40 @@ function describe(reason: unknown): string {
   if (reason instanceof Error && reason.name !== 'AbortError' && reason.message) return `: ${reason.message}`;
   return '';
 }
+
+/**
+ * A message this side tried to send that the peer did not negotiate: a missing capability, or a
+ * method the negotiated revision does not have. Raised locally; nothing was sent.
+ *
+ * @example
+ * ```ts
+ * await ctx.sample(params); // throws CapabilityError when the client has no "sampling" capability
+ * ```
+ */
+export class CapabilityError extends McpError {
+  override name = 'CapabilityError';
+  constructor(message: string) {
+    super(ErrorCode.MethodNotFound, message);
+  }
+}
+
+/**
+ * The peer and this side share no protocol revision.
+ *
+ * @example
+ * ```ts
+ * catch (e) { if (e instanceof UnsupportedProtocolVersionError) console.error(e.offered); }
+ * ```
+ */
+export class UnsupportedProtocolVersionError extends McpError {
+  override name = 'UnsupportedProtocolVersionError';
+  constructor(
+    readonly offered: unknown,
+    readonly supported: readonly string[],
+  ) {
+    super(
+      ErrorCode.InvalidRequest,
+      `The server answered with protocol version ${JSON.stringify(offered)}, which this client does not speak (supported: ${supported.join(', ')})`,
+    );
+  }
+}

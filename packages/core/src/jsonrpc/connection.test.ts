@@ -1,0 +1,459 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  CancelledByPeer,
+  Connection,
+  type ConnectionHandler,
+  ConnectionClosedError,
+  createInMemoryPair,
+  ErrorCode,
+  type IncomingRequest,
+  type JsonRpcMessage,
+  McpError,
+  type MessageSink,
+  RequestCancelledError,
+  RequestTimeoutError,
+  type Transport,
+} from '../index.js';
+
+/** A transport the test drives by hand: it records what the connection sends. */
+class ScriptedTransport implements Transport {
+  sink!: MessageSink;
+  readonly sent: unknown[] = [];
+  sendResult: undefined | Promise<void> = undefined;
+  start(sink: MessageSink): void {
+    this.sink = sink;
+  }
+  send(message: JsonRpcMessage | JsonRpcMessage[]): void | Promise<void> {
+    this.sent.push(message);
+    return this.sendResult;
+  }
+  async close(): Promise<void> {
+    this.sink.closed();
+  }
+  deliver(value: unknown): void {
+    this.sink.message(value);
+  }
+  last(): any {
+    return this.sent.at(-1);
+  }
+}
+
+function setup(handler: Partial<ConnectionHandler> = {}, options = {}) {
+  const transport = new ScriptedTransport();
+  const errors: Error[] = [];
+  const connection = new Connection(
+    transport,
+    {
+      onRequest: handler.onRequest ?? ((request) => ({ echo: request.method })),
+      onNotification: handler.onNotification ?? (() => {}),
+      onClose: handler.onClose,
+    },
+    { onError: (error) => errors.push(error), ...options },
+  );
+  connection.start();
+  return { transport, connection, errors };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('envelope checks', () => {
+  it('answers bytes that are not JSON with -32700 and no id', () => {
+    const { transport } = setup();
+    transport.sink.parseError(new Error('Unexpected token'));
+    expect(transport.last()).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: expect.any(String) } });
+    expect(transport.last()).not.toHaveProperty('id');
+  });
+
+  it.each([
+    ['a wrong jsonrpc version', { jsonrpc: '1.0', id: 1, method: 'x' }, 1],
+    ['a missing jsonrpc', { id: 2, method: 'x' }, 2],
+    ['a null id', { jsonrpc: '2.0', id: null, method: 'x' }, undefined],
+    ['a fractional id', { jsonrpc: '2.0', id: 1.5, method: 'x' }, undefined],
+    ['a non-string method', { jsonrpc: '2.0', id: 3, method: 42 }, 3],
+    ['array params', { jsonrpc: '2.0', id: 4, method: 'x', params: [1, 2] }, 4],
+    ['string params', { jsonrpc: '2.0', id: 5, method: 'x', params: 'p' }, 5],
+    ['no method, result or error', { jsonrpc: '2.0', id: 6 }, 6],
+    ['a bare string', 'hello', undefined],
+    ['null', null, undefined],
+  ])('answers %s with -32600', (_name, message, id) => {
+    const { transport } = setup();
+    transport.deliver(message);
+    const reply = transport.last();
+    expect(reply.error.code).toBe(ErrorCode.InvalidRequest);
+    if (id === undefined) expect(reply).not.toHaveProperty('id');
+    else expect(reply.id).toBe(id);
+  });
+
+  it('never answers a notification, even an invalid one', async () => {
+    const { transport, errors } = setup({
+      onNotification: () => {
+        throw new Error('boom');
+      },
+    });
+    transport.deliver({ jsonrpc: '2.0', method: 'notifications/whatever' });
+    transport.deliver({ jsonrpc: '2.0', method: 'notifications/bad', params: 'nope' });
+    await tick();
+    expect(transport.sent).toEqual([]);
+    expect(errors.length).toBe(2);
+  });
+
+  it('answers an unknown method with the handler-chosen -32601', async () => {
+    const { transport } = setup({
+      onRequest: (r) => {
+        throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${r.method}`);
+      },
+    });
+    transport.deliver({ jsonrpc: '2.0', id: 'a', method: 'nope' });
+    expect(transport.last()).toEqual({
+      jsonrpc: '2.0',
+      id: 'a',
+      error: { code: -32601, message: 'Method not found: nope' },
+    });
+  });
+
+  it('answers a throwing handler with -32603 and no internals', async () => {
+    const { transport, errors } = setup({
+      onRequest: async () => {
+        throw new Error('secret /home/me/db.sqlite failed at line 3');
+      },
+    });
+    transport.deliver({ jsonrpc: '2.0', id: 7, method: 'x' });
+    await tick();
+    expect(transport.last()).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'Internal error' } });
+    expect(JSON.stringify(transport.sent)).not.toContain('secret');
+    expect(errors[0]?.message).toContain('secret');
+  });
+
+  it('answers a batch as invalid unless batches are accepted', () => {
+    const { transport } = setup();
+    transport.deliver([{ jsonrpc: '2.0', id: 1, method: 'x' }]);
+    expect(transport.last()).toMatchObject({ error: { code: -32600 } });
+    expect(transport.last()).not.toHaveProperty('id');
+  });
+
+  it('processes a batch when the negotiated revision accepts batches (2025-03-26)', async () => {
+    const { transport } = setup(
+      { onRequest: async (r) => ({ method: r.method }) },
+      { acceptBatches: () => true },
+    );
+    transport.deliver([
+      { jsonrpc: '2.0', id: 1, method: 'a' },
+      { jsonrpc: '2.0', method: 'notifications/n' },
+      { jsonrpc: '2.0', id: null, method: 'bad' },
+      { jsonrpc: '2.0', id: 2, method: 'b' },
+    ]);
+    await tick();
+    expect(transport.sent.length).toBe(1);
+    const batch = transport.last() as any[];
+    expect(batch).toHaveLength(3);
+    expect(batch).toContainEqual({ jsonrpc: '2.0', id: 1, result: { method: 'a' } });
+    expect(batch).toContainEqual({ jsonrpc: '2.0', id: 2, result: { method: 'b' } });
+    expect(batch.find((r) => r.error)?.error.code).toBe(-32600);
+  });
+
+  it('refuses a second request that reuses an id still in flight', () => {
+    const { transport } = setup({ onRequest: () => new Promise(() => {}) });
+    transport.deliver({ jsonrpc: '2.0', id: 1, method: 'slow' });
+    transport.deliver({ jsonrpc: '2.0', id: 1, method: 'slow' });
+    expect(transport.last()).toMatchObject({ id: 1, error: { code: -32600 } });
+  });
+});
+
+describe('requests and responses', () => {
+  it('matches responses to requests and never reuses an id', async () => {
+    const { transport, connection } = setup();
+    const a = connection.request('a');
+    const b = connection.request('b');
+    const [ra, rb] = transport.sent as any[];
+    expect(ra.id).not.toBe(rb.id);
+    transport.deliver({ jsonrpc: '2.0', id: rb.id, result: { v: 'b' } });
+    transport.deliver({ jsonrpc: '2.0', id: ra.id, result: { v: 'a' } });
+    expect(await a).toEqual({ v: 'a' });
+    expect(await b).toEqual({ v: 'b' });
+  });
+
+  it('rejects with an McpError carrying the peer error', async () => {
+    const { transport, connection } = setup();
+    const pending = connection.request('x');
+    transport.deliver({ jsonrpc: '2.0', id: transport.last().id, error: { code: -32602, message: 'bad', data: 1 } });
+    await expect(pending).rejects.toMatchObject({ code: -32602, message: 'bad', data: 1 });
+  });
+
+  it('drops a response with an unknown id and reports it without throwing', () => {
+    const { transport, errors } = setup();
+    expect(() => transport.deliver({ jsonrpc: '2.0', id: 999, result: {} })).not.toThrow();
+    expect(transport.sent).toEqual([]);
+    expect(errors[0]?.message).toContain('unknown request id 999');
+  });
+
+  it('attaches a progress token by default, and not when neither progress nor reset is wanted', () => {
+    const { transport, connection } = setup();
+    void connection.request('x', { a: 1 }).catch(() => {});
+    expect(transport.last().params).toEqual({ a: 1, _meta: { progressToken: transport.last().id } });
+    void connection.request('y', { _meta: { k: 1 } }, { resetTimeoutOnProgress: false }).catch(() => {});
+    expect(transport.last().params).toEqual({ _meta: { k: 1 } });
+  });
+});
+
+describe('timeouts', () => {
+  it('times out, sends notifications/cancelled and gives a clear error', async () => {
+    vi.useFakeTimers();
+    const { transport, connection } = setup();
+    const pending = connection.request('tools/call', {}, { timeout: 1000 });
+    const id = transport.last().id;
+    vi.advanceTimersByTime(1001);
+    await expect(pending).rejects.toBeInstanceOf(RequestTimeoutError);
+    await expect(pending).rejects.toThrow(/tools\/call.*timed out after 1000 ms/);
+    expect(transport.last()).toMatchObject({ method: 'notifications/cancelled', params: { requestId: id } });
+  });
+
+  it('progress resets the timeout by default', async () => {
+    vi.useFakeTimers();
+    const { transport, connection } = setup();
+    const pending = connection.request('slow', {}, { timeout: 1000 });
+    const token = transport.last().params._meta.progressToken;
+    for (let i = 1; i <= 5; i++) {
+      vi.advanceTimersByTime(800);
+      transport.deliver({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: i } });
+    }
+    transport.deliver({ jsonrpc: '2.0', id: token, result: { ok: true } });
+    await expect(pending).resolves.toEqual({ ok: true });
+  });
+
+  it('a maximum total timeout applies whatever progress arrives', async () => {
+    vi.useFakeTimers();
+    const { transport, connection } = setup();
+    const pending = connection.request('slow', {}, { timeout: 1000, maxTotalTimeout: 2500 });
+    pending.catch(() => {});
+    const token = transport.last().params._meta.progressToken;
+    for (let i = 1; i <= 4; i++) {
+      vi.advanceTimersByTime(700);
+      transport.deliver({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: i } });
+    }
+    await expect(pending).rejects.toMatchObject({ reason: 'maxTotalTimeout' });
+  });
+
+  it('does not reset the timeout on progress when asked not to', async () => {
+    vi.useFakeTimers();
+    const onProgress = vi.fn();
+    const { transport, connection } = setup();
+    const pending = connection.request('slow', {}, { timeout: 1000, resetTimeoutOnProgress: false, onProgress });
+    pending.catch(() => {});
+    const token = transport.last().params._meta.progressToken;
+    vi.advanceTimersByTime(600);
+    transport.deliver({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1 } });
+    vi.advanceTimersByTime(600);
+    await expect(pending).rejects.toBeInstanceOf(RequestTimeoutError);
+    expect(onProgress).toHaveBeenCalledOnce();
+  });
+
+  it('drops a response that arrives after the timeout, quietly', async () => {
+    vi.useFakeTimers();
+    const { transport, connection, errors } = setup();
+    const pending = connection.request('x', {}, { timeout: 10 });
+    pending.catch(() => {});
+    const id = transport.sent[0] && (transport.sent[0] as any).id;
+    vi.advanceTimersByTime(20);
+    transport.deliver({ jsonrpc: '2.0', id, result: {} });
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('cancellation', () => {
+  it('notifications/cancelled aborts the handler signal and suppresses the response', async () => {
+    let seen: IncomingRequest | undefined;
+    const { transport } = setup({
+      onRequest: (request) =>
+        new Promise((resolve) => {
+          seen = request;
+          request.signal.addEventListener('abort', () => resolve({ late: true }));
+        }),
+    });
+    transport.deliver({ jsonrpc: '2.0', id: 5, method: 'tools/call' });
+    transport.deliver({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5, reason: 'stop' } });
+    await tick();
+    expect(seen?.signal.aborted).toBe(true);
+    expect(seen?.signal.reason).toBeInstanceOf(CancelledByPeer);
+    expect(transport.sent).toEqual([]);
+  });
+
+  it('a signal read after cancellation is already aborted', async () => {
+    let resolveLater!: () => void;
+    let request!: IncomingRequest;
+    const { transport } = setup({
+      onRequest: (r) => {
+        request = r;
+        return new Promise<void>((resolve) => {
+          resolveLater = resolve;
+        });
+      },
+    });
+    transport.deliver({ jsonrpc: '2.0', id: 1, method: 'x' });
+    transport.deliver({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
+    expect(request.signal.aborted).toBe(true);
+    resolveLater();
+  });
+
+  it('initialize cannot be cancelled', async () => {
+    let signal!: AbortSignal;
+    const { transport } = setup({
+      onRequest: async (r) => {
+        signal = r.signal;
+        await tick();
+        return { protocolVersion: '2025-11-25' };
+      },
+    });
+    transport.deliver({ jsonrpc: '2.0', id: 0, method: 'initialize' });
+    transport.deliver({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 0 } });
+    await tick();
+    await tick();
+    expect(signal.aborted).toBe(false);
+    expect(transport.last()).toMatchObject({ id: 0, result: { protocolVersion: '2025-11-25' } });
+  });
+
+  it('aborting our own request sends notifications/cancelled and drops the late response', async () => {
+    const { transport, connection, errors } = setup();
+    const controller = new AbortController();
+    const pending = connection.request('x', {}, { signal: controller.signal });
+    const id = transport.last().id;
+    controller.abort('user stopped');
+    await expect(pending).rejects.toBeInstanceOf(RequestCancelledError);
+    expect(transport.last()).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: id, reason: 'user stopped' },
+    });
+    transport.deliver({ jsonrpc: '2.0', id, result: {} });
+    expect(errors).toEqual([]);
+  });
+
+  it('the handler signal fires when the transport closes', async () => {
+    let signal!: AbortSignal;
+    const { transport } = setup({
+      onRequest: (r) => {
+        signal = r.signal;
+        return new Promise(() => {});
+      },
+    });
+    transport.deliver({ jsonrpc: '2.0', id: 1, method: 'x' });
+    transport.sink.closed(new Error('pipe broke'));
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBeInstanceOf(ConnectionClosedError);
+  });
+});
+
+describe('progress', () => {
+  it('routes progress to the right caller and rejects progress that does not increase', async () => {
+    const { transport, connection, errors } = setup();
+    const seenA: number[] = [];
+    const seenB: number[] = [];
+    void connection.request('a', {}, { onProgress: (p) => seenA.push(p.progress) });
+    const tokenA = transport.last().params._meta.progressToken;
+    void connection.request('b', {}, { onProgress: (p) => seenB.push(p.progress) });
+    const tokenB = transport.last().params._meta.progressToken;
+    const progress = (progressToken: unknown, value: unknown) =>
+      transport.deliver({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress: value } });
+    progress(tokenA, 1);
+    progress(tokenB, 10);
+    progress(tokenA, 0.5);
+    progress(tokenA, 1);
+    progress(tokenA, 'x');
+    progress(tokenA, 2.5);
+    expect(seenA).toEqual([1, 2.5]);
+    expect(seenB).toEqual([10]);
+    expect(errors.filter((e) => /increase/.test(e.message))).toHaveLength(3);
+  });
+
+  it('a handler reports progress only when asked, only increasing, and not after responding', async () => {
+    let request!: IncomingRequest;
+    const { transport } = setup({
+      onRequest: (r) => {
+        request = r;
+        r.sendProgress({ progress: 1, total: 3, message: 'one' });
+        r.sendProgress({ progress: 1 });
+        r.sendProgress({ progress: 2 });
+        return {};
+      },
+    });
+    transport.deliver({ jsonrpc: '2.0', id: 1, method: 'x', params: { _meta: { progressToken: 'tok' } } });
+    request.sendProgress({ progress: 3 });
+    expect(transport.sent).toEqual([
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: 'tok', progress: 1, total: 3, message: 'one' },
+      },
+      { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok', progress: 2 } },
+      { jsonrpc: '2.0', id: 1, result: {} },
+    ]);
+    transport.deliver({ jsonrpc: '2.0', id: 2, method: 'x' });
+    expect(transport.sent).toHaveLength(4);
+  });
+
+  it('passes progress for tokens it does not own to the handler (task progress)', () => {
+    const notifications: string[] = [];
+    const { transport } = setup({ onNotification: (method) => notifications.push(method) });
+    transport.deliver({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'task-1', progress: 1 } });
+    expect(notifications).toEqual(['notifications/progress']);
+  });
+});
+
+describe('shutdown and backpressure', () => {
+  it('fails every pending request with a clear error when the transport closes', async () => {
+    const { transport, connection } = setup();
+    const a = connection.request('a');
+    const b = connection.request('b');
+    transport.sink.closed(new Error('server process exited with code 1'));
+    await expect(a).rejects.toBeInstanceOf(ConnectionClosedError);
+    await expect(b).rejects.toThrow(/exited with code 1/);
+    await expect(connection.request('c')).rejects.toBeInstanceOf(ConnectionClosedError);
+  });
+
+  it('hands the transport backpressure promise to the notifier, one shared promise', async () => {
+    const { transport, connection } = setup();
+    let release!: () => void;
+    transport.sendResult = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const first = connection.notify('n1');
+    const second = connection.notify('n2');
+    expect(first).toBe(second);
+    release();
+    await first;
+  });
+
+  it('a request whose send fails rejects instead of hanging', async () => {
+    const { transport, connection } = setup();
+    transport.sendResult = Promise.reject(new Error('write EPIPE'));
+    await expect(connection.request('x')).rejects.toThrow('write EPIPE');
+  });
+});
+
+describe('over the in-memory pair', () => {
+  it('carries requests, notifications and nested requests both ways', async () => {
+    const [left, right] = createInMemoryPair({ serialize: true });
+    const server = new Connection(right, {
+      onRequest: async (request) => {
+        if (request.method === 'ask') {
+          const answer = await request.request<{ v: number }>('question', { q: 1 });
+          return { got: answer.v };
+        }
+        return {};
+      },
+      onNotification: () => {},
+    });
+    const client = new Connection(left, {
+      onRequest: () => ({ v: 42 }),
+      onNotification: () => {},
+    });
+    server.start();
+    client.start();
+    await expect(client.request('ask')).resolves.toEqual({ got: 42 });
+    await client.close();
+    expect(server.closed).toBe(true);
+  });
+});

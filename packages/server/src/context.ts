@@ -1,0 +1,203 @@
+/**
+ * What a handler receives besides its arguments: the request's signal, progress, logging, the
+ * session, and requests to the client that belong to this request.
+ * @module
+ */
+import type {
+  AuthInfo,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestFormParams,
+  ElicitRequestURLParams,
+  ElicitResult,
+  IncomingRequest,
+  ListRootsResult,
+  LoggingLevel,
+  OutgoingRequestOptions,
+  RequestId,
+} from '@mcpkit/core';
+import type { ServerSession } from './session.js';
+
+/** Log methods bound to one request, one per RFC 5424 level. */
+export interface RequestLogger {
+  debug(data: unknown, logger?: string): void;
+  info(data: unknown, logger?: string): void;
+  notice(data: unknown, logger?: string): void;
+  warning(data: unknown, logger?: string): void;
+  error(data: unknown, logger?: string): void;
+  critical(data: unknown, logger?: string): void;
+  alert(data: unknown, logger?: string): void;
+  emergency(data: unknown, logger?: string): void;
+}
+
+const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+
+/**
+ * The context of one request. One small object per request; its methods live on the prototype.
+ *
+ * @example
+ * ```ts
+ * server.tool('slow', { description: 'Counts to ten' }, async (_args, ctx) => {
+ *   for (let i = 1; i <= 10 && !ctx.signal.aborted; i++) {
+ *     await ctx.progress(i, 10, `step ${i}`);
+ *   }
+ *   ctx.log.info('done');
+ *   return 'counted';
+ * });
+ * ```
+ */
+export class RequestContext {
+  private loggerInstance: RequestLogger | undefined;
+
+  constructor(
+    /** The session the request arrived on. */
+    readonly session: ServerSession,
+    /** @internal The engine's view of the request. */
+    readonly request: IncomingRequest,
+  ) {}
+
+  /** Fires when the client cancels, the request times out, or the connection closes. */
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+
+  /** The JSON-RPC id of the request. */
+  get requestId(): RequestId {
+    return this.request.id;
+  }
+
+  /** The request's `_meta`, if any. */
+  get meta(): Record<string, unknown> | undefined {
+    return this.request.meta;
+  }
+
+  /** Who the transport says sent the request (set by an authorization layer). */
+  get authInfo(): AuthInfo | undefined {
+    return this.request.extra?.authInfo;
+  }
+
+  /** The HTTP request that carried the message, on HTTP transports. */
+  get httpRequest(): Request | undefined {
+    return this.request.extra?.httpRequest;
+  }
+
+  /**
+   * Reports progress, if the client asked for it. Values must increase; others are dropped.
+   *
+   * @example
+   * ```ts
+   * await ctx.progress(3, 10, 'three of ten');
+   * ```
+   */
+  progress(progress: number, total?: number, message?: string): Promise<void> {
+    const update: { progress: number; total?: number; message?: string } = { progress };
+    if (total !== undefined) update.total = total;
+    if (message !== undefined) update.message = message;
+    return Promise.resolve(this.request.sendProgress(update));
+  }
+
+  /**
+   * Logs through `notifications/message`, filtered by the session's `logging/setLevel`.
+   *
+   * @example
+   * ```ts
+   * ctx.log.warning({ retrying: true }, 'fetcher');
+   * ```
+   */
+  get log(): RequestLogger {
+    if (!this.loggerInstance) this.loggerInstance = createLogger(this);
+    return this.loggerInstance;
+  }
+
+  /**
+   * Sends a log message at any level.
+   *
+   * @example
+   * ```ts
+   * ctx.sendLog('error', 'disk full');
+   * ```
+   */
+  sendLog(level: LoggingLevel, data: unknown, logger?: string): void {
+    const sent = this.session.log(level, data, logger, this.request.id);
+    if (sent) sent.catch(() => {});
+  }
+
+  /**
+   * Asks the client's model for a completion (`sampling/createMessage`).
+   *
+   * @example
+   * ```ts
+   * const reply = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }], maxTokens: 100 });
+   * ```
+   */
+  sample(params: CreateMessageRequestParams, options?: OutgoingRequestOptions): Promise<CreateMessageResult> {
+    return this.requestClient<CreateMessageResult>('sampling/createMessage', params, options);
+  }
+
+  /**
+   * Asks the user for input through the client (`elicitation/create`), in form or URL mode.
+   *
+   * @example
+   * ```ts
+   * const answer = await ctx.elicit({
+   *   message: 'Your name?',
+   *   requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+   * });
+   * if (answer.action === 'accept') console.error(answer.content?.name);
+   * ```
+   */
+  elicit(params: ElicitRequestFormParams | ElicitRequestURLParams, options?: OutgoingRequestOptions): Promise<ElicitResult> {
+    return this.requestClient<ElicitResult>('elicitation/create', params, options);
+  }
+
+  /**
+   * Asks the client for its roots (`roots/list`).
+   *
+   * @example
+   * ```ts
+   * const { roots } = await ctx.listRoots();
+   * ```
+   */
+  listRoots(options?: OutgoingRequestOptions): Promise<ListRootsResult> {
+    return this.requestClient<ListRootsResult>('roots/list', {}, options);
+  }
+
+  /**
+   * Sends any request to the client on behalf of this request (cancelled with it).
+   *
+   * @example
+   * ```ts
+   * await ctx.requestClient('ping', {});
+   * ```
+   */
+  requestClient<R = Record<string, unknown>>(
+    method: string,
+    params: object,
+    options?: OutgoingRequestOptions,
+  ): Promise<R> {
+    try {
+      const prepared = this.session.prepareRequest(method, params as Record<string, unknown>);
+      return this.request.request<R>(method, prepared, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * Sends a notification that belongs to this request.
+   *
+   * @example
+   * ```ts
+   * ctx.notify('notifications/resources/updated', { uri: 'test://watched' });
+   * ```
+   */
+  notify(method: string, params?: Record<string, unknown>): void | Promise<void> {
+    return this.session.notify(method, params, this.request.id);
+  }
+}
+
+function createLogger(context: RequestContext): RequestLogger {
+  const logger = {} as Record<(typeof LEVELS)[number], (data: unknown, name?: string) => void>;
+  for (const level of LEVELS) logger[level] = (data, name) => context.sendLog(level, data, name);
+  return logger;
+}

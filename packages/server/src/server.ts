@@ -1,0 +1,260 @@
+/**
+ * The low-level server: one definition (identity, capabilities, a method table) that serves any
+ * number of sessions.
+ *
+ * Nothing here is per session. `connect()` wraps a transport in a small {@link ServerSession}
+ * that points back at this definition, so a thousand sessions cost a thousand small objects, not
+ * a thousand servers. The high-level {@link McpServer} registers its tool, resource and prompt
+ * handlers into this same table.
+ * @module
+ */
+import {
+  type AuthInfo,
+  type Implementation,
+  LATEST_PROTOCOL_VERSION,
+  McpError,
+  mergeCapabilities,
+  type ProtocolVersion,
+  type ServerCapabilities,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type Transport,
+} from '@mcpkit/core';
+import type { RequestContext } from './context.js';
+import { ServerSession, type SessionConnectOptions } from './session.js';
+
+/**
+ * Answers one request method. Return the result object (or a promise of it). Throw an
+ * `McpError` to answer with a specific JSON-RPC error.
+ */
+export type RequestHandler = (params: Record<string, unknown>, context: RequestContext) => unknown;
+
+/** Receives one notification method from a client. */
+export type NotificationHandler = (params: Record<string, unknown>, session: ServerSession) => void;
+
+/** Options of {@link Server}. */
+export interface ServerOptions {
+  /** Text the host may put in the model's system prompt. */
+  instructions?: string;
+  /** Capabilities to declare beyond those implied by registered features. */
+  capabilities?: ServerCapabilities;
+  /** Revisions this server negotiates. Default: every revision mcpkit speaks. */
+  protocolVersions?: readonly ProtocolVersion[];
+  /** Default timeout of requests the server sends (sampling, elicitation...). Default 60 s. */
+  requestTimeout?: number;
+  /** Hard limit of requests the server sends, whatever progress arrives. Default 1 hour. */
+  maxTotalTimeout?: number;
+  /**
+   * Receives errors that cannot be answered to a client: handler crashes (the client only sees
+   * "Internal error"), malformed notifications, transport failures. Default: `console.error`.
+   */
+  onError?: (error: Error, session?: ServerSession) => void;
+}
+
+/** Called when a session starts or ends. */
+export type SessionListener = (session: ServerSession) => void;
+
+/**
+ * A low-level MCP server. Register raw method handlers; connect transports.
+ *
+ * @example
+ * ```ts
+ * const server = new Server({ name: 'raw', version: '1.0.0' }, { capabilities: { tools: {} } });
+ * server.setRequestHandler('tools/list', () => ({ tools: [] }));
+ * server.connect(new StdioServerTransport());
+ * ```
+ */
+export class Server {
+  readonly info: Implementation;
+  readonly options: ServerOptions;
+  readonly protocolVersions: readonly ProtocolVersion[];
+  private readonly requestHandlers = new Map<string, RequestHandler>();
+  private readonly notificationHandlers = new Map<string, NotificationHandler>();
+  private readonly liveSessions = new Set<ServerSession>();
+  private readonly openListeners = new Set<SessionListener>();
+  private readonly closeListeners = new Set<SessionListener>();
+  private implied: ServerCapabilities = {};
+  private declared: ServerCapabilities | undefined;
+
+  constructor(info: Implementation, options: ServerOptions = {}) {
+    this.info = info;
+    this.options = options;
+    this.protocolVersions = options.protocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS;
+    if (this.protocolVersions.length === 0) throw new TypeError('A server needs at least one protocol version');
+  }
+
+  /** The capabilities announced to clients: the implied ones merged with the explicit ones. */
+  get capabilities(): ServerCapabilities {
+    if (!this.declared) this.declared = mergeCapabilities(this.implied, this.options.capabilities);
+    return this.declared;
+  }
+
+  /** Adds capabilities implied by a feature (e.g. registering a tool implies `tools`). */
+  protected implyCapabilities(capabilities: ServerCapabilities): void {
+    this.implied = mergeCapabilities(this.implied, capabilities);
+    this.declared = undefined;
+  }
+
+  /**
+   * Sets the handler of one request method. Replaces an earlier handler of the same method.
+   *
+   * @example
+   * ```ts
+   * server.setRequestHandler('tools/call', async (params, ctx) => ({ content: [] }));
+   * ```
+   */
+  setRequestHandler(method: string, handler: RequestHandler): void {
+    if (method === 'initialize' || method === 'ping') {
+      throw new TypeError(`"${method}" is answered by the session itself and cannot be overridden`);
+    }
+    this.requestHandlers.set(method, handler);
+  }
+
+  /** The handler of a method, if any. */
+  requestHandler(method: string): RequestHandler | undefined {
+    return this.requestHandlers.get(method);
+  }
+
+  /**
+   * Sets the handler of one notification method sent by clients.
+   *
+   * @example
+   * ```ts
+   * server.setNotificationHandler('notifications/roots/list_changed', (_params, session) => refresh(session));
+   * ```
+   */
+  setNotificationHandler(method: string, handler: NotificationHandler): void {
+    this.notificationHandlers.set(method, handler);
+  }
+
+  /** @internal */
+  notificationHandler(method: string): NotificationHandler | undefined {
+    return this.notificationHandlers.get(method);
+  }
+
+  /**
+   * Serves one client over `transport`. Returns at once; the session initializes when the
+   * client sends `initialize`.
+   *
+   * @example
+   * ```ts
+   * const session = server.connect(transport);
+   * session.onClose(() => console.error('client left'));
+   * ```
+   */
+  connect(transport: Transport, options?: SessionConnectOptions): ServerSession {
+    const session = new ServerSession(this, transport, options);
+    this.liveSessions.add(session);
+    session.start();
+    return session;
+  }
+
+  /** Every open session. */
+  get sessions(): ReadonlySet<ServerSession> {
+    return this.liveSessions;
+  }
+
+  /**
+   * Calls `listener` when a session finishes initializing; returns an unsubscribe function.
+   *
+   * @example
+   * ```ts
+   * server.onSessionInitialized((s) => console.error(`${s.clientInfo?.name} connected`));
+   * ```
+   */
+  onSessionInitialized(listener: SessionListener): () => void {
+    this.openListeners.add(listener);
+    return () => this.openListeners.delete(listener);
+  }
+
+  /**
+   * Calls `listener` when a session closes; returns an unsubscribe function.
+   *
+   * @example
+   * ```ts
+   * server.onSessionClosed((s) => cache.delete(s.id));
+   * ```
+   */
+  onSessionClosed(listener: SessionListener): () => void {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
+  /** @internal */
+  sessionInitialized(session: ServerSession): void {
+    for (const listener of this.openListeners) this.safely(() => listener(session), session);
+  }
+
+  /** @internal */
+  sessionClosed(session: ServerSession): void {
+    if (!this.liveSessions.delete(session)) return;
+    for (const listener of this.closeListeners) this.safely(() => listener(session), session);
+  }
+
+  /**
+   * Sends a notification to every initialized session (that `filter` accepts).
+   *
+   * @example
+   * ```ts
+   * server.broadcast('notifications/tools/list_changed');
+   * ```
+   */
+  broadcast(
+    method: string,
+    params?: Record<string, unknown>,
+    filter?: (session: ServerSession) => boolean,
+  ): void {
+    for (const session of this.liveSessions) {
+      if (!session.initialized || (filter && !filter(session))) continue;
+      try {
+        const sent = session.notify(method, params);
+        if (sent) sent.catch((error: unknown) => this.reportError(toError(error), session));
+      } catch (error) {
+        this.reportError(toError(error), session);
+      }
+    }
+  }
+
+  /** Closes every session. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.liveSessions].map((session) => session.close()));
+  }
+
+  /** @internal */
+  reportError(error: Error, session?: ServerSession): void {
+    const hook = this.options.onError;
+    if (hook) {
+      try {
+        hook(error, session);
+      } catch {
+        // A logging hook that throws must not take the server down.
+      }
+      return;
+    }
+    console.error(`[mcpkit] ${error.message}`);
+  }
+
+  private safely(fn: () => void, session: ServerSession): void {
+    try {
+      fn();
+    } catch (error) {
+      this.reportError(toError(error), session);
+    }
+  }
+}
+
+/** Information about the client a request came from. */
+export interface SessionInfo {
+  readonly id: string | undefined;
+  readonly protocolVersion: ProtocolVersion;
+  readonly clientInfo: Implementation | undefined;
+  readonly authInfo: AuthInfo | undefined;
+}
+
+/** @internal Exposed for tests of the negotiation table. */
+export const DEFAULT_PROTOCOL_VERSION: ProtocolVersion = LATEST_PROTOCOL_VERSION;
+
+function toError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}
+
+export { McpError };

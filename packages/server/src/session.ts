@@ -1,0 +1,336 @@
+/**
+ * One client's session with a server: the lifecycle (initialize, negotiation, capability checks)
+ * and the little state that is truly per client.
+ *
+ * Per-session state is kept small on purpose (the negotiated revision, the client's declared
+ * capabilities, a log level, subscriptions) so that thousands of idle HTTP sessions stay cheap.
+ * @module
+ */
+import {
+  CapabilityError,
+  type ClientCapabilities,
+  codecFor,
+  Connection,
+  ErrorCode,
+  type Implementation,
+  type IncomingRequest,
+  type InitializeResult,
+  type LoggingLevel,
+  McpError,
+  type MessageExtra,
+  missingClientCapability,
+  negotiateProtocolVersion,
+  NOT_IN_REVISION,
+  type OutgoingRequestOptions,
+  type ProtocolVersion,
+  type RevisionCodec,
+  type Transport,
+} from '@mcpkit/core';
+import { RequestContext } from './context.js';
+import type { Server } from './server.js';
+
+/** Options of {@link Server.connect}. */
+export interface SessionConnectOptions {
+  /**
+   * Serve without an `initialize` handshake (stateless HTTP). Requests are answered under this
+   * revision, and the client is assumed to have declared no capabilities.
+   */
+  stateless?: { protocolVersion: ProtocolVersion };
+}
+
+type SessionState = 'new' | 'initializing' | 'ready' | 'closed';
+
+const LOG_LEVEL_ORDER: Readonly<Record<string, number>> = {
+  debug: 0,
+  info: 1,
+  notice: 2,
+  warning: 3,
+  error: 4,
+  critical: 5,
+  alert: 6,
+  emergency: 7,
+};
+
+/**
+ * A live session. Created by {@link Server.connect}; handlers see it as `ctx.session`.
+ *
+ * @example
+ * ```ts
+ * server.onSessionInitialized((session) => {
+ *   console.error(session.clientInfo?.name, session.protocolVersion);
+ * });
+ * ```
+ */
+export class ServerSession {
+  readonly connection: Connection;
+  private state: SessionState = 'new';
+  private codec: RevisionCodec;
+  private version: ProtocolVersion;
+  private client: Implementation | undefined;
+  private clientCaps: ClientCapabilities = {};
+  private closeListeners: Array<() => void> | undefined;
+  private userData: Map<string, unknown> | undefined;
+  /** The minimum level of log notifications this client wants; unset until it says. */
+  logLevel: LoggingLevel | undefined;
+  /** URIs this session subscribed to (created on first subscription). */
+  subscriptions: Set<string> | undefined;
+
+  constructor(
+    readonly server: Server,
+    readonly transport: Transport,
+    options: SessionConnectOptions = {},
+  ) {
+    this.version = options.stateless?.protocolVersion ?? server.protocolVersions[0]!;
+    this.codec = codecFor(this.version);
+    if (options.stateless) this.state = 'ready';
+    this.connection = new Connection(
+      transport,
+      {
+        onRequest: (request) => this.handleRequest(request),
+        onNotification: (method, params, extra) => this.handleNotification(method, params, extra),
+        onClose: () => this.handleClose(),
+      },
+      {
+        requestTimeout: server.options.requestTimeout,
+        maxTotalTimeout: server.options.maxTotalTimeout,
+        onError: (error) => server.reportError(error, this),
+        acceptBatches: () => this.codec.acceptsBatches,
+      },
+    );
+  }
+
+  /** @internal */
+  start(): void {
+    const started = this.connection.start();
+    if (started) started.catch((error: unknown) => this.server.reportError(toError(error), this));
+  }
+
+  /** The transport's session id (Streamable HTTP), if any. */
+  get id(): string | undefined {
+    return this.transport.sessionId;
+  }
+
+  /** The negotiated revision (before `initialize`: the server's preferred one). */
+  get protocolVersion(): ProtocolVersion {
+    return this.version;
+  }
+
+  /** The client's name and version, once initialized. */
+  get clientInfo(): Implementation | undefined {
+    return this.client;
+  }
+
+  /** What the client declared it can do. */
+  get clientCapabilities(): ClientCapabilities {
+    return this.clientCaps;
+  }
+
+  /** True once `initialize` was answered. */
+  get initialized(): boolean {
+    return this.state === 'initializing' || this.state === 'ready';
+  }
+
+  /** True once the transport closed. */
+  get closed(): boolean {
+    return this.state === 'closed';
+  }
+
+  /**
+   * A per-session key/value slot for application state (created on first use).
+   *
+   * @example
+   * ```ts
+   * ctx.session.data.set('cart', []);
+   * ```
+   */
+  get data(): Map<string, unknown> {
+    if (!this.userData) this.userData = new Map();
+    return this.userData;
+  }
+
+  /** Calls `listener` once when the session closes. */
+  onClose(listener: () => void): void {
+    if (this.state === 'closed') {
+      listener();
+      return;
+    }
+    if (!this.closeListeners) this.closeListeners = [];
+    this.closeListeners.push(listener);
+  }
+
+  /** True when a log message at `level` passes this session's `logging/setLevel` filter. */
+  wantsLog(level: LoggingLevel): boolean {
+    if (this.logLevel === undefined) return true;
+    return (LOG_LEVEL_ORDER[level] ?? 0) >= (LOG_LEVEL_ORDER[this.logLevel] ?? 0);
+  }
+
+  // ---------------------------------------------------------------- outgoing
+
+  /**
+   * Sends a request to the client, after checking the client declared the capability for it
+   * and that the negotiated revision has it.
+   *
+   * @example
+   * ```ts
+   * const roots = await session.request('roots/list', {});
+   * ```
+   */
+  request<R = Record<string, unknown>>(
+    method: string,
+    params?: Record<string, unknown>,
+    options?: OutgoingRequestOptions,
+  ): Promise<R> {
+    try {
+      return this.connection.request<R>(method, this.prepareRequest(method, params), options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** @internal Checks and encodes an outgoing request; throws {@link CapabilityError}. */
+  prepareRequest(method: string, params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+    if (method !== 'ping' && this.state !== 'ready') {
+      throw new CapabilityError(`Cannot send "${method}" before the client has finished initializing`);
+    }
+    const gap = missingClientCapability(method, params, this.clientCaps);
+    if (gap) throw new CapabilityError(gap);
+    const encoded = this.codec.encodeParams(method, params);
+    if (encoded === NOT_IN_REVISION) {
+      throw new CapabilityError(`"${method}" is not available in protocol revision ${this.version}`);
+    }
+    return encoded;
+  }
+
+  /**
+   * Sends a notification to the client. Notifications the negotiated revision lacks are dropped.
+   *
+   * @example
+   * ```ts
+   * session.notify('notifications/resources/updated', { uri: 'file:///log.txt' });
+   * ```
+   */
+  notify(
+    method: string,
+    params?: Record<string, unknown>,
+    relatedRequestId?: string | number,
+  ): void | Promise<void> {
+    const encoded = this.codec.encodeParams(method, params);
+    if (encoded === NOT_IN_REVISION || this.state === 'closed') return;
+    return this.connection.notify(
+      method,
+      encoded,
+      relatedRequestId === undefined ? undefined : { relatedRequestId },
+    );
+  }
+
+  /**
+   * Sends a log message if this session's level lets it through.
+   *
+   * @example
+   * ```ts
+   * session.log('warning', { disk: '95% full' }, 'storage');
+   * ```
+   */
+  log(level: LoggingLevel, data: unknown, logger?: string, relatedRequestId?: string | number): void | Promise<void> {
+    if (!this.wantsLog(level) || !this.server.capabilities.logging) return;
+    const params: Record<string, unknown> = logger === undefined ? { level, data } : { level, data, logger };
+    return this.notify('notifications/message', params, relatedRequestId);
+  }
+
+  /**
+   * Pings the client.
+   *
+   * @example
+   * ```ts
+   * await session.ping();
+   * ```
+   */
+  async ping(options?: OutgoingRequestOptions): Promise<void> {
+    await this.connection.request('ping', undefined, { resetTimeoutOnProgress: false, ...options });
+  }
+
+  /** Closes the session's transport. */
+  close(): Promise<void> {
+    return this.connection.close();
+  }
+
+  // ---------------------------------------------------------------- incoming
+
+  private handleRequest(request: IncomingRequest): unknown {
+    const method = request.method;
+    if (method === 'initialize') return this.encodeResult(method, this.initialize(request.params));
+    if (method === 'ping') return {};
+    if (this.state === 'new') {
+      throw new McpError(ErrorCode.InvalidRequest, `The session is not initialized: send "initialize" before "${method}"`);
+    }
+    const handler = this.server.requestHandler(method);
+    if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    const context = new RequestContext(this, request);
+    const result = handler(request.params ?? {}, context);
+    if (isPromiseLike(result)) return result.then((value) => this.encodeResult(method, value));
+    return this.encodeResult(method, result);
+  }
+
+  private encodeResult(method: string, result: unknown): Record<string, unknown> {
+    const body = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
+    return this.codec.encodeResult(method, body);
+  }
+
+  private initialize(params: Record<string, unknown> | undefined): InitializeResult {
+    if (this.state !== 'new') {
+      throw new McpError(ErrorCode.InvalidRequest, 'The session is already initialized');
+    }
+    const requested = params?.protocolVersion;
+    if (typeof requested !== 'string') {
+      throw new McpError(ErrorCode.InvalidParams, 'initialize: "protocolVersion" must be a string');
+    }
+    const capabilities = params?.capabilities;
+    if (typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities)) {
+      throw new McpError(ErrorCode.InvalidParams, 'initialize: "capabilities" must be an object');
+    }
+    const clientInfo = params?.clientInfo as Implementation | undefined;
+    if (typeof clientInfo?.name !== 'string' || typeof clientInfo?.version !== 'string') {
+      throw new McpError(ErrorCode.InvalidParams, 'initialize: "clientInfo" needs a string "name" and "version"');
+    }
+    this.version = negotiateProtocolVersion(requested, this.server.protocolVersions);
+    this.codec = codecFor(this.version);
+    this.transport.setProtocolVersion?.(this.version);
+    this.clientCaps = capabilities as ClientCapabilities;
+    this.client = clientInfo;
+    this.state = 'initializing';
+    const result: InitializeResult = {
+      protocolVersion: this.version,
+      capabilities: this.server.capabilities,
+      serverInfo: this.server.info,
+    };
+    if (this.server.options.instructions !== undefined) result.instructions = this.server.options.instructions;
+    return result;
+  }
+
+  private handleNotification(method: string, params: Record<string, unknown> | undefined, _extra?: MessageExtra): void {
+    if (method === 'notifications/initialized') {
+      if (this.state !== 'initializing') return;
+      this.state = 'ready';
+      this.server.sessionInitialized(this);
+      return;
+    }
+    this.server.notificationHandler(method)?.(params ?? {}, this);
+  }
+
+  private handleClose(): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    const listeners = this.closeListeners;
+    this.closeListeners = undefined;
+    if (listeners) for (const listener of listeners) listener();
+    this.server.sessionClosed(this);
+  }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+function toError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}

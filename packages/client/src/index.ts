@@ -3,9 +3,20 @@
  *
  * @example
  * ```ts
- * import { Client } from '@mcpkit/client';
- * const client = new Client({ name: 'my-host', version: '1.0.0' });
+ * import { McpClient } from '@mcpkit/client';
+ * const client = new McpClient({ name: 'my-host', version: '1.0.0' });
  * ```
  * @module
  */
 export { Client, type ClientOptions, type ClientRequestHandler, type ClientNotificationHandler } from './client.js';
+export {
+  McpClient,
+  type McpClientOptions,
+  type SamplingHandler,
+  type FormElicitationHandler,
+  type UrlElicitationHandler,
+  type RootsSource,
+  type ListKind,
+  type ServerRequestContext,
+} from './mcpClient.js';
+export { applyElicitationDefaults } from './elicitationDefaults.js';

@@ -33,8 +33,14 @@ export class McpError extends Error {
       : { code: this.code, message: this.message, data: this.data };
   }
 
-  /** Rebuilds an error received from a peer. */
+  /** Rebuilds an error received from a peer, as its specific class where there is one. */
   static fromWire(error: JsonRpcErrorObject): McpError {
+    if (error.code === ErrorCode.UrlElicitationRequired) {
+      const elicitations = (error.data as { elicitations?: unknown } | undefined)?.elicitations;
+      if (Array.isArray(elicitations)) {
+        return new UrlElicitationRequiredError(elicitations as RequiredUrlElicitation[], error.message);
+      }
+    }
     return new McpError(error.code, error.message, error.data);
   }
 }
@@ -141,5 +147,34 @@ export class UnsupportedProtocolVersionError extends McpError {
       ErrorCode.InvalidRequest,
       `The server answered with protocol version ${JSON.stringify(offered)}, which this client does not speak (supported: ${supported.join(', ')})`,
     );
+  }
+}
+
+/** One URL-mode elicitation a client must complete, as carried by a `-32042` error. */
+export interface RequiredUrlElicitation {
+  mode: 'url';
+  message: string;
+  url: string;
+  elicitationId: string;
+}
+
+/**
+ * The request needs the user to complete one or more URL-mode elicitations first (`-32042`).
+ * Throw it from a server handler; a client receives it as this same class.
+ *
+ * @example
+ * ```ts
+ * throw new UrlElicitationRequiredError([
+ *   { mode: 'url', message: 'Sign in to continue', url: 'https://example.com/login', elicitationId: 'e1' },
+ * ]);
+ * ```
+ */
+export class UrlElicitationRequiredError extends McpError {
+  override name = 'UrlElicitationRequiredError';
+  constructor(
+    readonly elicitations: RequiredUrlElicitation[],
+    message = 'This request requires the user to complete an action in their browser first',
+  ) {
+    super(ErrorCode.UrlElicitationRequired, message, { elicitations });
   }
 }

@@ -1,0 +1,502 @@
+/**
+ * The high-level client: a typed method for every server feature, answers to the server's
+ * sampling, elicitation and roots requests, list caches kept fresh by `list_changed`, and
+ * validation of structured tool output.
+ * @module
+ */
+import {
+  type CallToolRequestParams,
+  type CallToolResult,
+  type CompiledValidator,
+  type CompleteRequestParams,
+  type CompleteResult,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ElicitRequestFormParams,
+  type ElicitRequestURLParams,
+  type ElicitResult,
+  ErrorCode,
+  type GetPromptResult,
+  type IncomingRequest,
+  type JsonSchemaValidator,
+  type ListPromptsResult,
+  type ListResourcesResult,
+  type ListResourceTemplatesResult,
+  type ListToolsResult,
+  type LoggingLevel,
+  type LoggingMessageNotificationParams,
+  McpError,
+  type OutgoingRequestOptions,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+  type Root,
+  type Tool,
+} from '@mcpkit/core';
+import { defaultValidator } from '@mcpkit/schema';
+import { Client, type ClientOptions } from './client.js';
+import { applyElicitationDefaults } from './elicitationDefaults.js';
+
+/** The context a client-side handler gets: the server's request, with its signal and id. */
+export type ServerRequestContext = IncomingRequest;
+
+/** Answers `sampling/createMessage`: run the model, return its message. */
+export type SamplingHandler = (
+  params: CreateMessageRequestParams,
+  context: ServerRequestContext,
+) => CreateMessageResult | Promise<CreateMessageResult>;
+
+/** Answers a form-mode `elicitation/create`: ask the user, return accept/decline/cancel. */
+export type FormElicitationHandler = (
+  params: ElicitRequestFormParams,
+  context: ServerRequestContext,
+) => ElicitResult | Promise<ElicitResult>;
+
+/** Answers a URL-mode `elicitation/create`: offer the URL to the user, report their choice. */
+export type UrlElicitationHandler = (
+  params: ElicitRequestURLParams,
+  context: ServerRequestContext,
+) => ElicitResult | Promise<ElicitResult>;
+
+/** The roots this client exposes, or a function that lists them when asked. */
+export type RootsSource = readonly Root[] | (() => readonly Root[] | Promise<readonly Root[]>);
+
+/** Options of {@link McpClient}. */
+export interface McpClientOptions extends ClientOptions {
+  /** Answers sampling requests; implies the `sampling` capability. */
+  sampling?: SamplingHandler;
+  /** Declare `sampling.tools` (the handler understands `tools`/`toolChoice`). Default false. */
+  samplingTools?: boolean;
+  /** Declare `sampling.context` (the handler honours `includeContext`). Default false. */
+  samplingContext?: boolean;
+  /** Answers elicitation requests; each mode given implies its capability. */
+  elicitation?: { form?: FormElicitationHandler; url?: UrlElicitationHandler };
+  /** Answers `roots/list`; implies `roots: { listChanged: true }`. */
+  roots?: RootsSource;
+  /** Validates `structuredContent` against tools' `outputSchema`. Default: `@mcpkit/schema`'s. */
+  validator?: JsonSchemaValidator;
+  /** Check structured tool output against the tool's `outputSchema`. Default true. */
+  validateStructuredContent?: boolean;
+}
+
+/** A kind of list the server can announce changes to. */
+export type ListKind = 'tools' | 'resources' | 'prompts';
+
+/**
+ * A high-level MCP client.
+ *
+ * @example
+ * ```ts
+ * const client = new McpClient({ name: 'my-host', version: '1.0.0' }, {
+ *   sampling: async (params) => ({ role: 'assistant', content: { type: 'text', text: 'Hi!' }, model: 'my-model' }),
+ * });
+ * await client.connect(transport);
+ * const result = await client.callTool('echo', { text: 'hello' });
+ * ```
+ */
+export class McpClient extends Client {
+  private rootsSource: RootsSource | undefined;
+  private readonly caches = new Map<ListKind, Promise<unknown[]>>();
+  private readonly outputValidators = new Map<string, CompiledValidator | null>();
+  private readonly listChangedListeners = new Map<ListKind, Set<() => void>>();
+
+  constructor(
+    info: ConstructorParameters<typeof Client>[0],
+    readonly mcpOptions: McpClientOptions = {},
+  ) {
+    super(info, mcpOptions);
+    this.installSampling(mcpOptions);
+    this.installElicitation(mcpOptions.elicitation);
+    if (mcpOptions.roots !== undefined) this.installRoots(mcpOptions.roots);
+    this.watchListChanges();
+  }
+
+  // ---------------------------------------------------------------- tools
+
+  /**
+   * Lists one page of tools.
+   *
+   * @example
+   * ```ts
+   * const { tools, nextCursor } = await client.listTools();
+   * ```
+   */
+  listTools(cursor?: string, options?: OutgoingRequestOptions): Promise<ListToolsResult> {
+    return this.request<ListToolsResult>('tools/list', cursor === undefined ? {} : { cursor }, options);
+  }
+
+  /**
+   * Every tool, following pagination; cached until the server says the list changed.
+   *
+   * @example
+   * ```ts
+   * for (const tool of await client.tools()) console.log(tool.name);
+   * ```
+   */
+  tools(): Promise<Tool[]> {
+    return this.cached('tools', () => this.collect<Tool>('tools/list', 'tools'));
+  }
+
+  /**
+   * Calls a tool. When the tool declares an `outputSchema`, its `structuredContent` is checked.
+   *
+   * @throws {McpError} `-32602` for an unknown tool; a structured-output mismatch also throws.
+   * @example
+   * ```ts
+   * const result = await client.callTool('add', { a: 1, b: 2 });
+   * if (!result.isError) console.log(result.structuredContent);
+   * ```
+   */
+  async callTool(
+    name: string,
+    args: Record<string, unknown> = {},
+    options?: OutgoingRequestOptions & { meta?: Record<string, unknown> },
+  ): Promise<CallToolResult> {
+    const params: CallToolRequestParams = { name, arguments: args };
+    if (options?.meta) params._meta = options.meta;
+    const result = await this.request<CallToolResult>('tools/call', params, options);
+    if (this.mcpOptions.validateStructuredContent !== false && !result.isError) {
+      await this.checkStructuredContent(name, result);
+    }
+    return result;
+  }
+
+  // ---------------------------------------------------------------- resources
+
+  /**
+   * Lists one page of resources.
+   *
+   * @example
+   * ```ts
+   * const { resources } = await client.listResources();
+   * ```
+   */
+  listResources(cursor?: string, options?: OutgoingRequestOptions): Promise<ListResourcesResult> {
+    return this.request<ListResourcesResult>('resources/list', cursor === undefined ? {} : { cursor }, options);
+  }
+
+  /**
+   * Every resource, following pagination; cached until the server says the list changed.
+   *
+   * @example
+   * ```ts
+   * const resources = await client.resources();
+   * ```
+   */
+  resources(): Promise<Resource[]> {
+    return this.cached('resources', () => this.collect<Resource>('resources/list', 'resources'));
+  }
+
+  /**
+   * Lists one page of resource templates.
+   *
+   * @example
+   * ```ts
+   * const { resourceTemplates } = await client.listResourceTemplates();
+   * ```
+   */
+  listResourceTemplates(cursor?: string, options?: OutgoingRequestOptions): Promise<ListResourceTemplatesResult> {
+    return this.request<ListResourceTemplatesResult>(
+      'resources/templates/list',
+      cursor === undefined ? {} : { cursor },
+      options,
+    );
+  }
+
+  /**
+   * Every resource template, following pagination.
+   *
+   * @example
+   * ```ts
+   * const templates = await client.resourceTemplates();
+   * ```
+   */
+  resourceTemplates(): Promise<ResourceTemplate[]> {
+    return this.collect<ResourceTemplate>('resources/templates/list', 'resourceTemplates');
+  }
+
+  /**
+   * Reads a resource.
+   *
+   * @throws {McpError} `-32002` when the server has no such resource.
+   * @example
+   * ```ts
+   * const { contents } = await client.readResource('file:///README.md');
+   * ```
+   */
+  readResource(uri: string, options?: OutgoingRequestOptions): Promise<ReadResourceResult> {
+    return this.request<ReadResourceResult>('resources/read', { uri }, options);
+  }
+
+  /**
+   * Subscribes to updates of a resource; see {@link onResourceUpdated}.
+   *
+   * @example
+   * ```ts
+   * await client.subscribeResource('test://watched-resource');
+   * ```
+   */
+  async subscribeResource(uri: string, options?: OutgoingRequestOptions): Promise<void> {
+    await this.request('resources/subscribe', { uri }, options);
+  }
+
+  /**
+   * Ends a subscription.
+   *
+   * @example
+   * ```ts
+   * await client.unsubscribeResource('test://watched-resource');
+   * ```
+   */
+  async unsubscribeResource(uri: string, options?: OutgoingRequestOptions): Promise<void> {
+    await this.request('resources/unsubscribe', { uri }, options);
+  }
+
+  /**
+   * Calls `listener` with the URI of each `notifications/resources/updated`.
+   *
+   * @example
+   * ```ts
+   * client.onResourceUpdated((uri) => console.log('changed:', uri));
+   * ```
+   */
+  onResourceUpdated(listener: (uri: string) => void): () => void {
+    return this.onNotification('notifications/resources/updated', (params) => {
+      if (typeof params.uri === 'string') listener(params.uri);
+    });
+  }
+
+  // ---------------------------------------------------------------- prompts
+
+  /**
+   * Lists one page of prompts.
+   *
+   * @example
+   * ```ts
+   * const { prompts } = await client.listPrompts();
+   * ```
+   */
+  listPrompts(cursor?: string, options?: OutgoingRequestOptions): Promise<ListPromptsResult> {
+    return this.request<ListPromptsResult>('prompts/list', cursor === undefined ? {} : { cursor }, options);
+  }
+
+  /**
+   * Every prompt, following pagination; cached until the server says the list changed.
+   *
+   * @example
+   * ```ts
+   * const prompts = await client.prompts();
+   * ```
+   */
+  prompts(): Promise<Prompt[]> {
+    return this.cached('prompts', () => this.collect<Prompt>('prompts/list', 'prompts'));
+  }
+
+  /**
+   * Gets a prompt with its arguments filled in.
+   *
+   * @example
+   * ```ts
+   * const { messages } = await client.getPrompt('greet', { name: 'Ada' });
+   * ```
+   */
+  getPrompt(name: string, args?: Record<string, string>, options?: OutgoingRequestOptions): Promise<GetPromptResult> {
+    return this.request<GetPromptResult>('prompts/get', args === undefined ? { name } : { name, arguments: args }, options);
+  }
+
+  // ---------------------------------------------------------------- completion and logging
+
+  /**
+   * Asks for completions of a prompt argument or a template variable.
+   *
+   * @example
+   * ```ts
+   * const { completion } = await client.complete({
+   *   ref: { type: 'ref/prompt', name: 'greet' },
+   *   argument: { name: 'name', value: 'A' },
+   * });
+   * ```
+   */
+  complete(params: CompleteRequestParams, options?: OutgoingRequestOptions): Promise<CompleteResult> {
+    return this.request<CompleteResult>('completion/complete', params, options);
+  }
+
+  /**
+   * Sets the minimum level of log messages the server sends to this client.
+   *
+   * @example
+   * ```ts
+   * await client.setLoggingLevel('warning');
+   * ```
+   */
+  async setLoggingLevel(level: LoggingLevel, options?: OutgoingRequestOptions): Promise<void> {
+    await this.request('logging/setLevel', { level }, options);
+  }
+
+  /**
+   * Calls `listener` with each `notifications/message` from the server.
+   *
+   * @example
+   * ```ts
+   * client.onLog((log) => console.error(`[${log.level}]`, log.data));
+   * ```
+   */
+  onLog(listener: (message: LoggingMessageNotificationParams) => void): () => void {
+    return this.onNotification('notifications/message', (params) =>
+      listener(params as LoggingMessageNotificationParams),
+    );
+  }
+
+  /**
+   * Calls `listener` when the server says a list changed (after the cache is cleared).
+   *
+   * @example
+   * ```ts
+   * client.onListChanged('tools', async () => render(await client.tools()));
+   * ```
+   */
+  onListChanged(kind: ListKind, listener: () => void): () => void {
+    let listeners = this.listChangedListeners.get(kind);
+    if (!listeners) {
+      listeners = new Set();
+      this.listChangedListeners.set(kind, listeners);
+    }
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  }
+
+  /**
+   * Calls `listener` when the server reports a URL-mode elicitation complete.
+   *
+   * @example
+   * ```ts
+   * client.onElicitationComplete((id) => closeBrowserPrompt(id));
+   * ```
+   */
+  onElicitationComplete(listener: (elicitationId: string) => void): () => void {
+    return this.onNotification('notifications/elicitation/complete', (params) => {
+      if (typeof params.elicitationId === 'string') listener(params.elicitationId);
+    });
+  }
+
+  // ---------------------------------------------------------------- roots
+
+  /**
+   * Replaces the roots and tells the server (`notifications/roots/list_changed`).
+   *
+   * @example
+   * ```ts
+   * await client.setRoots([{ uri: 'file:///home/me/project', name: 'project' }]);
+   * ```
+   */
+  async setRoots(roots: RootsSource): Promise<void> {
+    if (this.rootsSource === undefined) throw new Error('Pass `roots` to the constructor to serve roots');
+    this.rootsSource = roots;
+    if (this.connected) await this.notify('notifications/roots/list_changed');
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private installSampling(options: McpClientOptions): void {
+    const handler = options.sampling;
+    if (!handler) return;
+    const sampling: Record<string, unknown> = {};
+    if (options.samplingTools) sampling.tools = {};
+    if (options.samplingContext) sampling.context = {};
+    this.implyCapabilities({ sampling });
+    this.setRequestHandler('sampling/createMessage', (params, request) =>
+      handler(params as CreateMessageRequestParams, request),
+    );
+  }
+
+  private installElicitation(handlers: McpClientOptions['elicitation']): void {
+    if (!handlers || (!handlers.form && !handlers.url)) return;
+    const elicitation: Record<string, unknown> = {};
+    if (handlers.form) elicitation.form = {};
+    if (handlers.url) elicitation.url = {};
+    this.implyCapabilities({ elicitation });
+    this.setRequestHandler('elicitation/create', async (params, request) => {
+      if (params.mode === 'url') {
+        if (!handlers.url) throw new McpError(ErrorCode.InvalidParams, 'This client does not support URL-mode elicitation');
+        return handlers.url(params as ElicitRequestURLParams, request);
+      }
+      if (!handlers.form) throw new McpError(ErrorCode.InvalidParams, 'This client does not support form-mode elicitation');
+      const form = params as ElicitRequestFormParams;
+      const result = await handlers.form(form, request);
+      return applyElicitationDefaults(form.requestedSchema, result);
+    });
+  }
+
+  private installRoots(roots: RootsSource): void {
+    this.rootsSource = roots;
+    this.implyCapabilities({ roots: { listChanged: true } });
+    this.setRequestHandler('roots/list', async () => {
+      const source = this.rootsSource;
+      const list = typeof source === 'function' ? await source() : (source ?? []);
+      return { roots: [...list] };
+    });
+  }
+
+  private watchListChanges(): void {
+    for (const kind of ['tools', 'resources', 'prompts'] as const) {
+      this.onNotification(`notifications/${kind}/list_changed`, () => {
+        this.caches.delete(kind);
+        if (kind === 'tools') this.outputValidators.clear();
+        for (const listener of this.listChangedListeners.get(kind) ?? []) listener();
+      });
+    }
+  }
+
+  private cached<T>(kind: ListKind, load: () => Promise<T[]>): Promise<T[]> {
+    let entry = this.caches.get(kind) as Promise<T[]> | undefined;
+    if (!entry) {
+      entry = load();
+      this.caches.set(kind, entry);
+      // A failed load must not poison the cache.
+      entry.catch(() => {
+        if (this.caches.get(kind) === entry) this.caches.delete(kind);
+      });
+    }
+    return entry;
+  }
+
+  private async collect<T>(method: string, key: string): Promise<T[]> {
+    const items: T[] = [];
+    let cursor: string | undefined;
+    do {
+      const page: Record<string, unknown> = await this.request(method, cursor === undefined ? {} : { cursor });
+      const list = page[key];
+      if (Array.isArray(list)) items.push(...(list as T[]));
+      cursor = typeof page.nextCursor === 'string' ? page.nextCursor : undefined;
+    } while (cursor !== undefined);
+    return items;
+  }
+
+  private async checkStructuredContent(name: string, result: CallToolResult): Promise<void> {
+    const validate = await this.outputValidator(name);
+    if (!validate) return;
+    if (result.structuredContent === undefined) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Tool "${name}" declares an outputSchema but returned no structuredContent`,
+      );
+    }
+    const verdict = validate(result.structuredContent);
+    if (!verdict.valid) {
+      const issues = verdict.issues.map((issue) => `${issue.path || '/'}: ${issue.message}`).join('; ');
+      throw new McpError(ErrorCode.InvalidParams, `Tool "${name}" returned structuredContent that does not match its outputSchema: ${issues}`);
+    }
+  }
+
+  private async outputValidator(name: string): Promise<CompiledValidator | null> {
+    if (!this.serverCapabilities?.tools) return null;
+    let validate = this.outputValidators.get(name);
+    if (validate !== undefined) return validate;
+    const tool = (await this.tools()).find((candidate) => candidate.name === name);
+    const schema = tool?.outputSchema;
+    validate = schema ? (this.mcpOptions.validator ?? defaultValidator()).compile(schema) : null;
+    this.outputValidators.set(name, validate);
+    return validate;
+  }
+}

@@ -1,0 +1,381 @@
+/**
+ * The client side of the stdio transport: spawn the server and talk to it over its stdin/stdout.
+ * @module
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { PassThrough, type Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import type { JsonRpcMessage, MessageSink, SendOptions, Transport } from '@mcpkit/core';
+import { buildChildEnvironment, type InheritEnv } from './environment.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, jsonLineHandler, LineReader } from './lineReader.js';
+import { LineWriter } from './lineWriter.js';
+import { exitFailure, planSpawn, type StdioServerProcessError, spawnFailure } from './spawn.js';
+
+/**
+ * Grace periods of the shutdown sequence, in milliseconds.
+ *
+ * @example
+ * ```ts
+ * new StdioClientTransport({ command: 'my-server', shutdownTimeouts: { afterStdinClose: 5000 } });
+ * ```
+ */
+export interface StdioShutdownTimeouts {
+  /** How long the server may take to exit after its stdin is closed. Default: 2000. */
+  afterStdinClose?: number;
+  /** How long the server may take to exit after `SIGTERM`, before `SIGKILL`. Default: 2000. */
+  afterSigterm?: number;
+}
+
+/**
+ * What happens to the server's stderr.
+ *
+ * @example
+ * ```ts
+ * const mode: StderrMode = 'inherit'; // the server logs straight to our terminal
+ * ```
+ */
+export type StderrMode = 'pipe' | 'inherit' | 'ignore';
+
+/**
+ * Options of {@link StdioClientTransport}.
+ *
+ * @example
+ * ```ts
+ * const options: StdioClientOptions = {
+ *   command: 'uvx',
+ *   args: ['mcp-server-git', '--repository', '.'],
+ *   env: { GITHUB_TOKEN: token },
+ *   stderr: 'pipe',
+ *   onStderr: (text) => log.debug(text),
+ * };
+ * ```
+ */
+export interface StdioClientOptions {
+  /** The executable to run. It is not run through a shell. */
+  command: string;
+  args?: readonly string[];
+  /**
+   * Variables set for the server, on top of the inherited ones. `undefined` removes an inherited
+   * variable.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Which of this process's variables the server inherits. Default: only
+   * {@link DEFAULT_INHERITED_ENV_VARS}, so secrets in the parent's environment do not leak.
+   * `true` passes everything, `false` nothing, and a list passes exactly those names (spread
+   * `DEFAULT_INHERITED_ENV_VARS` into it to extend the default).
+   */
+  inheritEnv?: InheritEnv;
+  /** The server's working directory. Default: this process's. */
+  cwd?: string;
+  /**
+   * `'pipe'` (default): the server's stderr is read continuously (so the server never blocks on
+   * it), handed to `onStderr`, readable from {@link StdioClientTransport.stderr}, and its tail is
+   * quoted if the server dies. `'inherit'`: written straight to this process's stderr.
+   * `'ignore'`: discarded.
+   */
+  stderr?: StderrMode;
+  /** Called with each piece of the server's stderr text (`stderr: 'pipe'` only). Never a failure. */
+  onStderr?: (text: string) => void;
+  /** The largest incoming message, in bytes; longer lines are discarded. Default: 64 MiB. */
+  maxMessageBytes?: number;
+  shutdownTimeouts?: StdioShutdownTimeouts;
+}
+
+/**
+ * How the server process ended.
+ *
+ * @example
+ * ```ts
+ * await transport.close();
+ * if (transport.exitStatus?.signal === 'SIGKILL') console.warn('the server had to be killed');
+ * ```
+ */
+export interface StdioExitStatus {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+const DEFAULT_GRACE_MS = 2000;
+/** How much stderr text is kept for the error message of a dying server. */
+const STDERR_TAIL_CHARS = 2048;
+/**
+ * After the process exits, how long to wait for its pipes to close. A grandchild that inherited
+ * them can hold them open forever; we stop waiting and close our ends.
+ */
+const PIPE_CLOSE_GRACE_MS = 1000;
+
+/**
+ * Spawns an MCP server and exchanges newline-delimited JSON with it over stdin/stdout.
+ *
+ * `close()` follows the spec's shutdown order: close the server's stdin, wait, `SIGTERM`, wait,
+ * `SIGKILL`. If the server exits on its own, the connection closes with a
+ * {@link StdioServerProcessError} saying how (exit code or signal, plus its last stderr line).
+ *
+ * On Windows, a command that resolves to a `.cmd`/`.bat` shim (such as `npx`) runs through
+ * `cmd.exe`; signals then reach `cmd.exe` only, so such servers should exit when stdin closes.
+ *
+ * @example
+ * ```ts
+ * import { StdioClientTransport } from '@mcpkit/node/stdio';
+ *
+ * const transport = new StdioClientTransport({
+ *   command: 'npx',
+ *   args: ['-y', '@modelcontextprotocol/server-everything'],
+ *   env: { API_KEY: process.env.API_KEY },
+ *   onStderr: (text) => process.stderr.write(text),
+ * });
+ * const client = await Client.connect(transport);
+ * ```
+ */
+export class StdioClientTransport implements Transport {
+  /**
+   * The server's stderr when `stderr` is `'pipe'`, otherwise `null`. Available before `start()`.
+   * Output is only buffered here once someone reads it (a `data` listener, `pipe`, or iteration),
+   * so an unread stream never stalls the server.
+   */
+  readonly stderr: Readable | null;
+
+  private readonly options: StdioClientOptions;
+  private readonly stderrOut: PassThrough | null;
+  private child: ChildProcess | undefined;
+  private sink: MessageSink | undefined;
+  private writer: LineWriter | undefined;
+  private reader: LineReader | undefined;
+  private stderrDecoder: StringDecoder | undefined;
+  private stderrTail = '';
+  private exit: StdioExitStatus | undefined;
+  private startFailure: StdioServerProcessError | undefined;
+  private pipeCloseTimer: NodeJS.Timeout | undefined;
+  private isClosed = false;
+  private closeRequested = false;
+  private closing: Promise<void> | undefined;
+  private readonly exited: Promise<void>;
+  private readonly finished: Promise<void>;
+  private markExited!: () => void;
+  private markFinished!: () => void;
+
+  constructor(options: StdioClientOptions) {
+    this.options = options;
+    this.stderrOut = (options.stderr ?? 'pipe') === 'pipe' ? new PassThrough() : null;
+    this.stderr = this.stderrOut;
+    this.exited = new Promise((resolve) => {
+      this.markExited = resolve;
+    });
+    this.finished = new Promise((resolve) => {
+      this.markFinished = resolve;
+    });
+  }
+
+  /** The server's process id, once spawned. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** How the server exited, once it has. */
+  get exitStatus(): StdioExitStatus | undefined {
+    return this.exit;
+  }
+
+  /**
+   * Spawns the server. Resolves once the process is running; rejects with a
+   * {@link StdioServerProcessError} (also passed to `sink.closed`) if it cannot be started.
+   */
+  start(sink: MessageSink): Promise<void> {
+    if (this.sink) return Promise.reject(new Error('The stdio client transport is already started'));
+    if (this.closeRequested) return Promise.reject(new Error('The stdio client transport is closed'));
+    this.sink = sink;
+    const { command, cwd } = this.options;
+    let child: ChildProcess;
+    try {
+      child = this.spawnChild();
+    } catch (error) {
+      const failure = spawnFailure(command, cwd, error);
+      this.finish(failure);
+      return Promise.reject(failure);
+    }
+    this.child = child;
+    this.reader = new LineReader(
+      this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      jsonLineHandler(sink, `the stdout of "${command}"`),
+    );
+    this.writer = new LineWriter(child.stdin!);
+    this.listen(child);
+    return new Promise((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      // Registered after onChildError, which has already recorded the failure.
+      child.once('error', () => {
+        if (this.startFailure) reject(this.startFailure);
+      });
+    });
+  }
+
+  /** Writes one message (or batch) to the server's stdin; returns the shared drain promise when blocked. */
+  send(message: JsonRpcMessage | JsonRpcMessage[], _options?: SendOptions): void | Promise<void> {
+    if (!this.writer) throw new Error('The stdio client transport is not started');
+    if (this.isClosed || this.closeRequested) throw new Error('The stdio client transport is closed');
+    return this.writer.write(message);
+  }
+
+  /**
+   * Shuts the server down: closes its stdin, waits `afterStdinClose`, sends `SIGTERM`, waits
+   * `afterSigterm`, sends `SIGKILL`. Resolves once the process has exited.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private spawnChild(): ChildProcess {
+    const { command, args = [], cwd } = this.options;
+    const env = buildChildEnvironment(this.options.inheritEnv, this.options.env);
+    const plan = planSpawn(command, args, {
+      platform: process.platform,
+      cwd: cwd ?? process.cwd(),
+      env,
+      exists: existsSync,
+    });
+    return spawn(plan.file, plan.args, {
+      cwd,
+      env,
+      shell: false,
+      windowsHide: true,
+      windowsVerbatimArguments: plan.windowsVerbatimArguments,
+      stdio: ['pipe', 'pipe', this.options.stderr ?? 'pipe'],
+    });
+  }
+
+  private listen(child: ChildProcess): void {
+    child.on('error', this.onChildError);
+    child.on('exit', this.onExit);
+    child.on('close', this.onClose);
+    child.stdout!.on('data', this.onStdoutData);
+    child.stdout!.on('end', this.onStdoutEnd);
+    // EPIPE when the server exits while we write: its exit is what gets reported.
+    child.stdin!.on('error', this.onStdinError);
+    child.stdout!.on('error', this.onPipeError);
+    const stderr = child.stderr;
+    if (stderr) {
+      this.stderrDecoder = new StringDecoder('utf8');
+      stderr.on('data', this.onStderrData);
+      stderr.on('error', this.onPipeError);
+      this.stderrOut!.on('drain', () => stderr.resume());
+    }
+  }
+
+  private readonly onStdoutData = (chunk: Buffer): void => {
+    this.reader!.push(chunk);
+  };
+
+  private readonly onStdoutEnd = (): void => {
+    this.reader!.end();
+  };
+
+  private readonly onStderrData = (chunk: Buffer): void => {
+    const text = this.stderrDecoder!.write(chunk);
+    this.keepStderrTail(text);
+    if (text !== '' && this.options.onStderr) this.callStderrHook(text);
+    const out = this.stderrOut!;
+    // readableFlowing stays null until someone consumes the stream; writing before that would
+    // buffer without bound.
+    if (out.readableFlowing !== null && !out.write(chunk)) this.child?.stderr?.pause();
+  };
+
+  private callStderrHook(text: string): void {
+    try {
+      this.options.onStderr!(text);
+    } catch (error) {
+      this.sink?.error(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  private keepStderrTail(text: string): void {
+    const joined = this.stderrTail + text;
+    this.stderrTail = joined.length > STDERR_TAIL_CHARS ? joined.slice(-STDERR_TAIL_CHARS) : joined;
+  }
+
+  private readonly onChildError = (error: Error): void => {
+    if (this.child?.pid === undefined) {
+      this.startFailure = spawnFailure(this.options.command, this.options.cwd, error);
+      this.finish(this.startFailure);
+      this.markExited();
+      return;
+    }
+    // E.g. kill() failed; the process is still there.
+    this.sink?.error(error);
+  };
+
+  private readonly onStdinError = (error: Error): void => {
+    this.writer?.fail(
+      new Error(`Could not write to the MCP server process: ${error.message}`, { cause: error }),
+    );
+  };
+
+  private readonly onPipeError = (error: Error): void => {
+    this.sink?.error(error);
+  };
+
+  private readonly onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
+    this.exit = { code, signal };
+    this.markExited();
+    const child = this.child!;
+    this.pipeCloseTimer = setTimeout(() => {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      child.stdin?.destroy();
+    }, PIPE_CLOSE_GRACE_MS);
+    this.pipeCloseTimer.unref();
+  };
+
+  private readonly onClose = (code: number | null, signal: NodeJS.Signals | null): void => {
+    this.exit ??= { code, signal };
+    this.markExited();
+    clearTimeout(this.pipeCloseTimer);
+    const tail = this.stderrDecoder?.end() ?? '';
+    if (tail !== '') this.keepStderrTail(tail);
+    this.stderrOut?.end();
+    const { code: exitCode, signal: exitSignal } = this.exit;
+    this.finish(
+      this.closeRequested
+        ? undefined
+        : exitFailure(this.options.command, exitCode, exitSignal, this.stderrTail),
+    );
+  };
+
+  private async shutdown(): Promise<void> {
+    this.closeRequested = true;
+    const child = this.child;
+    if (!child || this.isClosed) {
+      this.finish(undefined);
+      return;
+    }
+    this.writer!.end();
+    const timeouts = this.options.shutdownTimeouts;
+    if (!(await this.exitsWithin(timeouts?.afterStdinClose ?? DEFAULT_GRACE_MS))) {
+      child.kill('SIGTERM');
+      if (!(await this.exitsWithin(timeouts?.afterSigterm ?? DEFAULT_GRACE_MS))) child.kill('SIGKILL');
+    }
+    await this.finished;
+  }
+
+  private exitsWithin(ms: number): Promise<boolean> {
+    if (this.exit || this.isClosed) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      this.exited.then(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
+  private finish(error: StdioServerProcessError | undefined): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.writer?.fail(error ?? new Error('The stdio client transport is closed'));
+    this.writer?.detach();
+    this.markFinished();
+    this.sink?.closed(error);
+  }
+}

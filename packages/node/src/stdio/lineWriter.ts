@@ -1,0 +1,200 @@
+/**
+ * Writes messages as newline-delimited JSON to a Node `Writable`, respecting its backpressure.
+ *
+ * Design: while the stream accepts writes, each line goes straight to `stream.write`. Once `write`
+ * returns `false` we stop calling it and hold further lines in our own array; the single `drain`
+ * listener registered at construction flushes that array in batches and settles the one promise
+ * that every blocked sender was given. No listener, closure or promise is created per message, so
+ * a burst of any size leaves the stream's listener count unchanged.
+ * @module
+ */
+import type { Writable } from 'node:stream';
+
+/** Queued lines are joined into writes of about this many characters when flushing. */
+const FLUSH_BATCH_CHARS = 64 * 1024;
+/** Consumed queue slots are compacted away once this many accumulate. */
+const COMPACT_AFTER = 4096;
+
+// U+2028 and U+2029 are valid inside JSON strings, but some line readers (Python's
+// str.splitlines, editors, log tools) treat them as line breaks. Escaping them costs nothing when
+// they are absent.
+const UNICODE_LINE_BREAKS = /[\u2028\u2029]/;
+const UNICODE_LINE_BREAKS_GLOBAL = /[\u2028\u2029]/g;
+
+/**
+ * Serializes one message (or batch) as a single line: compact JSON, no raw line breaks, and a
+ * trailing `\n`.
+ *
+ * @example
+ * ```ts
+ * serializeLine({ jsonrpc: '2.0', method: 'x', params: { text: 'a\nb' } });
+ * // '{"jsonrpc":"2.0","method":"x","params":{"text":"a\\nb"}}\n'
+ * ```
+ */
+export function serializeLine(message: unknown): string {
+  const json = JSON.stringify(message);
+  if (json === undefined) throw new TypeError('The message cannot be serialized as JSON');
+  if (!UNICODE_LINE_BREAKS.test(json)) return json + '\n';
+  return json.replace(UNICODE_LINE_BREAKS_GLOBAL, escapeLineBreak) + '\n';
+}
+
+function escapeLineBreak(char: string): string {
+  return char === '\u2028' ? '\\u2028' : '\\u2029';
+}
+
+interface Waiters {
+  readonly promise: Promise<void>;
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+}
+
+/** A backpressure-aware line writer bound to one stream for its whole life. */
+export class LineWriter {
+  private queue: string[] = [];
+  /** Index of the first unsent line in `queue`. */
+  private head = 0;
+  private waiters: Waiters | undefined;
+  private failure: Error | undefined;
+  private corked = false;
+  private attached = true;
+
+  constructor(private readonly stream: Writable) {
+    stream.on('drain', this.onDrain);
+  }
+
+  /** True while lines wait for the stream to drain. */
+  get blocked(): boolean {
+    return this.waiters !== undefined;
+  }
+
+  /** How many lines wait in our queue (not counting the stream's own buffer). */
+  get queuedLines(): number {
+    return this.queue.length - this.head;
+  }
+
+  /**
+   * Writes one message. Returns `undefined` when the stream can take more at once, otherwise the
+   * promise shared by every sender that is waiting for `drain`.
+   */
+  write(message: unknown): undefined | Promise<void> {
+    if (this.failure) throw this.failure;
+    const line = serializeLine(message);
+    if (this.waiters) {
+      this.queue.push(line);
+      return this.waiters.promise;
+    }
+    this.corkUntilNextTick();
+    if (this.stream.write(line)) return undefined;
+    return this.block();
+  }
+
+  /** Settles once everything queued has been handed to the stream (or the writer failed). */
+  idle(): Promise<void> {
+    return this.waiters ? this.waiters.promise : Promise.resolve();
+  }
+
+  /**
+   * Hands everything still queued to the stream regardless of backpressure and ends it. Waiting
+   * senders are released: their lines are now in the stream's buffer.
+   */
+  end(): void {
+    if (this.failure) return;
+    const rest = this.takeAll();
+    if (rest.length > 0) this.stream.write(rest);
+    this.stream.end();
+    this.release();
+    this.failure = new Error('The stdio transport is closed');
+  }
+
+  /** Stops writing for good: queued lines are dropped and waiting senders get `error`. */
+  fail(error: Error): void {
+    if (this.failure) return;
+    this.failure = error;
+    this.takeAll();
+    const waiters = this.waiters;
+    this.waiters = undefined;
+    waiters?.reject(error);
+  }
+
+  /** Removes the listener this writer added to the stream. */
+  detach(): void {
+    if (!this.attached) return;
+    this.attached = false;
+    this.stream.removeListener('drain', this.onDrain);
+  }
+
+  private block(): Promise<void> {
+    let resolve!: () => void;
+    let reject!: (error: Error) => void;
+    const promise = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    // A sender that ignores the promise must not turn a closed pipe into an unhandled rejection;
+    // senders that await it still see the error.
+    promise.catch(ignore);
+    this.waiters = { promise, resolve, reject };
+    return promise;
+  }
+
+  private readonly onDrain = (): void => {
+    if (!this.waiters || this.failure) return;
+    while (this.head < this.queue.length) {
+      if (!this.stream.write(this.takeBatch())) return;
+    }
+    this.release();
+  };
+
+  private release(): void {
+    const waiters = this.waiters;
+    this.waiters = undefined;
+    waiters?.resolve();
+  }
+
+  private takeBatch(): string {
+    const queue = this.queue;
+    let end = this.head;
+    let size = 0;
+    while (end < queue.length && size < FLUSH_BATCH_CHARS) {
+      size += queue[end]!.length;
+      end++;
+    }
+    const batch = end - this.head === 1 ? queue[this.head]! : queue.slice(this.head, end).join('');
+    this.head = end;
+    this.compact();
+    return batch;
+  }
+
+  private takeAll(): string {
+    const rest = this.head === 0 ? this.queue.join('') : this.queue.slice(this.head).join('');
+    this.queue = [];
+    this.head = 0;
+    return rest;
+  }
+
+  private compact(): void {
+    if (this.head === this.queue.length) {
+      this.queue = [];
+      this.head = 0;
+    } else if (this.head >= COMPACT_AFTER && this.head * 2 >= this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  // Messages produced in one tick (a burst of responses) leave in one writev instead of one
+  // syscall each.
+  private corkUntilNextTick(): void {
+    if (this.corked) return;
+    this.corked = true;
+    this.stream.cork();
+    process.nextTick(this.uncork);
+  }
+
+  private readonly uncork = (): void => {
+    this.corked = false;
+    this.stream.uncork();
+  };
+}
+
+function ignore(): void {}

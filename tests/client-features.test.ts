@@ -51,7 +51,7 @@ describe('McpClient', () => {
     expect(session.clientCapabilities.sampling).toEqual({ tools: {} });
     const result = await client.callTool('ask', {}, {});
     expect((result.content[0] as { text: string }).text).toContain('tool_use');
-    expect(sampling.mock.calls[0]?.[0].toolChoice).toEqual({ mode: 'auto' });
+    expect((sampling.mock.calls[0] as unknown[] | undefined)?.[0]).toMatchObject({ toolChoice: { mode: 'auto' } });
   });
 
   it('refuses sampling with tools locally when the client did not declare sampling.tools', async () => {

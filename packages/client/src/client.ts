@@ -155,13 +155,17 @@ export class Client {
     );
     this.connectionInstance = connection;
     await connection.start();
+    // Encode with the codec of the version we propose, so an older server never sees fields
+    // (icons, task capabilities...) its revision lacks.
+    const proposed = this.protocolVersions[0] ?? LATEST_PROTOCOL_VERSION;
+    const params = codecFor(proposed).encodeParams('initialize', {
+      protocolVersion: proposed,
+      capabilities: this.capabilities,
+      clientInfo: this.info,
+    });
     const result = await connection.request<InitializeResult>(
       'initialize',
-      {
-        protocolVersion: this.protocolVersions[0] ?? LATEST_PROTOCOL_VERSION,
-        capabilities: this.capabilities,
-        clientInfo: this.info,
-      },
+      params === NOT_IN_REVISION ? undefined : params,
       { resetTimeoutOnProgress: false, ...options },
     );
     const version = result?.protocolVersion;

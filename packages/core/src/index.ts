@@ -28,3 +28,5 @@ export * from './protocol/capabilities.js';
 export * from './protocol/codec.js';
 export * from './protocol/types.js';
 export * from './protocol/codecs.js';
+export * from './protocol/meta.js';
+export * from './protocol/icons.js';

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { isReservedMetaKey, isValidMetaKey, validateMeta } from './meta.js';
+
+describe('isValidMetaKey', () => {
+  it.each([
+    'progressToken',
+    'com.example/cache-hint',
+    'io.modelcontextprotocol/related-task',
+    'com.example/',
+    'a/b',
+    'x9.y-z.a1/name_with.dots-and-dashes',
+    '',
+    'a',
+  ])('accepts %j', (key) => {
+    expect(isValidMetaKey(key)).toBe(true);
+  });
+
+  it.each([
+    '-name',
+    'name-',
+    'na me',
+    '1com.example/x',
+    'com.example-/x',
+    'com..example/x',
+    '.com/x',
+    '/x',
+    'com.example/a/b',
+    'com.example/_x',
+    'com_example/x',
+    'com.exämple/x',
+  ])('rejects %j', (key) => {
+    expect(isValidMetaKey(key)).toBe(false);
+  });
+
+  it('stays linear on hostile input', () => {
+    const hostile = `${'a-'.repeat(200_000)}!/${'b.'.repeat(200_000)}`;
+    const started = performance.now();
+    expect(isValidMetaKey(hostile)).toBe(false);
+    expect(isReservedMetaKey(hostile)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+});
+
+describe('isReservedMetaKey', () => {
+  it('uses the 2025-11-25 second-label rule by default', () => {
+    for (const prefix of [
+      'io.modelcontextprotocol/',
+      'dev.mcp/',
+      'org.modelcontextprotocol.api/',
+      'com.mcp.tools/',
+    ]) {
+      expect(isReservedMetaKey(`${prefix}x`)).toBe(true);
+    }
+    for (const key of [
+      'com.example.mcp/x',
+      'mcp/x',
+      'modelcontextprotocol.io/x',
+      'progressToken',
+      'com.example/x',
+    ]) {
+      expect(isReservedMetaKey(key)).toBe(false);
+    }
+  });
+
+  it('compares labels without regard to case', () => {
+    expect(isReservedMetaKey('IO.MCP/x')).toBe(true);
+  });
+
+  it('uses the 2025-06-18 rule for 2025-06-18', () => {
+    for (const prefix of [
+      'modelcontextprotocol.io/',
+      'mcp.dev/',
+      'api.modelcontextprotocol.org/',
+      'tools.mcp.com/',
+    ]) {
+      expect(isReservedMetaKey(`${prefix}x`, '2025-06-18')).toBe(true);
+    }
+    expect(isReservedMetaKey('io.modelcontextprotocol/x', '2025-06-18')).toBe(false);
+    expect(isReservedMetaKey('com.example.mcp/x', '2025-06-18')).toBe(false);
+  });
+
+  it('reserves nothing by prefix in revisions without key rules', () => {
+    expect(isReservedMetaKey('io.modelcontextprotocol/x', '2025-03-26')).toBe(false);
+    expect(isReservedMetaKey('mcp.dev/x', '2024-11-05')).toBe(false);
+  });
+
+  it('is false for invalid keys', () => {
+    expect(isReservedMetaKey('io.modelcontextprotocol/-x')).toBe(false);
+  });
+});
+
+describe('validateMeta', () => {
+  it('accepts well-formed metadata and the keys MCP defines', () => {
+    expect(
+      validateMeta({
+        progressToken: 'p1',
+        'com.example/trace': { id: 1 },
+        'io.modelcontextprotocol/related-task': { taskId: 't1' },
+        'io.modelcontextprotocol/model-immediate-response': 'Working on it',
+      }),
+    ).toEqual([]);
+  });
+
+  it('reports a non-object', () => {
+    expect(validateMeta(null)).toEqual(['_meta must be an object']);
+    expect(validateMeta([])).toEqual(['_meta must be an object']);
+  });
+
+  it('reports invalid keys, reserved prefixes and mistyped MCP keys', () => {
+    const problems = validateMeta({
+      'bad key': 1,
+      'dev.mcp/mine': 1,
+      progressToken: 1.5,
+      'io.modelcontextprotocol/related-task': { id: 't' },
+    });
+    expect(problems).toHaveLength(4);
+    expect(problems[0]).toContain('"bad key" is not a valid key');
+    expect(problems[1]).toBe('_meta key "dev.mcp/mine" uses a prefix reserved for MCP');
+    expect(problems[2]).toBe('_meta.progressToken must be a string or an integer');
+    expect(problems[3]).toContain('must be an object with a string "taskId"');
+  });
+
+  it('honours the revision and allowReservedKeys', () => {
+    expect(validateMeta({ 'mcp.dev/x': 1 })).toEqual([]);
+    expect(validateMeta({ 'mcp.dev/x': 1 }, { version: '2025-06-18' })).toHaveLength(1);
+    expect(
+      validateMeta({ 'io.modelcontextprotocol/related-task': { taskId: 't' } }, { version: '2025-06-18' }),
+    ).toEqual([]);
+    expect(validateMeta({ 'dev.mcp/mine': 1 }, { allowReservedKeys: true })).toEqual([]);
+  });
+
+  it('shortens very long keys in messages', () => {
+    const [problem] = validateMeta({ [`${'x'.repeat(500)} `]: 1 });
+    expect(problem!.length).toBeLessThan(300);
+  });
+});

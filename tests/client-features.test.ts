@@ -1,8 +1,8 @@
 import { McpClient } from '@mcpkit/client';
 import {
   type CallToolResult,
-  createInMemoryPair,
   type CreateMessageResult,
+  createInMemoryPair,
   type ElicitResult,
   McpError,
   UrlElicitationRequiredError,
@@ -18,8 +18,14 @@ function connect(server: Server, client: McpClient) {
   return { session, ready: client.connect(clientSide) };
 }
 
-function toolServer(call: (params: Record<string, unknown>, ctx: RequestContext) => unknown, tools: unknown[] = []) {
-  const server = new Server({ name: 's', version: '1' }, { capabilities: { tools: { listChanged: true }, logging: {} } });
+function toolServer(
+  call: (params: Record<string, unknown>, ctx: RequestContext) => unknown,
+  tools: unknown[] = [],
+) {
+  const server = new Server(
+    { name: 's', version: '1' },
+    { capabilities: { tools: { listChanged: true }, logging: {} } },
+  );
   server.setRequestHandler('tools/list', () => ({ tools }));
   server.setRequestHandler('tools/call', call);
   return server;
@@ -51,7 +57,9 @@ describe('McpClient', () => {
     expect(session.clientCapabilities.sampling).toEqual({ tools: {} });
     const result = await client.callTool('ask', {}, {});
     expect((result.content[0] as { text: string }).text).toContain('tool_use');
-    expect((sampling.mock.calls[0] as unknown[] | undefined)?.[0]).toMatchObject({ toolChoice: { mode: 'auto' } });
+    expect((sampling.mock.calls[0] as unknown[] | undefined)?.[0]).toMatchObject({
+      toolChoice: { mode: 'auto' },
+    });
   });
 
   it('refuses sampling with tools locally when the client did not declare sampling.tools', async () => {
@@ -96,14 +104,22 @@ describe('McpClient', () => {
     await connect(server, client).ready;
     await tick();
     await client.callTool('x');
-    expect(answer).toEqual({ action: 'accept', content: { name: 'Grace', age: 36, color: 'blue', subscribed: true } });
+    expect(answer).toEqual({
+      action: 'accept',
+      content: { name: 'Grace', age: 36, color: 'blue', subscribed: true },
+    });
   });
 
   it('handles URL-mode elicitation, its completion notification, and the -32042 error', async () => {
     const completed: string[] = [];
     const server = toolServer(async (p, ctx) => {
       if (p.name === 'login') {
-        const result = await ctx.elicit({ mode: 'url', message: 'Sign in', url: 'https://example.com/a', elicitationId: 'e1' });
+        const result = await ctx.elicit({
+          mode: 'url',
+          message: 'Sign in',
+          url: 'https://example.com/a',
+          elicitationId: 'e1',
+        });
         await ctx.notify('notifications/elicitation/complete', { elicitationId: 'e1' });
         return { content: [{ type: 'text', text: result.action }] };
       }
@@ -113,7 +129,11 @@ describe('McpClient', () => {
     });
     const client = new McpClient(
       { name: 'c', version: '1' },
-      { elicitation: { url: async (params) => ({ action: params.url.startsWith('https://') ? 'accept' : 'decline' }) } },
+      {
+        elicitation: {
+          url: async (params) => ({ action: params.url.startsWith('https://') ? 'accept' : 'decline' }),
+        },
+      },
     );
     client.onElicitationComplete((id) => completed.push(id));
     const { session, ready } = connect(server, client);
@@ -131,14 +151,18 @@ describe('McpClient', () => {
   });
 
   it('serves roots and announces changes', async () => {
-    const server = toolServer(async (_p, ctx) => ({ content: [{ type: 'text', text: JSON.stringify(await ctx.listRoots()) }] }));
+    const server = toolServer(async (_p, ctx) => ({
+      content: [{ type: 'text', text: JSON.stringify(await ctx.listRoots()) }],
+    }));
     const changed = vi.fn();
     server.setNotificationHandler('notifications/roots/list_changed', changed);
     const client = new McpClient({ name: 'c', version: '1' }, { roots: [{ uri: 'file:///a', name: 'a' }] });
     await connect(server, client).ready;
     await tick();
     const first = await client.callTool('r');
-    expect(JSON.parse((first.content[0] as { text: string }).text)).toEqual({ roots: [{ uri: 'file:///a', name: 'a' }] });
+    expect(JSON.parse((first.content[0] as { text: string }).text)).toEqual({
+      roots: [{ uri: 'file:///a', name: 'a' }],
+    });
     await client.setRoots([{ uri: 'file:///b' }]);
     await tick();
     expect(changed).toHaveBeenCalledOnce();
@@ -148,7 +172,10 @@ describe('McpClient', () => {
 
   it('caches lists and refreshes them on list_changed', async () => {
     let tools = [{ name: 'a', inputSchema: { type: 'object' } }];
-    const server = new Server({ name: 's', version: '1' }, { capabilities: { tools: { listChanged: true } } });
+    const server = new Server(
+      { name: 's', version: '1' },
+      { capabilities: { tools: { listChanged: true } } },
+    );
     const list = vi.fn(() => ({ tools }));
     server.setRequestHandler('tools/list', list);
     const client = new McpClient({ name: 'c', version: '1' });
@@ -169,7 +196,9 @@ describe('McpClient', () => {
   it('follows pagination', async () => {
     const server = new Server({ name: 's', version: '1' }, { capabilities: { prompts: {} } });
     server.setRequestHandler('prompts/list', (params) =>
-      params.cursor === 'p2' ? { prompts: [{ name: 'two' }] } : { prompts: [{ name: 'one' }], nextCursor: 'p2' },
+      params.cursor === 'p2'
+        ? { prompts: [{ name: 'two' }] }
+        : { prompts: [{ name: 'one' }], nextCursor: 'p2' },
     );
     const client = new McpClient({ name: 'c', version: '1' });
     await connect(server, client).ready;

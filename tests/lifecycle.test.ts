@@ -32,13 +32,16 @@ describe('lifecycle', () => {
     await session.ping();
   });
 
-  it.each(['2025-06-18', '2025-03-26', '2024-11-05'] as const)('negotiates down to %s when the client asks', async (version) => {
-    const { clientSide, session } = pair();
-    const client = new Client({ name: 'old', version: '1' }, { protocolVersions: [version] });
-    const result = await client.connect(clientSide);
-    expect(result.protocolVersion).toBe(version);
-    expect(session.protocolVersion).toBe(version);
-  });
+  it.each(['2025-06-18', '2025-03-26', '2024-11-05'] as const)(
+    'negotiates down to %s when the client asks',
+    async (version) => {
+      const { clientSide, session } = pair();
+      const client = new Client({ name: 'old', version: '1' }, { protocolVersions: [version] });
+      const result = await client.connect(clientSide);
+      expect(result.protocolVersion).toBe(version);
+      expect(session.protocolVersion).toBe(version);
+    },
+  );
 
   it('answers an unknown version with its own latest, and a client that cannot speak it closes with a clear error', async () => {
     const server = new Server({ name: 'srv', version: '1' }, { protocolVersions: ['2025-11-25'] });
@@ -62,7 +65,11 @@ describe('lifecycle', () => {
     });
     expect(init.protocolVersion).toBe('2025-11-25');
     await expect(
-      raw.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } }),
+      raw.request('initialize', {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'raw', version: '1' },
+      }),
     ).rejects.toMatchObject({ code: -32600, message: expect.stringContaining('already initialized') });
     await expect(raw.request('tools/list')).rejects.toMatchObject({ code: -32601 });
   });
@@ -72,7 +79,9 @@ describe('lifecycle', () => {
     const { Connection } = await import('@mcpkit/core');
     const raw = new Connection(clientSide, { onRequest: () => ({}), onNotification: () => {} });
     raw.start();
-    await expect(raw.request('initialize', { protocolVersion: 5, capabilities: {} })).rejects.toMatchObject({ code: -32602 });
+    await expect(raw.request('initialize', { protocolVersion: 5, capabilities: {} })).rejects.toMatchObject({
+      code: -32602,
+    });
   });
 
   it('enforces capabilities: sending fails locally, receiving answers -32601', async () => {
@@ -87,7 +96,9 @@ describe('lifecycle', () => {
     await client.connect(clientSide);
     // The server declared no "tools" capability, so the client refuses to send tools/list.
     await expect(client.request('tools/list', {})).rejects.toBeInstanceOf(CapabilityError);
-    await expect(client.request('prompts/list', {})).rejects.toThrow(/did not declare the "prompts" capability/);
+    await expect(client.request('prompts/list', {})).rejects.toThrow(
+      /did not declare the "prompts" capability/,
+    );
     // Bypassing the client check: the server answers, and its own roots request fails locally.
     await client.connection.request('tools/list', {});
     expect(rootsError).toBeInstanceOf(CapabilityError);
@@ -100,8 +111,14 @@ describe('lifecycle', () => {
       return { tools: [], _meta: { roots: roots.roots.length } };
     });
     const { clientSide } = pair(server);
-    const client = new Client({ name: 'c', version: '1' }, { capabilities: { roots: { listChanged: true } } });
-    client.setRequestHandler('roots/list', (): ListRootsResult => ({ roots: [{ uri: 'file:///work', name: 'work' }] }));
+    const client = new Client(
+      { name: 'c', version: '1' },
+      { capabilities: { roots: { listChanged: true } } },
+    );
+    client.setRequestHandler(
+      'roots/list',
+      (): ListRootsResult => ({ roots: [{ uri: 'file:///work', name: 'work' }] }),
+    );
     await client.connect(clientSide);
     await expect(client.request('tools/list', {})).resolves.toMatchObject({ _meta: { roots: 1 } });
   });

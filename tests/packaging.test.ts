@@ -24,7 +24,9 @@ describe('packaging rules', () => {
 
   it.each(RUNTIME_NEUTRAL)('packages/%s imports nothing from node:', (pkg) => {
     const offenders = sourceFiles(join(root, 'packages', pkg, 'src')).filter((file) =>
-      /^(?:import|export|\})[^\n]*from\s+['"]node:|import\(\s*['"]node:|require\(\s*['"]node:/m.test(readFileSync(file, 'utf8')),
+      /^(?:import|export|\})[^\n]*from\s+['"]node:|import\(\s*['"]node:|require\(\s*['"]node:/m.test(
+        readFileSync(file, 'utf8'),
+      ),
     );
     expect(offenders).toEqual([]);
   });

@@ -6,8 +6,8 @@
 import {
   CapabilityError,
   type ClientCapabilities,
-  codecFor,
   Connection,
+  codecFor,
   ErrorCode,
   type Implementation,
   type IncomingRequest,
@@ -206,7 +206,9 @@ export class Client {
     if (gap) return Promise.reject(new CapabilityError(gap));
     const encoded = this.codec.encodeParams(method, params);
     if (encoded === NOT_IN_REVISION) {
-      return Promise.reject(new CapabilityError(`"${method}" is not available in protocol revision ${this.codec.version}`));
+      return Promise.reject(
+        new CapabilityError(`"${method}" is not available in protocol revision ${this.codec.version}`),
+      );
     }
     return this.connection.request<R>(method, encoded, options);
   }

@@ -8,15 +8,20 @@
  * ```
  * @module
  */
-export { Client, type ClientOptions, type ClientRequestHandler, type ClientNotificationHandler } from './client.js';
 export {
+  Client,
+  type ClientNotificationHandler,
+  type ClientOptions,
+  type ClientRequestHandler,
+} from './client.js';
+export { applyElicitationDefaults } from './elicitationDefaults.js';
+export {
+  type FormElicitationHandler,
+  type ListKind,
   McpClient,
   type McpClientOptions,
-  type SamplingHandler,
-  type FormElicitationHandler,
-  type UrlElicitationHandler,
   type RootsSource,
-  type ListKind,
+  type SamplingHandler,
   type ServerRequestContext,
+  type UrlElicitationHandler,
 } from './mcpClient.js';
-export { applyElicitationDefaults } from './elicitationDefaults.js';

@@ -173,7 +173,11 @@ export class McpClient extends Client {
    * ```
    */
   listResources(cursor?: string, options?: OutgoingRequestOptions): Promise<ListResourcesResult> {
-    return this.request<ListResourcesResult>('resources/list', cursor === undefined ? {} : { cursor }, options);
+    return this.request<ListResourcesResult>(
+      'resources/list',
+      cursor === undefined ? {} : { cursor },
+      options,
+    );
   }
 
   /**
@@ -196,7 +200,10 @@ export class McpClient extends Client {
    * const { resourceTemplates } = await client.listResourceTemplates();
    * ```
    */
-  listResourceTemplates(cursor?: string, options?: OutgoingRequestOptions): Promise<ListResourceTemplatesResult> {
+  listResourceTemplates(
+    cursor?: string,
+    options?: OutgoingRequestOptions,
+  ): Promise<ListResourceTemplatesResult> {
     return this.request<ListResourceTemplatesResult>(
       'resources/templates/list',
       cursor === undefined ? {} : { cursor },
@@ -301,8 +308,16 @@ export class McpClient extends Client {
    * const { messages } = await client.getPrompt('greet', { name: 'Ada' });
    * ```
    */
-  getPrompt(name: string, args?: Record<string, string>, options?: OutgoingRequestOptions): Promise<GetPromptResult> {
-    return this.request<GetPromptResult>('prompts/get', args === undefined ? { name } : { name, arguments: args }, options);
+  getPrompt(
+    name: string,
+    args?: Record<string, string>,
+    options?: OutgoingRequestOptions,
+  ): Promise<GetPromptResult> {
+    return this.request<GetPromptResult>(
+      'prompts/get',
+      args === undefined ? { name } : { name, arguments: args },
+      options,
+    );
   }
 
   // ---------------------------------------------------------------- completion and logging
@@ -418,10 +433,12 @@ export class McpClient extends Client {
     this.implyCapabilities({ elicitation });
     this.setRequestHandler('elicitation/create', async (params, request) => {
       if (params.mode === 'url') {
-        if (!handlers.url) throw new McpError(ErrorCode.InvalidParams, 'This client does not support URL-mode elicitation');
+        if (!handlers.url)
+          throw new McpError(ErrorCode.InvalidParams, 'This client does not support URL-mode elicitation');
         return handlers.url(params as ElicitRequestURLParams, request);
       }
-      if (!handlers.form) throw new McpError(ErrorCode.InvalidParams, 'This client does not support form-mode elicitation');
+      if (!handlers.form)
+        throw new McpError(ErrorCode.InvalidParams, 'This client does not support form-mode elicitation');
       const form = params as ElicitRequestFormParams;
       const result = await handlers.form(form, request);
       return applyElicitationDefaults(form.requestedSchema, result);
@@ -465,7 +482,10 @@ export class McpClient extends Client {
     const items: T[] = [];
     let cursor: string | undefined;
     do {
-      const page: Record<string, unknown> = await this.request(method, cursor === undefined ? {} : { cursor });
+      const page: Record<string, unknown> = await this.request(
+        method,
+        cursor === undefined ? {} : { cursor },
+      );
       const list = page[key];
       if (Array.isArray(list)) items.push(...(list as T[]));
       cursor = typeof page.nextCursor === 'string' ? page.nextCursor : undefined;
@@ -485,7 +505,10 @@ export class McpClient extends Client {
     const verdict = validate(result.structuredContent);
     if (!verdict.valid) {
       const issues = verdict.issues.map((issue) => `${issue.path || '/'}: ${issue.message}`).join('; ');
-      throw new McpError(ErrorCode.InvalidParams, `Tool "${name}" returned structuredContent that does not match its outputSchema: ${issues}`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Tool "${name}" returned structuredContent that does not match its outputSchema: ${issues}`,
+      );
     }
   }
 

@@ -10,23 +10,29 @@
  * ```
  * @module
  */
-export * from './jsonrpc/messages.js';
+
+export {
+  CancelledByPeer,
+  Connection,
+  type ConnectionHandler,
+  type ConnectionOptions,
+} from './jsonrpc/connection.js';
 export * from './jsonrpc/errors.js';
-export { Connection, CancelledByPeer, type ConnectionHandler, type ConnectionOptions } from './jsonrpc/connection.js';
 export {
   IncomingRequest,
   type OutgoingRequestOptions,
   type ProgressUpdate,
 } from './jsonrpc/incomingRequest.js';
-export * from './transport/transport.js';
-export * from './transport/inMemory.js';
-export * from './protocol/methods.js';
-export * from './protocol/revisions.js';
-export * from './protocol/dialect.js';
-export * from './validation.js';
+export * from './jsonrpc/messages.js';
 export * from './protocol/capabilities.js';
 export * from './protocol/codec.js';
-export * from './protocol/types.js';
 export * from './protocol/codecs.js';
-export * from './protocol/meta.js';
+export * from './protocol/dialect.js';
 export * from './protocol/icons.js';
+export * from './protocol/meta.js';
+export * from './protocol/methods.js';
+export * from './protocol/revisions.js';
+export * from './protocol/types.js';
+export * from './transport/inMemory.js';
+export * from './transport/transport.js';
+export * from './validation.js';

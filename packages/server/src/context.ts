@@ -146,7 +146,10 @@ export class RequestContext {
    * if (answer.action === 'accept') console.error(answer.content?.name);
    * ```
    */
-  elicit(params: ElicitRequestFormParams | ElicitRequestURLParams, options?: OutgoingRequestOptions): Promise<ElicitResult> {
+  elicit(
+    params: ElicitRequestFormParams | ElicitRequestURLParams,
+    options?: OutgoingRequestOptions,
+  ): Promise<ElicitResult> {
     return this.requestClient<ElicitResult>('elicitation/create', params, options);
   }
 

@@ -8,6 +8,14 @@
  * ```
  * @module
  */
-export { Server, type ServerOptions, type RequestHandler, type NotificationHandler, type SessionListener, type SessionInfo } from './server.js';
-export { ServerSession, type SessionConnectOptions } from './session.js';
+
 export { RequestContext, type RequestLogger } from './context.js';
+export {
+  type NotificationHandler,
+  type RequestHandler,
+  Server,
+  type ServerOptions,
+  type SessionInfo,
+  type SessionListener,
+} from './server.js';
+export { ServerSession, type SessionConnectOptions } from './session.js';

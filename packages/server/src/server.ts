@@ -79,7 +79,8 @@ export class Server {
     this.info = info;
     this.options = options;
     this.protocolVersions = options.protocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS;
-    if (this.protocolVersions.length === 0) throw new TypeError('A server needs at least one protocol version');
+    if (this.protocolVersions.length === 0)
+      throw new TypeError('A server needs at least one protocol version');
   }
 
   /** The capabilities announced to clients: the implied ones merged with the explicit ones. */

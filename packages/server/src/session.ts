@@ -9,8 +9,8 @@
 import {
   CapabilityError,
   type ClientCapabilities,
-  codecFor,
   Connection,
+  codecFor,
   ErrorCode,
   type Implementation,
   type IncomingRequest,
@@ -19,8 +19,8 @@ import {
   McpError,
   type MessageExtra,
   missingClientCapability,
-  negotiateProtocolVersion,
   NOT_IN_REVISION,
+  negotiateProtocolVersion,
   type OutgoingRequestOptions,
   type ProtocolVersion,
   type RevisionCodec,
@@ -188,7 +188,10 @@ export class ServerSession {
   }
 
   /** @internal Checks and encodes an outgoing request; throws {@link CapabilityError}. */
-  prepareRequest(method: string, params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  prepareRequest(
+    method: string,
+    params: Record<string, unknown> | undefined,
+  ): Record<string, unknown> | undefined {
     if (method !== 'ping' && this.state !== 'ready') {
       throw new CapabilityError(`Cannot send "${method}" before the client has finished initializing`);
     }
@@ -231,7 +234,12 @@ export class ServerSession {
    * session.log('warning', { disk: '95% full' }, 'storage');
    * ```
    */
-  log(level: LoggingLevel, data: unknown, logger?: string, relatedRequestId?: string | number): void | Promise<void> {
+  log(
+    level: LoggingLevel,
+    data: unknown,
+    logger?: string,
+    relatedRequestId?: string | number,
+  ): void | Promise<void> {
     if (!this.wantsLog(level) || !this.server.capabilities.logging) return;
     const params: Record<string, unknown> = logger === undefined ? { level, data } : { level, data, logger };
     return this.notify('notifications/message', params, relatedRequestId);
@@ -261,7 +269,10 @@ export class ServerSession {
     if (method === 'initialize') return this.encodeResult(method, this.initialize(request.params));
     if (method === 'ping') return {};
     if (this.state === 'new') {
-      throw new McpError(ErrorCode.InvalidRequest, `The session is not initialized: send "initialize" before "${method}"`);
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `The session is not initialized: send "initialize" before "${method}"`,
+      );
     }
     const handler = this.server.requestHandler(method);
     if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
@@ -290,7 +301,10 @@ export class ServerSession {
     }
     const clientInfo = params?.clientInfo as Implementation | undefined;
     if (typeof clientInfo?.name !== 'string' || typeof clientInfo?.version !== 'string') {
-      throw new McpError(ErrorCode.InvalidParams, 'initialize: "clientInfo" needs a string "name" and "version"');
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        'initialize: "clientInfo" needs a string "name" and "version"',
+      );
     }
     this.version = negotiateProtocolVersion(requested, this.server.protocolVersions);
     this.codec = codecFor(this.version);
@@ -303,11 +317,16 @@ export class ServerSession {
       capabilities: this.server.capabilities,
       serverInfo: this.server.info,
     };
-    if (this.server.options.instructions !== undefined) result.instructions = this.server.options.instructions;
+    if (this.server.options.instructions !== undefined)
+      result.instructions = this.server.options.instructions;
     return result;
   }
 
-  private handleNotification(method: string, params: Record<string, unknown> | undefined, _extra?: MessageExtra): void {
+  private handleNotification(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    _extra?: MessageExtra,
+  ): void {
     if (method === 'notifications/initialized') {
       if (this.state !== 'initializing') return;
       this.state = 'ready';
@@ -328,7 +347,9 @@ export class ServerSession {
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 function toError(value: unknown): Error {

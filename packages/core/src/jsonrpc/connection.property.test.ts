@@ -76,12 +76,18 @@ describe('property: random and mutated frames against a live engine', () => {
         for (const value of frames) {
           let message = value;
           const isRequest =
-            typeof value === 'object' && value !== null && !Array.isArray(value) && (value as any).jsonrpc === '2.0' &&
-            typeof (value as any).method === 'string' && 'id' in value;
+            typeof value === 'object' &&
+            value !== null &&
+            !Array.isArray(value) &&
+            (value as any).jsonrpc === '2.0' &&
+            typeof (value as any).method === 'string' &&
+            'id' in value;
           if (isRequest) {
             const validId = typeof (value as any).id === 'string' || Number.isSafeInteger((value as any).id);
             const params = (value as any).params;
-            const validParams = params === undefined || (typeof params === 'object' && params !== null && !Array.isArray(params));
+            const validParams =
+              params === undefined ||
+              (typeof params === 'object' && params !== null && !Array.isArray(params));
             if (validId && validParams) {
               message = { ...(value as object), id: `req-${counter++}` };
               expected.add((message as any).id);

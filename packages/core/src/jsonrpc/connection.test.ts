@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   CancelledByPeer,
   Connection,
-  type ConnectionHandler,
   ConnectionClosedError,
+  type ConnectionHandler,
   createInMemoryPair,
   ErrorCode,
   type IncomingRequest,
@@ -64,7 +64,10 @@ describe('envelope checks', () => {
   it('answers bytes that are not JSON with -32700 and no id', () => {
     const { transport } = setup();
     transport.sink.parseError(new Error('Unexpected token'));
-    expect(transport.last()).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: expect.any(String) } });
+    expect(transport.last()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32700, message: expect.any(String) },
+    });
     expect(transport.last()).not.toHaveProperty('id');
   });
 
@@ -123,7 +126,11 @@ describe('envelope checks', () => {
     });
     transport.deliver({ jsonrpc: '2.0', id: 7, method: 'x' });
     await tick();
-    expect(transport.last()).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'Internal error' } });
+    expect(transport.last()).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32603, message: 'Internal error' },
+    });
     expect(JSON.stringify(transport.sent)).not.toContain('secret');
     expect(errors[0]?.message).toContain('secret');
   });
@@ -179,7 +186,11 @@ describe('requests and responses', () => {
   it('rejects with an McpError carrying the peer error', async () => {
     const { transport, connection } = setup();
     const pending = connection.request('x');
-    transport.deliver({ jsonrpc: '2.0', id: transport.last().id, error: { code: -32602, message: 'bad', data: 1 } });
+    transport.deliver({
+      jsonrpc: '2.0',
+      id: transport.last().id,
+      error: { code: -32602, message: 'bad', data: 1 },
+    });
     await expect(pending).rejects.toMatchObject({ code: -32602, message: 'bad', data: 1 });
   });
 
@@ -218,7 +229,11 @@ describe('timeouts', () => {
     const token = transport.last().params._meta.progressToken;
     for (let i = 1; i <= 5; i++) {
       vi.advanceTimersByTime(800);
-      transport.deliver({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: i } });
+      transport.deliver({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: token, progress: i },
+      });
     }
     transport.deliver({ jsonrpc: '2.0', id: token, result: { ok: true } });
     await expect(pending).resolves.toEqual({ ok: true });
@@ -232,7 +247,11 @@ describe('timeouts', () => {
     const token = transport.last().params._meta.progressToken;
     for (let i = 1; i <= 4; i++) {
       vi.advanceTimersByTime(700);
-      transport.deliver({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: i } });
+      transport.deliver({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: token, progress: i },
+      });
     }
     await expect(pending).rejects.toMatchObject({ reason: 'maxTotalTimeout' });
   });
@@ -241,11 +260,19 @@ describe('timeouts', () => {
     vi.useFakeTimers();
     const onProgress = vi.fn();
     const { transport, connection } = setup();
-    const pending = connection.request('slow', {}, { timeout: 1000, resetTimeoutOnProgress: false, onProgress });
+    const pending = connection.request(
+      'slow',
+      {},
+      { timeout: 1000, resetTimeoutOnProgress: false, onProgress },
+    );
     pending.catch(() => {});
     const token = transport.last().params._meta.progressToken;
     vi.advanceTimersByTime(600);
-    transport.deliver({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1 } });
+    transport.deliver({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: token, progress: 1 },
+    });
     vi.advanceTimersByTime(600);
     await expect(pending).rejects.toBeInstanceOf(RequestTimeoutError);
     expect(onProgress).toHaveBeenCalledOnce();
@@ -274,7 +301,11 @@ describe('cancellation', () => {
         }),
     });
     transport.deliver({ jsonrpc: '2.0', id: 5, method: 'tools/call' });
-    transport.deliver({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5, reason: 'stop' } });
+    transport.deliver({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 5, reason: 'stop' },
+    });
     await tick();
     expect(seen?.signal.aborted).toBe(true);
     expect(seen?.signal.reason).toBeInstanceOf(CancelledByPeer);
@@ -356,7 +387,11 @@ describe('progress', () => {
     void connection.request('b', {}, { onProgress: (p) => seenB.push(p.progress) });
     const tokenB = transport.last().params._meta.progressToken;
     const progress = (progressToken: unknown, value: unknown) =>
-      transport.deliver({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress: value } });
+      transport.deliver({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken, progress: value },
+      });
     progress(tokenA, 1);
     progress(tokenB, 10);
     progress(tokenA, 0.5);
@@ -397,7 +432,11 @@ describe('progress', () => {
   it('passes progress for tokens it does not own to the handler (task progress)', () => {
     const notifications: string[] = [];
     const { transport } = setup({ onNotification: (method) => notifications.push(method) });
-    transport.deliver({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'task-1', progress: 1 } });
+    transport.deliver({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 'task-1', progress: 1 },
+    });
     expect(notifications).toEqual(['notifications/progress']);
   });
 });

@@ -11,8 +11,8 @@ import type { MessageExtra, MessageSink, SendOptions, Transport } from '../trans
 import { DeadlineTimer } from './deadlines.js';
 import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError } from './errors.js';
 import {
-  IncomingRequest,
   type BatchCollector,
+  IncomingRequest,
   type IncomingRequestOwner,
   type OutgoingRequestOptions,
   type ProgressUpdate,
@@ -212,10 +212,15 @@ export class Connection implements IncomingRequestOwner {
     return this.transport.send(message, options);
   }
 
-  private transmit(message: JsonRpcMessage | JsonRpcMessage[], options: SendOptions | undefined, entry?: PendingRequest): void {
+  private transmit(
+    message: JsonRpcMessage | JsonRpcMessage[],
+    options: SendOptions | undefined,
+    entry?: PendingRequest,
+  ): void {
     try {
       const sent = this.transport.send(message, options);
-      if (sent && entry) sent.then(undefined, (error: unknown) => this.settle(entry, undefined, toError(error)));
+      if (sent && entry)
+        sent.then(undefined, (error: unknown) => this.settle(entry, undefined, toError(error)));
       else if (sent) sent.then(undefined, (error: unknown) => this.report(toError(error)));
     } catch (error) {
       if (entry) this.settle(entry, undefined, toError(error));
@@ -232,7 +237,8 @@ export class Connection implements IncomingRequestOwner {
 
   private sendCancelled(id: RequestId, reason?: string): void {
     if (this.isClosed) return;
-    const params: Record<string, unknown> = reason === undefined ? { requestId: id } : { requestId: id, reason };
+    const params: Record<string, unknown> =
+      reason === undefined ? { requestId: id } : { requestId: id, reason };
     this.transmit({ jsonrpc: '2.0', method: CANCELLED, params }, undefined);
   }
 
@@ -310,13 +316,17 @@ export class Connection implements IncomingRequestOwner {
           this.report(new Error(`Ignored an invalid notification: ${kind.reason}`));
           return;
         }
-        this.reply(errorResponse(kind.id, ErrorCode.InvalidRequest, `Invalid Request: ${kind.reason}`), batch);
+        this.reply(
+          errorResponse(kind.id, ErrorCode.InvalidRequest, `Invalid Request: ${kind.reason}`),
+          batch,
+        );
     }
   }
 
   private batch(values: unknown[], extra: MessageExtra | undefined): void {
     if (!this.options.acceptBatches?.() || values.length === 0) {
-      const reason = values.length === 0 ? 'an empty batch' : 'JSON-RPC batches are not supported by this revision';
+      const reason =
+        values.length === 0 ? 'an empty batch' : 'JSON-RPC batches are not supported by this revision';
       this.reply(errorResponse(undefined, ErrorCode.InvalidRequest, `Invalid Request: ${reason}`));
       return;
     }
@@ -333,7 +343,11 @@ export class Connection implements IncomingRequestOwner {
     }
   }
 
-  private handleRequest(message: JsonRpcRequest, extra: MessageExtra | undefined, batch?: BatchCollector): void {
+  private handleRequest(
+    message: JsonRpcRequest,
+    extra: MessageExtra | undefined,
+    batch?: BatchCollector,
+  ): void {
     if (this.incoming.has(message.id)) {
       const reason = `Invalid Request: id ${JSON.stringify(message.id)} is already in use by a request in flight`;
       this.reply(errorResponse(message.id, ErrorCode.InvalidRequest, reason), batch);
@@ -365,7 +379,11 @@ export class Connection implements IncomingRequestOwner {
   private respond(request: IncomingRequest, result: unknown): void {
     if (!this.finish(request)) return;
     const body = typeof result === 'object' && result !== null ? result : {};
-    this.reply({ jsonrpc: '2.0', id: request.id, result: body as Record<string, unknown> }, request.batch, request.id);
+    this.reply(
+      { jsonrpc: '2.0', id: request.id, result: body as Record<string, unknown> },
+      request.batch,
+      request.id,
+    );
   }
 
   private fail(request: IncomingRequest, error: unknown): void {
@@ -437,7 +455,9 @@ export class Connection implements IncomingRequestOwner {
     if (!entry) return false;
     const progress = params!.progress;
     if (typeof progress !== 'number' || !(progress > entry.lastProgress)) {
-      this.report(new Error(`Rejected progress for "${entry.method}": progress must be a number that increases`));
+      this.report(
+        new Error(`Rejected progress for "${entry.method}": progress must be a number that increases`),
+      );
       return true;
     }
     entry.lastProgress = progress;
@@ -473,7 +493,11 @@ export class Connection implements IncomingRequestOwner {
   // ---------------------------------------------------------------- IncomingRequestOwner
 
   /** @internal */
-  notifyFor(request: IncomingRequest, method: string, params?: Record<string, unknown>): void | Promise<void> {
+  notifyFor(
+    request: IncomingRequest,
+    method: string,
+    params?: Record<string, unknown>,
+  ): void | Promise<void> {
     return this.notify(method, params, { relatedRequestId: request.id });
   }
 
@@ -493,7 +517,10 @@ export class Connection implements IncomingRequestOwner {
 
   /** @internal */
   progressFor(request: IncomingRequest, update: ProgressUpdate): void | Promise<void> {
-    const params: Record<string, unknown> = { progressToken: request.progressToken, progress: update.progress };
+    const params: Record<string, unknown> = {
+      progressToken: request.progressToken,
+      progress: update.progress,
+    };
     if (update.total !== undefined) params.total = update.total;
     if (update.message !== undefined) params.message = update.message;
     return this.notify(PROGRESS, params, { relatedRequestId: request.id });
@@ -538,9 +565,13 @@ export class CancelledByPeer extends Error {
   override name = 'CancelledByPeer';
 }
 
-function withProgressToken(params: Record<string, unknown> | undefined, token: RequestId): Record<string, unknown> {
+function withProgressToken(
+  params: Record<string, unknown> | undefined,
+  token: RequestId,
+): Record<string, unknown> {
   const meta = params?._meta;
-  const merged = typeof meta === 'object' && meta !== null ? { ...meta, progressToken: token } : { progressToken: token };
+  const merged =
+    typeof meta === 'object' && meta !== null ? { ...meta, progressToken: token } : { progressToken: token };
   return { ...params, _meta: merged };
 }
 
@@ -549,7 +580,9 @@ function sendOptions(relatedRequestId: RequestId | undefined): SendOptions | und
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 function toError(value: unknown): Error {

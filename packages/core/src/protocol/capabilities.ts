@@ -35,7 +35,8 @@ export function missingServerCapability(
   params: Record<string, unknown> | undefined,
   server: Capabilities,
 ): string | undefined {
-  const need = (...path: string[]) => (has(server, ...path) ? undefined : missing('server', path.join('.'), method));
+  const need = (...path: string[]) =>
+    has(server, ...path) ? undefined : missing('server', path.join('.'), method);
   switch (method) {
     case 'tools/list':
       return need('tools');
@@ -81,7 +82,8 @@ export function missingClientCapability(
   params: Record<string, unknown> | undefined,
   client: Capabilities,
 ): string | undefined {
-  const need = (...path: string[]) => (has(client, ...path) ? undefined : missing('client', path.join('.'), method));
+  const need = (...path: string[]) =>
+    has(client, ...path) ? undefined : missing('client', path.join('.'), method);
   switch (method) {
     case 'roots/list':
       return need('roots');
@@ -134,8 +136,7 @@ export function mergeCapabilities<T extends Record<string, unknown>>(...sources:
     if (!source) continue;
     for (const [key, value] of Object.entries(source)) {
       const current = out[key];
-      out[key] =
-        isObject(current) && isObject(value) ? mergeCapabilities(current, value) : value;
+      out[key] = isObject(current) && isObject(value) ? mergeCapabilities(current, value) : value;
     }
   }
   return out as T;

@@ -90,7 +90,9 @@ export class InMemoryTransport implements Transport {
  * const client = await Client.connect(clientTransport);
  * ```
  */
-export function createInMemoryPair(options: InMemoryPairOptions = {}): [InMemoryTransport, InMemoryTransport] {
+export function createInMemoryPair(
+  options: InMemoryPairOptions = {},
+): [InMemoryTransport, InMemoryTransport] {
   const serialize = options.serialize ?? false;
   const client = new InMemoryTransport(serialize, undefined);
   const server = new InMemoryTransport(serialize, options.extra);

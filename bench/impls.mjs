@@ -1,0 +1,46 @@
+/**
+ * The implementations the harness compares. Everything per scenario is found by file name, so adding an
+ * implementation's support for a scenario is adding one file:
+ *
+ *   drivers/<id>-inmemory.mjs   in-memory tools/call        export async function connect() → BenchSession
+ *   drivers/<id>-stdio.mjs      stdio client side           export async function connect({ command, args, cwd })
+ *   servers/<id>-stdio.mjs      stdio server script         (also the cold-start and stdio bundle entry)
+ *   servers/<id>-http.mjs       Streamable HTTP server      (also the memory scenario and HTTP bundle entry)
+ *
+ * See bench/README.md for the exact contracts. `importEntry` and `install` are data, below.
+ * @module
+ */
+
+/**
+ * @typedef {object} Implementation
+ * @property {string} id short name used in file names and on the command line
+ * @property {'subject' | 'reference' | 'baseline'} role subject = measured against the others' numbers
+ * @property {string} label
+ * @property {string[]} [importEntry] modules whose import time is "the server entry point"
+ * @property {{ npm?: string[], workspaces?: string[] }} [install] how to measure install footprint
+ * @property {string[]} [requires] repo-relative files that must exist (e.g. built dist) for it to run
+ */
+
+/** @type {Implementation[]} */
+export const IMPLEMENTATIONS = [
+  {
+    id: 'mcpkit',
+    role: 'subject',
+    label: 'mcpkit',
+    importEntry: ['@mcpkit/server'],
+    install: { workspaces: ['packages/core', 'packages/schema', 'packages/server'] },
+    requires: ['packages/core/dist/index.js', 'packages/server/dist/index.js'],
+  },
+  {
+    id: 'sdk',
+    role: 'reference',
+    label: '@modelcontextprotocol/sdk 1.32.2',
+    importEntry: ['@modelcontextprotocol/sdk/server/mcp.js'],
+    install: { npm: ['@modelcontextprotocol/sdk@1.32.2'] },
+  },
+  {
+    id: 'bare',
+    role: 'baseline',
+    label: 'bare Node (newline-JSON pipe, node:http)',
+  },
+];

@@ -1,0 +1,54 @@
+/**
+ * The goals mcpkit is held to, as ratios within one run: `subject / reference` (mcpkit / SDK) or
+ * `subject / baseline` (mcpkit / bare Node). `min` for higher-is-better rows, `max` for lower-is-better.
+ * @module
+ */
+
+/**
+ * @typedef {object} Target
+ * @property {string} row
+ * @property {'reference' | 'baseline'} against
+ * @property {number} [min]
+ * @property {number} [max]
+ */
+
+/** @type {Target[]} */
+export const TARGETS = [
+  { row: 'inmemory-1', against: 'reference', min: 4 },
+  { row: 'inmemory-16', against: 'reference', min: 4 },
+  { row: 'stdio-1', against: 'reference', min: 2.5 },
+  { row: 'stdio-1', against: 'baseline', min: 0.75 },
+  { row: 'stdio-16', against: 'reference', min: 4 },
+  { row: 'http-json-50', against: 'reference', min: 3 },
+  { row: 'http-json-50', against: 'baseline', min: 0.6 },
+  { row: 'http-stateless-50', against: 'reference', min: 3 },
+  { row: 'memory-session', against: 'reference', max: 0.25 },
+  { row: 'import-server', against: 'reference', max: 1 / 3 },
+  { row: 'bundle-stdio', against: 'reference', max: 1 / 3 },
+];
+
+/**
+ * The target as text, e.g. "≥2.5× sdk" or "≤0.33× sdk".
+ * @param {Target} target
+ * @param {string} otherId
+ * @example
+ * describeTarget({ row: 'stdio-1', against: 'reference', min: 2.5 }, 'sdk'); // '≥2.5× sdk'
+ */
+export function describeTarget(target, otherId) {
+  const bound = target.min ?? target.max ?? Number.NaN;
+  const shown = Number.isInteger(bound * 100) ? String(bound) : bound.toFixed(2);
+  return `${target.min !== undefined ? '≥' : '≤'}${shown}× ${otherId}`;
+}
+
+/**
+ * Whether `ratio` meets `target`.
+ * @param {Target} target
+ * @param {number} ratio
+ * @example
+ * meetsTarget({ row: 'x', against: 'reference', min: 2 }, 2.1); // true
+ */
+export function meetsTarget(target, ratio) {
+  if (target.min !== undefined) return ratio >= target.min;
+  if (target.max !== undefined) return ratio <= target.max;
+  return false;
+}

@@ -1,0 +1,64 @@
+/**
+ * tools/call throughput with 1 and 16 calls in flight: in one process (in-memory transport pair) and
+ * across a pipe to a separate server process (stdio). Each implementation's own client and server.
+ * @module
+ */
+import { runWorker } from '../lib/proc.mjs';
+
+/**
+ * @param {{ id: string, title: string, rowLabel: string,
+ *   participates: (impl: any) => boolean, connectOptions: (impl: any, ctx: any) => object }} spec
+ */
+function callGroup(spec) {
+  return {
+    id: spec.id,
+    title: spec.title,
+    rows: [1, 16].map((concurrency) => ({
+      id: `${spec.id}-${concurrency}`,
+      label: `${spec.rowLabel}, ${concurrency} in flight`,
+      unit: 'calls/s',
+      better: 'higher',
+      concurrency,
+    })),
+    rounds: (profile) => profile.rounds.calls,
+    participates: spec.participates,
+    async measure(impl, ctx, rows) {
+      const { warmupMs, durationMs } = ctx.profile.calls;
+      const task = {
+        kind: 'throughput',
+        driver: spec.id === 'inmemory' ? impl.files.inmemoryDriver : impl.files.stdioDriver,
+        connect: spec.connectOptions(impl, ctx),
+        rows: rows.map((row) => ({ id: row.id, concurrency: row.concurrency })),
+        warmupMs,
+        durationMs,
+      };
+      const timeoutMs = 30_000 + rows.length * (warmupMs + durationMs) * 3;
+      const { reply, stderr, notes } = await runWorker(ctx.paths.callWorker, task, {
+        timeoutMs,
+        cwd: ctx.paths.bench,
+      });
+      if (!reply.ok) throw Object.assign(new Error(reply.error), { stderr });
+      return { samples: reply.results, stderr, notes };
+    },
+  };
+}
+
+export const inMemoryGroup = callGroup({
+  id: 'inmemory',
+  title: 'In-memory tools/call (client and server in one process)',
+  rowLabel: 'in-memory tools/call',
+  participates: (impl) => Boolean(impl.files.inmemoryDriver),
+  connectOptions: () => ({}),
+});
+
+export const stdioGroup = callGroup({
+  id: 'stdio',
+  title: 'stdio tools/call (separate server process)',
+  rowLabel: 'stdio tools/call',
+  participates: (impl) => Boolean(impl.files.stdioDriver && impl.files.stdioServer),
+  connectOptions: (impl, ctx) => ({
+    command: process.execPath,
+    args: [impl.files.stdioServer],
+    cwd: ctx.paths.bench,
+  }),
+});

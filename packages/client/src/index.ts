@@ -25,3 +25,17 @@ export {
   type ServerRequestContext,
   type UrlElicitationHandler,
 } from './mcpClient.js';
+export {
+  type CallToolAndWaitOptions,
+  type CallToolAsTaskOptions,
+  callToolAndWait,
+  callToolAsTask,
+  cancelTask,
+  getTask,
+  getTaskResult,
+  isTaskTerminal,
+  listTasks,
+  onTaskStatus,
+  type PollTaskOptions,
+  pollTask,
+} from './tasks.js';

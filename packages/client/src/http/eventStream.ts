@@ -1,0 +1,72 @@
+/**
+ * Reads a `text/event-stream` body event by event with `eventsource-parser`.
+ * @module
+ */
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { DEFAULT_MAX_MESSAGE_SIZE } from './requester.js';
+
+/** What {@link readEventStream} reports while it reads. */
+export interface EventStreamHandlers {
+  /** One complete event. Return `true` to stop reading and release the connection. */
+  onEvent(event: EventSourceMessage): boolean | undefined;
+  /** The server set its reconnection time (`retry:` field), in ms. */
+  onRetry?(milliseconds: number): void;
+}
+
+/** Options of {@link readEventStream}. */
+export interface ReadEventStreamOptions {
+  /** Largest event accepted, in characters. Default {@link DEFAULT_MAX_MESSAGE_SIZE}. */
+  maxEventSize?: number;
+  /**
+   * Stops reading when aborted. The fetch signal usually errors the body too, but a custom
+   * `fetch` may not wire it through, so the reader is cancelled here as well.
+   */
+  signal?: AbortSignal;
+}
+
+/**
+ * Reads `body` until it ends, a handler asks to stop, or it fails (the promise then rejects: a
+ * network drop, an abort, an event over `maxEventSize`). An event cut off by the end of the body
+ * is discarded, as the SSE standard says.
+ */
+export async function readEventStream(
+  body: NonNullable<Response['body']>,
+  handlers: EventStreamHandlers,
+  options: ReadEventStreamOptions = {},
+): Promise<void> {
+  const maxEventSize = options.maxEventSize ?? DEFAULT_MAX_MESSAGE_SIZE;
+  const signal = options.signal;
+  let stop = false;
+  let failure: Error | undefined;
+  const tooLarge = () => new Error(`An SSE event exceeded the limit of ${maxEventSize} characters`);
+  const parser = createParser({
+    maxBufferSize: maxEventSize,
+    onEvent: (event) => {
+      if (stop || failure) return;
+      // The parser caps only what it buffers across chunks; a whole event can come in one.
+      if (event.data.length > maxEventSize) failure = tooLarge();
+      else if (handlers.onEvent(event) === true) stop = true;
+    },
+    onRetry: (milliseconds) => handlers.onRetry?.(milliseconds),
+    onError: (error) => {
+      if (error.type === 'max-buffer-size-exceeded') failure = tooLarge();
+    },
+  });
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const onAbort = () => void reader.cancel().catch(() => {});
+  if (signal?.aborted) onAbort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    while (!stop) {
+      const { value, done } = await reader.read();
+      if (signal?.aborted) throw new Error('The SSE stream was aborted');
+      if (done) return;
+      parser.feed(value);
+      if (failure) throw failure;
+    }
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    // Cancelling reaches the body through the decoder, which frees the connection.
+    if (stop || failure) await reader.cancel().catch(() => {});
+  }
+}

@@ -1,0 +1,421 @@
+/**
+ * The requestor side of tasks (2025-11-25, experimental): call a tool as a task, poll it, fetch
+ * its result, list and cancel tasks, and hear `notifications/tasks/status`.
+ *
+ * These are functions over any connected {@link Client}, so they work with `McpClient` and with
+ * the low-level client alike. Status notifications are optional for a server, so everything here
+ * that waits polls `tasks/get` at the server's `pollInterval`; a notification only wakes the poll
+ * early.
+ * @module
+ */
+import {
+  type CallToolRequestParams,
+  type CallToolResult,
+  type CancelTaskResult,
+  CapabilityError,
+  type CreateTaskResult,
+  ErrorCode,
+  type GetTaskResult,
+  type ListTasksResult,
+  McpError,
+  missingServerCapability,
+  type OutgoingRequestOptions,
+  type ProgressUpdate,
+  TASK_STATUSES,
+  type Task,
+  type TaskStatusNotificationParams,
+  type Tool,
+} from '@mcpkit/core';
+import type { Client } from './client.js';
+
+/**
+ * Options of {@link callToolAsTask}.
+ *
+ * @example
+ * ```ts
+ * const options: CallToolAsTaskOptions = { ttl: 600_000, timeout: 10_000 };
+ * ```
+ */
+export interface CallToolAsTaskOptions extends OutgoingRequestOptions {
+  /** Requested lifetime of the task in ms; the server may grant another. */
+  ttl?: number;
+  /** `_meta` to send with the call. */
+  meta?: Record<string, unknown>;
+  /**
+   * Check the tool's `execution.taskSupport` (from the cached tool list of an `McpClient`) before
+   * sending, since a client must not run a tool as a task unless the tool allows it. Default true.
+   */
+  checkTaskSupport?: boolean;
+}
+
+/**
+ * Options of {@link pollTask}.
+ *
+ * @example
+ * ```ts
+ * const options: PollTaskOptions = { signal: AbortSignal.timeout(60_000), onStatus: (task) => console.log(task.status) };
+ * ```
+ */
+export interface PollTaskOptions {
+  /** Stops polling; the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Called with each new state seen (by polling or notification). */
+  onStatus?: (task: Task) => void;
+  /** Also stop when the task needs input (`input_required`). Default false. */
+  stopOnInputRequired?: boolean;
+  /** Poll interval when the server suggests none, in ms. Default 1 000. */
+  defaultInterval?: number;
+  /** The shortest interval honoured, whatever the server suggests, in ms. Default 10. */
+  minInterval?: number;
+  /** The task as last seen (e.g. from `CreateTaskResult`), to skip a first request. */
+  initial?: Task;
+}
+
+/**
+ * Options of {@link callToolAndWait}.
+ *
+ * @example
+ * ```ts
+ * const options: CallToolAndWaitOptions = { ttl: 600_000, onProgress: ({ progress }) => console.log(progress) };
+ * ```
+ */
+export interface CallToolAndWaitOptions
+  extends Omit<CallToolAsTaskOptions, 'onProgress'>,
+    Omit<PollTaskOptions, 'initial' | 'stopOnInputRequired' | 'signal'> {
+  /** Receives the task's progress until it ends. */
+  onProgress?: (update: ProgressUpdate) => void;
+  /** Longest wait for `tasks/result` while the task needs input, in ms. Default one hour. */
+  resultTimeout?: number;
+  /** Cancel the task with `tasks/cancel` when `signal` aborts. Default true. */
+  cancelOnAbort?: boolean;
+}
+
+const DEFAULT_INTERVAL = 1_000;
+const MIN_INTERVAL = 10;
+const DEFAULT_RESULT_TIMEOUT = 60 * 60_000;
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+
+/**
+ * True for `completed`, `failed` and `cancelled`.
+ *
+ * @example
+ * ```ts
+ * if (isTaskTerminal(task)) console.log('done:', task.status);
+ * ```
+ */
+export function isTaskTerminal(task: Pick<Task, 'status'>): boolean {
+  return TERMINAL.has(task.status);
+}
+
+/**
+ * Calls a tool as a task. Resolves with the `CreateTaskResult` as soon as the server accepted the
+ * task; fetch the tool's result later with {@link getTaskResult} (or use {@link callToolAndWait}).
+ *
+ * @throws {CapabilityError} locally when the server lacks `tasks.requests.tools.call` or the tool
+ *   does not allow tasks.
+ * @example
+ * ```ts
+ * const { task } = await callToolAsTask(client, 'render', { scene: 1 }, { ttl: 600_000 });
+ * console.log(task.taskId, task.status); // '…', 'working'
+ * ```
+ */
+export async function callToolAsTask(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+  options: CallToolAsTaskOptions = {},
+): Promise<CreateTaskResult> {
+  const { ttl, meta, checkTaskSupport, ...requestOptions } = options;
+  const params: CallToolRequestParams = { name, arguments: args, task: ttl === undefined ? {} : { ttl } };
+  if (meta) params._meta = meta;
+  const gap = missingServerCapability('tools/call', params, client.serverCapabilities);
+  if (gap) throw new CapabilityError(gap);
+  if (checkTaskSupport !== false) await assertTaskSupport(client, name);
+  const created = await client.request<CreateTaskResult>('tools/call', params, requestOptions);
+  if (!isTask(created?.task)) {
+    throw new McpError(
+      ErrorCode.InternalError,
+      `The server answered a task-augmented call of "${name}" without a task`,
+    );
+  }
+  return created;
+}
+
+/**
+ * Gets a task's current state (`tasks/get`).
+ *
+ * @throws {McpError} `-32602` for an unknown or expired task.
+ * @example
+ * ```ts
+ * const task = await getTask(client, taskId);
+ * ```
+ */
+export function getTask(
+  client: Client,
+  taskId: string,
+  options?: OutgoingRequestOptions,
+): Promise<GetTaskResult> {
+  return client.request<GetTaskResult>('tasks/get', { taskId }, options);
+}
+
+/**
+ * Gets a task's result (`tasks/result`): what the original request would have returned. The server
+ * holds the answer until the task ends; a task that failed with a JSON-RPC error rejects with it.
+ *
+ * @example
+ * ```ts
+ * const result = await getTaskResult<CallToolResult>(client, taskId);
+ * ```
+ */
+export function getTaskResult<R = CallToolResult>(
+  client: Client,
+  taskId: string,
+  options?: OutgoingRequestOptions,
+): Promise<R> {
+  return client.request<R>('tasks/result', { taskId }, options);
+}
+
+/**
+ * Lists one page of this client's tasks (`tasks/list`).
+ *
+ * @example
+ * ```ts
+ * const { tasks, nextCursor } = await listTasks(client);
+ * ```
+ */
+export function listTasks(
+  client: Client,
+  cursor?: string,
+  options?: OutgoingRequestOptions,
+): Promise<ListTasksResult> {
+  return client.request<ListTasksResult>('tasks/list', cursor === undefined ? {} : { cursor }, options);
+}
+
+/**
+ * Cancels a task (`tasks/cancel`). Resolves with the task, now `cancelled`.
+ *
+ * @throws {McpError} `-32602` when the task is unknown or already terminal.
+ * @example
+ * ```ts
+ * await cancelTask(client, taskId);
+ * ```
+ */
+export function cancelTask(
+  client: Client,
+  taskId: string,
+  options?: OutgoingRequestOptions,
+): Promise<CancelTaskResult> {
+  return client.request<CancelTaskResult>('tasks/cancel', { taskId }, options);
+}
+
+/**
+ * Calls `listener` with every `notifications/tasks/status`; returns an unsubscribe function.
+ * Servers need not send them: poll as well (see {@link pollTask}).
+ *
+ * @example
+ * ```ts
+ * const stop = onTaskStatus(client, (task) => console.log(task.taskId, task.status));
+ * ```
+ */
+export function onTaskStatus(
+  client: Client,
+  listener: (task: TaskStatusNotificationParams) => void,
+): () => void {
+  return client.onNotification('notifications/tasks/status', (params) => {
+    if (isTask(params)) listener(params as TaskStatusNotificationParams);
+  });
+}
+
+/**
+ * Polls a task until it is terminal (or needs input, with `stopOnInputRequired`), honouring the
+ * server's `pollInterval`. A status notification for the task wakes the poll early.
+ *
+ * @example
+ * ```ts
+ * const task = await pollTask(client, taskId, { onStatus: (t) => console.log(t.status) });
+ * if (task.status === 'completed') console.log(await getTaskResult(client, taskId));
+ * ```
+ */
+export async function pollTask(client: Client, taskId: string, options: PollTaskOptions = {}): Promise<Task> {
+  const { signal } = options;
+  const wake = new Wakeup();
+  const stop = onTaskStatus(client, (task) => {
+    if (task.taskId === taskId) wake.fire();
+  });
+  try {
+    let task = options.initial ?? (await getTask(client, taskId, { signal }));
+    let last: string | undefined;
+    for (;;) {
+      const seen = `${task.status}\u0000${task.statusMessage ?? ''}`;
+      if (seen !== last) {
+        last = seen;
+        options.onStatus?.(task);
+      }
+      if (isTaskTerminal(task) || (options.stopOnInputRequired && task.status === 'input_required'))
+        return task;
+      const interval = Math.max(
+        task.pollInterval ?? options.defaultInterval ?? DEFAULT_INTERVAL,
+        options.minInterval ?? MIN_INTERVAL,
+      );
+      await wake.sleep(interval, signal);
+      task = await getTask(client, taskId, { signal });
+    }
+  } finally {
+    stop();
+  }
+}
+
+/**
+ * Calls a tool as a task and waits for its result: creates the task, polls it, then fetches the
+ * result with `tasks/result` (at once when the task needs input, so the server can deliver its
+ * elicitation or sampling requests on that request). Resolves with the tool's `CallToolResult`
+ * (`isError: true` included); a task that ended with a JSON-RPC error rejects with it.
+ *
+ * @example
+ * ```ts
+ * const result = await callToolAndWait(client, 'render', { scene: 1 }, {
+ *   onStatus: (task) => console.log(task.status),
+ *   onProgress: ({ progress, total }) => console.log(progress, total),
+ * });
+ * ```
+ */
+export async function callToolAndWait(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+  options: CallToolAndWaitOptions = {},
+): Promise<CallToolResult> {
+  const {
+    onProgress,
+    onStatus,
+    resultTimeout,
+    cancelOnAbort,
+    defaultInterval,
+    minInterval,
+    signal,
+    ...callOptions
+  } = options;
+  const progress = onProgress ? followProgress(client, onProgress) : undefined;
+  let taskId: string | undefined;
+  try {
+    const meta = progress ? { ...callOptions.meta, progressToken: progress.token } : callOptions.meta;
+    const created = await callToolAsTask(client, name, args, {
+      ...callOptions,
+      meta,
+      signal,
+      // The token above must reach the server as is: the engine's own token would replace it.
+      resetTimeoutOnProgress: progress ? false : callOptions.resetTimeoutOnProgress,
+    });
+    const id = created.task.taskId;
+    taskId = id;
+    const last = await pollTask(client, id, {
+      initial: created.task,
+      stopOnInputRequired: true,
+      signal,
+      onStatus,
+      defaultInterval,
+      minInterval,
+    });
+    // While tasks/result blocks, status notifications (if the server sends them) keep onStatus current.
+    let seen = last.status;
+    const stopStatus = onStatus
+      ? onTaskStatus(client, (task) => {
+          if (task.taskId !== id || task.status === seen) return;
+          seen = task.status;
+          onStatus(task);
+        })
+      : undefined;
+    try {
+      return await getTaskResult<CallToolResult>(client, id, {
+        signal,
+        timeout: resultTimeout ?? DEFAULT_RESULT_TIMEOUT,
+        resetTimeoutOnProgress: false,
+      });
+    } finally {
+      stopStatus?.();
+    }
+  } catch (error) {
+    if (signal?.aborted && taskId !== undefined && cancelOnAbort !== false && client.connected) {
+      await cancelTask(client, taskId).catch(() => {
+        // Already terminal or gone: nothing to stop.
+      });
+    }
+    throw error;
+  } finally {
+    progress?.stop();
+  }
+}
+
+// ---------------------------------------------------------------- internals
+
+/** Subscribes to progress under a fresh token (a task's progress outlives its request). */
+function followProgress(client: Client, onProgress: (update: ProgressUpdate) => void) {
+  const token = `task-progress-${crypto.randomUUID()}`;
+  const stop = client.onNotification('notifications/progress', (params) => {
+    if (params.progressToken !== token || typeof params.progress !== 'number') return;
+    const update: ProgressUpdate = { progress: params.progress };
+    if (typeof params.total === 'number') update.total = params.total;
+    if (typeof params.message === 'string') update.message = params.message;
+    onProgress(update);
+  });
+  return { token, stop };
+}
+
+async function assertTaskSupport(client: Client, name: string): Promise<void> {
+  const lister = (client as Client & { tools?: () => Promise<Tool[]> }).tools;
+  if (typeof lister !== 'function' || !client.serverCapabilities?.tools) return;
+  const tool = (await lister.call(client)).find((candidate) => candidate.name === name);
+  // An unknown tool is the server's to report (-32602), with its own message.
+  if (!tool) return;
+  const support = tool.execution?.taskSupport ?? 'forbidden';
+  if (support === 'forbidden') {
+    throw new CapabilityError(
+      `Tool "${name}" does not support task execution (execution.taskSupport is "forbidden")`,
+    );
+  }
+}
+
+function isTask(value: unknown): value is Task {
+  if (typeof value !== 'object' || value === null) return false;
+  const task = value as Partial<Task>;
+  return typeof task.taskId === 'string' && (TASK_STATUSES as readonly unknown[]).includes(task.status);
+}
+
+/** A sleep that a notification can cut short. */
+class Wakeup {
+  private wakeCurrent: (() => void) | undefined;
+  private pending = false;
+
+  fire(): void {
+    if (this.wakeCurrent) this.wakeCurrent();
+    else this.pending = true;
+  }
+
+  sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.pending) {
+      this.pending = false;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.wakeCurrent = undefined;
+      };
+      const onAbort = () => {
+        done();
+        reject(signal!.reason);
+      };
+      const timer = setTimeout(() => {
+        done();
+        resolve();
+      }, ms);
+      this.wakeCurrent = () => {
+        done();
+        resolve();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+}

@@ -9,7 +9,65 @@
  * @module
  */
 
+export {
+  type Completer,
+  type Completers,
+  type CompletionContext,
+  type CompletionValues,
+  MAX_COMPLETION_VALUES,
+  toCompleteResult,
+} from './completion/complete.js';
+export { decodeBase64, encodeBase64, isBase64 } from './content/base64.js';
+export {
+  audio,
+  type BinaryData,
+  type BlockOptions,
+  type EmbeddedContents,
+  embeddedResource,
+  image,
+  resourceLink,
+  text,
+  toBase64,
+} from './content/content.js';
+export {
+  audioFrom,
+  type BinarySource,
+  fileResource,
+  imageFrom,
+  type SourceOptions,
+} from './content/sources.js';
 export { RequestContext, type RequestLogger } from './context.js';
+export { ListedItem, type ListKind } from './listChanged.js';
+export { McpServer, type McpServerOptions } from './mcpServer.js';
+export {
+  type PromptArgumentName,
+  type PromptArguments,
+  type PromptArgumentsInput,
+  type PromptConfig,
+  type PromptHandler,
+  type PromptReturn,
+  type PromptUpdate,
+  RegisteredPrompt,
+  toGetPromptResult,
+} from './prompts/prompt.js';
+export {
+  type ReadResourceReturn,
+  type ResourceContentsInput,
+  toReadResourceResult,
+} from './resources/readResult.js';
+export {
+  RegisteredResource,
+  RegisteredResourceTemplate,
+  type ResourceConfig,
+  type ResourceReader,
+  type ResourceTemplateConfig,
+  type ResourceTemplateUpdate,
+  type ResourceUpdate,
+  type TemplateReader,
+  type TemplateVariableName,
+  type TemplateVariables,
+} from './resources/resource.js';
+export { isAbsoluteUri, uriProblem } from './resources/uri.js';
 export {
   type NotificationHandler,
   type RequestHandler,
@@ -19,3 +77,42 @@ export {
   type SessionListener,
 } from './server.js';
 export { ServerSession, type SessionConnectOptions } from './session.js';
+export {
+  InMemoryTaskStore,
+  type InMemoryTaskStoreOptions,
+  isTerminalStatus,
+  TaskAbortedError,
+  TaskContext,
+  type TaskCreateOptions,
+  type TaskEvent,
+  type TaskExecutor,
+  TaskManager,
+  type TaskManagerOptions,
+  type TaskOutcome,
+  type TaskPage,
+  type TaskPatch,
+  type TaskRequest,
+  type TaskRequestor,
+  type TaskRunOptions,
+  type TaskStore,
+  unknownTaskError,
+  withRelatedTask,
+} from './tasks/index.js';
+export type { PreparedSchema, SchemaCheck, SchemaInput } from './tools/schemas.js';
+export {
+  type EmptyArguments,
+  RegisteredTool,
+  type ToolArguments,
+  type ToolConfig,
+  type ToolHandler,
+  type ToolReturn,
+  type ToolUpdate,
+} from './tools/tool.js';
+export { isValidToolName, MAX_TOOL_NAME_LENGTH, toolNameProblem } from './tools/toolName.js';
+export {
+  isCallToolResult,
+  isContentBlock,
+  ToolError,
+  toCallToolResult,
+  toolErrorResult,
+} from './tools/toolResult.js';

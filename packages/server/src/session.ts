@@ -95,6 +95,7 @@ export class ServerSession {
         maxTotalTimeout: server.options.maxTotalTimeout,
         onError: (error) => server.reportError(error, this),
         acceptBatches: () => this.codec.acceptsBatches,
+        encodeNotification: (method, params) => encodedOrUndefined(this.codec, method, params),
       },
     );
   }
@@ -344,6 +345,16 @@ export class ServerSession {
     if (listeners) for (const listener of listeners) listener();
     this.server.sessionClosed(this);
   }
+}
+
+/** The codec's adaptation of a notification, or `undefined` when the revision lacks it. */
+function encodedOrUndefined(
+  codec: RevisionCodec,
+  method: string,
+  params: Record<string, unknown>,
+): Record<string, unknown> | undefined {
+  const encoded = codec.encodeParams(method, params);
+  return encoded === NOT_IN_REVISION ? undefined : encoded;
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {

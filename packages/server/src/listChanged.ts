@@ -1,0 +1,204 @@
+/**
+ * Changes to the lists of tools, resources and prompts: the handles registered items share
+ * (enable, disable, remove, atomic updates), and debounced
+ * `notifications/{tools,resources,prompts}/list_changed`.
+ *
+ * Registering ten tools in a loop, or toggling a feature flag that enables a handful, is one change
+ * from a client's point of view: it should cost one notification and one re-fetch per session, not
+ * ten. Changes are collected for a short window (default 10 ms) and flushed together.
+ * @module
+ */
+import type { PagedCollection, PagedItem } from './pagination.js';
+
+/**
+ * The lists whose changes are announced.
+ *
+ * @example
+ * ```ts
+ * const kind: ListKind = 'tools';
+ * ```
+ */
+export type ListKind = 'tools' | 'resources' | 'prompts';
+
+/**
+ * The notification announcing a change of each list.
+ *
+ * @example
+ * ```ts
+ * LIST_CHANGED_NOTIFICATION.tools; // 'notifications/tools/list_changed'
+ * ```
+ */
+export const LIST_CHANGED_NOTIFICATION: Readonly<Record<ListKind, string>> = {
+  tools: 'notifications/tools/list_changed',
+  resources: 'notifications/resources/list_changed',
+  prompts: 'notifications/prompts/list_changed',
+};
+
+/**
+ * Collects list changes and calls `flush` once per window with the kinds that changed.
+ *
+ * @example
+ * ```ts
+ * const notifier = new ListChangedNotifier(10, (kinds) => kinds.forEach(announce));
+ * notifier.changed('tools');
+ * notifier.changed('tools'); // still one flush, ~10 ms later
+ * ```
+ */
+export class ListChangedNotifier {
+  private readonly pending = new Set<ListKind>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly debounceMs: number,
+    private readonly flush: (kinds: readonly ListKind[]) => void,
+  ) {
+    if (!Number.isFinite(debounceMs) || debounceMs < 0) {
+      throw new RangeError(`listChangedDebounceMs must be a non-negative number (got ${debounceMs})`);
+    }
+  }
+
+  /** Records a change of `kind`; the notification goes out when the window closes. */
+  changed(kind: ListKind): void {
+    this.pending.add(kind);
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(() => this.fire(), this.debounceMs);
+    // A pending announcement must not keep a process alive that has nothing else to do.
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+
+  /** Sends what is pending now. */
+  flushNow(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.fire();
+  }
+
+  /** Drops what is pending (the server is closing). */
+  cancel(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending.clear();
+  }
+
+  private fire(): void {
+    this.timer = undefined;
+    if (this.pending.size === 0) return;
+    const kinds = [...this.pending];
+    this.pending.clear();
+    this.flush(kinds);
+  }
+}
+
+/**
+ * The list a registered item belongs to: its collection and how to announce a change.
+ *
+ * @example
+ * ```ts
+ * const list: ItemList = { kind: 'tool', items: new PagedCollection('t'), changed: () => notifier.changed('tools') };
+ * ```
+ */
+export interface ItemList {
+  /** What the items are called in messages: `tool`, `prompt`, `resource`... */
+  readonly kind: string;
+  readonly items: PagedCollection<ListedItem<unknown>>;
+  changed(item: ListedItem<unknown>): void;
+}
+
+/**
+ * The handle of a registered tool, resource, template or prompt: enable, disable, remove. Each
+ * change reaches every initialized session as one debounced `list_changed` notification.
+ *
+ * Subclasses keep everything a request reads in one immutable `state`, replaced whole by updates.
+ *
+ * @example
+ * ```ts
+ * const item = server.prompt('greet', {}, () => 'Hello');
+ * item.disable();
+ * item.enable();
+ * item.remove();
+ * ```
+ */
+export abstract class ListedItem<State> implements PagedItem {
+  /** @internal Registration order, set by the collection. */
+  seq = 0;
+  private isEnabled = true;
+
+  /** @internal Use the `McpServer` registration methods. */
+  constructor(
+    private readonly list: ItemList,
+    /** @internal Everything a request reads; replaced whole by updates. */
+    public state: State,
+  ) {}
+
+  /** @internal The key clients use (name, URI or URI template). */
+  abstract get key(): string;
+
+  /** False after `disable()` and after `remove()`. */
+  get enabled(): boolean {
+    return this.isEnabled;
+  }
+
+  /** True until `remove()` is called. */
+  get registered(): boolean {
+    return this.list.items.has(this);
+  }
+
+  /** Lists the item again and serves requests for it. */
+  enable(): this {
+    return this.setEnabled(true);
+  }
+
+  /** Hides the item: it leaves its list, and requests for it answer as for an unknown one. */
+  disable(): this {
+    return this.setEnabled(false);
+  }
+
+  /** Unregisters the item for good (register a new one to bring it back). */
+  remove(): void {
+    this.isEnabled = false;
+    if (this.list.items.delete(this)) this.list.changed(this);
+  }
+
+  /** @internal Swaps in an updated state, moving the item if its key changed. */
+  protected replaceState(next: State, keyOf: (state: State) => string): void {
+    const oldKey = keyOf(this.state);
+    const newKey = keyOf(next);
+    const registered = this.list.items.has(this);
+    if (newKey !== oldKey && registered && this.list.items.get(newKey)) {
+      throw new TypeError(
+        `Cannot rename ${this.list.kind} "${oldKey}" to "${newKey}": that name is already registered`,
+      );
+    }
+    this.state = next;
+    if (!registered) return;
+    if (newKey !== oldKey) this.list.items.rekey(this, oldKey);
+    else this.list.items.invalidate();
+    this.list.changed(this);
+  }
+
+  private setEnabled(enabled: boolean): this {
+    if (this.isEnabled === enabled || !this.list.items.has(this)) return this;
+    this.isEnabled = enabled;
+    this.list.items.invalidate();
+    this.list.changed(this);
+    return this;
+  }
+}
+
+/**
+ * Merges an update into a configuration: members set to `undefined` are removed, members not
+ * mentioned are kept, and the `skip` members (name, handler...) are left to the caller.
+ *
+ * @example
+ * ```ts
+ * mergeConfig({ title: 'A', description: 'B' }, { description: undefined }, []); // { title: 'A' }
+ * ```
+ */
+export function mergeConfig<C extends object>(current: C, changes: object, skip: readonly string[]): C {
+  const merged: Record<string, unknown> = { ...(current as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(changes)) {
+    if (skip.includes(key)) continue;
+    if (value === undefined) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged as C;
+}

@@ -1,0 +1,50 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isAbsoluteUri, MAX_URI_LENGTH, uriProblem } from './uri.js';
+
+describe('resource URIs', () => {
+  it('accepts absolute URIs of any scheme', () => {
+    for (const uri of [
+      'test://static-text',
+      'file:///home/user/notes.md',
+      'https://example.com/a?b=c#d',
+      'git://github.com/o/r.git',
+      'urn:isbn:0451450523',
+      'custom+scheme.v1-x://a/%20b',
+      'file:///home/user/résumé.txt',
+    ]) {
+      expect(uriProblem(uri), uri).toBeUndefined();
+    }
+  });
+
+  it('refuses relative references, spaces, braces, bad escapes and overlong URIs', () => {
+    expect(uriProblem('notes.md')).toMatch(/absolute URI with a scheme/);
+    expect(uriProblem('/etc/passwd')).toMatch(/absolute URI/);
+    expect(uriProblem('1abc://x')).toMatch(/absolute URI/);
+    expect(uriProblem('test://a b')).toBe('contains " " at position 8, which a URI may not hold unescaped');
+    expect(uriProblem('test://{id}')).toMatch(/"\{"/);
+    expect(uriProblem('test://a%2')).toMatch(/malformed percent-escape/);
+    expect(uriProblem('test://a\nb')).toMatch(/contains/);
+    expect(uriProblem(`test://${'a'.repeat(MAX_URI_LENGTH)}`)).toMatch(/longer than/);
+    expect(isAbsoluteUri(42)).toBe(false);
+  });
+
+  it('runs in linear time on hostile input', () => {
+    const hostile = `a${'+'.repeat(MAX_URI_LENGTH - 2)}`;
+    const started = performance.now();
+    for (let i = 0; i < 100; i++) uriProblem(hostile);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('accepts every URI the WHATWG parser builds from a scheme and a path of safe characters', () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[a-z][a-z0-9+.-]{0,8}$/),
+        fc.stringMatching(/^[A-Za-z0-9._~/-]{0,20}$/),
+        (scheme, path) => {
+          expect(uriProblem(`${scheme}://host/${path}`)).toBeUndefined();
+        },
+      ),
+    );
+  });
+});

@@ -1,0 +1,563 @@
+/**
+ * Task support for a server (2025-11-25, experimental): the receiver side of task-augmented
+ * `tools/call`, and the `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` methods.
+ *
+ * Binding. Every task belongs to a requestor key. When the request carries an auth context, the
+ * key is derived from it (the token's `sub`, else a SHA-256 of the token, else the OAuth client
+ * id), as the specification requires; otherwise it is the session. A session is a real binding on
+ * stateful transports (stdio, in-memory, Streamable HTTP with session ids), so `tasks.list` is
+ * advertised by default. A stateless HTTP server without auth gives every request a fresh
+ * session and so cannot reach a task twice: give it auth or an `identify` function (and consider
+ * `list: false`).
+ *
+ * Lifetime. The handler of a task keeps running after the `CreateTaskResult` was sent. It is
+ * aborted only by `tasks/cancel`, by TTL expiry, or by the close of its session when the task is
+ * bound to that session (nobody else could ever read it). Auth-bound tasks outlive their session,
+ * so the same identity can fetch the result from a new one.
+ *
+ * Limits (documented, per the spec's security advice): the TTL is capped (`maxTtl`, default one
+ * hour) and defaults to five minutes; the store caps tasks per requestor and in total.
+ * @module
+ */
+import {
+  type CreateTaskResult,
+  ErrorCode,
+  type JsonRpcErrorObject,
+  McpError,
+  MODEL_IMMEDIATE_RESPONSE_META_KEY,
+  type ProgressToken,
+  RELATED_TASK_META_KEY,
+  revisionHas,
+  type ServerCapabilities,
+  type Task,
+  type TaskMetadata,
+  type Tool,
+} from '@mcpkit/core';
+import type { RequestContext } from '../context.js';
+import type { Server } from '../server.js';
+import type { ServerSession } from '../session.js';
+import { InMemoryTaskStore } from './memoryStore.js';
+import {
+  isTerminalStatus,
+  type TaskEvent,
+  type TaskOutcome,
+  type TaskRequest,
+  type TaskRequestor,
+  type TaskStore,
+  unknownTaskError,
+} from './store.js';
+import { TaskContext, type TaskRun } from './taskContext.js';
+
+/**
+ * Options of {@link TaskManager} (and of `McpServer`'s `tasks` option).
+ *
+ * @example
+ * ```ts
+ * const server = new McpServer(info, { tasks: { maxTtl: 600_000, pollInterval: 2_000, list: false } });
+ * ```
+ */
+export interface TaskManagerOptions {
+  /** Where tasks are kept. Default: a new {@link InMemoryTaskStore}. */
+  store?: TaskStore;
+  /** TTL in ms when the requestor asks for none. Default 300 000 (five minutes). */
+  defaultTtl?: number;
+  /** Largest TTL granted, in ms; `null` allows unlimited tasks. Default 3 600 000 (one hour). */
+  maxTtl?: number | null;
+  /** Smallest TTL granted, in ms, so a task outlives its own creation. Default 1 000. */
+  minTtl?: number;
+  /** Suggested ms between `tasks/get` polls. Default 1 000. */
+  pollInterval?: number;
+  /** Answer and advertise `tasks/list`. Default true (tasks are always bound to a requestor). */
+  list?: boolean;
+  /**
+   * Names the requestor a request comes from. Default: the auth context when there is one, else
+   * the session (see the module documentation).
+   */
+  identify?: (context: RequestContext) => TaskRequestor | Promise<TaskRequestor>;
+  /**
+   * Cancel a session's running tasks when it closes: `true` for all, `false` for none. Default:
+   * only tasks bound to the session itself (auth-bound tasks keep running).
+   */
+  cancelOnSessionClose?: boolean;
+}
+
+/**
+ * Options of one {@link TaskManager.run}.
+ *
+ * @example
+ * ```ts
+ * const options: TaskRunOptions = { modelImmediateResponse: 'Started; I will report back.' };
+ * ```
+ */
+export interface TaskRunOptions {
+  /**
+   * Text a host may hand to the model at once as an interim tool result
+   * (`_meta["io.modelcontextprotocol/model-immediate-response"]` of the `CreateTaskResult`).
+   */
+  modelImmediateResponse?: string;
+  /**
+   * Says whether a result is a failure, with the status message to show; `undefined` for success.
+   * Default for `tools/call`: a result with `isError: true` fails.
+   */
+  failureOf?: (result: Record<string, unknown>) => string | undefined;
+}
+
+/**
+ * Runs a handler as a task; its return value is the result `tasks/result` will give.
+ *
+ * @example
+ * ```ts
+ * const execute: TaskExecutor = async (taskCtx) => ({ content: [{ type: 'text', text: taskCtx.taskId }] });
+ * ```
+ */
+export type TaskExecutor = (context: TaskContext) => unknown;
+
+interface RunningTask extends TaskRun {
+  readonly session: ServerSession;
+  readonly requestor: TaskRequestor;
+  readonly sessionBound: boolean;
+}
+
+const DEFAULT_TTL = 5 * 60_000;
+const DEFAULT_MAX_TTL = 60 * 60_000;
+const DEFAULT_MIN_TTL = 1_000;
+const DEFAULT_POLL_INTERVAL = 1_000;
+const SESSION_PREFIX = 'session:';
+
+/**
+ * Adds task support to a {@link Server}: installs the `tasks/*` handlers and runs handlers as
+ * tasks on request. `McpServer` creates one when given its `tasks` option; on a low-level server,
+ * create it yourself and declare {@link TaskManager.capabilities}.
+ *
+ * @example
+ * ```ts
+ * const tasks = new TaskManager({ maxTtl: 600_000 });
+ * const server = new Server(info, { capabilities: { tools: {}, ...tasks.capabilities } });
+ * tasks.install(server);
+ * server.setRequestHandler('tools/call', (params, ctx) => {
+ *   const task = tasks.requested(params, ctx);
+ *   if (task) return tasks.run(ctx, { method: 'tools/call', params }, (taskCtx) => render(params, taskCtx), { task });
+ *   return render(params, ctx);
+ * });
+ * ```
+ */
+export class TaskManager {
+  /** Where this manager keeps its tasks. */
+  readonly store: TaskStore;
+  private readonly ownsStore: boolean;
+  private readonly running = new Map<string, RunningTask>();
+  private readonly sessionKeys = new WeakMap<ServerSession, string>();
+  private readonly defaultTtl: number;
+  private readonly maxTtl: number | null;
+  private readonly minTtl: number;
+  private readonly pollInterval: number;
+  private server: Server | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private stopWatchingSessions: (() => void) | undefined;
+
+  constructor(readonly options: TaskManagerOptions = {}) {
+    this.store = options.store ?? new InMemoryTaskStore();
+    this.ownsStore = options.store === undefined;
+    this.maxTtl = options.maxTtl === undefined ? DEFAULT_MAX_TTL : options.maxTtl;
+    this.minTtl = options.minTtl ?? DEFAULT_MIN_TTL;
+    this.defaultTtl = this.capTtl(options.defaultTtl ?? DEFAULT_TTL);
+    this.pollInterval = options.pollInterval ?? DEFAULT_POLL_INTERVAL;
+  }
+
+  /**
+   * The `tasks` capability to declare: `tools/call` augmentation, `tasks/cancel`, and `tasks/list`
+   * unless disabled.
+   *
+   * @example
+   * ```ts
+   * new Server(info, { capabilities: { tools: {}, ...tasks.capabilities } });
+   * ```
+   */
+  get capabilities(): ServerCapabilities {
+    const tasks: NonNullable<ServerCapabilities['tasks']> = { cancel: {}, requests: { tools: { call: {} } } };
+    if (this.options.list !== false) tasks.list = {};
+    return { tasks };
+  }
+
+  /**
+   * Installs the `tasks/*` handlers on `server` and watches its sessions. Once per manager.
+   *
+   * @example
+   * ```ts
+   * tasks.install(server);
+   * ```
+   */
+  install(server: Server): void {
+    if (this.server) throw new Error('A TaskManager serves one server');
+    this.server = server;
+    server.setRequestHandler('tasks/get', (params, ctx) => this.getTask(params, ctx));
+    server.setRequestHandler('tasks/result', (params, ctx) => this.getTaskResult(params, ctx));
+    server.setRequestHandler('tasks/cancel', (params, ctx) => this.cancelTask(params, ctx));
+    if (this.options.list !== false)
+      server.setRequestHandler('tasks/list', (params, ctx) => this.listTasks(params, ctx));
+    this.unsubscribe = this.store.subscribe((event) => this.onStoreEvent(event));
+    this.stopWatchingSessions = server.onSessionClosed((session) => this.onSessionClosed(session));
+  }
+
+  /**
+   * The task the request asks for, if it asks for one and the session's revision has tasks. A
+   * `task` param from a peer on an older revision is ignored, as the specification requires.
+   *
+   * @throws {McpError} `-32602` when `task` is not an object or its `ttl` not a number.
+   * @example
+   * ```ts
+   * const task = tasks.requested(params, ctx);
+   * ```
+   */
+  requested(params: Record<string, unknown>, context: RequestContext): TaskMetadata | undefined {
+    const task = params.task;
+    if (task === undefined || !revisionHas(context.session.protocolVersion, 'tasks')) return undefined;
+    if (typeof task !== 'object' || task === null || Array.isArray(task)) {
+      throw new McpError(ErrorCode.InvalidParams, '"task" must be an object');
+    }
+    const ttl = (task as TaskMetadata).ttl;
+    if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0)) {
+      throw new McpError(ErrorCode.InvalidParams, '"task.ttl" must be a non-negative number of milliseconds');
+    }
+    return ttl === undefined ? {} : { ttl };
+  }
+
+  /**
+   * Creates a task and runs `execute` in the background as that task. Resolves with the
+   * `CreateTaskResult` to answer the request with, before the handler has done anything.
+   *
+   * @throws {McpError} `-32600` when the store's task limits are reached.
+   * @example
+   * ```ts
+   * return tasks.run(ctx, { method: 'tools/call', params }, (taskCtx) => slowTool(args, taskCtx), {
+   *   task: { ttl: 60_000 },
+   *   modelImmediateResponse: 'Rendering started; the result will follow.',
+   * });
+   * ```
+   */
+  async run(
+    context: RequestContext,
+    request: TaskRequest,
+    execute: TaskExecutor,
+    options: TaskRunOptions & { task?: TaskMetadata } = {},
+  ): Promise<CreateTaskResult> {
+    const requestor = await this.requestorOf(context);
+    const ttl = options.task?.ttl === undefined ? this.defaultTtl : this.capTtl(options.task.ttl);
+    const task = await this.store.create(request, requestor, { ttl, pollInterval: this.pollInterval });
+    const run = this.track(task, context, requestor);
+    if (context.request.cancelled) {
+      // The client gave up on the request (or left) before it could learn the task id.
+      await this.store.cancel(task.taskId, requestor, 'The request was cancelled').catch(() => {});
+    }
+    const failureOf = options.failureOf ?? (request.method === 'tools/call' ? toolFailure : undefined);
+    // Started on a later turn of the event loop, so the CreateTaskResult reaches the client before
+    // any status notification of the task it names.
+    setTimeout(() => void this.execute(run, context, execute, failureOf), 0);
+    const created: CreateTaskResult = { task };
+    if (options.modelImmediateResponse !== undefined) {
+      created._meta = { [MODEL_IMMEDIATE_RESPONSE_META_KEY]: options.modelImmediateResponse };
+    }
+    return created;
+  }
+
+  /**
+   * Answers a `tools/call` whose params carry `task`, following the tool's `execution.taskSupport`:
+   * `optional` and `required` tools run as a task (the answer is a `CreateTaskResult`); a
+   * `forbidden` (or unmarked) tool is refused with `-32601`. A `task` from a session on a revision
+   * before 2025-11-25 is ignored and the tool runs normally. This is what `McpServer` calls when
+   * its `tasks` option is set.
+   *
+   * @throws {McpError} `-32601` for a tool that does not support tasks, `-32602` for a malformed
+   *   `task`, `-32600` when the task limits are reached.
+   * @example
+   * ```ts
+   * server.setRequestHandler('tools/call', (params, ctx) =>
+   *   params.task === undefined
+   *     ? runTool(params, ctx)
+   *     : tasks.runToolCall(toolDefinition, params, ctx, (taskCtx) => runTool(params, taskCtx)),
+   * );
+   * ```
+   */
+  runToolCall(
+    tool: Tool,
+    params: Record<string, unknown>,
+    context: RequestContext,
+    execute: (context: RequestContext) => unknown,
+    options: TaskRunOptions = {},
+  ): unknown {
+    const task = this.requested(params, context);
+    if (!task) return execute(context);
+    if ((tool.execution?.taskSupport ?? 'forbidden') === 'forbidden') {
+      throw new McpError(
+        ErrorCode.MethodNotFound,
+        `Tool "${tool.name}" does not support task execution: call it without "task"`,
+      );
+    }
+    return this.run(context, { method: 'tools/call', params }, execute, { ...options, task });
+  }
+
+  /**
+   * Stops serving: aborts every running task, unsubscribes, and closes the store if this manager
+   * created it (a store passed in options is left to its owner).
+   *
+   * @example
+   * ```ts
+   * await tasks.close();
+   * ```
+   */
+  async close(): Promise<void> {
+    this.unsubscribe?.();
+    this.stopWatchingSessions?.();
+    for (const run of this.running.values()) this.abort(run, 'The server is closing');
+    this.running.clear();
+    if (this.ownsStore) await this.store.close();
+  }
+
+  /**
+   * The requestor key of a request (see the module documentation).
+   *
+   * @example
+   * ```ts
+   * const key = await tasks.requestorOf(ctx); // 'session:…' or 'auth:…'
+   * ```
+   */
+  async requestorOf(context: RequestContext): Promise<TaskRequestor> {
+    if (this.options.identify) return this.options.identify(context);
+    const auth = context.authInfo;
+    if (auth) {
+      const subject = auth.extra?.sub;
+      if (typeof subject === 'string') return `auth:sub:${auth.clientId ?? ''}:${subject}`;
+      if (auth.token !== undefined) return `auth:token:${await sha256(auth.token)}`;
+      if (auth.clientId !== undefined) return `auth:client:${auth.clientId}`;
+    }
+    return this.sessionKey(context.session);
+  }
+
+  // ---------------------------------------------------------------- tasks/* handlers
+
+  private async getTask(params: Record<string, unknown>, context: RequestContext): Promise<Task> {
+    const taskId = this.taskIdOf('tasks/get', params, context);
+    const task = await this.store.get(taskId, await this.requestorOf(context));
+    if (!task) throw unknownTaskError(taskId);
+    return task;
+  }
+
+  private async getTaskResult(
+    params: Record<string, unknown>,
+    context: RequestContext,
+  ): Promise<Record<string, unknown>> {
+    const taskId = this.taskIdOf('tasks/result', params, context);
+    const requestor = await this.requestorOf(context);
+    const run = this.running.get(taskId);
+    const route = run?.requestor === requestor ? run : undefined;
+    route?.resultRequests.add(context.requestId);
+    let task: Task | undefined;
+    try {
+      task = await this.store.waitForTerminal(taskId, requestor, context.signal);
+    } finally {
+      route?.resultRequests.delete(context.requestId);
+    }
+    const outcome = task ? await this.store.getResult(taskId, requestor) : undefined;
+    if (!outcome) throw unknownTaskError(taskId);
+    if (outcome.error) throw McpError.fromWire(outcome.error);
+    const meta = outcome.result._meta;
+    const base = typeof meta === 'object' && meta !== null ? meta : {};
+    return { ...outcome.result, _meta: { ...base, [RELATED_TASK_META_KEY]: { taskId } } };
+  }
+
+  private async listTasks(
+    params: Record<string, unknown>,
+    context: RequestContext,
+  ): Promise<Record<string, unknown>> {
+    this.checkRevision('tasks/list', context);
+    const cursor = params.cursor;
+    if (cursor !== undefined && typeof cursor !== 'string') {
+      throw new McpError(ErrorCode.InvalidParams, 'tasks/list: "cursor" must be a string');
+    }
+    const page = await this.store.list(await this.requestorOf(context), cursor);
+    return page.nextCursor === undefined
+      ? { tasks: page.tasks }
+      : { tasks: page.tasks, nextCursor: page.nextCursor };
+  }
+
+  private async cancelTask(params: Record<string, unknown>, context: RequestContext): Promise<Task> {
+    const taskId = this.taskIdOf('tasks/cancel', params, context);
+    // The store makes the task `cancelled` before this resolves; the store event aborts the handler.
+    return this.store.cancel(taskId, await this.requestorOf(context), 'The task was cancelled by request');
+  }
+
+  private taskIdOf(method: string, params: Record<string, unknown>, context: RequestContext): string {
+    this.checkRevision(method, context);
+    // `params.taskId` is authoritative; any related-task `_meta` is ignored, as the spec requires.
+    const taskId = params.taskId;
+    if (typeof taskId !== 'string')
+      throw new McpError(ErrorCode.InvalidParams, `${method}: "taskId" must be a string`);
+    return taskId;
+  }
+
+  private checkRevision(method: string, context: RequestContext): void {
+    if (!revisionHas(context.session.protocolVersion, 'tasks')) {
+      throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    }
+  }
+
+  // ---------------------------------------------------------------- running tasks
+
+  private track(task: Task, context: RequestContext, requestor: TaskRequestor): RunningTask {
+    const run: RunningTask = {
+      taskId: task.taskId,
+      session: context.session,
+      requestor,
+      sessionBound: requestor.startsWith(SESSION_PREFIX),
+      controller: new AbortController(),
+      progressToken: progressTokenOf(context),
+      lastProgress: Number.NEGATIVE_INFINITY,
+      terminal: false,
+      pendingInputs: 0,
+      resultRequests: new Set(),
+      setInputRequired: async (waiting) => {
+        if (run.terminal) return;
+        await this.store.update(task.taskId, { status: waiting ? 'input_required' : 'working' });
+      },
+    };
+    this.running.set(task.taskId, run);
+    return run;
+  }
+
+  private async execute(
+    run: RunningTask,
+    context: RequestContext,
+    execute: TaskExecutor,
+    failureOf: ((result: Record<string, unknown>) => string | undefined) | undefined,
+  ): Promise<void> {
+    if (run.terminal) return;
+    let status: 'completed' | 'failed';
+    let outcome: TaskOutcome;
+    let message: string | undefined;
+    try {
+      const value = await execute(new TaskContext(context, run));
+      const result = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+      message = failureOf?.(result);
+      status = message === undefined ? 'completed' : 'failed';
+      outcome = { result };
+    } catch (error) {
+      const wire = this.wireError(error, run.session);
+      status = 'failed';
+      outcome = { error: wire };
+      message = wire.message;
+    }
+    try {
+      // A task cancelled meanwhile stays cancelled: the store drops this late outcome.
+      await this.store.setResult(run.taskId, status, outcome, message);
+    } catch (error) {
+      this.server?.reportError(toError(error), run.session);
+    }
+  }
+
+  /** The JSON-RPC error the original request would have been answered with. */
+  private wireError(error: unknown, session: ServerSession): JsonRpcErrorObject {
+    if (error instanceof McpError) return error.toJSON();
+    // Same rule as the engine: internals stay here, the peer learns only that it failed.
+    this.server?.reportError(toError(error), session);
+    return { code: ErrorCode.InternalError, message: 'Internal error' };
+  }
+
+  private onStoreEvent(event: TaskEvent): void {
+    if (event.type === 'deleted') {
+      const run = this.running.get(event.taskId);
+      if (!run) return;
+      this.running.delete(event.taskId);
+      this.abort(run, event.expired ? 'The task expired' : 'The task was deleted');
+      return;
+    }
+    const run = this.running.get(event.task.taskId);
+    if (!run) return;
+    const terminal = isTerminalStatus(event.task.status);
+    if (terminal) {
+      run.terminal = true;
+      this.running.delete(run.taskId);
+    }
+    this.sendStatus(run, event.task);
+    if (event.task.status === 'cancelled')
+      this.abort(run, event.task.statusMessage ?? 'The task was cancelled');
+  }
+
+  private sendStatus(run: RunningTask, task: Task): void {
+    try {
+      const sent = run.session.notify('notifications/tasks/status', { ...task });
+      if (sent) sent.catch((error: unknown) => this.server?.reportError(toError(error), run.session));
+    } catch (error) {
+      this.server?.reportError(toError(error), run.session);
+    }
+  }
+
+  private abort(run: RunningTask, reason: string): void {
+    run.terminal = true;
+    if (!run.controller.signal.aborted) run.controller.abort(new TaskAbortedError(reason));
+  }
+
+  private onSessionClosed(session: ServerSession): void {
+    const policy = this.options.cancelOnSessionClose;
+    for (const run of [...this.running.values()]) {
+      if (run.session !== session || policy === false || (policy === undefined && !run.sessionBound))
+        continue;
+      this.store.cancel(run.taskId, run.requestor, 'The session closed').catch(() => {
+        // Already terminal, or gone: nothing left to stop.
+      });
+    }
+  }
+
+  private capTtl(ttl: number): number {
+    const floored = Math.max(ttl, this.minTtl);
+    return this.maxTtl === null ? floored : Math.min(floored, this.maxTtl);
+  }
+
+  private sessionKey(session: ServerSession): TaskRequestor {
+    let key = this.sessionKeys.get(session);
+    if (!key) {
+      // A session id from Streamable HTTP is itself random; other sessions get one of their own.
+      key = `${SESSION_PREFIX}${session.id ?? crypto.randomUUID()}`;
+      this.sessionKeys.set(session, key);
+    }
+    return key;
+  }
+}
+
+/**
+ * Why a task's signal fired: cancelled, expired, its session closed, or the server is closing.
+ *
+ * @example
+ * ```ts
+ * taskCtx.signal.addEventListener('abort', () => console.error((taskCtx.signal.reason as Error).message));
+ * ```
+ */
+export class TaskAbortedError extends Error {
+  override name = 'TaskAbortedError';
+}
+
+/** A tool result with `isError: true` fails its task; the first text block says why. */
+function toolFailure(result: Record<string, unknown>): string | undefined {
+  if (result.isError !== true) return undefined;
+  const content = Array.isArray(result.content) ? result.content : [];
+  const text = content.find(
+    (block): block is { type: 'text'; text: string } =>
+      typeof block === 'object' && block !== null && block.type === 'text' && typeof block.text === 'string',
+  );
+  return text ? text.text.slice(0, 500) : 'The tool reported an error';
+}
+
+function progressTokenOf(context: RequestContext): ProgressToken | undefined {
+  const token = context.meta?.progressToken;
+  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  let hex = '';
+  for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
+  return hex;
+}
+
+function toError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}

@@ -1,0 +1,38 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isValidToolName, MAX_TOOL_NAME_LENGTH, toolNameProblem } from './toolName.js';
+
+describe('tool names', () => {
+  it('accepts 1 to 128 characters from A-Z a-z 0-9 _ - .', () => {
+    for (const name of [
+      'a',
+      'getUser',
+      'DATA_EXPORT_v2',
+      'admin.tools.list',
+      'x-y',
+      'x'.repeat(MAX_TOOL_NAME_LENGTH),
+    ]) {
+      expect(isValidToolName(name), name).toBe(true);
+    }
+  });
+
+  it('names the problem for everything else', () => {
+    expect(toolNameProblem('')).toBe('must not be empty');
+    expect(toolNameProblem('x'.repeat(129))).toBe('is 129 characters long; the limit is 128');
+    expect(toolNameProblem('a b')).toBe(
+      'contains " " at position 1; use only A-Z, a-z, 0-9, "_", "-" and "."',
+    );
+    expect(toolNameProblem('a,b')).toContain('","');
+    expect(toolNameProblem('café')).toContain('"é"');
+    expect(toolNameProblem(7)).toBe('must be a string');
+  });
+
+  it('agrees with the specification grammar on arbitrary strings', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 140 }), (name) => {
+        const expected = name.length >= 1 && name.length <= 128 && /^[A-Za-z0-9_.-]*$/.test(name);
+        expect(isValidToolName(name)).toBe(expected);
+      }),
+    );
+  });
+});

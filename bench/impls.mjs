@@ -29,7 +29,14 @@ export const IMPLEMENTATIONS = [
     label: 'mcpkit',
     importEntry: ['@mcpkit/server'],
     install: { workspaces: ['packages/core', 'packages/schema', 'packages/server'] },
-    requires: ['packages/core/dist/index.js', 'packages/server/dist/index.js'],
+    requires: [
+      'packages/core/dist/index.js',
+      'packages/server/dist/index.js',
+      'packages/server/dist/http.js',
+      'packages/client/dist/index.js',
+      'packages/node/dist/stdio.js',
+      'packages/node/dist/http.js',
+    ],
   },
   {
     id: 'sdk',

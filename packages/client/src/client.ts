@@ -21,6 +21,7 @@ import {
   type OutgoingRequestOptions,
   type ProtocolVersion,
   type RevisionCodec,
+  revisionHas,
   type ServerCapabilities,
   SUPPORTED_PROTOCOL_VERSIONS,
   type Transport,
@@ -151,6 +152,11 @@ export class Client {
         maxTotalTimeout: this.options.maxTotalTimeout,
         onError: (error) => this.reportError(error),
         acceptBatches: () => this.codec.acceptsBatches,
+        // Progress the engine sends for the server's requests must fit the negotiated revision.
+        encodeNotification: (method, params) => {
+          const encoded = this.codec.encodeParams(method, params);
+          return encoded === NOT_IN_REVISION ? undefined : encoded;
+        },
       },
     );
     this.connectionInstance = connection;
@@ -202,7 +208,7 @@ export class Client {
           : new CapabilityError(`Cannot send "${method}" before the client has connected`),
       );
     }
-    const gap = missingServerCapability(method, params, this.serverCapabilities);
+    const gap = this.missingCapability(method, params);
     if (gap) return Promise.reject(new CapabilityError(gap));
     const encoded = this.codec.encodeParams(method, params);
     if (encoded === NOT_IN_REVISION) {
@@ -284,6 +290,14 @@ export class Client {
   /** Closes the connection. Pending requests fail with a clear error. */
   async close(): Promise<void> {
     await this.connectionInstance?.close();
+  }
+
+  private missingCapability(method: string, params: Record<string, unknown> | undefined): string | undefined {
+    // 2024-11-05 has completion/complete but no capability to announce it, so nothing to check.
+    if (method === 'completion/complete' && !revisionHas(this.codec.version, 'completionsCapability')) {
+      return undefined;
+    }
+    return missingServerCapability(method, params, this.serverCapabilities);
   }
 
   private handleRequest(request: IncomingRequest): unknown {

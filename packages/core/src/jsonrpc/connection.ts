@@ -57,6 +57,15 @@ export interface ConnectionOptions {
   acceptBatches?: () => boolean;
   /** Incoming methods the peer may not cancel. Default: `initialize`. */
   uncancellableMethods?: readonly string[];
+  /**
+   * Adapts the notifications the engine sends on its own (progress for an incoming request) to
+   * the negotiated revision, as sessions and clients adapt the ones they send; `undefined` drops
+   * the notification. Default: sent as built (2025-11-25 shape).
+   */
+  encodeNotification?: (
+    method: string,
+    params: Record<string, unknown>,
+  ) => Record<string, unknown> | undefined;
 }
 
 interface PendingRequest {
@@ -523,7 +532,10 @@ export class Connection implements IncomingRequestOwner {
     };
     if (update.total !== undefined) params.total = update.total;
     if (update.message !== undefined) params.message = update.message;
-    return this.notify(PROGRESS, params, { relatedRequestId: request.id });
+    const encode = this.options.encodeNotification;
+    const encoded = encode ? encode(PROGRESS, params) : params;
+    if (encoded === undefined) return;
+    return this.notify(PROGRESS, encoded, { relatedRequestId: request.id });
   }
 
   // ---------------------------------------------------------------- lifecycle

@@ -1,0 +1,80 @@
+/**
+ * A one-call Node HTTP server for a web-standard handler.
+ * @module
+ */
+import { createServer, type Server as NodeHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type FetchHandler, type NodeListenerOptions, toNodeListener } from './adapter.js';
+
+/** Options of {@link serve}. */
+export interface ServeOptions<Extra = unknown> extends NodeListenerOptions<Extra> {
+  /** TCP port; 0 picks a free one (read it from the returned `url`). Default 0. */
+  port?: number;
+  /**
+   * Interface to bind. Default `127.0.0.1`: a local MCP server must not be reachable from the
+   * network. Binding a public interface also needs `allowedHosts` on the handler.
+   */
+  host?: string;
+  /** Serve only this path (other paths get 404); `url` then ends with it. Default: every path. */
+  path?: string;
+}
+
+/** A running server. */
+export interface ServedHandler {
+  /** The base URL, including `path` when one was given, e.g. `http://127.0.0.1:3000/mcp`. */
+  readonly url: string;
+  readonly port: number;
+  /** The underlying Node server, for tuning timeouts or attaching listeners. */
+  readonly server: NodeHttpServer;
+  /** Stops listening, drops open connections (SSE streams included) and closes the handler. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `handler` over `node:http`, bound to 127.0.0.1 unless told otherwise.
+ *
+ * @example
+ * ```ts
+ * const handler = createStreamableHttpHandler(server);
+ * const { url, close } = await serve(handler, { port: 3000, path: '/mcp' });
+ * console.error(`MCP endpoint: ${url}`);
+ * process.on('SIGTERM', () => void close());
+ * ```
+ */
+export async function serve<Extra>(
+  handler: FetchHandler<Extra> & { close?: () => Promise<void> },
+  options: ServeOptions<Extra> = {},
+): Promise<ServedHandler> {
+  const host = options.host ?? '127.0.0.1';
+  const path = options.path;
+  const listener = toNodeListener(handler, options);
+  const server = createServer(
+    path === undefined
+      ? listener
+      : (req, res) => {
+          const url = req.url ?? '/';
+          if (url === path || url.startsWith(`${path}?`)) listener(req, res);
+          else res.writeHead(404, { 'content-length': '0' }).end();
+        },
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const hostInUrl = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${hostInUrl}:${port}${path ?? ''}`,
+    port,
+    server,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await handler.close?.();
+      await closed;
+    },
+  };
+}

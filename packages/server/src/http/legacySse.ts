@@ -1,0 +1,239 @@
+/**
+ * The deprecated HTTP+SSE transport of protocol revision 2024-11-05, for clients that predate
+ * Streamable HTTP.
+ *
+ * A client opens a GET event stream; the first event, `endpoint`, names the URL it must POST its
+ * messages to (with `?sessionId=`). Each POST is answered 202 and every server message (responses
+ * included) travels on the event stream as an `event: message`. The session lives as long as the
+ * event stream.
+ * @module
+ */
+import {
+  classifyMessage,
+  type JsonRpcMessage,
+  type MessageExtra,
+  type MessageSink,
+  type SendOptions,
+  type Transport,
+} from '@mcpkit/core';
+import type { Server } from '../server.js';
+import type { ServerSession } from '../session.js';
+import { accepts, isJsonContentType, readJsonBody } from './body.js';
+import { Refuse, sseHeaders } from './responses.js';
+import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
+import {
+  type ConnectionRegistry,
+  KEEP_ALIVE,
+  messageEvent,
+  SseConnection,
+  type SseConnectionOwner,
+} from './sse.js';
+import type { HttpRequestExtra } from './streamable.js';
+
+/** Options of {@link createLegacySseHandler}. */
+export interface LegacySseHandlerOptions extends HostSecurityOptions {
+  /**
+   * The URL clients POST to, as sent in the `endpoint` event (a path, resolved by the client
+   * against the event stream's URL, or an absolute URL); `sessionId=<id>` is appended to its
+   * query. Default: the path of the GET request, so one mount point serves both methods.
+   */
+  messagesPath?: string;
+  /** Idle event streams get a `: keep-alive` comment this often (ms). `false` turns it off. Default 15 000. */
+  keepAliveInterval?: number | false;
+  /** Largest accepted POST body in bytes. Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** Open sessions at most; a further GET gets 503. Default 10 000. */
+  maxSessions?: number;
+  /** Bytes a client may leave unread on its event stream before it is disconnected. Default 8 MiB. */
+  maxBufferedBytes?: number;
+}
+
+/**
+ * A legacy HTTP+SSE endpoint: call it with GETs (event streams) and POSTs (messages).
+ *
+ * @example
+ * ```ts
+ * const legacy = createLegacySseHandler(server);
+ * app.all('/sse', (c) => legacy(c.req.raw));
+ * ```
+ */
+export interface LegacySseHandler {
+  (request: Request, extra?: HttpRequestExtra): Promise<Response>;
+  /** Ends every session. */
+  close(): Promise<void>;
+  /** Sessions currently open. */
+  readonly sessionCount: number;
+}
+
+/**
+ * Creates an HTTP+SSE (2024-11-05) endpoint for `server`, next to (not instead of) the Streamable
+ * HTTP one. Host and Origin are checked as by {@link createStreamableHttpHandler}.
+ *
+ * Typical paths: Streamable HTTP at `/mcp`; legacy event stream at `GET /sse`, messages at
+ * `POST /messages` (set `messagesPath: '/messages'` and route both paths to this handler). With
+ * the default `messagesPath`, mount it at one path for both GET and POST.
+ *
+ * @example
+ * ```ts
+ * const modern = createStreamableHttpHandler(server);
+ * const legacy = createLegacySseHandler(server, { messagesPath: '/messages' });
+ * await serve(async (request) => {
+ *   const { pathname } = new URL(request.url);
+ *   return pathname === '/mcp' ? modern(request) : legacy(request);
+ * }, { port: 3000 });
+ * ```
+ */
+export function createLegacySseHandler(
+  server: Server,
+  options: LegacySseHandlerOptions = {},
+): LegacySseHandler {
+  const endpoint = new LegacySseEndpoint(server, options);
+  const handler = ((request: Request, extra?: HttpRequestExtra) =>
+    endpoint.handle(request, extra)) as LegacySseHandler;
+  handler.close = () => endpoint.close();
+  Object.defineProperty(handler, 'sessionCount', { get: () => endpoint.sessions.size });
+  return handler;
+}
+
+class LegacySseEndpoint {
+  readonly sessions = new Map<string, LegacySseTransport>();
+  readonly connections: ConnectionRegistry = new Set();
+  private readonly guard: HostGuard;
+  private readonly keepAlive: number;
+  private readonly maxBodyBytes: number;
+  private readonly maxSessions: number;
+  private readonly maxBufferedBytes: number;
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private readonly server: Server,
+    private readonly options: LegacySseHandlerOptions,
+  ) {
+    this.guard = createHostGuard(options);
+    this.keepAlive = options.keepAliveInterval === false ? 0 : (options.keepAliveInterval ?? 15_000);
+    this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.maxSessions = options.maxSessions ?? 10_000;
+    this.maxBufferedBytes = options.maxBufferedBytes ?? 8 * 1024 * 1024;
+  }
+
+  async handle(request: Request, extra: HttpRequestExtra | undefined): Promise<Response> {
+    try {
+      const blocked = this.guard.check(request);
+      if (blocked) return blocked === 'host' ? Refuse.forbiddenHost() : Refuse.forbiddenOrigin();
+      if (request.method === 'GET') return this.open(request, extra);
+      if (request.method === 'POST') return await this.post(request, extra);
+      return Refuse.method('GET, POST');
+    } catch (error) {
+      this.server.reportError(error instanceof Error ? error : new Error(String(error)));
+      return Refuse.internal();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+    await Promise.allSettled([...this.sessions.values()].map((transport) => transport.session?.close()));
+  }
+
+  private open(request: Request, extra: HttpRequestExtra | undefined): Response {
+    if (!accepts(request.headers.get('accept'), 'text/event-stream'))
+      return Refuse.notAcceptable('text/event-stream');
+    if (this.sessions.size >= this.maxSessions) return Refuse.tooManySessions();
+    const sessionId = crypto.randomUUID();
+    const connection = new SseConnection(this.connections, this.maxBufferedBytes);
+    const transport = new LegacySseTransport(sessionId, connection, () => this.sessions.delete(sessionId));
+    transport.ownerClientId = extra?.authInfo?.clientId;
+    this.sessions.set(sessionId, transport);
+    this.wake();
+    const path = this.options.messagesPath ?? new URL(request.url).pathname;
+    const separator = path.includes('?') ? '&' : '?';
+    connection.write(
+      `event: endpoint\ndata: ${path}${separator}sessionId=${encodeURIComponent(sessionId)}\n\n`,
+    );
+    transport.session = this.server.connect(transport);
+    return new Response(connection.body, { status: 200, headers: sseHeaders() });
+  }
+
+  private async post(request: Request, extra: HttpRequestExtra | undefined): Promise<Response> {
+    const sessionId = new URL(request.url).searchParams.get('sessionId');
+    if (sessionId === null) return Refuse.invalid('the sessionId query parameter is required');
+    const transport = this.sessions.get(sessionId);
+    if (
+      !transport ||
+      (transport.ownerClientId !== undefined && transport.ownerClientId !== extra?.authInfo?.clientId)
+    ) {
+      return Refuse.unknownSession();
+    }
+    if (!isJsonContentType(request.headers.get('content-type'))) return Refuse.unsupportedMediaType();
+    const body = await readJsonBody(request, this.maxBodyBytes);
+    if (!body.ok) {
+      if (body.problem === 'too-large') return Refuse.tooLarge(this.maxBodyBytes);
+      return body.problem === 'parse' ? Refuse.parse() : Refuse.invalid('the body could not be read');
+    }
+    if (!Array.isArray(body.value)) {
+      const kind = classifyMessage(body.value);
+      if (kind.kind === 'invalid') return Refuse.invalid(kind.reason, kind.id);
+    }
+    // Batches are for the engine to judge: it knows the negotiated revision.
+    transport.deliver(body.value, { authInfo: extra?.authInfo, httpRequest: request });
+    return new Response(null, { status: 202 });
+  }
+
+  private wake(): void {
+    if (this.timer !== undefined || this.keepAlive <= 0) return;
+    this.timer = setInterval(() => {
+      const now = Date.now();
+      for (const connection of this.connections) {
+        if (now - connection.lastWrite >= this.keepAlive) connection.write(KEEP_ALIVE);
+      }
+      if (this.connections.size === 0 && this.timer !== undefined) {
+        clearInterval(this.timer);
+        this.timer = undefined;
+      }
+    }, this.keepAlive);
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+}
+
+/** One legacy session: a single event stream carries everything the server sends. */
+class LegacySseTransport implements Transport, SseConnectionOwner {
+  session: ServerSession | undefined;
+  ownerClientId: string | undefined;
+  private sink: MessageSink | undefined;
+  private isClosed = false;
+
+  constructor(
+    readonly sessionId: string,
+    private readonly connection: SseConnection,
+    private readonly onClosed: () => void,
+  ) {
+    connection.owner = this;
+  }
+
+  start(sink: MessageSink): void {
+    this.sink = sink;
+  }
+
+  deliver(value: unknown, extra: MessageExtra): void {
+    this.sink?.message(value, extra);
+  }
+
+  send(message: JsonRpcMessage | JsonRpcMessage[], _options?: SendOptions): void {
+    if (this.isClosed) throw new Error('The SSE session is closed');
+    this.connection.write(messageEvent(JSON.stringify(message), undefined));
+  }
+
+  connectionLost(): void {
+    // The event stream is the session: when the client leaves, the session ends.
+    if (this.session) void this.session.close().catch(() => {});
+    else void this.close();
+  }
+
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.connection.close();
+    this.onClosed();
+    this.sink?.closed();
+  }
+}

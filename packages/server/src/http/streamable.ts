@@ -1,0 +1,575 @@
+/**
+ * The Streamable HTTP endpoint (MCP 2025-03-26 and later) as a web-standard function:
+ * `(Request) => Promise<Response>`. It runs wherever `fetch` types exist (Node through
+ * `@mcpkit/node/http`, Bun, Deno, Workers) and mounts in any framework.
+ * @module
+ */
+import {
+  type AuthInfo,
+  classifyMessage,
+  codecFor,
+  DEFAULT_HTTP_PROTOCOL_VERSION,
+  isSupportedProtocolVersion,
+  type MessageExtra,
+  negotiateProtocolVersion,
+  type ProtocolVersion,
+  type RequestId,
+} from '@mcpkit/core';
+import type { RequestContext } from '../context.js';
+import type { Server } from '../server.js';
+import { accepts, isJsonContentType, readJsonBody } from './body.js';
+import { type EventStore, InMemoryEventStore } from './eventStore.js';
+import { PROTOCOL_VERSION_HEADER, Refuse, SESSION_HEADER } from './responses.js';
+import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
+import { type HttpRuntime, HttpSessionTransport } from './sessionTransport.js';
+import { type ConnectionRegistry, KEEP_ALIVE } from './sse.js';
+
+/** Options of {@link createStreamableHttpHandler}. Every one has a safe default. */
+export interface StreamableHttpHandlerOptions extends HostSecurityOptions {
+  /**
+   * Serve without sessions: no `Mcp-Session-Id`, every POST is answered by a throwaway session
+   * over the same server definition, GET and DELETE get 405. Requests to the client (sampling,
+   * elicitation, roots) are unavailable; progress and logs still reach the caller. Default false.
+   */
+  stateless?: boolean;
+  /**
+   * Answer requests with a JSON body instead of an SSE stream. A request whose handler sends
+   * anything before its result (progress, logs, a request to the client) still gets an SSE stream:
+   * the choice is made when the first message for it is ready. Default false (always SSE).
+   */
+  enableJsonResponse?: boolean;
+  /**
+   * Where SSE events are kept for resumption (`GET` with `Last-Event-ID`) and SSE polling.
+   * Default: a bounded {@link InMemoryEventStore} per handler. `false` turns resumability off.
+   * Ignored in stateless mode.
+   */
+  eventStore?: EventStore | false;
+  /** The `retry:` value (ms) sent with priming events: how long clients wait to reconnect. Default 1 000. */
+  retryInterval?: number;
+  /** Idle SSE connections get a `: keep-alive` comment this often (ms). `false` turns it off. Default 15 000. */
+  keepAliveInterval?: number | false;
+  /** A session with no request, no stream and no traffic for this long (ms) ends. `false`: never. Default 30 min. */
+  sessionIdleTimeout?: number | false;
+  /** Open sessions at most; a further `initialize` gets 503. Default 10 000. */
+  maxSessions?: number;
+  /** Largest accepted POST body in bytes (413 beyond, enforced while reading). Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** Bytes a client may leave unread on one SSE connection before it is disconnected. Default 8 MiB. */
+  maxBufferedBytes?: number;
+  /**
+   * Offer the standalone GET stream for messages that belong to no request. When false, a GET
+   * without `Last-Event-ID` gets 405 (resuming a stream by GET still works). Default true.
+   */
+  enableGetStream?: boolean;
+  /** Let clients end their session with DELETE (405 otherwise). Default true. */
+  enableDelete?: boolean;
+  /**
+   * Reject an `MCP-Protocol-Version` header that names a supported revision other than the
+   * negotiated one (400). Default false: any supported revision is accepted and the session keeps
+   * speaking its negotiated one, because real clients (the conformance suite among them) send
+   * `2025-03-26` on later sessions. Unsupported values always get 400.
+   */
+  strictProtocolVersion?: boolean;
+  /**
+   * Makes session ids. Must return unguessable strings of visible ASCII (0x21-0x7E), at most 128
+   * characters. Default `crypto.randomUUID()`.
+   */
+  sessionIdGenerator?: () => string;
+}
+
+/** What the host adds to a request besides the `Request` itself. */
+export interface HttpRequestExtra {
+  /** The verified identity of the caller (from an authorization layer); handlers see it as `ctx.authInfo`. */
+  readonly authInfo?: AuthInfo;
+}
+
+/**
+ * A Streamable HTTP endpoint. Call it with each HTTP request to the MCP endpoint path.
+ *
+ * @example
+ * ```ts
+ * const handler = createStreamableHttpHandler(server);
+ * const response = await handler(request, { authInfo: await verifyToken(request) });
+ * // On shutdown:
+ * await handler.close();
+ * ```
+ */
+export interface StreamableHttpHandler {
+  (request: Request, extra?: HttpRequestExtra): Promise<Response>;
+  /** Ends every session and stops the handler's timer. */
+  close(): Promise<void>;
+  /** Sessions currently open. */
+  readonly sessionCount: number;
+}
+
+const DEFAULTS = {
+  retryInterval: 1_000,
+  keepAliveInterval: 15_000,
+  sessionIdleTimeout: 30 * 60_000,
+  maxSessions: 10_000,
+  maxBodyBytes: 4 * 1024 * 1024,
+  maxBufferedBytes: 8 * 1024 * 1024,
+} as const;
+
+const BOTH_TYPES = 'application/json and text/event-stream';
+const MAX_EVENT_ID_LENGTH = 256;
+
+/** What a POST body holds, found before anything is delivered. */
+interface BodySummary {
+  readonly batch: boolean;
+  /** Ids of the requests, in order. */
+  readonly ids: RequestId[];
+  readonly initialize: boolean;
+  /** Request ids named by `notifications/cancelled` in the body. */
+  readonly cancels: RequestId[] | undefined;
+}
+
+/**
+ * Creates the Streamable HTTP endpoint for `server`: one function serving POST, GET and DELETE on
+ * the MCP endpoint path, with every session sharing the one server definition.
+ *
+ * Secure by default: `Host` and `Origin` must be loopback names (configure `allowedHosts` /
+ * `allowedOrigins` for a public name), bodies are capped, session ids are random UUIDs, idle
+ * sessions expire, and error bodies are JSON-RPC errors with no internals.
+ *
+ * Mounting it (the node adapter is in `@mcpkit/node/http`):
+ * ```ts
+ * // Node, no framework
+ * import { serve } from '@mcpkit/node/http';
+ * await serve(handler, { port: 3000, path: '/mcp' });
+ * // Hono, Bun, Deno, Workers: anything with Request/Response
+ * app.all('/mcp', (c) => handler(c.req.raw));
+ * // Express / Fastify: see toNodeListener in @mcpkit/node/http
+ * ```
+ *
+ * @example
+ * ```ts
+ * const server = new McpServer({ name: 'demo', version: '1.0.0' });
+ * const handler = createStreamableHttpHandler(server, { enableJsonResponse: true });
+ * Bun.serve({ port: 3000, hostname: '127.0.0.1', fetch: (request) => handler(request) });
+ * ```
+ */
+export function createStreamableHttpHandler(
+  server: Server,
+  options: StreamableHttpHandlerOptions = {},
+): StreamableHttpHandler {
+  const endpoint = new StreamableHttpEndpoint(server, options);
+  const handler = ((request: Request, extra?: HttpRequestExtra) =>
+    endpoint.handle(request, extra)) as StreamableHttpHandler;
+  handler.close = () => endpoint.close();
+  Object.defineProperty(handler, 'sessionCount', { get: () => endpoint.sessionCount });
+  return handler;
+}
+
+/**
+ * SSE polling (SEP-1699): ends the HTTP response that carries the current request while the
+ * handler keeps running. The client reconnects with GET + `Last-Event-ID` (after the `retry`
+ * delay) and receives everything the handler sends from then on, its result included. Useful to
+ * release connections during long operations.
+ *
+ * Returns false, and changes nothing, when the request is not served by a Streamable HTTP session
+ * with resumability (an event store, and a client on 2025-11-25 or later).
+ *
+ * @example
+ * ```ts
+ * server.setRequestHandler('tools/call', async (params, ctx) => {
+ *   closeSseStream(ctx);                       // the client will poll for the result
+ *   await new Promise((r) => setTimeout(r, 100));
+ *   return { content: [{ type: 'text', text: 'done' }] };
+ * });
+ * ```
+ */
+export function closeSseStream(context: RequestContext, options: { retryInterval?: number } = {}): boolean {
+  const transport = context.session.transport;
+  if (!(transport instanceof HttpSessionTransport)) return false;
+  return transport.closeRequestStream(context.requestId, options.retryInterval);
+}
+
+class StreamableHttpEndpoint implements HttpRuntime {
+  readonly eventStore: EventStore | undefined;
+  readonly retryInterval: number;
+  readonly maxBufferedBytes: number;
+  readonly connections: ConnectionRegistry = new Set();
+  private readonly sessions = new Map<string, HttpSessionTransport>();
+  private readonly guard: HostGuard;
+  private readonly stateless: boolean;
+  private readonly preferJson: boolean;
+  private readonly keepAlive: number;
+  private readonly idleTimeout: number;
+  private readonly maxSessions: number;
+  private readonly maxBodyBytes: number;
+  private readonly enableGet: boolean;
+  private readonly enableDelete: boolean;
+  private readonly strictVersion: boolean;
+  private readonly allow: string;
+  private readonly newSessionId: () => string;
+  private readonly tickInterval: number;
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private readonly server: Server,
+    options: StreamableHttpHandlerOptions,
+  ) {
+    this.stateless = options.stateless ?? false;
+    this.eventStore =
+      this.stateless || options.eventStore === false
+        ? undefined
+        : (options.eventStore ?? new InMemoryEventStore());
+    this.retryInterval = nonNegative(options.retryInterval, DEFAULTS.retryInterval, 'retryInterval');
+    this.maxBufferedBytes = nonNegative(
+      options.maxBufferedBytes,
+      DEFAULTS.maxBufferedBytes,
+      'maxBufferedBytes',
+    );
+    this.keepAlive = optionalInterval(
+      options.keepAliveInterval,
+      DEFAULTS.keepAliveInterval,
+      'keepAliveInterval',
+    );
+    this.idleTimeout = optionalInterval(
+      options.sessionIdleTimeout,
+      DEFAULTS.sessionIdleTimeout,
+      'sessionIdleTimeout',
+    );
+    this.maxSessions = nonNegative(options.maxSessions, DEFAULTS.maxSessions, 'maxSessions');
+    this.maxBodyBytes = nonNegative(options.maxBodyBytes, DEFAULTS.maxBodyBytes, 'maxBodyBytes');
+    this.preferJson = options.enableJsonResponse ?? false;
+    this.enableGet = options.enableGetStream ?? true;
+    this.enableDelete = options.enableDelete ?? true;
+    this.strictVersion = options.strictProtocolVersion ?? false;
+    this.guard = createHostGuard(options);
+    this.newSessionId = options.sessionIdGenerator ?? (() => crypto.randomUUID());
+    this.allow = this.stateless
+      ? 'POST'
+      : ['GET', 'POST', ...(this.enableDelete ? ['DELETE'] : [])].join(', ');
+    // One timer serves keep-alive and idle expiry for every session of this handler.
+    const idleSweep =
+      this.idleTimeout === Number.POSITIVE_INFINITY
+        ? Number.POSITIVE_INFINITY
+        : clamp(this.idleTimeout / 4, 10, 60_000);
+    this.tickInterval = Math.min(this.keepAlive, idleSweep);
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  async handle(request: Request, extra: HttpRequestExtra | undefined): Promise<Response> {
+    try {
+      const blocked = this.guard.check(request);
+      if (blocked) return blocked === 'host' ? Refuse.forbiddenHost() : Refuse.forbiddenOrigin();
+      switch (request.method) {
+        case 'POST':
+          return await this.post(request, extra);
+        case 'GET':
+          return await this.get(request, extra);
+        case 'DELETE':
+          return await this.delete(request, extra);
+        default:
+          return Refuse.method(this.allow);
+      }
+    } catch (error) {
+      this.report(toError(error));
+      return Refuse.internal();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.stopTimer();
+    await Promise.allSettled([...this.sessions.values()].map((transport) => this.closeTransport(transport)));
+  }
+
+  // ---------------------------------------------------------------- POST
+
+  private async post(request: Request, extra: HttpRequestExtra | undefined): Promise<Response> {
+    const headers = request.headers;
+    const accept = headers.get('accept');
+    if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream')) {
+      return Refuse.notAcceptable(BOTH_TYPES);
+    }
+    if (!isJsonContentType(headers.get('content-type'))) return Refuse.unsupportedMediaType();
+    const body = await readJsonBody(request, this.maxBodyBytes);
+    if (!body.ok) {
+      if (body.problem === 'too-large') return Refuse.tooLarge(this.maxBodyBytes);
+      return body.problem === 'parse' ? Refuse.parse() : Refuse.invalid('the body could not be read');
+    }
+    const summary = summarize(body.value);
+    if (summary instanceof Response) return summary;
+    const messageExtra: MessageExtra = { authInfo: extra?.authInfo, httpRequest: request };
+    if (this.stateless) return this.postStateless(request, summary, body.value, messageExtra);
+
+    const sessionId = headers.get(SESSION_HEADER);
+    if (sessionId === null) {
+      if (!summary.initialize) return Refuse.missingSession();
+      return this.initialize(request, summary, body.value, messageExtra);
+    }
+    const transport = this.lookup(sessionId, extra);
+    if (!transport) return Refuse.unknownSession();
+    const versionProblem = this.checkVersion(request, transport);
+    if (versionProblem) return versionProblem;
+    transport.lastActivity = Date.now();
+    if (summary.batch && !acceptsBatches(transport.protocolVersion)) {
+      return Refuse.invalid('JSON-RPC batches are not supported by the negotiated protocol version');
+    }
+    for (const id of summary.ids) {
+      if (transport.hasExchange(id)) {
+        return Refuse.invalid(
+          `id ${JSON.stringify(id)} is already in use by a request in flight`,
+          summary.batch ? undefined : id,
+        );
+      }
+    }
+    if (summary.ids.length === 0) {
+      transport.deliver(body.value, messageExtra);
+      if (summary.cancels) transport.clientCancelled(summary.cancels);
+      return new Response(null, { status: 202 });
+    }
+    const response = transport.openExchange(summary.ids, {
+      preferJson: this.preferJson,
+      opensSession: false,
+      signal: request.signal,
+    });
+    transport.deliver(body.value, messageExtra);
+    if (summary.cancels) transport.clientCancelled(summary.cancels);
+    return response;
+  }
+
+  private initialize(
+    request: Request,
+    summary: BodySummary,
+    value: unknown,
+    extra: MessageExtra,
+  ): Promise<Response> | Response {
+    if (this.sessions.size >= this.maxSessions) return Refuse.tooManySessions();
+    const sessionId = this.newSessionId();
+    if (!isVisibleAscii(sessionId, 128) || this.sessions.has(sessionId)) {
+      this.report(new Error('sessionIdGenerator returned an invalid or duplicate session id'));
+      return Refuse.internal();
+    }
+    const transport = new HttpSessionTransport(this, sessionId, false);
+    transport.ownerClientId = extra.authInfo?.clientId;
+    const response = transport.openExchange(summary.ids, {
+      preferJson: this.preferJson,
+      opensSession: true,
+      signal: request.signal,
+    });
+    transport.session = this.server.connect(transport);
+    transport.deliver(value, extra);
+    return response;
+  }
+
+  private postStateless(
+    request: Request,
+    summary: BodySummary,
+    value: unknown,
+    extra: MessageExtra,
+  ): Promise<Response> | Response {
+    const header = request.headers.get(PROTOCOL_VERSION_HEADER);
+    if (header !== null && !isSupportedProtocolVersion(header)) return Refuse.badProtocolVersion(header);
+    // Notifications and responses have no session to go to.
+    if (summary.ids.length === 0) return new Response(null, { status: 202 });
+    const version = negotiateProtocolVersion(
+      header ?? DEFAULT_HTTP_PROTOCOL_VERSION,
+      this.server.protocolVersions,
+    );
+    if (summary.batch && !acceptsBatches(version)) {
+      return Refuse.invalid('JSON-RPC batches are not supported by this protocol version');
+    }
+    const transport = new HttpSessionTransport(this, undefined, true);
+    const response = transport.openExchange(summary.ids, {
+      preferJson: this.preferJson,
+      opensSession: false,
+      signal: request.signal,
+    });
+    // `initialize` gets a real (one-request) handshake; everything else runs pre-initialized.
+    const connectOptions = summary.initialize ? undefined : { stateless: { protocolVersion: version } };
+    transport.session = this.server.connect(transport, connectOptions);
+    transport.deliver(value, extra);
+    return response;
+  }
+
+  // ---------------------------------------------------------------- GET and DELETE
+
+  private async get(request: Request, extra: HttpRequestExtra | undefined): Promise<Response> {
+    if (this.stateless) return Refuse.method(this.allow);
+    const lastEventId = request.headers.get('last-event-id');
+    if (lastEventId === null && !this.enableGet) return Refuse.method(this.allow);
+    if (!accepts(request.headers.get('accept'), 'text/event-stream'))
+      return Refuse.notAcceptable('text/event-stream');
+    const found = this.sessionFor(request, extra);
+    if (found instanceof Response) return found;
+    if (lastEventId !== null) {
+      if (!isVisibleAscii(lastEventId, MAX_EVENT_ID_LENGTH)) return Refuse.unknownEventId();
+      return found.resume(lastEventId);
+    }
+    return found.openStandalone() ?? Refuse.conflict('the session already has an open GET stream');
+  }
+
+  private async delete(request: Request, extra: HttpRequestExtra | undefined): Promise<Response> {
+    if (this.stateless || !this.enableDelete) return Refuse.method(this.allow);
+    const found = this.sessionFor(request, extra);
+    if (found instanceof Response) return found;
+    await this.closeTransport(found);
+    return new Response(null, { status: 200 });
+  }
+
+  /** The session a GET or DELETE names, or the refusal to answer with. */
+  private sessionFor(request: Request, extra: HttpRequestExtra | undefined): HttpSessionTransport | Response {
+    const sessionId = request.headers.get(SESSION_HEADER);
+    if (sessionId === null) return Refuse.missingSession();
+    const transport = this.lookup(sessionId, extra);
+    if (!transport) return Refuse.unknownSession();
+    const versionProblem = this.checkVersion(request, transport);
+    if (versionProblem) return versionProblem;
+    transport.lastActivity = Date.now();
+    return transport;
+  }
+
+  /** A live session by id; sessions bound to credentials answer only to the same client. */
+  private lookup(sessionId: string, extra: HttpRequestExtra | undefined): HttpSessionTransport | undefined {
+    const transport = this.sessions.get(sessionId);
+    if (!transport || transport.closed) return undefined;
+    if (transport.ownerClientId !== undefined && transport.ownerClientId !== extra?.authInfo?.clientId)
+      return undefined;
+    return transport;
+  }
+
+  /**
+   * `MCP-Protocol-Version` on requests after `initialize`. Absent: the spec says assume
+   * 2025-03-26, and the session already knows its revision, so nothing to check.
+   */
+  private checkVersion(request: Request, transport: HttpSessionTransport): Response | undefined {
+    const header = request.headers.get(PROTOCOL_VERSION_HEADER);
+    if (header === null) return undefined;
+    if (!isSupportedProtocolVersion(header)) return Refuse.badProtocolVersion(header);
+    const negotiated = transport.protocolVersion;
+    if (this.strictVersion && negotiated !== undefined && header !== negotiated) {
+      return Refuse.mismatchedProtocolVersion(negotiated);
+    }
+    return undefined;
+  }
+
+  // ---------------------------------------------------------------- HttpRuntime
+
+  wake(): void {
+    if (this.timer !== undefined || this.tickInterval === Number.POSITIVE_INFINITY) return;
+    this.timer = setInterval(this.tick, this.tickInterval);
+    // Housekeeping alone must not keep a process alive (Node and Bun have unref).
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+
+  report(error: Error): void {
+    this.server.reportError(error);
+  }
+
+  sessionReady(transport: HttpSessionTransport): void {
+    this.sessions.set(transport.sessionId!, transport);
+    this.wake();
+  }
+
+  sessionEnded(transport: HttpSessionTransport): void {
+    const id = transport.sessionId;
+    if (id !== undefined && this.sessions.get(id) === transport) this.sessions.delete(id);
+  }
+
+  private readonly tick = (): void => {
+    const now = Date.now();
+    if (this.keepAlive !== Number.POSITIVE_INFINITY) {
+      for (const connection of this.connections) {
+        if (now - connection.lastWrite >= this.keepAlive) connection.write(KEEP_ALIVE);
+      }
+    }
+    if (this.idleTimeout !== Number.POSITIVE_INFINITY) {
+      for (const transport of this.sessions.values()) {
+        if (!transport.busy && now - transport.lastActivity >= this.idleTimeout)
+          void this.closeTransport(transport);
+      }
+    }
+    if (this.sessions.size === 0 && this.connections.size === 0) this.stopTimer();
+  };
+
+  private stopTimer(): void {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private async closeTransport(transport: HttpSessionTransport): Promise<void> {
+    try {
+      if (transport.session) await transport.session.close();
+      else await transport.close();
+    } catch (error) {
+      this.report(toError(error));
+    }
+  }
+}
+
+/** Checks the envelope of every message in a body, before any of it is delivered. */
+function summarize(value: unknown): BodySummary | Response {
+  const batch = Array.isArray(value);
+  const items: unknown[] = batch ? value : [value];
+  if (batch && items.length === 0) return Refuse.invalid('an empty batch');
+  const ids: RequestId[] = [];
+  const seen = batch ? new Set<RequestId>() : undefined;
+  let initialize = false;
+  let cancels: RequestId[] | undefined;
+  for (const item of items) {
+    const kind = classifyMessage(item);
+    if (kind.kind === 'invalid') return Refuse.invalid(kind.reason, batch ? undefined : kind.id);
+    if (kind.kind === 'request') {
+      const id = kind.message.id;
+      if (seen) {
+        if (seen.has(id)) return Refuse.invalid(`id ${JSON.stringify(id)} appears twice in the batch`);
+        seen.add(id);
+      }
+      ids.push(id);
+      if (kind.message.method === 'initialize') initialize = true;
+    } else if (kind.kind === 'notification' && kind.message.method === 'notifications/cancelled') {
+      const target = kind.message.params?.requestId;
+      if (typeof target === 'string' || typeof target === 'number') {
+        if (!cancels) cancels = [];
+        cancels.push(target);
+      }
+    }
+  }
+  if (initialize && batch) return Refuse.invalid('initialize must not be part of a batch');
+  return { batch, ids, initialize, cancels };
+}
+
+function acceptsBatches(version: string | undefined): boolean {
+  return (
+    version !== undefined &&
+    isSupportedProtocolVersion(version) &&
+    codecFor(version as ProtocolVersion).acceptsBatches
+  );
+}
+
+function isVisibleAscii(value: string, maxLength: number): boolean {
+  if (value.length === 0 || value.length > maxLength) return false;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x21 || code > 0x7e) return false;
+  }
+  return true;
+}
+
+function nonNegative(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!(value >= 0) || !Number.isFinite(value)) throw new RangeError(`${name} must be a finite number >= 0`);
+  return value;
+}
+
+function optionalInterval(value: number | false | undefined, fallback: number, name: string): number {
+  if (value === false) return Number.POSITIVE_INFINITY;
+  if (value === undefined) return fallback;
+  if (!(value > 0) || !Number.isFinite(value))
+    throw new RangeError(`${name} must be a positive number of ms or false`);
+  return value;
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
+}
+
+function toError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}

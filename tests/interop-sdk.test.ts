@@ -1,0 +1,647 @@
+/**
+ * Interoperability with the official TypeScript SDK (`@modelcontextprotocol/sdk`), both ways and
+ * over two transports:
+ *
+ * - mcpkit's McpClient against an official McpServer (tests/fixtures/sdkServer.ts);
+ * - the official Client against mcpkit's McpServer (tests/fixtures/mcpkitServer.ts);
+ *
+ * each in-process over mcpkit's serializing in-memory pair, and across a process boundary over
+ * stdio. The mcpkit end of every in-memory connection is wrapped in a SchemaRecorder, so each
+ * message either way is also checked against the official schema.
+ */
+import path from 'node:path';
+import type { McpClient } from '@mcpkit/client';
+import {
+  type CreateMessageRequestParams,
+  createInMemoryPair,
+  type ElicitRequestURLParams,
+  type LoggingMessageNotificationParams,
+  type ProgressUpdate,
+  RequestCancelledError,
+  type Transport,
+  UrlElicitationRequiredError,
+} from '@mcpkit/core';
+import { StdioClientTransport } from '@mcpkit/node/stdio';
+import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as SdkStdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Transport as SdkTransport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CreateMessageRequestSchema,
+  CreateTaskResultSchema,
+  ElicitationCompleteNotificationSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMcpkitServer, TINY_PNG } from './fixtures/mcpkitServer.js';
+import { ClientProbe, fakeModel, probingClient, ROOT, textOf, until } from './fixtures/probe.js';
+import { fromSdkTransport, toSdkTransport } from './fixtures/sdkBridge.js';
+import { createSdkServer } from './fixtures/sdkServer.js';
+import { repoRoot, type SchemaFailure, SchemaRecorder } from './support/officialSchema.js';
+
+const REGISTER_TS = path.join(repoRoot, 'conformance/register-ts.mjs');
+/** A fixture launched with plain Node, running TypeScript from source. */
+function spawnFixture(file: string): StdioClientTransport {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', REGISTER_TS, path.join(repoRoot, 'tests/fixtures', file)],
+    cwd: repoRoot,
+  });
+}
+
+// -------------------------------------------------------------------------------------------------
+// mcpkit client → official server
+
+interface OfficialServerConnection {
+  readonly transport: Transport;
+  close(): Promise<void>;
+}
+
+const officialServerConnections: Record<string, () => Promise<OfficialServerConnection>> = {
+  'in-memory': async () => {
+    const [clientSide, serverSide] = createInMemoryPair({ serialize: true });
+    const server = createSdkServer();
+    await server.connect(toSdkTransport(serverSide));
+    return { transport: clientSide, close: () => server.close() };
+  },
+  stdio: async () => {
+    const transport = spawnFixture('sdk-server.ts');
+    return { transport, close: () => transport.close() };
+  },
+};
+
+describe.each(Object.keys(officialServerConnections))(
+  'mcpkit McpClient → official McpServer (%s)',
+  (mode) => {
+    const probe = new ClientProbe();
+    const recorder = new SchemaRecorder({ side: 'client' });
+    let connection: OfficialServerConnection;
+    let client: McpClient;
+
+    beforeAll(async () => {
+      connection = await officialServerConnections[mode]!();
+      client = probingClient(probe);
+      await client.connect(recorder.wrap(connection.transport));
+      await client.setLoggingLevel('debug');
+    });
+
+    afterAll(async () => {
+      await client?.close();
+      await connection?.close();
+    });
+
+    it('initializes on 2025-11-25 and pings both ways', async () => {
+      expect(client.protocolVersion).toBe('2025-11-25');
+      expect(client.serverInfo).toMatchObject({ name: 'sdk-fixture', version: '1.0.0' });
+      expect(client.instructions).toBe('Official SDK fixture');
+      await client.ping();
+      expect(textOf(await client.callTool('ping-client'))).toBe('pong');
+    });
+
+    it('lists tools and calls them: structuredContent checked against outputSchema, isError, images', async () => {
+      const tools = await client.tools();
+      const add = tools.find((tool) => tool.name === 'add');
+      expect(add?.outputSchema).toMatchObject({ type: 'object', properties: { sum: { type: 'number' } } });
+      expect(add?.annotations?.readOnlyHint).toBe(true);
+      const sum = await client.callTool('add', { a: 2, b: 3 });
+      expect(sum.structuredContent).toEqual({ sum: 5 });
+      expect(textOf(sum)).toBe('5');
+      const failed = await client.callTool('fail');
+      expect(failed.isError).toBe(true);
+      expect(textOf(failed)).toBe('it went wrong');
+      const image = await client.callTool('image');
+      expect(image.content[0]).toMatchObject({ type: 'image', mimeType: 'image/png' });
+      const invalid = await client.callTool('add', { a: 'two', b: 3 }).catch((error: unknown) => error);
+      expect(invalid instanceof Error || (invalid as { isError?: boolean }).isError === true).toBe(true);
+    });
+
+    it('receives progress for a tool call', async () => {
+      const updates: ProgressUpdate[] = [];
+      const result = await client.callTool('count', { steps: 3 }, { onProgress: (u) => updates.push(u) });
+      expect(textOf(result)).toBe('counted to 3');
+      expect(updates).toEqual([
+        { progress: 1, total: 3, message: 'step 1' },
+        { progress: 2, total: 3, message: 'step 2' },
+        { progress: 3, total: 3, message: 'step 3' },
+      ]);
+    });
+
+    it('cancels a tool call: the server sees notifications/cancelled', async () => {
+      const controller = new AbortController();
+      const call = client.callTool(
+        'wait-for-cancel',
+        {},
+        { signal: controller.signal, onProgress: () => controller.abort('user pressed stop') },
+      );
+      await expect(call).rejects.toBeInstanceOf(RequestCancelledError);
+      await until(() => probe.logs.some((log) => String(log.data).startsWith('cancelled')), 'the server log');
+      expect(probe.logs.find((log) => String(log.data).startsWith('cancelled'))?.data).toContain(
+        'user pressed stop',
+      );
+    });
+
+    it('lists and reads resources and templates, completing a template variable', async () => {
+      const resources = await client.resources();
+      expect(resources.map((r) => r.uri)).toEqual(
+        expect.arrayContaining(['mem://readme', 'mem://logo', 'mem://notes/1', 'mem://notes/3']),
+      );
+      const readme = await client.readResource('mem://readme');
+      expect(readme.contents).toEqual([{ uri: 'mem://readme', mimeType: 'text/markdown', text: '# Hello' }]);
+      const logo = await client.readResource('mem://logo');
+      expect(logo.contents[0]).toMatchObject({ mimeType: 'image/png', blob: expect.any(String) });
+      const templates = await client.resourceTemplates();
+      expect(templates).toEqual([expect.objectContaining({ name: 'note', uriTemplate: 'mem://notes/{id}' })]);
+      const note = await client.readResource('mem://notes/2');
+      expect(note.contents[0]).toMatchObject({ uri: 'mem://notes/2', text: 'second note' });
+      const { completion } = await client.complete({
+        ref: { type: 'ref/resource', uri: 'mem://notes/{id}' },
+        argument: { name: 'id', value: '' },
+      });
+      expect(completion.values).toEqual(['1', '2', '3']);
+    });
+
+    it('subscribes, receives resources/updated, and stops after unsubscribing', async () => {
+      await client.subscribeResource('mem://readme');
+      await client.callTool('touch', { uri: 'mem://readme' });
+      await until(() => probe.updates.includes('mem://readme'), 'resources/updated');
+      await client.unsubscribeResource('mem://readme');
+      const before = probe.updates.length;
+      await client.callTool('touch', { uri: 'mem://readme' });
+      await client.ping();
+      expect(probe.updates.length).toBe(before);
+    });
+
+    it('lists and gets prompts, with completion of an argument', async () => {
+      const prompts = await client.prompts();
+      expect(prompts.find((p) => p.name === 'greet')?.arguments).toEqual([
+        expect.objectContaining({ name: 'name', required: true }),
+      ]);
+      const { completion } = await client.complete({
+        ref: { type: 'ref/prompt', name: 'greet' },
+        argument: { name: 'name', value: 'A' },
+      });
+      expect(completion.values).toEqual(['Ada', 'Alan']);
+      const greet = await client.getPrompt('greet', { name: 'Ada' });
+      expect(greet.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Hello, Ada!' } }]);
+      const plain = await client.getPrompt('plain');
+      expect(plain.messages[1]?.content).toMatchObject({
+        type: 'resource',
+        resource: { uri: 'mem://readme' },
+      });
+    });
+
+    it('filters log messages by logging/setLevel', async () => {
+      await client.setLoggingLevel('warning');
+      const before = probe.logs.length;
+      await client.callTool('log');
+      await client.ping();
+      expect(probe.logs.slice(before).map((log) => log.data)).toEqual(['at warning', 'at error']);
+      await client.setLoggingLevel('debug');
+      await client.callTool('log');
+      await until(() => probe.logs.filter((log) => log.data === 'at debug').length === 1, 'debug logs');
+    });
+
+    it('answers sampling, including tools, tool_use and tool_result', async () => {
+      expect(textOf(await client.callTool('ask-model'))).toBe('fake-model: [{"type":"text","text":"4"}]');
+      expect(probe.sampling.at(-1)).toMatchObject({ systemPrompt: 'Be brief', maxTokens: 20 });
+      const withTools = await client.callTool('ask-model-with-tools');
+      expect(textOf(withTools)).toBe('toolUse/endTurn: [{"type":"text","text":"It is sunny"}]');
+      const [first, second] = probe.sampling.slice(-2);
+      expect(first).toMatchObject({ toolChoice: { mode: 'auto' }, tools: [{ name: 'weather' }] });
+      expect(second?.messages[2]?.content).toEqual([
+        { type: 'tool_result', toolUseId: 'use-1', content: [{ type: 'text', text: 'sunny, 21°C' }] },
+      ]);
+    });
+
+    it('sends progress for a server request (client → server notifications/progress)', async () => {
+      expect(textOf(await client.callTool('ask-model-with-progress'))).toBe('progress: 1,2');
+    });
+
+    it('honours the server cancelling its own sampling request', async () => {
+      const result = await client.callTool('ask-model-then-cancel');
+      expect(textOf(result)).toMatch(/^rejected:/);
+      await until(() => probe.samplingAborted, 'the sampling handler to see the abort');
+    });
+
+    it('answers form elicitation with schema defaults applied', async () => {
+      const answer = JSON.parse(textOf(await client.callTool('ask-user')));
+      expect(answer).toEqual({ action: 'accept', content: { name: 'Ada', age: 30, color: 'blue' } });
+    });
+
+    it('answers URL elicitation and receives notifications/elicitation/complete', async () => {
+      expect(textOf(await client.callTool('ask-url'))).toBe('accept');
+      expect(probe.urlElicitations.at(-1)).toMatchObject({ url: 'https://example.com/consent' });
+      await until(() => probe.completedElicitations.includes('consent-1'), 'elicitation/complete');
+    });
+
+    it('surfaces -32042 as UrlElicitationRequiredError', async () => {
+      const error = await client.callTool('needs-auth').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UrlElicitationRequiredError);
+      expect((error as UrlElicitationRequiredError).elicitations).toEqual([
+        { mode: 'url', message: 'Authorize', url: 'https://example.com/authorize', elicitationId: 'auth-1' },
+      ]);
+    });
+
+    it('serves roots and announces roots/list_changed', async () => {
+      expect(JSON.parse(textOf(await client.callTool('list-roots')))).toEqual([ROOT]);
+      await client.setRoots([ROOT, { uri: 'file:///tmp' }]);
+      await until(() => probe.logged('roots changed'), 'the server to see roots/list_changed');
+      expect(JSON.parse(textOf(await client.callTool('list-roots')))).toHaveLength(2);
+    });
+
+    it('refreshes its caches on tools, prompts and resources list_changed', async () => {
+      expect((await client.tools()).some((tool) => tool.name === 'grown')).toBe(false);
+      await client.callTool('grow');
+      await until(
+        () => ['tools', 'prompts', 'resources'].every((k) => probe.listChanges.includes(k)),
+        'list_changed',
+      );
+      expect((await client.tools()).some((tool) => tool.name === 'grown')).toBe(true);
+      expect((await client.prompts()).some((prompt) => prompt.name === 'grown-prompt')).toBe(true);
+      expect((await client.resources()).some((resource) => resource.uri === 'mem://grown')).toBe(true);
+    });
+
+    it('every message matched the official schema', () => {
+      expect(recorder.checked).toBeGreaterThan(60);
+      recorder.assertClean();
+    });
+  },
+);
+
+// -------------------------------------------------------------------------------------------------
+// official client → mcpkit server
+
+interface McpkitServerConnection {
+  readonly transport: SdkTransport;
+  close(): Promise<void>;
+}
+
+const mcpkitServerConnections: Record<string, (recorder: SchemaRecorder) => Promise<McpkitServerConnection>> =
+  {
+    'in-memory': async (recorder) => {
+      const [clientSide, serverSide] = createInMemoryPair({ serialize: true });
+      const server = createMcpkitServer({ tasks: { pollInterval: 20 } });
+      server.connect(recorder.wrap(serverSide));
+      return { transport: toSdkTransport(clientSide), close: () => server.close() };
+    },
+    stdio: async (recorder) => {
+      const stdio = new SdkStdioClientTransport({
+        command: process.execPath,
+        args: ['--import', REGISTER_TS, path.join(repoRoot, 'tests/fixtures/mcpkit-server.ts')],
+        cwd: repoRoot,
+        stderr: 'pipe',
+      });
+      // Here the recorder sits on the client's end of the pipe: it sees the same traffic.
+      const transport = toSdkTransport(recorder.wrap(fromSdkTransport(stdio)));
+      return { transport, close: () => stdio.close() };
+    },
+  };
+
+/**
+ * The official client's `callToolStream` copies the call's `task` into the params of the
+ * `tasks/get` and `tasks/result` requests it sends, which the schema does not allow (mcpkit's
+ * server ignores the member). Exactly that is tolerated; anything else the client or the server
+ * sends must match the schema.
+ */
+function isSdkTaskParamDefect(failure: SchemaFailure): boolean {
+  return (
+    failure.direction === 'client-to-server' &&
+    (failure.definition === 'GetTaskRequest' || failure.definition === 'GetTaskPayloadRequest') &&
+    failure.errors.every((error) => error.endsWith('must NOT have additional properties "task"'))
+  );
+}
+
+/** What the official client's handlers observed. */
+class SdkProbe extends ClientProbe {
+  progressOfSampling = 0;
+}
+
+function officialClient(probe: SdkProbe): SdkClient {
+  const client = new SdkClient(
+    { name: 'sdk-client', version: '1.0.0' },
+    {
+      capabilities: {
+        sampling: { tools: {} },
+        elicitation: { form: {}, url: {} },
+        roots: { listChanged: true },
+      },
+    },
+  );
+  client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
+    const token = request.params._meta?.progressToken;
+    return fakeModel(probe, request.params as CreateMessageRequestParams, {
+      signal: extra.signal,
+      sendProgress: async (update) => {
+        if (token === undefined) return;
+        probe.progressOfSampling++;
+        await extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken: token, ...update },
+        });
+      },
+    }) as never;
+  });
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    if (request.params.mode === 'url') {
+      probe.urlElicitations.push(request.params as ElicitRequestURLParams);
+      return { action: 'accept' };
+    }
+    return { action: 'accept', content: { name: 'Ada', age: 30, color: 'blue' } };
+  });
+  let roots = [ROOT];
+  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots }));
+  Object.assign(client, {
+    setRoots: async (next: typeof roots) => {
+      roots = next;
+      await client.sendRootsListChanged();
+    },
+  });
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    probe.logs.push(n.params as LoggingMessageNotificationParams);
+  });
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+    probe.updates.push(n.params.uri);
+  });
+  client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
+    probe.completedElicitations.push(n.params.elicitationId);
+  });
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    probe.listChanges.push('tools');
+  });
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
+    probe.listChanges.push('prompts');
+  });
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+    probe.listChanges.push('resources');
+  });
+  return client;
+}
+
+function sdkText(result: unknown): string {
+  return textOf(result as { content: Array<{ type: string; text?: string }> });
+}
+
+describe.each(Object.keys(mcpkitServerConnections))('official Client → mcpkit McpServer (%s)', (mode) => {
+  const probe = new SdkProbe();
+  const recorder = new SchemaRecorder({ side: mode === 'stdio' ? 'client' : 'server' });
+  let connection: McpkitServerConnection;
+  let client: SdkClient;
+  const call = (name: string, args: Record<string, unknown> = {}, options?: RequestOptions) =>
+    client.callTool({ name, arguments: args }, undefined, options);
+
+  beforeAll(async () => {
+    connection = await mcpkitServerConnections[mode]!(recorder);
+    client = officialClient(probe);
+    await client.connect(connection.transport);
+    await client.setLoggingLevel('debug');
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await connection?.close();
+  });
+
+  it('initializes on 2025-11-25 and pings both ways', async () => {
+    expect(client.getServerVersion()).toMatchObject({ name: 'mcpkit-fixture', version: '1.0.0' });
+    expect(client.getInstructions()).toBe('mcpkit fixture');
+    expect(client.getServerCapabilities()).toMatchObject({
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      prompts: { listChanged: true },
+      completions: {},
+      logging: {},
+    });
+    await client.ping();
+    expect(sdkText(await call('ping-client'))).toBe('pong');
+  });
+
+  it('lists tools and calls them: structuredContent, isError, images, every content kind', async () => {
+    const { tools } = await client.listTools();
+    const add = tools.find((tool) => tool.name === 'add');
+    expect(add).toMatchObject({
+      title: 'Add',
+      annotations: { readOnlyHint: true },
+      outputSchema: { type: 'object', properties: { sum: { type: 'number' } } },
+      icons: [{ src: 'https://example.com/icon.png' }],
+    });
+    // The official client checks structuredContent against the outputSchema it listed.
+    const sum = await call('add', { a: 2, b: 3 });
+    expect(sum.structuredContent).toEqual({ sum: 5 });
+    expect(JSON.parse(sdkText(sum))).toEqual({ sum: 5 });
+    const failed = await call('fail');
+    expect(failed).toMatchObject({ isError: true, content: [{ type: 'text', text: 'it went wrong' }] });
+    const invalid = await call('add', { a: 'two', b: 3 });
+    expect(invalid.isError).toBe(true);
+    expect(sdkText(invalid)).toContain('Invalid arguments');
+    const media = await call('media');
+    expect((media.content as Array<{ type: string }>).map((block) => block.type)).toEqual([
+      'text',
+      'image',
+      'audio',
+      'resource_link',
+      'resource',
+    ]);
+    await expect(call('no-such-tool')).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it('receives progress for a tool call', async () => {
+    const updates: unknown[] = [];
+    // The official client handles a notification a promise tick after a response read in the same
+    // chunk, by which time the request (and its progress handler) is gone: over stdio the steps
+    // are spaced, as real work would be.
+    const args = { steps: 3, delayMs: mode === 'stdio' ? 20 : 0 };
+    const result = await call('count', args, { onprogress: (update) => updates.push(update) });
+    expect(sdkText(result)).toBe('counted to 3');
+    expect(updates).toEqual([
+      { progress: 1, total: 3, message: 'step 1' },
+      { progress: 2, total: 3, message: 'step 2' },
+      { progress: 3, total: 3, message: 'step 3' },
+    ]);
+  });
+
+  it('cancels a tool call: the handler’s signal fires', async () => {
+    const controller = new AbortController();
+    const pending = call(
+      'wait-for-cancel',
+      {},
+      { signal: controller.signal, onprogress: () => controller.abort('user pressed stop') },
+    );
+    await expect(pending).rejects.toThrow();
+    await until(() => probe.logs.some((log) => String(log.data).startsWith('cancelled')), 'the server log');
+    expect(probe.logs.find((log) => String(log.data).startsWith('cancelled'))?.data).toContain(
+      'user pressed stop',
+    );
+  });
+
+  it('lists and reads resources and templates, completing a template variable', async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(
+      expect.arrayContaining(['mem://readme', 'mem://logo', 'mem://notes/1', 'mem://notes/3']),
+    );
+    expect(resources.find((r) => r.uri === 'mem://readme')).toMatchObject({
+      title: 'Read me',
+      annotations: { audience: ['user'], priority: 0.5 },
+    });
+    const readme = await client.readResource({ uri: 'mem://readme' });
+    expect(readme.contents).toEqual([{ uri: 'mem://readme', mimeType: 'text/markdown', text: '# Hello' }]);
+    const logo = await client.readResource({ uri: 'mem://logo' });
+    expect(logo.contents[0]).toMatchObject({ mimeType: 'image/png', blob: TINY_PNG });
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates).toEqual([
+      expect.objectContaining({ name: 'note', uriTemplate: 'mem://notes/{id}' }),
+    ]);
+    const note = await client.readResource({ uri: 'mem://notes/2' });
+    expect(note.contents[0]).toMatchObject({ uri: 'mem://notes/2', text: 'second note' });
+    await expect(client.readResource({ uri: 'mem://nothing' })).rejects.toMatchObject({ code: -32002 });
+    const { completion } = await client.complete({
+      ref: { type: 'ref/resource', uri: 'mem://notes/{id}' },
+      argument: { name: 'id', value: '' },
+    });
+    expect(completion.values).toEqual(['1', '2', '3']);
+  });
+
+  it('subscribes, receives resources/updated, and stops after unsubscribing', async () => {
+    await client.subscribeResource({ uri: 'mem://readme' });
+    await call('touch', { uri: 'mem://readme' });
+    await until(() => probe.updates.includes('mem://readme'), 'resources/updated');
+    await client.unsubscribeResource({ uri: 'mem://readme' });
+    const before = probe.updates.length;
+    await call('touch', { uri: 'mem://readme' });
+    await client.ping();
+    expect(probe.updates.length).toBe(before);
+  });
+
+  it('lists and gets prompts, with completion of an argument', async () => {
+    const { prompts } = await client.listPrompts();
+    // The official client's PromptArgument parser keeps no `title` (the recorder saw it on the wire).
+    expect(prompts.find((p) => p.name === 'greet')?.arguments).toEqual([
+      expect.objectContaining({ name: 'name', description: 'Who to greet', required: true }),
+    ]);
+    const { completion } = await client.complete({
+      ref: { type: 'ref/prompt', name: 'greet' },
+      argument: { name: 'name', value: 'A' },
+    });
+    expect(completion.values).toEqual(['Ada', 'Alan']);
+    const greet = await client.getPrompt({ name: 'greet', arguments: { name: 'Ada' } });
+    expect(greet.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Hello, Ada!' } }]);
+    const plain = await client.getPrompt({ name: 'plain' });
+    expect(plain.messages[1]?.content).toMatchObject({ type: 'resource', resource: { uri: 'mem://readme' } });
+    await expect(client.getPrompt({ name: 'greet' })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it('filters log messages by logging/setLevel', async () => {
+    await client.setLoggingLevel('warning');
+    const before = probe.logs.length;
+    await call('log');
+    await client.ping();
+    expect(probe.logs.slice(before).map((log) => log.data)).toEqual(['at warning', 'at error']);
+    await client.setLoggingLevel('debug');
+  });
+
+  it('answers sampling, including tools, tool_use and tool_result', async () => {
+    expect(sdkText(await call('ask-model'))).toBe('fake-model: [{"type":"text","text":"4"}]');
+    expect(probe.sampling.at(-1)).toMatchObject({ systemPrompt: 'Be brief', maxTokens: 20 });
+    expect(sdkText(await call('ask-model-with-tools'))).toBe(
+      'toolUse/endTurn: [{"type":"text","text":"It is sunny"}]',
+    );
+    const [first, second] = probe.sampling.slice(-2);
+    expect(first).toMatchObject({ toolChoice: { mode: 'auto' }, tools: [{ name: 'weather' }] });
+    expect(second?.messages[2]?.content).toEqual([
+      { type: 'tool_result', toolUseId: 'use-1', content: [{ type: 'text', text: 'sunny, 21°C' }] },
+    ]);
+  });
+
+  it('receives the client’s progress for a sampling request', async () => {
+    expect(sdkText(await call('ask-model-with-progress'))).toBe('progress: 1,2');
+    expect(probe.progressOfSampling).toBe(2);
+  });
+
+  it('cancels its own sampling request: the client’s handler sees the abort', async () => {
+    const result = await call('ask-model-then-cancel');
+    expect(sdkText(result)).toMatch(/^rejected:/);
+    await until(() => probe.samplingAborted, 'the sampling handler to see the abort');
+  });
+
+  it('elicits a form', async () => {
+    const answer = JSON.parse(sdkText(await call('ask-user')));
+    expect(answer).toEqual({ action: 'accept', content: { name: 'Ada', age: 30, color: 'blue' } });
+  });
+
+  it('elicits a URL and sends notifications/elicitation/complete', async () => {
+    expect(sdkText(await call('ask-url'))).toBe('accept');
+    expect(probe.urlElicitations.at(-1)).toMatchObject({ mode: 'url', url: 'https://example.com/consent' });
+    await until(() => probe.completedElicitations.includes('consent-1'), 'elicitation/complete');
+  });
+
+  it('answers -32042 with the required URL elicitations', async () => {
+    const error = await call('needs-auth').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: -32042 });
+    expect((error as { data?: unknown }).data).toEqual({
+      elicitations: [
+        { mode: 'url', message: 'Authorize', url: 'https://example.com/authorize', elicitationId: 'auth-1' },
+      ],
+    });
+  });
+
+  it('lists the client’s roots and hears roots/list_changed', async () => {
+    expect(JSON.parse(sdkText(await call('list-roots')))).toEqual([ROOT]);
+    await (client as unknown as { setRoots(roots: unknown[]): Promise<void> }).setRoots([
+      ROOT,
+      { uri: 'file:///tmp' },
+    ]);
+    await until(() => probe.logged('roots changed'), 'the server to see roots/list_changed');
+    expect(JSON.parse(sdkText(await call('list-roots')))).toHaveLength(2);
+  });
+
+  it('announces tools, prompts and resources list_changed', async () => {
+    await call('grow');
+    await until(
+      () => ['tools', 'prompts', 'resources'].every((k) => probe.listChanges.includes(k)),
+      'list_changed',
+    );
+    expect((await client.listTools()).tools.some((tool) => tool.name === 'grown')).toBe(true);
+    expect((await client.listPrompts()).prompts.some((prompt) => prompt.name === 'grown-prompt')).toBe(true);
+    expect((await client.listResources()).resources.some((r) => r.uri === 'mem://grown')).toBe(true);
+  });
+
+  it('runs tools as tasks for the official client: input_required, tasks/get, tasks/list, tasks/result, tasks/cancel', async () => {
+    const progress: number[] = [];
+    const kinds: string[] = [];
+    let result: unknown;
+    const stream = client.experimental.tasks.callToolStream(
+      { name: 'research', arguments: { topic: 'MCP' } },
+      undefined,
+      { task: { ttl: 60_000 }, onprogress: (update) => progress.push(update.progress) },
+    );
+    for await (const message of stream) {
+      kinds.push(message.type);
+      if (message.type === 'result') result = message.result;
+      if (message.type === 'error') throw message.error;
+    }
+    expect(kinds[0]).toBe('taskCreated');
+    expect(kinds.at(-1)).toBe('result');
+    expect(sdkText(result)).toBe('report on MCP (Ada)');
+    expect(progress).toEqual([1, 2]);
+
+    const created = await client.request(
+      { method: 'tools/call', params: { name: 'endless', arguments: {}, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema,
+    );
+    const taskId = created.task.taskId;
+    expect((await client.experimental.tasks.getTask(taskId)).status).toBe('working');
+    expect((await client.experimental.tasks.listTasks()).tasks.map((task) => task.taskId)).toContain(taskId);
+    expect((await client.experimental.tasks.cancelTask(taskId)).status).toBe('cancelled');
+    await expect(client.experimental.tasks.cancelTask(taskId)).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it('every message matched the official schema (but one official-client defect)', () => {
+    expect(recorder.checked).toBeGreaterThan(60);
+    expect(recorder.failures.filter((failure) => !isSdkTaskParamDefect(failure))).toEqual([]);
+  });
+});

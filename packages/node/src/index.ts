@@ -9,3 +9,4 @@
  * @module
  */
 export * from './stdio.js';
+export * from './http.js';

@@ -545,10 +545,14 @@ export class Connection implements IncomingRequestOwner {
     this.isClosed = true;
     this.closedError = error;
     this.deadlines.stop();
-    const failure = this.closedFailure();
-    for (const entry of [...this.pending.values()]) this.settle(entry, undefined, failure);
-    for (const request of this.incoming.values()) request.cancel(failure);
-    this.incoming.clear();
+    // Building an Error captures a stack; stateless HTTP closes a connection per request, so only
+    // pay for it when something is waiting to be told.
+    if (this.pending.size > 0 || this.incoming.size > 0) {
+      const failure = this.closedFailure();
+      for (const entry of [...this.pending.values()]) this.settle(entry, undefined, failure);
+      for (const request of this.incoming.values()) request.cancel(failure);
+      this.incoming.clear();
+    }
     try {
       this.handler.onClose?.(error);
     } catch (hookError) {

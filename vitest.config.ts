@@ -1,10 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
-// Tests run against TypeScript sources through the "source" export condition,
+// Tests run against TypeScript sources through the "@mcpkit/source" export condition (namespaced: other packages ship a plain "source" condition),
 // so no build is needed between an edit and a test run.
 export default defineConfig({
-  resolve: { conditions: ['source', 'import', 'default'] },
-  ssr: { resolve: { conditions: ['source', 'import', 'default'], externalConditions: ['source'] } },
+  resolve: { conditions: ['@mcpkit/source', 'import', 'default'] },
+  ssr: {
+    resolve: { conditions: ['@mcpkit/source', 'import', 'default'], externalConditions: ['@mcpkit/source'] },
+  },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'tests/**/*.test.ts'],
     testTimeout: 20_000,

@@ -88,7 +88,7 @@ async function bundle(source) {
     format: 'esm',
     platform: 'neutral',
     mainFields: ['module', 'main'],
-    conditions: ['source', 'import', 'default'],
+    conditions: ['@mcpkit/source', 'import', 'default'],
     target: 'es2022',
     write: false,
     logLevel: 'silent',

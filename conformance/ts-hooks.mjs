@@ -22,7 +22,7 @@ const TSCONFIG = { compilerOptions: { useDefineForClassFields: true, verbatimMod
  */
 export async function resolve(specifier, context, nextResolve) {
   if (specifier.startsWith(WORKSPACE_SCOPE)) {
-    return nextResolve(specifier, { ...context, conditions: ['source', ...context.conditions] });
+    return nextResolve(specifier, { ...context, conditions: ['@mcpkit/source', ...context.conditions] });
   }
   const parent = context.parentURL;
   if (parent && TYPESCRIPT_FILE.test(parent) && RELATIVE_JS.test(specifier)) {

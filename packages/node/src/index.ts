@@ -8,5 +8,6 @@
  * ```
  * @module
  */
-export * from './stdio.js';
+
 export * from './http.js';
+export * from './stdio.js';

@@ -315,7 +315,7 @@ describe('bundle boundary', () => {
       metafile: true,
       format: 'esm',
       platform: 'browser',
-      conditions: ['source'],
+      conditions: ['@mcpkit/source'],
       logLevel: 'silent',
     });
     const inputs = Object.keys(result.metafile.inputs);

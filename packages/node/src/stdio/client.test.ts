@@ -369,7 +369,7 @@ describe('both transports end to end over real process stdio', () => {
       bundle: true,
       platform: 'node',
       format: 'esm',
-      conditions: ['source'],
+      conditions: ['@mcpkit/source'],
       outfile: serverScript,
       logLevel: 'silent',
     });

@@ -1,0 +1,154 @@
+/**
+ * The conformance client: what the official suite (`@modelcontextprotocol/conformance` 0.1.16)
+ * runs for its non-auth client scenarios, built on mcpkit's own `McpClient` and Streamable HTTP
+ * transport. See conformance/FIXTURES.md §5–6.
+ *
+ *   MCP_CONFORMANCE_SCENARIO=tools_call npm run --silent conformance:client -- http://localhost:3000/mcp
+ *
+ * The suite appends the server URL, so it is the last argument. Exits 0 when the scenario's job is
+ * done, 1 on any error, 2 for an unknown scenario or a missing URL.
+ */
+import { McpClient } from '@mcpkit/client';
+import {
+  StreamableHttpClientTransport,
+  type StreamableHttpClientTransportOptions,
+} from '@mcpkit/client/http';
+
+/** Ends the run well before the suite's own 30 s limit, so a hang shows up as our error. */
+const WATCHDOG_MS = 25_000;
+const CLIENT_INFO = { name: 'mcpkit-conformance-client', version: '1.0.0' } as const;
+
+type Scenario = (url: string) => Promise<void>;
+
+function log(message: string): void {
+  console.error(`[client] ${message}`);
+}
+
+/**
+ * Connects `client` over Streamable HTTP, runs `work`, and always closes. Transport trouble the
+ * client can only report (a refused standalone GET or DELETE, which the suite's mocks answer with
+ * 400/404/405) is logged, not fatal: the requests themselves say whether the scenario worked.
+ */
+async function session(
+  client: McpClient,
+  url: string,
+  work: () => Promise<void>,
+  options: StreamableHttpClientTransportOptions = {},
+): Promise<void> {
+  const transport = new StreamableHttpClientTransport(url, options);
+  const result = await client.connect(transport);
+  log(
+    `connected to ${result.serverInfo.name} ${result.serverInfo.version}, protocol ${result.protocolVersion}`,
+  );
+  try {
+    await work();
+  } finally {
+    await client.close();
+  }
+}
+
+function newClient(options: ConstructorParameters<typeof McpClient>[1] = {}): McpClient {
+  return new McpClient(CLIENT_INFO, { onError: (error) => log(`(reported) ${error.message}`), ...options });
+}
+
+/** Handshake, a tool listing if the server has tools (this mock declares none), close. */
+const initialize: Scenario = async (url) => {
+  const client = newClient();
+  await session(client, url, async () => {
+    if (!client.serverCapabilities?.tools) return;
+    const { tools } = await client.listTools();
+    log(`${tools.length} tool(s) listed`);
+  });
+};
+
+/** Lists the tools and calls `add_numbers`. */
+const toolsCall: Scenario = async (url) => {
+  const client = newClient();
+  await session(client, url, async () => {
+    // tools() caches the list, which callTool consults for an outputSchema: one tools/list only.
+    const tools = await client.tools();
+    if (!tools.some((tool) => tool.name === 'add_numbers'))
+      throw new Error('the server lists no add_numbers');
+    const result = await client.callTool('add_numbers', { a: 2, b: 3 });
+    if (result.isError) throw new Error(`add_numbers failed: ${JSON.stringify(result.content)}`);
+    log(`add_numbers: ${JSON.stringify(result.content)}`);
+  });
+};
+
+/**
+ * Accepts the form without filling anything in: the client library adds the schema's defaults
+ * (SEP-1034), which is what the scenario checks.
+ */
+const elicitationDefaults: Scenario = async (url) => {
+  const client = newClient({
+    elicitation: {
+      form: (params) => {
+        log(`elicitation: "${params.message}", accepting with no fields filled in`);
+        return { action: 'accept', content: {} };
+      },
+    },
+  });
+  await session(client, url, async () => {
+    const result = await client.callTool('test_client_elicitation_defaults');
+    log(`test_client_elicitation_defaults: ${JSON.stringify(result.content)}`);
+  });
+};
+
+/**
+ * Calls `test_reconnection`, whose answer stream the server ends early: the transport must
+ * reconnect by GET with `Last-Event-ID` after the server's `retry:` delay and get the result there.
+ *
+ * No standalone GET stream: the scenario needs none, and the mock judges the delay of the *last*
+ * GET it received. The standalone GET is opened in the background after the handshake; had it
+ * reached the mock after `tools/call` (only a scheduling accident on a loaded machine could do
+ * that), the mock would answer the call on it and the run would be judged "reconnected too early".
+ */
+const sseRetry: Scenario = async (url) => {
+  const client = newClient();
+  const work = async () => {
+    await client.tools();
+    const result = await client.callTool('test_reconnection');
+    log(`test_reconnection: ${JSON.stringify(result.content)}`);
+  };
+  await session(client, url, work, { openGetStream: false });
+};
+
+const SCENARIOS: Readonly<Record<string, Scenario>> = {
+  initialize,
+  tools_call: toolsCall,
+  'elicitation-sep1034-client-defaults': elicitationDefaults,
+  'sse-retry': sseRetry,
+};
+
+async function main(): Promise<number> {
+  const name = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+  const url = process.argv.at(-1);
+  const scenario = Object.hasOwn(SCENARIOS, name) ? SCENARIOS[name] : undefined;
+  if (!scenario) {
+    log(`unknown scenario "${name}" (known: ${Object.keys(SCENARIOS).join(', ')})`);
+    return 2;
+  }
+  if (url === undefined || !URL.canParse(url)) {
+    log('usage: client.ts <server-url> (the last argument)');
+    return 2;
+  }
+  log(`scenario ${name} against ${url}`);
+  await scenario(url);
+  log('done');
+  return 0;
+}
+
+const watchdog = setTimeout(() => {
+  log(`gave up after ${WATCHDOG_MS} ms`);
+  process.exit(1);
+}, WATCHDOG_MS);
+watchdog.unref();
+
+// process.exit rather than waiting for the event loop: pooled keep-alive sockets must not delay the exit.
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

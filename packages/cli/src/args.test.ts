@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { parseCommandLine, parseDuration, parseServerUrl } from './args.js';
+import { CliError, ExitCode } from './errors.js';
+
+function usage(argv: string[]): string {
+  try {
+    parseCommandLine(argv);
+  } catch (error) {
+    expect(error).toBeInstanceOf(CliError);
+    expect((error as CliError).exitCode).toBe(ExitCode.Usage);
+    return (error as CliError).message;
+  }
+  throw new Error(`expected a usage error for: ${argv.join(' ')}`);
+}
+
+describe('parseCommandLine', () => {
+  it('reads the examples of the issue exactly', () => {
+    expect(parseCommandLine(['list', '--json', 'http://127.0.0.1:3000/mcp'])).toMatchObject({
+      kind: 'client',
+      action: { verb: 'list', kind: undefined },
+      target: { kind: 'url', url: new URL('http://127.0.0.1:3000/mcp') },
+      settings: { json: true },
+    });
+    expect(
+      parseCommandLine(['call', '--json', 'http://127.0.0.1:3000/mcp', 'echo', 'text=hi']),
+    ).toMatchObject({
+      action: { verb: 'call', tool: 'echo', pairs: ['text=hi'] },
+      target: { kind: 'url' },
+    });
+    expect(parseCommandLine(['call', 'echo', 'text=hi', '--', 'node', 'server.js'])).toMatchObject({
+      action: { verb: 'call', tool: 'echo', pairs: ['text=hi'] },
+      target: { kind: 'stdio', command: 'node', args: ['server.js'] },
+    });
+    expect(usage(['read', '--json', '--', 'node', 'server.js'])).toBe('"read" needs a URI');
+  });
+
+  it('leaves everything after `--` to the command, options included', () => {
+    const parsed = parseCommandLine(['ping', '-e', 'A=1', '--', 'server', '--json', '-e', 'x', '--']);
+    expect(parsed).toMatchObject({
+      target: { kind: 'stdio', command: 'server', args: ['--json', '-e', 'x', '--'] },
+      settings: { json: false, env: { A: '1' } },
+    });
+  });
+
+  it('takes options anywhere before `--`, repeated where repeatable', () => {
+    const parsed = parseCommandLine([
+      'call',
+      'http://h/mcp',
+      '-H',
+      'Authorization: Bearer t',
+      'tool',
+      '--header',
+      'X-A:1',
+      'k=v',
+      '--root',
+      'a',
+      '--root',
+      'b',
+      '--timeout',
+      '2m',
+      '--log-level',
+      'debug',
+    ]);
+    expect(parsed).toMatchObject({
+      action: { tool: 'tool', pairs: ['k=v'] },
+      settings: {
+        headers: [
+          ['Authorization', 'Bearer t'],
+          ['X-A', '1'],
+        ],
+        roots: ['a', 'b'],
+        timeoutMs: 120_000,
+        logLevel: 'debug',
+      },
+    });
+  });
+
+  it('reads config targets, list kinds and their aliases, and serve options', () => {
+    expect(parseCommandLine(['list', 'tool', '--config', 'mcp.json', '--server', 'x'])).toMatchObject({
+      action: { verb: 'list', kind: 'tools' },
+      target: { kind: 'config', file: 'mcp.json', server: 'x' },
+    });
+    expect(parseCommandLine(['serve'])).toEqual({
+      kind: 'serve',
+      serve: { transport: 'http', port: 3000, host: '127.0.0.1', stateless: false, jsonResponse: false },
+    });
+    expect(parseCommandLine(['serve', '--port', '0', '--stateless', '--json-response'])).toMatchObject({
+      serve: { port: 0, stateless: true, jsonResponse: true },
+    });
+    expect(parseCommandLine(['serve', '--stdio'])).toMatchObject({ serve: { transport: 'stdio' } });
+  });
+
+  it('gives help and the version', () => {
+    expect(parseCommandLine([])).toEqual({ kind: 'help', verb: undefined });
+    expect(parseCommandLine(['help', 'call'])).toEqual({ kind: 'help', verb: 'call' });
+    expect(parseCommandLine(['get', '-h'])).toEqual({ kind: 'help', verb: 'get' });
+    expect(parseCommandLine(['--version'])).toEqual({ kind: 'version' });
+  });
+
+  it('explains every mistake as a usage error', () => {
+    expect(usage(['lst'])).toBe('Unknown verb "lst"');
+    expect(usage(['list'])).toBe('"list" needs a server to talk to');
+    expect(usage(['list', 'node', 'server.js'])).toBe('"node" is not a server URL');
+    expect(usage(['list', 'http://h/mcp', 'widgets'])).toContain(
+      '"list" can list tools, resources, templates, prompts',
+    );
+    expect(usage(['call', 'http://h/mcp'])).toBe('"call" needs a TOOL');
+    expect(usage(['complete', 'http://h/mcp', 'greet'])).toContain('needs the argument to complete');
+    expect(usage(['ping', 'http://h/mcp', 'extra'])).toBe('Unexpected argument "extra" for "ping"');
+    expect(usage(['list', '--bogus', 'http://h/mcp'])).toBe('Unknown option "--bogus"');
+    expect(usage(['list', '--stdio', 'http://h/mcp'])).toBe('--stdio does not apply to "list"');
+    expect(usage(['read', '--args', '{}', 'http://h/mcp', 'x://y'])).toBe('--args does not apply to "read"');
+    expect(usage(['list', '--server', 'x', 'http://h/mcp'])).toBe('--server needs --config FILE');
+    expect(usage(['list', '--config', 'f.json', '--', 'node'])).toContain('not both');
+    expect(usage(['list', '--'])).toContain('must be followed by the command');
+    expect(usage(['list', '-e', 'A=1', 'http://h/mcp'])).toContain('this target is a URL');
+    expect(usage(['list', '-H', 'A: 1', '--', 'node'])).toContain('this target is a stdio command');
+    expect(usage(['list', '-H', 'no colon', 'http://h/mcp'])).toContain('--header expects NAME:VALUE');
+    expect(usage(['list', '-e', '=x', '--', 'node'])).toContain('-e expects KEY=VALUE');
+    expect(usage(['list', '--log-level', 'loud', 'http://h/mcp'])).toContain('--log-level must be one of');
+    expect(usage(['serve', '--stdio', '--http'])).toBe('Choose one of --stdio and --http');
+    expect(usage(['serve', '--stdio', '--port', '1'])).toBe('--port applies to --http only');
+    expect(usage(['serve', '--port', '70000'])).toContain('--port must be a number from 0 to 65535');
+    expect(usage(['serve', 'now'])).toContain('"serve" takes no arguments');
+  });
+});
+
+describe('parseServerUrl', () => {
+  it('accepts http and https URLs and suggests a scheme for bare hosts', () => {
+    expect(parseServerUrl('https://example.com/mcp').href).toBe('https://example.com/mcp');
+    expect(() => parseServerUrl('localhost:3000/mcp')).toThrow(/not a server URL/);
+    try {
+      parseServerUrl('localhost:3000/mcp');
+    } catch (error) {
+      expect((error as CliError).hint).toBe('Did you mean http://localhost:3000/mcp?');
+    }
+    expect(() => parseServerUrl('ws://h/mcp')).toThrow(/not an http or https URL/);
+  });
+});
+
+describe('parseDuration', () => {
+  it('reads seconds, ms, s and m', () => {
+    expect(parseDuration('30')).toBe(30_000);
+    expect(parseDuration('1.5s')).toBe(1500);
+    expect(parseDuration('250ms')).toBe(250);
+    expect(parseDuration('2m')).toBe(120_000);
+    for (const bad of ['', '0', '-1', '1h', 'soon', '1e3'])
+      expect(() => parseDuration(bad)).toThrow(CliError);
+  });
+});

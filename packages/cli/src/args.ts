@@ -1,0 +1,568 @@
+/**
+ * The command-line grammar: `mcpkit VERB [OPTIONS] [TARGET] [VERB-ARGS…] [-- COMMAND…]`.
+ *
+ * Options are parsed by Node's `util.parseArgs`; this module only decides what the positionals
+ * mean and checks that the options fit the verb, so every mistake is reported before anything is
+ * started or sent.
+ * @module
+ */
+import { parseArgs } from 'node:util';
+import { LOGGING_LEVELS, type LoggingLevel } from '@mcpkit/core';
+import { usageError } from './errors.js';
+
+/** The verbs `mcpkit` understands. */
+export const VERBS = ['info', 'list', 'call', 'read', 'get', 'complete', 'ping', 'serve'] as const;
+
+/** One of {@link VERBS}. */
+export type Verb = (typeof VERBS)[number];
+
+/** What `list` can list. */
+export const LIST_KINDS = ['tools', 'resources', 'templates', 'prompts'] as const;
+
+/** One of {@link LIST_KINDS}. */
+export type ListKindArg = (typeof LIST_KINDS)[number];
+
+/**
+ * The server to talk to, as given on the command line (a config entry is resolved later).
+ *
+ * @example
+ * ```ts
+ * const target: TargetSpec = { kind: 'stdio', command: 'node', args: ['server.js'] };
+ * ```
+ */
+export type TargetSpec =
+  | { readonly kind: 'url'; readonly url: URL }
+  | { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[] }
+  | { readonly kind: 'config'; readonly file: string; readonly server: string | undefined };
+
+/**
+ * Options shared by every verb that talks to a server.
+ *
+ * @example
+ * ```ts
+ * const { settings } = parseCommandLine(['ping', '--json', 'http://127.0.0.1:3000/mcp']) as { settings: ClientSettings };
+ * settings.json; // true
+ * ```
+ */
+export interface ClientSettings {
+  readonly json: boolean;
+  readonly verbose: boolean;
+  /** The whole command's deadline, in ms. */
+  readonly timeoutMs: number | undefined;
+  readonly headers: ReadonlyArray<readonly [string, string]>;
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string | undefined;
+  readonly samplingCommand: string | undefined;
+  readonly roots: readonly string[];
+  readonly logLevel: LoggingLevel | undefined;
+}
+
+/**
+ * What `serve` was asked to do.
+ *
+ * @example
+ * ```ts
+ * const settings: ServeSettings = { transport: 'http', port: 3000, host: '127.0.0.1', stateless: false, jsonResponse: false };
+ * ```
+ */
+export interface ServeSettings {
+  readonly transport: 'stdio' | 'http';
+  readonly port: number;
+  readonly host: string;
+  readonly stateless: boolean;
+  readonly jsonResponse: boolean;
+}
+
+/**
+ * A verb that talks to a server, with its own arguments.
+ *
+ * @example
+ * ```ts
+ * const action: ClientAction = { verb: 'read', uri: 'demo://readme' };
+ * ```
+ */
+export type ClientAction =
+  | { readonly verb: 'info' }
+  | { readonly verb: 'ping' }
+  | { readonly verb: 'list'; readonly kind: ListKindArg | undefined }
+  | {
+      readonly verb: 'call';
+      readonly tool: string;
+      readonly pairs: readonly string[];
+      readonly argsJson: string | undefined;
+      readonly task: boolean;
+    }
+  | { readonly verb: 'read'; readonly uri: string }
+  | {
+      readonly verb: 'get';
+      readonly prompt: string;
+      readonly pairs: readonly string[];
+      readonly argsJson: string | undefined;
+    }
+  | { readonly verb: 'complete'; readonly ref: string; readonly pairs: readonly string[] };
+
+/**
+ * A fully parsed command line.
+ *
+ * @example
+ * ```ts
+ * const parsed: ParsedCommand = parseCommandLine(['--version']); // { kind: 'version' }
+ * ```
+ */
+export type ParsedCommand =
+  | { readonly kind: 'help'; readonly verb: Verb | undefined }
+  | { readonly kind: 'version' }
+  | { readonly kind: 'serve'; readonly serve: ServeSettings }
+  | {
+      readonly kind: 'client';
+      readonly action: ClientAction;
+      readonly target: TargetSpec;
+      readonly settings: ClientSettings;
+    };
+
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+  json: { type: 'boolean' },
+  verbose: { type: 'boolean', short: 'v' },
+  timeout: { type: 'string', short: 't' },
+  header: { type: 'string', short: 'H', multiple: true },
+  env: { type: 'string', short: 'e', multiple: true },
+  cwd: { type: 'string' },
+  config: { type: 'string', short: 'c' },
+  server: { type: 'string', short: 's' },
+  'sampling-command': { type: 'string' },
+  root: { type: 'string', multiple: true },
+  'log-level': { type: 'string' },
+  args: { type: 'string' },
+  task: { type: 'boolean' },
+  stdio: { type: 'boolean' },
+  http: { type: 'boolean' },
+  port: { type: 'string', short: 'p' },
+  host: { type: 'string' },
+  stateless: { type: 'boolean' },
+  'json-response': { type: 'boolean' },
+} as const;
+
+type OptionName = keyof typeof OPTIONS;
+
+const CLIENT_OPTIONS: readonly OptionName[] = [
+  'help',
+  'json',
+  'verbose',
+  'timeout',
+  'header',
+  'env',
+  'cwd',
+  'config',
+  'server',
+  'sampling-command',
+  'root',
+  'log-level',
+];
+
+const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
+  info: CLIENT_OPTIONS,
+  list: CLIENT_OPTIONS,
+  call: [...CLIENT_OPTIONS, 'args', 'task'],
+  read: CLIENT_OPTIONS,
+  get: [...CLIENT_OPTIONS, 'args'],
+  complete: CLIENT_OPTIONS,
+  ping: CLIENT_OPTIONS,
+  serve: ['help', 'stdio', 'http', 'port', 'host', 'stateless', 'json-response'],
+};
+
+/** The demo server's default address, as the quickstart documents it. */
+export const DEFAULT_HTTP_HOST = '127.0.0.1';
+export const DEFAULT_HTTP_PORT = 3000;
+
+type Values = { [K in OptionName]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[] : unknown };
+
+/**
+ * Parses `argv` (without `node` and the script) into a command, or throws a usage `CliError`.
+ *
+ * @example
+ * ```ts
+ * parseCommandLine(['call', 'echo', 'text=hi', '--', 'node', 'server.js']);
+ * // { kind: 'client', action: { verb: 'call', tool: 'echo', pairs: ['text=hi'], ... },
+ * //   target: { kind: 'stdio', command: 'node', args: ['server.js'] }, settings: { ... } }
+ * ```
+ */
+export function parseCommandLine(argv: readonly string[]): ParsedCommand {
+  const { values, before, after } = tokenize(argv);
+  const [first, ...rest] = before;
+  if (first === undefined || first === 'help') {
+    if (after !== undefined) throw usageError('Give a verb before `--`', 'Try: mcpkit --help');
+    if (values.version) return { kind: 'version' };
+    return { kind: 'help', verb: first === 'help' ? helpTopic(rest[0]) : undefined };
+  }
+  const verb = parseVerb(first);
+  if (values.help) return { kind: 'help', verb };
+  checkOptionsFit(verb, values);
+  if (verb === 'serve') {
+    if (rest.length > 0 || after !== undefined) {
+      throw usageError(
+        `"serve" takes no arguments, got "${[...rest, ...(after ?? [])].join(' ')}"`,
+        SERVE_HINT,
+      );
+    }
+    return { kind: 'serve', serve: serveSettings(values) };
+  }
+  const { target, verbArgs } = splitTarget(verb, rest, after, values);
+  const settings = clientSettings(values, target);
+  return { kind: 'client', action: clientAction(verb, verbArgs, values), target, settings };
+}
+
+const SERVE_HINT = 'Try: mcpkit serve --http --port 3000, or mcpkit serve --stdio';
+
+function tokenize(argv: readonly string[]): {
+  values: Values;
+  before: string[];
+  after: string[] | undefined;
+} {
+  const parsed = parseOrExplain(argv);
+  const terminator = parsed.tokens.find((token) => token.kind === 'option-terminator');
+  const before: string[] = [];
+  const after: string[] = [];
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'positional') continue;
+    (terminator && token.index > terminator.index ? after : before).push(token.value);
+  }
+  return { values: parsed.values as Values, before, after: terminator ? after : undefined };
+}
+
+function parseOrExplain(argv: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+      tokens: true,
+    });
+  } catch (error) {
+    throw usageError(describeParseError(error), 'Try: mcpkit --help');
+  }
+}
+
+/** parseArgs messages are good but mention "positional" and code names; keep the first line. */
+function describeParseError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const firstLine = message.split('\n')[0] ?? message;
+  return firstLine.replace(/^Unknown option '([^']*)'.*$/, 'Unknown option "$1"');
+}
+
+function parseVerb(word: string): Verb {
+  if ((VERBS as readonly string[]).includes(word)) return word as Verb;
+  const guess = closest(word, VERBS);
+  if (word.includes('://') || word.startsWith('-')) {
+    throw usageError(`Give a verb first, before "${word}"`, `Verbs: ${VERBS.join(', ')}. Try: mcpkit --help`);
+  }
+  throw usageError(
+    `Unknown verb "${word}"`,
+    guess ? `Did you mean "${guess}"? Verbs: ${VERBS.join(', ')}` : `Verbs: ${VERBS.join(', ')}`,
+  );
+}
+
+function helpTopic(word: string | undefined): Verb | undefined {
+  return word === undefined ? undefined : parseVerb(word);
+}
+
+function checkOptionsFit(verb: Verb, values: Values): void {
+  const allowed = OPTIONS_BY_VERB[verb];
+  for (const name of Object.keys(values) as OptionName[]) {
+    if (values[name] === undefined || allowed.includes(name)) continue;
+    if (name === 'version') throw usageError('--version takes no verb', 'Try: mcpkit --version');
+    const users = VERBS.filter((candidate) => OPTIONS_BY_VERB[candidate].includes(name));
+    throw usageError(
+      `--${name} does not apply to "${verb}"`,
+      `--${name} is an option of: ${users.join(', ')}. Try: mcpkit ${verb} --help`,
+    );
+  }
+}
+
+function serveSettings(values: Values): ServeSettings {
+  if (values.stdio && values.http) throw usageError('Choose one of --stdio and --http', SERVE_HINT);
+  const transport = values.stdio ? 'stdio' : 'http';
+  if (transport === 'stdio') {
+    for (const name of ['port', 'host', 'stateless', 'json-response'] as const) {
+      if (values[name] !== undefined) throw usageError(`--${name} applies to --http only`, SERVE_HINT);
+    }
+  }
+  return {
+    transport,
+    port: values.port === undefined ? DEFAULT_HTTP_PORT : parsePort(values.port as string),
+    host: (values.host as string | undefined) ?? DEFAULT_HTTP_HOST,
+    stateless: values.stateless === true,
+    jsonResponse: values['json-response'] === true,
+  };
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^\d{1,5}$/.test(text) || port > 65535) {
+    throw usageError(
+      `--port must be a number from 0 to 65535, got "${text}"`,
+      'Use --port 0 for any free port',
+    );
+  }
+  return port;
+}
+
+const TARGET_HINT =
+  'Give a server URL (http://127.0.0.1:3000/mcp), a command after `--` (-- node server.js), or --config FILE --server NAME';
+
+function splitTarget(
+  verb: Verb,
+  rest: string[],
+  after: string[] | undefined,
+  values: Values,
+): { target: TargetSpec; verbArgs: string[] } {
+  const config = values.config as string | undefined;
+  const server = values.server as string | undefined;
+  if (server !== undefined && config === undefined) {
+    throw usageError('--server needs --config FILE', 'Try: mcpkit list --config mcp.json --server NAME');
+  }
+  if (after !== undefined) {
+    if (config !== undefined)
+      throw usageError('Give either --config or a command after `--`, not both', TARGET_HINT);
+    const [command, ...args] = after;
+    if (command === undefined || command === '') {
+      throw usageError(
+        '`--` must be followed by the command that starts the server',
+        'Try: mcpkit list -- node server.js',
+      );
+    }
+    return { target: { kind: 'stdio', command, args }, verbArgs: rest };
+  }
+  if (config !== undefined) return { target: { kind: 'config', file: config, server }, verbArgs: rest };
+  const [candidate, ...verbArgs] = rest;
+  if (candidate === undefined) throw usageError(`"${verb}" needs a server to talk to`, TARGET_HINT);
+  return { target: { kind: 'url', url: parseServerUrl(candidate) }, verbArgs };
+}
+
+/**
+ * Parses the URL of an HTTP server, with a suggestion when it is almost one.
+ *
+ * @example
+ * ```ts
+ * parseServerUrl('http://127.0.0.1:3000/mcp').port; // '3000'
+ * parseServerUrl('localhost:3000/mcp'); // throws: ... Did you mean http://localhost:3000/mcp?
+ * ```
+ */
+export function parseServerUrl(text: string): URL {
+  let url: URL | undefined;
+  if (text.includes('://')) {
+    try {
+      url = new URL(text);
+    } catch {
+      throw usageError(`"${text}" is not a valid URL`, 'A server URL looks like http://127.0.0.1:3000/mcp');
+    }
+  }
+  if (url === undefined) {
+    const looksLikeHost = /^(localhost|\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])(:\d+)?(\/|$)/.test(text);
+    const hint = looksLikeHost
+      ? `Did you mean http://${text}?`
+      : `To start a server over stdio, put its command after \`--\`: mcpkit list -- ${text} …`;
+    throw usageError(`"${text}" is not a server URL`, hint);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw usageError(
+      `"${text}" is not an http or https URL`,
+      'MCP servers over the network use http:// or https://',
+    );
+  }
+  return url;
+}
+
+function clientSettings(values: Values, target: TargetSpec): ClientSettings {
+  const headers = (values.header ?? []).map(parseHeader);
+  const env = parseEnv(values.env ?? []);
+  const cwd = values.cwd as string | undefined;
+  if (target.kind === 'url') {
+    if (Object.keys(env).length > 0) {
+      throw usageError(
+        '-e sets environment variables of a stdio server; this target is a URL',
+        'Use --header K:V for HTTP',
+      );
+    }
+    if (cwd !== undefined) throw usageError('--cwd applies to a stdio server; this target is a URL');
+  }
+  if (target.kind === 'stdio' && headers.length > 0) {
+    throw usageError(
+      '--header applies to HTTP servers; this target is a stdio command',
+      'Use -e KEY=VAL for stdio',
+    );
+  }
+  return {
+    json: values.json === true,
+    verbose: values.verbose === true,
+    timeoutMs: values.timeout === undefined ? undefined : parseDuration(values.timeout as string),
+    headers,
+    env,
+    cwd,
+    samplingCommand: values['sampling-command'] as string | undefined,
+    roots: values.root ?? [],
+    logLevel: parseLogLevel(values['log-level'] as string | undefined),
+  };
+}
+
+/** RFC 9110 token characters: what a header name may contain. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function parseHeader(text: string): readonly [string, string] {
+  const colon = text.indexOf(':');
+  const name = colon < 0 ? '' : text.slice(0, colon).trim();
+  if (colon < 0 || !HEADER_NAME.test(name)) {
+    throw usageError(
+      `--header expects NAME:VALUE, got "${text}"`,
+      'Example: --header "Authorization: Bearer TOKEN"',
+    );
+  }
+  return [name, text.slice(colon + 1).trim()];
+}
+
+function parseEnv(entries: readonly string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const entry of entries) {
+    const equals = entry.indexOf('=');
+    if (equals <= 0) throw usageError(`-e expects KEY=VALUE, got "${entry}"`, 'Example: -e API_KEY=secret');
+    env[entry.slice(0, equals)] = entry.slice(equals + 1);
+  }
+  return env;
+}
+
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m)?$/;
+const DURATION_UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000 };
+
+/**
+ * Parses a duration: a number of seconds, or a number with `ms`, `s` or `m`.
+ *
+ * @example
+ * ```ts
+ * parseDuration('30'); // 30000
+ * parseDuration('250ms'); // 250
+ * ```
+ */
+export function parseDuration(text: string): number {
+  const match = DURATION.exec(text.trim());
+  const ms = match ? Number(match[1]) * (DURATION_UNIT_MS[match[2] ?? 's'] ?? 1000) : Number.NaN;
+  if (!(ms > 0) || !Number.isFinite(ms)) {
+    throw usageError(`--timeout expects a duration such as 30, 30s, 500ms or 2m; got "${text}"`);
+  }
+  return Math.ceil(ms);
+}
+
+function parseLogLevel(text: string | undefined): LoggingLevel | undefined {
+  if (text === undefined) return undefined;
+  if ((LOGGING_LEVELS as readonly string[]).includes(text)) return text as LoggingLevel;
+  throw usageError(`--log-level must be one of ${LOGGING_LEVELS.join(', ')}; got "${text}"`);
+}
+
+function clientAction(verb: Exclude<Verb, 'serve'>, args: string[], values: Values): ClientAction {
+  const argsJson = values.args as string | undefined;
+  switch (verb) {
+    case 'info':
+    case 'ping':
+      noMoreArgs(verb, args, 0);
+      return { verb };
+    case 'list':
+      noMoreArgs(verb, args, 1);
+      return { verb, kind: args[0] === undefined ? undefined : parseListKind(args[0]) };
+    case 'call':
+      return {
+        verb,
+        tool: need(verb, args[0], 'TOOL'),
+        pairs: args.slice(1),
+        argsJson,
+        task: values.task === true,
+      };
+    case 'read':
+      noMoreArgs(verb, args, 1);
+      return { verb, uri: need(verb, args[0], 'URI') };
+    case 'get':
+      return { verb, prompt: need(verb, args[0], 'PROMPT'), pairs: args.slice(1), argsJson };
+    case 'complete': {
+      const ref = need(verb, args[0], 'PROMPT|TEMPLATE-URI');
+      if (args.length < 2) {
+        throw usageError(
+          '"complete" needs the argument to complete, as NAME=PARTIAL-VALUE',
+          COMPLETE_EXAMPLE,
+        );
+      }
+      return { verb, ref, pairs: args.slice(1) };
+    }
+  }
+}
+
+const COMPLETE_EXAMPLE = 'Example: mcpkit complete http://127.0.0.1:3000/mcp greet name=A';
+
+const VERB_USAGE: Readonly<Record<Exclude<Verb, 'serve'>, string>> = {
+  info: 'mcpkit info TARGET',
+  ping: 'mcpkit ping TARGET',
+  list: 'mcpkit list TARGET [tools|resources|templates|prompts]',
+  call: 'mcpkit call TARGET TOOL [key=value …] [--args JSON]',
+  read: 'mcpkit read TARGET URI',
+  get: 'mcpkit get TARGET PROMPT [key=value …]',
+  complete: 'mcpkit complete TARGET PROMPT|TEMPLATE-URI NAME=PARTIAL [name=value …]',
+};
+
+function need(verb: Exclude<Verb, 'serve'>, value: string | undefined, what: string): string {
+  if (value === undefined || value === '') {
+    throw usageError(`"${verb}" needs a ${what}`, `Usage: ${VERB_USAGE[verb]}`);
+  }
+  return value;
+}
+
+function noMoreArgs(verb: Exclude<Verb, 'serve'>, args: string[], max: number): void {
+  if (args.length <= max) return;
+  throw usageError(
+    `Unexpected argument "${args[max]}" for "${verb}"`,
+    `Usage: ${VERB_USAGE[verb]}. A stdio command goes after \`--\`.`,
+  );
+}
+
+const LIST_KIND_ALIASES: Readonly<Record<string, ListKindArg>> = {
+  tool: 'tools',
+  resource: 'resources',
+  template: 'templates',
+  'resource-templates': 'templates',
+  prompt: 'prompts',
+};
+
+function parseListKind(word: string): ListKindArg {
+  if ((LIST_KINDS as readonly string[]).includes(word)) return word as ListKindArg;
+  const alias = LIST_KIND_ALIASES[word];
+  if (alias) return alias;
+  throw usageError(`"list" can list ${LIST_KINDS.join(', ')}; got "${word}"`, `Usage: ${VERB_USAGE.list}`);
+}
+
+/** The candidate nearest to `word` by edit distance, if it is a plausible typo. */
+function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of candidates) {
+    const distance = editDistance(word.toLowerCase(), candidate);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return bestDistance <= 2 ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  if (a.length > 64) return Number.POSITIVE_INFINITY;
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution);
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+export { closest as closestName };

@@ -1,0 +1,359 @@
+/**
+ * The verbs that talk to a server, each given a connected client and returning an exit code.
+ * @module
+ */
+import { callToolAndWait, type McpClient } from '@mcpkit/client';
+import type {
+  CallToolResult,
+  CompleteRequestParams,
+  OutgoingRequestOptions,
+  ProgressUpdate,
+  Prompt,
+  ReadResourceResult,
+  Task,
+  Tool,
+} from '@mcpkit/core';
+import { defaultValidator } from '@mcpkit/schema';
+import type { ClientAction, ClientSettings, ListKindArg } from './args.js';
+import { closestName } from './args.js';
+import { buildPromptArguments, buildToolArguments, splitPairs } from './arguments.js';
+import { CliError, ExitCode, type ExitCodeValue, usageError } from './errors.js';
+import {
+  type Listing,
+  type OutputStream,
+  renderCompletion,
+  renderInfo,
+  renderListing,
+  renderPrompt,
+  renderResource,
+  renderToolResult,
+  type Style,
+  writeJson,
+} from './output.js';
+
+/** What a verb needs: the client, the options, where to write, and how to report progress. */
+export interface VerbContext {
+  readonly client: McpClient;
+  readonly settings: ClientSettings;
+  /** How the target is named in messages and hints (the URL, or `-- command`). */
+  readonly targetHint: string;
+  readonly stdout: OutputStream;
+  readonly stderr: OutputStream;
+  readonly outStyle: Style;
+  readonly errStyle: Style;
+  /** Aborted by Ctrl-C or the `--timeout` deadline. */
+  readonly signal: AbortSignal;
+  /** Draws the progress bar (a no-op when stderr is not a terminal). */
+  readonly onProgress: (update: ProgressUpdate) => void;
+  /** Removes the progress bar before anything else is written. */
+  readonly clearProgress: () => void;
+  /** Says something on stderr. */
+  readonly notice: (text: string) => void;
+}
+
+/**
+ * Runs one verb against a connected client.
+ *
+ * @example
+ * ```ts
+ * const code = await runVerb({ verb: 'ping' }, context);
+ * ```
+ */
+export async function runVerb(action: ClientAction, context: VerbContext): Promise<ExitCodeValue> {
+  switch (action.verb) {
+    case 'info':
+      return info(context);
+    case 'ping':
+      return ping(context);
+    case 'list':
+      return list(action.kind, context);
+    case 'call':
+      return call(action, context);
+    case 'read':
+      return read(action.uri, context);
+    case 'get':
+      return getPrompt(action, context);
+    case 'complete':
+      return complete(action, context);
+  }
+}
+
+function requestOptions(context: VerbContext, withProgress = false): OutgoingRequestOptions {
+  const options: OutgoingRequestOptions = { signal: context.signal };
+  const timeout = context.settings.timeoutMs;
+  if (timeout !== undefined) {
+    options.timeout = timeout;
+    options.maxTotalTimeout = timeout;
+  }
+  if (withProgress) options.onProgress = context.onProgress;
+  return options;
+}
+
+function info(context: VerbContext): ExitCodeValue {
+  const result = context.client.serverResult!;
+  if (context.settings.json) writeJson(context.stdout, result);
+  else context.stdout.write(renderInfo(result, context.outStyle));
+  return ExitCode.Success;
+}
+
+async function ping(context: VerbContext): Promise<ExitCodeValue> {
+  const started = performance.now();
+  await context.client.ping(requestOptions(context));
+  const latencyMs = Math.round((performance.now() - started) * 10) / 10;
+  if (context.settings.json) writeJson(context.stdout, { latencyMs });
+  else
+    context.stdout.write(
+      `${context.outStyle.green('pong')} from ${context.client.serverInfo?.name ?? 'the server'} in ${latencyMs} ms\n`,
+    );
+  return ExitCode.Success;
+}
+
+const CAPABILITY_OF: Readonly<Record<ListKindArg, 'tools' | 'resources' | 'prompts'>> = {
+  tools: 'tools',
+  resources: 'resources',
+  templates: 'resources',
+  prompts: 'prompts',
+};
+
+async function list(kind: ListKindArg | undefined, context: VerbContext): Promise<ExitCodeValue> {
+  const { client } = context;
+  const capabilities = client.serverCapabilities ?? {};
+  const kinds = kind ? [kind] : (['tools', 'resources', 'templates', 'prompts'] as const);
+  const listing: Listing = {};
+  for (const one of kinds) {
+    const supported = capabilities[CAPABILITY_OF[one]] !== undefined;
+    if (!supported && kind) context.notice(`The server does not offer ${CAPABILITY_OF[one]}.`);
+    if (one === 'tools') listing.tools = supported ? await client.tools() : [];
+    if (one === 'resources') listing.resources = supported ? await client.resources() : [];
+    if (one === 'templates') listing.resourceTemplates = supported ? await client.resourceTemplates() : [];
+    if (one === 'prompts') listing.prompts = supported ? await client.prompts() : [];
+  }
+  if (context.settings.json) {
+    writeJson(context.stdout, listing);
+    return ExitCode.Success;
+  }
+  // In the human view, hide what the server does not support at all, unless it was asked for.
+  const shown: Listing = kind ? listing : {};
+  if (!kind) {
+    if (capabilities.tools) shown.tools = listing.tools;
+    if (capabilities.resources) {
+      shown.resources = listing.resources;
+      shown.resourceTemplates = listing.resourceTemplates;
+    }
+    if (capabilities.prompts) shown.prompts = listing.prompts;
+  }
+  context.stdout.write(
+    renderListing(shown, context.outStyle, context.stdout.isTTY ? context.stdout.columns : undefined),
+  );
+  return ExitCode.Success;
+}
+
+async function findTool(name: string, context: VerbContext): Promise<Tool> {
+  if (!context.client.serverCapabilities?.tools) {
+    throw usageError('The server offers no tools', `See what it offers: mcpkit info ${context.targetHint}`);
+  }
+  const tools = await context.client.tools();
+  const tool = tools.find((candidate) => candidate.name === name);
+  if (tool) return tool;
+  throw usageError(
+    `The server has no tool "${name}"`,
+    notFoundHint(
+      name,
+      tools.map((t) => t.name),
+      'tools',
+      context,
+    ),
+  );
+}
+
+function notFoundHint(name: string, names: readonly string[], kind: string, context: VerbContext): string {
+  const guess = closestName(name, names);
+  const known =
+    names.length === 0
+      ? `It has no ${kind}.`
+      : `Its ${kind}: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}`;
+  return `${guess ? `Did you mean "${guess}"? ` : ''}${known} (mcpkit list ${kind} ${context.targetHint})`;
+}
+
+async function call(
+  action: Extract<ClientAction, { verb: 'call' }>,
+  context: VerbContext,
+): Promise<ExitCodeValue> {
+  const { client } = context;
+  const tool = await findTool(action.tool, context);
+  const args = buildToolArguments(tool, action.pairs, action.argsJson);
+  const support = tool.execution?.taskSupport ?? 'forbidden';
+  if (action.task && support === 'forbidden') {
+    throw usageError(
+      `Tool "${tool.name}" cannot run as a task (its execution.taskSupport is "forbidden")`,
+      'Call it without --task',
+    );
+  }
+  let result: CallToolResult;
+  if (action.task || support === 'required') {
+    const canTask = client.serverCapabilities?.tasks?.requests?.tools?.call !== undefined;
+    if (!canTask)
+      throw usageError(
+        `Tool "${tool.name}" wants a task, but the server does not declare task support for tools/call`,
+      );
+    result = await callToolAndWait(client, tool.name, args, {
+      signal: context.signal,
+      onProgress: context.onProgress,
+      onStatus: (task) => reportTask(task, context),
+      ...(context.settings.timeoutMs === undefined ? {} : { resultTimeout: context.settings.timeoutMs }),
+    });
+  } else {
+    result = await client.callTool(tool.name, args, requestOptions(context, true));
+  }
+  context.clearProgress();
+  expectList(result, 'content', 'tools/call');
+  const code = printToolResult(tool.name, result, context);
+  checkStructuredOutput(tool, result);
+  return code;
+}
+
+/**
+ * A tool with an `outputSchema` must return matching `structuredContent`. The result is printed
+ * first, so the user sees what the server sent; the mismatch is then a protocol error.
+ */
+function checkStructuredOutput(tool: Tool, result: CallToolResult): void {
+  if (!tool.outputSchema || result.isError) return;
+  const problem = structuredOutputProblem(tool.outputSchema, result.structuredContent);
+  if (problem === undefined) return;
+  throw new CliError(
+    ExitCode.Connection,
+    `Protocol error: tool "${tool.name}" declares an outputSchema, but ${problem}`,
+  );
+}
+
+function structuredOutputProblem(schema: object, structured: unknown): string | undefined {
+  if (structured === undefined) return 'it returned no structuredContent';
+  let check: ReturnType<ReturnType<typeof defaultValidator>['compile']>;
+  try {
+    check = defaultValidator().compile(schema as Record<string, unknown>);
+  } catch {
+    // A schema this validator cannot compile (an unknown dialect): nothing to say.
+    return undefined;
+  }
+  const verdict = check(structured);
+  if (verdict.valid) return undefined;
+  const issues = verdict.issues.map((issue) => `${issue.path || '/'}: ${issue.message}`).join('; ');
+  return `its structuredContent does not match it (${issues})`;
+}
+
+/**
+ * Checks the one member a verb's output depends on, so a server that breaks the protocol is
+ * reported as such (exit 3) rather than crashing the renderer.
+ */
+function expectList(result: unknown, member: string, method: string): void {
+  const value = (result as Record<string, unknown> | null)?.[member];
+  if (!Array.isArray(value)) {
+    throw new CliError(
+      ExitCode.Connection,
+      `Protocol error: the server's answer to ${method} has no "${member}" list`,
+      'The server does not follow the MCP specification here; rerun with --verbose to see its answer',
+    );
+  }
+}
+
+function reportTask(task: Task, context: VerbContext): void {
+  context.clearProgress();
+  const message = task.statusMessage ? `: ${task.statusMessage}` : '';
+  context.notice(`Task ${task.taskId} is ${task.status.replace('_', ' ')}${message}`);
+}
+
+function printToolResult(name: string, result: CallToolResult, context: VerbContext): ExitCodeValue {
+  if (context.settings.json) {
+    writeJson(context.stdout, result);
+  } else if (result.isError) {
+    context.stderr.write(
+      `${context.errStyle.red(`Tool "${name}" reported an error:`)}\n${renderToolResult(result, context.errStyle)}`,
+    );
+  } else {
+    context.stdout.write(renderToolResult(result, context.outStyle));
+  }
+  return result.isError ? ExitCode.ToolError : ExitCode.Success;
+}
+
+async function read(uri: string, context: VerbContext): Promise<ExitCodeValue> {
+  const result = await context.client.readResource(uri, requestOptions(context, true));
+  context.clearProgress();
+  expectList(result, 'contents', 'resources/read');
+  if (context.settings.json) writeJson(context.stdout, result);
+  else if (!context.stdout.isTTY && isSingleBlob(result))
+    context.stdout.write(Buffer.from(result.contents[0].blob, 'base64'));
+  else context.stdout.write(renderResource(result, context.outStyle));
+  return ExitCode.Success;
+}
+
+/** One binary content: piped stdout gets its bytes, so `mcpkit read … > file.png` works. */
+function isSingleBlob(
+  result: ReadResourceResult,
+): result is ReadResourceResult & { contents: [{ blob: string }] } {
+  const [first, ...rest] = result.contents;
+  return rest.length === 0 && first !== undefined && typeof (first as { blob?: unknown }).blob === 'string';
+}
+
+async function findPrompt(name: string, context: VerbContext): Promise<Prompt> {
+  if (!context.client.serverCapabilities?.prompts) {
+    throw usageError('The server offers no prompts', `See what it offers: mcpkit info ${context.targetHint}`);
+  }
+  const prompts = await context.client.prompts();
+  const prompt = prompts.find((candidate) => candidate.name === name);
+  if (prompt) return prompt;
+  throw usageError(
+    `The server has no prompt "${name}"`,
+    notFoundHint(
+      name,
+      prompts.map((p) => p.name),
+      'prompts',
+      context,
+    ),
+  );
+}
+
+async function getPrompt(
+  action: Extract<ClientAction, { verb: 'get' }>,
+  context: VerbContext,
+): Promise<ExitCodeValue> {
+  const prompt = await findPrompt(action.prompt, context);
+  const args = buildPromptArguments(prompt, action.pairs, action.argsJson);
+  const result = await context.client.getPrompt(prompt.name, args, requestOptions(context, true));
+  context.clearProgress();
+  expectList(result, 'messages', 'prompts/get');
+  if (context.settings.json) writeJson(context.stdout, result);
+  else context.stdout.write(renderPrompt(result, context.outStyle));
+  return ExitCode.Success;
+}
+
+/**
+ * `complete REF NAME=PARTIAL [name=value…]`: REF is a template URI when it contains `://` or
+ * `{`, otherwise a prompt name; the first pair is the argument being completed, the others are
+ * arguments already chosen.
+ */
+async function complete(
+  action: Extract<ClientAction, { verb: 'complete' }>,
+  context: VerbContext,
+): Promise<ExitCodeValue> {
+  if (!context.client.serverCapabilities?.completions) {
+    throw usageError(
+      'The server does not offer completions',
+      `See what it offers: mcpkit info ${context.targetHint}`,
+    );
+  }
+  const isTemplate = action.ref.includes('://') || action.ref.includes('{');
+  const [[name, value], ...known] = splitPairs(action.pairs) as [
+    [string, string],
+    ...Array<[string, string]>,
+  ];
+  const params: CompleteRequestParams = {
+    ref: isTemplate ? { type: 'ref/resource', uri: action.ref } : { type: 'ref/prompt', name: action.ref },
+    argument: { name, value },
+  };
+  if (known.length > 0) params.context = { arguments: Object.fromEntries(known) };
+  const result = await context.client.complete(params, requestOptions(context));
+  expectList(result.completion, 'values', 'completion/complete');
+  if (context.settings.json) writeJson(context.stdout, result);
+  else context.stdout.write(renderCompletion(result, context.outStyle));
+  return ExitCode.Success;
+}

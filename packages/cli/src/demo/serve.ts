@@ -1,0 +1,194 @@
+/**
+ * `mcpkit serve`: the demo server over stdio or Streamable HTTP (with the legacy HTTP+SSE
+ * endpoint beside it, for old clients).
+ * @module
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { toNodeListener } from '@mcpkit/node/http';
+import { StdioServerTransport } from '@mcpkit/node/stdio';
+import type { McpServer } from '@mcpkit/server';
+import { createLegacySseHandler, createStreamableHttpHandler } from '@mcpkit/server/http';
+import type { ServeSettings } from '../args.js';
+import { CliError, ExitCode } from '../errors.js';
+import { createStyle, type Style, wantsColor } from '../output.js';
+import type { CliIo } from '../run.js';
+import { createDemoServer } from './server.js';
+
+/**
+ * The Streamable HTTP endpoint's path.
+ *
+ * @example
+ * ```ts
+ * const url = `http://127.0.0.1:3000${MCP_PATH}`;
+ * ```
+ */
+export const MCP_PATH = '/mcp';
+/**
+ * The legacy HTTP+SSE endpoint's path (GET for the event stream, POST for messages).
+ *
+ * @example
+ * ```ts
+ * const legacyUrl = `http://127.0.0.1:3000${LEGACY_SSE_PATH}`;
+ * ```
+ */
+export const LEGACY_SSE_PATH = '/sse';
+
+/** The `mcpkit` executable of this checkout (the same relative path from src/ and dist/). */
+const BIN_PATH = fileURLToPath(new URL('../../bin/mcpkit.js', import.meta.url));
+
+/**
+ * Runs the demo server until Ctrl-C (HTTP) or until the client closes stdin (stdio).
+ *
+ * @example
+ * ```ts
+ * const code = await serve({ transport: 'http', port: 3000, host: '127.0.0.1', stateless: false, jsonResponse: false }, processIo());
+ * ```
+ */
+export async function serve(settings: ServeSettings, io: CliIo): Promise<number> {
+  const log = (line: string) => io.stderr.write(`[mcpkit demo] ${line}\n`);
+  // Stateless HTTP gives every request a fresh session, so a task could never be reached again.
+  const server = createDemoServer({ log, tasks: !(settings.transport === 'http' && settings.stateless) });
+  return settings.transport === 'stdio' ? serveStdio(server, io, log) : serveHttp(server, settings, io, log);
+}
+
+/** Stdio: stdout carries nothing but protocol; every human-readable line goes to stderr. */
+async function serveStdio(server: McpServer, io: CliIo, log: (line: string) => void): Promise<number> {
+  const session = server.connect(new StdioServerTransport());
+  log('serving one client on stdio');
+  await new Promise<void>((resolve) => {
+    session.onClose(resolve);
+    const stop = io.onInterrupt(() => {
+      stop();
+      resolve();
+    });
+  });
+  await server.close();
+  return ExitCode.Success;
+}
+
+async function serveHttp(
+  server: McpServer,
+  settings: ServeSettings,
+  io: CliIo,
+  log: (line: string) => void,
+): Promise<number> {
+  const streamable = createStreamableHttpHandler(server, {
+    stateless: settings.stateless,
+    enableJsonResponse: settings.jsonResponse,
+  });
+  const legacy = createLegacySseHandler(server);
+  const onError = (error: Error) => log(`HTTP error: ${error.message}`);
+  const mcpListener = toNodeListener(streamable, { onError });
+  const legacyListener = toNodeListener(legacy, { onError });
+  const http = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?', 1)[0];
+    if (path === MCP_PATH) mcpListener(req, res);
+    else if (path === LEGACY_SSE_PATH) legacyListener(req, res);
+    else
+      res
+        .writeHead(404, { 'content-type': 'text/plain' })
+        .end(`Not found. The MCP endpoint is ${MCP_PATH}\n`);
+  });
+  await listen(http, settings);
+  const port = (http.address() as AddressInfo).port;
+  const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+  const base = `http://${host}:${port}`;
+  io.stdout.write(
+    banner(
+      `${base}${MCP_PATH}`,
+      `${base}${LEGACY_SSE_PATH}`,
+      settings,
+      createStyle(wantsColor(io.stdout, io.env)),
+    ),
+  );
+  await new Promise<void>((resolve) => {
+    const stop = io.onInterrupt(() => {
+      stop();
+      resolve();
+    });
+  });
+  log('shutting down');
+  const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+  http.closeAllConnections();
+  await Promise.allSettled([streamable.close(), legacy.close(), server.close(), closed]);
+  return ExitCode.Success;
+}
+
+function listen(http: ReturnType<typeof createServer>, settings: ServeSettings): Promise<void> {
+  return new Promise((resolve, reject) => {
+    http.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') {
+        reject(
+          new CliError(
+            ExitCode.Connection,
+            `Port ${settings.port} on ${settings.host} is already in use`,
+            'Stop the other server, or pick another port: --port 3001 (or --port 0 for any free one)',
+          ),
+        );
+      } else if (error.code === 'EACCES') {
+        reject(
+          new CliError(
+            ExitCode.Connection,
+            `No permission to listen on port ${settings.port}`,
+            'Use a port above 1023',
+          ),
+        );
+      } else {
+        reject(
+          new CliError(
+            ExitCode.Connection,
+            `Could not listen on ${settings.host}:${settings.port}: ${error.code ?? error.message}`,
+          ),
+        );
+      }
+    });
+    http.listen(settings.port, settings.host, () => resolve());
+  });
+}
+
+/**
+ * What `mcpkit serve --http` prints: the URL first (on a line of its own, for scripts that wait
+ * for it), then ready-to-paste ways to connect.
+ *
+ * @example
+ * ```ts
+ * process.stdout.write(banner('http://127.0.0.1:3000/mcp', 'http://127.0.0.1:3000/sse', settings, style));
+ * ```
+ */
+export function banner(url: string, legacyUrl: string, settings: ServeSettings, style: Style): string {
+  const mode = [
+    settings.stateless ? 'stateless' : 'with sessions',
+    settings.jsonResponse ? 'JSON responses' : 'SSE responses',
+  ].join(', ');
+  const config = JSON.stringify({ mcpServers: { 'mcpkit-demo': { url } } }, null, 2);
+  const stdioConfig = JSON.stringify(
+    { mcpServers: { 'mcpkit-demo': { command: process.execPath, args: [BIN_PATH, 'serve', '--stdio'] } } },
+    null,
+    2,
+  );
+  return `${style.bold('mcpkit demo server')} listening on ${style.cyan(url)}
+${style.dim(`Streamable HTTP (${mode}); legacy HTTP+SSE clients: ${legacyUrl}`)}
+
+Try it:
+  npx mcpkit list ${url}
+  npx mcpkit call ${url} echo text=hello
+  npx mcpkit call ${url} slow_count steps=5
+
+Connect from Cursor or VS Code (mcp.json; VS Code calls the top key "servers"):
+${indent(config)}
+
+Claude Desktop starts servers itself; use stdio there (claude_desktop_config.json):
+${indent(stdioConfig)}
+
+Press Ctrl-C to stop.
+`;
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
+}

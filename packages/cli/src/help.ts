@@ -1,0 +1,144 @@
+/**
+ * `mcpkit --help` and `mcpkit VERB --help`.
+ * @module
+ */
+import { createRequire } from 'node:module';
+import type { Verb } from './args.js';
+import type { Style } from './output.js';
+
+/** The version of the `mcpkit` package (from its package.json, in source and in dist alike). */
+export const VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string })
+  .version;
+
+const TARGETS = `Targets (where the server is):
+  URL                      Streamable HTTP, falling back to legacy HTTP+SSE: http://127.0.0.1:3000/mcp
+  -- COMMAND [ARGS…]       a stdio server started by COMMAND; \`--\` always ends the line
+  --config FILE [--server NAME]
+                           an entry of an mcpServers JSON file (Claude Desktop, Cursor, VS Code)`;
+
+const CLIENT_OPTIONS = `Options:
+  --json                   print exact JSON on stdout (for scripts and jq)
+  -t, --timeout DURATION   give up after DURATION: 30 (seconds), 30s, 500ms, 2m
+  -H, --header 'K: V'      an HTTP header (repeatable)
+  -e, --env KEY=VAL        an environment variable of the stdio server (repeatable)
+  --cwd DIR                the stdio server's working directory
+  --root DIR               a root the server may ask for (repeatable)
+  --sampling-command CMD   answer sampling requests: CMD gets the request as JSON on stdin and
+                           prints the result (JSON, or plain text taken as the reply)
+  --log-level LEVEL        ask the server for log messages from LEVEL up (debug … emergency)
+  -v, --verbose            print every JSON-RPC message, both ways, with timing, on stderr
+  -h, --help               help`;
+
+const EXIT_CODES = `Exit codes:
+  0    success
+  1    unexpected internal error (a bug in mcpkit)
+  2    usage error: bad command line, config file or arguments; unknown tool, prompt or resource
+  3    connection or protocol error: unreachable, would not start, died, or answered with an error
+  4    the tool ran and returned isError: true
+  5    timeout (--timeout, or a request that got no answer in time)
+  130  interrupted by Ctrl-C or SIGTERM (the server is sent notifications/cancelled)
+Errors go to stderr with what to try; stdout only ever carries results (with --json, the exact
+JSON result, which is printed for a tool's isError result too).`;
+
+const OVERVIEW = `mcpkit: talk to any MCP server from the shell, and run a demo server.
+
+Usage: mcpkit VERB [OPTIONS] [TARGET] [VERB-ARGS…] [-- COMMAND…]
+
+Verbs:
+  info                                server info, instructions, revision, capabilities
+  list [tools|resources|templates|prompts]
+                                      list them (all kinds when none is given)
+  call TOOL [key=value…] [--args JSON] [--task]
+                                      call a tool; values are typed by its inputSchema
+  read URI                            read a resource
+  get PROMPT [key=value…]             get a prompt
+  complete PROMPT|TEMPLATE NAME=PARTIAL [name=value…]
+                                      complete a prompt argument or template variable
+  ping                                ping the server
+  serve [--http|--stdio]              run the demo server
+
+${TARGETS}
+
+${CLIENT_OPTIONS}
+
+Server output: log notifications and progress go to stderr; results go to stdout. On a terminal,
+long calls show a progress bar and server questions (elicitation) are asked field by field;
+elsewhere they are declined.
+
+${EXIT_CODES}
+
+Examples:
+  npx mcpkit serve                                        # demo server on http://127.0.0.1:3000/mcp
+  npx mcpkit list http://127.0.0.1:3000/mcp
+  npx mcpkit call --json http://127.0.0.1:3000/mcp echo text=hi
+  npx mcpkit call echo text=hi -- node server.js
+  npx mcpkit read http://127.0.0.1:3000/mcp demo://readme
+  npx mcpkit info --config ~/.cursor/mcp.json --server github
+
+More: mcpkit VERB --help
+`;
+
+const VERB_HELP: Readonly<Record<Verb, string>> = {
+  info: `Usage: mcpkit info TARGET
+
+Shows the server's name, version and instructions, the negotiated protocol revision, and its
+capabilities. With --json: the server's initialize result, exactly.`,
+  list: `Usage: mcpkit list TARGET [tools|resources|templates|prompts]
+
+Lists tools, resources, resource templates and prompts (all of them when no kind is given),
+following pagination. With --json: {"tools": […], "resources": […], "resourceTemplates": […],
+"prompts": […]} (only the kind asked for, when one is given).`,
+  call: `Usage: mcpkit call TARGET TOOL [key=value…] [--args JSON] [--task]
+
+Calls a tool. Each key=value is typed by the tool's inputSchema: numbers, booleans, null, JSON
+objects, and lists (JSON, or comma-separated; a repeated key adds to a list). --args gives the
+arguments as a JSON object; key=value pairs override it. Arguments are checked against the schema
+before anything is sent.
+
+--task runs the tool as a task (polling tasks/get, then tasks/result); tools whose taskSupport is
+"required" always run as tasks. Ctrl-C cancels the call (or the task).
+
+Exits 4 when the tool returns isError. With --json: the CallToolResult, exactly.`,
+  read: `Usage: mcpkit read TARGET URI
+
+Reads a resource. Text is printed as is. A single binary resource is written as raw bytes when
+stdout is not a terminal:  mcpkit read URL demo://logo.png > logo.png
+With --json: the ReadResourceResult, exactly.`,
+  get: `Usage: mcpkit get TARGET PROMPT [key=value…] [--args JSON]
+
+Gets a prompt with its arguments filled in. With --json: the GetPromptResult, exactly.`,
+  complete: `Usage: mcpkit complete TARGET PROMPT|TEMPLATE-URI NAME=PARTIAL [name=value…]
+
+Asks the server to complete one argument. The reference is a resource template URI when it
+contains "://" or "{", otherwise a prompt name. The first NAME=PARTIAL is the argument to
+complete; further pairs are arguments already chosen (context). Examples:
+  mcpkit complete URL greet language=Fr
+  mcpkit complete URL 'demo://items/{category}/{id}' id=1 category=fruit`,
+  ping: `Usage: mcpkit ping TARGET
+
+Pings the server and prints the round-trip time. With --json: {"latencyMs": N}.`,
+  serve: `Usage: mcpkit serve [--http [--port N] [--host H] [--stateless] [--json-response] | --stdio]
+
+Runs the demo server, which exercises every MCP 2025-11-25 feature with small examples.
+  --http            Streamable HTTP on http://HOST:PORT/mcp (the default)
+  -p, --port N      port (default 3000; 0 picks a free one)
+  --host H          address to bind (default 127.0.0.1)
+  --stateless       no sessions: every request stands alone
+  --json-response   answer with JSON bodies instead of SSE streams
+  --stdio           serve one client over stdin/stdout (for Claude Desktop, VS Code, Cursor)`,
+};
+
+/**
+ * The help text: the overview, or one verb's page.
+ *
+ * @example
+ * ```ts
+ * process.stdout.write(helpText('call', style));
+ * ```
+ */
+export function helpText(verb: Verb | undefined, style: Style): string {
+  if (verb === undefined) return OVERVIEW;
+  const body = VERB_HELP[verb];
+  const shared = verb === 'serve' ? '' : `\n\n${TARGETS}\n\n${CLIENT_OPTIONS}\n\n${EXIT_CODES}`;
+  return `${style.bold(body.split('\n', 1)[0]!)}${body.slice(body.indexOf('\n'))}${shared}\n`;
+}

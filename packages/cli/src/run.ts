@@ -1,0 +1,507 @@
+/**
+ * `runCli`: parse, connect, run the verb, report, and turn every failure into a message and an
+ * exit code.
+ * @module
+ */
+import { McpClient } from '@mcpkit/client';
+import { HttpTransportError } from '@mcpkit/client/http';
+import {
+  CapabilityError,
+  ConnectionClosedError,
+  ErrorCode,
+  type LoggingMessageNotificationParams,
+  McpError,
+  type ProgressUpdate,
+  RequestCancelledError,
+  RequestTimeoutError,
+  UnsupportedProtocolVersionError,
+  UrlElicitationRequiredError,
+} from '@mcpkit/core';
+import { StdioServerProcessError } from '@mcpkit/node/stdio';
+import { type ClientAction, type ClientSettings, parseCommandLine, type TargetSpec } from './args.js';
+import { runVerb } from './commands.js';
+import { CliError, ExitCode, type ExitCodeValue } from './errors.js';
+import type { FormTerminal } from './form.js';
+import { helpText, VERSION } from './help.js';
+import { createStyle, type OutputStream, type Style, wantsColor } from './output.js';
+import { ProgressBar } from './progress.js';
+import { elicitationHandlers, rootsFromDirectories, samplingHandler } from './serverRequests.js';
+import { createTransport, describeTarget, type ResolvedTarget, resolveTarget } from './target.js';
+import { WatchedTransport } from './trace.js';
+
+/**
+ * The process around the CLI: streams, environment, and how Ctrl-C is heard. Tests pass their
+ * own; {@link processIo} is the real one.
+ *
+ * @example
+ * ```ts
+ * const io: CliIo = { ...processIo(), onInterrupt: () => () => {} }; // ignore Ctrl-C
+ * await runCli(['ping', 'http://127.0.0.1:3000/mcp'], io);
+ * ```
+ */
+export interface CliIo {
+  readonly stdout: OutputStream;
+  readonly stderr: OutputStream;
+  readonly stdin: NodeJS.ReadableStream & { readonly isTTY?: boolean };
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  /** Registers a listener for Ctrl-C (SIGINT) and SIGTERM; returns a function that removes it. */
+  onInterrupt(listener: () => void): () => void;
+}
+
+/**
+ * The real process: its streams, environment and SIGINT.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await runCli(process.argv.slice(2), processIo());
+ * ```
+ */
+export function processIo(): CliIo {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+    onInterrupt(listener) {
+      process.on('SIGINT', listener);
+      process.on('SIGTERM', listener);
+      return () => {
+        process.off('SIGINT', listener);
+        process.off('SIGTERM', listener);
+      };
+    },
+  };
+}
+
+/** Why the CLI aborted its own work. */
+class StopReason {
+  constructor(
+    readonly kind: 'interrupted' | 'timeout',
+    readonly ms?: number,
+  ) {}
+}
+
+/** How long to wait for a last message (e.g. the cancellation) to go out before closing. */
+const FLUSH_GRACE_MS = 1000;
+/** How long closing may take before the CLI stops waiting for it. */
+const CLOSE_GRACE_MS = 5000;
+
+/**
+ * Runs the `mcpkit` command line and resolves with the exit code. Never throws, never prints a
+ * stack trace; see {@link ExitCode}.
+ *
+ * @example
+ * ```ts
+ * import { runCli } from 'mcpkit';
+ * const code = await runCli(['list', '--json', 'http://127.0.0.1:3000/mcp']);
+ * ```
+ */
+export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  const errStyle = createStyle(wantsColor(io.stderr, io.env));
+  try {
+    const command = parseCommandLine(argv);
+    switch (command.kind) {
+      case 'help':
+        io.stdout.write(helpText(command.verb, createStyle(wantsColor(io.stdout, io.env))));
+        return ExitCode.Success;
+      case 'version':
+        io.stdout.write(`${VERSION}\n`);
+        return ExitCode.Success;
+      case 'serve': {
+        const { serve } = await import('./demo/serve.js');
+        return await serve(command.serve, io);
+      }
+      case 'client':
+        return await runClient(command.action, command.target, command.settings, io, errStyle);
+    }
+  } catch (error) {
+    return report(toCliError(error, undefined), io.stderr, errStyle);
+  }
+}
+
+function report(error: CliError, stderr: OutputStream, style: Style): ExitCodeValue {
+  stderr.write(`${style.red(style.bold('Error:'))} ${error.message}\n`);
+  if (error.hint) stderr.write(`${style.dim('Try:')} ${error.hint}\n`);
+  return error.exitCode;
+}
+
+async function runClient(
+  action: ClientAction,
+  spec: TargetSpec,
+  settings: ClientSettings,
+  io: CliIo,
+  errStyle: Style,
+): Promise<number> {
+  const target = await resolveTarget(spec, settings);
+  const stopper = createStopper(io, settings.timeoutMs);
+  const screen = createScreen(io, errStyle);
+  const client = createClient(settings, io, screen, errStyle);
+  const trace = settings.verbose ? (line: string) => io.stderr.write(`${line}\n`) : undefined;
+  const serverStderr = settings.verbose ? (text: string) => io.stderr.write(errStyle.dim(text)) : undefined;
+  const transport = new WatchedTransport(createTransport(target, serverStderr), errStyle, trace);
+  const targetHint = targetHintOf(spec, target);
+  const { signal, stopped } = stopper;
+  let connected = false;
+  try {
+    await Promise.race([client.connect(transport, { signal }), stopped]);
+    connected = true;
+    await Promise.race([applyLogLevel(client, settings, screen, signal), stopped]);
+    const context = {
+      client,
+      settings,
+      targetHint,
+      stdout: io.stdout,
+      stderr: io.stderr,
+      outStyle: createStyle(wantsColor(io.stdout, io.env)),
+      errStyle,
+      signal,
+      onProgress: screen.progress,
+      clearProgress: screen.clearProgress,
+      notice: screen.notice,
+    };
+    return await Promise.race([runVerb(action, context), stopped]);
+  } catch (error) {
+    screen.clearProgress();
+    const failure = toCliError(error, { target, reason: stopper.reason(), targetHint, connected });
+    return report(failure, io.stderr, errStyle);
+  } finally {
+    stopper.dispose();
+    // Let a last notifications/cancelled reach the server before the transport goes away.
+    await transport.settled(FLUSH_GRACE_MS);
+    await Promise.race([client.close().catch(() => {}), delay(CLOSE_GRACE_MS)]);
+  }
+}
+
+/** What stops a command: Ctrl-C or the `--timeout` deadline. */
+interface Stopper {
+  /** Aborted on stop; its reason is the text `notifications/cancelled` carries to the server. */
+  readonly signal: AbortSignal;
+  /** Rejects with the {@link StopReason} when stopped. */
+  readonly stopped: Promise<never>;
+  reason(): StopReason | undefined;
+  dispose(): void;
+}
+
+function createStopper(io: CliIo, timeoutMs: number | undefined): Stopper {
+  const controller = new AbortController();
+  let why: StopReason | undefined;
+  const halt = (reason: StopReason, text: string) => {
+    if (why) return;
+    why = reason;
+    controller.abort(text);
+  };
+  const stopped = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener('abort', () => reject(why), { once: true });
+  });
+  stopped.catch(() => {});
+  let interrupts = 0;
+  const removeInterrupt = io.onInterrupt(() => {
+    // A second Ctrl-C means "now": no more waiting for a polite shutdown.
+    if (++interrupts > 1) process.exit(ExitCode.Interrupted);
+    halt(new StopReason('interrupted'), 'Interrupted by the user (Ctrl-C)');
+  });
+  const deadline =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(
+          () => halt(new StopReason('timeout', timeoutMs), `Timed out after ${formatMs(timeoutMs)}`),
+          timeoutMs,
+        );
+  return {
+    signal: controller.signal,
+    stopped,
+    reason: () => why,
+    dispose() {
+      clearTimeout(deadline);
+      removeInterrupt();
+    },
+  };
+}
+
+/** Everything the CLI shows on stderr besides errors: the progress bar, notices, server logs. */
+interface Screen {
+  progress(update: ProgressUpdate): void;
+  clearProgress(): void;
+  /** Hides the bar while the user answers a question. */
+  pauseProgress(paused: boolean): void;
+  notice(text: string): void;
+  log(message: LoggingMessageNotificationParams): void;
+}
+
+function createScreen(io: CliIo, style: Style): Screen {
+  const bar = io.stderr.isTTY ? new ProgressBar(io.stderr, style) : undefined;
+  let paused = false;
+  const clearProgress = () => bar?.clear();
+  return {
+    progress: (update) => {
+      if (!paused) bar?.update(update);
+    },
+    clearProgress,
+    pauseProgress(value) {
+      paused = value;
+      if (value) clearProgress();
+    },
+    notice(text) {
+      clearProgress();
+      io.stderr.write(`${style.dim(text)}\n`);
+    },
+    log({ level, logger, data }) {
+      clearProgress();
+      const text = typeof data === 'string' ? data : JSON.stringify(data);
+      io.stderr.write(`${levelStyle(level, style)(`[${level}${logger ? ` ${logger}` : ''}]`)} ${text}\n`);
+    },
+  };
+}
+
+/** The client, with the CLI's answers to the server's own requests. */
+function createClient(settings: ClientSettings, io: CliIo, screen: Screen, style: Style): McpClient {
+  const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
+  const terminal: FormTerminal | undefined = interactive
+    ? { input: io.stdin, output: io.stderr as FormTerminal['output'], terminal: true }
+    : undefined;
+  const timeouts =
+    settings.timeoutMs === undefined
+      ? {}
+      : { requestTimeout: settings.timeoutMs, maxTotalTimeout: settings.timeoutMs };
+  const client = new McpClient(
+    { name: 'mcpkit-cli', title: 'mcpkit CLI', version: VERSION },
+    {
+      sampling: samplingHandler(settings.samplingCommand, screen.notice),
+      elicitation: elicitationHandlers(terminal, style, screen.notice, screen.pauseProgress),
+      ...(settings.roots.length > 0 ? { roots: rootsFromDirectories(settings.roots, io.cwd) } : {}),
+      // `call` checks structured output itself, so a mismatch is shown next to the result.
+      validateStructuredContent: false,
+      ...timeouts,
+      onError: (error) => {
+        if (settings.verbose) screen.notice(`(client) ${error.message}`);
+      },
+    },
+  );
+  client.onLog(screen.log);
+  client.onElicitationComplete(() =>
+    screen.notice('The server reports that the step in the browser is complete.'),
+  );
+  return client;
+}
+
+async function applyLogLevel(
+  client: McpClient,
+  settings: ClientSettings,
+  screen: Screen,
+  signal: AbortSignal,
+): Promise<void> {
+  if (!settings.logLevel) return;
+  if (client.serverCapabilities?.logging) await client.setLoggingLevel(settings.logLevel, { signal });
+  else screen.notice('The server does not offer logging; --log-level is ignored.');
+}
+
+/** How the target is written in hints: the URL, `-- command`, or the config options. */
+function targetHintOf(spec: TargetSpec, target: ResolvedTarget): string {
+  if (spec.kind === 'stdio') return `-- ${describeTarget(target)}`;
+  if (spec.kind === 'url') return spec.url.href;
+  return `--config ${spec.file}${spec.server ? ` --server ${spec.server}` : ''}`;
+}
+
+function levelStyle(level: string, style: Style): (text: string) => string {
+  if (level === 'debug' || level === 'info') return style.dim;
+  if (level === 'notice' || level === 'warning') return style.yellow;
+  return style.red;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+interface FailureContext {
+  readonly target: ResolvedTarget;
+  readonly reason: StopReason | undefined;
+  /** How the target was written on the command line, for hints. */
+  readonly targetHint: string;
+  /** Whether the handshake had completed. */
+  readonly connected?: boolean;
+}
+
+/**
+ * Turns anything thrown into a message and an exit code a person can act on.
+ *
+ * @example
+ * ```ts
+ * toCliError(new RequestTimeoutError('tools/call', 5000, 'timeout'), undefined).exitCode; // 5
+ * ```
+ */
+export function toCliError(error: unknown, context: FailureContext | undefined): CliError {
+  const failure = describeFailure(error, context);
+  const hint = failure.hint && context ? placeTarget(failure.hint, context.targetHint) : failure.hint;
+  return hint === failure.hint ? failure : new CliError(failure.exitCode, failure.message, hint);
+}
+
+/** Puts the real target into a hint's command; a stdio command goes last, since `--` ends the line. */
+function placeTarget(hint: string, targetHint: string): string {
+  if (!hint.includes('TARGET')) return hint;
+  if (!targetHint.startsWith('--')) return hint.replaceAll('TARGET', targetHint);
+  return `${hint.replaceAll(' TARGET', '')} ${targetHint}`;
+}
+
+function describeFailure(error: unknown, context: FailureContext | undefined): CliError {
+  if (error instanceof CliError) return error;
+  const reason = error instanceof StopReason ? error : context?.reason;
+  if (reason?.kind === 'interrupted') {
+    return new CliError(ExitCode.Interrupted, 'Interrupted; the server was asked to cancel.');
+  }
+  if (reason?.kind === 'timeout') {
+    return new CliError(
+      ExitCode.Timeout,
+      `Timed out after ${formatMs(reason.ms ?? 0)} (--timeout).`,
+      'Give it longer, e.g. --timeout 2m',
+    );
+  }
+  if (error instanceof RequestTimeoutError && error.method === 'initialize' && context?.connected === false) {
+    return new CliError(
+      ExitCode.Connection,
+      `The server did not answer the handshake: ${error.message}.`,
+      'Check that the target is an MCP server; rerun with --verbose to see what it sends',
+    );
+  }
+  if (error instanceof RequestTimeoutError) {
+    return new CliError(
+      ExitCode.Timeout,
+      `${error.message}.`,
+      'If the server is slow, give it longer with --timeout, e.g. --timeout 2m',
+    );
+  }
+  if (error instanceof CapabilityError) {
+    return new CliError(ExitCode.Usage, error.message, 'See what the server offers: mcpkit info TARGET');
+  }
+  const target = context?.target;
+  const connection = connectionProblem(error, target);
+  if (connection) return connection;
+  if (error instanceof UnsupportedProtocolVersionError) {
+    return new CliError(
+      ExitCode.Connection,
+      error.message,
+      'The server speaks a protocol revision mcpkit does not; upgrade one of them',
+    );
+  }
+  if (error instanceof RequestCancelledError) return new CliError(ExitCode.Connection, error.message);
+  if (error instanceof UrlElicitationRequiredError) {
+    const steps = error.elicitations.map((step) => `\n  ${step.message}\n  ${step.url}`).join('');
+    return new CliError(
+      ExitCode.Connection,
+      `The server needs you to finish a step in your browser first:${steps}`,
+      'Open the URL, then run the command again',
+    );
+  }
+  if (error instanceof McpError) return serverError(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return new CliError(
+    ExitCode.Internal,
+    `Unexpected failure: ${message}`,
+    'This is a bug in mcpkit; rerun with --verbose and report it',
+  );
+}
+
+function serverError(error: McpError): CliError {
+  const code = ` (JSON-RPC error ${error.code})`;
+  if (error.code === ErrorCode.ResourceNotFound) {
+    return new CliError(
+      ExitCode.Usage,
+      `The server has no such resource: ${error.message}${code}`,
+      'See its resources and templates: mcpkit list resources TARGET',
+    );
+  }
+  if (error.code === ErrorCode.MethodNotFound) {
+    return new CliError(ExitCode.Connection, `The server does not support this: ${error.message}${code}`);
+  }
+  return new CliError(ExitCode.Connection, `The server answered with an error: ${error.message}${code}`);
+}
+
+/** Connection-level failures: a server that cannot be reached, started, or that went away. */
+function connectionProblem(error: unknown, target: ResolvedTarget | undefined): CliError | undefined {
+  const processError = findCause(
+    error,
+    (e): e is StdioServerProcessError => e instanceof StdioServerProcessError,
+  );
+  if (processError) return serverProcessProblem(processError, target);
+  const httpError = findCause(error, (e): e is HttpTransportError => e instanceof HttpTransportError);
+  if (httpError) return httpProblem(httpError, target);
+  if (error instanceof ConnectionClosedError) {
+    return new CliError(
+      ExitCode.Connection,
+      `The server closed the connection: ${error.message}`,
+      'Rerun with --verbose to see every message',
+    );
+  }
+  return undefined;
+}
+
+function serverProcessProblem(error: StdioServerProcessError, target: ResolvedTarget | undefined): CliError {
+  const tail = error.stderrTail.trim().split('\n').slice(-15).join('\n');
+  const quoted = tail && !error.message.includes(tail) ? `\nIts last output on stderr:\n${tail}` : '';
+  const hint =
+    error.exitCode === null && error.signal === null
+      ? 'Check the command: run it by itself to see whether it starts'
+      : `Run the command by itself to see why it stops${target?.kind === 'stdio' ? `: ${describeTarget(target)}` : ''}`;
+  return new CliError(ExitCode.Connection, `${error.message}${quoted}`, hint);
+}
+
+function httpProblem(error: HttpTransportError, target: ResolvedTarget | undefined): CliError {
+  const url = target?.kind === 'http' ? target.url.href : 'the server';
+  const errno = errnoOf(error);
+  if (errno === 'ECONNREFUSED') {
+    return new CliError(
+      ExitCode.Connection,
+      `Could not connect to ${url}: connection refused.`,
+      'Is the server running? Start the demo server with: npx mcpkit serve',
+    );
+  }
+  if (errno === 'ENOTFOUND' || errno === 'EAI_AGAIN') {
+    return new CliError(
+      ExitCode.Connection,
+      `Could not connect to ${url}: the host name does not resolve.`,
+      'Check the host name in the URL',
+    );
+  }
+  if (error.status === 401 || error.status === 403) {
+    return new CliError(
+      ExitCode.Connection,
+      error.message,
+      'The server wants credentials: --header "Authorization: Bearer TOKEN"',
+    );
+  }
+  if (error.status === 404 || error.status === 405) {
+    return new CliError(
+      ExitCode.Connection,
+      error.message,
+      'Check the URL path; the demo server serves /mcp (http://127.0.0.1:3000/mcp)',
+    );
+  }
+  return new CliError(ExitCode.Connection, error.message, 'Rerun with --verbose to see every message');
+}
+
+function findCause<T extends Error>(error: unknown, test: (value: unknown) => value is T): T | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current !== undefined && current !== null; depth++) {
+    if (test(current)) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The system error code (`ECONNREFUSED`…) somewhere in a chain of causes. */
+function errnoOf(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current !== undefined && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
+    const errors = (current as { errors?: unknown }).errors;
+    if (Array.isArray(errors) && errors.length > 0) current = errors[0];
+    else current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}

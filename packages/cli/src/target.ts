@@ -1,0 +1,119 @@
+/**
+ * From what the command line names (a URL, a command after `--`, a config entry) to a transport.
+ * @module
+ */
+import { HttpClientTransport, SseClientTransport } from '@mcpkit/client/http';
+import type { Transport } from '@mcpkit/core';
+import { StdioClientTransport } from '@mcpkit/node/stdio';
+import type { ClientSettings, TargetSpec } from './args.js';
+import { loadServerEntry } from './config.js';
+import { usageError } from './errors.js';
+
+/** A server to connect to, with everything the command line and config file say about it. */
+export type ResolvedTarget =
+  | {
+      readonly kind: 'stdio';
+      readonly command: string;
+      readonly args: readonly string[];
+      readonly env: Readonly<Record<string, string>>;
+      readonly cwd: string | undefined;
+    }
+  | {
+      readonly kind: 'http';
+      readonly url: URL;
+      readonly headers: Readonly<Record<string, string>>;
+      readonly legacySse: boolean;
+    };
+
+/**
+ * Resolves the target: reads the config entry if there is one, and merges `-e` and `--header`.
+ *
+ * @example
+ * ```ts
+ * const target = await resolveTarget({ kind: 'stdio', command: 'node', args: ['server.js'] }, settings);
+ * ```
+ */
+export async function resolveTarget(spec: TargetSpec, settings: ClientSettings): Promise<ResolvedTarget> {
+  const headers = Object.fromEntries(settings.headers);
+  switch (spec.kind) {
+    case 'url':
+      return { kind: 'http', url: spec.url, headers, legacySse: false };
+    case 'stdio':
+      return { kind: 'stdio', command: spec.command, args: spec.args, env: settings.env, cwd: settings.cwd };
+    case 'config': {
+      const entry = await loadServerEntry(spec.file, spec.server);
+      if (entry.kind === 'url') {
+        if (Object.keys(settings.env).length > 0 || settings.cwd !== undefined) {
+          throw usageError(`Server "${entry.name}" is an HTTP server; -e and --cwd apply to stdio servers`);
+        }
+        return {
+          kind: 'http',
+          url: entry.url,
+          headers: { ...entry.headers, ...headers },
+          legacySse: entry.transport === 'sse',
+        };
+      }
+      if (settings.headers.length > 0) {
+        throw usageError(
+          `Server "${entry.name}" is a stdio server; --header applies to HTTP servers`,
+          'Use -e KEY=VAL',
+        );
+      }
+      return {
+        kind: 'stdio',
+        command: entry.command,
+        args: entry.args,
+        env: { ...entry.env, ...settings.env },
+        cwd: settings.cwd ?? entry.cwd,
+      };
+    }
+  }
+}
+
+/**
+ * A one-line description of the target for messages: the URL, or the command line.
+ *
+ * @example
+ * ```ts
+ * describeTarget(target); // 'node server.js'
+ * ```
+ */
+export function describeTarget(target: ResolvedTarget): string {
+  if (target.kind === 'http') return target.url.href;
+  return [target.command, ...target.args].map(shellQuote).join(' ');
+}
+
+/** Quotes a word for a POSIX shell when it needs it, so hints can be pasted back. */
+function shellQuote(word: string): string {
+  if (/^[A-Za-z0-9_./:=@%+,-]+$/.test(word)) return word;
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * Creates the transport for a target. A stdio server's stderr goes to `onStderr` (shown with
+ * `--verbose`; its tail is quoted if the server dies either way).
+ *
+ * @example
+ * ```ts
+ * const transport = createTransport(target, (text) => process.stderr.write(text));
+ * ```
+ */
+export function createTransport(
+  target: ResolvedTarget,
+  onStderr: ((text: string) => void) | undefined,
+): Transport {
+  if (target.kind === 'stdio') {
+    return new StdioClientTransport({
+      command: target.command,
+      args: target.args,
+      env: target.env,
+      ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+      stderr: 'pipe',
+      ...(onStderr ? { onStderr } : {}),
+    });
+  }
+  const options = { headers: target.headers };
+  return target.legacySse
+    ? new SseClientTransport(target.url, options)
+    : new HttpClientTransport(target.url, options);
+}

@@ -26,12 +26,8 @@ import {
   type CallToolResult,
   CapabilityError,
   type CreateMessageResult,
-  type CreateTaskResult,
   createInMemoryPair,
-  type GetTaskResult,
   type JsonRpcMessage,
-  type ListTasksResult,
-  McpError,
   type ProgressUpdate,
   type ProtocolVersion,
   RELATED_TASK_META_KEY,
@@ -41,7 +37,18 @@ import {
   type Transport,
   UrlElicitationRequiredError,
 } from '@mcpkit/core';
-import type { McpServer, McpServerOptions, ServerSession } from '@mcpkit/server';
+import {
+  cancelClientTask,
+  elicitAndWait,
+  getClientTask,
+  getClientTaskResult,
+  listClientTasks,
+  type McpServer,
+  type McpServerOptions,
+  pollClientTask,
+  type ServerSession,
+  sampleAsTask,
+} from '@mcpkit/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpkitServer, TINY_PNG } from './fixtures/mcpkitServer.js';
 import { ClientProbe, probingClient, ROOT, textOf, tick, until } from './fixtures/probe.js';
@@ -454,80 +461,45 @@ describe('every method of 2025-11-25, both directions, schema-checked', () => {
     ]);
   });
 
-  it('tasks the server requests: task-augmented sampling, tasks/get, tasks/list, tasks/result, tasks/cancel, and the client’s tasks/status', async () => {
-    // McpClient has no task-receiver support yet, so this client answers the tasks/* methods with
-    // a minimal in-test task table: what is exercised is the wire, the capability gates and the
-    // schemas in both directions.
-    const clientTasks = new Map<string, { task: Task; result?: CreateMessageResult }>();
+  it('tasks the server requests: task-augmented sampling and elicitation, tasks/get, tasks/list, tasks/result, tasks/cancel, and the client’s tasks/status', async () => {
     const received: TaskStatusNotificationParams[] = [];
-    const { client, session, server } = await connect({
-      client: {
-        capabilities: {
-          tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} } } },
-        },
-      },
-    });
+    const { session, server, probe } = await connect({ client: { tasks: { pollInterval: 10 } } });
     server.setNotificationHandler('notifications/tasks/status', (params) => {
       received.push(params as TaskStatusNotificationParams);
     });
-    const now = () => new Date().toISOString();
-    const finish = (taskId: string) => {
-      const entry = clientTasks.get(taskId)!;
-      entry.task = { ...entry.task, status: 'completed', lastUpdatedAt: now() };
-      entry.result = {
-        role: 'assistant',
-        content: { type: 'text', text: 'done later' },
-        model: 'fake-model',
-      };
-      void client.notify('notifications/tasks/status', { ...entry.task });
-    };
-    client.setRequestHandler('sampling/createMessage', (params) => {
-      if (params.task === undefined) throw new McpError(-32602, 'expected a task');
-      const taskId = `client-task-${clientTasks.size + 1}`;
-      const task: Task = { taskId, status: 'working', createdAt: now(), lastUpdatedAt: now(), ttl: 60_000 };
-      clientTasks.set(taskId, { task });
-      return { task } satisfies CreateTaskResult;
-    });
-    client.setRequestHandler('tasks/get', (params) => {
-      const entry = clientTasks.get(String(params.taskId));
-      if (!entry) throw new McpError(-32602, 'unknown task');
-      return { ...entry.task } satisfies GetTaskResult;
-    });
-    client.setRequestHandler('tasks/list', () => ({
-      tasks: [...clientTasks.values()].map((entry) => entry.task),
-    }));
-    client.setRequestHandler('tasks/result', async (params) => {
-      const taskId = String(params.taskId);
-      const entry = clientTasks.get(taskId);
-      if (!entry?.result) throw new McpError(-32602, 'no result');
-      return { ...entry.result, _meta: { [RELATED_TASK_META_KEY]: { taskId } } };
-    });
-    client.setRequestHandler('tasks/cancel', (params) => {
-      const entry = clientTasks.get(String(params.taskId));
-      if (entry?.task.status !== 'working') throw new McpError(-32602, 'not cancellable');
-      entry.task = { ...entry.task, status: 'cancelled', lastUpdatedAt: now() };
-      return { ...entry.task };
+    const ask = (text: string) => ({
+      messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }],
+      maxTokens: 5,
     });
 
-    const sample = { messages: [{ role: 'user', content: { type: 'text', text: 'later' } }], maxTokens: 5 };
-    const created = await session.request<CreateTaskResult>('sampling/createMessage', {
-      ...sample,
-      task: { ttl: 60_000 },
-    });
+    const created = await sampleAsTask(session, ask('What is 2+2?'), { ttl: 60_000 });
+    expect(created.task).toMatchObject({ status: 'working', ttl: 60_000, pollInterval: 10 });
     const taskId = created.task.taskId;
-    expect((await session.request<GetTaskResult>('tasks/get', { taskId })).status).toBe('working');
-    finish(taskId);
-    await until(() => received.some((task) => task.status === 'completed'), 'notifications/tasks/status');
-    const result = await session.request<CreateMessageResult>('tasks/result', { taskId });
-    expect(result.content).toEqual({ type: 'text', text: 'done later' });
-    const other = await session.request<CreateTaskResult>('sampling/createMessage', { ...sample, task: {} });
-    expect((await session.request<ListTasksResult>('tasks/list', {})).tasks).toHaveLength(2);
-    expect((await session.request<GetTaskResult>('tasks/cancel', { taskId: other.task.taskId })).status).toBe(
-      'cancelled',
+    expect((await pollClientTask(session, taskId)).status).toBe('completed');
+    const result = await getClientTaskResult<CreateMessageResult>(session, taskId);
+    expect(result.content).toEqual({ type: 'text', text: '4' });
+    expect(result._meta?.[RELATED_TASK_META_KEY]).toEqual({ taskId });
+    await until(
+      () => received.some((task) => task.taskId === taskId && task.status === 'completed'),
+      'notifications/tasks/status',
     );
-    await expect(session.request('tasks/cancel', { taskId: other.task.taskId })).rejects.toMatchObject({
-      code: -32602,
+
+    const answer = await elicitAndWait(session, {
+      message: 'Your name?',
+      requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
     });
+    expect(answer).toMatchObject({ action: 'accept', content: { name: 'Ada' } });
+
+    // "never mind" makes the fixture's model wait until its signal fires.
+    const endless = await sampleAsTask(session, ask('never mind'));
+    await until(() => probe.sampling.length === 2, 'the endless sampling to start');
+    expect((await listClientTasks(session)).tasks.map((task) => task.taskId)).toEqual(
+      expect.arrayContaining([taskId, endless.task.taskId]),
+    );
+    expect((await cancelClientTask(session, endless.task.taskId)).status).toBe('cancelled');
+    await until(() => probe.samplingAborted, 'the cancelled sampling to stop');
+    await expect(cancelClientTask(session, endless.task.taskId)).rejects.toMatchObject({ code: -32602 });
+    await expect(getClientTask(session, 'no-such-task')).rejects.toMatchObject({ code: -32602 });
   });
 
   it('covered every request and notification of the official 2025-11-25 schema in each direction', () => {

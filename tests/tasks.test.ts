@@ -17,6 +17,7 @@ import {
   createInMemoryPair,
   McpError,
   MODEL_IMMEDIATE_RESPONSE_META_KEY,
+  type ProgressUpdate,
   type ProtocolVersion,
   RELATED_TASK_META_KEY,
   type Task,
@@ -556,6 +557,42 @@ describe('tasks: notifications and progress', () => {
     ]);
     expect(raw.map((params) => params.progress)).toEqual([1, 2]);
     expect(raw[0]?._meta).toMatchObject({ [RELATED_TASK_META_KEY]: {} });
+    recorder.assertClean();
+  });
+});
+
+describe('tasks: callToolAsTask progress', () => {
+  it('delivers onProgress for the task’s whole life, not just until the CreateTaskResult', async () => {
+    let token: unknown;
+    const step = gate();
+    const { server } = taskServer({
+      t: {
+        taskSupport: 'optional',
+        run: async (_args, ctx) => {
+          token = ctx.meta?.progressToken;
+          await ctx.progress(1, 3, 'one');
+          await step.opened;
+          await ctx.progress(2, 3, 'two');
+          return text('ok');
+        },
+      },
+    });
+    const { client, session, recorder } = await connect(server);
+    const updates: ProgressUpdate[] = [];
+    // The tool reports nothing before the CreateTaskResult: every update comes after it.
+    const { task } = await callToolAsTask(client, 't', {}, { onProgress: (update) => updates.push(update) });
+    await until(() => updates.length === 1, 'progress after the CreateTaskResult');
+    step.open();
+    await until(() => updates.length === 2, 'the second progress');
+    expect((await pollTask(client, task.taskId)).status).toBe('completed');
+    // Once the task is seen terminal the watch ends: a stray update for its token is not delivered.
+    await session.notify('notifications/progress', { progressToken: token as string, progress: 9 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(updates).toEqual([
+      { progress: 1, total: 3, message: 'one' },
+      { progress: 2, total: 3, message: 'two' },
+    ]);
+    expect(token).toEqual(expect.any(String));
     recorder.assertClean();
   });
 });

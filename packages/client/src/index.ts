@@ -26,6 +26,13 @@ export {
   type UrlElicitationHandler,
 } from './mcpClient.js';
 export {
+  ClientTaskAbortedError,
+  ClientTaskContext,
+  type ClientTaskMethod,
+  type ClientTaskOptions,
+  ClientTaskReceiver,
+} from './taskReceiver.js';
+export {
   type CallToolAndWaitOptions,
   type CallToolAsTaskOptions,
   callToolAndWait,

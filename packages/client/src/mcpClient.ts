@@ -35,8 +35,9 @@ import {
   type Tool,
 } from '@mcpkit/core';
 import { defaultValidator } from '@mcpkit/schema';
-import { Client, type ClientOptions } from './client.js';
+import { Client, type ClientOptions, type ClientRequestHandler } from './client.js';
 import { applyElicitationDefaults } from './elicitationDefaults.js';
+import { type ClientTaskMethod, type ClientTaskOptions, ClientTaskReceiver } from './taskReceiver.js';
 
 /** The context a client-side handler gets: the server's request, with its signal and id. */
 export type ServerRequestContext = IncomingRequest;
@@ -78,6 +79,13 @@ export interface McpClientOptions extends ClientOptions {
   validator?: JsonSchemaValidator;
   /** Check structured tool output against the tool's `outputSchema`. Default true. */
   validateStructuredContent?: boolean;
+  /**
+   * Run sampling and elicitation as tasks when the server asks (2025-11-25, experimental):
+   * declares `tasks.requests.*` for the handlers given and answers `tasks/*` (see
+   * {@link ClientTaskReceiver}). A handler running as a task gets a `ClientTaskContext`, whose
+   * signal fires on `tasks/cancel`, TTL expiry and close. Default off: a `task` param is ignored.
+   */
+  tasks?: boolean | ClientTaskOptions;
 }
 
 /** A kind of list the server can announce changes to. */
@@ -100,15 +108,21 @@ export class McpClient extends Client {
   private readonly caches = new Map<ListKind, Promise<unknown[]>>();
   private readonly outputValidators = new Map<string, CompiledValidator | null>();
   private readonly listChangedListeners = new Map<ListKind, Set<() => void>>();
+  private readonly taskMethods: ClientTaskMethod[] = [];
+  /** Runs sampling and elicitation as tasks, when the `tasks` option is set. */
+  readonly taskReceiver: ClientTaskReceiver | undefined;
 
   constructor(
     info: ConstructorParameters<typeof Client>[0],
     readonly mcpOptions: McpClientOptions = {},
   ) {
     super(info, mcpOptions);
+    const tasks = mcpOptions.tasks;
+    this.taskReceiver = tasks ? new ClientTaskReceiver(tasks === true ? {} : tasks) : undefined;
     this.installSampling(mcpOptions);
     this.installElicitation(mcpOptions.elicitation);
     if (mcpOptions.roots !== undefined) this.installRoots(mcpOptions.roots);
+    this.installTaskReceiver();
     this.watchListChanges();
   }
 
@@ -157,7 +171,10 @@ export class McpClient extends Client {
     if (options?.meta) params._meta = options.meta;
     const result = await this.request<CallToolResult>('tools/call', params, options);
     if (this.mcpOptions.validateStructuredContent !== false && !result.isError) {
-      await this.checkStructuredContent(name, result);
+      // Known tools are checked without another await: most calls go to a tool seen before.
+      const known = this.outputValidators.get(name);
+      const validate = known === undefined ? await this.outputValidator(name) : known;
+      if (validate) checkStructuredContent(name, result, validate);
     }
     return result;
   }
@@ -420,8 +437,11 @@ export class McpClient extends Client {
     if (options.samplingTools) sampling.tools = {};
     if (options.samplingContext) sampling.context = {};
     this.implyCapabilities({ sampling });
-    this.setRequestHandler('sampling/createMessage', (params, request) =>
-      handler(params as CreateMessageRequestParams, request),
+    this.setRequestHandler(
+      'sampling/createMessage',
+      this.taskable('sampling/createMessage', (params, request) =>
+        handler(params as CreateMessageRequestParams, request),
+      ),
     );
   }
 
@@ -431,7 +451,7 @@ export class McpClient extends Client {
     if (handlers.form) elicitation.form = {};
     if (handlers.url) elicitation.url = {};
     this.implyCapabilities({ elicitation });
-    this.setRequestHandler('elicitation/create', async (params, request) => {
+    const answer: ClientRequestHandler = async (params, request) => {
       if (params.mode === 'url') {
         if (!handlers.url)
           throw new McpError(ErrorCode.InvalidParams, 'This client does not support URL-mode elicitation');
@@ -442,7 +462,22 @@ export class McpClient extends Client {
       const form = params as ElicitRequestFormParams;
       const result = await handlers.form(form, request);
       return applyElicitationDefaults(form.requestedSchema, result);
-    });
+    };
+    this.setRequestHandler('elicitation/create', this.taskable('elicitation/create', answer));
+  }
+
+  /** The handler of `method`, run as a task when the server asks and the `tasks` option is set. */
+  private taskable(method: ClientTaskMethod, handler: ClientRequestHandler): ClientRequestHandler {
+    if (!this.taskReceiver) return handler;
+    this.taskMethods.push(method);
+    return this.taskReceiver.taskable(method, handler);
+  }
+
+  private installTaskReceiver(): void {
+    const receiver = this.taskReceiver;
+    if (!receiver || this.taskMethods.length === 0) return;
+    this.implyCapabilities(receiver.capabilitiesFor(this.taskMethods));
+    receiver.install(this, (error) => this.reportError(error));
   }
 
   private installRoots(roots: RootsSource): void {
@@ -493,25 +528,7 @@ export class McpClient extends Client {
     return items;
   }
 
-  private async checkStructuredContent(name: string, result: CallToolResult): Promise<void> {
-    const validate = await this.outputValidator(name);
-    if (!validate) return;
-    if (result.structuredContent === undefined) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Tool "${name}" declares an outputSchema but returned no structuredContent`,
-      );
-    }
-    const verdict = validate(result.structuredContent);
-    if (!verdict.valid) {
-      const issues = verdict.issues.map((issue) => `${issue.path || '/'}: ${issue.message}`).join('; ');
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Tool "${name}" returned structuredContent that does not match its outputSchema: ${issues}`,
-      );
-    }
-  }
-
+  /** Compiles (once per tool list) the validator of a tool's `outputSchema`; `null` without one. */
   private async outputValidator(name: string): Promise<CompiledValidator | null> {
     if (!this.serverCapabilities?.tools) return null;
     let validate = this.outputValidators.get(name);
@@ -521,5 +538,23 @@ export class McpClient extends Client {
     validate = schema ? (this.mcpOptions.validator ?? defaultValidator()).compile(schema) : null;
     this.outputValidators.set(name, validate);
     return validate;
+  }
+}
+
+/** Throws when a tool with an `outputSchema` returned no or non-matching `structuredContent`. */
+function checkStructuredContent(name: string, result: CallToolResult, validate: CompiledValidator): void {
+  if (result.structuredContent === undefined) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Tool "${name}" declares an outputSchema but returned no structuredContent`,
+    );
+  }
+  const verdict = validate(result.structuredContent);
+  if (!verdict.valid) {
+    const issues = verdict.issues.map((issue) => `${issue.path || '/'}: ${issue.message}`).join('; ');
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Tool "${name}" returned structuredContent that does not match its outputSchema: ${issues}`,
+    );
   }
 }

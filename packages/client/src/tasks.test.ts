@@ -1,7 +1,7 @@
 import { Connection, createInMemoryPair, type IncomingRequest, McpError, type Task } from '@mcpkit/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Client } from './client.js';
-import { callToolAsTask, isTaskTerminal, onTaskStatus, pollTask } from './tasks.js';
+import { callToolAsTask, getTaskResult, isTaskTerminal, onTaskStatus, pollTask } from './tasks.js';
 
 const STAMP = '2025-11-25T10:00:00.000Z';
 
@@ -132,6 +132,77 @@ describe('client task helpers', () => {
       task: { ttl: 5_000 },
       _meta: { 'com.example/trace': 'x' },
     });
+  });
+
+  it('follows a task’s progress after the CreateTaskResult, until tasks/result answers', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    let token: unknown;
+    const { client, server } = await scriptedServer({
+      'tools/call': (request) => {
+        token = request.progressToken;
+        return { task: task('working') };
+      },
+      'tasks/result': () => ({ content: [] }),
+    });
+    const updates: number[] = [];
+    const call = callToolAsTask(
+      client,
+      'render',
+      {},
+      { onProgress: ({ progress }) => updates.push(progress) },
+    );
+    await vi.advanceTimersByTimeAsync(1);
+    await call;
+    expect(token).toEqual(expect.any(String));
+    await server.notify('notifications/progress', { progressToken: token as string, progress: 1 });
+    await vi.advanceTimersByTimeAsync(1);
+    // No status notification ever says the task ended: the answer of tasks/result does.
+    const result = getTaskResult(client, 't-1');
+    await vi.advanceTimersByTimeAsync(1);
+    await result;
+    await server.notify('notifications/progress', { progressToken: token as string, progress: 2 });
+    await vi.advanceTimersByTimeAsync(1);
+    expect(updates).toEqual([1]);
+  });
+
+  it('ends a task’s progress watch on a terminal status notification, or when its ttl elapses', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const tokens: unknown[] = [];
+    let next = 0;
+    const { client, server } = await scriptedServer({
+      'tools/call': (request) => {
+        tokens.push(request.progressToken);
+        next += 1;
+        return { task: task('working', { taskId: `t-${next}`, ttl: 10_000 }) };
+      },
+    });
+    const updates: string[] = [];
+    for (const name of ['a', 'b']) {
+      const call = callToolAsTask(
+        client,
+        name,
+        {},
+        { onProgress: ({ progress }) => updates.push(`${name}${progress}`) },
+      );
+      await vi.advanceTimersByTimeAsync(1);
+      await call;
+    }
+    const progress = async (index: number, value: number) => {
+      await server.notify('notifications/progress', {
+        progressToken: tokens[index] as string,
+        progress: value,
+      });
+      await vi.advanceTimersByTimeAsync(1);
+    };
+    await progress(0, 1);
+    await progress(1, 1);
+    await server.notify('notifications/tasks/status', task('completed', { taskId: 't-1' }));
+    await vi.advanceTimersByTimeAsync(1);
+    await progress(0, 2);
+    await progress(1, 2);
+    await vi.advanceTimersByTimeAsync(10_000);
+    await progress(1, 3);
+    expect(updates).toEqual(['a1', 'b1', 'b2']);
   });
 
   it('delivers only well-formed status notifications', async () => {

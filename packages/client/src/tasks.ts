@@ -13,6 +13,7 @@ import {
   type CallToolResult,
   type CancelTaskResult,
   CapabilityError,
+  ConnectionClosedError,
   type CreateTaskResult,
   ErrorCode,
   type GetTaskResult,
@@ -21,6 +22,8 @@ import {
   missingServerCapability,
   type OutgoingRequestOptions,
   type ProgressUpdate,
+  RequestCancelledError,
+  RequestTimeoutError,
   TASK_STATUSES,
   type Task,
   type TaskStatusNotificationParams,
@@ -36,7 +39,7 @@ import type { Client } from './client.js';
  * const options: CallToolAsTaskOptions = { ttl: 600_000, timeout: 10_000 };
  * ```
  */
-export interface CallToolAsTaskOptions extends OutgoingRequestOptions {
+export interface CallToolAsTaskOptions extends Omit<OutgoingRequestOptions, 'onProgress'> {
   /** Requested lifetime of the task in ms; the server may grant another. */
   ttl?: number;
   /** `_meta` to send with the call. */
@@ -46,6 +49,12 @@ export interface CallToolAsTaskOptions extends OutgoingRequestOptions {
    * sending, since a client must not run a tool as a task unless the tool allows it. Default true.
    */
   checkTaskSupport?: boolean;
+  /**
+   * Receives the task's progress for as long as the task lives, not only until the
+   * `CreateTaskResult` arrives: until the task is seen terminal (by any helper of this module, or
+   * through `notifications/tasks/status`), its TTL elapses, or the client closes.
+   */
+  onProgress?: (update: ProgressUpdate) => void;
 }
 
 /**
@@ -94,6 +103,8 @@ const DEFAULT_INTERVAL = 1_000;
 const MIN_INTERVAL = 10;
 const DEFAULT_RESULT_TIMEOUT = 60 * 60_000;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+/** `setTimeout` cannot wait longer than this (about 24.8 days). */
+const MAX_TIMER_DELAY = 2_147_483_647;
 
 /**
  * True for `completed`, `failed` and `cancelled`.
@@ -125,20 +136,11 @@ export async function callToolAsTask(
   args: Record<string, unknown> = {},
   options: CallToolAsTaskOptions = {},
 ): Promise<CreateTaskResult> {
-  const { ttl, meta, checkTaskSupport, ...requestOptions } = options;
-  const params: CallToolRequestParams = { name, arguments: args, task: ttl === undefined ? {} : { ttl } };
-  if (meta) params._meta = meta;
-  const gap = missingServerCapability('tools/call', params, client.serverCapabilities);
-  if (gap) throw new CapabilityError(gap);
-  if (checkTaskSupport !== false) await assertTaskSupport(client, name);
-  const created = await client.request<CreateTaskResult>('tools/call', params, requestOptions);
-  if (!isTask(created?.task)) {
-    throw new McpError(
-      ErrorCode.InternalError,
-      `The server answered a task-augmented call of "${name}" without a task`,
-    );
-  }
-  return created;
+  const { onProgress, ...rest } = options;
+  const created = await createToolTask(client, name, args, rest, onProgress);
+  // Left to the watch: it ends once the task is seen terminal, expires, or the client closes.
+  created.progress?.watch(created.result.task);
+  return created.result;
 }
 
 /**
@@ -150,12 +152,14 @@ export async function callToolAsTask(
  * const task = await getTask(client, taskId);
  * ```
  */
-export function getTask(
+export async function getTask(
   client: Client,
   taskId: string,
   options?: OutgoingRequestOptions,
 ): Promise<GetTaskResult> {
-  return client.request<GetTaskResult>('tasks/get', { taskId }, options);
+  const task = await client.request<GetTaskResult>('tasks/get', { taskId }, options);
+  noteTask(client, task);
+  return task;
 }
 
 /**
@@ -167,12 +171,20 @@ export function getTask(
  * const result = await getTaskResult<CallToolResult>(client, taskId);
  * ```
  */
-export function getTaskResult<R = CallToolResult>(
+export async function getTaskResult<R = CallToolResult>(
   client: Client,
   taskId: string,
   options?: OutgoingRequestOptions,
 ): Promise<R> {
-  return client.request<R>('tasks/result', { taskId }, options);
+  try {
+    const result = await client.request<R>('tasks/result', { taskId }, options);
+    endProgressWatch(client, taskId);
+    return result;
+  } catch (error) {
+    // The server's own error means the task is over (failed, or gone); a local one says nothing.
+    if (error instanceof McpError && !isLocalFailure(error)) endProgressWatch(client, taskId);
+    throw error;
+  }
 }
 
 /**
@@ -200,12 +212,14 @@ export function listTasks(
  * await cancelTask(client, taskId);
  * ```
  */
-export function cancelTask(
+export async function cancelTask(
   client: Client,
   taskId: string,
   options?: OutgoingRequestOptions,
 ): Promise<CancelTaskResult> {
-  return client.request<CancelTaskResult>('tasks/cancel', { taskId }, options);
+  const task = await client.request<CancelTaskResult>('tasks/cancel', { taskId }, options);
+  noteTask(client, task);
+  return task;
 }
 
 /**
@@ -295,17 +309,18 @@ export async function callToolAndWait(
     signal,
     ...callOptions
   } = options;
-  const progress = onProgress ? followProgress(client, onProgress) : undefined;
+  let progress: ProgressWatch | undefined;
   let taskId: string | undefined;
   try {
-    const meta = progress ? { ...callOptions.meta, progressToken: progress.token } : callOptions.meta;
-    const created = await callToolAsTask(client, name, args, {
-      ...callOptions,
-      meta,
-      signal,
-      // The token above must reach the server as is: the engine's own token would replace it.
-      resetTimeoutOnProgress: progress ? false : callOptions.resetTimeoutOnProgress,
-    });
+    const { result: created, progress: watch } = await createToolTask(
+      client,
+      name,
+      args,
+      { ...callOptions, signal },
+      onProgress,
+    );
+    progress = watch;
+    progress?.watch(created.task);
     const id = created.task.taskId;
     taskId = id;
     const last = await pollTask(client, id, {
@@ -348,17 +363,138 @@ export async function callToolAndWait(
 
 // ---------------------------------------------------------------- internals
 
-/** Subscribes to progress under a fresh token (a task's progress outlives its request). */
-function followProgress(client: Client, onProgress: (update: ProgressUpdate) => void) {
-  const token = `task-progress-${crypto.randomUUID()}`;
-  const stop = client.onNotification('notifications/progress', (params) => {
-    if (params.progressToken !== token || typeof params.progress !== 'number') return;
-    const update: ProgressUpdate = { progress: params.progress };
-    if (typeof params.total === 'number') update.total = params.total;
-    if (typeof params.message === 'string') update.message = params.message;
-    onProgress(update);
-  });
-  return { token, stop };
+/**
+ * Sends a task-augmented `tools/call`. With `onProgress`, the call carries a fresh progress token
+ * followed by a {@link ProgressWatch} rather than the engine's own, which would die with the
+ * request: a task's progress outlives the request that created it.
+ */
+async function createToolTask(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  options: Omit<CallToolAsTaskOptions, 'onProgress'>,
+  onProgress: ((update: ProgressUpdate) => void) | undefined,
+): Promise<{ result: CreateTaskResult; progress: ProgressWatch | undefined }> {
+  const { ttl, meta, checkTaskSupport, ...requestOptions } = options;
+  const params: CallToolRequestParams = { name, arguments: args, task: ttl === undefined ? {} : { ttl } };
+  if (meta) params._meta = meta;
+  const gap = missingServerCapability('tools/call', params, client.serverCapabilities);
+  if (gap) throw new CapabilityError(gap);
+  if (checkTaskSupport !== false) await assertTaskSupport(client, name);
+  const progress = onProgress ? new ProgressWatch(client, onProgress) : undefined;
+  if (progress) {
+    params._meta = { ...meta, progressToken: progress.token };
+    // The token above must reach the server as is: the engine's own token would replace it.
+    requestOptions.resetTimeoutOnProgress = false;
+  }
+  try {
+    const result = await client.request<CreateTaskResult>('tools/call', params, requestOptions);
+    if (!isTask(result?.task)) {
+      throw new McpError(
+        ErrorCode.InternalError,
+        `The server answered a task-augmented call of "${name}" without a task`,
+      );
+    }
+    return { result, progress };
+  } catch (error) {
+    progress?.stop();
+    throw error;
+  }
+}
+
+/** The progress watches of each client's tasks, by task id. */
+const progressWatches = new WeakMap<Client, Map<string, ProgressWatch>>();
+
+function watchesOf(client: Client): Map<string, ProgressWatch> {
+  let watches = progressWatches.get(client);
+  if (!watches) {
+    const created = new Map<string, ProgressWatch>();
+    watches = created;
+    progressWatches.set(client, created);
+    client.onClose(() => {
+      for (const watch of [...created.values()]) watch.stop();
+    });
+  }
+  return watches;
+}
+
+/** Every task state a helper sees passes here: a terminal one ends its task's progress watch. */
+function noteTask(client: Client, task: Task): void {
+  if (isTask(task) && isTaskTerminal(task)) endProgressWatch(client, task.taskId);
+}
+
+function endProgressWatch(client: Client, taskId: string): void {
+  progressWatches.get(client)?.get(taskId)?.stop();
+}
+
+/** Failures raised on this side (timeout, abort, closed, refused) rather than by the server. */
+function isLocalFailure(error: McpError): boolean {
+  return (
+    error instanceof RequestTimeoutError ||
+    error instanceof RequestCancelledError ||
+    error instanceof ConnectionClosedError ||
+    error instanceof CapabilityError
+  );
+}
+
+/**
+ * Follows the progress of one task under a token of its own, from before the request is sent
+ * until the task is seen terminal (by a helper here or a status notification), its TTL elapses,
+ * the client closes, or {@link ProgressWatch.stop} is called.
+ */
+class ProgressWatch {
+  readonly token = `task-progress-${crypto.randomUUID()}`;
+  private taskId: string | undefined;
+  private expiry: ReturnType<typeof setTimeout> | undefined;
+  private stopProgress: (() => void) | undefined;
+  private stopStatus: (() => void) | undefined;
+
+  constructor(
+    private readonly client: Client,
+    onProgress: (update: ProgressUpdate) => void,
+  ) {
+    this.stopProgress = client.onNotification('notifications/progress', (params) => {
+      if (params.progressToken !== this.token || typeof params.progress !== 'number') return;
+      const update: ProgressUpdate = { progress: params.progress };
+      if (typeof params.total === 'number') update.total = params.total;
+      if (typeof params.message === 'string') update.message = params.message;
+      onProgress(update);
+    });
+  }
+
+  /** Ties the watch to the task the request created, so that its end ends the watch. */
+  watch(task: Task): void {
+    if (!this.stopProgress) return;
+    if (isTaskTerminal(task)) {
+      this.stop();
+      return;
+    }
+    const taskId = task.taskId;
+    this.taskId = taskId;
+    watchesOf(this.client).set(taskId, this);
+    this.stopStatus = onTaskStatus(this.client, (status) => {
+      if (status.taskId === taskId) noteTask(this.client, status);
+    });
+    if (typeof task.ttl === 'number') {
+      // Past its TTL the task may be deleted at any time, so no more progress can come for it.
+      // Counted from now rather than from `createdAt`, which is the server's clock.
+      this.expiry = setTimeout(() => this.stop(), Math.min(MAX_TIMER_DELAY, Math.max(0, task.ttl)));
+      (this.expiry as { unref?: () => void }).unref?.();
+    }
+  }
+
+  stop(): void {
+    this.stopProgress?.();
+    this.stopStatus?.();
+    this.stopProgress = undefined;
+    this.stopStatus = undefined;
+    if (this.expiry !== undefined) clearTimeout(this.expiry);
+    this.expiry = undefined;
+    if (this.taskId !== undefined) {
+      const watches = progressWatches.get(this.client);
+      if (watches?.get(this.taskId) === this) watches.delete(this.taskId);
+    }
+  }
 }
 
 async function assertTaskSupport(client: Client, name: string): Promise<void> {

@@ -2,7 +2,9 @@
  * `@mcpkit/core`: the runtime-neutral heart of mcpkit.
  *
  * No dependencies and no `node:` imports: it runs unchanged on Node, Bun, Deno, browsers and
- * Workers. Servers, clients and transports are built on what this module exports.
+ * Workers. Servers, clients and transports are built on what this module exports, including the
+ * task store both task receivers (a server running tools, a client running sampling or
+ * elicitation) keep their tasks in.
  *
  * @example
  * ```ts
@@ -33,6 +35,9 @@ export * from './protocol/meta.js';
 export * from './protocol/methods.js';
 export * from './protocol/revisions.js';
 export * from './protocol/types.js';
+export * from './tasks/memoryStore.js';
+export * from './tasks/receiver.js';
+export * from './tasks/store.js';
 export * from './transport/inMemory.js';
 export * from './transport/transport.js';
 export * from './validation.js';

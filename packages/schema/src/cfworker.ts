@@ -12,6 +12,7 @@ import {
   schemaDialect,
   type ValidationResult,
 } from '@mcpkit/core';
+import { compileFastCheck } from './fastCheck.js';
 import {
   COLLAPSING_KEYWORDS,
   isInsideAny,
@@ -79,6 +80,9 @@ export function cfworkerValidator(options?: CfworkerValidatorOptions): JsonSchem
       const prepared = prepareSchema(schema, dialect, { formats });
       const lookup = resolveReferences(prepared);
       const draft = CFWORKER_DRAFT[dialect];
+      // Most values are valid and most tool schemas are simple: a compiled check confirms those
+      // without the interpreter; anything it is unsure of goes to the interpreter, which reports.
+      const certainlyValid = compileFastCheck(prepared, draft);
       const check = (value: unknown, data: unknown): ValidationResult<T> => {
         const result = validate(data, prepared, draft, lookup, shortCircuit);
         if (result.valid) return { valid: true, value: value as T };
@@ -86,6 +90,7 @@ export function cfworkerValidator(options?: CfworkerValidatorOptions): JsonSchem
       };
       return (value: unknown): ValidationResult<T> => {
         try {
+          if (certainlyValid?.(value)) return { valid: true, value: value as T };
           return check(value, value);
         } catch {
           return checkAsJson(value, check);

@@ -78,9 +78,21 @@ export {
 } from './server.js';
 export { ServerSession, type SessionConnectOptions } from './session.js';
 export {
+  type ClientTaskRequestOptions,
+  type ClientTaskWaitOptions,
+  cancelClientTask,
+  elicitAndWait,
+  elicitAsTask,
+  getClientTask,
+  getClientTaskResult,
   InMemoryTaskStore,
   type InMemoryTaskStoreOptions,
   isTerminalStatus,
+  listClientTasks,
+  type PollClientTaskOptions,
+  pollClientTask,
+  sampleAndWait,
+  sampleAsTask,
   TaskAbortedError,
   TaskContext,
   type TaskCreateOptions,

@@ -32,6 +32,7 @@ import {
   type ReadResourceResult,
   type ServerCapabilities,
   UrlElicitationRequiredError,
+  type ValidationResult,
 } from '@mcpkit/core';
 import { defaultValidator } from '@mcpkit/schema';
 import { type Completer, type CompletionValues, toCompleteResult } from './completion/complete.js';
@@ -482,29 +483,66 @@ export class McpServer extends Server {
    * `isError: true` result the model can read; only `UrlElicitationRequiredError` is answered as a
    * JSON-RPC error, as the specification requires.
    *
+   * The result is a plain value when the validator and the handler answer synchronously, so a
+   * synchronous tool costs no promise and no microtask; otherwise a promise of it.
+   *
    * @example
    * ```ts
    * const result = await this.executeTool(tool, { text: 'hi' }, ctx);
    * ```
    */
-  protected async executeTool(
+  protected executeTool(
     tool: RegisteredTool,
     args: Record<string, unknown>,
     ctx: RequestContext,
-  ): Promise<CallToolResult> {
+  ): CallToolResult | Promise<CallToolResult> {
     const state = tool.state;
     const pending = state.input.validate(args);
-    const checked = isPromiseLike(pending) ? await pending : pending;
-    if (!checked.valid) return invalidArgumentsResult(state.definition.name, checked.issues);
-    try {
-      const returned = await state.handler(checked.value, ctx);
-      return state.output
-        ? await this.structuredToolResult(state, returned, ctx)
-        : toCallToolResult(returned);
-    } catch (error) {
-      if (error instanceof UrlElicitationRequiredError) throw error;
-      return this.thrownToolResult(state.definition.name, error, ctx);
+    if (isPromiseLike(pending)) {
+      return Promise.resolve(pending).then((checked) => this.runToolHandler(state, checked, ctx));
     }
+    return this.runToolHandler(state, pending, ctx);
+  }
+
+  private runToolHandler(
+    state: ToolState,
+    checked: ValidationResult,
+    ctx: RequestContext,
+  ): CallToolResult | Promise<CallToolResult> {
+    if (!checked.valid) return invalidArgumentsResult(state.definition.name, checked.issues);
+    let returned: unknown;
+    try {
+      returned = state.handler(checked.value, ctx);
+    } catch (error) {
+      return this.failedToolResult(state, error, ctx);
+    }
+    if (!isPromiseLike(returned)) return this.finishToolResult(state, returned, ctx);
+    return Promise.resolve(returned).then(
+      (value) => this.finishToolResult(state, value, ctx),
+      (error: unknown) => this.failedToolResult(state, error, ctx),
+    );
+  }
+
+  /** What the handler returned, as a `CallToolResult`; a failure to build one is the tool's error. */
+  private finishToolResult(
+    state: ToolState,
+    returned: unknown,
+    ctx: RequestContext,
+  ): CallToolResult | Promise<CallToolResult> {
+    try {
+      if (!state.output) return toCallToolResult(returned);
+      return this.structuredToolResult(state, returned, ctx).then(undefined, (error: unknown) =>
+        this.failedToolResult(state, error, ctx),
+      );
+    } catch (error) {
+      return this.failedToolResult(state, error, ctx);
+    }
+  }
+
+  /** A thrown error becomes an `isError` result, except one the specification answers as an error. */
+  private failedToolResult(state: ToolState, error: unknown, ctx: RequestContext): CallToolResult {
+    if (error instanceof UrlElicitationRequiredError) throw error;
+    return this.thrownToolResult(state.definition.name, error, ctx);
   }
 
   private callTool(params: Record<string, unknown>, ctx: RequestContext): unknown {

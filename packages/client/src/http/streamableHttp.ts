@@ -191,7 +191,12 @@ export class StreamableHttpClientTransport implements Transport {
     }
     if (isInitializeRequest(message)) this.initializeRequest = message;
     else if (isNotification(message, 'notifications/cancelled')) this.forgetRequest(message);
-    return this.post(message, true);
+    return this.post(message, true).catch((error: unknown) => {
+      // `close()` aborts every POST in flight (a cancellation sent just before, say): what the
+      // caller cut off on purpose is no failure to report.
+      if (this.state === 'closed') return;
+      throw error;
+    });
   }
 
   /**

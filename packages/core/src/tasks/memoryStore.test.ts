@@ -1,5 +1,5 @@
-import { McpError } from '@mcpkit/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { McpError } from '../jsonrpc/errors.js';
 import { InMemoryTaskStore } from './memoryStore.js';
 import type { TaskEvent } from './store.js';
 

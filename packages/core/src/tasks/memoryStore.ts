@@ -5,7 +5,9 @@
  * early, so a requestor never loses a result it was promised for the task's TTL.
  * @module
  */
-import { ErrorCode, McpError, type Task } from '@mcpkit/core';
+import { McpError } from '../jsonrpc/errors.js';
+import { ErrorCode } from '../jsonrpc/messages.js';
+import type { Task } from '../protocol/types.js';
 import {
   isTerminalStatus,
   type TaskCreateOptions,
@@ -247,13 +249,13 @@ export class InMemoryTaskStore implements TaskStore {
     if (this.tasks.size >= this.maxTasks) {
       throw new McpError(
         ErrorCode.InvalidRequest,
-        `The server holds its maximum of ${this.maxTasks} tasks; try again once some have expired`,
+        `The task store holds its maximum of ${this.maxTasks} tasks; try again once some have expired`,
       );
     }
     if ((this.byRequestor.get(requestor)?.size ?? 0) >= this.maxPerRequestor) {
       throw new McpError(
         ErrorCode.InvalidRequest,
-        `Task limit reached: at most ${this.maxPerRequestor} tasks are kept per client until they expire`,
+        `Task limit reached: at most ${this.maxPerRequestor} tasks are kept per requestor until they expire`,
       );
     }
   }

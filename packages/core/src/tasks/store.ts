@@ -7,14 +7,18 @@
  * state machine (`working` ⇄ `input_required` → one terminal state) is enforced here, so that two
  * writers (a finishing tool and a `tasks/cancel`) can never leave a terminal task changed.
  *
- * Only `@mcpkit/core` is imported, so the store can serve a client-side receiver as well.
+ * It lives in the core so that both receivers share it: a server running `tools/call` as tasks, and
+ * a client running `sampling/createMessage` or `elicitation/create` as tasks.
  * @module
  */
-import { ErrorCode, type JsonRpcErrorObject, McpError, type Task, type TaskStatus } from '@mcpkit/core';
+import { McpError } from '../jsonrpc/errors.js';
+import { ErrorCode, type JsonRpcErrorObject } from '../jsonrpc/messages.js';
+import type { Task, TaskStatus } from '../protocol/types.js';
 
 /**
- * Who a task belongs to: an opaque key derived from the auth context, or from the session when
- * there is none. Only the same key can read, list, await or cancel the task.
+ * Who a task belongs to: an opaque key derived from the auth context, or from the session (on a
+ * client: the connection) when there is none. Only the same key can read, list, await or cancel
+ * the task.
  *
  * @example
  * ```ts

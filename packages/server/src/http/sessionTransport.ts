@@ -68,6 +68,8 @@ const POLLING_REVISION = '2025-11-25';
 /** Notifications kept for a session with no open GET stream (oldest dropped first). */
 const MAX_BACKLOG = 64;
 const CANCELLED = 'notifications/cancelled';
+const STATELESS_REQUEST =
+  'A stateless Streamable HTTP server cannot send requests to the client (sampling, elicitation, roots, ping): its answer would reach no session';
 
 /** One POST that carried requests, until every one of them is answered. */
 class Exchange {
@@ -316,6 +318,9 @@ export class HttpSessionTransport implements Transport {
 
   send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): void {
     if (this.isClosed) throw new Error('The HTTP session is closed');
+    // The client POSTs its answer with no session to route it by, so it could never arrive: fail
+    // the request now instead of letting it wait for its timeout.
+    if (this.stateless && isRequest(message)) throw new Error(STATELESS_REQUEST);
     const responseId = responseIdOf(message, this.exchanges);
     const target = responseId ?? (isResponse(message) ? undefined : options?.relatedRequestId);
     const exchange = target === undefined ? undefined : this.exchanges.get(target);
@@ -630,6 +635,12 @@ export class HttpSessionTransport implements Transport {
       this.runtime.report(toError(error));
     }
   }
+}
+
+/** A request (or a batch holding one): it has a method and an id. */
+function isRequest(message: JsonRpcMessage | JsonRpcMessage[]): boolean {
+  const items = Array.isArray(message) ? message : [message];
+  return items.some((item) => 'method' in item && 'id' in item);
 }
 
 function isResponse(message: JsonRpcMessage | JsonRpcMessage[]): boolean {

@@ -1,5 +1,7 @@
 /**
- * Tasks (2025-11-25, experimental): stores, the server-side manager and the task context.
+ * Tasks (2025-11-25, experimental): the server-side manager and task context, the requestor
+ * helpers for tasks the server asks a client to run, and (re-exported from `@mcpkit/core`, where
+ * they now live) the stores.
  *
  * @example
  * ```ts
@@ -9,8 +11,10 @@
  * @module
  */
 
-export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from './memoryStore.js';
+// Kept here so that code importing them from @mcpkit/server keeps working.
 export {
+  InMemoryTaskStore,
+  type InMemoryTaskStoreOptions,
   isTerminalStatus,
   type TaskCreateOptions,
   type TaskEvent,
@@ -21,8 +25,23 @@ export {
   type TaskRequestor,
   type TaskStore,
   unknownTaskError,
-} from './store.js';
-export { TaskContext, withRelatedTask } from './taskContext.js';
+  withRelatedTask,
+} from '@mcpkit/core';
+export {
+  type ClientTaskRequestOptions,
+  type ClientTaskWaitOptions,
+  cancelClientTask,
+  elicitAndWait,
+  elicitAsTask,
+  getClientTask,
+  getClientTaskResult,
+  listClientTasks,
+  type PollClientTaskOptions,
+  pollClientTask,
+  sampleAndWait,
+  sampleAsTask,
+} from './clientTasks.js';
+export { TaskContext } from './taskContext.js';
 export {
   TaskAbortedError,
   type TaskExecutor,

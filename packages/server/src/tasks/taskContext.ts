@@ -13,7 +13,7 @@ import {
   type LoggingLevel,
   type OutgoingRequestOptions,
   type ProgressToken,
-  RELATED_TASK_META_KEY,
+  withRelatedTask,
 } from '@mcpkit/core';
 import { RequestContext } from '../context.js';
 
@@ -152,21 +152,6 @@ export class TaskContext extends RequestContext {
       return Promise.reject(error);
     }
   }
-}
-
-/**
- * A copy of `params` whose `_meta` ties it to `taskId`.
- *
- * @example
- * ```ts
- * withRelatedTask({ message: 'Continue?' }, 't-1');
- * // { message: 'Continue?', _meta: { 'io.modelcontextprotocol/related-task': { taskId: 't-1' } } }
- * ```
- */
-export function withRelatedTask(params: Record<string, unknown>, taskId: string): Record<string, unknown> {
-  const meta = params._meta;
-  const base = typeof meta === 'object' && meta !== null ? meta : {};
-  return { ...params, _meta: { ...base, [RELATED_TASK_META_KEY]: { taskId } } };
 }
 
 function lastOf<T>(set: ReadonlySet<T>): T | undefined {

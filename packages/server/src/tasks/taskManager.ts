@@ -20,32 +20,35 @@
  * @module
  */
 import {
+  answerCancelTask,
+  answerGetTask,
+  answerListTasks,
+  awaitTaskPayload,
   type CreateTaskResult,
   ErrorCode,
+  InMemoryTaskStore,
+  isTerminalStatus,
   type JsonRpcErrorObject,
   McpError,
   MODEL_IMMEDIATE_RESPONSE_META_KEY,
   type ProgressToken,
-  RELATED_TASK_META_KEY,
   revisionHas,
   type ServerCapabilities,
   type Task,
-  type TaskMetadata,
-  type Tool,
-} from '@mcpkit/core';
-import type { RequestContext } from '../context.js';
-import type { Server } from '../server.js';
-import type { ServerSession } from '../session.js';
-import { InMemoryTaskStore } from './memoryStore.js';
-import {
-  isTerminalStatus,
   type TaskEvent,
+  type TaskMetadata,
   type TaskOutcome,
   type TaskRequest,
   type TaskRequestor,
   type TaskStore,
-  unknownTaskError,
-} from './store.js';
+  type Tool,
+  taskIdParam,
+  taskParamOf,
+  ttlGranter,
+} from '@mcpkit/core';
+import type { RequestContext } from '../context.js';
+import type { Server } from '../server.js';
+import type { ServerSession } from '../session.js';
 import { TaskContext, type TaskRun } from './taskContext.js';
 
 /**
@@ -118,9 +121,6 @@ interface RunningTask extends TaskRun {
   readonly sessionBound: boolean;
 }
 
-const DEFAULT_TTL = 5 * 60_000;
-const DEFAULT_MAX_TTL = 60 * 60_000;
-const DEFAULT_MIN_TTL = 1_000;
 const DEFAULT_POLL_INTERVAL = 1_000;
 const SESSION_PREFIX = 'session:';
 
@@ -147,9 +147,7 @@ export class TaskManager {
   private readonly ownsStore: boolean;
   private readonly running = new Map<string, RunningTask>();
   private readonly sessionKeys = new WeakMap<ServerSession, string>();
-  private readonly defaultTtl: number;
-  private readonly maxTtl: number | null;
-  private readonly minTtl: number;
+  private readonly grantTtl: (requested: number | undefined) => number;
   private readonly pollInterval: number;
   private server: Server | undefined;
   private unsubscribe: (() => void) | undefined;
@@ -158,9 +156,7 @@ export class TaskManager {
   constructor(readonly options: TaskManagerOptions = {}) {
     this.store = options.store ?? new InMemoryTaskStore();
     this.ownsStore = options.store === undefined;
-    this.maxTtl = options.maxTtl === undefined ? DEFAULT_MAX_TTL : options.maxTtl;
-    this.minTtl = options.minTtl ?? DEFAULT_MIN_TTL;
-    this.defaultTtl = this.capTtl(options.defaultTtl ?? DEFAULT_TTL);
+    this.grantTtl = ttlGranter(options);
     this.pollInterval = options.pollInterval ?? DEFAULT_POLL_INTERVAL;
   }
 
@@ -210,16 +206,8 @@ export class TaskManager {
    * ```
    */
   requested(params: Record<string, unknown>, context: RequestContext): TaskMetadata | undefined {
-    const task = params.task;
-    if (task === undefined || !revisionHas(context.session.protocolVersion, 'tasks')) return undefined;
-    if (typeof task !== 'object' || task === null || Array.isArray(task)) {
-      throw new McpError(ErrorCode.InvalidParams, '"task" must be an object');
-    }
-    const ttl = (task as TaskMetadata).ttl;
-    if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0)) {
-      throw new McpError(ErrorCode.InvalidParams, '"task.ttl" must be a non-negative number of milliseconds');
-    }
-    return ttl === undefined ? {} : { ttl };
+    if (params.task === undefined || !revisionHas(context.session.protocolVersion, 'tasks')) return undefined;
+    return taskParamOf(params);
   }
 
   /**
@@ -242,7 +230,7 @@ export class TaskManager {
     options: TaskRunOptions & { task?: TaskMetadata } = {},
   ): Promise<CreateTaskResult> {
     const requestor = await this.requestorOf(context);
-    const ttl = options.task?.ttl === undefined ? this.defaultTtl : this.capTtl(options.task.ttl);
+    const ttl = this.grantTtl(options.task?.ttl);
     const task = await this.store.create(request, requestor, { ttl, pollInterval: this.pollInterval });
     const run = this.track(task, context, requestor);
     if (context.request.cancelled) {
@@ -336,33 +324,25 @@ export class TaskManager {
   // ---------------------------------------------------------------- tasks/* handlers
 
   private async getTask(params: Record<string, unknown>, context: RequestContext): Promise<Task> {
-    const taskId = this.taskIdOf('tasks/get', params, context);
-    const task = await this.store.get(taskId, await this.requestorOf(context));
-    if (!task) throw unknownTaskError(taskId);
-    return task;
+    this.checkRevision('tasks/get', context);
+    return answerGetTask(this.store, await this.requestorOf(context), params);
   }
 
   private async getTaskResult(
     params: Record<string, unknown>,
     context: RequestContext,
   ): Promise<Record<string, unknown>> {
-    const taskId = this.taskIdOf('tasks/result', params, context);
+    this.checkRevision('tasks/result', context);
+    const taskId = taskIdParam('tasks/result', params);
     const requestor = await this.requestorOf(context);
     const run = this.running.get(taskId);
     const route = run?.requestor === requestor ? run : undefined;
     route?.resultRequests.add(context.requestId);
-    let task: Task | undefined;
     try {
-      task = await this.store.waitForTerminal(taskId, requestor, context.signal);
+      return await awaitTaskPayload(this.store, requestor, taskId, context.signal);
     } finally {
       route?.resultRequests.delete(context.requestId);
     }
-    const outcome = task ? await this.store.getResult(taskId, requestor) : undefined;
-    if (!outcome) throw unknownTaskError(taskId);
-    if (outcome.error) throw McpError.fromWire(outcome.error);
-    const meta = outcome.result._meta;
-    const base = typeof meta === 'object' && meta !== null ? meta : {};
-    return { ...outcome.result, _meta: { ...base, [RELATED_TASK_META_KEY]: { taskId } } };
   }
 
   private async listTasks(
@@ -370,29 +350,13 @@ export class TaskManager {
     context: RequestContext,
   ): Promise<Record<string, unknown>> {
     this.checkRevision('tasks/list', context);
-    const cursor = params.cursor;
-    if (cursor !== undefined && typeof cursor !== 'string') {
-      throw new McpError(ErrorCode.InvalidParams, 'tasks/list: "cursor" must be a string');
-    }
-    const page = await this.store.list(await this.requestorOf(context), cursor);
-    return page.nextCursor === undefined
-      ? { tasks: page.tasks }
-      : { tasks: page.tasks, nextCursor: page.nextCursor };
+    return answerListTasks(this.store, await this.requestorOf(context), params);
   }
 
   private async cancelTask(params: Record<string, unknown>, context: RequestContext): Promise<Task> {
-    const taskId = this.taskIdOf('tasks/cancel', params, context);
+    this.checkRevision('tasks/cancel', context);
     // The store makes the task `cancelled` before this resolves; the store event aborts the handler.
-    return this.store.cancel(taskId, await this.requestorOf(context), 'The task was cancelled by request');
-  }
-
-  private taskIdOf(method: string, params: Record<string, unknown>, context: RequestContext): string {
-    this.checkRevision(method, context);
-    // `params.taskId` is authoritative; any related-task `_meta` is ignored, as the spec requires.
-    const taskId = params.taskId;
-    if (typeof taskId !== 'string')
-      throw new McpError(ErrorCode.InvalidParams, `${method}: "taskId" must be a string`);
-    return taskId;
+    return answerCancelTask(this.store, await this.requestorOf(context), params);
   }
 
   private checkRevision(method: string, context: RequestContext): void {
@@ -505,11 +469,6 @@ export class TaskManager {
         // Already terminal, or gone: nothing left to stop.
       });
     }
-  }
-
-  private capTtl(ttl: number): number {
-    const floored = Math.max(ttl, this.minTtl);
-    return this.maxTtl === null ? floored : Math.min(floored, this.maxTtl);
   }
 
   private sessionKey(session: ServerSession): TaskRequestor {

@@ -1,0 +1,425 @@
+/**
+ * The client as a task receiver (2025-11-25, experimental): a server may send
+ * `sampling/createMessage` or `elicitation/create` with a `task` param; the client answers at once
+ * with a `CreateTaskResult`, runs its handler in the background, and answers the server's
+ * `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` about it, sending
+ * `notifications/tasks/status` on every change.
+ *
+ * Binding. A client serves one server over one connection, so every task is bound to that
+ * connection: a requestor key unique to this receiver. Nobody else can reach the tasks, which is
+ * why `tasks/list` is safe to advertise (the default).
+ *
+ * Lifetime. A handler running as a task gets a {@link ClientTaskContext} whose signal fires on
+ * `tasks/cancel`, when the task's TTL elapses, and when the connection closes (the tasks die with
+ * it: nobody could ever read them again). The TTL the server asks for is granted within
+ * `[minTtl, maxTtl]`.
+ * @module
+ */
+import {
+  answerCancelTask,
+  answerGetTask,
+  answerListTasks,
+  awaitTaskPayload,
+  type ClientCapabilities,
+  type CreateTaskResult,
+  ErrorCode,
+  IncomingRequest,
+  InMemoryTaskStore,
+  isTerminalStatus,
+  type JsonRpcErrorObject,
+  McpError,
+  type OutgoingRequestOptions,
+  type ProgressUpdate,
+  revisionHas,
+  type Task,
+  type TaskEvent,
+  type TaskMetadata,
+  type TaskOutcome,
+  type TaskStore,
+  type TaskTtlLimits,
+  taskIdParam,
+  taskParamOf,
+  ttlGranter,
+  withRelatedTask,
+} from '@mcpkit/core';
+import type { Client, ClientRequestHandler } from './client.js';
+
+/**
+ * Options of {@link ClientTaskReceiver} (and of `McpClient`'s `tasks` option).
+ *
+ * @example
+ * ```ts
+ * const client = new McpClient(info, { sampling, tasks: { maxTtl: 600_000, pollInterval: 500 } });
+ * ```
+ */
+export interface ClientTaskOptions extends TaskTtlLimits {
+  /** Where tasks are kept. Default: a new `InMemoryTaskStore`, closed with the connection. */
+  store?: TaskStore;
+  /** Suggested ms between the server's `tasks/get` polls. Default 1 000. */
+  pollInterval?: number;
+  /** Answer and advertise `tasks/list`. Default true. */
+  list?: boolean;
+  /** Answer and advertise `tasks/cancel`. Default true. */
+  cancel?: boolean;
+  /** Send `notifications/tasks/status` on every status change. Default true. */
+  statusNotifications?: boolean;
+}
+
+/** The request methods a client may run as tasks (2025-11-25). */
+export type ClientTaskMethod = 'sampling/createMessage' | 'elicitation/create';
+
+interface RunningTask {
+  readonly taskId: string;
+  readonly controller: AbortController;
+  readonly context: ClientTaskContext;
+  terminal: boolean;
+}
+
+type Owner = ConstructorParameters<typeof IncomingRequest>[0];
+
+const DEFAULT_POLL_INTERVAL = 1_000;
+
+/**
+ * What a sampling or elicitation handler gets while it runs as a task: the server's request as
+ * before (`params`, `meta`, `id`), but tied to the task rather than to the request, which was
+ * answered with a `CreateTaskResult` long ago. `signal` fires on `tasks/cancel`, TTL expiry and
+ * connection close; `sendProgress` keeps using the request's `progressToken` until the task is
+ * terminal; notifications and requests it sends carry the related-task `_meta`.
+ *
+ * @example
+ * ```ts
+ * const sampling: SamplingHandler = async (params, context) => {
+ *   if (context instanceof ClientTaskContext) console.error('running as task', context.taskId);
+ *   return runModel(params, { signal: context.signal });
+ * };
+ * ```
+ */
+export class ClientTaskContext extends IncomingRequest {
+  /** @internal */
+  constructor(
+    owner: Owner,
+    request: IncomingRequest,
+    params: Record<string, unknown>,
+    /** The id of the task this handler runs as. */
+    readonly taskId: string,
+    private readonly taskController: AbortController,
+  ) {
+    super(owner, request.id, request.method, params, request.extra);
+  }
+
+  /** Fires on `tasks/cancel`, when the task's TTL elapses, or when the connection closes. */
+  override get signal(): AbortSignal {
+    return this.taskController.signal;
+  }
+}
+
+/**
+ * Why a client task's signal fired: cancelled, expired, or the connection closed.
+ *
+ * @example
+ * ```ts
+ * context.signal.addEventListener('abort', () => console.error((context.signal.reason as Error).message));
+ * ```
+ */
+export class ClientTaskAbortedError extends Error {
+  override name = 'ClientTaskAbortedError';
+}
+
+/**
+ * Runs a client's sampling and elicitation handlers as tasks when the server asks, and answers
+ * the `tasks/*` requests about them. `McpClient` creates one from its `tasks` option; a low-level
+ * {@link Client} can use one directly.
+ *
+ * @example
+ * ```ts
+ * const receiver = new ClientTaskReceiver({ maxTtl: 600_000 });
+ * const client = new Client(info, { capabilities: { sampling: {}, ...receiver.capabilitiesFor(['sampling/createMessage']) } });
+ * client.setRequestHandler('sampling/createMessage', receiver.taskable('sampling/createMessage', runModel));
+ * receiver.install(client);
+ * ```
+ */
+export class ClientTaskReceiver {
+  /** Where this receiver keeps its tasks. */
+  readonly store: TaskStore;
+  private readonly ownsStore: boolean;
+  private readonly requestor = `connection:${crypto.randomUUID()}`;
+  private readonly running = new Map<string, RunningTask>();
+  private readonly grantTtl: (requested: number | undefined) => number;
+  private readonly pollInterval: number;
+  private client: Client | undefined;
+  private onError: (error: Error) => void = () => {};
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(readonly options: ClientTaskOptions = {}) {
+    this.store = options.store ?? new InMemoryTaskStore();
+    this.ownsStore = options.store === undefined;
+    this.grantTtl = ttlGranter(options);
+    this.pollInterval = options.pollInterval ?? DEFAULT_POLL_INTERVAL;
+  }
+
+  /**
+   * The `tasks` capability to declare for handlers of `methods`; empty when there are none.
+   *
+   * @example
+   * ```ts
+   * receiver.capabilitiesFor(['elicitation/create']);
+   * // { tasks: { list: {}, cancel: {}, requests: { elicitation: { create: {} } } } }
+   * ```
+   */
+  capabilitiesFor(methods: Iterable<ClientTaskMethod>): ClientCapabilities {
+    const requests: Record<string, Record<string, object>> = {};
+    for (const method of methods) {
+      if (method === 'sampling/createMessage') requests.sampling = { createMessage: {} };
+      else if (method === 'elicitation/create') requests.elicitation = { create: {} };
+    }
+    if (Object.keys(requests).length === 0) return {};
+    const tasks: NonNullable<ClientCapabilities['tasks']> = { requests };
+    if (this.options.list !== false) tasks.list = {};
+    if (this.options.cancel !== false) tasks.cancel = {};
+    return { tasks };
+  }
+
+  /**
+   * Wraps the handler of `method` so that a request carrying `task` runs as a task: the wrapper
+   * answers with the `CreateTaskResult` and runs `handler` in the background with a
+   * {@link ClientTaskContext}. Other requests (and `task` from a server on an older revision,
+   * which the specification says to ignore) go to `handler` unchanged.
+   *
+   * @example
+   * ```ts
+   * client.setRequestHandler('sampling/createMessage', receiver.taskable('sampling/createMessage', runModel));
+   * ```
+   */
+  taskable(method: ClientTaskMethod, handler: ClientRequestHandler): ClientRequestHandler {
+    return (params, request) => {
+      const task = this.requested(params);
+      return task ? this.run(method, params, request, task, handler) : handler(params, request);
+    };
+  }
+
+  /**
+   * Answers `tasks/get`, `tasks/result` and (unless disabled) `tasks/list` and `tasks/cancel` on
+   * `client`, and ends the tasks when its connection closes. Once per receiver, before connecting.
+   *
+   * @example
+   * ```ts
+   * receiver.install(client, (error) => console.error(error));
+   * ```
+   */
+  install(client: Client, onError?: (error: Error) => void): void {
+    if (this.client) throw new Error('A ClientTaskReceiver serves one client');
+    this.client = client;
+    if (onError) this.onError = onError;
+    client.setRequestHandler('tasks/get', (params) => {
+      this.checkRevision('tasks/get');
+      return answerGetTask(this.store, this.requestor, params);
+    });
+    client.setRequestHandler('tasks/result', (params, request) => {
+      this.checkRevision('tasks/result');
+      return awaitTaskPayload(
+        this.store,
+        this.requestor,
+        taskIdParam('tasks/result', params),
+        request.signal,
+      );
+    });
+    if (this.options.list !== false) {
+      client.setRequestHandler('tasks/list', (params) => {
+        this.checkRevision('tasks/list');
+        return answerListTasks(this.store, this.requestor, params);
+      });
+    }
+    if (this.options.cancel !== false) {
+      client.setRequestHandler('tasks/cancel', (params) => {
+        this.checkRevision('tasks/cancel');
+        // The store event that follows aborts the handler.
+        return answerCancelTask(this.store, this.requestor, params);
+      });
+    }
+    this.unsubscribe = this.store.subscribe((event) => this.onStoreEvent(event));
+    client.onClose(() => void this.close());
+  }
+
+  /**
+   * Ends every task (their signals fire) and, if this receiver created its store, closes it. Runs
+   * by itself when the connection closes.
+   *
+   * @example
+   * ```ts
+   * await receiver.close();
+   * ```
+   */
+  async close(): Promise<void> {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    const runs = [...this.running.values()];
+    this.running.clear();
+    for (const run of runs) this.abort(run, 'The connection closed');
+    if (this.ownsStore) {
+      await this.store.close();
+      return;
+    }
+    // A shared store outlives this connection: leave no live task nobody can reach.
+    await Promise.all(
+      runs.map((run) =>
+        this.store.cancel(run.taskId, this.requestor, 'The connection closed').catch(() => {}),
+      ),
+    );
+  }
+
+  // ---------------------------------------------------------------- running tasks
+
+  private requested(params: Record<string, unknown>): TaskMetadata | undefined {
+    if (params.task === undefined || !this.speaksTasks()) return undefined;
+    return taskParamOf(params);
+  }
+
+  private async run(
+    method: ClientTaskMethod,
+    params: Record<string, unknown>,
+    request: IncomingRequest,
+    metadata: TaskMetadata,
+    handler: ClientRequestHandler,
+  ): Promise<CreateTaskResult> {
+    const { task: _augmentation, ...work } = params;
+    const ttl = this.grantTtl(metadata.ttl);
+    const task = await this.store.create({ method, params: work }, this.requestor, {
+      ttl,
+      pollInterval: this.pollInterval,
+    });
+    const run = this.track(task, request, work);
+    if (request.cancelled) {
+      // The server gave up on the request (or left) before it could learn the task id.
+      await this.store.cancel(task.taskId, this.requestor, 'The request was cancelled').catch(() => {});
+    }
+    // Started on a later turn of the event loop, so the CreateTaskResult reaches the server before
+    // any status notification of the task it names.
+    setTimeout(() => void this.execute(run, work, handler), 0);
+    return { task };
+  }
+
+  private track(task: Task, request: IncomingRequest, params: Record<string, unknown>): RunningTask {
+    const controller = new AbortController();
+    const taskId = task.taskId;
+    const context = new ClientTaskContext(this.ownerFor(taskId), request, params, taskId, controller);
+    const run: RunningTask = { taskId, controller, context, terminal: false };
+    this.running.set(taskId, run);
+    return run;
+  }
+
+  /** Where a task context's notifications, requests and progress go: to the server, tagged. */
+  private ownerFor(taskId: string): Owner {
+    const isLive = () => this.running.get(taskId)?.terminal === false;
+    return {
+      notifyFor: (_request: IncomingRequest, method: string, params?: Record<string, unknown>) => {
+        if (!isLive()) return;
+        return this.client?.notify(method, withRelatedTask(params ?? {}, taskId));
+      },
+      requestFor: <R>(
+        request: IncomingRequest,
+        method: string,
+        params: Record<string, unknown> | undefined,
+        options: OutgoingRequestOptions | undefined,
+      ): Promise<R> => {
+        const client = this.client;
+        if (!client) return Promise.reject(new McpError(ErrorCode.ConnectionClosed, 'Not connected'));
+        const tagged = withRelatedTask(params ?? {}, taskId);
+        return client.request<R>(method, tagged, { ...options, signal: options?.signal ?? request.signal });
+      },
+      progressFor: (request: IncomingRequest, update: ProgressUpdate) => {
+        if (!isLive() || request.progressToken === undefined) return;
+        const params = withRelatedTask({ progressToken: request.progressToken, ...update }, taskId);
+        return this.client?.notify('notifications/progress', params);
+      },
+    };
+  }
+
+  private async execute(
+    run: RunningTask,
+    params: Record<string, unknown>,
+    handler: ClientRequestHandler,
+  ): Promise<void> {
+    if (run.terminal) return;
+    let status: 'completed' | 'failed';
+    let outcome: TaskOutcome;
+    let message: string | undefined;
+    try {
+      const value = await handler(params, run.context);
+      const result = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+      status = 'completed';
+      outcome = { result };
+    } catch (error) {
+      // A handler stopped by cancellation or expiry usually throws: nothing to record or report.
+      if (run.terminal) return;
+      const wire = this.wireError(error);
+      status = 'failed';
+      outcome = { error: wire };
+      message = wire.message;
+    }
+    try {
+      // A task cancelled meanwhile stays cancelled: the store drops this late outcome.
+      await this.store.setResult(run.taskId, status, outcome, message);
+    } catch (error) {
+      this.onError(toError(error));
+    }
+  }
+
+  /** The JSON-RPC error the original request would have been answered with. */
+  private wireError(error: unknown): JsonRpcErrorObject {
+    if (error instanceof McpError) return error.toJSON();
+    // Same rule as the engine: internals stay here, the server learns only that it failed.
+    this.onError(toError(error));
+    return { code: ErrorCode.InternalError, message: 'Internal error' };
+  }
+
+  private onStoreEvent(event: TaskEvent): void {
+    if (event.type === 'deleted') {
+      const run = this.running.get(event.taskId);
+      if (!run) return;
+      this.running.delete(event.taskId);
+      this.abort(run, event.expired ? 'The task expired' : 'The task was deleted');
+      return;
+    }
+    const run = this.running.get(event.task.taskId);
+    if (!run || event.requestor !== this.requestor) return;
+    if (isTerminalStatus(event.task.status)) {
+      run.terminal = true;
+      run.context.done = true;
+      this.running.delete(run.taskId);
+    }
+    this.sendStatus(event.task);
+    if (event.task.status === 'cancelled')
+      this.abort(run, event.task.statusMessage ?? 'The task was cancelled');
+  }
+
+  private sendStatus(task: Task): void {
+    const client = this.client;
+    if (this.options.statusNotifications === false || !client?.connected) return;
+    try {
+      const sent = client.notify('notifications/tasks/status', { ...task });
+      if (sent) sent.catch((error: unknown) => this.onError(toError(error)));
+    } catch (error) {
+      this.onError(toError(error));
+    }
+  }
+
+  private abort(run: RunningTask, reason: string): void {
+    run.terminal = true;
+    run.context.done = true;
+    if (!run.controller.signal.aborted) run.controller.abort(new ClientTaskAbortedError(reason));
+  }
+
+  /** A `task` param, and `tasks/*`, exist only from 2025-11-25 on: older peers get neither. */
+  private speaksTasks(): boolean {
+    const version = this.client?.protocolVersion;
+    return version !== undefined && revisionHas(version, 'tasks');
+  }
+
+  private checkRevision(method: string): void {
+    if (!this.speaksTasks()) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+  }
+}
+
+function toError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}

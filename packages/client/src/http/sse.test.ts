@@ -55,6 +55,27 @@ describe('SseClientTransport (stubbed fetch)', () => {
     await transport.close();
   });
 
+  it('regression: close() during a POST in flight does not reject that send', async () => {
+    const server = sseServer('event: endpoint\ndata: /messages\n\n');
+    // A POST that only settles when its signal aborts, like a slow server cut off by close().
+    const fetch: FetchLike = (url, init) =>
+      init?.method === 'POST'
+        ? new Promise<Response>((_resolve, reject) =>
+            init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+          )
+        : server.fetch(url, init);
+    const transport = new SseClientTransport('http://legacy.test/sse', { fetch });
+    const { asSink } = sink();
+    await transport.start(asSink);
+    const inFlight = transport.send({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 1 },
+    });
+    await transport.close();
+    await expect(inFlight).resolves.toBeUndefined();
+  });
+
   it('closes with an error when the server ends the stream', async () => {
     const server = sseServer('event: endpoint\ndata: /messages\n\n');
     const transport = new SseClientTransport('http://legacy.test/sse', { fetch: server.fetch });

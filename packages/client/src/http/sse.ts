@@ -127,6 +127,11 @@ export class SseClientTransport implements Transport {
       if (!response.ok)
         throw (await readFailure(response, `POST ${endpoint.href} (${labelOf(message)})`)).error;
       discardBody(response);
+    } catch (error) {
+      // close() aborts POSTs still in flight (a cancel notification, say); that is not a failure
+      // anyone needs to hear about.
+      if (this.state === 'closed') return;
+      throw error;
     } finally {
       this.posts.delete(controller);
     }

@@ -60,9 +60,12 @@ describe('SseClientTransport (stubbed fetch)', () => {
     // A POST that only settles when its signal aborts, like a slow server cut off by close().
     const fetch: FetchLike = (url, init) =>
       init?.method === 'POST'
-        ? new Promise<Response>((_resolve, reject) =>
-            init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
-          )
+        ? new Promise<Response>((_resolve, reject) => {
+            // Like fetch: an already-aborted signal rejects at once, a later abort rejects then.
+            const abort = () => reject(new DOMException('aborted', 'AbortError'));
+            if (init.signal?.aborted) abort();
+            else init.signal?.addEventListener('abort', abort);
+          })
         : server.fetch(url, init);
     const transport = new SseClientTransport('http://legacy.test/sse', { fetch });
     const { asSink } = sink();

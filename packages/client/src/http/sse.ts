@@ -130,11 +130,16 @@ export class SseClientTransport implements Transport {
     } catch (error) {
       // close() aborts POSTs still in flight (a cancel notification, say); that is not a failure
       // anyone needs to hear about.
-      if (this.state === 'closed') return;
+      if (this.isClosed) return;
       throw error;
     } finally {
       this.posts.delete(controller);
     }
+  }
+
+  // A getter, so a check after an await is not narrowed away by the check before it.
+  private get isClosed(): boolean {
+    return this.state === 'closed';
   }
 
   /** Closes the SSE stream and aborts messages in flight. */

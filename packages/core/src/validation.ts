@@ -71,7 +71,15 @@ export declare namespace StandardSchemaV1 {
   type InferOutput<S extends StandardSchemaV1> = NonNullable<S['~standard']['types']>['output'];
 }
 
-/** True when `value` carries a Standard Schema v1 `~standard` property. */
+/**
+ * True when `value` carries a Standard Schema v1 `~standard` property.
+ *
+ * @example
+ * ```ts
+ * isStandardSchema(z.string()); // true
+ * isStandardSchema({ type: 'string' }); // false
+ * ```
+ */
 export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   return (
     (typeof value === 'object' || typeof value === 'function') &&

@@ -576,7 +576,14 @@ export class Connection implements IncomingRequestOwner {
   }
 }
 
-/** The reason a handler's signal fires when the peer sends `notifications/cancelled`. */
+/**
+ * The reason a handler's signal fires when the peer sends `notifications/cancelled`.
+ *
+ * @example
+ * ```ts
+ * if (ctx.signal.reason instanceof CancelledByPeer) console.error('client cancelled:', ctx.signal.reason.message);
+ * ```
+ */
 export class CancelledByPeer extends Error {
   override name = 'CancelledByPeer';
 }

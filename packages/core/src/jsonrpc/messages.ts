@@ -46,7 +46,14 @@ export interface JsonRpcErrorResponse {
 export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
 
-/** JSON-RPC and MCP error codes. */
+/**
+ * JSON-RPC and MCP error codes.
+ *
+ * @example
+ * ```ts
+ * throw new McpError(ErrorCode.InvalidParams, 'Unknown prompt: "greet"');
+ * ```
+ */
 export const ErrorCode = {
   ParseError: -32700,
   InvalidRequest: -32600,
@@ -79,7 +86,15 @@ export type MessageKind =
       readonly reason: string;
     };
 
-/** True for a valid request id: a string, or an integer (not NaN, not fractional, not null). */
+/**
+ * True for a valid request id: a string, or an integer (not NaN, not fractional, not null).
+ *
+ * @example
+ * ```ts
+ * isRequestId(7); // true
+ * isRequestId(1.5); // false
+ * ```
+ */
 export function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
 }

@@ -8,7 +8,14 @@ import type { ProtocolVersion } from './revisions.js';
 /** Params of a message as they go on the wire. */
 export type WireParams = Record<string, unknown> | undefined;
 
-/** Returned by {@link RevisionCodec.encodeParams} for a message the revision does not have. */
+/**
+ * Returned by {@link RevisionCodec.encodeParams} for a message the revision does not have.
+ *
+ * @example
+ * ```ts
+ * codecFor('2025-06-18').encodeParams('tasks/list', {}) === NOT_IN_REVISION; // true
+ * ```
+ */
 export const NOT_IN_REVISION: unique symbol = Symbol('not in revision');
 
 /**

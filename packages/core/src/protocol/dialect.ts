@@ -18,7 +18,15 @@ const DIALECT_BY_URI: Readonly<Record<string, JsonSchemaDialect>> = {
   'http://json-schema.org/draft-04/schema': 'draft-04',
 };
 
-/** Raised when a schema names a dialect mcpkit cannot validate. */
+/**
+ * Raised when a schema names a dialect mcpkit cannot validate.
+ *
+ * @example
+ * ```ts
+ * try { schemaDialect({ $schema: 'https://example.com/my-dialect' }); }
+ * catch (error) { if (error instanceof UnsupportedDialectError) console.error(error.dialect); }
+ * ```
+ */
 export class UnsupportedDialectError extends Error {
   override readonly name = 'UnsupportedDialectError';
   constructor(readonly dialect: string) {
@@ -28,7 +36,14 @@ export class UnsupportedDialectError extends Error {
   }
 }
 
-/** The dialect of a schema without `$schema`, per the 2025-11-25 revision. */
+/**
+ * The dialect of a schema without `$schema`, per the 2025-11-25 revision.
+ *
+ * @example
+ * ```ts
+ * schemaDialect({ type: 'object' }) === DEFAULT_DIALECT; // true
+ * ```
+ */
 export const DEFAULT_DIALECT: JsonSchemaDialect = '2020-12';
 
 /**

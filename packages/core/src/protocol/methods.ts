@@ -12,7 +12,14 @@
  * @module
  */
 
-/** Request methods of revision 2025-11-25 (and the older revisions, which use a subset). */
+/**
+ * Request methods of revision 2025-11-25 (and the older revisions, which use a subset).
+ *
+ * @example
+ * ```ts
+ * server.setRequestHandler(Method.ToolsList, () => ({ tools: [] }));
+ * ```
+ */
 export const Method = {
   Initialize: 'initialize',
   Ping: 'ping',
@@ -39,7 +46,14 @@ export const Method = {
 /** A request method name. */
 export type MethodName = (typeof Method)[keyof typeof Method];
 
-/** Notification methods of revision 2025-11-25. */
+/**
+ * Notification methods of revision 2025-11-25.
+ *
+ * @example
+ * ```ts
+ * client.onNotification(Notification.Message, (params) => console.error(params.data));
+ * ```
+ */
 export const Notification = {
   Initialized: 'notifications/initialized',
   Cancelled: 'notifications/cancelled',

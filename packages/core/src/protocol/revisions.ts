@@ -8,16 +8,37 @@
  * @module
  */
 
-/** Every revision mcpkit can negotiate, newest first. */
+/**
+ * Every revision mcpkit can negotiate, newest first.
+ *
+ * @example
+ * ```ts
+ * new McpClient(info, { protocolVersions: SUPPORTED_PROTOCOL_VERSIONS.slice(1) }); // never 2025-11-25
+ * ```
+ */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 
 /** A revision mcpkit can negotiate. */
 export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
 
-/** The revision mcpkit prefers and offers first. */
+/**
+ * The revision mcpkit prefers and offers first.
+ *
+ * @example
+ * ```ts
+ * if (client.protocolVersion !== LATEST_PROTOCOL_VERSION) console.error('talking to an older server');
+ * ```
+ */
 export const LATEST_PROTOCOL_VERSION: ProtocolVersion = '2025-11-25';
 
-/** What an HTTP server assumes when `MCP-Protocol-Version` is absent (spec: 2025-03-26). */
+/**
+ * What an HTTP server assumes when `MCP-Protocol-Version` is absent (spec: 2025-03-26).
+ *
+ * @example
+ * ```ts
+ * const version = request.headers.get('mcp-protocol-version') ?? DEFAULT_HTTP_PROTOCOL_VERSION;
+ * ```
+ */
 export const DEFAULT_HTTP_PROTOCOL_VERSION: ProtocolVersion = '2025-03-26';
 
 /**

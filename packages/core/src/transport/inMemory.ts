@@ -18,7 +18,12 @@ export interface InMemoryPairOptions {
 
 /**
  * One end of an in-memory pair. Messages are delivered on a microtask, so a send never re-enters
- * the sender, and ordering is preserved.
+ * the sender, and ordering is preserved. Create pairs with {@link createInMemoryPair}.
+ *
+ * @example
+ * ```ts
+ * const [clientSide, serverSide]: InMemoryTransport[] = createInMemoryPair();
+ * ```
  */
 export class InMemoryTransport implements Transport {
   private sink: MessageSink | undefined;

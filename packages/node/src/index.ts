@@ -9,5 +9,6 @@
  * @module
  */
 
+export * from './files.js';
 export * from './http.js';
 export * from './stdio.js';

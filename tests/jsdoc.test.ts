@@ -13,6 +13,7 @@ const ENTRY_POINTS = [
   'packages/server/src/http.ts',
   'packages/client/src/index.ts',
   'packages/client/src/http.ts',
+  'packages/node/src/index.ts',
   'packages/node/src/stdio.ts',
   'packages/node/src/http.ts',
   'packages/cli/src/index.ts',

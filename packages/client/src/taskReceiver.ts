@@ -25,16 +25,14 @@ import {
   ErrorCode,
   IncomingRequest,
   InMemoryTaskStore,
-  isTerminalStatus,
-  type JsonRpcErrorObject,
   McpError,
   type OutgoingRequestOptions,
   type ProgressUpdate,
+  type RunningTask,
   revisionHas,
   type Task,
-  type TaskEvent,
   type TaskMetadata,
-  type TaskOutcome,
+  TaskRunner,
   type TaskStore,
   type TaskTtlLimits,
   taskIdParam,
@@ -68,11 +66,8 @@ export interface ClientTaskOptions extends TaskTtlLimits {
 /** The request methods a client may run as tasks (2025-11-25). */
 export type ClientTaskMethod = 'sampling/createMessage' | 'elicitation/create';
 
-interface RunningTask {
-  readonly taskId: string;
-  readonly controller: AbortController;
+interface ClientRun extends RunningTask {
   readonly context: ClientTaskContext;
-  terminal: boolean;
 }
 
 type Owner = ConstructorParameters<typeof IncomingRequest>[0];
@@ -143,7 +138,7 @@ export class ClientTaskReceiver {
   readonly store: TaskStore;
   private readonly ownsStore: boolean;
   private readonly requestor = `connection:${crypto.randomUUID()}`;
-  private readonly running = new Map<string, RunningTask>();
+  private readonly runner: TaskRunner<ClientRun>;
   private readonly grantTtl: (requested: number | undefined) => number;
   private readonly pollInterval: number;
   private client: Client | undefined;
@@ -155,6 +150,15 @@ export class ClientTaskReceiver {
     this.ownsStore = options.store === undefined;
     this.grantTtl = ttlGranter(options);
     this.pollInterval = options.pollInterval ?? DEFAULT_POLL_INTERVAL;
+    this.runner = new TaskRunner<ClientRun>(this.store, {
+      sendStatus: (_run, task) => this.sendStatus(task),
+      reportError: (error) => this.onError(error),
+      abortError: (reason) => new ClientTaskAbortedError(reason),
+      concerns: (_run, requestor) => requestor === this.requestor,
+      onEnd: (run) => {
+        run.context.done = true;
+      },
+    });
   }
 
   /**
@@ -236,7 +240,7 @@ export class ClientTaskReceiver {
         return answerCancelTask(this.store, this.requestor, params);
       });
     }
-    this.unsubscribe = this.store.subscribe((event) => this.onStoreEvent(event));
+    this.unsubscribe = this.runner.listen();
     client.onClose(() => void this.close());
   }
 
@@ -252,9 +256,7 @@ export class ClientTaskReceiver {
   async close(): Promise<void> {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
-    const runs = [...this.running.values()];
-    this.running.clear();
-    for (const run of runs) this.abort(run, 'The connection closed');
+    const runs = this.runner.abortAll('The connection closed');
     if (this.ownsStore) {
       await this.store.close();
       return;
@@ -287,29 +289,23 @@ export class ClientTaskReceiver {
       ttl,
       pollInterval: this.pollInterval,
     });
-    const run = this.track(task, request, work);
-    if (request.cancelled) {
-      // The server gave up on the request (or left) before it could learn the task id.
-      await this.store.cancel(task.taskId, this.requestor, 'The request was cancelled').catch(() => {});
-    }
-    // Started on a later turn of the event loop, so the CreateTaskResult reaches the server before
-    // any status notification of the task it names.
-    setTimeout(() => void this.execute(run, work, handler), 0);
+    const run = this.runFor(task, request, work);
+    await this.runner.start(run, this.requestor, request.cancelled, () => handler(work, run.context), {
+      quietAfterEnd: true,
+    });
     return { task };
   }
 
-  private track(task: Task, request: IncomingRequest, params: Record<string, unknown>): RunningTask {
+  private runFor(task: Task, request: IncomingRequest, params: Record<string, unknown>): ClientRun {
     const controller = new AbortController();
     const taskId = task.taskId;
     const context = new ClientTaskContext(this.ownerFor(taskId), request, params, taskId, controller);
-    const run: RunningTask = { taskId, controller, context, terminal: false };
-    this.running.set(taskId, run);
-    return run;
+    return { taskId, controller, context, terminal: false };
   }
 
   /** Where a task context's notifications, requests and progress go: to the server, tagged. */
   private ownerFor(taskId: string): Owner {
-    const isLive = () => this.running.get(taskId)?.terminal === false;
+    const isLive = () => this.runner.get(taskId)?.terminal === false;
     return {
       notifyFor: (_request: IncomingRequest, method: string, params?: Record<string, unknown>) => {
         if (!isLive()) return;
@@ -334,79 +330,10 @@ export class ClientTaskReceiver {
     };
   }
 
-  private async execute(
-    run: RunningTask,
-    params: Record<string, unknown>,
-    handler: ClientRequestHandler,
-  ): Promise<void> {
-    if (run.terminal) return;
-    let status: 'completed' | 'failed';
-    let outcome: TaskOutcome;
-    let message: string | undefined;
-    try {
-      const value = await handler(params, run.context);
-      const result = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
-      status = 'completed';
-      outcome = { result };
-    } catch (error) {
-      // A handler stopped by cancellation or expiry usually throws: nothing to record or report.
-      if (run.terminal) return;
-      const wire = this.wireError(error);
-      status = 'failed';
-      outcome = { error: wire };
-      message = wire.message;
-    }
-    try {
-      // A task cancelled meanwhile stays cancelled: the store drops this late outcome.
-      await this.store.setResult(run.taskId, status, outcome, message);
-    } catch (error) {
-      this.onError(toError(error));
-    }
-  }
-
-  /** The JSON-RPC error the original request would have been answered with. */
-  private wireError(error: unknown): JsonRpcErrorObject {
-    if (error instanceof McpError) return error.toJSON();
-    // Same rule as the engine: internals stay here, the server learns only that it failed.
-    this.onError(toError(error));
-    return { code: ErrorCode.InternalError, message: 'Internal error' };
-  }
-
-  private onStoreEvent(event: TaskEvent): void {
-    if (event.type === 'deleted') {
-      const run = this.running.get(event.taskId);
-      if (!run) return;
-      this.running.delete(event.taskId);
-      this.abort(run, event.expired ? 'The task expired' : 'The task was deleted');
-      return;
-    }
-    const run = this.running.get(event.task.taskId);
-    if (!run || event.requestor !== this.requestor) return;
-    if (isTerminalStatus(event.task.status)) {
-      run.terminal = true;
-      run.context.done = true;
-      this.running.delete(run.taskId);
-    }
-    this.sendStatus(event.task);
-    if (event.task.status === 'cancelled')
-      this.abort(run, event.task.statusMessage ?? 'The task was cancelled');
-  }
-
-  private sendStatus(task: Task): void {
+  private sendStatus(task: Task): void | Promise<void> {
     const client = this.client;
     if (this.options.statusNotifications === false || !client?.connected) return;
-    try {
-      const sent = client.notify('notifications/tasks/status', { ...task });
-      if (sent) sent.catch((error: unknown) => this.onError(toError(error)));
-    } catch (error) {
-      this.onError(toError(error));
-    }
-  }
-
-  private abort(run: RunningTask, reason: string): void {
-    run.terminal = true;
-    run.context.done = true;
-    if (!run.controller.signal.aborted) run.controller.abort(new ClientTaskAbortedError(reason));
+    return client.notify('notifications/tasks/status', { ...task });
   }
 
   /** A `task` param, and `tasks/*`, exist only from 2025-11-25 on: older peers get neither. */
@@ -418,8 +345,4 @@ export class ClientTaskReceiver {
   private checkRevision(method: string): void {
     if (!this.speaksTasks()) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
   }
-}
-
-function toError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
 }

@@ -15,17 +15,20 @@ import {
   CapabilityError,
   ConnectionClosedError,
   type CreateTaskResult,
+  DEFAULT_TASK_RESULT_TIMEOUT,
   ErrorCode,
   type GetTaskResult,
+  isTask,
   type ListTasksResult,
   McpError,
   missingServerCapability,
   type OutgoingRequestOptions,
   type ProgressUpdate,
+  pollTaskUntilDone,
   RequestCancelledError,
   RequestTimeoutError,
-  TASK_STATUSES,
   type Task,
+  type TaskPollOptions,
   type TaskStatusNotificationParams,
   type Tool,
 } from '@mcpkit/core';
@@ -65,20 +68,7 @@ export interface CallToolAsTaskOptions extends Omit<OutgoingRequestOptions, 'onP
  * const options: PollTaskOptions = { signal: AbortSignal.timeout(60_000), onStatus: (task) => console.log(task.status) };
  * ```
  */
-export interface PollTaskOptions {
-  /** Stops polling; the promise rejects with the signal's reason. */
-  signal?: AbortSignal;
-  /** Called with each new state seen (by polling or notification). */
-  onStatus?: (task: Task) => void;
-  /** Also stop when the task needs input (`input_required`). Default false. */
-  stopOnInputRequired?: boolean;
-  /** Poll interval when the server suggests none, in ms. Default 1 000. */
-  defaultInterval?: number;
-  /** The shortest interval honoured, whatever the server suggests, in ms. Default 10. */
-  minInterval?: number;
-  /** The task as last seen (e.g. from `CreateTaskResult`), to skip a first request. */
-  initial?: Task;
-}
+export interface PollTaskOptions extends TaskPollOptions {}
 
 /**
  * Options of {@link callToolAndWait}.
@@ -99,9 +89,6 @@ export interface CallToolAndWaitOptions
   cancelOnAbort?: boolean;
 }
 
-const DEFAULT_INTERVAL = 1_000;
-const MIN_INTERVAL = 10;
-const DEFAULT_RESULT_TIMEOUT = 60 * 60_000;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 /** `setTimeout` cannot wait longer than this (about 24.8 days). */
 const MAX_TIMER_DELAY = 2_147_483_647;
@@ -250,33 +237,16 @@ export function onTaskStatus(
  * if (task.status === 'completed') console.log(await getTaskResult(client, taskId));
  * ```
  */
-export async function pollTask(client: Client, taskId: string, options: PollTaskOptions = {}): Promise<Task> {
+export function pollTask(client: Client, taskId: string, options: PollTaskOptions = {}): Promise<Task> {
   const { signal } = options;
-  const wake = new Wakeup();
-  const stop = onTaskStatus(client, (task) => {
-    if (task.taskId === taskId) wake.fire();
-  });
-  try {
-    let task = options.initial ?? (await getTask(client, taskId, { signal }));
-    let last: string | undefined;
-    for (;;) {
-      const seen = `${task.status}\u0000${task.statusMessage ?? ''}`;
-      if (seen !== last) {
-        last = seen;
-        options.onStatus?.(task);
-      }
-      if (isTaskTerminal(task) || (options.stopOnInputRequired && task.status === 'input_required'))
-        return task;
-      const interval = Math.max(
-        task.pollInterval ?? options.defaultInterval ?? DEFAULT_INTERVAL,
-        options.minInterval ?? MIN_INTERVAL,
-      );
-      await wake.sleep(interval, signal);
-      task = await getTask(client, taskId, { signal });
-    }
-  } finally {
-    stop();
-  }
+  const source = {
+    get: () => getTask(client, taskId, { signal }),
+    onWake: (wake: () => void) =>
+      onTaskStatus(client, (task) => {
+        if (task.taskId === taskId) wake();
+      }),
+  };
+  return pollTaskUntilDone(source, options);
 }
 
 /**
@@ -343,7 +313,7 @@ export async function callToolAndWait(
     try {
       return await getTaskResult<CallToolResult>(client, id, {
         signal,
-        timeout: resultTimeout ?? DEFAULT_RESULT_TIMEOUT,
+        timeout: resultTimeout ?? DEFAULT_TASK_RESULT_TIMEOUT,
         resetTimeoutOnProgress: false,
       });
     } finally {
@@ -508,50 +478,5 @@ async function assertTaskSupport(client: Client, name: string): Promise<void> {
     throw new CapabilityError(
       `Tool "${name}" does not support task execution (execution.taskSupport is "forbidden")`,
     );
-  }
-}
-
-function isTask(value: unknown): value is Task {
-  if (typeof value !== 'object' || value === null) return false;
-  const task = value as Partial<Task>;
-  return typeof task.taskId === 'string' && (TASK_STATUSES as readonly unknown[]).includes(task.status);
-}
-
-/** A sleep that a notification can cut short. */
-class Wakeup {
-  private wakeCurrent: (() => void) | undefined;
-  private pending = false;
-
-  fire(): void {
-    if (this.wakeCurrent) this.wakeCurrent();
-    else this.pending = true;
-  }
-
-  sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    if (this.pending) {
-      this.pending = false;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve, reject) => {
-      const done = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        this.wakeCurrent = undefined;
-      };
-      const onAbort = () => {
-        done();
-        reject(signal!.reason);
-      };
-      const timer = setTimeout(() => {
-        done();
-        resolve();
-      }, ms);
-      this.wakeCurrent = () => {
-        done();
-        resolve();
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
   }
 }

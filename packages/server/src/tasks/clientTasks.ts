@@ -23,19 +23,21 @@ import {
   type CreateMessageRequestParams,
   type CreateMessageResult,
   type CreateTaskResult,
+  DEFAULT_TASK_RESULT_TIMEOUT,
   type ElicitRequestFormParams,
   type ElicitRequestURLParams,
   type ElicitResult,
   ErrorCode,
   type GetTaskResult,
-  isTerminalStatus,
+  isTask,
   type ListTasksResult,
   McpError,
   missingClientCapability,
   type OutgoingRequestOptions,
+  pollTaskUntilDone,
   revisionHas,
-  TASK_STATUSES,
   type Task,
+  type TaskPollOptions,
 } from '@mcpkit/core';
 import type { ServerSession } from '../session.js';
 
@@ -60,19 +62,7 @@ export interface ClientTaskRequestOptions extends OutgoingRequestOptions {
  * const options: PollClientTaskOptions = { signal: AbortSignal.timeout(60_000), onStatus: (task) => console.error(task.status) };
  * ```
  */
-export interface PollClientTaskOptions {
-  /** Stops polling; the promise rejects with the signal's reason. */
-  signal?: AbortSignal;
-  /** Called with each new state seen. */
-  onStatus?: (task: Task) => void;
-  /** Also stop when the task needs input (`input_required`). Default false. */
-  stopOnInputRequired?: boolean;
-  /** Poll interval when the client suggests none, in ms. Default 1 000. */
-  defaultInterval?: number;
-  /** The shortest interval honoured, whatever the client suggests, in ms. Default 10. */
-  minInterval?: number;
-  /** The task as last seen (e.g. from `CreateTaskResult`), to skip a first request. */
-  initial?: Task;
+export interface PollClientTaskOptions extends TaskPollOptions {
   /** The incoming request these polls are made for (routes them onto its HTTP stream). */
   relatedRequestId?: string | number;
 }
@@ -93,10 +83,6 @@ export interface ClientTaskWaitOptions
   /** Cancel the task with `tasks/cancel` (when the client allows it) if `signal` aborts. Default true. */
   cancelOnAbort?: boolean;
 }
-
-const DEFAULT_INTERVAL = 1_000;
-const MIN_INTERVAL = 10;
-const DEFAULT_RESULT_TIMEOUT = 60 * 60_000;
 
 /**
  * Asks the client to sample as a task. Resolves with the `CreateTaskResult` as soon as the client
@@ -220,30 +206,14 @@ export function cancelClientTask(
  * if (task.status === 'completed') console.error(await getClientTaskResult(ctx.session, taskId));
  * ```
  */
-export async function pollClientTask(
+export function pollClientTask(
   session: ServerSession,
   taskId: string,
   options: PollClientTaskOptions = {},
 ): Promise<Task> {
   const { signal, relatedRequestId } = options;
   const requestOptions: OutgoingRequestOptions = { signal, relatedRequestId };
-  let task = options.initial ?? (await getClientTask(session, taskId, requestOptions));
-  let last: string | undefined;
-  for (;;) {
-    const seen = `${task.status}\u0000${task.statusMessage ?? ''}`;
-    if (seen !== last) {
-      last = seen;
-      options.onStatus?.(task);
-    }
-    if (isTerminalStatus(task.status) || (options.stopOnInputRequired && task.status === 'input_required'))
-      return task;
-    const interval = Math.max(
-      task.pollInterval ?? options.defaultInterval ?? DEFAULT_INTERVAL,
-      options.minInterval ?? MIN_INTERVAL,
-    );
-    await sleep(interval, signal);
-    task = await getClientTask(session, taskId, requestOptions);
-  }
+  return pollTaskUntilDone({ get: () => getClientTask(session, taskId, requestOptions) }, options);
 }
 
 /**
@@ -326,7 +296,7 @@ async function requestAndWait<R>(
     return await getClientTaskResult<R>(session, taskId, {
       signal,
       relatedRequestId,
-      timeout: resultTimeout ?? DEFAULT_RESULT_TIMEOUT,
+      timeout: resultTimeout ?? DEFAULT_TASK_RESULT_TIMEOUT,
       resetTimeoutOnProgress: false,
     });
   } catch (error) {
@@ -349,25 +319,4 @@ function assertTaskable(session: ServerSession, method: string, params: Record<s
   }
   const gap = missingClientCapability(method, params, session.clientCapabilities);
   if (gap) throw new CapabilityError(gap);
-}
-
-function isTask(value: unknown): value is Task {
-  if (typeof value !== 'object' || value === null) return false;
-  const task = value as Partial<Task>;
-  return typeof task.taskId === 'string' && (TASK_STATUSES as readonly unknown[]).includes(task.status);
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted) return Promise.reject(signal.reason);
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

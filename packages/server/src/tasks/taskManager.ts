@@ -27,19 +27,16 @@ import {
   type CreateTaskResult,
   ErrorCode,
   InMemoryTaskStore,
-  isTerminalStatus,
-  type JsonRpcErrorObject,
   McpError,
   MODEL_IMMEDIATE_RESPONSE_META_KEY,
   type ProgressToken,
   revisionHas,
   type ServerCapabilities,
   type Task,
-  type TaskEvent,
   type TaskMetadata,
-  type TaskOutcome,
   type TaskRequest,
   type TaskRequestor,
+  TaskRunner,
   type TaskStore,
   type Tool,
   taskIdParam,
@@ -145,7 +142,7 @@ export class TaskManager {
   /** Where this manager keeps its tasks. */
   readonly store: TaskStore;
   private readonly ownsStore: boolean;
-  private readonly running = new Map<string, RunningTask>();
+  private readonly runner: TaskRunner<RunningTask>;
   private readonly sessionKeys = new WeakMap<ServerSession, string>();
   private readonly grantTtl: (requested: number | undefined) => number;
   private readonly pollInterval: number;
@@ -158,6 +155,11 @@ export class TaskManager {
     this.ownsStore = options.store === undefined;
     this.grantTtl = ttlGranter(options);
     this.pollInterval = options.pollInterval ?? DEFAULT_POLL_INTERVAL;
+    this.runner = new TaskRunner<RunningTask>(this.store, {
+      sendStatus: (run, task) => run.session.notify('notifications/tasks/status', { ...task }),
+      reportError: (error, run) => this.server?.reportError(error, run.session),
+      abortError: (reason) => new TaskAbortedError(reason),
+    });
   }
 
   /**
@@ -191,7 +193,7 @@ export class TaskManager {
     server.setRequestHandler('tasks/cancel', (params, ctx) => this.cancelTask(params, ctx));
     if (this.options.list !== false)
       server.setRequestHandler('tasks/list', (params, ctx) => this.listTasks(params, ctx));
-    this.unsubscribe = this.store.subscribe((event) => this.onStoreEvent(event));
+    this.unsubscribe = this.runner.listen();
     this.stopWatchingSessions = server.onSessionClosed((session) => this.onSessionClosed(session));
   }
 
@@ -232,15 +234,17 @@ export class TaskManager {
     const requestor = await this.requestorOf(context);
     const ttl = this.grantTtl(options.task?.ttl);
     const task = await this.store.create(request, requestor, { ttl, pollInterval: this.pollInterval });
-    const run = this.track(task, context, requestor);
-    if (context.request.cancelled) {
-      // The client gave up on the request (or left) before it could learn the task id.
-      await this.store.cancel(task.taskId, requestor, 'The request was cancelled').catch(() => {});
-    }
+    const run = this.runFor(task, context, requestor);
     const failureOf = options.failureOf ?? (request.method === 'tools/call' ? toolFailure : undefined);
-    // Started on a later turn of the event loop, so the CreateTaskResult reaches the client before
-    // any status notification of the task it names.
-    setTimeout(() => void this.execute(run, context, execute, failureOf), 0);
+    await this.runner.start(
+      run,
+      requestor,
+      context.request.cancelled,
+      () => execute(new TaskContext(context, run)),
+      {
+        failureOf,
+      },
+    );
     const created: CreateTaskResult = { task };
     if (options.modelImmediateResponse !== undefined) {
       created._meta = { [MODEL_IMMEDIATE_RESPONSE_META_KEY]: options.modelImmediateResponse };
@@ -296,8 +300,7 @@ export class TaskManager {
   async close(): Promise<void> {
     this.unsubscribe?.();
     this.stopWatchingSessions?.();
-    for (const run of this.running.values()) this.abort(run, 'The server is closing');
-    this.running.clear();
+    this.runner.abortAll('The server is closing');
     if (this.ownsStore) await this.store.close();
   }
 
@@ -335,7 +338,7 @@ export class TaskManager {
     this.checkRevision('tasks/result', context);
     const taskId = taskIdParam('tasks/result', params);
     const requestor = await this.requestorOf(context);
-    const run = this.running.get(taskId);
+    const run = this.runner.get(taskId);
     const route = run?.requestor === requestor ? run : undefined;
     route?.resultRequests.add(context.requestId);
     try {
@@ -367,7 +370,7 @@ export class TaskManager {
 
   // ---------------------------------------------------------------- running tasks
 
-  private track(task: Task, context: RequestContext, requestor: TaskRequestor): RunningTask {
+  private runFor(task: Task, context: RequestContext, requestor: TaskRequestor): RunningTask {
     const run: RunningTask = {
       taskId: task.taskId,
       session: context.session,
@@ -384,85 +387,12 @@ export class TaskManager {
         await this.store.update(task.taskId, { status: waiting ? 'input_required' : 'working' });
       },
     };
-    this.running.set(task.taskId, run);
     return run;
-  }
-
-  private async execute(
-    run: RunningTask,
-    context: RequestContext,
-    execute: TaskExecutor,
-    failureOf: ((result: Record<string, unknown>) => string | undefined) | undefined,
-  ): Promise<void> {
-    if (run.terminal) return;
-    let status: 'completed' | 'failed';
-    let outcome: TaskOutcome;
-    let message: string | undefined;
-    try {
-      const value = await execute(new TaskContext(context, run));
-      const result = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
-      message = failureOf?.(result);
-      status = message === undefined ? 'completed' : 'failed';
-      outcome = { result };
-    } catch (error) {
-      const wire = this.wireError(error, run.session);
-      status = 'failed';
-      outcome = { error: wire };
-      message = wire.message;
-    }
-    try {
-      // A task cancelled meanwhile stays cancelled: the store drops this late outcome.
-      await this.store.setResult(run.taskId, status, outcome, message);
-    } catch (error) {
-      this.server?.reportError(toError(error), run.session);
-    }
-  }
-
-  /** The JSON-RPC error the original request would have been answered with. */
-  private wireError(error: unknown, session: ServerSession): JsonRpcErrorObject {
-    if (error instanceof McpError) return error.toJSON();
-    // Same rule as the engine: internals stay here, the peer learns only that it failed.
-    this.server?.reportError(toError(error), session);
-    return { code: ErrorCode.InternalError, message: 'Internal error' };
-  }
-
-  private onStoreEvent(event: TaskEvent): void {
-    if (event.type === 'deleted') {
-      const run = this.running.get(event.taskId);
-      if (!run) return;
-      this.running.delete(event.taskId);
-      this.abort(run, event.expired ? 'The task expired' : 'The task was deleted');
-      return;
-    }
-    const run = this.running.get(event.task.taskId);
-    if (!run) return;
-    const terminal = isTerminalStatus(event.task.status);
-    if (terminal) {
-      run.terminal = true;
-      this.running.delete(run.taskId);
-    }
-    this.sendStatus(run, event.task);
-    if (event.task.status === 'cancelled')
-      this.abort(run, event.task.statusMessage ?? 'The task was cancelled');
-  }
-
-  private sendStatus(run: RunningTask, task: Task): void {
-    try {
-      const sent = run.session.notify('notifications/tasks/status', { ...task });
-      if (sent) sent.catch((error: unknown) => this.server?.reportError(toError(error), run.session));
-    } catch (error) {
-      this.server?.reportError(toError(error), run.session);
-    }
-  }
-
-  private abort(run: RunningTask, reason: string): void {
-    run.terminal = true;
-    if (!run.controller.signal.aborted) run.controller.abort(new TaskAbortedError(reason));
   }
 
   private onSessionClosed(session: ServerSession): void {
     const policy = this.options.cancelOnSessionClose;
-    for (const run of [...this.running.values()]) {
+    for (const run of this.runner.runs()) {
       if (run.session !== session || policy === false || (policy === undefined && !run.sessionBound))
         continue;
       this.store.cancel(run.taskId, run.requestor, 'The session closed').catch(() => {
@@ -515,8 +445,4 @@ async function sha256(text: string): Promise<string> {
   let hex = '';
   for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
   return hex;
-}
-
-function toError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
 }

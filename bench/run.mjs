@@ -5,6 +5,7 @@
  *
  *   node bench/run.mjs [--smoke | --quick | --full] [--only <scenario,...>] [--skip <scenario,...>] [--impl <id,...>]
  *                      [--subject <id>] [--rounds <n>] [--out <file>] [--no-assert] [--refresh-install] [--list]
+ *                      [--cpu-prof <dir>]
  * @module
  */
 import { existsSync } from 'node:fs';
@@ -49,6 +50,8 @@ const HELP = `Usage: node bench/run.mjs [options]
                         quick/full runs; bench/.tmp/results.<profile>[.partial].json otherwise)
   --no-assert           report target misses without failing
   --refresh-install     reinstall registry packages instead of using bench/.tmp/install-cache.json
+  --cpu-prof <dir>      write V8 CPU profiles of the measured processes (call workers, stdio and HTTP
+                        servers) to <dir>/<scenario>/<implementation>/ (numbers are then not comparable)
   --list                list scenarios and implementations, then exit
 `;
 
@@ -86,6 +89,7 @@ function parseOptions() {
       out: { type: 'string' },
       'no-assert': { type: 'boolean' },
       'refresh-install': { type: 'boolean' },
+      'cpu-prof': { type: 'string' },
       list: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -108,7 +112,18 @@ function parseOptions() {
     out: values.out,
     assert: !values['no-assert'],
     refreshInstall: Boolean(values['refresh-install']),
+    cpuProfDir: values['cpu-prof'] === undefined ? undefined : path.resolve(values['cpu-prof']),
   };
+}
+
+/**
+ * Node flags for a measured process of `groupId` × `implId`: `--cpu-prof` into its own directory when
+ * profiling, nothing otherwise.
+ * @param {string | undefined} dir
+ */
+function profilingArgs(dir) {
+  return (groupId, implId) =>
+    dir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${path.join(dir, groupId, implId)}`];
 }
 
 /** Finds each implementation's scenario files by naming convention and checks it can run. */
@@ -236,7 +251,16 @@ async function main() {
   const started = Date.now();
   let records;
   try {
-    const ctx = { profile: options.profile, options, paths, selectRows, log };
+    const ctx = {
+      profile: options.profile,
+      options,
+      paths,
+      selectRows,
+      log,
+      nodeArgs: profilingArgs(options.cpuProfDir),
+    };
+    if (options.cpuProfDir)
+      log(`writing CPU profiles to ${options.cpuProfDir} (timings include profiler overhead)`);
     records = await runGroups(groups, impls, ctx);
   } finally {
     await rm(paths.scratch, { recursive: true, force: true });

@@ -27,3 +27,6 @@ if (typeof process.send === 'function') {
   // The channel must not be what keeps a server alive.
   process.channel?.unref();
 }
+
+// Under --cpu-prof the profile is written at exit, which a default SIGTERM would skip.
+if (process.env.BENCH_EXIT_ON_SIGTERM === '1') process.once('SIGTERM', () => process.exit(0));

@@ -46,16 +46,18 @@ function collect(stream) {
 
 /**
  * Starts a Node script that prints `READY <port>` when it is listening, with the memory agent preloaded
- * and `--expose-gc`, and waits for that line.
- * @param {{ script: string, env?: NodeJS.ProcessEnv, cwd?: string, agent: string, timeoutMs?: number }} options
+ * and `--expose-gc`, and waits for that line. `nodeArgs` go before the script (e.g. `--cpu-prof`; the
+ * agent then exits on SIGTERM so the profile gets written).
+ * @param {{ script: string, env?: NodeJS.ProcessEnv, cwd?: string, agent: string, timeoutMs?: number, nodeArgs?: string[] }} options
  * @returns {Promise<ServerProcess>}
  * @example
  * const server = await startServer({ script, agent, env: { BENCH_HTTP_MODE: 'json' } });
  */
-export async function startServer({ script, env, cwd, agent, timeoutMs = 20_000 }) {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', agent, script], {
+export async function startServer({ script, env, cwd, agent, timeoutMs = 20_000, nodeArgs = [] }) {
+  const profiling = nodeArgs.length > 0 ? { BENCH_EXIT_ON_SIGTERM: '1' } : {};
+  const child = spawn(process.execPath, ['--expose-gc', ...nodeArgs, '--import', agent, script], {
     cwd,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...env, ...profiling },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   const stderr = collect(child.stderr);

@@ -7,7 +7,7 @@ import { runWorker } from '../lib/proc.mjs';
 
 /**
  * @param {{ id: string, title: string, rowLabel: string,
- *   participates: (impl: any) => boolean, connectOptions: (impl: any, ctx: any) => object }} spec
+ *   participates: (impl: any) => boolean, connectOptions: (impl: any, ctx: any, nodeArgs: string[]) => object }} spec
  */
 function callGroup(spec) {
   return {
@@ -24,10 +24,11 @@ function callGroup(spec) {
     participates: spec.participates,
     async measure(impl, ctx, rows) {
       const { warmupMs, durationMs } = ctx.profile.calls;
+      const nodeArgs = ctx.nodeArgs(spec.id, impl.id);
       const task = {
         kind: 'throughput',
         driver: spec.id === 'inmemory' ? impl.files.inmemoryDriver : impl.files.stdioDriver,
-        connect: spec.connectOptions(impl, ctx),
+        connect: spec.connectOptions(impl, ctx, nodeArgs),
         rows: rows.map((row) => ({ id: row.id, concurrency: row.concurrency })),
         warmupMs,
         durationMs,
@@ -36,6 +37,7 @@ function callGroup(spec) {
       const { reply, stderr, notes } = await runWorker(ctx.paths.callWorker, task, {
         timeoutMs,
         cwd: ctx.paths.bench,
+        execArgv: nodeArgs,
       });
       if (!reply.ok) throw Object.assign(new Error(reply.error), { stderr });
       return { samples: reply.results, stderr, notes };
@@ -56,9 +58,10 @@ export const stdioGroup = callGroup({
   title: 'stdio tools/call (separate server process)',
   rowLabel: 'stdio tools/call',
   participates: (impl) => Boolean(impl.files.stdioDriver && impl.files.stdioServer),
-  connectOptions: (impl, ctx) => ({
+  connectOptions: (impl, ctx, nodeArgs) => ({
     command: process.execPath,
-    args: [impl.files.stdioServer],
+    // The server profiles into the same directory as its client (file names carry the pid).
+    args: [...nodeArgs, impl.files.stdioServer],
     cwd: ctx.paths.bench,
   }),
 });

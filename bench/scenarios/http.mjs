@@ -42,6 +42,7 @@ function httpGroup(mode) {
         env: { BENCH_HTTP_MODE: mode, BENCH_PORT: '0' },
         cwd: ctx.paths.bench,
         agent: ctx.paths.agent,
+        nodeArgs: ctx.nodeArgs(id, impl.id),
       });
       const notes = [];
       const samples = {};

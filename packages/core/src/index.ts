@@ -37,7 +37,21 @@ export * from './protocol/revisions.js';
 export * from './protocol/types.js';
 export * from './tasks/memoryStore.js';
 export * from './tasks/receiver.js';
+export {
+  DEFAULT_TASK_RESULT_TIMEOUT,
+  isTask,
+  pollTaskUntilDone,
+  type TaskPollOptions,
+  type TaskPollSource,
+} from './tasks/requestor.js';
+export {
+  type RunningTask,
+  type TaskExecutionOptions,
+  TaskRunner,
+  type TaskRunnerHooks,
+} from './tasks/runner.js';
 export * from './tasks/store.js';
 export * from './transport/inMemory.js';
+export * from './transport/rawHttp.js';
 export * from './transport/transport.js';
 export * from './validation.js';

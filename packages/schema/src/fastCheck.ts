@@ -56,8 +56,11 @@ const UNSUPPORTED = new Set([
 const ALWAYS: FastCheck = () => true;
 const NEVER: FastCheck = () => false;
 
-/** Thrown inside compilation when the schema leaves the supported subset. */
-class Unsupported extends Error {}
+/**
+ * Thrown inside compilation when the schema leaves the supported subset: one shared object, since
+ * building an `Error` per schema (with its stack) would cost more than compiling the shortcut.
+ */
+const UNSUPPORTED_SCHEMA = Symbol('unsupported schema');
 
 /**
  * Compiles the shortcut for a prepared schema, or returns `undefined` when the schema uses
@@ -74,7 +77,7 @@ export function compileFastCheck(schema: unknown, draft: SchemaDraft): FastCheck
   try {
     return compileNode(schema, draft, 0);
   } catch (error) {
-    if (error instanceof Unsupported) return undefined;
+    if (error === UNSUPPORTED_SCHEMA) return undefined;
     throw error;
   }
 }
@@ -84,9 +87,9 @@ const MAX_DEPTH = 32;
 function compileNode(node: unknown, draft: SchemaDraft, depth: number): FastCheck {
   if (node === true) return ALWAYS;
   if (node === false) return NEVER;
-  if (depth > MAX_DEPTH || !isPlainObject(node)) throw new Unsupported();
+  if (depth > MAX_DEPTH || !isPlainObject(node)) throw UNSUPPORTED_SCHEMA;
   const schema = node;
-  for (const keyword in schema) if (UNSUPPORTED.has(keyword)) throw new Unsupported();
+  for (const keyword in schema) if (UNSUPPORTED.has(keyword)) throw UNSUPPORTED_SCHEMA;
   const types = schema.type === undefined ? undefined : typeSet(schema.type);
   const constant = schema.const === undefined ? undefined : valueSet([schema.const]);
   const choices = schema.enum === undefined ? undefined : valueSet(schema.enum);
@@ -116,7 +119,7 @@ function compileNode(node: unknown, draft: SchemaDraft, depth: number): FastChec
 
 function typeSet(type: unknown): ReadonlySet<string> {
   const names = Array.isArray(type) ? type : [type];
-  for (const name of names) if (typeof name !== 'string' || !TYPE_NAMES.has(name)) throw new Unsupported();
+  for (const name of names) if (typeof name !== 'string' || !TYPE_NAMES.has(name)) throw UNSUPPORTED_SCHEMA;
   return new Set<string>(names as string[]);
 }
 
@@ -127,11 +130,11 @@ function hasType(types: ReadonlySet<string>, value: unknown): boolean {
 
 /** `enum` or `const` of strings, finite numbers, booleans and null; structured values are left out. */
 function valueSet(values: unknown): ReadonlySet<unknown> {
-  if (!Array.isArray(values)) throw new Unsupported();
+  if (!Array.isArray(values)) throw UNSUPPORTED_SCHEMA;
   for (const value of values) {
     const scalar =
       value === null || typeof value === 'string' || typeof value === 'boolean' || Number.isFinite(value);
-    if (!scalar) throw new Unsupported();
+    if (!scalar) throw UNSUPPORTED_SCHEMA;
   }
   return new Set<unknown>(values);
 }
@@ -146,9 +149,9 @@ function objectCheck(
     required !== undefined &&
     !(Array.isArray(required) && required.every((key) => typeof key === 'string'))
   )
-    throw new Unsupported();
+    throw UNSUPPORTED_SCHEMA;
   const properties = schema.properties;
-  if (properties !== undefined && !isPlainObject(properties)) throw new Unsupported();
+  if (properties !== undefined && !isPlainObject(properties)) throw UNSUPPORTED_SCHEMA;
   const names: string[] = [];
   const checks: FastCheck[] = [];
   for (const name in properties) {
@@ -186,7 +189,7 @@ function objectCheck(
 
 function arrayCheck(schema: SchemaObject, draft: SchemaDraft, depth: number): (value: unknown[]) => boolean {
   const items = schema.items;
-  if (Array.isArray(items)) throw new Unsupported();
+  if (Array.isArray(items)) throw UNSUPPORTED_SCHEMA;
   const item = items === undefined ? undefined : compileNode(items, draft, depth + 1);
   const minItems = bound(schema.minItems);
   const maxItems = bound(schema.maxItems);
@@ -205,7 +208,7 @@ function numberCheck(schema: SchemaObject, draft: SchemaDraft): (value: number) 
   const exclusiveMaximum = schema.exclusiveMaximum;
   // Draft-04 spells exclusive bounds as booleans beside minimum/maximum; later drafts as numbers.
   if (draft === '4' && (exclusiveMinimum !== undefined || exclusiveMaximum !== undefined))
-    throw new Unsupported();
+    throw UNSUPPORTED_SCHEMA;
   const above = bound(exclusiveMinimum);
   const below = bound(exclusiveMaximum);
   return (value) =>
@@ -230,7 +233,7 @@ function stringCheck(schema: SchemaObject): (value: string) => boolean {
 /** A numeric keyword's value; anything else is not ours to interpret. */
 function bound(value: unknown): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'number' || Number.isNaN(value)) throw new Unsupported();
+  if (typeof value !== 'number' || Number.isNaN(value)) throw UNSUPPORTED_SCHEMA;
   return value;
 }
 

@@ -8,7 +8,29 @@
 
 type Capabilities = Record<string, unknown> | undefined;
 
-function has(capabilities: Capabilities, ...path: string[]): boolean {
+type Path = readonly string[];
+
+// Every capability path, made once: these checks run before every request a peer sends.
+const TOOLS: Path = ['tools'];
+const RESOURCES: Path = ['resources'];
+const RESOURCES_SUBSCRIBE: Path = ['resources', 'subscribe'];
+const PROMPTS: Path = ['prompts'];
+const COMPLETIONS: Path = ['completions'];
+const LOGGING: Path = ['logging'];
+const TASKS: Path = ['tasks'];
+const TASKS_LIST: Path = ['tasks', 'list'];
+const TASKS_CANCEL: Path = ['tasks', 'cancel'];
+const TASK_TOOLS_CALL: Path = ['tasks', 'requests', 'tools', 'call'];
+const ROOTS: Path = ['roots'];
+const SAMPLING: Path = ['sampling'];
+const SAMPLING_TOOLS: Path = ['sampling', 'tools'];
+const SAMPLING_CONTEXT: Path = ['sampling', 'context'];
+const TASK_SAMPLING: Path = ['tasks', 'requests', 'sampling', 'createMessage'];
+const ELICITATION_URL: Path = ['elicitation', 'url'];
+const ELICITATION_FORM: Path = ['elicitation', 'form'];
+const TASK_ELICITATION: Path = ['tasks', 'requests', 'elicitation', 'create'];
+
+function has(capabilities: Capabilities, path: Path): boolean {
   let node: unknown = capabilities;
   for (const key of path) {
     if (typeof node !== 'object' || node === null) return false;
@@ -17,8 +39,10 @@ function has(capabilities: Capabilities, ...path: string[]): boolean {
   return node !== undefined && node !== null && node !== false;
 }
 
-function missing(peer: string, capability: string, method: string): string {
-  return `The ${peer} did not declare the "${capability}" capability, so "${method}" cannot be sent to it`;
+/** `undefined` when `capabilities` has `path`, else why `method` cannot be sent to that peer. */
+function need(peer: string, capabilities: Capabilities, method: string, path: Path): string | undefined {
+  if (has(capabilities, path)) return undefined;
+  return `The ${peer} did not declare the "${path.join('.')}" capability, so "${method}" cannot be sent to it`;
 }
 
 /**
@@ -35,34 +59,32 @@ export function missingServerCapability(
   params: Record<string, unknown> | undefined,
   server: Capabilities,
 ): string | undefined {
-  const need = (...path: string[]) =>
-    has(server, ...path) ? undefined : missing('server', path.join('.'), method);
   switch (method) {
     case 'tools/list':
-      return need('tools');
+      return need('server', server, method, TOOLS);
     case 'tools/call':
-      return params?.task !== undefined ? need('tasks', 'requests', 'tools', 'call') : need('tools');
+      return need('server', server, method, params?.task !== undefined ? TASK_TOOLS_CALL : TOOLS);
     case 'resources/list':
     case 'resources/templates/list':
     case 'resources/read':
-      return need('resources');
+      return need('server', server, method, RESOURCES);
     case 'resources/subscribe':
     case 'resources/unsubscribe':
-      return need('resources', 'subscribe');
+      return need('server', server, method, RESOURCES_SUBSCRIBE);
     case 'prompts/list':
     case 'prompts/get':
-      return need('prompts');
+      return need('server', server, method, PROMPTS);
     case 'completion/complete':
-      return need('completions');
+      return need('server', server, method, COMPLETIONS);
     case 'logging/setLevel':
-      return need('logging');
+      return need('server', server, method, LOGGING);
     case 'tasks/list':
-      return need('tasks', 'list');
+      return need('server', server, method, TASKS_LIST);
     case 'tasks/cancel':
-      return need('tasks', 'cancel');
+      return need('server', server, method, TASKS_CANCEL);
     case 'tasks/get':
     case 'tasks/result':
-      return need('tasks');
+      return need('server', server, method, TASKS);
     default:
       return undefined;
   }
@@ -82,41 +104,40 @@ export function missingClientCapability(
   params: Record<string, unknown> | undefined,
   client: Capabilities,
 ): string | undefined {
-  const need = (...path: string[]) =>
-    has(client, ...path) ? undefined : missing('client', path.join('.'), method);
+  const check = (path: Path) => need('client', client, method, path);
   switch (method) {
     case 'roots/list':
-      return need('roots');
+      return check(ROOTS);
     case 'sampling/createMessage': {
       if (params?.task !== undefined) {
-        const task = need('tasks', 'requests', 'sampling', 'createMessage');
+        const task = check(TASK_SAMPLING);
         if (task) return task;
       }
-      if (params?.tools !== undefined || params?.toolChoice !== undefined) return need('sampling', 'tools');
+      if (params?.tools !== undefined || params?.toolChoice !== undefined) return check(SAMPLING_TOOLS);
       const context = params?.includeContext;
-      if (context === 'thisServer' || context === 'allServers') return need('sampling', 'context');
-      return need('sampling');
+      if (context === 'thisServer' || context === 'allServers') return check(SAMPLING_CONTEXT);
+      return check(SAMPLING);
     }
     case 'elicitation/create': {
       if (params?.task !== undefined) {
-        const task = need('tasks', 'requests', 'elicitation', 'create');
+        const task = check(TASK_ELICITATION);
         if (task) return task;
       }
-      if (params?.mode === 'url') return need('elicitation', 'url');
+      if (params?.mode === 'url') return check(ELICITATION_URL);
       // An empty `elicitation: {}` means form mode (the 2025-06-18 shape).
       const elicitation = (client as Record<string, unknown> | undefined)?.elicitation;
       if (typeof elicitation === 'object' && elicitation !== null && Object.keys(elicitation).length === 0) {
         return undefined;
       }
-      return need('elicitation', 'form');
+      return check(ELICITATION_FORM);
     }
     case 'tasks/list':
-      return need('tasks', 'list');
+      return check(TASKS_LIST);
     case 'tasks/cancel':
-      return need('tasks', 'cancel');
+      return check(TASKS_CANCEL);
     case 'tasks/get':
     case 'tasks/result':
-      return need('tasks');
+      return check(TASKS);
     default:
       return undefined;
   }

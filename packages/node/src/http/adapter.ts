@@ -6,6 +6,13 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  type AbortSignalLike,
+  RAW_HTTP_HANDLER,
+  type RawHttpHandler,
+  type RawHttpReply,
+  type RawHttpRequest,
+} from '@mcpkit/core';
 
 /** A web-standard request handler, such as the one `createStreamableHttpHandler` returns. */
 export type FetchHandler<Extra = unknown> = (request: Request, extra?: Extra) => Response | Promise<Response>;
@@ -57,9 +64,209 @@ export function toNodeListener<Extra>(
   options: NodeListenerOptions<Extra> = {},
 ): NodeListener {
   const onError = options.onError ?? defaultOnError;
+  // mcpkit's own handlers also offer their logic without Request/Response, which on Node cost
+  // more than the MCP exchange itself; any other handler gets real web objects.
+  const raw = (handler as { [RAW_HTTP_HANDLER]?: RawHttpHandler<Extra> })[RAW_HTTP_HANDLER];
+  if (typeof raw === 'function') {
+    return (req, res) => {
+      serveRaw(raw, options, onError, req, res).catch((error: unknown) => onError(toError(error)));
+    };
+  }
   return (req, res) => {
     serveOne(handler, options, onError, req, res).catch((error: unknown) => onError(toError(error)));
   };
+}
+
+async function serveRaw<Extra>(
+  handler: RawHttpHandler<Extra>,
+  options: NodeListenerOptions<Extra>,
+  onError: (error: Error) => void,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const view = new NodeRequestView(req, res);
+  let reply: RawHttpReply;
+  try {
+    reply = await handler(view, options.extra?.(req));
+  } catch (error) {
+    onError(toError(error));
+    writeSimple(res, 500, '{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}');
+    return;
+  }
+  await writeReply(reply, req, res, onError);
+}
+
+/** Writes a handler's plain reply: text in one write, an SSE stream as it comes. */
+async function writeReply(
+  reply: RawHttpReply,
+  req: IncomingMessage,
+  res: ServerResponse,
+  onError: (error: Error) => void,
+): Promise<void> {
+  const body = reply.body;
+  if (res.destroyed) {
+    if (body !== null && typeof body !== 'string') await body.cancel().catch(() => {});
+    return;
+  }
+  const headers = reply.headers;
+  // Unread request bytes would otherwise be parsed as the next request on this connection.
+  if (!req.complete) headers.connection = 'close';
+  if (body === null) {
+    res.writeHead(reply.status, headers).end();
+    return;
+  }
+  if (typeof body === 'string') {
+    headers['content-length'] = String(Buffer.byteLength(body));
+    res.writeHead(reply.status, headers).end(body);
+    return;
+  }
+  res.writeHead(reply.status, headers);
+  res.flushHeaders(); // an SSE client waits for headers before its first event
+  await pipeStream(body, res, onError);
+}
+
+/**
+ * A Node request as the handlers' {@link RawHttpRequest}: headers read from `rawHeaders` (joined
+ * like `Headers.get`, so a repeated Host or Origin is seen as such), the body read straight from
+ * the stream, and a signal that fires when the client leaves before the response is complete.
+ */
+class NodeRequestView implements RawHttpRequest, AbortSignalLike {
+  private headerMap: Map<string, string> | undefined;
+  private fullUrl: string | undefined;
+  private request: Request | undefined;
+  private controller: AbortController | undefined;
+  /** Abort listeners; the handlers register at most one per request, so no array until a second. */
+  private listener: (() => void) | undefined;
+  private moreListeners: Array<() => void> | undefined;
+  private isAborted = false;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+  ) {
+    res.once('close', this.onClose);
+  }
+
+  get method(): string {
+    return this.req.method ?? 'GET';
+  }
+
+  get url(): string {
+    this.fullUrl ??= nodeRequestUrl(this.req);
+    return this.fullUrl;
+  }
+
+  get signal(): AbortSignalLike {
+    return this;
+  }
+
+  get aborted(): boolean {
+    return this.isAborted;
+  }
+
+  header(name: string): string | null {
+    this.headerMap ??= joinedHeaders(this.req.rawHeaders);
+    return this.headerMap.get(name) ?? null;
+  }
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    if (this.listener === undefined) this.listener = listener;
+    else if (this.moreListeners) this.moreListeners.push(listener);
+    else this.moreListeners = [listener];
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    if (this.listener === listener) this.listener = undefined;
+    else if (this.moreListeners)
+      this.moreListeners = this.moreListeners.filter((other) => other !== listener);
+  }
+
+  readBody(limit: number): Promise<Uint8Array | 'too-large' | 'aborted'> {
+    const req = this.req as NodeRequestWithBody;
+    if (req.body !== undefined && req.readableEnded) return Promise.resolve(parsedBody(req.body));
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > limit) {
+      req.resume(); // discard; the reply closes the connection since the request is incomplete
+      return Promise.resolve('too-large');
+    }
+    return readLimited(req, limit);
+  }
+
+  toRequest(): Request {
+    if (!this.request) {
+      const controller = new AbortController();
+      if (this.isAborted) controller.abort();
+      this.controller = controller;
+      const headers = new Headers();
+      copyHeaders(this.req.rawHeaders, headers);
+      this.request = new Request(this.url, { method: this.method, headers, signal: controller.signal });
+    }
+    return this.request;
+  }
+
+  // 'close' also fires after a normal end; only an unfinished response means the client left.
+  private readonly onClose = (): void => {
+    if (this.res.writableFinished || this.isAborted) return;
+    this.isAborted = true;
+    const first = this.listener;
+    const more = this.moreListeners;
+    this.listener = undefined;
+    this.moreListeners = undefined;
+    first?.();
+    if (more) for (const listener of more) listener();
+    this.controller?.abort();
+  };
+}
+
+/** Header values by lower-case name, repeats joined with `", "` (HTTP/2 pseudo-headers left out). */
+function joinedHeaders(raw: readonly string[]): Map<string, string> {
+  const map = new Map<string, string>();
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.charCodeAt(0) === 58 /* ':' */) continue;
+    const key = name.toLowerCase();
+    const value = raw[i + 1]!;
+    const previous = map.get(key);
+    map.set(key, previous === undefined ? value : `${previous}, ${value}`);
+  }
+  return map;
+}
+
+/** Reads a body up to `limit` bytes; past it the rest is discarded. */
+function readLimited(req: IncomingMessage, limit: number): Promise<Uint8Array | 'too-large' | 'aborted'> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (result: Uint8Array | 'too-large' | 'aborted'): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onFailure);
+      req.off('close', onFailure);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        finish('too-large');
+        req.resume(); // discard the rest
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => finish(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    // 'close' before 'end' means the client went away mid-body.
+    const onFailure = (): void => finish('aborted');
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onFailure);
+    req.on('close', onFailure);
+  });
+}
+
+/** A body a framework (express.json() and the like) already consumed and parsed. */
+function parsedBody(parsed: unknown): Uint8Array {
+  if (parsed instanceof Uint8Array) return parsed;
+  return Buffer.from(typeof parsed === 'string' ? parsed : JSON.stringify(parsed), 'utf8');
 }
 
 async function serveOne<Extra>(
@@ -112,11 +319,7 @@ async function serveOne<Extra>(
 export function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const method = req.method ?? 'GET';
   const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.charCodeAt(0) !== 58 /* ':' HTTP/2 pseudo-header */) headers.append(name, raw[i + 1]!);
-  }
+  copyHeaders(req.rawHeaders, headers);
   const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
   if (method !== 'GET' && method !== 'HEAD') {
     init.body = bodyOf(req as NodeRequestWithBody);
@@ -129,6 +332,24 @@ export function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
     // to judge, and build the URL on a neutral host.
     if (req.headers.host === undefined) throw error;
     return new Request(urlOf(req, undefined), init);
+  }
+}
+
+function copyHeaders(raw: readonly string[], headers: Headers): void {
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.charCodeAt(0) !== 58 /* ':' HTTP/2 pseudo-header */) headers.append(name, raw[i + 1]!);
+  }
+}
+
+/** The absolute URL of a Node request, as {@link toRequest} gives it to the handler. */
+function nodeRequestUrl(req: IncomingMessage): string {
+  const url = urlOf(req, req.headers.host);
+  try {
+    new URL(url);
+    return url;
+  } catch {
+    return urlOf(req, undefined);
   }
 }
 

@@ -200,6 +200,7 @@ export class StdioClientTransport implements Transport {
       this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
       jsonLineHandler(sink, `the stdout of "${command}"`),
     );
+    // Each request leaves at once, so the server starts on it while we prepare the next one.
     this.writer = new LineWriter(child.stdin!);
     this.listen(child);
     return new Promise((resolve, reject) => {

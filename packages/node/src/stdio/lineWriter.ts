@@ -48,6 +48,17 @@ interface Waiters {
   readonly reject: (error: Error) => void;
 }
 
+/** Options of {@link LineWriter}. */
+export interface LineWriterOptions {
+  /**
+   * Hold the lines written in one tick and hand them to the stream together when it ends (one
+   * `writev` instead of a syscall each). Right for one side of a conversation only: when both
+   * peers hold their burst back until their tick ends, the two processes take strict turns and
+   * a pipelined exchange runs at half speed (measured with 16 calls in flight). Default false.
+   */
+  readonly coalesce?: boolean;
+}
+
 /** A backpressure-aware line writer bound to one stream for its whole life. */
 export class LineWriter {
   private queue: string[] = [];
@@ -57,8 +68,13 @@ export class LineWriter {
   private failure: Error | undefined;
   private corked = false;
   private attached = true;
+  private readonly coalesce: boolean;
 
-  constructor(private readonly stream: Writable) {
+  constructor(
+    private readonly stream: Writable,
+    options: LineWriterOptions = {},
+  ) {
+    this.coalesce = options.coalesce ?? false;
     stream.on('drain', this.onDrain);
   }
 
@@ -83,7 +99,7 @@ export class LineWriter {
       this.queue.push(line);
       return this.waiters.promise;
     }
-    this.corkUntilNextTick();
+    if (this.coalesce) this.corkUntilNextTick();
     if (this.stream.write(line)) return undefined;
     return this.block();
   }

@@ -62,7 +62,9 @@ export class StdioServerTransport implements Transport {
     if (this.isClosed) throw new Error('The stdio server transport is closed');
     this.sink = sink;
     this.reader = new LineReader(this.maxMessageBytes, jsonLineHandler(sink, 'stdin'));
-    this.writer = new LineWriter(this.stdout);
+    // Responses produced in one tick (to a burst of requests) leave in one write; the client
+    // side writes at once, so the two processes overlap instead of taking turns.
+    this.writer = new LineWriter(this.stdout, { coalesce: true });
     this.stdout.on('error', this.onStdoutError);
     this.stdin.on('error', this.onStdinError);
     this.stdin.on('end', this.onStdinEnd);

@@ -1,7 +1,9 @@
+import type { RawHttpRequest } from '@mcpkit/core';
 import { describe, expect, it } from 'vitest';
 import { accepts, isJsonContentType, readJsonBody } from './body.js';
+import { webRequestView } from './requestView.js';
 
-function streamed(chunks: Uint8Array[], onPull?: () => void): Request {
+function streamed(chunks: Uint8Array[], onPull?: () => void): RawHttpRequest {
   let index = 0;
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {
@@ -10,7 +12,9 @@ function streamed(chunks: Uint8Array[], onPull?: () => void): Request {
       else controller.close();
     },
   });
-  return new Request('http://localhost/', { method: 'POST', body, duplex: 'half' } as RequestInit);
+  return webRequestView(
+    new Request('http://localhost/', { method: 'POST', body, duplex: 'half' } as RequestInit),
+  );
 }
 
 describe('readJsonBody', () => {
@@ -34,11 +38,13 @@ describe('readJsonBody', () => {
   });
 
   it('trusts a Content-Length over the limit without reading', async () => {
-    const request = new Request('http://localhost/', {
-      method: 'POST',
-      body: '{}',
-      headers: { 'content-length': '999999' },
-    });
+    const request = webRequestView(
+      new Request('http://localhost/', {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-length': '999999' },
+      }),
+    );
     expect(await readJsonBody(request, 10)).toEqual({ ok: false, problem: 'too-large' });
   });
 

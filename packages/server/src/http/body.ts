@@ -2,6 +2,7 @@
  * Reading request bodies under a size cap, and the media-type checks of the MCP endpoints.
  * @module
  */
+import type { RawHttpRequest } from '@mcpkit/core';
 
 /** What {@link readJsonBody} found. */
 export type BodyResult =
@@ -17,34 +18,13 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * Reads and parses a JSON body, stopping as soon as it exceeds `limit` bytes: a client cannot make
  * the server buffer more than the cap, whatever `Content-Length` claims.
  */
-export async function readJsonBody(request: Request, limit: number): Promise<BodyResult> {
-  const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > limit) {
-    void request.body?.cancel().catch(() => {});
-    return TOO_LARGE;
-  }
-  const body = request.body;
-  if (!body) return PARSE;
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        void reader.cancel().catch(() => {});
-        return TOO_LARGE;
-      }
-      chunks.push(value);
-    }
-  } catch {
-    return ABORTED;
-  }
+export async function readJsonBody(request: RawHttpRequest, limit: number): Promise<BodyResult> {
+  const bytes = await request.readBody(limit);
+  if (bytes === 'too-large') return TOO_LARGE;
+  if (bytes === 'aborted') return ABORTED;
   let text: string;
   try {
-    text = decoder.decode(chunks.length === 1 ? chunks[0] : concat(chunks, size));
+    text = decoder.decode(bytes);
   } catch {
     return PARSE;
   }
@@ -53,16 +33,6 @@ export async function readJsonBody(request: Request, limit: number): Promise<Bod
   } catch {
     return PARSE;
   }
-}
-
-function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return all;
 }
 
 /**

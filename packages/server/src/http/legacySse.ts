@@ -13,13 +13,17 @@ import {
   type JsonRpcMessage,
   type MessageExtra,
   type MessageSink,
+  RAW_HTTP_HANDLER,
+  type RawHttpHandler,
+  type RawHttpRequest,
   type SendOptions,
   type Transport,
 } from '@mcpkit/core';
 import type { Server } from '../server.js';
 import type { ServerSession } from '../session.js';
 import { accepts, isJsonContentType, readJsonBody } from './body.js';
-import { Refuse, sseHeaders } from './responses.js';
+import { HttpMessageExtra, webRequestView } from './requestView.js';
+import { emptyReply, Refuse, type Reply, sseReply, toResponse } from './responses.js';
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
 import {
   type ConnectionRegistry,
@@ -89,9 +93,11 @@ export function createLegacySseHandler(
 ): LegacySseHandler {
   const endpoint = new LegacySseEndpoint(server, options);
   const handler = ((request: Request, extra?: HttpRequestExtra) =>
-    endpoint.handle(request, extra)) as LegacySseHandler;
+    endpoint.handle(webRequestView(request), extra).then(toResponse)) as LegacySseHandler;
   handler.close = () => endpoint.close();
   Object.defineProperty(handler, 'sessionCount', { get: () => endpoint.sessions.size });
+  const raw: RawHttpHandler<HttpRequestExtra> = (request, extra) => endpoint.handle(request, extra);
+  Object.defineProperty(handler, RAW_HTTP_HANDLER, { value: raw });
   return handler;
 }
 
@@ -116,7 +122,7 @@ class LegacySseEndpoint {
     this.maxBufferedBytes = options.maxBufferedBytes ?? 8 * 1024 * 1024;
   }
 
-  async handle(request: Request, extra: HttpRequestExtra | undefined): Promise<Response> {
+  async handle(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {
     try {
       const blocked = this.guard.check(request);
       if (blocked) return blocked === 'host' ? Refuse.forbiddenHost() : Refuse.forbiddenOrigin();
@@ -135,8 +141,8 @@ class LegacySseEndpoint {
     await Promise.allSettled([...this.sessions.values()].map((transport) => transport.session?.close()));
   }
 
-  private open(request: Request, extra: HttpRequestExtra | undefined): Response {
-    if (!accepts(request.headers.get('accept'), 'text/event-stream'))
+  private open(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Reply {
+    if (!accepts(request.header('accept'), 'text/event-stream'))
       return Refuse.notAcceptable('text/event-stream');
     if (this.sessions.size >= this.maxSessions) return Refuse.tooManySessions();
     const sessionId = crypto.randomUUID();
@@ -151,10 +157,10 @@ class LegacySseEndpoint {
       `event: endpoint\ndata: ${path}${separator}sessionId=${encodeURIComponent(sessionId)}\n\n`,
     );
     transport.session = this.server.connect(transport);
-    return new Response(connection.body, { status: 200, headers: sseHeaders() });
+    return sseReply(connection.body);
   }
 
-  private async post(request: Request, extra: HttpRequestExtra | undefined): Promise<Response> {
+  private async post(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {
     const sessionId = new URL(request.url).searchParams.get('sessionId');
     if (sessionId === null) return Refuse.invalid('the sessionId query parameter is required');
     const transport = this.sessions.get(sessionId);
@@ -164,7 +170,7 @@ class LegacySseEndpoint {
     ) {
       return Refuse.unknownSession();
     }
-    if (!isJsonContentType(request.headers.get('content-type'))) return Refuse.unsupportedMediaType();
+    if (!isJsonContentType(request.header('content-type'))) return Refuse.unsupportedMediaType();
     const body = await readJsonBody(request, this.maxBodyBytes);
     if (!body.ok) {
       if (body.problem === 'too-large') return Refuse.tooLarge(this.maxBodyBytes);
@@ -175,8 +181,8 @@ class LegacySseEndpoint {
       if (kind.kind === 'invalid') return Refuse.invalid(kind.reason, kind.id);
     }
     // Batches are for the engine to judge: it knows the negotiated revision.
-    transport.deliver(body.value, { authInfo: extra?.authInfo, httpRequest: request });
-    return new Response(null, { status: 202 });
+    transport.deliver(body.value, new HttpMessageExtra(extra?.authInfo, request));
+    return emptyReply(202);
   }
 
   private wake(): void {

@@ -5,7 +5,34 @@
  * say what the client did wrong and never anything about the server's internals.
  * @module
  */
-import { ErrorCode, type RequestId } from '@mcpkit/core';
+import { ErrorCode, type RawHttpReply, type RequestId } from '@mcpkit/core';
+
+/**
+ * What the handlers answer with: a plain status, headers and body. The web-standard entry points
+ * turn it into a `Response` ({@link toResponse}); a host adapter can write it out directly.
+ */
+export class Reply implements RawHttpReply {
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string>,
+    readonly body: string | ReadableStream<Uint8Array> | null,
+  ) {}
+}
+
+/** The web `Response` for a reply. */
+export function toResponse(reply: RawHttpReply): Response {
+  return new Response(reply.body, { status: reply.status, headers: reply.headers });
+}
+
+/** A reply without a body (202 for accepted notifications, 204, 200 for DELETE). */
+export function emptyReply(status: number): Reply {
+  return new Reply(status, {}, null);
+}
+
+/** A 200 reply whose body is an SSE stream. */
+export function sseReply(body: ReadableStream<Uint8Array>, sessionId?: string): Reply {
+  return new Reply(200, sseHeaders(sessionId), body);
+}
 
 /** The response header carrying the session id (HTTP header names are case-insensitive). */
 export const SESSION_HEADER = 'mcp-session-id';
@@ -25,11 +52,11 @@ export function sseHeaders(sessionId?: string): Record<string, string> {
   return headers;
 }
 
-/** A 200 response carrying one serialized JSON-RPC message (or batch). */
-export function jsonResponse(json: string, sessionId?: string): Response {
+/** A 200 reply carrying one serialized JSON-RPC message (or batch). */
+export function jsonReply(json: string, sessionId?: string): Reply {
   const headers: Record<string, string> = { 'content-type': JSON_TYPE };
   if (sessionId !== undefined) headers[SESSION_HEADER] = sessionId;
-  return new Response(json, { status: 200, headers });
+  return new Reply(200, headers, json);
 }
 
 /** An HTTP refusal with a JSON-RPC error body (no `id` unless the request's id is known). */
@@ -39,11 +66,11 @@ export function refusal(
   code: number = ErrorCode.InvalidRequest,
   extraHeaders?: Record<string, string>,
   id?: RequestId,
-): Response {
+): Reply {
   const error = { code, message };
   const body = id === undefined ? { jsonrpc: '2.0', error } : { jsonrpc: '2.0', id, error };
   const headers: Record<string, string> = { 'content-type': JSON_TYPE, ...extraHeaders };
-  return new Response(JSON.stringify(body), { status, headers });
+  return new Reply(status, headers, JSON.stringify(body));
 }
 
 /** Every refusal the handlers make, so status codes and wording stay consistent. */

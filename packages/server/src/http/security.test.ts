@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { webRequestView } from './requestView.js';
 import { createHostGuard, splitHost } from './security.js';
 
-function request(headers: Record<string, string>, url = 'http://127.0.0.1/mcp'): Request {
-  return new Request(url, { headers });
+function request(headers: Record<string, string>, url = 'http://127.0.0.1/mcp') {
+  return webRequestView(new Request(url, { headers }));
 }
 
 describe('splitHost', () => {

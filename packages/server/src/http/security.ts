@@ -34,10 +34,18 @@ export interface HostSecurityOptions {
   allowedOrigins?: readonly string[] | false;
 }
 
+/** What the guard reads of a request. */
+export interface GuardedRequest {
+  /** A header by lower-case name, or null. */
+  header(name: string): string | null;
+  /** The absolute request URL. */
+  readonly url: string;
+}
+
 /** Compiled allow-lists; built once per handler. */
 export interface HostGuard {
   /** `'host'` or `'origin'` names the failed check; `undefined` means the request may proceed. */
-  check(request: Request): 'host' | 'origin' | undefined;
+  check(request: GuardedRequest): 'host' | 'origin' | undefined;
 }
 
 /**
@@ -46,7 +54,7 @@ export interface HostGuard {
  * @example
  * ```ts
  * const guard = createHostGuard({ allowedHosts: ['mcp.example.com'] });
- * if (guard.check(request)) return new Response(null, { status: 403 });
+ * if (guard.check(webRequestView(request))) return new Response(null, { status: 403 });
  * ```
  */
 export function createHostGuard(options: HostSecurityOptions): HostGuard {
@@ -58,7 +66,7 @@ export function createHostGuard(options: HostSecurityOptions): HostGuard {
     check(request) {
       if (hosts && !hostAllowed(hostOf(request), hosts)) return 'host';
       if (origins) {
-        const origin = request.headers.get('origin');
+        const origin = request.header('origin');
         if (origin !== null && !originAllowed(origin, origins)) return 'origin';
       }
       return undefined;
@@ -71,8 +79,8 @@ function lowerSet(values: readonly string[]): ReadonlySet<string> {
 }
 
 /** The `Host` header; runtimes that drop it still carry the host in the request URL. */
-function hostOf(request: Request): string {
-  const header = request.headers.get('host');
+function hostOf(request: GuardedRequest): string {
+  const header = request.header('host');
   if (header !== null) return header;
   try {
     return new URL(request.url).host;

@@ -16,6 +16,7 @@
  * @module
  */
 import {
+  type AbortSignalLike,
   ErrorCode,
   errorResponse,
   type JsonRpcMessage,
@@ -27,7 +28,7 @@ import {
 } from '@mcpkit/core';
 import type { ServerSession } from '../session.js';
 import type { EventStore } from './eventStore.js';
-import { jsonResponse, Refuse, sseHeaders } from './responses.js';
+import { emptyReply, jsonReply, Refuse, type Reply, sseReply } from './responses.js';
 import {
   type ConnectionRegistry,
   messageEvent,
@@ -60,7 +61,7 @@ export interface ExchangeOptions {
   /** This exchange carries the `initialize` that creates the session. */
   readonly opensSession: boolean;
   /** The HTTP request's signal: while the answer is undecided, an abort means the client left. */
-  readonly signal: AbortSignal | undefined;
+  readonly signal: AbortSignalLike | undefined;
 }
 
 /** The first revision with priming events and SSE polling (SEP-1699). */
@@ -76,17 +77,17 @@ class Exchange {
   remaining: number;
   stream: LogicalStream | undefined;
   settled = false;
-  readonly response: Promise<Response>;
-  private resolve!: (response: Response) => void;
+  readonly response: Promise<Reply>;
+  private resolve!: (response: Reply) => void;
   private abortListener: (() => void) | undefined;
-  private signal: AbortSignal | undefined;
+  private signal: AbortSignalLike | undefined;
 
   constructor(
     readonly ids: readonly RequestId[],
     readonly options: ExchangeOptions,
   ) {
     this.remaining = ids.length;
-    this.response = new Promise<Response>((resolve) => {
+    this.response = new Promise<Reply>((resolve) => {
       this.resolve = resolve;
     });
   }
@@ -104,7 +105,7 @@ class Exchange {
     signal.addEventListener('abort', onAbort, { once: true });
   }
 
-  settle(response: Response): void {
+  settle(response: Reply): void {
     this.unwatch();
     if (this.settled) return;
     this.settled = true;
@@ -236,7 +237,7 @@ export class HttpSessionTransport implements Transport {
    * Starts answering a POST that carries the requests `ids`. Register before delivering: a
    * handler may answer synchronously. The promise settles with the HTTP response to return.
    */
-  openExchange(ids: readonly RequestId[], options: ExchangeOptions): Promise<Response> {
+  openExchange(ids: readonly RequestId[], options: ExchangeOptions): Promise<Reply> {
     const exchange = new Exchange(ids, options);
     for (const id of ids) this.exchanges.set(id, exchange);
     if (options.preferJson || options.opensSession) exchange.watch(() => this.abandon(exchange));
@@ -258,12 +259,12 @@ export class HttpSessionTransport implements Transport {
       const exchange = this.exchanges.get(id);
       if (!exchange || exchange.options.opensSession) continue;
       this.exchanges.delete(id);
-      if (--exchange.remaining <= 0) this.finish(exchange, new Response(null, { status: 204 }));
+      if (--exchange.remaining <= 0) this.finish(exchange, emptyReply(204));
     }
   }
 
   /** Opens the standalone GET stream. `undefined` when one is already open (the caller answers 409). */
-  openStandalone(): Response | undefined {
+  openStandalone(): Reply | undefined {
     const stream = this.standalone();
     if (stream.connection || stream.resuming) return undefined;
     const connection = this.attachNewConnection(stream);
@@ -271,14 +272,14 @@ export class HttpSessionTransport implements Transport {
     stream.backlog = undefined;
     if (backlog) for (const text of backlog) connection.write(text);
     if (this.primes()) this.enqueue(stream, '');
-    return new Response(connection.body, { status: 200, headers: sseHeaders() });
+    return sseReply(connection.body);
   }
 
   /**
    * Resumes the stream that `lastEventId` belongs to: replays what followed it, then carries the
    * stream's live events if it is still open. Unknown ids, and ids of other sessions, get 400.
    */
-  async resume(lastEventId: string): Promise<Response> {
+  async resume(lastEventId: string): Promise<Reply> {
     const store = this.runtime.eventStore;
     if (!store) return Refuse.unknownEventId();
     const streamId = await store.streamIdOf(lastEventId);
@@ -298,7 +299,7 @@ export class HttpSessionTransport implements Transport {
     } else {
       void this.replayEnded(store, connection, lastEventId);
     }
-    return new Response(connection.body, { status: 200, headers: sseHeaders() });
+    return sseReply(connection.body);
   }
 
   /**
@@ -391,7 +392,7 @@ export class HttpSessionTransport implements Transport {
     if (!exchange.stream) {
       const sessionHeader = exchange.options.opensSession ? this.initialized(message) : undefined;
       if (exchange.remaining <= 0 && exchange.options.preferJson) {
-        this.finish(exchange, jsonResponse(json, sessionHeader));
+        this.finish(exchange, jsonReply(json, sessionHeader));
         return;
       }
       this.openSse(exchange, sessionHeader);
@@ -411,7 +412,7 @@ export class HttpSessionTransport implements Transport {
   }
 
   /** Ends an exchange: its stream ends after what is queued, or `response` answers the POST. */
-  private finish(exchange: Exchange, response: Response | undefined): void {
+  private finish(exchange: Exchange, response: Reply | undefined): void {
     exchange.remaining = 0;
     exchange.unwatch();
     if (exchange.stream) this.enqueue(exchange.stream, END);
@@ -451,7 +452,7 @@ export class HttpSessionTransport implements Transport {
     this.streams.set(stream.id, stream);
     exchange.stream = stream;
     const connection = this.attachNewConnection(stream);
-    exchange.settle(new Response(connection.body, { status: 200, headers: sseHeaders(sessionHeader) }));
+    exchange.settle(sseReply(connection.body, sessionHeader));
     if (this.primes()) this.enqueue(stream, '');
   }
 

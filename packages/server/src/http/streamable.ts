@@ -13,13 +13,24 @@ import {
   type MessageExtra,
   negotiateProtocolVersion,
   type ProtocolVersion,
+  RAW_HTTP_HANDLER,
+  type RawHttpHandler,
+  type RawHttpRequest,
   type RequestId,
 } from '@mcpkit/core';
 import type { RequestContext } from '../context.js';
 import type { Server } from '../server.js';
 import { accepts, isJsonContentType, readJsonBody } from './body.js';
 import { type EventStore, InMemoryEventStore } from './eventStore.js';
-import { PROTOCOL_VERSION_HEADER, Refuse, SESSION_HEADER } from './responses.js';
+import { HttpMessageExtra, webRequestView } from './requestView.js';
+import {
+  emptyReply,
+  PROTOCOL_VERSION_HEADER,
+  Refuse,
+  Reply,
+  SESSION_HEADER,
+  toResponse,
+} from './responses.js';
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
 import { type HttpRuntime, HttpSessionTransport } from './sessionTransport.js';
 import { type ConnectionRegistry, KEEP_ALIVE } from './sse.js';
@@ -155,9 +166,11 @@ export function createStreamableHttpHandler(
 ): StreamableHttpHandler {
   const endpoint = new StreamableHttpEndpoint(server, options);
   const handler = ((request: Request, extra?: HttpRequestExtra) =>
-    endpoint.handle(request, extra)) as StreamableHttpHandler;
+    endpoint.handle(webRequestView(request), extra).then(toResponse)) as StreamableHttpHandler;
   handler.close = () => endpoint.close();
   Object.defineProperty(handler, 'sessionCount', { get: () => endpoint.sessionCount });
+  const raw: RawHttpHandler<HttpRequestExtra> = (request, extra) => endpoint.handle(request, extra);
+  Object.defineProperty(handler, RAW_HTTP_HANDLER, { value: raw });
   return handler;
 }
 
@@ -254,7 +267,7 @@ class StreamableHttpEndpoint implements HttpRuntime {
     return this.sessions.size;
   }
 
-  async handle(request: Request, extra: HttpRequestExtra | undefined): Promise<Response> {
+  async handle(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {
     try {
       const blocked = this.guard.check(request);
       if (blocked) return blocked === 'host' ? Refuse.forbiddenHost() : Refuse.forbiddenOrigin();
@@ -281,24 +294,23 @@ class StreamableHttpEndpoint implements HttpRuntime {
 
   // ---------------------------------------------------------------- POST
 
-  private async post(request: Request, extra: HttpRequestExtra | undefined): Promise<Response> {
-    const headers = request.headers;
-    const accept = headers.get('accept');
+  private async post(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {
+    const accept = request.header('accept');
     if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream')) {
       return Refuse.notAcceptable(BOTH_TYPES);
     }
-    if (!isJsonContentType(headers.get('content-type'))) return Refuse.unsupportedMediaType();
+    if (!isJsonContentType(request.header('content-type'))) return Refuse.unsupportedMediaType();
     const body = await readJsonBody(request, this.maxBodyBytes);
     if (!body.ok) {
       if (body.problem === 'too-large') return Refuse.tooLarge(this.maxBodyBytes);
       return body.problem === 'parse' ? Refuse.parse() : Refuse.invalid('the body could not be read');
     }
     const summary = summarize(body.value);
-    if (summary instanceof Response) return summary;
-    const messageExtra: MessageExtra = { authInfo: extra?.authInfo, httpRequest: request };
+    if (summary instanceof Reply) return summary;
+    const messageExtra = new HttpMessageExtra(extra?.authInfo, request);
     if (this.stateless) return this.postStateless(request, summary, body.value, messageExtra);
 
-    const sessionId = headers.get(SESSION_HEADER);
+    const sessionId = request.header(SESSION_HEADER);
     if (sessionId === null) {
       if (!summary.initialize) return Refuse.missingSession();
       return this.initialize(request, summary, body.value, messageExtra);
@@ -322,7 +334,7 @@ class StreamableHttpEndpoint implements HttpRuntime {
     if (summary.ids.length === 0) {
       transport.deliver(body.value, messageExtra);
       if (summary.cancels) transport.clientCancelled(summary.cancels);
-      return new Response(null, { status: 202 });
+      return emptyReply(202);
     }
     const response = transport.openExchange(summary.ids, {
       preferJson: this.preferJson,
@@ -335,11 +347,11 @@ class StreamableHttpEndpoint implements HttpRuntime {
   }
 
   private initialize(
-    request: Request,
+    request: RawHttpRequest,
     summary: BodySummary,
     value: unknown,
     extra: MessageExtra,
-  ): Promise<Response> | Response {
+  ): Promise<Reply> | Reply {
     if (this.sessions.size >= this.maxSessions) return Refuse.tooManySessions();
     const sessionId = this.newSessionId();
     if (!isVisibleAscii(sessionId, 128) || this.sessions.has(sessionId)) {
@@ -359,15 +371,15 @@ class StreamableHttpEndpoint implements HttpRuntime {
   }
 
   private postStateless(
-    request: Request,
+    request: RawHttpRequest,
     summary: BodySummary,
     value: unknown,
     extra: MessageExtra,
-  ): Promise<Response> | Response {
-    const header = request.headers.get(PROTOCOL_VERSION_HEADER);
+  ): Promise<Reply> | Reply {
+    const header = request.header(PROTOCOL_VERSION_HEADER);
     if (header !== null && !isSupportedProtocolVersion(header)) return Refuse.badProtocolVersion(header);
     // Notifications and responses have no session to go to.
-    if (summary.ids.length === 0) return new Response(null, { status: 202 });
+    if (summary.ids.length === 0) return emptyReply(202);
     const version = negotiateProtocolVersion(
       header ?? DEFAULT_HTTP_PROTOCOL_VERSION,
       this.server.protocolVersions,
@@ -390,14 +402,14 @@ class StreamableHttpEndpoint implements HttpRuntime {
 
   // ---------------------------------------------------------------- GET and DELETE
 
-  private async get(request: Request, extra: HttpRequestExtra | undefined): Promise<Response> {
+  private async get(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {
     if (this.stateless) return Refuse.method(this.allow);
-    const lastEventId = request.headers.get('last-event-id');
+    const lastEventId = request.header('last-event-id');
     if (lastEventId === null && !this.enableGet) return Refuse.method(this.allow);
-    if (!accepts(request.headers.get('accept'), 'text/event-stream'))
+    if (!accepts(request.header('accept'), 'text/event-stream'))
       return Refuse.notAcceptable('text/event-stream');
     const found = this.sessionFor(request, extra);
-    if (found instanceof Response) return found;
+    if (found instanceof Reply) return found;
     if (lastEventId !== null) {
       if (!isVisibleAscii(lastEventId, MAX_EVENT_ID_LENGTH)) return Refuse.unknownEventId();
       return found.resume(lastEventId);
@@ -405,17 +417,20 @@ class StreamableHttpEndpoint implements HttpRuntime {
     return found.openStandalone() ?? Refuse.conflict('the session already has an open GET stream');
   }
 
-  private async delete(request: Request, extra: HttpRequestExtra | undefined): Promise<Response> {
+  private async delete(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {
     if (this.stateless || !this.enableDelete) return Refuse.method(this.allow);
     const found = this.sessionFor(request, extra);
-    if (found instanceof Response) return found;
+    if (found instanceof Reply) return found;
     await this.closeTransport(found);
-    return new Response(null, { status: 200 });
+    return emptyReply(200);
   }
 
   /** The session a GET or DELETE names, or the refusal to answer with. */
-  private sessionFor(request: Request, extra: HttpRequestExtra | undefined): HttpSessionTransport | Response {
-    const sessionId = request.headers.get(SESSION_HEADER);
+  private sessionFor(
+    request: RawHttpRequest,
+    extra: HttpRequestExtra | undefined,
+  ): HttpSessionTransport | Reply {
+    const sessionId = request.header(SESSION_HEADER);
     if (sessionId === null) return Refuse.missingSession();
     const transport = this.lookup(sessionId, extra);
     if (!transport) return Refuse.unknownSession();
@@ -438,8 +453,8 @@ class StreamableHttpEndpoint implements HttpRuntime {
    * `MCP-Protocol-Version` on requests after `initialize`. Absent: the spec says assume
    * 2025-03-26, and the session already knows its revision, so nothing to check.
    */
-  private checkVersion(request: Request, transport: HttpSessionTransport): Response | undefined {
-    const header = request.headers.get(PROTOCOL_VERSION_HEADER);
+  private checkVersion(request: RawHttpRequest, transport: HttpSessionTransport): Reply | undefined {
+    const header = request.header(PROTOCOL_VERSION_HEADER);
     if (header === null) return undefined;
     if (!isSupportedProtocolVersion(header)) return Refuse.badProtocolVersion(header);
     const negotiated = transport.protocolVersion;
@@ -504,7 +519,7 @@ class StreamableHttpEndpoint implements HttpRuntime {
 }
 
 /** Checks the envelope of every message in a body, before any of it is delivered. */
-function summarize(value: unknown): BodySummary | Response {
+function summarize(value: unknown): BodySummary | Reply {
   const batch = Array.isArray(value);
   const items: unknown[] = batch ? value : [value];
   if (batch && items.length === 0) return Refuse.invalid('an empty batch');

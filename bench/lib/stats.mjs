@@ -30,14 +30,18 @@ export function median(values) {
 }
 
 /**
- * Quantiles of a latency sample without copying it twice.
- * @param {number[]} values sorted in place
+ * Quantiles of a latency sample, sorted in place. A `Float64Array` is sorted numerically without a
+ * comparator: sorting a large plain array with a JS comparator inside a measuring process left the
+ * following measurement ~3× slower on Node 20 (measured in the call worker).
+ * @param {number[] | Float64Array} values sorted in place
  * @param {readonly number[]} qs
  * @example
  * latencyQuantiles([5, 1, 3], [0.5, 0.99]);
+ * latencyQuantiles(Float64Array.of(5, 1, 3), [0.5]);
  */
 export function latencyQuantiles(values, qs) {
-  values.sort((a, b) => a - b);
+  if (values instanceof Float64Array) values.sort();
+  else values.sort((a, b) => a - b);
   return qs.map((q) => {
     if (values.length === 0) return Number.NaN;
     return values[Math.min(values.length - 1, Math.floor((values.length - 1) * q + 0.5))];

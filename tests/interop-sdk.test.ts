@@ -12,36 +12,23 @@
 import path from 'node:path';
 import type { McpClient } from '@mcpkit/client';
 import {
-  type CreateMessageRequestParams,
   createInMemoryPair,
-  type ElicitRequestURLParams,
-  type LoggingMessageNotificationParams,
   type ProgressUpdate,
   RequestCancelledError,
   type Transport,
   UrlElicitationRequiredError,
 } from '@mcpkit/core';
 import { StdioClientTransport } from '@mcpkit/node/stdio';
-import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as SdkStdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport as SdkTransport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  CreateMessageRequestSchema,
-  CreateTaskResultSchema,
-  ElicitationCompleteNotificationSchema,
-  ElicitRequestSchema,
-  ListRootsRequestSchema,
-  LoggingMessageNotificationSchema,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpkitServer, TINY_PNG } from './fixtures/mcpkitServer.js';
-import { ClientProbe, fakeModel, probingClient, ROOT, textOf, until } from './fixtures/probe.js';
+import { createMcpkitServer } from './fixtures/mcpkitServer.js';
+import * as officialChecks from './fixtures/mcpkitServerSuite.js';
+import { officialPeer } from './fixtures/mcpkitServerSuite.js';
+import { ClientProbe, probingClient, ROOT, textOf, until } from './fixtures/probe.js';
 import { fromSdkTransport, toSdkTransport } from './fixtures/sdkBridge.js';
+import { SdkProbe, type SdkProbingClient, sdkProbingClient, sdkText } from './fixtures/sdkProbingClient.js';
 import { createSdkServer } from './fixtures/sdkServer.js';
 import { repoRoot, type SchemaFailure, SchemaRecorder } from './support/officialSchema.js';
 
@@ -317,87 +304,17 @@ function isSdkTaskParamDefect(failure: SchemaFailure): boolean {
   );
 }
 
-/** What the official client's handlers observed. */
-class SdkProbe extends ClientProbe {
-  progressOfSampling = 0;
-}
-
-function officialClient(probe: SdkProbe): SdkClient {
-  const client = new SdkClient(
-    { name: 'sdk-client', version: '1.0.0' },
-    {
-      capabilities: {
-        sampling: { tools: {} },
-        elicitation: { form: {}, url: {} },
-        roots: { listChanged: true },
-      },
-    },
-  );
-  client.setRequestHandler(CreateMessageRequestSchema, async (request, extra) => {
-    const token = request.params._meta?.progressToken;
-    return fakeModel(probe, request.params as CreateMessageRequestParams, {
-      signal: extra.signal,
-      sendProgress: async (update) => {
-        if (token === undefined) return;
-        probe.progressOfSampling++;
-        await extra.sendNotification({
-          method: 'notifications/progress',
-          params: { progressToken: token, ...update },
-        });
-      },
-    }) as never;
-  });
-  client.setRequestHandler(ElicitRequestSchema, async (request) => {
-    if (request.params.mode === 'url') {
-      probe.urlElicitations.push(request.params as ElicitRequestURLParams);
-      return { action: 'accept' };
-    }
-    return { action: 'accept', content: { name: 'Ada', age: 30, color: 'blue' } };
-  });
-  let roots = [ROOT];
-  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots }));
-  Object.assign(client, {
-    setRoots: async (next: typeof roots) => {
-      roots = next;
-      await client.sendRootsListChanged();
-    },
-  });
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
-    probe.logs.push(n.params as LoggingMessageNotificationParams);
-  });
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
-    probe.updates.push(n.params.uri);
-  });
-  client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
-    probe.completedElicitations.push(n.params.elicitationId);
-  });
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-    probe.listChanges.push('tools');
-  });
-  client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
-    probe.listChanges.push('prompts');
-  });
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
-    probe.listChanges.push('resources');
-  });
-  return client;
-}
-
-function sdkText(result: unknown): string {
-  return textOf(result as { content: Array<{ type: string; text?: string }> });
-}
-
 describe.each(Object.keys(mcpkitServerConnections))('official Client → mcpkit McpServer (%s)', (mode) => {
   const probe = new SdkProbe();
   const recorder = new SchemaRecorder({ side: mode === 'stdio' ? 'client' : 'server' });
   let connection: McpkitServerConnection;
-  let client: SdkClient;
-  const call = (name: string, args: Record<string, unknown> = {}, options?: RequestOptions) =>
-    client.callTool({ name, arguments: args }, undefined, options);
+  let client: SdkProbingClient;
+  const peer = officialPeer(() => client, probe);
+  const { call } = peer;
 
   beforeAll(async () => {
     connection = await mcpkitServerConnections[mode]!(recorder);
-    client = officialClient(probe);
+    client = sdkProbingClient(probe);
     await client.connect(connection.transport);
     await client.setLoggingLevel('debug');
   });
@@ -422,190 +339,66 @@ describe.each(Object.keys(mcpkitServerConnections))('official Client → mcpkit 
   });
 
   it('lists tools and calls them: structuredContent, isError, images, every content kind', async () => {
-    const { tools } = await client.listTools();
-    const add = tools.find((tool) => tool.name === 'add');
-    expect(add).toMatchObject({
-      title: 'Add',
-      annotations: { readOnlyHint: true },
-      outputSchema: { type: 'object', properties: { sum: { type: 'number' } } },
-      icons: [{ src: 'https://example.com/icon.png' }],
-    });
-    // The official client checks structuredContent against the outputSchema it listed.
-    const sum = await call('add', { a: 2, b: 3 });
-    expect(sum.structuredContent).toEqual({ sum: 5 });
-    expect(JSON.parse(sdkText(sum))).toEqual({ sum: 5 });
-    const failed = await call('fail');
-    expect(failed).toMatchObject({ isError: true, content: [{ type: 'text', text: 'it went wrong' }] });
-    const invalid = await call('add', { a: 'two', b: 3 });
-    expect(invalid.isError).toBe(true);
-    expect(sdkText(invalid)).toContain('Invalid arguments');
-    const media = await call('media');
-    expect((media.content as Array<{ type: string }>).map((block) => block.type)).toEqual([
-      'text',
-      'image',
-      'audio',
-      'resource_link',
-      'resource',
-    ]);
-    await expect(call('no-such-tool')).rejects.toMatchObject({ code: -32602 });
+    await officialChecks.expectToolCalls(peer);
   });
 
   it('receives progress for a tool call', async () => {
-    const updates: unknown[] = [];
     // The official client handles a notification a promise tick after a response read in the same
     // chunk, by which time the request (and its progress handler) is gone: over stdio the steps
     // are spaced, as real work would be.
-    const args = { steps: 3, delayMs: mode === 'stdio' ? 20 : 0 };
-    const result = await call('count', args, { onprogress: (update) => updates.push(update) });
-    expect(sdkText(result)).toBe('counted to 3');
-    expect(updates).toEqual([
-      { progress: 1, total: 3, message: 'step 1' },
-      { progress: 2, total: 3, message: 'step 2' },
-      { progress: 3, total: 3, message: 'step 3' },
-    ]);
+    await officialChecks.expectToolProgress(peer, { steps: 3, delayMs: mode === 'stdio' ? 20 : 0 });
   });
 
   it('cancels a tool call: the handler’s signal fires', async () => {
-    const controller = new AbortController();
-    const pending = call(
-      'wait-for-cancel',
-      {},
-      { signal: controller.signal, onprogress: () => controller.abort('user pressed stop') },
-    );
-    await expect(pending).rejects.toThrow();
-    await until(() => probe.logs.some((log) => String(log.data).startsWith('cancelled')), 'the server log');
-    expect(probe.logs.find((log) => String(log.data).startsWith('cancelled'))?.data).toContain(
-      'user pressed stop',
-    );
+    await officialChecks.expectCancelReachesHandler(peer);
   });
 
   it('lists and reads resources and templates, completing a template variable', async () => {
-    const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(
-      expect.arrayContaining(['mem://readme', 'mem://logo', 'mem://notes/1', 'mem://notes/3']),
-    );
-    expect(resources.find((r) => r.uri === 'mem://readme')).toMatchObject({
-      title: 'Read me',
-      annotations: { audience: ['user'], priority: 0.5 },
-    });
-    const readme = await client.readResource({ uri: 'mem://readme' });
-    expect(readme.contents).toEqual([{ uri: 'mem://readme', mimeType: 'text/markdown', text: '# Hello' }]);
-    const logo = await client.readResource({ uri: 'mem://logo' });
-    expect(logo.contents[0]).toMatchObject({ mimeType: 'image/png', blob: TINY_PNG });
-    const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates).toEqual([
-      expect.objectContaining({ name: 'note', uriTemplate: 'mem://notes/{id}' }),
-    ]);
-    const note = await client.readResource({ uri: 'mem://notes/2' });
-    expect(note.contents[0]).toMatchObject({ uri: 'mem://notes/2', text: 'second note' });
-    await expect(client.readResource({ uri: 'mem://nothing' })).rejects.toMatchObject({ code: -32002 });
-    const { completion } = await client.complete({
-      ref: { type: 'ref/resource', uri: 'mem://notes/{id}' },
-      argument: { name: 'id', value: '' },
-    });
-    expect(completion.values).toEqual(['1', '2', '3']);
+    await officialChecks.expectResourcesAndTemplates(peer);
   });
 
   it('subscribes, receives resources/updated, and stops after unsubscribing', async () => {
-    await client.subscribeResource({ uri: 'mem://readme' });
-    await call('touch', { uri: 'mem://readme' });
-    await until(() => probe.updates.includes('mem://readme'), 'resources/updated');
-    await client.unsubscribeResource({ uri: 'mem://readme' });
-    const before = probe.updates.length;
-    await call('touch', { uri: 'mem://readme' });
-    await client.ping();
-    expect(probe.updates.length).toBe(before);
+    await officialChecks.expectSubscriptionStops(peer);
   });
 
   it('lists and gets prompts, with completion of an argument', async () => {
-    const { prompts } = await client.listPrompts();
-    // The official client's PromptArgument parser keeps no `title` (the recorder saw it on the wire).
-    expect(prompts.find((p) => p.name === 'greet')?.arguments).toEqual([
-      expect.objectContaining({ name: 'name', description: 'Who to greet', required: true }),
-    ]);
-    const { completion } = await client.complete({
-      ref: { type: 'ref/prompt', name: 'greet' },
-      argument: { name: 'name', value: 'A' },
-    });
-    expect(completion.values).toEqual(['Ada', 'Alan']);
-    const greet = await client.getPrompt({ name: 'greet', arguments: { name: 'Ada' } });
-    expect(greet.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Hello, Ada!' } }]);
-    const plain = await client.getPrompt({ name: 'plain' });
-    expect(plain.messages[1]?.content).toMatchObject({ type: 'resource', resource: { uri: 'mem://readme' } });
-    await expect(client.getPrompt({ name: 'greet' })).rejects.toMatchObject({ code: -32602 });
+    await officialChecks.expectPrompts(peer);
   });
 
   it('filters log messages by logging/setLevel', async () => {
-    await client.setLoggingLevel('warning');
-    const before = probe.logs.length;
-    await call('log');
-    await client.ping();
-    expect(probe.logs.slice(before).map((log) => log.data)).toEqual(['at warning', 'at error']);
-    await client.setLoggingLevel('debug');
+    await officialChecks.expectLogLevelFiltering(peer);
   });
 
   it('answers sampling, including tools, tool_use and tool_result', async () => {
-    expect(sdkText(await call('ask-model'))).toBe('fake-model: [{"type":"text","text":"4"}]');
-    expect(probe.sampling.at(-1)).toMatchObject({ systemPrompt: 'Be brief', maxTokens: 20 });
-    expect(sdkText(await call('ask-model-with-tools'))).toBe(
-      'toolUse/endTurn: [{"type":"text","text":"It is sunny"}]',
-    );
-    const [first, second] = probe.sampling.slice(-2);
-    expect(first).toMatchObject({ toolChoice: { mode: 'auto' }, tools: [{ name: 'weather' }] });
-    expect(second?.messages[2]?.content).toEqual([
-      { type: 'tool_result', toolUseId: 'use-1', content: [{ type: 'text', text: 'sunny, 21°C' }] },
-    ]);
+    await officialChecks.expectSampling(peer);
   });
 
   it('receives the client’s progress for a sampling request', async () => {
-    expect(sdkText(await call('ask-model-with-progress'))).toBe('progress: 1,2');
-    expect(probe.progressOfSampling).toBe(2);
+    await officialChecks.expectSamplingProgress(peer);
   });
 
   it('cancels its own sampling request: the client’s handler sees the abort', async () => {
-    const result = await call('ask-model-then-cancel');
-    expect(sdkText(result)).toMatch(/^rejected:/);
-    await until(() => probe.samplingAborted, 'the sampling handler to see the abort');
+    await officialChecks.expectSamplingCancelled(peer);
   });
 
   it('elicits a form', async () => {
-    const answer = JSON.parse(sdkText(await call('ask-user')));
-    expect(answer).toEqual({ action: 'accept', content: { name: 'Ada', age: 30, color: 'blue' } });
+    await officialChecks.expectFormElicitation(peer);
   });
 
   it('elicits a URL and sends notifications/elicitation/complete', async () => {
-    expect(sdkText(await call('ask-url'))).toBe('accept');
-    expect(probe.urlElicitations.at(-1)).toMatchObject({ mode: 'url', url: 'https://example.com/consent' });
-    await until(() => probe.completedElicitations.includes('consent-1'), 'elicitation/complete');
+    await officialChecks.expectUrlElicitation(peer);
   });
 
   it('answers -32042 with the required URL elicitations', async () => {
-    const error = await call('needs-auth').catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: -32042 });
-    expect((error as { data?: unknown }).data).toEqual({
-      elicitations: [
-        { mode: 'url', message: 'Authorize', url: 'https://example.com/authorize', elicitationId: 'auth-1' },
-      ],
-    });
+    await officialChecks.expectUrlElicitationRequired(peer);
   });
 
   it('lists the client’s roots and hears roots/list_changed', async () => {
-    expect(JSON.parse(sdkText(await call('list-roots')))).toEqual([ROOT]);
-    await (client as unknown as { setRoots(roots: unknown[]): Promise<void> }).setRoots([
-      ROOT,
-      { uri: 'file:///tmp' },
-    ]);
-    await until(() => probe.logged('roots changed'), 'the server to see roots/list_changed');
-    expect(JSON.parse(sdkText(await call('list-roots')))).toHaveLength(2);
+    await officialChecks.expectRootsListChanged(peer);
   });
 
   it('announces tools, prompts and resources list_changed', async () => {
-    await call('grow');
-    await until(
-      () => ['tools', 'prompts', 'resources'].every((k) => probe.listChanges.includes(k)),
-      'list_changed',
-    );
-    expect((await client.listTools()).tools.some((tool) => tool.name === 'grown')).toBe(true);
+    await officialChecks.expectListChanged(peer);
     expect((await client.listPrompts()).prompts.some((prompt) => prompt.name === 'grown-prompt')).toBe(true);
     expect((await client.listResources()).resources.some((r) => r.uri === 'mem://grown')).toBe(true);
   });

@@ -148,19 +148,25 @@ async function list(kind: ListKindArg | undefined, context: VerbContext): Promis
   return ExitCode.Success;
 }
 
-async function findTool(name: string, context: VerbContext): Promise<Tool> {
-  if (!context.client.serverCapabilities?.tools) {
-    throw usageError('The server offers no tools', `See what it offers: mcpkit info ${context.targetHint}`);
+/** Looks up a tool or prompt by name; an unknown name is a usage error with the closest match. */
+async function findNamed<K extends 'tools' | 'prompts'>(
+  kind: K,
+  name: string,
+  context: VerbContext,
+): Promise<K extends 'tools' ? Tool : Prompt> {
+  if (!context.client.serverCapabilities?.[kind]) {
+    throw usageError(`The server offers no ${kind}`, `See what it offers: mcpkit info ${context.targetHint}`);
   }
-  const tools = await context.client.tools();
-  const tool = tools.find((candidate) => candidate.name === name);
-  if (tool) return tool;
+  const items: ReadonlyArray<Tool | Prompt> =
+    kind === 'tools' ? await context.client.tools() : await context.client.prompts();
+  const item = items.find((candidate) => candidate.name === name);
+  if (item) return item as K extends 'tools' ? Tool : Prompt;
   throw usageError(
-    `The server has no tool "${name}"`,
+    `The server has no ${kind.slice(0, -1)} "${name}"`,
     notFoundHint(
       name,
-      tools.map((t) => t.name),
-      'tools',
+      items.map((candidate) => candidate.name),
+      kind,
       context,
     ),
   );
@@ -180,7 +186,7 @@ async function call(
   context: VerbContext,
 ): Promise<ExitCodeValue> {
   const { client } = context;
-  const tool = await findTool(action.tool, context);
+  const tool = await findNamed('tools', action.tool, context);
   const args = buildToolArguments(tool, action.pairs, action.argsJson);
   const support = tool.execution?.taskSupport ?? 'forbidden';
   if (action.task && support === 'forbidden') {
@@ -294,29 +300,11 @@ function isSingleBlob(
   return rest.length === 0 && first !== undefined && typeof (first as { blob?: unknown }).blob === 'string';
 }
 
-async function findPrompt(name: string, context: VerbContext): Promise<Prompt> {
-  if (!context.client.serverCapabilities?.prompts) {
-    throw usageError('The server offers no prompts', `See what it offers: mcpkit info ${context.targetHint}`);
-  }
-  const prompts = await context.client.prompts();
-  const prompt = prompts.find((candidate) => candidate.name === name);
-  if (prompt) return prompt;
-  throw usageError(
-    `The server has no prompt "${name}"`,
-    notFoundHint(
-      name,
-      prompts.map((p) => p.name),
-      'prompts',
-      context,
-    ),
-  );
-}
-
 async function getPrompt(
   action: Extract<ClientAction, { verb: 'get' }>,
   context: VerbContext,
 ): Promise<ExitCodeValue> {
-  const prompt = await findPrompt(action.prompt, context);
+  const prompt = await findNamed('prompts', action.prompt, context);
   const args = buildPromptArguments(prompt, action.pairs, action.argsJson);
   const result = await context.client.getPrompt(prompt.name, args, requestOptions(context, true));
   context.clearProgress();

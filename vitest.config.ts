@@ -9,6 +9,7 @@ export default defineConfig({
   },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'tests/**/*.test.ts'],
+    globalSetup: ['tests/support/globalSetup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -102,7 +102,7 @@ describe('McpClient ↔ server-everything (stdio)', () => {
   }, 20_000);
 
   it('every message either way matched the official 2025-11-25 schema', () => {
-    expect(recorder.checked).toBeGreaterThan(50);
+    recorder.assertChecked(50);
     recorder.assertClean();
   });
 });

@@ -233,7 +233,7 @@ describe.each(MCPKIT_SERVER_MODES)(
     }
 
     it('every message matched the official schema', () => {
-      expect(recorder.checked).toBeGreaterThan(stateless ? 30 : 60);
+      recorder.assertChecked(stateless ? 30 : 60);
       recorder.assertClean();
     });
   },
@@ -524,7 +524,7 @@ describe.each(SDK_SERVER_MODES)(
     }
 
     it('every message matched the official schema', () => {
-      expect(recorder.checked).toBeGreaterThan(stateless ? 25 : 50);
+      recorder.assertChecked(stateless ? 25 : 50);
       recorder.assertClean();
     });
   },
@@ -635,7 +635,7 @@ describe('mcpkit McpClient → server-everything over Streamable HTTP', () => {
   }, 20_000);
 
   it('every message either way matched the official 2025-11-25 schema', () => {
-    expect(recorder.checked).toBeGreaterThan(50);
+    recorder.assertChecked(50);
     recorder.assertClean();
   });
 });

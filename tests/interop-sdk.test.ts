@@ -255,7 +255,7 @@ describe.each(Object.keys(officialServerConnections))(
     });
 
     it('every message matched the official schema', () => {
-      expect(recorder.checked).toBeGreaterThan(60);
+      recorder.assertChecked(60);
       recorder.assertClean();
     });
   },
@@ -434,7 +434,7 @@ describe.each(Object.keys(mcpkitServerConnections))('official Client → mcpkit 
   });
 
   it('every message matched the official schema (but one official-client defect)', () => {
-    expect(recorder.checked).toBeGreaterThan(60);
+    recorder.assertChecked(60);
     expect(recorder.failures.filter((failure) => !isSdkTaskParamDefect(failure))).toEqual([]);
   });
 });

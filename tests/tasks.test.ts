@@ -36,7 +36,7 @@ import {
   type TaskManagerOptions,
 } from '@mcpkit/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SchemaRecorder } from './support/officialSchema.js';
+import { officialSchemaSkipped, SchemaRecorder } from './support/officialSchema.js';
 
 // ---------------------------------------------------------------------------------------------
 // A server with task support built on the low-level Server and the TaskManager, the way
@@ -184,7 +184,7 @@ describe('tasks: tools/call as a task', () => {
     expect(result.content).toEqual([{ type: 'text', text: 'hello Ada' }]);
     expect(result._meta?.[RELATED_TASK_META_KEY]).toEqual({ taskId: created.task.taskId });
     recorder.assertClean();
-    expect(recorder.checked).toBeGreaterThan(6);
+    recorder.assertChecked(6);
   });
 
   it('caps the requested ttl and applies the default one', async () => {
@@ -764,6 +764,7 @@ describe('tasks: taskSupport and revisions', () => {
     expect((await rejection(client.connection.request('tasks/get', { taskId: 'x' }))).code).toBe(-32601);
     await expect(getTask(client, 'x')).rejects.toBeInstanceOf(CapabilityError);
     // The 2025-06-18 schema refuses only the two messages sent deliberately out of revision.
+    if (officialSchemaSkipped) return;
     expect(recorder.failures.map((failure) => failure.definition)).toEqual([
       'CallToolRequest',
       'ClientRequest',

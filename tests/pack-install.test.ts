@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   entryPoints,
@@ -110,7 +111,7 @@ describe('packages install from their tarballs and work outside the repository',
   );
 
   it.each(Object.keys(TSCONFIGS))(
-    'every entry point type-checks with moduleResolution %s, declarations included',
+    'every entry point type-checks with moduleResolution %s, declarations included, without the DOM lib',
     async (mode) => {
       const compilerOptions = {
         ...TSCONFIGS[mode as keyof typeof TSCONFIGS],
@@ -132,6 +133,7 @@ describe('packages install from their tarballs and work outside the repository',
 const entries = ${JSON.stringify(entries)};
 const report = {};
 for (const entry of entries) report[entry] = Object.keys(await import(entry)).length;
+report.resolved = entries.map((entry) => import.meta.resolve(entry));
 const { McpServer } = await import('@mcpkit/server');
 const { createInMemoryPair } = await import('@mcpkit/core');
 const { McpClient } = await import('@mcpkit/client');
@@ -149,6 +151,8 @@ console.log(JSON.stringify(report));
     const { stdout } = await run(process.execPath, ['check.mjs'], { cwd: app, timeoutMs: 60_000 });
     const report = JSON.parse(stdout);
     for (const entry of entries) expect(report[entry], entry).toBeGreaterThan(0);
+    const installed = pathToFileURL(path.join(app, 'node_modules')).href;
+    for (const url of report.resolved) expect(url.startsWith(`${installed}/`), url).toBe(true);
     expect(report.call.content).toEqual([{ type: 'text', text: 'pong' }]);
   }, 60_000);
 

@@ -41,4 +41,10 @@ export {
   validateStandard,
   withJsonSchema,
 } from './standard.js';
-export type { InferSchemaInput, InferSchemaOutput, JsonSchemaType } from './types.js';
+export type {
+  InferSchemaInput,
+  InferSchemaOutput,
+  JsonSchemaType,
+  RequireJsonSchemaConverter,
+  UnwrappedValibotSchema,
+} from './types.js';

@@ -122,6 +122,7 @@ describe('toJsonSchema with valibot', () => {
   };
 
   it('explains that plain valibot schemas need @valibot/to-json-schema', () => {
+    // @ts-expect-error an unwrapped valibot schema is a type error too; plain JavaScript gets this message
     const convert = () => toJsonSchema(Echo);
     expect(convert).toThrow(SchemaConversionError);
     expect(convert).toThrow(/toStandardJsonSchema\(schema\) from "@valibot\/to-json-schema"/);

@@ -14,6 +14,7 @@ import {
   type ValidationResult,
 } from '@mcpkit/core';
 import { escapePointerSegment } from './issues.js';
+import type { RequireJsonSchemaConverter } from './types.js';
 
 /**
  * Which side of a transforming schema to describe.
@@ -79,7 +80,7 @@ export interface StandardSchemaWithJsonSchema<Input = unknown, Output = Input>
  * @example
  * ```ts
  * try {
- *   toJsonSchema(v.object({ text: v.string() }));
+ *   toJsonSchema(z.object({ when: z.date() })); // JSON Schema has no dates
  * } catch (error) {
  *   if (error instanceof SchemaConversionError) console.error(error.vendor, error.message);
  * }
@@ -112,7 +113,8 @@ const TARGET = 'draft-2020-12';
  * `.toJSONSchema()` and arktype's `.toJsonSchema()` on older versions.
  *
  * @throws {SchemaConversionError} when the schema carries no converter or its library refuses to
- * convert it (e.g. a zod `z.date()`); the message names the fix.
+ * convert it (e.g. a zod `z.date()`); the message names the fix. An unwrapped valibot schema is
+ * already a type error ({@link RequireJsonSchemaConverter}).
  * @throws {TypeError} when `schema` is neither a Standard Schema nor a JSON Schema.
  * @example
  * ```ts
@@ -126,8 +128,8 @@ const TARGET = 'draft-2020-12';
  * toJsonSchema(raw) === raw; // true
  * ```
  */
-export function toJsonSchema(
-  schema: StandardSchemaV1 | JsonSchema,
+export function toJsonSchema<S extends StandardSchemaV1 | JsonSchema>(
+  schema: S & RequireJsonSchemaConverter<S>,
   options?: ToJsonSchemaOptions,
 ): JsonSchema {
   if (typeof schema === 'boolean') return schema;

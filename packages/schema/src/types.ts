@@ -142,3 +142,43 @@ export type InferSchemaInput<S> =
         ? Input
         : unknown
       : JsonSchemaType<S>;
+
+/**
+ * What an unwrapped valibot schema would need to be accepted: valibot schemas carry no JSON
+ * Schema converter of their own, so mcpkit cannot tell a peer what they accept. The type shows
+ * up in the compiler's message, which is why its only member spells out the fix.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ * import { toStandardJsonSchema } from '@valibot/to-json-schema';
+ *
+ * // server.tool('echo', { inputSchema: v.object({ text: v.string() }) }, ...);  // compile error
+ * server.tool('echo', { inputSchema: toStandardJsonSchema(v.object({ text: v.string() })) }, ({ text }) => text);
+ * ```
+ */
+export interface UnwrappedValibotSchema {
+  readonly '~standard': {
+    readonly jsonSchema: 'Wrap valibot schemas with toStandardJsonSchema() from "@valibot/to-json-schema"';
+  };
+}
+
+/**
+ * `unknown` (no constraint) for a schema mcpkit can describe as JSON Schema, and
+ * {@link UnwrappedValibotSchema} for a valibot schema that was not wrapped with
+ * `toStandardJsonSchema()`. APIs that take a schema intersect their parameter with it, so the
+ * unwrapped schema is a compile error instead of a `SchemaConversionError` at registration.
+ *
+ * @example
+ * ```ts
+ * function register<const S extends SchemaInput>(schema: S & RequireJsonSchemaConverter<S>) {}
+ * register(z.object({}));                          // fine
+ * register(toStandardJsonSchema(v.object({})));    // fine
+ * register(v.object({}));                          // error: wrap it with toStandardJsonSchema()
+ * ```
+ */
+export type RequireJsonSchemaConverter<S> = S extends { readonly '~standard': { readonly vendor: 'valibot' } }
+  ? S extends { readonly '~standard': { readonly jsonSchema: object } }
+    ? unknown
+    : UnwrappedValibotSchema
+  : unknown;

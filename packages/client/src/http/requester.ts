@@ -28,7 +28,13 @@ export type FetchLike = (url: URL, init: RequestInit) => Promise<Response>;
  * const rotating: HeadersSource = async () => ({ 'X-Api-Key': await keys.current() });
  * ```
  */
-export type HeadersSource = HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
+export type HeadersSource = HeaderValues | (() => HeaderValues | Promise<HeaderValues>);
+
+/**
+ * What `new Headers()` accepts. Spelled through `Headers` because the global `HeadersInit` exists
+ * only in the DOM lib: a Node project compiling with `lib: ["ES2022"]` and `@types/node` lacks it.
+ */
+type HeaderValues = NonNullable<ConstructorParameters<typeof Headers>[0]>;
 
 /**
  * Options every HTTP client transport accepts.

@@ -18,7 +18,7 @@ import {
   type PromptMessage,
   type ToolJsonSchema,
 } from '@mcpkit/core';
-import type { InferSchemaOutput } from '@mcpkit/schema';
+import type { InferSchemaOutput, RequireJsonSchemaConverter } from '@mcpkit/schema';
 import { type Completer, type Completers, checkCompleters } from '../completion/complete.js';
 import type { RequestContext } from '../context.js';
 import { type ItemList, ListedItem, mergeConfig } from '../listChanged.js';
@@ -92,7 +92,8 @@ export interface PromptConfig<A extends PromptArgumentsInput | undefined = Promp
   description?: string;
   icons?: Icon[];
   _meta?: Meta;
-  arguments?: A;
+  /** Argument descriptors, or a schema (an unwrapped valibot schema is a compile error, as for tools). */
+  arguments?: A & RequireJsonSchemaConverter<A>;
   /** Completers of arguments, for `completion/complete` with `ref/prompt`. */
   complete?: Completers<PromptArgumentName<A> & string>;
 }

@@ -18,7 +18,7 @@ import type {
   ToolExecution,
   ToolJsonSchema,
 } from '@mcpkit/core';
-import type { InferSchemaInput, InferSchemaOutput } from '@mcpkit/schema';
+import type { InferSchemaInput, InferSchemaOutput, RequireJsonSchemaConverter } from '@mcpkit/schema';
 import type { RequestContext } from '../context.js';
 import { type ItemList, ListedItem, mergeConfig } from '../listChanged.js';
 import { checkIconsAndMeta, checkOptionalString, checkToolAnnotations, cloneJson } from './metadata.js';
@@ -48,11 +48,12 @@ export interface ToolConfig<
   description?: string;
   /**
    * The arguments: a Standard Schema (zod 4, valibot wrapped in `toStandardJsonSchema`, arktype...)
-   * or a JSON Schema object with `"type": "object"`. Absent: the tool takes no arguments.
+   * or a JSON Schema object with `"type": "object"`. Absent: the tool takes no arguments. An
+   * unwrapped valibot schema is a compile error (it cannot describe itself as JSON Schema).
    */
-  inputSchema?: In;
+  inputSchema?: In & RequireJsonSchemaConverter<In>;
   /** The shape of the structured result; when set, every successful result must have one. */
-  outputSchema?: Out;
+  outputSchema?: Out & RequireJsonSchemaConverter<Out>;
   /** Behaviour hints (read-only, destructive...). Clients treat them as untrusted. */
   annotations?: ToolAnnotations;
   /** Icons (`https:` or `data:` sources only). */

@@ -1,0 +1,193 @@
+/**
+ * The packages as a user gets them: every workspace package is packed with `npm pack`, the
+ * tarballs are installed into fresh projects under the system temp directory (outside the
+ * repository, so nothing resolves through the workspace links), and every entry point is imported
+ * by TypeScript (moduleResolution node16 and bundler, library declarations checked) and by Node.
+ * Third-party dependencies come from npm's cache (`--prefer-offline`), or from the registry.
+ *
+ * About 30 s; part of `npm test`, and alone with `npm run test:pack`.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  entryPoints,
+  installInto,
+  lintTarball,
+  measureTree,
+  type PackedPackage,
+  packPackages,
+  ROOT,
+  run,
+  workspacePackages,
+} from '../scripts/lib/packages.mjs';
+
+const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+const TYPES_NODE_VERSION: string = JSON.parse(
+  readFileSync(path.join(ROOT, 'node_modules/@types/node/package.json'), 'utf8'),
+).version;
+const packages = workspacePackages();
+const entries = packages.flatMap((pkg) => entryPoints(pkg.manifest));
+
+let scratch = '';
+let app = '';
+let packed: PackedPackage[] = [];
+
+/** Identifier-safe name of an entry point, e.g. `@mcpkit/server/http` -> `mcpkit_server_http`. */
+const localName = (entry: string) => entry.replace(/[^a-zA-Z0-9]+/g, '_').replace(/^_/, '');
+
+/** A module that imports every entry point and uses each, so no import is elided. */
+function importEveryEntry(): string {
+  const imports = entries.map((entry) => `import * as ${localName(entry)} from '${entry}';`);
+  return `${imports.join('\n')}
+import { McpServer } from '@mcpkit/server';
+import { McpClient } from '@mcpkit/client';
+
+export const server: McpServer = new McpServer({ name: 'packed', version: '1.0.0' });
+export const client: McpClient = new McpClient({ name: 'packed', version: '1.0.0' });
+export const modules: Record<string, object> = {
+${entries.map((entry) => `  '${entry}': ${localName(entry)},`).join('\n')}
+};
+`;
+}
+
+/** A Node project's settings (no DOM lib: what a Node-only TypeScript project has). */
+const TSCONFIGS = {
+  node16: { module: 'node16', moduleResolution: 'node16', lib: ['ES2022'] },
+  bundler: { module: 'esnext', moduleResolution: 'bundler', lib: ['ES2022'] },
+} as const;
+
+beforeAll(async () => {
+  scratch = await mkdtemp(path.join(tmpdir(), 'mcpkit-pack-'));
+  // Bring dist/ up to date without deleting it (other tests may run the built CLI meanwhile).
+  await run(process.execPath, [TSC, '-b', 'tsconfig.build.json'], { cwd: ROOT });
+  packed = await packPackages(
+    packages.map((pkg) => pkg.dir),
+    path.join(scratch, 'tarballs'),
+  );
+  app = path.join(scratch, 'app');
+  await installInto(app, [
+    ...packed.map((pkg) => pkg.tarball),
+    'ajv@^8.17.0', // the optional peers of @mcpkit/schema/ajv
+    'ajv-formats@^3.0.1',
+    `@types/node@${TYPES_NODE_VERSION}`,
+  ]);
+  await writeFile(path.join(app, 'entries.ts'), importEveryEntry());
+}, 240_000);
+
+afterAll(async () => {
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+describe('packages install from their tarballs and work outside the repository', () => {
+  it('the app under test lives outside the repository', () => {
+    expect(path.relative(ROOT, app).startsWith('..')).toBe(true);
+  });
+
+  it('every tarball ships README, LICENSE and dist, and no build info, tests or fixtures', () => {
+    for (const pkg of packed) {
+      expect(pkg.files, pkg.name).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'package.json']));
+      expect(
+        pkg.files.some((file) => file.startsWith('dist/')),
+        pkg.name,
+      ).toBe(true);
+      const unwanted = pkg.files.filter((file) =>
+        /\.tsbuildinfo$|\.test\.ts$|\.test-d\.ts$|(^|\/)fixtures\//.test(file),
+      );
+      expect(unwanted, pkg.name).toEqual([]);
+    }
+  });
+
+  it.each(packages.map((pkg) => pkg.manifest.name))(
+    '%s passes publint --strict and attw --profile esm-only',
+    async (name) => {
+      const pkg = packed.find((each) => each.name === name);
+      await lintTarball((pkg as PackedPackage).tarball);
+    },
+    60_000,
+  );
+
+  it.each(Object.keys(TSCONFIGS))(
+    'every entry point type-checks with moduleResolution %s, declarations included, without the DOM lib',
+    async (mode) => {
+      const compilerOptions = {
+        ...TSCONFIGS[mode as keyof typeof TSCONFIGS],
+        target: 'ES2022',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        types: ['node'],
+      };
+      const config = path.join(app, `tsconfig.${mode}.json`);
+      await writeFile(config, JSON.stringify({ compilerOptions, files: ['entries.ts'] }));
+      await run(process.execPath, [TSC, '-p', config], { cwd: app });
+    },
+    120_000,
+  );
+
+  it('node imports every entry point of the installed packages', async () => {
+    const script = `
+const entries = ${JSON.stringify(entries)};
+const report = {};
+for (const entry of entries) report[entry] = Object.keys(await import(entry)).length;
+report.resolved = entries.map((entry) => import.meta.resolve(entry));
+const { McpServer } = await import('@mcpkit/server');
+const { createInMemoryPair } = await import('@mcpkit/core');
+const { McpClient } = await import('@mcpkit/client');
+const server = new McpServer({ name: 'packed', version: '1.0.0' });
+server.tool('ping', () => 'pong');
+const [clientSide, serverSide] = createInMemoryPair();
+await server.connect(serverSide);
+const client = new McpClient({ name: 'packed', version: '1.0.0' });
+await client.connect(clientSide);
+report.call = await client.callTool('ping', {});
+await client.close();
+console.log(JSON.stringify(report));
+`;
+    await writeFile(path.join(app, 'check.mjs'), script);
+    const { stdout } = await run(process.execPath, ['check.mjs'], { cwd: app, timeoutMs: 60_000 });
+    const report = JSON.parse(stdout);
+    for (const entry of entries) expect(report[entry], entry).toBeGreaterThan(0);
+    const installed = pathToFileURL(path.join(app, 'node_modules')).href;
+    for (const url of report.resolved) expect(url.startsWith(`${installed}/`), url).toBe(true);
+    expect(report.call.content).toEqual([{ type: 'text', text: 'pong' }]);
+  }, 60_000);
+
+  it('the installed mcpkit bin runs', async () => {
+    const { stdout } = await run(path.join(app, 'node_modules/.bin/mcpkit'), ['--help'], { cwd: app });
+    expect(stdout).toMatch(/mcpkit/);
+    expect(stdout).toMatch(/\bcall\b/);
+  });
+});
+
+describe('the README install-size figures match what the packed packages measure', () => {
+  /** Installs the named packages' tarballs into a new project and measures its node_modules. */
+  async function footprint(names: string[]) {
+    const project = path.join(scratch, `footprint-${names.length}`);
+    await installInto(
+      project,
+      packed.filter((pkg) => names.includes(pkg.name)).map((pkg) => pkg.tarball),
+    );
+    return measureTree(path.join(project, 'node_modules'));
+  }
+
+  it('"a server installs N packages, X MB" (and with @mcpkit/node) are within 10% of a fresh install', async () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const claim =
+      /a server installs \*\*(\d+) packages, ([\d.]+) MB\*\* \((\d+) packages, ([\d.]+) MB with `@mcpkit\/node`/.exec(
+        readme,
+      );
+    expect(claim, 'README states the server install footprint').not.toBeNull();
+    const [, serverCount, serverMB, nodeCount, nodeMB] = claim as RegExpExecArray;
+    const server = await footprint(['@mcpkit/core', '@mcpkit/schema', '@mcpkit/server']);
+    const withNode = await footprint(['@mcpkit/core', '@mcpkit/schema', '@mcpkit/server', '@mcpkit/node']);
+    const measured = `measured: server ${server.packages} packages, ${server.sizeMB.toFixed(2)} MB; with @mcpkit/node ${withNode.packages} packages, ${withNode.sizeMB.toFixed(2)} MB`;
+    expect(Number(serverCount), measured).toBe(server.packages);
+    expect(Number(nodeCount), measured).toBe(withNode.packages);
+    expect(Math.abs(Number(serverMB) - server.sizeMB) / server.sizeMB, measured).toBeLessThanOrEqual(0.1);
+    expect(Math.abs(Number(nodeMB) - withNode.sizeMB) / withNode.sizeMB, measured).toBeLessThanOrEqual(0.1);
+  }, 120_000);
+});

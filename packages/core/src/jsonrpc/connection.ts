@@ -9,7 +9,13 @@
  */
 import type { MessageExtra, MessageSink, SendOptions, Transport } from '../transport/transport.js';
 import { DeadlineTimer } from './deadlines.js';
-import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError } from './errors.js';
+import {
+  ConnectionClosedError,
+  InvalidResponseError,
+  McpError,
+  RequestCancelledError,
+  RequestTimeoutError,
+} from './errors.js';
 import {
   type BatchCollector,
   IncomingRequest,
@@ -309,6 +315,15 @@ export class Connection implements IncomingRequestOwner {
   }
 
   private dispatch(value: unknown, extra: MessageExtra | undefined, batch: BatchCollector | undefined): void {
+    try {
+      this.route(value, extra, batch);
+    } catch (error) {
+      // Nothing the peer sends may throw out of here: that would abort a batch or the transport.
+      this.report(toError(error));
+    }
+  }
+
+  private route(value: unknown, extra: MessageExtra | undefined, batch: BatchCollector | undefined): void {
     const kind = classifyMessage(value);
     switch (kind.kind) {
       case 'request':
@@ -319,6 +334,9 @@ export class Connection implements IncomingRequestOwner {
         return;
       case 'response':
         this.handleResponse(kind.message);
+        return;
+      case 'invalid-response':
+        this.handleInvalidResponse(kind.id, kind.reason);
         return;
       case 'invalid':
         if (kind.isNotification) {
@@ -497,6 +515,17 @@ export class Connection implements IncomingRequestOwner {
     }
     if ('error' in message) this.settle(entry, undefined, McpError.fromWire(message.error));
     else this.settle(entry, message.result);
+  }
+
+  /**
+   * A malformed response is never answered (its id is one of ours, so an answer would reach the
+   * peer as a second response). It is reported, and the request it names, if pending, fails with
+   * a local error instead of waiting for its timeout.
+   */
+  private handleInvalidResponse(id: RequestId | undefined, reason: string): void {
+    const entry = id === undefined ? undefined : this.pending.get(id);
+    this.report(new Error(`Dropped an invalid response (id ${JSON.stringify(id)}): ${reason}`));
+    if (entry) this.settle(entry, undefined, new InvalidResponseError(entry.method, reason));
   }
 
   // ---------------------------------------------------------------- IncomingRequestOwner

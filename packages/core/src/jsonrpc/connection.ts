@@ -23,6 +23,7 @@ import {
   type OutgoingRequestOptions,
   type ProgressUpdate,
 } from './incomingRequest.js';
+import { JsonTooDeepError } from './jsonDepth.js';
 import {
   classifyMessage,
   ErrorCode,
@@ -311,7 +312,8 @@ export class Connection implements IncomingRequestOwner {
 
   private receiveGarbage(error: Error): void {
     this.report(error);
-    this.reply(errorResponse(undefined, ErrorCode.ParseError, 'Parse error: the message is not valid JSON'));
+    const reason = error instanceof JsonTooDeepError ? error.message : 'the message is not valid JSON';
+    this.reply(errorResponse(undefined, ErrorCode.ParseError, `Parse error: ${reason}`));
   }
 
   private dispatch(value: unknown, extra: MessageExtra | undefined, batch: BatchCollector | undefined): void {

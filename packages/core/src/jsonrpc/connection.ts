@@ -43,7 +43,8 @@ const PROGRESS = 'notifications/progress';
 export interface ConnectionHandler {
   /**
    * Answers one request. Return the result object (or a promise of it); throw an {@link McpError}
-   * to answer with that error. Any other throw is answered as `-32603` with no details.
+   * to answer with that error. Any other throw, a `LocalError` such as a timeout of a request the
+   * handler made included, is answered as `-32603` with no details and reported to `onError`.
    */
   onRequest(request: IncomingRequest): unknown;
   /** Receives a notification. Cancellation and progress for our own requests are handled before. */

@@ -3,14 +3,13 @@
  * a burst of such bodies cannot stall the event loop for other clients.
  */
 import { spawn } from 'node:child_process';
-import { PassThrough } from 'node:stream';
 import { DEFAULT_MAX_JSON_DEPTH } from '@mcpkit/core';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
-import { StdioServerTransport } from '@mcpkit/node/stdio';
 import { Server } from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RawClient, readAnswer } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
+import { stdioPipes } from './support/stdioPipes.js';
 
 /** A tool call whose argument is an array nested `depth` deep: about 2 bytes per level. */
 function deepCall(id: number, depth: number): string {
@@ -136,23 +135,12 @@ describe('deeply nested JSON (issue 10 item 6)', () => {
   });
 
   it('a line nested deeper than the limit is answered with -32700 naming the limit over stdio, and the transport keeps serving', async () => {
-    const stdin = new PassThrough();
-    const stdout = new PassThrough();
-    let output = '';
-    stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    const session = echoServer([]).connect(new StdioServerTransport({ stdin, stdout }));
-    stdin.write(`${deepCall(1, 1_000_000)}\n`);
-    stdin.write('{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
-    const deadline = Date.now() + 5_000;
-    while (output.split('\n').length < 3 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 10));
-    const lines = output
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
-    expect(lines).toEqual([
+    const pipes = stdioPipes();
+    const session = echoServer([]).connect(pipes.transport);
+    pipes.send(deepCall(1, 1_000_000));
+    pipes.send('{"jsonrpc":"2.0","id":2,"method":"ping"}');
+    await pipes.waitFor((line) => line.id === 2);
+    expect(pipes.lines).toEqual([
       {
         jsonrpc: '2.0',
         error: {

@@ -3,13 +3,12 @@
  * crash the connection, are never answered, and never leave a request waiting forever. Each case
  * runs through a real server over a real transport: Streamable HTTP (node:http) and stdio.
  */
-import { PassThrough } from 'node:stream';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
-import { StdioServerTransport } from '@mcpkit/node/stdio';
 import { type RequestContext, Server } from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Json, RawClient, sseEvents } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
+import { stdioPipes } from './support/stdioPipes.js';
 
 const text = (value: string) => ({ content: [{ type: 'text', text: value }] });
 
@@ -154,37 +153,9 @@ describe('malformed responses are never answered (issue 10 item 5)', () => {
 /** A server on a stdio transport over in-memory streams; the test plays the client. */
 function startStdio() {
   const errors: Error[] = [];
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const lines: Json[] = [];
-  let buffered = '';
-  const waiters: (() => void)[] = [];
-  stdout.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString('utf8');
-    let newline = buffered.indexOf('\n');
-    while (newline >= 0) {
-      lines.push(JSON.parse(buffered.slice(0, newline)));
-      buffered = buffered.slice(newline + 1);
-      newline = buffered.indexOf('\n');
-    }
-    for (const wake of waiters.splice(0)) wake();
-  });
-  const session = rootsServer(errors).connect(new StdioServerTransport({ stdin, stdout }));
-  const send = (message: Json) => stdin.write(`${JSON.stringify(message)}\n`);
-  /** Resolves with the first line (from the start) matching `test`; fails after 5 s. */
-  const next = async (test: (message: Json) => boolean): Promise<Json> => {
-    const deadline = Date.now() + 5_000;
-    for (;;) {
-      const found = lines.find(test);
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no matching line; saw ${JSON.stringify(lines)}`);
-      await new Promise<void>((resolve) => {
-        waiters.push(resolve);
-        setTimeout(resolve, 100);
-      });
-    }
-  };
-  return { errors, send, next, lines, session };
+  const pipes = stdioPipes();
+  const session = rootsServer(errors).connect(pipes.transport);
+  return { errors, send: pipes.send, next: pipes.waitFor, lines: pipes.lines, session };
 }
 
 describe('a response with "error": null over stdio (issue 10 item 4)', () => {

@@ -214,6 +214,17 @@ describe('older codecs on values of unknown shape', () => {
     }
   });
 
+  it('a content block whose "type" is JSON with a non-function toString does not crash the codecs', () => {
+    const params = JSON.parse(
+      '{"content":[{"type":{"toString":1,"valueOf":1}}],"messages":[{"role":"user","content":{"type":"tool_use","name":{"toString":1},"id":{"valueOf":1}}}]}',
+    );
+    for (const version of OLDER) {
+      expect(() => codecFor(version).encodeParams('sampling/createMessage', params)).not.toThrow();
+      expect(() => codecFor(version).encodeResult('sampling/createMessage', params)).not.toThrow();
+      expect(() => codecFor(version).encodeResult('tools/call', params)).not.toThrow();
+    }
+  });
+
   it('codecFor names an unknown revision without String() on it', () => {
     expect(() => codecFor(Object.create(null))).toThrow(RangeError);
   });

@@ -121,3 +121,33 @@ describe('Connection: malformed responses are never answered', () => {
     expect(transport.sent).toHaveLength(1);
   });
 });
+
+describe('Connection: nothing a handler throws escapes the connection', () => {
+  it('a handler that throws a value String() cannot convert is answered -32603 and reported', async () => {
+    const transport = new RecordingTransport();
+    const errors: Error[] = [];
+    const connection = new Connection(
+      transport,
+      {
+        onRequest: (request) => {
+          if (request.method === 'sync') throw Object.create(null);
+          return Promise.reject({ toString: 1, valueOf: 1 });
+        },
+        onNotification: () => {},
+      },
+      { onError: (error) => errors.push(error) },
+    );
+    connection.start();
+    transport.sink.message({ jsonrpc: '2.0', id: 1, method: 'sync' });
+    transport.sink.message({ jsonrpc: '2.0', id: 2, method: 'async' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(transport.sent).toEqual([
+      { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error' } },
+      { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'Internal error' } },
+    ]);
+    expect(errors.map((e) => e.message)).toEqual([
+      'A handler threw a non-Error value (object)',
+      'A handler threw a non-Error value (object)',
+    ]);
+  });
+});

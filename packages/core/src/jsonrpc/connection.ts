@@ -664,5 +664,11 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
 }
 
 function toError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
+  if (value instanceof Error) return value;
+  try {
+    return new Error(String(value));
+  } catch {
+    // String() throws on an object without a prototype or with a toString that is not a function.
+    return new Error(`A handler threw a non-Error value (${typeof value})`);
+  }
 }

@@ -6,9 +6,9 @@ import { spawn } from 'node:child_process';
 import { DEFAULT_MAX_JSON_DEPTH } from '@mcpkit/core';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
 import { Server } from '@mcpkit/server';
-import { createStreamableHttpHandler } from '@mcpkit/server/http';
+import { createLegacySseHandler, createStreamableHttpHandler } from '@mcpkit/server/http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RawClient, readAnswer } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
+import { RawClient, readAnswer, sseEvents } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
 import { stdioPipes } from './support/stdioPipes.js';
 
 /** A tool call whose argument is an array nested `depth` deep: about 2 bytes per level. */
@@ -82,6 +82,29 @@ describe('deeply nested JSON (issue 10 item 6)', () => {
     const refused = await client.post(deepCall(5, 6));
     expect(refused.status).toBe(400);
     expect((await refused.json()).error.message).toContain('limit of 8 levels');
+  });
+
+  it('a body nested deeper than the limit is refused with -32700 naming the limit on the legacy SSE endpoint', async () => {
+    const legacy = createLegacySseHandler(echoServer([]), { messagesPath: '/messages', maxJsonDepth: 16 });
+    const s = await serve(legacy);
+    served.push(s);
+    const controller = new AbortController();
+    const stream = await fetch(new URL('/sse', s.url), {
+      headers: { accept: 'text/event-stream' },
+      signal: controller.signal,
+    });
+    const endpoint = (await sseEvents(stream).next()).value!;
+    const refused = await fetch(new URL(endpoint.data, s.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: deepCall(1, 20),
+    });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error).toEqual({
+      code: -32700,
+      message: 'Parse error: the body nests arrays or objects deeper than the limit of 16 levels',
+    });
+    controller.abort();
   });
 
   it("a burst of million-deep bodies over HTTP does not delay another client's ping past 100 ms", async () => {

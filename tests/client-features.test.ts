@@ -4,6 +4,7 @@ import {
   type CreateMessageResult,
   createInMemoryPair,
   type ElicitResult,
+  LocalError,
   McpError,
   UrlElicitationRequiredError,
 } from '@mcpkit/core';
@@ -224,6 +225,9 @@ describe('McpClient', () => {
     await connect(server, client).ready;
     await expect(client.callTool('good')).resolves.toMatchObject({ structuredContent: { sum: 3 } });
     await expect(client.callTool('bad')).rejects.toThrow(/does not match its outputSchema.*\/sum/);
-    await expect(client.callTool('missing')).rejects.toBeInstanceOf(McpError);
+    // The client's own check is a local failure, not a -32602 the server never sent.
+    await expect(client.callTool('bad')).rejects.toBeInstanceOf(LocalError);
+    await expect(client.callTool('missing')).rejects.toBeInstanceOf(LocalError);
+    await expect(client.callTool('missing')).rejects.not.toBeInstanceOf(McpError);
   });
 });

@@ -5,7 +5,6 @@ import {
   createInMemoryPair,
   type InitializeResult,
   type ListRootsResult,
-  McpError,
   UnsupportedProtocolVersionError,
 } from '@mcpkit/core';
 import { Server } from '@mcpkit/server';
@@ -48,7 +47,7 @@ describe('lifecycle', () => {
     const { clientSide } = pair(server);
     const client = new Client({ name: 'old', version: '1' }, { protocolVersions: ['2024-11-05'] });
     await expect(client.connect(clientSide)).rejects.toBeInstanceOf(UnsupportedProtocolVersionError);
-    await expect(client.ping()).rejects.toBeInstanceOf(McpError);
+    await expect(client.ping()).rejects.toBeInstanceOf(ConnectionClosedError);
   });
 
   it('refuses requests before initialize, but answers ping', async () => {

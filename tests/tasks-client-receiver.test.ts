@@ -21,6 +21,7 @@ import {
   type ElicitRequestFormParams,
   type ElicitResult,
   InMemoryTaskStore,
+  LocalError,
   McpError,
   type ProtocolVersion,
   RELATED_TASK_META_KEY,
@@ -134,11 +135,12 @@ async function until(check: () => boolean, what = 'condition'): Promise<void> {
   throw new Error(`timed out waiting for ${what}`);
 }
 
-async function rejection(promise: Promise<unknown>): Promise<McpError> {
+/** The error a promise rejects with: a wire error from the peer or a local one. */
+async function rejection(promise: Promise<unknown>): Promise<Error & { code?: number; data?: unknown }> {
   try {
     await promise;
   } catch (error) {
-    if (error instanceof McpError) return error;
+    if (error instanceof McpError || error instanceof LocalError) return error;
     throw error;
   }
   throw new Error('expected the promise to reject');

@@ -7,6 +7,7 @@ import {
   CapabilityError,
   type ClientCapabilities,
   Connection,
+  ConnectionClosedError,
   codecFor,
   ErrorCode,
   type Implementation,
@@ -204,7 +205,7 @@ export class Client {
     if (this.state !== 'ready' && method !== 'ping') {
       return Promise.reject(
         this.state === 'closed'
-          ? new McpError(ErrorCode.ConnectionClosed, 'The client is closed')
+          ? new ConnectionClosedError('The client is closed')
           : new CapabilityError(`Cannot send "${method}" before the client has connected`),
       );
     }

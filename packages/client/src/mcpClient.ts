@@ -23,6 +23,7 @@ import {
   type ListResourcesResult,
   type ListResourceTemplatesResult,
   type ListToolsResult,
+  LocalError,
   type LoggingLevel,
   type LoggingMessageNotificationParams,
   McpError,
@@ -541,19 +542,18 @@ export class McpClient extends Client {
   }
 }
 
-/** Throws when a tool with an `outputSchema` returned no or non-matching `structuredContent`. */
+/**
+ * Throws a {@link LocalError} (this client's own check, not an error from the server) when a tool
+ * with an `outputSchema` returned no or non-matching `structuredContent`.
+ */
 function checkStructuredContent(name: string, result: CallToolResult, validate: CompiledValidator): void {
   if (result.structuredContent === undefined) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `Tool "${name}" declares an outputSchema but returned no structuredContent`,
-    );
+    throw new LocalError(`Tool "${name}" declares an outputSchema but returned no structuredContent`);
   }
   const verdict = validate(result.structuredContent);
   if (!verdict.valid) {
     const issues = verdict.issues.map((issue) => `${issue.path || '/'}: ${issue.message}`).join('; ');
-    throw new McpError(
-      ErrorCode.InvalidParams,
+    throw new LocalError(
       `Tool "${name}" returned structuredContent that does not match its outputSchema: ${issues}`,
     );
   }

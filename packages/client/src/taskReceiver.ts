@@ -21,6 +21,7 @@ import {
   answerListTasks,
   awaitTaskPayload,
   type ClientCapabilities,
+  ConnectionClosedError,
   type CreateTaskResult,
   ErrorCode,
   IncomingRequest,
@@ -318,7 +319,7 @@ export class ClientTaskReceiver {
         options: OutgoingRequestOptions | undefined,
       ): Promise<R> => {
         const client = this.client;
-        if (!client) return Promise.reject(new McpError(ErrorCode.ConnectionClosed, 'Not connected'));
+        if (!client) return Promise.reject(new ConnectionClosedError('Not connected'));
         const tagged = withRelatedTask(params ?? {}, taskId);
         return client.request<R>(method, tagged, { ...options, signal: options?.signal ?? request.signal });
       },

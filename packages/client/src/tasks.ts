@@ -13,7 +13,6 @@ import {
   type CallToolResult,
   type CancelTaskResult,
   CapabilityError,
-  ConnectionClosedError,
   type CreateTaskResult,
   DEFAULT_TASK_RESULT_TIMEOUT,
   ErrorCode,
@@ -25,8 +24,6 @@ import {
   type OutgoingRequestOptions,
   type ProgressUpdate,
   pollTaskUntilDone,
-  RequestCancelledError,
-  RequestTimeoutError,
   type Task,
   type TaskPollOptions,
   type TaskStatusNotificationParams,
@@ -168,8 +165,9 @@ export async function getTaskResult<R = CallToolResult>(
     endProgressWatch(client, taskId);
     return result;
   } catch (error) {
-    // The server's own error means the task is over (failed, or gone); a local one says nothing.
-    if (error instanceof McpError && !isLocalFailure(error)) endProgressWatch(client, taskId);
+    // The server's own error means the task is over (failed, or gone); a local one (a LocalError:
+    // timeout, abort, closed, refused) says nothing.
+    if (error instanceof McpError) endProgressWatch(client, taskId);
     throw error;
   }
 }
@@ -395,16 +393,6 @@ function noteTask(client: Client, task: Task): void {
 
 function endProgressWatch(client: Client, taskId: string): void {
   progressWatches.get(client)?.get(taskId)?.stop();
-}
-
-/** Failures raised on this side (timeout, abort, closed, refused) rather than by the server. */
-function isLocalFailure(error: McpError): boolean {
-  return (
-    error instanceof RequestTimeoutError ||
-    error instanceof RequestCancelledError ||
-    error instanceof ConnectionClosedError ||
-    error instanceof CapabilityError
-  );
 }
 
 /**

@@ -25,6 +25,7 @@ export {
   type OutgoingRequestOptions,
   type ProgressUpdate,
 } from './jsonrpc/incomingRequest.js';
+export * from './jsonrpc/jsonDepth.js';
 export * from './jsonrpc/messages.js';
 export * from './protocol/capabilities.js';
 export * from './protocol/codec.js';

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { assertProperty } from '../../../../tests/support/fastCheck.js';
 import { Connection, type JsonRpcMessage, type MessageSink, type Transport } from '../index.js';
 
 /** Feeds frames to a live connection and records every answer. */
@@ -62,7 +63,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 describe('property: random and mutated frames against a live engine', () => {
   it('never throws, never answers a notification, answers every request once, keeps serving', async () => {
-    await fc.assert(
+    await assertProperty(
       fc.asyncProperty(fc.array(frame, { maxLength: 25 }), async (frames) => {
         const transport = new Harness();
         const connection = new Connection(transport, {
@@ -116,7 +117,7 @@ describe('property: random and mutated frames against a live engine', () => {
   });
 
   it('answers every invalid request frame with -32600 and an id only when one could be read', () => {
-    fc.assert(
+    assertProperty(
       fc.property(mutated, (value) => {
         const transport = new Harness();
         const connection = new Connection(transport, { onRequest: () => ({}), onNotification: () => {} });

@@ -9,7 +9,13 @@
  */
 import type { MessageExtra, MessageSink, SendOptions, Transport } from '../transport/transport.js';
 import { DeadlineTimer } from './deadlines.js';
-import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError } from './errors.js';
+import {
+  ConnectionClosedError,
+  InvalidResponseError,
+  McpError,
+  RequestCancelledError,
+  RequestTimeoutError,
+} from './errors.js';
 import {
   type BatchCollector,
   IncomingRequest,
@@ -17,6 +23,7 @@ import {
   type OutgoingRequestOptions,
   type ProgressUpdate,
 } from './incomingRequest.js';
+import { JsonTooDeepError } from './jsonDepth.js';
 import {
   classifyMessage,
   ErrorCode,
@@ -36,7 +43,8 @@ const PROGRESS = 'notifications/progress';
 export interface ConnectionHandler {
   /**
    * Answers one request. Return the result object (or a promise of it); throw an {@link McpError}
-   * to answer with that error. Any other throw is answered as `-32603` with no details.
+   * to answer with that error. Any other throw, a `LocalError` such as a timeout of a request the
+   * handler made included, is answered as `-32603` with no details and reported to `onError`.
    */
   onRequest(request: IncomingRequest): unknown;
   /** Receives a notification. Cancellation and progress for our own requests are handled before. */
@@ -305,10 +313,20 @@ export class Connection implements IncomingRequestOwner {
 
   private receiveGarbage(error: Error): void {
     this.report(error);
-    this.reply(errorResponse(undefined, ErrorCode.ParseError, 'Parse error: the message is not valid JSON'));
+    const reason = error instanceof JsonTooDeepError ? error.message : 'the message is not valid JSON';
+    this.reply(errorResponse(undefined, ErrorCode.ParseError, `Parse error: ${reason}`));
   }
 
   private dispatch(value: unknown, extra: MessageExtra | undefined, batch: BatchCollector | undefined): void {
+    try {
+      this.route(value, extra, batch);
+    } catch (error) {
+      // Nothing the peer sends may throw out of here: that would abort a batch or the transport.
+      this.report(toError(error));
+    }
+  }
+
+  private route(value: unknown, extra: MessageExtra | undefined, batch: BatchCollector | undefined): void {
     const kind = classifyMessage(value);
     switch (kind.kind) {
       case 'request':
@@ -319,6 +337,9 @@ export class Connection implements IncomingRequestOwner {
         return;
       case 'response':
         this.handleResponse(kind.message);
+        return;
+      case 'invalid-response':
+        this.handleInvalidResponse(kind.id, kind.reason);
         return;
       case 'invalid':
         if (kind.isNotification) {
@@ -499,6 +520,17 @@ export class Connection implements IncomingRequestOwner {
     else this.settle(entry, message.result);
   }
 
+  /**
+   * A malformed response is never answered (its id is one of ours, so an answer would reach the
+   * peer as a second response). It is reported, and the request it names, if pending, fails with
+   * a local error instead of waiting for its timeout.
+   */
+  private handleInvalidResponse(id: RequestId | undefined, reason: string): void {
+    const entry = id === undefined ? undefined : this.pending.get(id);
+    this.report(new Error(`Dropped an invalid response (id ${JSON.stringify(id)}): ${reason}`));
+    if (entry) this.settle(entry, undefined, new InvalidResponseError(entry.method, reason));
+  }
+
   // ---------------------------------------------------------------- IncomingRequestOwner
 
   /** @internal */
@@ -632,5 +664,11 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
 }
 
 function toError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
+  if (value instanceof Error) return value;
+  try {
+    return new Error(String(value));
+  } catch {
+    // String() throws on an object without a prototype or with a toString that is not a function.
+    return new Error(`A handler threw a non-Error value (${typeof value})`);
+  }
 }

@@ -1,6 +1,12 @@
 /**
- * Errors the engine raises to callers, and the one error type handlers throw to answer with a
- * specific JSON-RPC error.
+ * The two kinds of error in mcpkit, kept apart on purpose:
+ *
+ * - {@link McpError}: a JSON-RPC error a peer may see. Handlers throw it to answer with exactly
+ *   that code, message and data; errors received from the peer arrive as it.
+ * - {@link LocalError}: something that went wrong on this side (our request timed out, was
+ *   cancelled, the connection closed, the peer lacks a capability, the peer's answer was
+ *   unusable). It is never serialized: if one escapes a handler, the engine answers the peer
+ *   `-32603 Internal error` and reports the error to `onError`.
  * @module
  */
 import { ErrorCode, type JsonRpcErrorObject } from './messages.js';
@@ -9,7 +15,8 @@ import { ErrorCode, type JsonRpcErrorObject } from './messages.js';
  * A JSON-RPC error with a code a peer may see.
  *
  * Throw it from a handler to answer with exactly this code, message and data. Any other thrown
- * value is answered as `-32603 Internal error` with no details, so nothing internal leaks.
+ * value, a {@link LocalError} included, is answered as `-32603 Internal error` with no details, so
+ * nothing internal leaks.
  *
  * @example
  * ```ts
@@ -46,6 +53,24 @@ export class McpError extends Error {
 }
 
 /**
+ * A failure on this side, never sent to the peer. Catch it to tell "we gave up" (timeout,
+ * cancellation, closed connection, missing capability, unusable answer) from "the peer answered
+ * with an error" ({@link McpError}).
+ *
+ * A handler that lets one escape answers its request with `-32603 Internal error`; the error
+ * itself goes to the connection's `onError`.
+ *
+ * @example
+ * ```ts
+ * try { await client.callTool({ name: 'slow' }); }
+ * catch (e) { if (e instanceof LocalError) console.error('gave up locally:', e.message); }
+ * ```
+ */
+export class LocalError extends Error {
+  override name = 'LocalError';
+}
+
+/**
  * Our request got no answer in time. The engine has already told the peer to stop
  * (`notifications/cancelled`).
  *
@@ -55,7 +80,7 @@ export class McpError extends Error {
  * catch (e) { if (e instanceof RequestTimeoutError) console.error(e.message); }
  * ```
  */
-export class RequestTimeoutError extends McpError {
+export class RequestTimeoutError extends LocalError {
   override name = 'RequestTimeoutError';
   constructor(
     readonly method: string,
@@ -63,7 +88,6 @@ export class RequestTimeoutError extends McpError {
     readonly reason: 'timeout' | 'maxTotalTimeout',
   ) {
     super(
-      ErrorCode.RequestTimeout,
       reason === 'timeout'
         ? `Request "${method}" timed out after ${timeoutMs} ms without a response or progress`
         : `Request "${method}" exceeded its maximum total time of ${timeoutMs} ms`,
@@ -79,10 +103,10 @@ export class RequestTimeoutError extends McpError {
  * if (error instanceof ConnectionClosedError) reconnect();
  * ```
  */
-export class ConnectionClosedError extends McpError {
+export class ConnectionClosedError extends LocalError {
   override name = 'ConnectionClosedError';
   constructor(message = 'The connection closed before a response arrived', cause?: unknown) {
-    super(ErrorCode.ConnectionClosed, message);
+    super(message);
     if (cause !== undefined) this.cause = cause;
   }
 }
@@ -97,13 +121,13 @@ export class ConnectionClosedError extends McpError {
  * controller.abort('user pressed stop'); // pending rejects with RequestCancelledError
  * ```
  */
-export class RequestCancelledError extends McpError {
+export class RequestCancelledError extends LocalError {
   override name = 'RequestCancelledError';
   constructor(
     readonly method: string,
     readonly reason?: unknown,
   ) {
-    super(ErrorCode.RequestCancelled, `Request "${method}" was cancelled${describe(reason)}`);
+    super(`Request "${method}" was cancelled${describe(reason)}`);
   }
 }
 
@@ -115,17 +139,38 @@ function describe(reason: unknown): string {
 
 /**
  * A message this side tried to send that the peer did not negotiate: a missing capability, or a
- * method the negotiated revision does not have. Raised locally; nothing was sent.
+ * method the negotiated revision does not have. Raised locally; nothing was sent, and nothing
+ * about it is sent: it is a {@link LocalError}, not a `-32601` from the peer.
  *
  * @example
  * ```ts
  * await ctx.sample(params); // throws CapabilityError when the client has no "sampling" capability
  * ```
  */
-export class CapabilityError extends McpError {
+export class CapabilityError extends LocalError {
   override name = 'CapabilityError';
   constructor(message: string) {
-    super(ErrorCode.MethodNotFound, message);
+    super(message);
+  }
+}
+
+/**
+ * The peer's answer to one of our requests could not be used (for example `"error": null`
+ * without a `result`, or an `error` without a `message`). The request is settled with this error
+ * so nothing waits forever; the answer itself is dropped and reported to `onError`.
+ *
+ * @example
+ * ```ts
+ * catch (e) { if (e instanceof InvalidResponseError) console.error(e.method, e.message); }
+ * ```
+ */
+export class InvalidResponseError extends LocalError {
+  override name = 'InvalidResponseError';
+  constructor(
+    readonly method: string,
+    readonly reason: string,
+  ) {
+    super(`The peer's response to "${method}" is unusable: ${reason}`);
   }
 }
 
@@ -137,14 +182,13 @@ export class CapabilityError extends McpError {
  * catch (e) { if (e instanceof UnsupportedProtocolVersionError) console.error(e.offered); }
  * ```
  */
-export class UnsupportedProtocolVersionError extends McpError {
+export class UnsupportedProtocolVersionError extends LocalError {
   override name = 'UnsupportedProtocolVersionError';
   constructor(
     readonly offered: unknown,
     readonly supported: readonly string[],
   ) {
     super(
-      ErrorCode.InvalidRequest,
       `The server answered with protocol version ${JSON.stringify(offered)}, which this client does not speak (supported: ${supported.join(', ')})`,
     );
   }

@@ -60,11 +60,11 @@ export const ErrorCode = {
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
-  /** mcpkit: a request this side sent timed out (never sent on the wire). */
+  /** mcpkit, reserved: local failures are {@link LocalError}s now and carry no wire code. */
   RequestTimeout: -32001,
-  /** mcpkit: the connection closed before the response arrived (never sent on the wire). */
+  /** mcpkit, reserved: local failures are {@link LocalError}s now and carry no wire code. */
   ConnectionClosed: -32000,
-  /** mcpkit: the caller cancelled its own request (never sent on the wire). */
+  /** mcpkit, reserved: local failures are {@link LocalError}s now and carry no wire code. */
   RequestCancelled: -32800,
   /** MCP: resource not found. */
   ResourceNotFound: -32002,
@@ -77,6 +77,16 @@ export type MessageKind =
   | { readonly kind: 'request'; readonly message: JsonRpcRequest }
   | { readonly kind: 'notification'; readonly message: JsonRpcNotification }
   | { readonly kind: 'response'; readonly message: JsonRpcResponse }
+  | {
+      /**
+       * Something with a `result` or an `error` and no `method`: a response, but a malformed one.
+       * It is never answered (its id is one of ours); the engine drops and reports it.
+       */
+      readonly kind: 'invalid-response';
+      /** The id, when it could be read, so a pending request can be settled. */
+      readonly id: RequestId | undefined;
+      readonly reason: string;
+    }
   | {
       readonly kind: 'invalid';
       /** The id to answer with, when it could be read. */
@@ -120,8 +130,9 @@ function invalid(value: Record<string, unknown> | null, reason: string): Message
  */
 export function classifyMessage(value: unknown): MessageKind {
   if (!isPlainObject(value)) return invalid(null, 'A message must be a JSON object');
-  if (value.jsonrpc !== '2.0') return invalid(value, 'The "jsonrpc" member must be exactly "2.0"');
   const method = value.method;
+  if (method === undefined && ('result' in value || 'error' in value)) return classifyResponse(value);
+  if (value.jsonrpc !== '2.0') return invalid(value, 'The "jsonrpc" member must be exactly "2.0"');
   if (method !== undefined) {
     if (typeof method !== 'string') return invalid(value, 'The "method" member must be a string');
     const params = value.params;
@@ -134,22 +145,41 @@ export function classifyMessage(value: unknown): MessageKind {
     }
     return { kind: 'request', message: value as unknown as JsonRpcRequest };
   }
-  if ('result' in value) {
-    if (!isRequestId(value.id)) return invalid(value, 'A response "id" must be a string or an integer');
-    if (!isPlainObject(value.result)) return invalid(value, 'The "result" member must be an object');
-    return { kind: 'response', message: value as unknown as JsonRpcResultResponse };
-  }
-  if ('error' in value) {
-    const error = value.error;
-    if (!isPlainObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') {
-      return invalid(value, 'The "error" member must have an integer "code" and a string "message"');
-    }
-    if (value.id !== undefined && value.id !== null && !isRequestId(value.id)) {
-      return invalid(value, 'A response "id" must be a string or an integer');
-    }
-    return { kind: 'response', message: value as unknown as JsonRpcErrorResponse };
-  }
   return invalid(value, 'A message needs a "method", a "result" or an "error" member');
+}
+
+function invalidResponse(id: RequestId | undefined, reason: string): MessageKind {
+  return { kind: 'invalid-response', id, reason };
+}
+
+/**
+ * Checks a message that has a `result` or an `error` and no `method`. `"error": null` (sent by
+ * some JSON-RPC libraries next to a `result`) counts as absent.
+ */
+function classifyResponse(value: Record<string, unknown>): MessageKind {
+  const id = isRequestId(value.id) ? value.id : undefined;
+  if (value.jsonrpc !== '2.0') return invalidResponse(id, 'The "jsonrpc" member must be exactly "2.0"');
+  const error = value.error;
+  const hasError = error !== undefined && error !== null;
+  const result = value.result;
+  if (result !== undefined && result !== null) {
+    if (hasError) return invalidResponse(id, 'A response must not have both a "result" and an "error"');
+    if (id === undefined) return invalidResponse(id, 'A response "id" must be a string or an integer');
+    if (!isPlainObject(result)) return invalidResponse(id, 'The "result" member must be an object');
+    // Drop the null "error" so that everything after this check can trust `'error' in message`.
+    const message: JsonRpcResultResponse =
+      'error' in value ? { jsonrpc: '2.0', id, result } : (value as unknown as JsonRpcResultResponse);
+    return { kind: 'response', message };
+  }
+  if (!hasError) return invalidResponse(id, 'A response needs a "result" object or an "error" object');
+  if (result === null) return invalidResponse(id, 'A response must not have both a "result" and an "error"');
+  if (!isPlainObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') {
+    return invalidResponse(id, 'The "error" member must have an integer "code" and a string "message"');
+  }
+  if (value.id !== undefined && value.id !== null && id === undefined) {
+    return invalidResponse(id, 'A response "id" must be a string or an integer');
+  }
+  return { kind: 'response', message: value as unknown as JsonRpcErrorResponse };
 }
 
 /**

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { assertProperty } from '../../../../tests/support/fastCheck.js';
 import { NOT_IN_REVISION } from './codec.js';
 import { codecFor, REVISION_FEATURES, revisionHas } from './codecs.js';
 import { type ProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from './revisions.js';
@@ -172,7 +173,7 @@ describe('older codecs are copy-on-write', () => {
       ),
     }));
     const anyObject = fc.dictionary(keys, node, { maxKeys: 6 }) as fc.Arbitrary<Json>;
-    fc.assert(
+    assertProperty(
       fc.property(
         fc.constantFrom(...OLDER),
         fc.constantFrom(...methods),
@@ -186,6 +187,46 @@ describe('older codecs are copy-on-write', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('older codecs on values of unknown shape', () => {
+  // Found by the property above (seed -1560055670): String() throws on an object without a prototype.
+  it('a content block whose "type" is an object without a prototype does not crash DowngradeCodec.plainText', () => {
+    const params = { content: [[], { type: Object.create(null) }] };
+    expect(() => codecFor('2025-06-18').encodeParams('sampling/createMessage', params)).not.toThrow();
+    expect(() =>
+      codecFor('2025-06-18').encodeResult('sampling/createMessage', deepFreeze(params)),
+    ).not.toThrow();
+  });
+
+  it('tool_use, tool_result and resource_link blocks with prototype-less members are described, not thrown on', () => {
+    const bare = () => Object.create(null) as Record<string, unknown>;
+    const blocks = [
+      { type: 'tool_use', name: bare(), id: bare(), input: {} },
+      { type: 'tool_result', toolUseId: bare(), content: [{ type: bare() }] },
+      { type: 'resource_link', uri: bare(), name: 'n' },
+    ];
+    for (const version of OLDER) {
+      const messages = blocks.map((content) => ({ role: 'assistant', content }));
+      expect(() => codecFor(version).encodeParams('sampling/createMessage', { messages })).not.toThrow();
+      expect(() => codecFor(version).encodeResult('tools/call', { content: blocks })).not.toThrow();
+    }
+  });
+
+  it('a content block whose "type" is JSON with a non-function toString does not crash the codecs', () => {
+    const params = JSON.parse(
+      '{"content":[{"type":{"toString":1,"valueOf":1}}],"messages":[{"role":"user","content":{"type":"tool_use","name":{"toString":1},"id":{"valueOf":1}}}]}',
+    );
+    for (const version of OLDER) {
+      expect(() => codecFor(version).encodeParams('sampling/createMessage', params)).not.toThrow();
+      expect(() => codecFor(version).encodeResult('sampling/createMessage', params)).not.toThrow();
+      expect(() => codecFor(version).encodeResult('tools/call', params)).not.toThrow();
+    }
+  });
+
+  it('codecFor names an unknown revision without String() on it', () => {
+    expect(() => codecFor(Object.create(null))).toThrow(RangeError);
   });
 });
 

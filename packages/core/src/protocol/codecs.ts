@@ -179,6 +179,16 @@ function describeJson(value: unknown): string {
   }
 }
 
+/**
+ * A value of unknown shape as text, without throwing: `String()` throws on an object without a
+ * prototype (`{"__proto__": null}` off the wire) and on one whose `toString` throws.
+ */
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return `${value}`;
+  return describeJson(value) || typeof value;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The codec for one older revision.
 
@@ -451,14 +461,14 @@ class DowngradeCodec implements RevisionCodec {
 
   private resourceLinkAsText(block: Json): Json {
     const label = typeof block.title === 'string' ? block.title : block.name;
-    let text = `Resource link: ${typeof label === 'string' ? `${label} ` : ''}<${String(block.uri)}>`;
+    let text = `Resource link: ${typeof label === 'string' ? `${label} ` : ''}<${describeValue(block.uri)}>`;
     if (typeof block.mimeType === 'string') text += ` (${block.mimeType})`;
     if (typeof block.description === 'string') text += `\n${block.description}`;
     return textBlock(text, this.downgradedAnnotations(block));
   }
 
   private toolUseAsText(block: Json): Json {
-    const text = `[tool call ${String(block.name)} (id ${String(block.id)}): ${describeJson(block.input)}]`;
+    const text = `[tool call ${describeValue(block.name)} (id ${describeValue(block.id)}): ${describeJson(block.input)}]`;
     return textBlock(text, undefined);
   }
 
@@ -467,7 +477,10 @@ class DowngradeCodec implements RevisionCodec {
     if (inner.length === 0 && block.structuredContent !== undefined)
       inner.push(describeJson(block.structuredContent));
     const status = block.isError === true ? ' (error)' : '';
-    return textBlock(`[tool result for ${String(block.toolUseId)}${status}]\n${inner.join('\n')}`, undefined);
+    return textBlock(
+      `[tool result for ${describeValue(block.toolUseId)}${status}]\n${inner.join('\n')}`,
+      undefined,
+    );
   }
 
   /** A block's text, or a note naming what could not be shown as text. */
@@ -477,7 +490,7 @@ class DowngradeCodec implements RevisionCodec {
     const converted = this.contentBlock(block);
     if (isObject(converted) && converted.type === 'text' && typeof converted.text === 'string')
       return converted.text;
-    return `[${String(block.type)} content omitted]`;
+    return `[${describeValue(block.type)} content omitted]`;
   }
 
   // --- client features -------------------------------------------------------------------------
@@ -638,7 +651,9 @@ const codecs: Readonly<Record<ProtocolVersion, RevisionCodec>> = Object.freeze({
  * ```
  */
 export function codecFor(version: ProtocolVersion): RevisionCodec {
-  const codec = codecs[version];
-  if (!codec) throw new RangeError(`No codec for protocol revision "${String(version)}"`);
+  // Typed, but may be called with whatever a caller read off the wire: a non-string key throws.
+  const codec = typeof version === 'string' ? codecs[version] : undefined;
+  if (!codec)
+    throw new RangeError(`No codec for protocol revision ${describeJson(version) || typeof version}`);
   return codec;
 }

@@ -62,7 +62,8 @@ export function schemaDialect(schema: unknown): JsonSchemaDialect {
   if (typeof schema !== 'object' || schema === null) return DEFAULT_DIALECT;
   const declared = (schema as { $schema?: unknown }).$schema;
   if (declared === undefined) return DEFAULT_DIALECT;
-  if (typeof declared !== 'string') throw new UnsupportedDialectError(String(declared));
+  // Not String(declared): it throws on an object whose toString is not a function (valid JSON).
+  if (typeof declared !== 'string') throw new UnsupportedDialectError(`(a ${typeof declared})`);
   const normalized = declared.endsWith('#') ? declared.slice(0, -1) : declared;
   const dialect =
     DIALECT_BY_URI[normalized] ??

@@ -80,6 +80,11 @@ export interface StdioClientOptions {
   onStderr?: (text: string) => void;
   /** The largest incoming message, in bytes; longer lines are discarded. Default: 64 MiB. */
   maxMessageBytes?: number;
+  /**
+   * Deepest nesting of arrays and objects accepted in one message, checked before parsing; deeper
+   * messages are answered with a `-32700` that names the limit. Default 512.
+   */
+  maxJsonDepth?: number;
   shutdownTimeouts?: StdioShutdownTimeouts;
 }
 
@@ -198,7 +203,7 @@ export class StdioClientTransport implements Transport {
     this.child = child;
     this.reader = new LineReader(
       this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-      jsonLineHandler(sink, `the stdout of "${command}"`),
+      jsonLineHandler(sink, `the stdout of "${command}"`, this.options.maxJsonDepth),
     );
     // Each request leaves at once, so the server starts on it while we prepare the next one.
     this.writer = new LineWriter(child.stdin!);

@@ -7,7 +7,7 @@
  * concatenations, and a multibyte character split across two chunks decodes correctly.
  * @module
  */
-import type { MessageSink } from '@mcpkit/core';
+import { DEFAULT_MAX_JSON_DEPTH, exceedsJsonDepth, JsonTooDeepError, type MessageSink } from '@mcpkit/core';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -128,11 +128,20 @@ export class LineReader {
 /**
  * A {@link LineHandler} that parses each line as JSON and reports to a sink: values go to
  * `message`, anything unparsable or oversized to `parseError` (so the peer gets `-32700`).
- * `source` names the stream in local error messages ("stdin", "the server's stdout").
+ * `source` names the stream in local error messages ("stdin", "the server's stdout"). A line nested
+ * deeper than `maxDepth` is refused before parsing, with a {@link JsonTooDeepError}.
  */
-export function jsonLineHandler(sink: MessageSink, source: string): LineHandler {
+export function jsonLineHandler(
+  sink: MessageSink,
+  source: string,
+  maxDepth: number = DEFAULT_MAX_JSON_DEPTH,
+): LineHandler {
   return {
     line(text) {
+      if (exceedsJsonDepth(text, maxDepth)) {
+        sink.parseError(new JsonTooDeepError(maxDepth));
+        return;
+      }
       let value: unknown;
       try {
         value = JSON.parse(text);

@@ -26,6 +26,11 @@ export interface StdioServerOptions {
    * answered with a parse error; the transport keeps serving. Default: 64 MiB.
    */
   maxMessageBytes?: number;
+  /**
+   * Deepest nesting of arrays and objects accepted in one message, checked before parsing; deeper
+   * messages are answered with a `-32700` that names the limit. Default 512.
+   */
+  maxJsonDepth?: number;
 }
 
 /**
@@ -44,6 +49,7 @@ export class StdioServerTransport implements Transport {
   private readonly stdin: Readable;
   private readonly stdout: Writable;
   private readonly maxMessageBytes: number;
+  private readonly maxJsonDepth: number | undefined;
   private writer: LineWriter | undefined;
   private reader: LineReader | undefined;
   private sink: MessageSink | undefined;
@@ -55,13 +61,14 @@ export class StdioServerTransport implements Transport {
     this.stdin = options.stdin ?? process.stdin;
     this.stdout = options.stdout ?? process.stdout;
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.maxJsonDepth = options.maxJsonDepth;
   }
 
   start(sink: MessageSink): void {
     if (this.sink) throw new Error('The stdio server transport is already started');
     if (this.isClosed) throw new Error('The stdio server transport is closed');
     this.sink = sink;
-    this.reader = new LineReader(this.maxMessageBytes, jsonLineHandler(sink, 'stdin'));
+    this.reader = new LineReader(this.maxMessageBytes, jsonLineHandler(sink, 'stdin', this.maxJsonDepth));
     // Responses produced in one tick (to a burst of requests) leave in one write; the client
     // side writes at once, so the two processes overlap instead of taking turns.
     this.writer = new LineWriter(this.stdout, { coalesce: true });

@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { assertProperty } from '../../../../tests/support/fastCheck.js';
 import { decodeBase64, encodeBase64, isBase64 } from './base64.js';
 
 describe('base64', () => {
   it('encodes and decodes any bytes exactly as Node does', () => {
-    fc.assert(
+    assertProperty(
       fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
         const encoded = encodeBase64(bytes);
         expect(encoded).toBe(Buffer.from(bytes).toString('base64'));

@@ -2,23 +2,29 @@
  * Reading request bodies under a size cap, and the media-type checks of the MCP endpoints.
  * @module
  */
-import type { RawHttpRequest } from '@mcpkit/core';
+import { DEFAULT_MAX_JSON_DEPTH, exceedsJsonDepth, type RawHttpRequest } from '@mcpkit/core';
 
 /** What {@link readJsonBody} found. */
 export type BodyResult =
   | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly problem: 'too-large' | 'parse' | 'aborted' };
+  | { readonly ok: false; readonly problem: 'too-large' | 'parse' | 'too-deep' | 'aborted' };
 
 const TOO_LARGE = { ok: false, problem: 'too-large' } as const;
 const PARSE = { ok: false, problem: 'parse' } as const;
 const ABORTED = { ok: false, problem: 'aborted' } as const;
+const TOO_DEEP = { ok: false, problem: 'too-deep' } as const;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Reads and parses a JSON body, stopping as soon as it exceeds `limit` bytes: a client cannot make
- * the server buffer more than the cap, whatever `Content-Length` claims.
+ * the server buffer more than the cap, whatever `Content-Length` claims. A body nested deeper than
+ * `maxDepth` is refused before parsing (see `exceedsJsonDepth`).
  */
-export async function readJsonBody(request: RawHttpRequest, limit: number): Promise<BodyResult> {
+export async function readJsonBody(
+  request: RawHttpRequest,
+  limit: number,
+  maxDepth: number = DEFAULT_MAX_JSON_DEPTH,
+): Promise<BodyResult> {
   const bytes = await request.readBody(limit);
   if (bytes === 'too-large') return TOO_LARGE;
   if (bytes === 'aborted') return ABORTED;
@@ -28,6 +34,7 @@ export async function readJsonBody(request: RawHttpRequest, limit: number): Prom
   } catch {
     return PARSE;
   }
+  if (exceedsJsonDepth(text, maxDepth)) return TOO_DEEP;
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {

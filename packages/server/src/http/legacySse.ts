@@ -10,6 +10,7 @@
  */
 import {
   classifyMessage,
+  DEFAULT_MAX_JSON_DEPTH,
   type JsonRpcMessage,
   type MessageExtra,
   type MessageSink,
@@ -46,6 +47,11 @@ export interface LegacySseHandlerOptions extends HostSecurityOptions {
   keepAliveInterval?: number | false;
   /** Largest accepted POST body in bytes. Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Deepest nesting of arrays and objects accepted in a body, checked before parsing; deeper
+   * bodies get 400 with a `-32700` that names the limit. Default 512 (`DEFAULT_MAX_JSON_DEPTH`).
+   */
+  maxJsonDepth?: number;
   /** Open sessions at most; a further GET gets 503. Default 10 000. */
   maxSessions?: number;
   /** Bytes a client may leave unread on its event stream before it is disconnected. Default 8 MiB. */
@@ -107,6 +113,7 @@ class LegacySseEndpoint {
   private readonly guard: HostGuard;
   private readonly keepAlive: number;
   private readonly maxBodyBytes: number;
+  private readonly maxJsonDepth: number;
   private readonly maxSessions: number;
   private readonly maxBufferedBytes: number;
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -118,6 +125,7 @@ class LegacySseEndpoint {
     this.guard = createHostGuard(options);
     this.keepAlive = options.keepAliveInterval === false ? 0 : (options.keepAliveInterval ?? 15_000);
     this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
     this.maxSessions = options.maxSessions ?? 10_000;
     this.maxBufferedBytes = options.maxBufferedBytes ?? 8 * 1024 * 1024;
   }
@@ -171,9 +179,10 @@ class LegacySseEndpoint {
       return Refuse.unknownSession();
     }
     if (!isJsonContentType(request.header('content-type'))) return Refuse.unsupportedMediaType();
-    const body = await readJsonBody(request, this.maxBodyBytes);
+    const body = await readJsonBody(request, this.maxBodyBytes, this.maxJsonDepth);
     if (!body.ok) {
       if (body.problem === 'too-large') return Refuse.tooLarge(this.maxBodyBytes);
+      if (body.problem === 'too-deep') return Refuse.tooDeep(this.maxJsonDepth);
       return body.problem === 'parse' ? Refuse.parse() : Refuse.invalid('the body could not be read');
     }
     if (!Array.isArray(body.value)) {

@@ -83,6 +83,12 @@ export const Refuse = {
     refusal(415, 'Unsupported Media Type: the Content-Type must be application/json'),
   tooLarge: (limit: number) => refusal(413, `Payload Too Large: the body exceeds ${limit} bytes`),
   parse: () => refusal(400, 'Parse error: the body is not valid JSON', ErrorCode.ParseError),
+  tooDeep: (limit: number) =>
+    refusal(
+      400,
+      `Parse error: the body nests arrays or objects deeper than the limit of ${limit} levels`,
+      ErrorCode.ParseError,
+    ),
   invalid: (reason: string, id?: RequestId) =>
     refusal(400, `Invalid Request: ${reason}`, ErrorCode.InvalidRequest, undefined, id),
   missingSession: () => refusal(400, 'Bad Request: the Mcp-Session-Id header is required'),

@@ -9,6 +9,7 @@ import {
   classifyMessage,
   codecFor,
   DEFAULT_HTTP_PROTOCOL_VERSION,
+  DEFAULT_MAX_JSON_DEPTH,
   isSupportedProtocolVersion,
   type MessageExtra,
   negotiateProtocolVersion,
@@ -65,6 +66,11 @@ export interface StreamableHttpHandlerOptions extends HostSecurityOptions {
   maxSessions?: number;
   /** Largest accepted POST body in bytes (413 beyond, enforced while reading). Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Deepest nesting of arrays and objects accepted in a body, checked before parsing; deeper
+   * bodies get 400 with a `-32700` that names the limit. Default 512 (`DEFAULT_MAX_JSON_DEPTH`).
+   */
+  maxJsonDepth?: number;
   /** Bytes a client may leave unread on one SSE connection before it is disconnected. Default 8 MiB. */
   maxBufferedBytes?: number;
   /**
@@ -211,6 +217,7 @@ class StreamableHttpEndpoint implements HttpRuntime {
   private readonly idleTimeout: number;
   private readonly maxSessions: number;
   private readonly maxBodyBytes: number;
+  private readonly maxJsonDepth: number;
   private readonly enableGet: boolean;
   private readonly enableDelete: boolean;
   private readonly strictVersion: boolean;
@@ -246,6 +253,7 @@ class StreamableHttpEndpoint implements HttpRuntime {
     );
     this.maxSessions = nonNegative(options.maxSessions, DEFAULTS.maxSessions, 'maxSessions');
     this.maxBodyBytes = nonNegative(options.maxBodyBytes, DEFAULTS.maxBodyBytes, 'maxBodyBytes');
+    this.maxJsonDepth = nonNegative(options.maxJsonDepth, DEFAULT_MAX_JSON_DEPTH, 'maxJsonDepth');
     this.preferJson = options.enableJsonResponse ?? false;
     this.enableGet = options.enableGetStream ?? true;
     this.enableDelete = options.enableDelete ?? true;
@@ -300,9 +308,10 @@ class StreamableHttpEndpoint implements HttpRuntime {
       return Refuse.notAcceptable(BOTH_TYPES);
     }
     if (!isJsonContentType(request.header('content-type'))) return Refuse.unsupportedMediaType();
-    const body = await readJsonBody(request, this.maxBodyBytes);
+    const body = await readJsonBody(request, this.maxBodyBytes, this.maxJsonDepth);
     if (!body.ok) {
       if (body.problem === 'too-large') return Refuse.tooLarge(this.maxBodyBytes);
+      if (body.problem === 'too-deep') return Refuse.tooDeep(this.maxJsonDepth);
       return body.problem === 'parse' ? Refuse.parse() : Refuse.invalid('the body could not be read');
     }
     const summary = summarize(body.value);

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { assertProperty } from '../../../../tests/support/fastCheck.js';
 import { isAbsoluteUri, MAX_URI_LENGTH, uriProblem } from './uri.js';
 
 describe('resource URIs', () => {
@@ -37,7 +38,7 @@ describe('resource URIs', () => {
   });
 
   it('accepts every URI the WHATWG parser builds from a scheme and a path of safe characters', () => {
-    fc.assert(
+    assertProperty(
       fc.property(
         fc.stringMatching(/^[a-z][a-z0-9+.-]{0,8}$/),
         fc.stringMatching(/^[A-Za-z0-9._~/-]{0,20}$/),

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { assertProperty } from '../../../../tests/support/fastCheck.js';
 import { isValidToolName, MAX_TOOL_NAME_LENGTH, toolNameProblem } from './toolName.js';
 
 describe('tool names', () => {
@@ -28,7 +29,7 @@ describe('tool names', () => {
   });
 
   it('agrees with the specification grammar on arbitrary strings', () => {
-    fc.assert(
+    assertProperty(
       fc.property(fc.string({ maxLength: 140 }), (name) => {
         const expected = name.length >= 1 && name.length <= 128 && /^[A-Za-z0-9_.-]*$/.test(name);
         expect(isValidToolName(name)).toBe(expected);

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_JSON_DEPTH, exceedsJsonDepth } from '../index.js';
+
+const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+
+describe('exceedsJsonDepth', () => {
+  it('counts arrays and objects, and stops counting at the limit', () => {
+    expect(exceedsJsonDepth(nested(3), 3)).toBe(false);
+    expect(exceedsJsonDepth(nested(4), 3)).toBe(true);
+    expect(exceedsJsonDepth('{"a":{"b":[{"c":1}]}}', 4)).toBe(false);
+    expect(exceedsJsonDepth('{"a":{"b":[{"c":1}]}}', 3)).toBe(true);
+    // Siblings do not add up: depth goes back down.
+    expect(exceedsJsonDepth(`[${Array(1000).fill('[[1]]').join(',')}]`, 3)).toBe(false);
+  });
+
+  it('ignores brackets inside strings, escaped quotes included', () => {
+    expect(exceedsJsonDepth(JSON.stringify({ s: '[[[[{{{{' }), 1)).toBe(false);
+    expect(exceedsJsonDepth(JSON.stringify({ s: 'say \\"[[[[\\" \\\\' }), 1)).toBe(false);
+    expect(exceedsJsonDepth(JSON.stringify(['\\', [[1]]]), 2)).toBe(true);
+  });
+
+  it('passes every message that JSON.stringify builds at the default depth', () => {
+    let value: unknown = { leaf: true };
+    for (let depth = 1; depth < DEFAULT_MAX_JSON_DEPTH; depth++) value = [value];
+    expect(exceedsJsonDepth(JSON.stringify(value), DEFAULT_MAX_JSON_DEPTH)).toBe(false);
+    expect(exceedsJsonDepth(JSON.stringify([value]), DEFAULT_MAX_JSON_DEPTH)).toBe(true);
+  });
+
+  it('scans a 4 MiB message in a few milliseconds, far less than parsing it', () => {
+    const big = JSON.stringify({
+      items: Array.from({ length: 40_000 }, (_, n) => ({ n, text: 'x'.repeat(80), list: [n, [n]] })),
+    });
+    expect(big.length).toBeGreaterThan(4 * 1024 * 1024);
+    const time = (run: () => unknown) => {
+      let best = Number.POSITIVE_INFINITY;
+      for (let round = 0; round < 5; round++) {
+        const start = performance.now();
+        run();
+        best = Math.min(best, performance.now() - start);
+      }
+      return best;
+    };
+    const scan = time(() => exceedsJsonDepth(big, DEFAULT_MAX_JSON_DEPTH));
+    const parse = time(() => JSON.parse(big));
+    console.info(
+      `[jsonDepth] ${(big.length / 1048576).toFixed(1)} MiB: scan ${scan.toFixed(2)} ms, JSON.parse ${parse.toFixed(2)} ms`,
+    );
+    expect(scan).toBeLessThan(parse);
+    // The attack: a million-deep array is refused after reading DEFAULT_MAX_JSON_DEPTH + 1 bytes.
+    const attack = nested(1_000_000);
+    expect(time(() => exceedsJsonDepth(attack, DEFAULT_MAX_JSON_DEPTH))).toBeLessThan(1);
+  });
+});

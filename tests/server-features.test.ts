@@ -435,8 +435,36 @@ describe('McpServer tools', () => {
     expect(extra.isError).toBe(true);
   });
 
-  it('turns thrown errors into isError results without stack traces, reporting them to onError', async () => {
+  it('a thrown tool error no longer reaches the model verbatim by default: paths and secrets become "failed with an internal error" and go to onError in full', async () => {
     const { server, onError } = newServer();
+    const leak = 'ENOENT: open /home/me/project/src/tool.js:42 password=hunter2';
+    server.tool('leaky', () => {
+      throw new Error(leak);
+    });
+    server.tool('async-leaky', async () => {
+      throw new Error(leak);
+    });
+    server.tool('expected', () => {
+      throw new ToolError('No weather station near Atlantis');
+    });
+    const { call, session } = await connect(server);
+    for (const name of ['leaky', 'async-leaky']) {
+      const result = await call(name, {});
+      expect(result).toEqual({
+        isError: true,
+        content: [{ type: 'text', text: `Tool "${name}" failed with an internal error.` }],
+      });
+      expect(JSON.stringify(result)).not.toContain('hunter2');
+    }
+    expect(onError).toHaveBeenCalledTimes(2);
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: leak }), session);
+    onError.mockClear();
+    expect(textOf(await call('expected', {}))).toBe('No weather station near Atlantis');
+    expect(onError).not.toHaveBeenCalled();
+  });
+
+  it('with maskToolErrors: false, turns thrown errors into isError results with their raw messages but no stack traces, reporting them to onError', async () => {
+    const { server, onError } = newServer({ maskToolErrors: false });
     server.tool('fails', () => {
       throw new Error('City not found: Atlantis');
     });

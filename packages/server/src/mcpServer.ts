@@ -96,7 +96,7 @@ import {
  *
  * @example
  * ```ts
- * const server = new McpServer({ name: 'demo', version: '1.0.0' }, { pageSize: 50, maskToolErrors: true });
+ * const server = new McpServer({ name: 'demo', version: '1.0.0' }, { pageSize: 50, maskToolErrors: false });
  * ```
  */
 export interface McpServerOptions extends ServerOptions {
@@ -107,9 +107,11 @@ export interface McpServerOptions extends ServerOptions {
   /** How long changes are collected into one `list_changed` notification, in ms. Default 10. */
   listChangedDebounceMs?: number;
   /**
-   * Show only `ToolError` and `McpError` messages to the model when a tool handler throws; other
-   * errors become "Tool "x" failed with an internal error." (they still reach `onError`).
-   * Default false: the thrown message is shown (never a stack trace).
+   * Hide the messages of unexpected errors a tool handler throws. Default true: a thrown
+   * `ToolError` (written for the model) or `McpError` keeps its message; any other error becomes
+   * "Tool "x" failed with an internal error." and reaches `onError` in full, so paths, hosts and
+   * secrets in a dependency's message never reach the model. Set `false` during development to
+   * send raw messages (never a stack trace).
    */
   maskToolErrors?: boolean;
   /** Most resource URIs one session may subscribe to. Default 1000. */
@@ -206,7 +208,7 @@ export class McpServer extends Server {
       throw new RangeError(`pageSize must be a positive integer (got ${options.pageSize})`);
     }
     this.validator = options.validator ?? defaultValidator();
-    this.maskToolErrors = options.maskToolErrors ?? false;
+    this.maskToolErrors = options.maskToolErrors ?? true;
     this.maxSubscriptions = options.maxSubscriptionsPerSession ?? DEFAULT_MAX_SUBSCRIPTIONS;
     this.notifier = new ListChangedNotifier(options.listChangedDebounceMs ?? DEFAULT_DEBOUNCE_MS, (kinds) =>
       this.announce(kinds),

@@ -10,6 +10,7 @@
  */
 import {
   type AuthInfo,
+  ErrorCode,
   type Implementation,
   LATEST_PROTOCOL_VERSION,
   McpError,
@@ -67,7 +68,11 @@ export class Server {
   readonly info: Implementation;
   readonly options: ServerOptions;
   readonly protocolVersions: readonly ProtocolVersion[];
-  private readonly requestHandlers = new Map<string, RequestHandler>();
+  /** The method table. `initialize` and `ping` are the session's own, but pass the same dispatch. */
+  private readonly requestHandlers = new Map<string, RequestHandler>([
+    ['initialize', (params, ctx) => ctx.session.acceptInitialize(params)],
+    ['ping', answerPing],
+  ]);
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
   private readonly liveSessions = new Set<ServerSession>();
   private readonly openListeners = new Set<SessionListener>();
@@ -113,6 +118,35 @@ export class Server {
   /** The handler of a method, if any. */
   requestHandler(method: string): RequestHandler | undefined {
     return this.requestHandlers.get(method);
+  }
+
+  /**
+   * The one dispatch point: every request any session answers (`initialize` and `ping`
+   * included) passes here, method → handler, after the session's lifecycle checks and before the
+   * result is encoded for the negotiated revision. A middleware pipeline wraps this call.
+   *
+   * @throws {McpError} `-32601` for a method without a handler; whatever the handler throws.
+   * @example
+   * ```ts
+   * const result = server.dispatch('tools/list', {}, ctx);
+   * ```
+   */
+  dispatch(method: string, params: Record<string, unknown>, context: RequestContext): unknown {
+    const handler = this.requestHandlers.get(method);
+    if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    return handler(params, context);
+  }
+
+  /**
+   * Sets a handler without the checks of {@link setRequestHandler}: for the server's own features.
+   *
+   * @example
+   * ```ts
+   * this.installHandler('tools/list', (params) => this.listTools(params));
+   * ```
+   */
+  protected installHandler(method: string, handler: RequestHandler): void {
+    this.requestHandlers.set(method, handler);
   }
 
   /**
@@ -253,6 +287,10 @@ export interface SessionInfo {
 
 /** @internal Exposed for tests of the negotiation table. */
 export const DEFAULT_PROTOCOL_VERSION: ProtocolVersion = LATEST_PROTOCOL_VERSION;
+
+function answerPing(): Record<string, never> {
+  return {};
+}
 
 function toError(value: unknown): Error {
   return value instanceof Error ? value : new Error(String(value));

@@ -267,18 +267,13 @@ export class ServerSession {
 
   private handleRequest(request: IncomingRequest): unknown {
     const method = request.method;
-    if (method === 'initialize') return this.encodeResult(method, this.initialize(request.params));
-    if (method === 'ping') return {};
-    if (this.state === 'new') {
+    if (this.state === 'new' && method !== 'initialize' && method !== 'ping') {
       throw new McpError(
         ErrorCode.InvalidRequest,
         `The session is not initialized: send "initialize" before "${method}"`,
       );
     }
-    const handler = this.server.requestHandler(method);
-    if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-    const context = new RequestContext(this, request);
-    const result = handler(request.params ?? {}, context);
+    const result = this.server.dispatch(method, request.params ?? {}, new RequestContext(this, request));
     if (isPromiseLike(result)) return result.then((value) => this.encodeResult(method, value));
     return this.encodeResult(method, result);
   }
@@ -288,7 +283,8 @@ export class ServerSession {
     return this.codec.encodeResult(method, body);
   }
 
-  private initialize(params: Record<string, unknown> | undefined): InitializeResult {
+  /** @internal Answers `initialize`: negotiates the revision and records the client. */
+  acceptInitialize(params: Record<string, unknown> | undefined): InitializeResult {
     if (this.state !== 'new') {
       throw new McpError(ErrorCode.InvalidRequest, 'The session is already initialized');
     }

@@ -1,0 +1,85 @@
+/**
+ * The feature modules of one {@link McpServer}, built together: completion reads the prompt and
+ * resource registries, and the tools feature hands task-augmented calls back to the server.
+ * @module
+ */
+import type { ServerCapabilities } from '@mcpkit/core';
+import { CompletionFeature } from './completion/completionFeature.js';
+import type { FeatureHost } from './feature.js';
+import { LoggingFeature } from './logging/loggingFeature.js';
+import type { McpServerOptions } from './mcpServerOptions.js';
+import { PromptsFeature } from './prompts/promptsFeature.js';
+import { ResourcesFeature } from './resources/resourcesFeature.js';
+import { ToolsFeature, type ToolsFeatureOptions } from './tools/toolsFeature.js';
+
+/**
+ * One server's feature modules.
+ *
+ * @example
+ * ```ts
+ * const features: FeatureSet = createFeatureSet(host, {}, runAsTask);
+ * ```
+ */
+export interface FeatureSet {
+  readonly tools: ToolsFeature;
+  readonly resources: ResourcesFeature;
+  readonly prompts: PromptsFeature;
+  readonly completion: CompletionFeature;
+  readonly logging: LoggingFeature;
+}
+
+/**
+ * Builds the feature modules; none is installed yet.
+ *
+ * @example
+ * ```ts
+ * const features = createFeatureSet(server, options, (tool, args, ctx) => features.tools.execute(tool, args, ctx));
+ * ```
+ */
+export function createFeatureSet(
+  host: FeatureHost,
+  options: McpServerOptions,
+  runAsTask: ToolsFeatureOptions['runAsTask'],
+): FeatureSet {
+  const tools = new ToolsFeature(host, { maskErrors: options.maskToolErrors ?? true, runAsTask });
+  const resources = new ResourcesFeature(host, options.maxSubscriptionsPerSession ?? 1000);
+  const prompts = new PromptsFeature(host);
+  const completion = new CompletionFeature(host, {
+    prompts: prompts.registry,
+    resources: resources.resources,
+    templates: resources.templates,
+  });
+  return { tools, resources, prompts, completion, logging: new LoggingFeature(host) };
+}
+
+/**
+ * Installs the features whose capability the server declares up front, so that items registered
+ * after clients connect are announced.
+ *
+ * @example
+ * ```ts
+ * installDeclared(features, { tools: { listChanged: true } });
+ * ```
+ */
+export function installDeclared(features: FeatureSet, declared: ServerCapabilities | undefined): void {
+  if (declared?.tools) features.tools.install();
+  if (declared?.resources) features.resources.install();
+  if (declared?.prompts) features.prompts.install();
+  if (declared?.completions) features.completion.install();
+}
+
+/**
+ * The `pageSize` option, checked: a positive integer, default 100.
+ *
+ * @example
+ * ```ts
+ * checkedPageSize(undefined); // 100
+ * ```
+ */
+export function checkedPageSize(pageSize: number | undefined): number {
+  const size = pageSize ?? 100;
+  if (!Number.isSafeInteger(size) || size < 1) {
+    throw new RangeError(`pageSize must be a positive integer (got ${pageSize})`);
+  }
+  return size;
+}

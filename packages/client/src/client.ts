@@ -6,23 +6,34 @@
 import {
   CapabilityError,
   type ClientCapabilities,
+  type ClientRequestMap,
+  type ClientRequestMethod,
   Connection,
   codecFor,
   ErrorCode,
+  type ExtensionMethod,
   type Implementation,
   type IncomingRequest,
   type InitializeResult,
   isSupportedProtocolVersion,
   LATEST_PROTOCOL_VERSION,
   McpError,
+  Method,
+  type MethodArgsOf,
+  type MethodHandlerOf,
   mergeCapabilities,
   missingServerCapability,
   NOT_IN_REVISION,
+  Notification,
   type OutgoingRequestOptions,
   type ProtocolVersion,
   type RevisionCodec,
   revisionHas,
   type ServerCapabilities,
+  type ServerNotificationMap,
+  type ServerNotificationMethod,
+  type ServerRequestMap,
+  type ServerRequestMethod,
   SUPPORTED_PROTOCOL_VERSIONS,
   type Transport,
   UnsupportedProtocolVersionError,
@@ -33,6 +44,45 @@ export type ClientRequestHandler = (params: Record<string, unknown>, request: In
 
 /** Receives one notification the server sends. */
 export type ClientNotificationHandler = (params: Record<string, unknown>) => void;
+
+/**
+ * Answers request method `M` sent by servers, with params and result typed by the method. Params
+ * come off the wire unchecked: the type says what the specification promises.
+ *
+ * @example
+ * ```ts
+ * const roots: ClientMethodHandler<'roots/list'> = () => ({ roots: [{ uri: 'file:///work' }] });
+ * ```
+ */
+export type ClientMethodHandler<M extends ServerRequestMethod> = MethodHandlerOf<
+  ServerRequestMap[M],
+  IncomingRequest
+>;
+
+/**
+ * Receives notification method `M` sent by servers, with params typed by the method.
+ *
+ * @example
+ * ```ts
+ * const onLog: ClientMethodNotificationHandler<'notifications/message'> = (params) => console.error(params.data);
+ * ```
+ */
+export type ClientMethodNotificationHandler<M extends ServerNotificationMethod> = (
+  params: NonNullable<ServerNotificationMap[M]>,
+) => void;
+
+/**
+ * The arguments of a typed request: params may be left out when the method allows it.
+ *
+ * @example
+ * ```ts
+ * const args: RequestArgs<'tools/list'> = [];
+ * ```
+ */
+export type RequestArgs<M extends ClientRequestMethod> = MethodArgsOf<
+  ClientRequestMap[M]['params'],
+  OutgoingRequestOptions
+>;
 
 /** Options of {@link Client}. */
 export interface ClientOptions {
@@ -164,13 +214,13 @@ export class Client {
     // Encode with the codec of the version we propose, so an older server never sees fields
     // (icons, task capabilities...) its revision lacks.
     const proposed = this.protocolVersions[0] ?? LATEST_PROTOCOL_VERSION;
-    const params = codecFor(proposed).encodeParams('initialize', {
+    const params = codecFor(proposed).encodeParams(Method.Initialize, {
       protocolVersion: proposed,
       capabilities: this.capabilities,
       clientInfo: this.info,
     });
     const result = await connection.request<InitializeResult>(
-      'initialize',
+      Method.Initialize,
       params === NOT_IN_REVISION ? undefined : params,
       { resetTimeoutOnProgress: false, ...options },
     );
@@ -183,25 +233,42 @@ export class Client {
     this.initializeResult = result;
     transport.setProtocolVersion?.(version);
     this.state = 'ready';
-    await connection.notify('notifications/initialized');
+    await connection.notify(Notification.Initialized);
     return result;
   }
 
   /**
    * Sends a request after checking the server declared the capability for it.
    *
+   * A method of the specification has typed params and result; any other name (an extension)
+   * is untyped, its result type given as a type argument.
+   *
    * @throws {CapabilityError} locally, before sending, when the server lacks the capability.
    * @example
    * ```ts
-   * const { tools } = await client.request<ListToolsResult>('tools/list', {});
+   * const { tools } = await client.request('tools/list');
+   * const hits = await client.request<{ hits: string[] }>('com.example/search', { q: 'mcp' });
    * ```
    */
-  request<R = Record<string, unknown>>(
-    method: string,
+  request<M extends ClientRequestMethod>(
+    method: M,
+    ...args: RequestArgs<M>
+  ): Promise<ClientRequestMap[M]['result']>;
+  request<R = Record<string, unknown>, M extends string = string>(
+    method: ExtensionMethod<M, ClientRequestMethod>,
     params?: Record<string, unknown>,
     options?: OutgoingRequestOptions,
+  ): Promise<R>;
+  request<R>(method: string, params?: object, options?: OutgoingRequestOptions): Promise<R> {
+    return this.send<R>(method, params as Record<string, unknown> | undefined, options);
+  }
+
+  private send<R>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: OutgoingRequestOptions | undefined,
   ): Promise<R> {
-    if (this.state !== 'ready' && method !== 'ping') {
+    if (this.state !== 'ready' && method !== Method.Ping) {
       return Promise.reject(
         this.state === 'closed'
           ? new McpError(ErrorCode.ConnectionClosed, 'The client is closed')
@@ -234,15 +301,24 @@ export class Client {
   }
 
   /**
-   * Sets the handler of a request method the server sends (e.g. `sampling/createMessage`).
+   * Sets the handler of a request method the server sends (e.g. `sampling/createMessage`). A
+   * method of the specification gets typed params and result; any other name is untyped.
    *
    * @example
    * ```ts
    * client.setRequestHandler('roots/list', () => ({ roots: [{ uri: 'file:///work' }] }));
    * ```
    */
-  setRequestHandler(method: string, handler: ClientRequestHandler): void {
-    this.requestHandlers.set(method, handler);
+  setRequestHandler<M extends ServerRequestMethod>(method: M, handler: ClientMethodHandler<M>): void;
+  setRequestHandler<M extends string>(
+    method: ExtensionMethod<M, ServerRequestMethod>,
+    handler: ClientRequestHandler,
+  ): void;
+  setRequestHandler(method: string, handler: ClientRequestHandler | ClientMethodHandler<any>): void {
+    if (method === Method.Ping) {
+      throw new TypeError('"ping" is answered by the client itself and cannot be overridden');
+    }
+    this.requestHandlers.set(method, handler as ClientRequestHandler);
   }
 
   /**
@@ -253,14 +329,26 @@ export class Client {
    * client.onNotification('notifications/message', (params) => console.error(params.data));
    * ```
    */
-  onNotification(method: string, handler: ClientNotificationHandler): () => void {
+  onNotification<M extends ServerNotificationMethod>(
+    method: M,
+    handler: ClientMethodNotificationHandler<M>,
+  ): () => void;
+  onNotification<M extends string>(
+    method: ExtensionMethod<M, ServerNotificationMethod>,
+    handler: ClientNotificationHandler,
+  ): () => void;
+  onNotification(
+    method: string,
+    handler: ClientNotificationHandler | ClientMethodNotificationHandler<any>,
+  ): () => void {
     let handlers = this.notificationHandlers.get(method);
     if (!handlers) {
       handlers = new Set();
       this.notificationHandlers.set(method, handlers);
     }
-    handlers.add(handler);
-    return () => handlers.delete(handler);
+    const listener = handler as ClientNotificationHandler;
+    handlers.add(listener);
+    return () => handlers.delete(listener);
   }
 
   /**
@@ -284,7 +372,7 @@ export class Client {
    * ```
    */
   async ping(options?: OutgoingRequestOptions): Promise<void> {
-    await this.request('ping', undefined, { resetTimeoutOnProgress: false, ...options });
+    await this.request(Method.Ping, undefined, { resetTimeoutOnProgress: false, ...options });
   }
 
   /** Closes the connection. Pending requests fail with a clear error. */
@@ -294,14 +382,14 @@ export class Client {
 
   private missingCapability(method: string, params: Record<string, unknown> | undefined): string | undefined {
     // 2024-11-05 has completion/complete but no capability to announce it, so nothing to check.
-    if (method === 'completion/complete' && !revisionHas(this.codec.version, 'completionsCapability')) {
+    if (method === Method.CompletionComplete && !revisionHas(this.codec.version, 'completionsCapability')) {
       return undefined;
     }
     return missingServerCapability(method, params, this.serverCapabilities);
   }
 
   private handleRequest(request: IncomingRequest): unknown {
-    if (request.method === 'ping') return {};
+    if (request.method === Method.Ping) return {};
     const handler = this.requestHandlers.get(request.method);
     if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
     return handler(request.params ?? {}, request);

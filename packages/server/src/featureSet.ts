@@ -3,7 +3,7 @@
  * resource registries, and the tools feature hands task-augmented calls back to the server.
  * @module
  */
-import type { ServerCapabilities } from '@mcpkit/core';
+import { Method, type ServerCapabilities } from '@mcpkit/core';
 import { CompletionFeature } from './completion/completionFeature.js';
 import type { FeatureHost } from './feature.js';
 import { LoggingFeature } from './logging/loggingFeature.js';
@@ -11,6 +11,34 @@ import type { McpServerOptions } from './mcpServerOptions.js';
 import { PromptsFeature } from './prompts/promptsFeature.js';
 import { ResourcesFeature } from './resources/resourcesFeature.js';
 import { ToolsFeature, type ToolsFeatureOptions } from './tools/toolsFeature.js';
+
+/**
+ * The methods an `McpServer`'s features answer, and who answers them: `setRequestHandler`
+ * refuses them, so a raw handler cannot silently replace (or be replaced by) what the
+ * registration methods serve.
+ *
+ * @example
+ * ```ts
+ * OWNED_METHODS.methods.includes('tools/call'); // true
+ * ```
+ */
+export const OWNED_METHODS = {
+  methods: [
+    Method.ToolsList,
+    Method.ToolsCall,
+    Method.ResourcesList,
+    Method.ResourcesTemplatesList,
+    Method.ResourcesRead,
+    Method.ResourcesSubscribe,
+    Method.ResourcesUnsubscribe,
+    Method.PromptsList,
+    Method.PromptsGet,
+    Method.CompletionComplete,
+    Method.LoggingSetLevel,
+  ],
+  owner:
+    'McpServer from what is registered (server.tool(), server.resource(), server.prompt()...); to answer it yourself, use the low-level Server',
+} as const;
 
 /**
  * One server's feature modules.

@@ -69,6 +69,8 @@ export {
 } from './resources/resource.js';
 export { isAbsoluteUri, uriProblem } from './resources/uri.js';
 export {
+  type MethodHandler,
+  type MethodNotificationHandler,
   type NotificationHandler,
   type RequestHandler,
   Server,

@@ -8,7 +8,9 @@
  * ten. Changes are collected for a short window (default 10 ms) and flushed together.
  * @module
  */
+
 import type { ServerCapabilities } from '@mcpkit/core';
+import { Notification } from '@mcpkit/core';
 import type { PagedCollection, PagedItem } from './pagination.js';
 import type { Server } from './server.js';
 import type { ServerSession } from './session.js';
@@ -32,9 +34,9 @@ export type ListKind = 'tools' | 'resources' | 'prompts';
  * ```
  */
 export const LIST_CHANGED_NOTIFICATION: Readonly<Record<ListKind, string>> = {
-  tools: 'notifications/tools/list_changed',
-  resources: 'notifications/resources/list_changed',
-  prompts: 'notifications/prompts/list_changed',
+  tools: Notification.ToolsListChanged,
+  resources: Notification.ResourcesListChanged,
+  prompts: Notification.PromptsListChanged,
 };
 
 /**

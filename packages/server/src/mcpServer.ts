@@ -18,12 +18,17 @@ import type {
   Implementation,
   JsonSchemaValidator,
   LoggingLevel,
-  ServerCapabilities,
 } from '@mcpkit/core';
 import { defaultValidator } from '@mcpkit/schema';
 import type { RequestContext } from './context.js';
-import type { FeatureHandlers, FeatureHost } from './feature.js';
-import { checkedPageSize, createFeatureSet, type FeatureSet, installDeclared } from './featureSet.js';
+import type { FeatureHost } from './feature.js';
+import {
+  checkedPageSize,
+  createFeatureSet,
+  type FeatureSet,
+  installDeclared,
+  OWNED_METHODS,
+} from './featureSet.js';
 import { ListChangeAnnouncer, type ListedItem, type ListKind } from './listChanged.js';
 import type { McpServerOptions } from './mcpServerOptions.js';
 import type {
@@ -88,6 +93,7 @@ export class McpServer extends Server implements FeatureHost {
     this.pageSize = checkedPageSize(options.pageSize);
     this.validator = options.validator ?? defaultValidator();
     this.announcer = new ListChangeAnnouncer(this, options.listChangedDebounceMs ?? 10);
+    this.reserveMethods(OWNED_METHODS.methods, OWNED_METHODS.owner);
     this.features = createFeatureSet(this, options, this.runToolAsTask.bind(this));
     this.features.logging.install();
     this.tasks = options.tasks ? new TaskManager(options.tasks === true ? {} : options.tasks) : undefined;
@@ -236,12 +242,6 @@ export class McpServer extends Server implements FeatureHost {
     this.announcer.cancel();
     await super.close();
     await this.tasks?.close();
-  }
-
-  /** @internal Feature modules install their capability and handlers here. */
-  provide(capabilities: ServerCapabilities, handlers: FeatureHandlers): void {
-    this.implyCapabilities(capabilities);
-    for (const [method, handler] of Object.entries(handlers)) this.installHandler(method, handler);
   }
 
   /** @internal A list changed: completers it brings install completion; sessions hear of it. */

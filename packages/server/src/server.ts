@@ -10,10 +10,17 @@
  */
 import {
   type AuthInfo,
+  type ClientNotificationMap,
+  type ClientNotificationMethod,
+  type ClientRequestMap,
+  type ClientRequestMethod,
   ErrorCode,
+  type ExtensionMethod,
   type Implementation,
   LATEST_PROTOCOL_VERSION,
   McpError,
+  Method,
+  type MethodHandlerOf,
   mergeCapabilities,
   type ProtocolVersion,
   type ServerCapabilities,
@@ -31,6 +38,33 @@ export type RequestHandler = (params: Record<string, unknown>, context: RequestC
 
 /** Receives one notification method from a client. */
 export type NotificationHandler = (params: Record<string, unknown>, session: ServerSession) => void;
+
+/**
+ * Answers request method `M` sent by clients, with params and result typed by the method. Params
+ * come off the wire unchecked: the type says what the specification promises, not what a peer sent.
+ *
+ * @example
+ * ```ts
+ * const listTools: MethodHandler<'tools/list'> = (params) => ({ tools: [] });
+ * ```
+ */
+export type MethodHandler<M extends ClientRequestMethod> = MethodHandlerOf<
+  ClientRequestMap[M],
+  RequestContext
+>;
+
+/**
+ * Receives notification method `M` sent by clients, with params typed by the method.
+ *
+ * @example
+ * ```ts
+ * const onProgress: MethodNotificationHandler<'notifications/progress'> = (params) => params.progress;
+ * ```
+ */
+export type MethodNotificationHandler<M extends ClientNotificationMethod> = (
+  params: NonNullable<ClientNotificationMap[M]>,
+  session: ServerSession,
+) => void;
 
 /** Options of {@link Server}. */
 export interface ServerOptions {
@@ -70,8 +104,13 @@ export class Server {
   readonly protocolVersions: readonly ProtocolVersion[];
   /** The method table. `initialize` and `ping` are the session's own, but pass the same dispatch. */
   private readonly requestHandlers = new Map<string, RequestHandler>([
-    ['initialize', (params, ctx) => ctx.session.acceptInitialize(params)],
-    ['ping', answerPing],
+    [Method.Initialize, (params, ctx) => ctx.session.acceptInitialize(params)],
+    [Method.Ping, answerPing],
+  ]);
+  /** Methods {@link setRequestHandler} refuses, with who answers them. */
+  private readonly reserved = new Map<string, string>([
+    [Method.Initialize, 'the session itself'],
+    [Method.Ping, 'the session itself'],
   ]);
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
   private readonly liveSessions = new Set<ServerSession>();
@@ -101,18 +140,55 @@ export class Server {
   }
 
   /**
-   * Sets the handler of one request method. Replaces an earlier handler of the same method.
+   * Sets the handler of one request method; replaces an earlier handler of the same method. A
+   * method of the specification gets typed params and result; any other name (an extension) is
+   * untyped.
+   *
+   * @throws {TypeError} for a method the server answers itself: `initialize` and `ping`, and on an
+   *   `McpServer` the methods its features own (`tools/*`, `resources/*`, `prompts/*`,
+   *   `completion/complete`, `logging/setLevel`).
+   * @example
+   * ```ts
+   * server.setRequestHandler('tools/call', async (params, ctx) => ({ content: [{ type: 'text', text: params.name }] }));
+   * server.setRequestHandler('com.example/search', (params) => ({ hits: [] }));
+   * ```
+   */
+  setRequestHandler<M extends ClientRequestMethod>(method: M, handler: MethodHandler<M>): void;
+  setRequestHandler<M extends string>(
+    method: ExtensionMethod<M, ClientRequestMethod>,
+    handler: RequestHandler,
+  ): void;
+  setRequestHandler(method: string, handler: RequestHandler | MethodHandler<any>): void {
+    const owner = this.reserved.get(method);
+    if (owner) throw new TypeError(`"${method}" is answered by ${owner} and cannot be overridden`);
+    this.requestHandlers.set(method, handler as RequestHandler);
+  }
+
+  /**
+   * Installs a feature: declares `capabilities` and answers the `handlers`' methods, bypassing
+   * the reservation check of {@link setRequestHandler} (the feature is the owner).
    *
    * @example
    * ```ts
-   * server.setRequestHandler('tools/call', async (params, ctx) => ({ content: [] }));
+   * server.provide({ logging: {} }, { 'logging/setLevel': (params, ctx) => setLevel(params, ctx) });
    * ```
    */
-  setRequestHandler(method: string, handler: RequestHandler): void {
-    if (method === 'initialize' || method === 'ping') {
-      throw new TypeError(`"${method}" is answered by the session itself and cannot be overridden`);
-    }
-    this.requestHandlers.set(method, handler);
+  provide(capabilities: ServerCapabilities, handlers: Readonly<Record<string, RequestHandler>>): void {
+    this.implyCapabilities(capabilities);
+    for (const [method, handler] of Object.entries(handlers)) this.requestHandlers.set(method, handler);
+  }
+
+  /**
+   * Reserves methods the server answers itself: {@link setRequestHandler} refuses them, naming
+   * `owner` in its error.
+   *
+   * @example
+   * ```ts
+   * this.reserveMethods(['tools/list', 'tools/call'], 'McpServer (register tools with server.tool())');
+   * ```
+   */
+  protected reserveMethods(methods: Iterable<string>, owner: string): void {
+    for (const method of methods) this.reserved.set(method, owner);
   }
 
   /** The handler of a method, if any. */
@@ -138,27 +214,27 @@ export class Server {
   }
 
   /**
-   * Sets a handler without the checks of {@link setRequestHandler}: for the server's own features.
-   *
-   * @example
-   * ```ts
-   * this.installHandler('tools/list', (params) => this.listTools(params));
-   * ```
-   */
-  protected installHandler(method: string, handler: RequestHandler): void {
-    this.requestHandlers.set(method, handler);
-  }
-
-  /**
-   * Sets the handler of one notification method sent by clients.
+   * Sets the handler of one notification method sent by clients (replacing an earlier one). A
+   * method of the specification gets typed params; any other name is untyped.
    *
    * @example
    * ```ts
    * server.setNotificationHandler('notifications/roots/list_changed', (_params, session) => refresh(session));
    * ```
    */
-  setNotificationHandler(method: string, handler: NotificationHandler): void {
-    this.notificationHandlers.set(method, handler);
+  setNotificationHandler<M extends ClientNotificationMethod>(
+    method: M,
+    handler: MethodNotificationHandler<M>,
+  ): void;
+  setNotificationHandler<M extends string>(
+    method: ExtensionMethod<M, ClientNotificationMethod>,
+    handler: NotificationHandler,
+  ): void;
+  setNotificationHandler(
+    method: string,
+    handler: NotificationHandler | MethodNotificationHandler<any>,
+  ): void {
+    this.notificationHandlers.set(method, handler as NotificationHandler);
   }
 
   /** @internal */

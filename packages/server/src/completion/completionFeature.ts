@@ -3,7 +3,9 @@
  * variables, answered by the completers registered with them.
  * @module
  */
+
 import type { CompleteResult } from '@mcpkit/core';
+import { Method } from '@mcpkit/core';
 import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
 import type { PagedCollection } from '../pagination.js';
@@ -46,7 +48,7 @@ export class CompletionFeature extends Feature {
   }
 
   protected handlers(): FeatureHandlers {
-    return { 'completion/complete': (params, ctx) => this.complete(params, ctx) };
+    return { [Method.CompletionComplete]: (params, ctx) => this.complete(params, ctx) };
   }
 
   private async complete(params: Record<string, unknown>, ctx: RequestContext): Promise<CompleteResult> {

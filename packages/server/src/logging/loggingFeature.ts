@@ -3,7 +3,7 @@
  * whose level lets them through. Always declared.
  * @module
  */
-import { LOGGING_LEVELS, type LoggingLevel } from '@mcpkit/core';
+import { LOGGING_LEVELS, type LoggingLevel, Method, Notification } from '@mcpkit/core';
 import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers } from '../feature.js';
 import { invalidParams } from '../params.js';
@@ -22,13 +22,13 @@ export class LoggingFeature extends Feature {
   protected readonly capability = { logging: {} };
 
   protected handlers(): FeatureHandlers {
-    return { 'logging/setLevel': (params, ctx) => this.setLevel(params, ctx) };
+    return { [Method.LoggingSetLevel]: (params, ctx) => this.setLevel(params, ctx) };
   }
 
   /** Sends a log message to every session whose `logging/setLevel` lets `level` through. */
   log(level: LoggingLevel, data: unknown, logger?: string): void {
     const params: Record<string, unknown> = logger === undefined ? { level, data } : { level, data, logger };
-    this.host.broadcast('notifications/message', params, (session) => session.wantsLog(level));
+    this.host.broadcast(Notification.Message, params, (session) => session.wantsLog(level));
   }
 
   private setLevel(params: Record<string, unknown>, ctx: RequestContext): Record<string, never> {

@@ -2,7 +2,9 @@
  * The prompts feature: the prompt registry, `prompts/list` and `prompts/get`.
  * @module
  */
+
 import type { GetPromptResult, ListPromptsResult } from '@mcpkit/core';
+import { Method } from '@mcpkit/core';
 import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
 import type { ItemList } from '../listChanged.js';
@@ -41,8 +43,8 @@ export class PromptsFeature extends Feature {
 
   protected handlers(): FeatureHandlers {
     return {
-      'prompts/list': (params) => this.listPrompts(params),
-      'prompts/get': (params, ctx) => this.getPrompt(params, ctx),
+      [Method.PromptsList]: (params) => this.listPrompts(params),
+      [Method.PromptsGet]: (params, ctx) => this.getPrompt(params, ctx),
     };
   }
 

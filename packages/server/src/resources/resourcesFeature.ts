@@ -4,7 +4,14 @@
  * `notifications/resources/updated`.
  * @module
  */
-import { ErrorCode, type ListResourceTemplatesResult, McpError, type ReadResourceResult } from '@mcpkit/core';
+import {
+  ErrorCode,
+  type ListResourceTemplatesResult,
+  McpError,
+  Method,
+  Notification,
+  type ReadResourceResult,
+} from '@mcpkit/core';
 import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
 import type { ItemList } from '../listChanged.js';
@@ -81,19 +88,19 @@ export class ResourcesFeature extends Feature {
 
   protected handlers(): FeatureHandlers {
     return {
-      'resources/list': (params, ctx) =>
+      [Method.ResourcesList]: (params, ctx) =>
         listResources(this.resources, this.templates, params.cursor, this.host.pageSize, ctx),
-      'resources/templates/list': (params) => this.listTemplates(params),
-      'resources/read': (params, ctx) => this.read(params, ctx),
-      'resources/subscribe': (params, ctx) => this.subscribe(params, ctx),
-      'resources/unsubscribe': (params, ctx) => this.unsubscribe(params, ctx),
+      [Method.ResourcesTemplatesList]: (params) => this.listTemplates(params),
+      [Method.ResourcesRead]: (params, ctx) => this.read(params, ctx),
+      [Method.ResourcesSubscribe]: (params, ctx) => this.subscribe(params, ctx),
+      [Method.ResourcesUnsubscribe]: (params, ctx) => this.unsubscribe(params, ctx),
     };
   }
 
   /** Tells every session subscribed to `uri` that the resource changed. */
   notifyUpdated(uri: string): void {
     this.host.broadcast(
-      'notifications/resources/updated',
+      Notification.ResourcesUpdated,
       { uri },
       (session) => session.subscriptions?.has(uri) === true,
     );
@@ -109,7 +116,7 @@ export class ResourcesFeature extends Feature {
   }
 
   private async read(params: Record<string, unknown>, ctx: RequestContext): Promise<ReadResourceResult> {
-    const uri = requestedUri(params, 'resources/read');
+    const uri = requestedUri(params, Method.ResourcesRead);
     const resource = this.resources.find(uri);
     if (resource) {
       const state = resource.state;
@@ -130,7 +137,7 @@ export class ResourcesFeature extends Feature {
   }
 
   private subscribe(params: Record<string, unknown>, ctx: RequestContext): Record<string, never> {
-    const uri = requestedUri(params, 'resources/subscribe');
+    const uri = requestedUri(params, Method.ResourcesSubscribe);
     if (!this.isKnown(uri)) throw resourceNotFound(uri);
     const session = ctx.session;
     if (!session.subscriptions) session.subscriptions = new Set();

@@ -14,6 +14,7 @@ import {
   ErrorCode,
   type ListToolsResult,
   McpError,
+  Method,
   UrlElicitationRequiredError,
   type ValidationResult,
 } from '@mcpkit/core';
@@ -102,8 +103,8 @@ export class ToolsFeature extends Feature {
 
   protected handlers(): FeatureHandlers {
     return {
-      'tools/list': (params) => this.listTools(params),
-      'tools/call': (params, ctx) => this.callTool(params, ctx),
+      [Method.ToolsList]: (params) => this.listTools(params),
+      [Method.ToolsCall]: (params, ctx) => this.callTool(params, ctx),
     };
   }
 

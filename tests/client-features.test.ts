@@ -205,7 +205,11 @@ describe('McpClient', () => {
   });
 
   it('validates structuredContent against the tool outputSchema', async () => {
-    const outputSchema: ToolJsonSchema = { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] };
+    const outputSchema: ToolJsonSchema = {
+      type: 'object',
+      properties: { sum: { type: 'number' } },
+      required: ['sum'],
+    };
     const server = toolServer(
       (p) =>
         p.name === 'good'

@@ -402,7 +402,9 @@ describe('tasks: cancellation', () => {
       t: {
         taskSupport: 'optional',
         run: (_args, ctx) =>
-          new Promise<CallToolResult>((resolve) => ctx.signal.addEventListener('abort', () => resolve({ content: [] }))),
+          new Promise<CallToolResult>((resolve) =>
+            ctx.signal.addEventListener('abort', () => resolve({ content: [] })),
+          ),
       },
     });
     const { client } = await connect(server);

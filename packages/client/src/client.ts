@@ -28,6 +28,7 @@ import {
   type OutgoingRequestOptions,
   type ProtocolVersion,
   type RevisionCodec,
+  rejectUnknownOptions,
   revisionHas,
   type ServerCapabilities,
   type ServerNotificationMap,
@@ -98,6 +99,23 @@ export interface ClientOptions {
   onError?: (error: Error) => void;
 }
 
+/**
+ * Every key of {@link ClientOptions}: the constructor refuses others (a typo would otherwise be
+ * ignored in silence).
+ *
+ * @example
+ * ```ts
+ * Object.hasOwn(CLIENT_OPTION_KEYS, 'requestTimeout'); // true
+ * ```
+ */
+export const CLIENT_OPTION_KEYS: Readonly<Record<keyof ClientOptions, true>> = {
+  capabilities: true,
+  protocolVersions: true,
+  requestTimeout: true,
+  maxTotalTimeout: true,
+  onError: true,
+};
+
 type ClientState = 'new' | 'initializing' | 'ready' | 'closed';
 
 /**
@@ -125,6 +143,8 @@ export class Client {
     readonly info: Implementation,
     readonly options: ClientOptions = {},
   ) {
+    // A subclass with options of its own checks them all itself.
+    if (new.target === Client) rejectUnknownOptions(options, CLIENT_OPTION_KEYS, 'Client');
     this.protocolVersions = options.protocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS;
   }
 

@@ -3,13 +3,14 @@
  * resource registries, and the tools feature hands task-augmented calls back to the server.
  * @module
  */
-import { Method, type ServerCapabilities } from '@mcpkit/core';
+import { Method, rejectUnknownOptions, type ServerCapabilities } from '@mcpkit/core';
 import { CompletionFeature } from './completion/completionFeature.js';
 import type { FeatureHost } from './feature.js';
 import { LoggingFeature } from './logging/loggingFeature.js';
 import type { McpServerOptions } from './mcpServerOptions.js';
 import { PromptsFeature } from './prompts/promptsFeature.js';
 import { ResourcesFeature } from './resources/resourcesFeature.js';
+import { SERVER_OPTION_KEYS } from './server.js';
 import { ToolsFeature, type ToolsFeatureOptions } from './tools/toolsFeature.js';
 
 /**
@@ -45,7 +46,7 @@ export const OWNED_METHODS = {
  *
  * @example
  * ```ts
- * const features: FeatureSet = createFeatureSet(host, {}, runAsTask);
+ * const features: FeatureSet = createFeatureSet(host, {}, runAsTask, true);
  * ```
  */
 export interface FeatureSet {
@@ -57,18 +58,41 @@ export interface FeatureSet {
 }
 
 /**
- * Builds the feature modules; none is installed yet.
+ * Every key of `McpServerOptions`: `new McpServer()` refuses others.
  *
  * @example
  * ```ts
- * const features = createFeatureSet(server, options, (tool, args, ctx) => features.tools.execute(tool, args, ctx));
+ * Object.hasOwn(MCP_SERVER_OPTION_KEYS, 'maskToolErrors'); // true
+ * ```
+ */
+export const MCP_SERVER_OPTION_KEYS: Readonly<Record<keyof McpServerOptions, true>> = {
+  ...SERVER_OPTION_KEYS,
+  pageSize: true,
+  validator: true,
+  listChangedDebounceMs: true,
+  maskToolErrors: true,
+  maxSubscriptionsPerSession: true,
+  tasks: true,
+};
+
+/**
+ * Builds the feature modules (none is installed yet), after checking the option keys unless a
+ * subclass with options of its own does that.
+ *
+ * @throws {TypeError} for an unknown option key.
+ *
+ * @example
+ * ```ts
+ * const features = createFeatureSet(server, options, (tool, args, ctx) => features.tools.execute(tool, args, ctx), true);
  * ```
  */
 export function createFeatureSet(
   host: FeatureHost,
   options: McpServerOptions,
   runAsTask: ToolsFeatureOptions['runAsTask'],
+  checkKeys: boolean,
 ): FeatureSet {
+  if (checkKeys) rejectUnknownOptions(options, MCP_SERVER_OPTION_KEYS, 'McpServer');
   const tools = new ToolsFeature(host, { maskErrors: options.maskToolErrors ?? true, runAsTask });
   const resources = new ResourcesFeature(host, options.maxSubscriptionsPerSession ?? 1000);
   const prompts = new PromptsFeature(host);

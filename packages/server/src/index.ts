@@ -73,6 +73,7 @@ export {
   type MethodNotificationHandler,
   type NotificationHandler,
   type RequestHandler,
+  SERVER_OPTION_KEYS,
   Server,
   type ServerOptions,
   type SessionInfo,

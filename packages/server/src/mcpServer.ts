@@ -94,7 +94,8 @@ export class McpServer extends Server implements FeatureHost {
     this.validator = options.validator ?? defaultValidator();
     this.announcer = new ListChangeAnnouncer(this, options.listChangedDebounceMs ?? 10);
     this.reserveMethods(OWNED_METHODS.methods, OWNED_METHODS.owner);
-    this.features = createFeatureSet(this, options, this.runToolAsTask.bind(this));
+    const checkKeys = new.target === McpServer;
+    this.features = createFeatureSet(this, options, this.runToolAsTask.bind(this), checkKeys);
     this.features.logging.install();
     this.tasks = options.tasks ? new TaskManager(options.tasks === true ? {} : options.tasks) : undefined;
     if (this.tasks) {

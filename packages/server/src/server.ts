@@ -23,6 +23,7 @@ import {
   type MethodHandlerOf,
   mergeCapabilities,
   type ProtocolVersion,
+  rejectUnknownOptions,
   type ServerCapabilities,
   SUPPORTED_PROTOCOL_VERSIONS,
   type Transport,
@@ -85,6 +86,24 @@ export interface ServerOptions {
   onError?: (error: Error, session?: ServerSession) => void;
 }
 
+/**
+ * Every key of {@link ServerOptions}: the constructor refuses others (a typo would otherwise be
+ * ignored in silence).
+ *
+ * @example
+ * ```ts
+ * Object.keys(SERVER_OPTION_KEYS); // ['instructions', 'capabilities', ...]
+ * ```
+ */
+export const SERVER_OPTION_KEYS: Readonly<Record<keyof ServerOptions, true>> = {
+  instructions: true,
+  capabilities: true,
+  protocolVersions: true,
+  requestTimeout: true,
+  maxTotalTimeout: true,
+  onError: true,
+};
+
 /** Called when a session starts or ends. */
 export type SessionListener = (session: ServerSession) => void;
 
@@ -112,7 +131,7 @@ export class Server {
     [Method.Initialize, 'the session itself'],
     [Method.Ping, 'the session itself'],
   ]);
-  private readonly notificationHandlers = new Map<string, NotificationHandler>();
+  private readonly notificationHandlers = new Map<string, Set<NotificationHandler>>();
   private readonly liveSessions = new Set<ServerSession>();
   private readonly openListeners = new Set<SessionListener>();
   private readonly closeListeners = new Set<SessionListener>();
@@ -120,6 +139,8 @@ export class Server {
   private declared: ServerCapabilities | undefined;
 
   constructor(info: Implementation, options: ServerOptions = {}) {
+    // A subclass with options of its own checks them all itself.
+    if (new.target === Server) rejectUnknownOptions(options, SERVER_OPTION_KEYS, 'Server');
     this.info = info;
     this.options = options;
     this.protocolVersions = options.protocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS;
@@ -214,9 +235,39 @@ export class Server {
   }
 
   /**
-   * Sets the handler of one notification method sent by clients (replacing an earlier one). A
-   * method of the specification gets typed params; any other name is untyped.
+   * Adds a listener for a notification method clients send; returns an unsubscribe function. A
+   * method of the specification gets typed params; any other name is untyped. Listeners run in
+   * the order they were added; one that throws is reported to `onError` and the others still run.
    *
+   * @example
+   * ```ts
+   * const stop = server.onNotification('notifications/roots/list_changed', (_params, session) => refresh(session));
+   * ```
+   */
+  onNotification<M extends ClientNotificationMethod>(
+    method: M,
+    handler: MethodNotificationHandler<M>,
+  ): () => void;
+  onNotification<M extends string>(
+    method: ExtensionMethod<M, ClientNotificationMethod>,
+    handler: NotificationHandler,
+  ): () => void;
+  onNotification(method: string, handler: NotificationHandler | MethodNotificationHandler<any>): () => void {
+    let handlers = this.notificationHandlers.get(method);
+    if (!handlers) {
+      handlers = new Set();
+      this.notificationHandlers.set(method, handlers);
+    }
+    const listener = handler as NotificationHandler;
+    handlers.add(listener);
+    return () => handlers.delete(listener);
+  }
+
+  /**
+   * Replaces every listener of one notification method with `handler`.
+   *
+   * @deprecated Use {@link onNotification}, which adds a listener and returns its unsubscribe
+   *   function, like the client's.
    * @example
    * ```ts
    * server.setNotificationHandler('notifications/roots/list_changed', (_params, session) => refresh(session));
@@ -234,12 +285,13 @@ export class Server {
     method: string,
     handler: NotificationHandler | MethodNotificationHandler<any>,
   ): void {
-    this.notificationHandlers.set(method, handler as NotificationHandler);
+    this.notificationHandlers.set(method, new Set([handler as NotificationHandler]));
   }
 
-  /** @internal */
-  notificationHandler(method: string): NotificationHandler | undefined {
-    return this.notificationHandlers.get(method);
+  /** @internal Runs the listeners of a notification a session received. */
+  notified(method: string, params: Record<string, unknown>, session: ServerSession): void {
+    const handlers = this.notificationHandlers.get(method);
+    if (handlers) for (const handler of handlers) this.safely(() => handler(params, session), session);
   }
 
   /**

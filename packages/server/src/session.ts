@@ -358,7 +358,7 @@ export class ServerSession {
       this.server.sessionInitialized(this);
       return;
     }
-    this.server.notificationHandler(method)?.(params ?? {}, this);
+    this.server.notified(method, params ?? {}, this);
   }
 
   private handleClose(): void {

@@ -12,6 +12,8 @@ import {
   codecFor,
   ErrorCode,
   type ExtensionMethod,
+  encodeOutgoingNotification,
+  encodeOutgoingRequest,
   type Implementation,
   type IncomingRequest,
   type InitializeResult,
@@ -223,10 +225,7 @@ export class Client {
         onError: (error) => this.reportError(error),
         acceptBatches: () => this.codec.acceptsBatches,
         // Progress the engine sends for the server's requests must fit the negotiated revision.
-        encodeNotification: (method, params) => {
-          const encoded = this.codec.encodeParams(method, params);
-          return encoded === NOT_IN_REVISION ? undefined : encoded;
-        },
+        encodeNotification: (method, params) => encodeOutgoingNotification(this.codec, method, params),
       },
     );
     this.connectionInstance = connection;
@@ -295,15 +294,17 @@ export class Client {
           : new CapabilityError(`Cannot send "${method}" before the client has connected`),
       );
     }
-    const gap = this.missingCapability(method, params);
-    if (gap) return Promise.reject(new CapabilityError(gap));
-    const encoded = this.codec.encodeParams(method, params);
-    if (encoded === NOT_IN_REVISION) {
-      return Promise.reject(
-        new CapabilityError(`"${method}" is not available in protocol revision ${this.codec.version}`),
+    try {
+      const encoded = encodeOutgoingRequest(
+        this.codec,
+        method,
+        params,
+        this.missingCapability(method, params),
       );
+      return this.connection.request<R>(method, encoded, options);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    return this.connection.request<R>(method, encoded, options);
   }
 
   /**

@@ -34,6 +34,7 @@ export * from './protocol/dialect.js';
 export * from './protocol/icons.js';
 export * from './protocol/meta.js';
 export * from './protocol/methods.js';
+export * from './protocol/outgoing.js';
 export * from './protocol/revisions.js';
 export * from './protocol/types.js';
 export * from './tasks/memoryStore.js';

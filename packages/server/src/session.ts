@@ -13,6 +13,8 @@ import {
   codecFor,
   ErrorCode,
   type ExtensionMethod,
+  encodeOutgoingNotification,
+  encodeOutgoingRequest,
   type Implementation,
   type IncomingRequest,
   type InitializeResult,
@@ -114,7 +116,7 @@ export class ServerSession {
         maxTotalTimeout: server.options.maxTotalTimeout,
         onError: (error) => server.reportError(error, this),
         acceptBatches: () => this.codec.acceptsBatches,
-        encodeNotification: (method, params) => encodedOrUndefined(this.codec, method, params),
+        encodeNotification: (method, params) => encodeOutgoingNotification(this.codec, method, params),
       },
     );
   }
@@ -225,12 +227,7 @@ export class ServerSession {
       throw new CapabilityError(`Cannot send "${method}" before the client has finished initializing`);
     }
     const gap = missingClientCapability(method, params, this.clientCaps);
-    if (gap) throw new CapabilityError(gap);
-    const encoded = this.codec.encodeParams(method, params);
-    if (encoded === NOT_IN_REVISION) {
-      throw new CapabilityError(`"${method}" is not available in protocol revision ${this.version}`);
-    }
-    return encoded;
+    return encodeOutgoingRequest(this.codec, method, params, gap);
   }
 
   /**
@@ -369,16 +366,6 @@ export class ServerSession {
     if (listeners) for (const listener of listeners) listener();
     this.server.sessionClosed(this);
   }
-}
-
-/** The codec's adaptation of a notification, or `undefined` when the revision lacks it. */
-function encodedOrUndefined(
-  codec: RevisionCodec,
-  method: string,
-  params: Record<string, unknown>,
-): Record<string, unknown> | undefined {
-  const encoded = codec.encodeParams(method, params);
-  return encoded === NOT_IN_REVISION ? undefined : encoded;
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {

@@ -9,9 +9,9 @@
  * @module
  */
 import type { JsonSchemaValidator, ServerCapabilities } from '@mcpkit/core';
+import type { RequestHandler } from './handlers.js';
 import type { ListedItem, ListKind } from './listChanged.js';
 import type { PagedCollection } from './pagination.js';
-import type { RequestHandler } from './server.js';
 import type { ServerSession } from './session.js';
 
 /**

@@ -6,11 +6,11 @@
 import { Method, rejectUnknownOptions, type ServerCapabilities } from '@mcpkit/core';
 import { CompletionFeature } from './completion/completionFeature.js';
 import type { FeatureHost } from './feature.js';
+import { SERVER_OPTION_KEYS } from './handlers.js';
 import { LoggingFeature } from './logging/loggingFeature.js';
 import type { McpServerOptions } from './mcpServerOptions.js';
 import { PromptsFeature } from './prompts/promptsFeature.js';
 import { ResourcesFeature } from './resources/resourcesFeature.js';
-import { SERVER_OPTION_KEYS } from './server.js';
 import { ToolsFeature, type ToolsFeatureOptions } from './tools/toolsFeature.js';
 
 /**

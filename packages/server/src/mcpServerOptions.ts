@@ -3,7 +3,7 @@
  * @module
  */
 import type { JsonSchemaValidator } from '@mcpkit/core';
-import type { ServerOptions } from './server.js';
+import type { ServerOptions } from './handlers.js';
 import type { TaskManagerOptions } from './tasks/taskManager.js';
 
 /**

@@ -36,15 +36,6 @@ import {
 } from './handlers.js';
 import { ServerSession, type SessionConnectOptions } from './session.js';
 
-export {
-  type MethodHandler,
-  type MethodNotificationHandler,
-  type NotificationHandler,
-  type RequestHandler,
-  SERVER_OPTION_KEYS,
-  type ServerOptions,
-} from './handlers.js';
-
 /** Called when a session starts or ends. */
 export type SessionListener = (session: ServerSession) => void;
 

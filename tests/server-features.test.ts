@@ -744,6 +744,25 @@ describe('McpServer tools', () => {
     expect(result).toEqual({ content: [{ type: 'text', text: 'ran plainly' }] });
   });
 
+  it('an executeTool override still sees every plain tools/call after the move to feature modules', async () => {
+    const audited: string[] = [];
+    class AuditedServer extends McpServer {
+      protected override executeTool(
+        tool: RegisteredTool,
+        args: Record<string, unknown>,
+        ctx: RequestContext,
+      ) {
+        audited.push(tool.name);
+        return super.executeTool(tool, args, ctx);
+      }
+    }
+    const server = new AuditedServer({ name: 'audited', version: '1.0.0' });
+    server.tool('echo', { inputSchema: z.object({ text: z.string() }) }, ({ text }) => text);
+    const { call } = await connect(server);
+    expect(textOf(await call('echo', { text: 'hi' }))).toBe('hi');
+    expect(audited).toEqual(['echo']);
+  });
+
   it('routes task-augmented calls through the overridable runToolAsTask seam', async () => {
     const seen: string[] = [];
     class TaskingServer extends McpServer {

@@ -278,15 +278,7 @@ export class Client {
     params?: Record<string, unknown>,
     options?: OutgoingRequestOptions,
   ): Promise<R>;
-  request<R>(method: string, params?: object, options?: OutgoingRequestOptions): Promise<R> {
-    return this.send<R>(method, params as Record<string, unknown> | undefined, options);
-  }
-
-  private send<R>(
-    method: string,
-    params: Record<string, unknown> | undefined,
-    options: OutgoingRequestOptions | undefined,
-  ): Promise<R> {
+  request<R>(method: string, params?: Record<string, unknown>, options?: OutgoingRequestOptions): Promise<R> {
     if (this.state !== 'ready' && method !== Method.Ping) {
       return Promise.reject(
         this.state === 'closed'

@@ -7,10 +7,12 @@ import { Method, rejectUnknownOptions, type ServerCapabilities } from '@mcpkit/c
 import { CompletionFeature } from './completion/completionFeature.js';
 import type { FeatureHost } from './feature.js';
 import { SERVER_OPTION_KEYS } from './handlers.js';
+import { ListChangeAnnouncer } from './listChanged.js';
 import { LoggingFeature } from './logging/loggingFeature.js';
 import type { McpServerOptions } from './mcpServerOptions.js';
 import { PromptsFeature } from './prompts/promptsFeature.js';
 import { ResourcesFeature } from './resources/resourcesFeature.js';
+import type { Server } from './server.js';
 import { ToolsFeature, type ToolsFeatureOptions } from './tools/toolsFeature.js';
 
 /**
@@ -46,7 +48,7 @@ export const OWNED_METHODS = {
  *
  * @example
  * ```ts
- * const features: FeatureSet = createFeatureSet(host, {}, runAsTask, true);
+ * const features: FeatureSet = createFeatureSet(server, {}, { runAsTask }, true);
  * ```
  */
 export interface FeatureSet {
@@ -55,6 +57,8 @@ export interface FeatureSet {
   readonly prompts: PromptsFeature;
   readonly completion: CompletionFeature;
   readonly logging: LoggingFeature;
+  /** Announces list changes to the sessions told they can change. */
+  readonly announcer: ListChangeAnnouncer;
 }
 
 /**
@@ -83,17 +87,17 @@ export const MCP_SERVER_OPTION_KEYS: Readonly<Record<keyof McpServerOptions, tru
  *
  * @example
  * ```ts
- * const features = createFeatureSet(server, options, (tool, args, ctx) => features.tools.execute(tool, args, ctx), true);
+ * const features = createFeatureSet(server, options, { runAsTask: (tool, args, ctx) => features.tools.execute(tool, args, ctx) }, true);
  * ```
  */
 export function createFeatureSet(
-  host: FeatureHost,
+  host: FeatureHost & Server,
   options: McpServerOptions,
-  runAsTask: ToolsFeatureOptions['runAsTask'],
+  hooks: Omit<ToolsFeatureOptions, 'maskErrors'>,
   checkKeys: boolean,
 ): FeatureSet {
   if (checkKeys) rejectUnknownOptions(options, MCP_SERVER_OPTION_KEYS, 'McpServer');
-  const tools = new ToolsFeature(host, { maskErrors: options.maskToolErrors ?? true, runAsTask });
+  const tools = new ToolsFeature(host, { maskErrors: options.maskToolErrors ?? true, ...hooks });
   const resources = new ResourcesFeature(host, options.maxSubscriptionsPerSession ?? 1000);
   const prompts = new PromptsFeature(host);
   const completion = new CompletionFeature(host, {
@@ -101,7 +105,8 @@ export function createFeatureSet(
     resources: resources.resources,
     templates: resources.templates,
   });
-  return { tools, resources, prompts, completion, logging: new LoggingFeature(host) };
+  const announcer = new ListChangeAnnouncer(host, options.listChangedDebounceMs ?? 10);
+  return { tools, resources, prompts, completion, logging: new LoggingFeature(host), announcer };
 }
 
 /**

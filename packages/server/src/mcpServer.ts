@@ -29,7 +29,7 @@ import {
   installDeclared,
   OWNED_METHODS,
 } from './featureSet.js';
-import { ListChangeAnnouncer, type ListedItem, type ListKind } from './listChanged.js';
+import type { ListedItem, ListKind } from './listChanged.js';
 import type { McpServerOptions } from './mcpServerOptions.js';
 import type {
   PromptArguments,
@@ -86,16 +86,16 @@ export class McpServer extends Server implements FeatureHost {
   /** The task engine, when the `tasks` option is set. */
   readonly tasks: TaskManager | undefined;
   private readonly features: FeatureSet;
-  private readonly announcer: ListChangeAnnouncer;
 
   constructor(info: Implementation, options: McpServerOptions = {}) {
     super(info, options);
     this.pageSize = checkedPageSize(options.pageSize);
     this.validator = options.validator ?? defaultValidator();
-    this.announcer = new ListChangeAnnouncer(this, options.listChangedDebounceMs ?? 10);
     this.reserveMethods(OWNED_METHODS.methods, OWNED_METHODS.owner);
-    const checkKeys = new.target === McpServer;
-    this.features = createFeatureSet(this, options, this.runToolAsTask.bind(this), checkKeys);
+    const execute =
+      this.executeTool === McpServer.prototype.executeTool ? undefined : this.executeTool.bind(this);
+    const hooks = { runAsTask: this.runToolAsTask.bind(this), execute };
+    this.features = createFeatureSet(this, options, hooks, new.target === McpServer);
     this.features.logging.install();
     this.tasks = options.tasks ? new TaskManager(options.tasks === true ? {} : options.tasks) : undefined;
     if (this.tasks) {
@@ -174,8 +174,7 @@ export class McpServer extends Server implements FeatureHost {
     config: ResourceTemplateConfig<TemplateVariableName<T>>,
     read: TemplateReader<TemplateVariables<T>>,
   ): RegisteredResourceTemplate {
-    const reader = read as TemplateReader<any>;
-    return this.features.resources.registerTemplate(uriTemplate, config as ResourceTemplateConfig, reader);
+    return this.features.resources.registerTemplate(uriTemplate, config, read);
   }
 
   /**
@@ -240,7 +239,7 @@ export class McpServer extends Server implements FeatureHost {
    * ```
    */
   override async close(): Promise<void> {
-    this.announcer.cancel();
+    this.features.announcer.cancel();
     await super.close();
     await this.tasks?.close();
   }
@@ -249,7 +248,7 @@ export class McpServer extends Server implements FeatureHost {
   changed(kind: ListKind, item?: ListedItem<unknown>): void {
     const completers = (item?.state as { complete?: object } | undefined)?.complete;
     if (completers && Object.keys(completers).length > 0) this.features.completion.install();
-    this.announcer.changed(kind);
+    this.features.announcer.changed(kind);
   }
 
   /**

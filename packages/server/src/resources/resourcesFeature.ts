@@ -77,7 +77,7 @@ export class ResourcesFeature extends Feature {
   /** Registers a resource template (see `McpServer.resourceTemplate`). */
   registerTemplate(
     uriTemplate: string,
-    config: ResourceTemplateConfig,
+    config: ResourceTemplateConfig<any>,
     read: TemplateReader<any>,
   ): RegisteredResourceTemplate {
     const duplicate = `A resource template "${uriTemplate}" is already registered`;

@@ -55,6 +55,12 @@ const EMPTY_INPUT_SCHEMA = { type: 'object', additionalProperties: false } as co
 export interface ToolsFeatureOptions {
   /** Hide the messages of unexpected errors (see `maskToolErrors`). */
   readonly maskErrors: boolean;
+  /** Runs a plain call instead of {@link ToolsFeature.execute} (a subclass's `executeTool`). */
+  readonly execute?: (
+    tool: RegisteredTool,
+    args: Record<string, unknown>,
+    ctx: RequestContext,
+  ) => CallToolResult | Promise<CallToolResult>;
   /** Runs a task-augmented call (one whose params carry `task`). */
   readonly runAsTask: (
     tool: RegisteredTool,
@@ -152,7 +158,8 @@ export class ToolsFeature extends Feature {
         `Tool "${name}" can only be called as a task: add "task" to the tools/call params`,
       );
     }
-    return this.execute(tool, args, ctx);
+    const execute = this.options.execute;
+    return execute ? execute(tool, args, ctx) : this.execute(tool, args, ctx);
   }
 
   private runHandler(

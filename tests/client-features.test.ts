@@ -6,9 +6,11 @@ import {
   type ElicitResult,
   LocalError,
   McpError,
+  type Tool,
+  type ToolJsonSchema,
   UrlElicitationRequiredError,
 } from '@mcpkit/core';
-import { type RequestContext, Server } from '@mcpkit/server';
+import { type MethodHandler, Server } from '@mcpkit/server';
 import { describe, expect, it, vi } from 'vitest';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
@@ -19,10 +21,7 @@ function connect(server: Server, client: McpClient) {
   return { session, ready: client.connect(clientSide) };
 }
 
-function toolServer(
-  call: (params: Record<string, unknown>, ctx: RequestContext) => unknown,
-  tools: unknown[] = [],
-) {
+function toolServer(call: MethodHandler<'tools/call'>, tools: Tool[] = []) {
   const server = new Server(
     { name: 's', version: '1' },
     { capabilities: { tools: { listChanged: true }, logging: {} } },
@@ -172,7 +171,7 @@ describe('McpClient', () => {
   });
 
   it('caches lists and refreshes them on list_changed', async () => {
-    let tools = [{ name: 'a', inputSchema: { type: 'object' } }];
+    let tools: Tool[] = [{ name: 'a', inputSchema: { type: 'object' } }];
     const server = new Server(
       { name: 's', version: '1' },
       { capabilities: { tools: { listChanged: true } } },
@@ -207,7 +206,11 @@ describe('McpClient', () => {
   });
 
   it('validates structuredContent against the tool outputSchema', async () => {
-    const outputSchema = { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] };
+    const outputSchema: ToolJsonSchema = {
+      type: 'object',
+      properties: { sum: { type: 'number' } },
+      required: ['sum'],
+    };
     const server = toolServer(
       (p) =>
         p.name === 'good'

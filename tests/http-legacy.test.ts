@@ -2,6 +2,7 @@
  * The deprecated HTTP+SSE transport (2024-11-05): the GET event stream with its `endpoint` event,
  * POSTs answered 202 with the responses on the stream, and the official SDK's SSE client.
  */
+import type { CallToolResult } from '@mcpkit/core';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
 import { Server } from '@mcpkit/server';
 import {
@@ -17,7 +18,7 @@ import {
   sseEvents,
 } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
 
-const text = (value: string) => ({ content: [{ type: 'text', text: value }] });
+const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
 const running: ServedHandler[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((served) => served.close()));

@@ -1,3 +1,4 @@
+import type { CallToolResult } from '@mcpkit/core';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
 import { type RequestContext, Server } from '@mcpkit/server';
 import {
@@ -17,7 +18,7 @@ import {
 } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const text = (value: string) => ({ content: [{ type: 'text', text: value }] });
+const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
 
 interface Harness {
   url: string;

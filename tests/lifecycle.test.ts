@@ -7,7 +7,7 @@ import {
   type ListRootsResult,
   UnsupportedProtocolVersionError,
 } from '@mcpkit/core';
-import { Server } from '@mcpkit/server';
+import { McpServer, Server } from '@mcpkit/server';
 import { describe, expect, it } from 'vitest';
 
 function pair(server = new Server({ name: 'srv', version: '1.0.0' }, { instructions: 'Be nice' })) {
@@ -136,3 +136,56 @@ describe('lifecycle', () => {
     expect(server.sessions.size).toBe(0);
   });
 });
+
+describe('server and client mirror each other', () => {
+  it('a misspelt option is refused by Server, McpServer and Client instead of being ignored in silence', () => {
+    const info = { name: 'x', version: '1' };
+    const typo = { requestTimout: 5 } as Record<string, unknown>;
+    expect(() => new Server(info, typo)).toThrow('Server: unknown option "requestTimout"');
+    expect(() => new McpServer(info, { maskErrors: false } as Record<string, unknown>)).toThrow(
+      'McpServer: unknown option "maskErrors"',
+    );
+    expect(() => new Client(info, typo)).toThrow('Client: unknown option "requestTimout"');
+    expect(() => new McpServer(info, { maskToolErrors: false, requestTimeout: 5 })).not.toThrow();
+  });
+
+  it('overriding ping throws on the client as it does on the server', () => {
+    const client = new Client({ name: 'c', version: '1' });
+    expect(() => client.setRequestHandler('ping', () => ({}))).toThrow(
+      /"ping" is answered by the client itself/,
+    );
+    const server = new Server({ name: 's', version: '1' });
+    expect(() => server.setRequestHandler('ping', () => ({}))).toThrow(
+      /"ping" is answered by the session itself/,
+    );
+  });
+
+  it('server notification listeners add with an unsubscribe like the client, and one that throws does not stop the others', async () => {
+    const errors: Error[] = [];
+    const server = new Server({ name: 's', version: '1' }, { onError: (error) => errors.push(error) });
+    const heard: string[] = [];
+    server.onNotification('notifications/roots/list_changed', () => {
+      throw new Error('listener broke');
+    });
+    const stop = server.onNotification('notifications/roots/list_changed', () => heard.push('first'));
+    server.onNotification('notifications/roots/list_changed', () => heard.push('second'));
+    const { clientSide } = pair(server);
+    const client = new Client(
+      { name: 'c', version: '1' },
+      { capabilities: { roots: { listChanged: true } } },
+    );
+    await client.connect(clientSide);
+    await client.notify('notifications/roots/list_changed');
+    await until(() => heard.length === 2);
+    stop();
+    await client.notify('notifications/roots/list_changed');
+    await until(() => heard.length === 3);
+    expect(heard).toEqual(['first', 'second', 'second']);
+    expect(errors.map((error) => error.message)).toEqual(['listener broke', 'listener broke']);
+  });
+});
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(condition()).toBe(true);
+}

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type Json, RawClient, sseEvents } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
 import { stdioPipes } from './support/stdioPipes.js';
 
-const text = (value: string) => ({ content: [{ type: 'text', text: value }] });
+const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
 
 /** A server whose `roots` tool waits on the client's answer to `roots/list`. */
 function rootsServer(errors: Error[]): Server {

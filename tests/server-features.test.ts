@@ -414,8 +414,12 @@ describe('McpServer tools', () => {
       'public',
     ]);
     await until(() => count('notifications/tools/list_changed') >= 1);
-    await expect(client.request('tools/call', { arguments: {} })).rejects.toMatchObject({ code: -32602 });
-    await expect(client.request('tools/call', { name: 'public', arguments: [1] })).rejects.toMatchObject({
+    await expect(client.request<unknown>('tools/call', { arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+    });
+    await expect(
+      client.request<unknown>('tools/call', { name: 'public', arguments: [1] }),
+    ).rejects.toMatchObject({
       code: -32602,
     });
   });
@@ -435,8 +439,36 @@ describe('McpServer tools', () => {
     expect(extra.isError).toBe(true);
   });
 
-  it('turns thrown errors into isError results without stack traces, reporting them to onError', async () => {
+  it('a thrown tool error no longer reaches the model verbatim by default: paths and secrets become "failed with an internal error" and go to onError in full', async () => {
     const { server, onError } = newServer();
+    const leak = 'ENOENT: open /home/me/project/src/tool.js:42 password=hunter2';
+    server.tool('leaky', () => {
+      throw new Error(leak);
+    });
+    server.tool('async-leaky', async () => {
+      throw new Error(leak);
+    });
+    server.tool('expected', () => {
+      throw new ToolError('No weather station near Atlantis');
+    });
+    const { call, session } = await connect(server);
+    for (const name of ['leaky', 'async-leaky']) {
+      const result = await call(name, {});
+      expect(result).toEqual({
+        isError: true,
+        content: [{ type: 'text', text: `Tool "${name}" failed with an internal error.` }],
+      });
+      expect(JSON.stringify(result)).not.toContain('hunter2');
+    }
+    expect(onError).toHaveBeenCalledTimes(2);
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: leak }), session);
+    onError.mockClear();
+    expect(textOf(await call('expected', {}))).toBe('No weather station near Atlantis');
+    expect(onError).not.toHaveBeenCalled();
+  });
+
+  it('with maskToolErrors: false, turns thrown errors into isError results with their raw messages but no stack traces, reporting them to onError', async () => {
+    const { server, onError } = newServer({ maskToolErrors: false });
     server.tool('fails', () => {
       throw new Error('City not found: Atlantis');
     });
@@ -710,6 +742,25 @@ describe('McpServer tools', () => {
       task: { ttl: 1000 },
     });
     expect(result).toEqual({ content: [{ type: 'text', text: 'ran plainly' }] });
+  });
+
+  it('an executeTool override still sees every plain tools/call after the move to feature modules', async () => {
+    const audited: string[] = [];
+    class AuditedServer extends McpServer {
+      protected override executeTool(
+        tool: RegisteredTool,
+        args: Record<string, unknown>,
+        ctx: RequestContext,
+      ) {
+        audited.push(tool.name);
+        return super.executeTool(tool, args, ctx);
+      }
+    }
+    const server = new AuditedServer({ name: 'audited', version: '1.0.0' });
+    server.tool('echo', { inputSchema: z.object({ text: z.string() }) }, ({ text }) => text);
+    const { call } = await connect(server);
+    expect(textOf(await call('echo', { text: 'hi' }))).toBe('hi');
+    expect(audited).toEqual(['echo']);
   });
 
   it('routes task-augmented calls through the overridable runToolAsTask seam', async () => {
@@ -1117,7 +1168,7 @@ describe('McpServer prompts', () => {
     expect(unknown.code).toBe(-32602);
     expect(unknown.message).toBe('Unknown prompt: "nope"');
     await expect(
-      client.request('prompts/get', {
+      client.request<unknown>('prompts/get', {
         name: 'test_prompt_with_arguments',
         arguments: { arg1: 1, arg2: 'b' },
       }),
@@ -1271,7 +1322,7 @@ describe('McpServer completion', () => {
       },
     ]) {
       await expect(
-        client.request('completion/complete', params),
+        client.request<unknown>('completion/complete', params),
         JSON.stringify(params),
       ).rejects.toMatchObject({
         code: -32602,
@@ -1296,7 +1347,7 @@ describe('McpServer logging', () => {
     const quiet = await connect(server);
     const loud = await connect(server);
     expect(await quiet.client.request('logging/setLevel', { level: 'warning' })).toEqual({});
-    const invalid = await rejection(quiet.client.request('logging/setLevel', { level: 'verbose' }));
+    const invalid = await rejection(quiet.client.request<unknown>('logging/setLevel', { level: 'verbose' }));
     expect(invalid.code).toBe(-32602);
     expect(quiet.session.logLevel).toBe('warning');
     server.log('info', { step: 1 });
@@ -1414,5 +1465,67 @@ describe('McpServer pagination', () => {
     await expect(client.request('resources/templates/list', { cursor: promptCursor })).rejects.toMatchObject({
       code: -32602,
     });
+  });
+});
+
+describe('McpServer dispatch', () => {
+  it('setRequestHandler on an McpServer refuses a method its features answer, instead of silently replacing (or being replaced by) registered tools', () => {
+    const { server } = newServer();
+    for (const method of ['tools/call', 'tools/list', 'resources/read', 'prompts/get', 'logging/setLevel']) {
+      expect(() => server.setRequestHandler(method, () => ({}))).toThrow(
+        new RegExp(`"${method.replace('/', '\\/')}" is answered by McpServer .*low-level Server`),
+      );
+    }
+    expect(() => server.setRequestHandler('ping', () => ({}))).toThrow(/answered by the session itself/);
+    expect(() => server.setRequestHandler('com.example/search', () => ({ hits: [] }))).not.toThrow();
+  });
+
+  it('every request the server answers, initialize and ping included, passes through Server.dispatch', async () => {
+    const seen: string[] = [];
+    class WatchedServer extends McpServer {
+      override dispatch(method: string, params: Record<string, unknown>, ctx: RequestContext): unknown {
+        seen.push(method);
+        return super.dispatch(method, params, ctx);
+      }
+    }
+    const server = new WatchedServer({ name: 'watched', version: '1.0.0' }, { onError: vi.fn() });
+    server.tool('t', () => 'x');
+    server.resource('test://r', () => 'r');
+    server.resourceTemplate('test://t/{id}', { name: 't', complete: { id: () => ['1'] } }, () => 't');
+    server.prompt('p', () => 'p');
+    server.setRequestHandler('com.example/search', () => ({ hits: [] }));
+    const { client, call } = await connect(server);
+    await client.ping();
+    await client.request('tools/list');
+    await call('t');
+    await client.request('resources/list');
+    await client.request('resources/templates/list');
+    await client.request('resources/read', { uri: 'test://r' });
+    await client.request('resources/subscribe', { uri: 'test://r' });
+    await client.request('resources/unsubscribe', { uri: 'test://r' });
+    await client.request('prompts/list');
+    await client.request('prompts/get', { name: 'p' });
+    await client.request('completion/complete', {
+      ref: { type: 'ref/resource', uri: 'test://t/{id}' },
+      argument: { name: 'id', value: '' },
+    });
+    await client.request('logging/setLevel', { level: 'info' });
+    await client.request('com.example/search', {});
+    expect(seen).toEqual([
+      'initialize',
+      'ping',
+      'tools/list',
+      'tools/call',
+      'resources/list',
+      'resources/templates/list',
+      'resources/read',
+      'resources/subscribe',
+      'resources/unsubscribe',
+      'prompts/list',
+      'prompts/get',
+      'completion/complete',
+      'logging/setLevel',
+      'com.example/search',
+    ]);
   });
 });

@@ -47,7 +47,7 @@ type TaskSupport = 'forbidden' | 'optional' | 'required';
 interface TestTool {
   taskSupport?: TaskSupport;
   immediate?: string;
-  run: (args: Record<string, unknown>, ctx: RequestContext) => unknown;
+  run: (args: Record<string, unknown>, ctx: RequestContext) => CallToolResult | Promise<CallToolResult>;
 }
 
 interface Harness {
@@ -401,7 +401,10 @@ describe('tasks: cancellation', () => {
     const { server, store } = taskServer({
       t: {
         taskSupport: 'optional',
-        run: (_args, ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', resolve)),
+        run: (_args, ctx) =>
+          new Promise<CallToolResult>((resolve) =>
+            ctx.signal.addEventListener('abort', () => resolve({ content: [] })),
+          ),
       },
     });
     const { client } = await connect(server);

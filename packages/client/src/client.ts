@@ -6,24 +6,38 @@
 import {
   CapabilityError,
   type ClientCapabilities,
+  type ClientRequestMap,
+  type ClientRequestMethod,
   Connection,
   ConnectionClosedError,
   codecFor,
   ErrorCode,
+  type ExtensionMethod,
+  encodeOutgoingNotification,
+  encodeOutgoingRequest,
   type Implementation,
   type IncomingRequest,
   type InitializeResult,
   isSupportedProtocolVersion,
   LATEST_PROTOCOL_VERSION,
   McpError,
+  Method,
+  type MethodArgsOf,
+  type MethodHandlerOf,
   mergeCapabilities,
   missingServerCapability,
   NOT_IN_REVISION,
+  Notification,
   type OutgoingRequestOptions,
   type ProtocolVersion,
   type RevisionCodec,
+  rejectUnknownOptions,
   revisionHas,
   type ServerCapabilities,
+  type ServerNotificationMap,
+  type ServerNotificationMethod,
+  type ServerRequestMap,
+  type ServerRequestMethod,
   SUPPORTED_PROTOCOL_VERSIONS,
   type Transport,
   UnsupportedProtocolVersionError,
@@ -34,6 +48,45 @@ export type ClientRequestHandler = (params: Record<string, unknown>, request: In
 
 /** Receives one notification the server sends. */
 export type ClientNotificationHandler = (params: Record<string, unknown>) => void;
+
+/**
+ * Answers request method `M` sent by servers, with params and result typed by the method. Params
+ * come off the wire unchecked: the type says what the specification promises.
+ *
+ * @example
+ * ```ts
+ * const roots: ClientMethodHandler<'roots/list'> = () => ({ roots: [{ uri: 'file:///work' }] });
+ * ```
+ */
+export type ClientMethodHandler<M extends ServerRequestMethod> = MethodHandlerOf<
+  ServerRequestMap[M],
+  IncomingRequest
+>;
+
+/**
+ * Receives notification method `M` sent by servers, with params typed by the method.
+ *
+ * @example
+ * ```ts
+ * const onLog: ClientMethodNotificationHandler<'notifications/message'> = (params) => console.error(params.data);
+ * ```
+ */
+export type ClientMethodNotificationHandler<M extends ServerNotificationMethod> = (
+  params: NonNullable<ServerNotificationMap[M]>,
+) => void;
+
+/**
+ * The arguments of a typed request: params may be left out when the method allows it.
+ *
+ * @example
+ * ```ts
+ * const args: RequestArgs<'tools/list'> = [];
+ * ```
+ */
+export type RequestArgs<M extends ClientRequestMethod> = MethodArgsOf<
+  ClientRequestMap[M]['params'],
+  OutgoingRequestOptions
+>;
 
 /** Options of {@link Client}. */
 export interface ClientOptions {
@@ -48,6 +101,23 @@ export interface ClientOptions {
   /** Receives problems no caller can be told about. Default: `console.error`. */
   onError?: (error: Error) => void;
 }
+
+/**
+ * Every key of {@link ClientOptions}: the constructor refuses others (a typo would otherwise be
+ * ignored in silence).
+ *
+ * @example
+ * ```ts
+ * Object.hasOwn(CLIENT_OPTION_KEYS, 'requestTimeout'); // true
+ * ```
+ */
+export const CLIENT_OPTION_KEYS: Readonly<Record<keyof ClientOptions, true>> = {
+  capabilities: true,
+  protocolVersions: true,
+  requestTimeout: true,
+  maxTotalTimeout: true,
+  onError: true,
+};
 
 type ClientState = 'new' | 'initializing' | 'ready' | 'closed';
 
@@ -76,6 +146,8 @@ export class Client {
     readonly info: Implementation,
     readonly options: ClientOptions = {},
   ) {
+    // A subclass with options of its own checks them all itself.
+    if (new.target === Client) rejectUnknownOptions(options, CLIENT_OPTION_KEYS, 'Client');
     this.protocolVersions = options.protocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS;
   }
 
@@ -154,10 +226,7 @@ export class Client {
         onError: (error) => this.reportError(error),
         acceptBatches: () => this.codec.acceptsBatches,
         // Progress the engine sends for the server's requests must fit the negotiated revision.
-        encodeNotification: (method, params) => {
-          const encoded = this.codec.encodeParams(method, params);
-          return encoded === NOT_IN_REVISION ? undefined : encoded;
-        },
+        encodeNotification: (method, params) => encodeOutgoingNotification(this.codec, method, params),
       },
     );
     this.connectionInstance = connection;
@@ -165,13 +234,13 @@ export class Client {
     // Encode with the codec of the version we propose, so an older server never sees fields
     // (icons, task capabilities...) its revision lacks.
     const proposed = this.protocolVersions[0] ?? LATEST_PROTOCOL_VERSION;
-    const params = codecFor(proposed).encodeParams('initialize', {
+    const params = codecFor(proposed).encodeParams(Method.Initialize, {
       protocolVersion: proposed,
       capabilities: this.capabilities,
       clientInfo: this.info,
     });
     const result = await connection.request<InitializeResult>(
-      'initialize',
+      Method.Initialize,
       params === NOT_IN_REVISION ? undefined : params,
       { resetTimeoutOnProgress: false, ...options },
     );
@@ -184,40 +253,51 @@ export class Client {
     this.initializeResult = result;
     transport.setProtocolVersion?.(version);
     this.state = 'ready';
-    await connection.notify('notifications/initialized');
+    await connection.notify(Notification.Initialized);
     return result;
   }
 
   /**
    * Sends a request after checking the server declared the capability for it.
    *
+   * A method of the specification has typed params and result; any other name (an extension)
+   * is untyped, its result type given as a type argument.
+   *
    * @throws {CapabilityError} locally, before sending, when the server lacks the capability.
    * @example
    * ```ts
-   * const { tools } = await client.request<ListToolsResult>('tools/list', {});
+   * const { tools } = await client.request('tools/list');
+   * const hits = await client.request<{ hits: string[] }>('com.example/search', { q: 'mcp' });
    * ```
    */
-  request<R = Record<string, unknown>>(
-    method: string,
+  request<M extends ClientRequestMethod>(
+    method: M,
+    ...args: RequestArgs<M>
+  ): Promise<ClientRequestMap[M]['result']>;
+  request<R = Record<string, unknown>, M extends string = string>(
+    method: ExtensionMethod<M, ClientRequestMethod>,
     params?: Record<string, unknown>,
     options?: OutgoingRequestOptions,
-  ): Promise<R> {
-    if (this.state !== 'ready' && method !== 'ping') {
+  ): Promise<R>;
+  request<R>(method: string, params?: Record<string, unknown>, options?: OutgoingRequestOptions): Promise<R> {
+    if (this.state !== 'ready' && method !== Method.Ping) {
       return Promise.reject(
         this.state === 'closed'
           ? new ConnectionClosedError('The client is closed')
           : new CapabilityError(`Cannot send "${method}" before the client has connected`),
       );
     }
-    const gap = this.missingCapability(method, params);
-    if (gap) return Promise.reject(new CapabilityError(gap));
-    const encoded = this.codec.encodeParams(method, params);
-    if (encoded === NOT_IN_REVISION) {
-      return Promise.reject(
-        new CapabilityError(`"${method}" is not available in protocol revision ${this.codec.version}`),
+    try {
+      const encoded = encodeOutgoingRequest(
+        this.codec,
+        method,
+        params,
+        this.missingCapability(method, params),
       );
+      return this.connection.request<R>(method, encoded, options);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    return this.connection.request<R>(method, encoded, options);
   }
 
   /**
@@ -235,15 +315,24 @@ export class Client {
   }
 
   /**
-   * Sets the handler of a request method the server sends (e.g. `sampling/createMessage`).
+   * Sets the handler of a request method the server sends (e.g. `sampling/createMessage`). A
+   * method of the specification gets typed params and result; any other name is untyped.
    *
    * @example
    * ```ts
    * client.setRequestHandler('roots/list', () => ({ roots: [{ uri: 'file:///work' }] }));
    * ```
    */
-  setRequestHandler(method: string, handler: ClientRequestHandler): void {
-    this.requestHandlers.set(method, handler);
+  setRequestHandler<M extends ServerRequestMethod>(method: M, handler: ClientMethodHandler<M>): void;
+  setRequestHandler<M extends string>(
+    method: ExtensionMethod<M, ServerRequestMethod>,
+    handler: ClientRequestHandler,
+  ): void;
+  setRequestHandler(method: string, handler: ClientRequestHandler | ClientMethodHandler<any>): void {
+    if (method === Method.Ping) {
+      throw new TypeError('"ping" is answered by the client itself and cannot be overridden');
+    }
+    this.requestHandlers.set(method, handler as ClientRequestHandler);
   }
 
   /**
@@ -254,14 +343,26 @@ export class Client {
    * client.onNotification('notifications/message', (params) => console.error(params.data));
    * ```
    */
-  onNotification(method: string, handler: ClientNotificationHandler): () => void {
+  onNotification<M extends ServerNotificationMethod>(
+    method: M,
+    handler: ClientMethodNotificationHandler<M>,
+  ): () => void;
+  onNotification<M extends string>(
+    method: ExtensionMethod<M, ServerNotificationMethod>,
+    handler: ClientNotificationHandler,
+  ): () => void;
+  onNotification(
+    method: string,
+    handler: ClientNotificationHandler | ClientMethodNotificationHandler<any>,
+  ): () => void {
     let handlers = this.notificationHandlers.get(method);
     if (!handlers) {
       handlers = new Set();
       this.notificationHandlers.set(method, handlers);
     }
-    handlers.add(handler);
-    return () => handlers.delete(handler);
+    const listener = handler as ClientNotificationHandler;
+    handlers.add(listener);
+    return () => handlers.delete(listener);
   }
 
   /**
@@ -285,7 +386,7 @@ export class Client {
    * ```
    */
   async ping(options?: OutgoingRequestOptions): Promise<void> {
-    await this.request('ping', undefined, { resetTimeoutOnProgress: false, ...options });
+    await this.request(Method.Ping, undefined, { resetTimeoutOnProgress: false, ...options });
   }
 
   /** Closes the connection. Pending requests fail with a clear error. */
@@ -295,14 +396,14 @@ export class Client {
 
   private missingCapability(method: string, params: Record<string, unknown> | undefined): string | undefined {
     // 2024-11-05 has completion/complete but no capability to announce it, so nothing to check.
-    if (method === 'completion/complete' && !revisionHas(this.codec.version, 'completionsCapability')) {
+    if (method === Method.CompletionComplete && !revisionHas(this.codec.version, 'completionsCapability')) {
       return undefined;
     }
     return missingServerCapability(method, params, this.serverCapabilities);
   }
 
   private handleRequest(request: IncomingRequest): unknown {
-    if (request.method === 'ping') return {};
+    if (request.method === Method.Ping) return {};
     const handler = this.requestHandlers.get(request.method);
     if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
     return handler(request.params ?? {}, request);

@@ -9,10 +9,14 @@
  * @module
  */
 export {
+  CLIENT_OPTION_KEYS,
   Client,
+  type ClientMethodHandler,
+  type ClientMethodNotificationHandler,
   type ClientNotificationHandler,
   type ClientOptions,
   type ClientRequestHandler,
+  type RequestArgs,
 } from './client.js';
 export { applyElicitationDefaults } from './elicitationDefaults.js';
 export {

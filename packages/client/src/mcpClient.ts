@@ -438,7 +438,7 @@ export class McpClient extends Client {
     if (options.samplingTools) sampling.tools = {};
     if (options.samplingContext) sampling.context = {};
     this.implyCapabilities({ sampling });
-    this.setRequestHandler(
+    this.setRequestHandler<string>(
       'sampling/createMessage',
       this.taskable('sampling/createMessage', (params, request) =>
         handler(params as CreateMessageRequestParams, request),
@@ -464,7 +464,7 @@ export class McpClient extends Client {
       const result = await handlers.form(form, request);
       return applyElicitationDefaults(form.requestedSchema, result);
     };
-    this.setRequestHandler('elicitation/create', this.taskable('elicitation/create', answer));
+    this.setRequestHandler<string>('elicitation/create', this.taskable('elicitation/create', answer));
   }
 
   /** The handler of `method`, run as a task when the server asks and the `tasks` option is set. */

@@ -27,6 +27,7 @@ export {
 } from './jsonrpc/incomingRequest.js';
 export * from './jsonrpc/jsonDepth.js';
 export * from './jsonrpc/messages.js';
+export * from './options.js';
 export * from './protocol/capabilities.js';
 export * from './protocol/codec.js';
 export * from './protocol/codecs.js';
@@ -34,6 +35,7 @@ export * from './protocol/dialect.js';
 export * from './protocol/icons.js';
 export * from './protocol/meta.js';
 export * from './protocol/methods.js';
+export * from './protocol/outgoing.js';
 export * from './protocol/revisions.js';
 export * from './protocol/types.js';
 export * from './tasks/memoryStore.js';

@@ -3,6 +3,7 @@
  * session, and requests to the client that belong to this request.
  * @module
  */
+
 import type {
   AuthInfo,
   CreateMessageRequestParams,
@@ -16,6 +17,7 @@ import type {
   OutgoingRequestOptions,
   RequestId,
 } from '@mcpkit/core';
+import { Method } from '@mcpkit/core';
 import type { ServerSession } from './session.js';
 
 /** Log methods bound to one request, one per RFC 5424 level. */
@@ -131,7 +133,7 @@ export class RequestContext {
    * ```
    */
   sample(params: CreateMessageRequestParams, options?: OutgoingRequestOptions): Promise<CreateMessageResult> {
-    return this.requestClient<CreateMessageResult>('sampling/createMessage', params, options);
+    return this.requestClient<CreateMessageResult>(Method.SamplingCreateMessage, params, options);
   }
 
   /**
@@ -150,7 +152,7 @@ export class RequestContext {
     params: ElicitRequestFormParams | ElicitRequestURLParams,
     options?: OutgoingRequestOptions,
   ): Promise<ElicitResult> {
-    return this.requestClient<ElicitResult>('elicitation/create', params, options);
+    return this.requestClient<ElicitResult>(Method.ElicitationCreate, params, options);
   }
 
   /**
@@ -162,7 +164,7 @@ export class RequestContext {
    * ```
    */
   listRoots(options?: OutgoingRequestOptions): Promise<ListRootsResult> {
-    return this.requestClient<ListRootsResult>('roots/list', {}, options);
+    return this.requestClient<ListRootsResult>(Method.RootsList, {}, options);
   }
 
   /**

@@ -37,6 +37,14 @@ export {
   type SourceOptions,
 } from './content/sources.js';
 export { RequestContext, type RequestLogger } from './context.js';
+export {
+  type MethodHandler,
+  type MethodNotificationHandler,
+  type NotificationHandler,
+  type RequestHandler,
+  SERVER_OPTION_KEYS,
+  type ServerOptions,
+} from './handlers.js';
 export { ListedItem, type ListKind } from './listChanged.js';
 export { McpServer, type McpServerOptions } from './mcpServer.js';
 export {
@@ -68,14 +76,7 @@ export {
   type TemplateVariables,
 } from './resources/resource.js';
 export { isAbsoluteUri, uriProblem } from './resources/uri.js';
-export {
-  type NotificationHandler,
-  type RequestHandler,
-  Server,
-  type ServerOptions,
-  type SessionInfo,
-  type SessionListener,
-} from './server.js';
+export { Server, type SessionInfo, type SessionListener } from './server.js';
 export { ServerSession, type SessionConnectOptions } from './session.js';
 export {
   type ClientTaskRequestOptions,

@@ -8,7 +8,12 @@
  * ten. Changes are collected for a short window (default 10 ms) and flushed together.
  * @module
  */
+
+import type { ServerCapabilities } from '@mcpkit/core';
+import { Notification } from '@mcpkit/core';
 import type { PagedCollection, PagedItem } from './pagination.js';
+import type { Server } from './server.js';
+import type { ServerSession } from './session.js';
 
 /**
  * The lists whose changes are announced.
@@ -29,9 +34,9 @@ export type ListKind = 'tools' | 'resources' | 'prompts';
  * ```
  */
 export const LIST_CHANGED_NOTIFICATION: Readonly<Record<ListKind, string>> = {
-  tools: 'notifications/tools/list_changed',
-  resources: 'notifications/resources/list_changed',
-  prompts: 'notifications/prompts/list_changed',
+  tools: Notification.ToolsListChanged,
+  resources: Notification.ResourcesListChanged,
+  prompts: Notification.PromptsListChanged,
 };
 
 /**
@@ -85,6 +90,49 @@ export class ListChangedNotifier {
     const kinds = [...this.pending];
     this.pending.clear();
     this.flush(kinds);
+  }
+}
+
+/**
+ * Announces list changes, debounced, to each session that was told at initialization that the
+ * list can change (`listChanged` in the capabilities it received).
+ *
+ * @example
+ * ```ts
+ * const announcer = new ListChangeAnnouncer(server, 10);
+ * announcer.changed('tools');
+ * ```
+ */
+export class ListChangeAnnouncer {
+  private readonly notifier: ListChangedNotifier;
+  /** The capabilities each session was given, to announce only the lists it was told can change. */
+  private readonly told = new WeakMap<ServerSession, ServerCapabilities>();
+
+  constructor(
+    private readonly server: Server,
+    debounceMs: number,
+  ) {
+    this.notifier = new ListChangedNotifier(debounceMs, (kinds) => this.announce(kinds));
+    server.onSessionInitialized((session) => this.told.set(session, server.capabilities));
+  }
+
+  /** Records a change of `kind`, if any session could hear of it. */
+  changed(kind: ListKind): void {
+    if (this.server.sessions.size > 0) this.notifier.changed(kind);
+  }
+
+  /** Drops what is pending (the server is closing). */
+  cancel(): void {
+    this.notifier.cancel();
+  }
+
+  private announce(kinds: readonly ListKind[]): void {
+    for (const kind of kinds) {
+      this.server.broadcast(LIST_CHANGED_NOTIFICATION[kind], undefined, (session) => {
+        const told = this.told.get(session)?.[kind] as { listChanged?: boolean } | undefined;
+        return told?.listChanged === true;
+      });
+    }
   }
 }
 

@@ -10,45 +10,31 @@
  */
 import {
   type AuthInfo,
+  type ClientNotificationMethod,
+  type ClientRequestMethod,
+  ErrorCode,
+  type ExtensionMethod,
   type Implementation,
   LATEST_PROTOCOL_VERSION,
   McpError,
+  Method,
   mergeCapabilities,
   type ProtocolVersion,
+  rejectUnknownOptions,
   type ServerCapabilities,
   SUPPORTED_PROTOCOL_VERSIONS,
   type Transport,
 } from '@mcpkit/core';
 import type { RequestContext } from './context.js';
+import {
+  type MethodHandler,
+  type MethodNotificationHandler,
+  type NotificationHandler,
+  type RequestHandler,
+  SERVER_OPTION_KEYS,
+  type ServerOptions,
+} from './handlers.js';
 import { ServerSession, type SessionConnectOptions } from './session.js';
-
-/**
- * Answers one request method. Return the result object (or a promise of it). Throw an
- * `McpError` to answer with a specific JSON-RPC error.
- */
-export type RequestHandler = (params: Record<string, unknown>, context: RequestContext) => unknown;
-
-/** Receives one notification method from a client. */
-export type NotificationHandler = (params: Record<string, unknown>, session: ServerSession) => void;
-
-/** Options of {@link Server}. */
-export interface ServerOptions {
-  /** Text the host may put in the model's system prompt. */
-  instructions?: string;
-  /** Capabilities to declare beyond those implied by registered features. */
-  capabilities?: ServerCapabilities;
-  /** Revisions this server negotiates. Default: every revision mcpkit speaks. */
-  protocolVersions?: readonly ProtocolVersion[];
-  /** Default timeout of requests the server sends (sampling, elicitation...). Default 60 s. */
-  requestTimeout?: number;
-  /** Hard limit of requests the server sends, whatever progress arrives. Default 1 hour. */
-  maxTotalTimeout?: number;
-  /**
-   * Receives errors that cannot be answered to a client: handler crashes (the client only sees
-   * "Internal error"), malformed notifications, transport failures. Default: `console.error`.
-   */
-  onError?: (error: Error, session?: ServerSession) => void;
-}
 
 /** Called when a session starts or ends. */
 export type SessionListener = (session: ServerSession) => void;
@@ -67,8 +53,17 @@ export class Server {
   readonly info: Implementation;
   readonly options: ServerOptions;
   readonly protocolVersions: readonly ProtocolVersion[];
-  private readonly requestHandlers = new Map<string, RequestHandler>();
-  private readonly notificationHandlers = new Map<string, NotificationHandler>();
+  /** The method table. `initialize` and `ping` are the session's own, but pass the same dispatch. */
+  private readonly requestHandlers = new Map<string, RequestHandler>([
+    [Method.Initialize, (params, ctx) => ctx.session.acceptInitialize(params)],
+    [Method.Ping, answerPing],
+  ]);
+  /** Methods {@link setRequestHandler} refuses, with who answers them. */
+  private readonly reserved = new Map<string, string>([
+    [Method.Initialize, 'the session itself'],
+    [Method.Ping, 'the session itself'],
+  ]);
+  private readonly notificationHandlers = new Map<string, Set<NotificationHandler>>();
   private readonly liveSessions = new Set<ServerSession>();
   private readonly openListeners = new Set<SessionListener>();
   private readonly closeListeners = new Set<SessionListener>();
@@ -76,6 +71,8 @@ export class Server {
   private declared: ServerCapabilities | undefined;
 
   constructor(info: Implementation, options: ServerOptions = {}) {
+    // A subclass with options of its own checks them all itself.
+    if (new.target === Server) rejectUnknownOptions(options, SERVER_OPTION_KEYS, 'Server');
     this.info = info;
     this.options = options;
     this.protocolVersions = options.protocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS;
@@ -96,18 +93,55 @@ export class Server {
   }
 
   /**
-   * Sets the handler of one request method. Replaces an earlier handler of the same method.
+   * Sets the handler of one request method; replaces an earlier handler of the same method. A
+   * method of the specification gets typed params and result; any other name (an extension) is
+   * untyped.
+   *
+   * @throws {TypeError} for a method the server answers itself: `initialize` and `ping`, and on an
+   *   `McpServer` the methods its features own (`tools/*`, `resources/*`, `prompts/*`,
+   *   `completion/complete`, `logging/setLevel`).
+   * @example
+   * ```ts
+   * server.setRequestHandler('tools/call', async (params, ctx) => ({ content: [{ type: 'text', text: params.name }] }));
+   * server.setRequestHandler('com.example/search', (params) => ({ hits: [] }));
+   * ```
+   */
+  setRequestHandler<M extends ClientRequestMethod>(method: M, handler: MethodHandler<M>): void;
+  setRequestHandler<M extends string>(
+    method: ExtensionMethod<M, ClientRequestMethod>,
+    handler: RequestHandler,
+  ): void;
+  setRequestHandler(method: string, handler: RequestHandler | MethodHandler<any>): void {
+    const owner = this.reserved.get(method);
+    if (owner) throw new TypeError(`"${method}" is answered by ${owner} and cannot be overridden`);
+    this.requestHandlers.set(method, handler as RequestHandler);
+  }
+
+  /**
+   * Installs a feature: declares `capabilities` and answers the `handlers`' methods, bypassing
+   * the reservation check of {@link setRequestHandler} (the feature is the owner).
    *
    * @example
    * ```ts
-   * server.setRequestHandler('tools/call', async (params, ctx) => ({ content: [] }));
+   * server.provide({ logging: {} }, { 'logging/setLevel': (params, ctx) => setLevel(params, ctx) });
    * ```
    */
-  setRequestHandler(method: string, handler: RequestHandler): void {
-    if (method === 'initialize' || method === 'ping') {
-      throw new TypeError(`"${method}" is answered by the session itself and cannot be overridden`);
-    }
-    this.requestHandlers.set(method, handler);
+  provide(capabilities: ServerCapabilities, handlers: Readonly<Record<string, RequestHandler>>): void {
+    this.implyCapabilities(capabilities);
+    for (const [method, handler] of Object.entries(handlers)) this.requestHandlers.set(method, handler);
+  }
+
+  /**
+   * Reserves methods the server answers itself: {@link setRequestHandler} refuses them, naming
+   * `owner` in its error.
+   *
+   * @example
+   * ```ts
+   * this.reserveMethods(['tools/list', 'tools/call'], 'McpServer (register tools with server.tool())');
+   * ```
+   */
+  protected reserveMethods(methods: Iterable<string>, owner: string): void {
+    for (const method of methods) this.reserved.set(method, owner);
   }
 
   /** The handler of a method, if any. */
@@ -116,20 +150,80 @@ export class Server {
   }
 
   /**
-   * Sets the handler of one notification method sent by clients.
+   * The one dispatch point: every request any session answers (`initialize` and `ping`
+   * included) passes here, method → handler, after the session's lifecycle checks and before the
+   * result is encoded for the negotiated revision. A middleware pipeline wraps this call.
    *
+   * @throws {McpError} `-32601` for a method without a handler; whatever the handler throws.
+   * @example
+   * ```ts
+   * const result = server.dispatch('tools/list', {}, ctx);
+   * ```
+   */
+  dispatch(method: string, params: Record<string, unknown>, context: RequestContext): unknown {
+    const handler = this.requestHandlers.get(method);
+    if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    return handler(params, context);
+  }
+
+  /**
+   * Adds a listener for a notification method clients send; returns an unsubscribe function. A
+   * method of the specification gets typed params; any other name is untyped. Listeners run in
+   * the order they were added; one that throws is reported to `onError` and the others still run.
+   *
+   * @example
+   * ```ts
+   * const stop = server.onNotification('notifications/roots/list_changed', (_params, session) => refresh(session));
+   * ```
+   */
+  onNotification<M extends ClientNotificationMethod>(
+    method: M,
+    handler: MethodNotificationHandler<M>,
+  ): () => void;
+  onNotification<M extends string>(
+    method: ExtensionMethod<M, ClientNotificationMethod>,
+    handler: NotificationHandler,
+  ): () => void;
+  onNotification(method: string, handler: NotificationHandler | MethodNotificationHandler<any>): () => void {
+    let handlers = this.notificationHandlers.get(method);
+    if (!handlers) {
+      handlers = new Set();
+      this.notificationHandlers.set(method, handlers);
+    }
+    const listener = handler as NotificationHandler;
+    handlers.add(listener);
+    return () => handlers.delete(listener);
+  }
+
+  /**
+   * Replaces every listener of one notification method with `handler`.
+   *
+   * @deprecated Use {@link onNotification}, which adds a listener and returns its unsubscribe
+   *   function, like the client's.
    * @example
    * ```ts
    * server.setNotificationHandler('notifications/roots/list_changed', (_params, session) => refresh(session));
    * ```
    */
-  setNotificationHandler(method: string, handler: NotificationHandler): void {
-    this.notificationHandlers.set(method, handler);
+  setNotificationHandler<M extends ClientNotificationMethod>(
+    method: M,
+    handler: MethodNotificationHandler<M>,
+  ): void;
+  setNotificationHandler<M extends string>(
+    method: ExtensionMethod<M, ClientNotificationMethod>,
+    handler: NotificationHandler,
+  ): void;
+  setNotificationHandler(
+    method: string,
+    handler: NotificationHandler | MethodNotificationHandler<any>,
+  ): void {
+    this.notificationHandlers.set(method, new Set([handler as NotificationHandler]));
   }
 
-  /** @internal */
-  notificationHandler(method: string): NotificationHandler | undefined {
-    return this.notificationHandlers.get(method);
+  /** @internal Runs the listeners of a notification a session received. */
+  notified(method: string, params: Record<string, unknown>, session: ServerSession): void {
+    const handlers = this.notificationHandlers.get(method);
+    if (handlers) for (const handler of handlers) this.safely(() => handler(params, session), session);
   }
 
   /**
@@ -253,6 +347,10 @@ export interface SessionInfo {
 
 /** @internal Exposed for tests of the negotiation table. */
 export const DEFAULT_PROTOCOL_VERSION: ProtocolVersion = LATEST_PROTOCOL_VERSION;
+
+function answerPing(): Record<string, never> {
+  return {};
+}
 
 function toError(value: unknown): Error {
   return value instanceof Error ? value : new Error(String(value));

@@ -12,18 +12,26 @@ import {
   Connection,
   codecFor,
   ErrorCode,
+  type ExtensionMethod,
+  encodeOutgoingNotification,
+  encodeOutgoingRequest,
   type Implementation,
   type IncomingRequest,
   type InitializeResult,
   type LoggingLevel,
   McpError,
   type MessageExtra,
+  Method,
+  type MethodArgsOf,
   missingClientCapability,
   NOT_IN_REVISION,
+  Notification,
   negotiateProtocolVersion,
   type OutgoingRequestOptions,
   type ProtocolVersion,
   type RevisionCodec,
+  type ServerRequestMap,
+  type ServerRequestMethod,
   type Transport,
 } from '@mcpkit/core';
 import { RequestContext } from './context.js';
@@ -39,6 +47,19 @@ export interface SessionConnectOptions {
 }
 
 type SessionState = 'new' | 'initializing' | 'ready' | 'closed';
+
+/**
+ * The arguments of a typed request to the client: params may be left out when the method allows it.
+ *
+ * @example
+ * ```ts
+ * const args: SessionRequestArgs<'roots/list'> = [];
+ * ```
+ */
+export type SessionRequestArgs<M extends ServerRequestMethod> = MethodArgsOf<
+  ServerRequestMap[M]['params'],
+  OutgoingRequestOptions
+>;
 
 const LOG_LEVEL_ORDER: Readonly<Record<string, number>> = {
   debug: 0,
@@ -95,7 +116,7 @@ export class ServerSession {
         maxTotalTimeout: server.options.maxTotalTimeout,
         onError: (error) => server.reportError(error, this),
         acceptBatches: () => this.codec.acceptsBatches,
-        encodeNotification: (method, params) => encodedOrUndefined(this.codec, method, params),
+        encodeNotification: (method, params) => encodeOutgoingNotification(this.codec, method, params),
       },
     );
   }
@@ -171,18 +192,27 @@ export class ServerSession {
    * Sends a request to the client, after checking the client declared the capability for it
    * and that the negotiated revision has it.
    *
+   * A method of the specification has typed params and result; any other name (an extension)
+   * is untyped, its result type given as a type argument.
+   *
    * @example
    * ```ts
-   * const roots = await session.request('roots/list', {});
+   * const { roots } = await session.request('roots/list');
    * ```
    */
-  request<R = Record<string, unknown>>(
-    method: string,
+  request<M extends ServerRequestMethod>(
+    method: M,
+    ...args: SessionRequestArgs<M>
+  ): Promise<ServerRequestMap[M]['result']>;
+  request<R = Record<string, unknown>, M extends string = string>(
+    method: ExtensionMethod<M, ServerRequestMethod>,
     params?: Record<string, unknown>,
     options?: OutgoingRequestOptions,
-  ): Promise<R> {
+  ): Promise<R>;
+  request<R>(method: string, params?: object, options?: OutgoingRequestOptions): Promise<R> {
     try {
-      return this.connection.request<R>(method, this.prepareRequest(method, params), options);
+      const prepared = this.prepareRequest(method, params as Record<string, unknown> | undefined);
+      return this.connection.request<R>(method, prepared, options);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -193,16 +223,11 @@ export class ServerSession {
     method: string,
     params: Record<string, unknown> | undefined,
   ): Record<string, unknown> | undefined {
-    if (method !== 'ping' && this.state !== 'ready') {
+    if (method !== Method.Ping && this.state !== 'ready') {
       throw new CapabilityError(`Cannot send "${method}" before the client has finished initializing`);
     }
     const gap = missingClientCapability(method, params, this.clientCaps);
-    if (gap) throw new CapabilityError(gap);
-    const encoded = this.codec.encodeParams(method, params);
-    if (encoded === NOT_IN_REVISION) {
-      throw new CapabilityError(`"${method}" is not available in protocol revision ${this.version}`);
-    }
-    return encoded;
+    return encodeOutgoingRequest(this.codec, method, params, gap);
   }
 
   /**
@@ -243,7 +268,7 @@ export class ServerSession {
   ): void | Promise<void> {
     if (!this.wantsLog(level) || !this.server.capabilities.logging) return;
     const params: Record<string, unknown> = logger === undefined ? { level, data } : { level, data, logger };
-    return this.notify('notifications/message', params, relatedRequestId);
+    return this.notify(Notification.Message, params, relatedRequestId);
   }
 
   /**
@@ -255,7 +280,7 @@ export class ServerSession {
    * ```
    */
   async ping(options?: OutgoingRequestOptions): Promise<void> {
-    await this.connection.request('ping', undefined, { resetTimeoutOnProgress: false, ...options });
+    await this.connection.request(Method.Ping, undefined, { resetTimeoutOnProgress: false, ...options });
   }
 
   /** Closes the session's transport. */
@@ -267,18 +292,13 @@ export class ServerSession {
 
   private handleRequest(request: IncomingRequest): unknown {
     const method = request.method;
-    if (method === 'initialize') return this.encodeResult(method, this.initialize(request.params));
-    if (method === 'ping') return {};
-    if (this.state === 'new') {
+    if (this.state === 'new' && method !== Method.Initialize && method !== Method.Ping) {
       throw new McpError(
         ErrorCode.InvalidRequest,
         `The session is not initialized: send "initialize" before "${method}"`,
       );
     }
-    const handler = this.server.requestHandler(method);
-    if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-    const context = new RequestContext(this, request);
-    const result = handler(request.params ?? {}, context);
+    const result = this.server.dispatch(method, request.params ?? {}, new RequestContext(this, request));
     if (isPromiseLike(result)) return result.then((value) => this.encodeResult(method, value));
     return this.encodeResult(method, result);
   }
@@ -288,7 +308,8 @@ export class ServerSession {
     return this.codec.encodeResult(method, body);
   }
 
-  private initialize(params: Record<string, unknown> | undefined): InitializeResult {
+  /** @internal Answers `initialize`: negotiates the revision and records the client. */
+  acceptInitialize(params: Record<string, unknown> | undefined): InitializeResult {
     if (this.state !== 'new') {
       throw new McpError(ErrorCode.InvalidRequest, 'The session is already initialized');
     }
@@ -328,13 +349,13 @@ export class ServerSession {
     params: Record<string, unknown> | undefined,
     _extra?: MessageExtra,
   ): void {
-    if (method === 'notifications/initialized') {
+    if (method === Notification.Initialized) {
       if (this.state !== 'initializing') return;
       this.state = 'ready';
       this.server.sessionInitialized(this);
       return;
     }
-    this.server.notificationHandler(method)?.(params ?? {}, this);
+    this.server.notified(method, params ?? {}, this);
   }
 
   private handleClose(): void {
@@ -345,16 +366,6 @@ export class ServerSession {
     if (listeners) for (const listener of listeners) listener();
     this.server.sessionClosed(this);
   }
-}
-
-/** The codec's adaptation of a notification, or `undefined` when the revision lacks it. */
-function encodedOrUndefined(
-  codec: RevisionCodec,
-  method: string,
-  params: Record<string, unknown>,
-): Record<string, unknown> | undefined {
-  const encoded = codec.encodeParams(method, params);
-  return encoded === NOT_IN_REVISION ? undefined : encoded;
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {

@@ -2146,3 +2146,50 @@ export type ClientResult = ServerRequestMap[ServerRequestMethod]['result'];
  * ```
  */
 export type ServerResult = ClientRequestMap[ClientRequestMethod]['result'];
+
+/**
+ * `M` when it is not one of the `Known` method names (an extension method such as
+ * `com.example/search`), `never` when it is one, and `string` for a plain `string`. The untyped
+ * overloads of the low-level APIs take `ExtensionMethod<M, Known>`, so a known method always goes
+ * through its typed overload and a wrong params or result shape is a compile error.
+ *
+ * @example
+ * ```ts
+ * type A = ExtensionMethod<'com.example/search', ClientRequestMethod>; // 'com.example/search'
+ * type B = ExtensionMethod<'tools/call', ClientRequestMethod>; // never
+ * ```
+ */
+export type ExtensionMethod<M extends string, Known extends string> = string extends M
+  ? string
+  : M extends Known
+    ? never
+    : M;
+
+/**
+ * A typed handler of one request method: `Entry` is the method's entry in a request map
+ * (`ClientRequestMap[M]` for a server, `ServerRequestMap[M]` for a client). Absent params arrive
+ * as `{}`, so the handler never sees `undefined`.
+ *
+ * @example
+ * ```ts
+ * type ListTools = MethodHandlerOf<ClientRequestMap['tools/list'], unknown>;
+ * const list: ListTools = () => ({ tools: [] });
+ * ```
+ */
+export type MethodHandlerOf<Entry extends { params: unknown; result: unknown }, Context> = (
+  params: NonNullable<Entry['params']>,
+  context: Context,
+) => Entry['result'] | PromiseLike<Entry['result']>;
+
+/**
+ * The arguments after the method name of a typed request: params may be left out when the method
+ * allows it (`Params` includes `undefined`).
+ *
+ * @example
+ * ```ts
+ * const args: MethodArgsOf<ClientRequestMap['tools/list']['params'], { timeout?: number }> = [];
+ * ```
+ */
+export type MethodArgsOf<Params, Options> = undefined extends Params
+  ? [params?: Params, options?: Options]
+  : [params: Params, options?: Options];

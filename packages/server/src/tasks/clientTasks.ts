@@ -32,6 +32,7 @@ import {
   isTask,
   type ListTasksResult,
   McpError,
+  Method,
   missingClientCapability,
   type OutgoingRequestOptions,
   pollTaskUntilDone,
@@ -101,7 +102,7 @@ export function sampleAsTask(
   params: CreateMessageRequestParams,
   options: ClientTaskRequestOptions = {},
 ): Promise<CreateTaskResult> {
-  return requestAsTask(session, 'sampling/createMessage', params, options);
+  return requestAsTask(session, Method.SamplingCreateMessage, params, options);
 }
 
 /**
@@ -123,7 +124,7 @@ export function elicitAsTask(
   params: ElicitRequestFormParams | ElicitRequestURLParams,
   options: ClientTaskRequestOptions = {},
 ): Promise<CreateTaskResult> {
-  return requestAsTask(session, 'elicitation/create', params, options);
+  return requestAsTask(session, Method.ElicitationCreate, params, options);
 }
 
 /**
@@ -140,7 +141,7 @@ export function getClientTask(
   taskId: string,
   options?: OutgoingRequestOptions,
 ): Promise<GetTaskResult> {
-  return session.request<GetTaskResult>('tasks/get', { taskId }, options);
+  return session.request<GetTaskResult>(Method.TasksGet, { taskId }, options);
 }
 
 /**
@@ -158,7 +159,7 @@ export function getClientTaskResult<R = Record<string, unknown>>(
   taskId: string,
   options?: OutgoingRequestOptions,
 ): Promise<R> {
-  return session.request<R>('tasks/result', { taskId }, options);
+  return session.request<R>(Method.TasksResult, { taskId }, options);
 }
 
 /**
@@ -175,7 +176,7 @@ export function listClientTasks(
   cursor?: string,
   options?: OutgoingRequestOptions,
 ): Promise<ListTasksResult> {
-  return session.request<ListTasksResult>('tasks/list', cursor === undefined ? {} : { cursor }, options);
+  return session.request<ListTasksResult>(Method.TasksList, cursor === undefined ? {} : { cursor }, options);
 }
 
 /**
@@ -193,7 +194,7 @@ export function cancelClientTask(
   taskId: string,
   options?: OutgoingRequestOptions,
 ): Promise<CancelTaskResult> {
-  return session.request<CancelTaskResult>('tasks/cancel', { taskId }, options);
+  return session.request<CancelTaskResult>(Method.TasksCancel, { taskId }, options);
 }
 
 /**
@@ -231,7 +232,7 @@ export function sampleAndWait(
   params: CreateMessageRequestParams,
   options: ClientTaskWaitOptions = {},
 ): Promise<CreateMessageResult> {
-  return requestAndWait<CreateMessageResult>(session, 'sampling/createMessage', params, options);
+  return requestAndWait<CreateMessageResult>(session, Method.SamplingCreateMessage, params, options);
 }
 
 /**
@@ -249,7 +250,7 @@ export function elicitAndWait(
   params: ElicitRequestFormParams | ElicitRequestURLParams,
   options: ClientTaskWaitOptions = {},
 ): Promise<ElicitResult> {
-  return requestAndWait<ElicitResult>(session, 'elicitation/create', params, options);
+  return requestAndWait<ElicitResult>(session, Method.ElicitationCreate, params, options);
 }
 
 // ---------------------------------------------------------------- internals

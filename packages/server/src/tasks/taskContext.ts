@@ -11,6 +11,8 @@
  */
 import {
   type LoggingLevel,
+  Method,
+  Notification,
   type OutgoingRequestOptions,
   type ProgressToken,
   withRelatedTask,
@@ -18,7 +20,7 @@ import {
 import { RequestContext } from '../context.js';
 
 /** Methods whose answer is input the task waits for: the task shows `input_required` meanwhile. */
-const INPUT_METHODS: ReadonlySet<string> = new Set(['elicitation/create', 'sampling/createMessage']);
+const INPUT_METHODS: ReadonlySet<string> = new Set([Method.ElicitationCreate, Method.SamplingCreateMessage]);
 
 /** @internal What a task context needs from the task that runs it. */
 export interface TaskRun {
@@ -82,7 +84,7 @@ export class TaskContext extends RequestContext {
     const params: Record<string, unknown> = { progressToken: run.progressToken, progress };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
-    return this.sendTaskNotification('notifications/progress', params);
+    return this.sendTaskNotification(Notification.Progress, params);
   }
 
   /**
@@ -97,7 +99,7 @@ export class TaskContext extends RequestContext {
     if (this.run.terminal || !this.session.wantsLog(level) || !this.session.server.capabilities.logging)
       return;
     const params: Record<string, unknown> = logger === undefined ? { level, data } : { level, data, logger };
-    this.sendTaskNotification('notifications/message', params).catch(() => {});
+    this.sendTaskNotification(Notification.Message, params).catch(() => {});
   }
 
   /**

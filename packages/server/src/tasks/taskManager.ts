@@ -27,8 +27,11 @@ import {
   type CreateTaskResult,
   ErrorCode,
   InMemoryTaskStore,
+  type ListTasksResult,
   McpError,
+  Method,
   MODEL_IMMEDIATE_RESPONSE_META_KEY,
+  Notification,
   type ProgressToken,
   revisionHas,
   type ServerCapabilities,
@@ -156,7 +159,7 @@ export class TaskManager {
     this.grantTtl = ttlGranter(options);
     this.pollInterval = options.pollInterval ?? DEFAULT_POLL_INTERVAL;
     this.runner = new TaskRunner<RunningTask>(this.store, {
-      sendStatus: (run, task) => run.session.notify('notifications/tasks/status', { ...task }),
+      sendStatus: (run, task) => run.session.notify(Notification.TasksStatus, { ...task }),
       reportError: (error, run) => this.server?.reportError(error, run.session),
       abortError: (reason) => new TaskAbortedError(reason),
     });
@@ -188,11 +191,11 @@ export class TaskManager {
   install(server: Server): void {
     if (this.server) throw new Error('A TaskManager serves one server');
     this.server = server;
-    server.setRequestHandler('tasks/get', (params, ctx) => this.getTask(params, ctx));
-    server.setRequestHandler('tasks/result', (params, ctx) => this.getTaskResult(params, ctx));
-    server.setRequestHandler('tasks/cancel', (params, ctx) => this.cancelTask(params, ctx));
+    server.setRequestHandler(Method.TasksGet, (params, ctx) => this.getTask(params, ctx));
+    server.setRequestHandler(Method.TasksResult, (params, ctx) => this.getTaskResult(params, ctx));
+    server.setRequestHandler(Method.TasksCancel, (params, ctx) => this.cancelTask(params, ctx));
     if (this.options.list !== false)
-      server.setRequestHandler('tasks/list', (params, ctx) => this.listTasks(params, ctx));
+      server.setRequestHandler(Method.TasksList, (params, ctx) => this.listTasks(params, ctx));
     this.unsubscribe = this.runner.listen();
     this.stopWatchingSessions = server.onSessionClosed((session) => this.onSessionClosed(session));
   }
@@ -235,7 +238,7 @@ export class TaskManager {
     const ttl = this.grantTtl(options.task?.ttl);
     const task = await this.store.create(request, requestor, { ttl, pollInterval: this.pollInterval });
     const run = this.runFor(task, context, requestor);
-    const failureOf = options.failureOf ?? (request.method === 'tools/call' ? toolFailure : undefined);
+    const failureOf = options.failureOf ?? (request.method === Method.ToolsCall ? toolFailure : undefined);
     await this.runner.start(
       run,
       requestor,
@@ -270,13 +273,13 @@ export class TaskManager {
    * );
    * ```
    */
-  runToolCall(
+  runToolCall<R>(
     tool: Tool,
     params: Record<string, unknown>,
     context: RequestContext,
-    execute: (context: RequestContext) => unknown,
+    execute: (context: RequestContext) => R,
     options: TaskRunOptions = {},
-  ): unknown {
+  ): R | Promise<CreateTaskResult> {
     const task = this.requested(params, context);
     if (!task) return execute(context);
     if ((tool.execution?.taskSupport ?? 'forbidden') === 'forbidden') {
@@ -285,7 +288,7 @@ export class TaskManager {
         `Tool "${tool.name}" does not support task execution: call it without "task"`,
       );
     }
-    return this.run(context, { method: 'tools/call', params }, execute, { ...options, task });
+    return this.run(context, { method: Method.ToolsCall, params }, execute, { ...options, task });
   }
 
   /**
@@ -327,7 +330,7 @@ export class TaskManager {
   // ---------------------------------------------------------------- tasks/* handlers
 
   private async getTask(params: Record<string, unknown>, context: RequestContext): Promise<Task> {
-    this.checkRevision('tasks/get', context);
+    this.checkRevision(Method.TasksGet, context);
     return answerGetTask(this.store, await this.requestorOf(context), params);
   }
 
@@ -335,8 +338,8 @@ export class TaskManager {
     params: Record<string, unknown>,
     context: RequestContext,
   ): Promise<Record<string, unknown>> {
-    this.checkRevision('tasks/result', context);
-    const taskId = taskIdParam('tasks/result', params);
+    this.checkRevision(Method.TasksResult, context);
+    const taskId = taskIdParam(Method.TasksResult, params);
     const requestor = await this.requestorOf(context);
     const run = this.runner.get(taskId);
     const route = run?.requestor === requestor ? run : undefined;
@@ -351,13 +354,13 @@ export class TaskManager {
   private async listTasks(
     params: Record<string, unknown>,
     context: RequestContext,
-  ): Promise<Record<string, unknown>> {
-    this.checkRevision('tasks/list', context);
+  ): Promise<ListTasksResult> {
+    this.checkRevision(Method.TasksList, context);
     return answerListTasks(this.store, await this.requestorOf(context), params);
   }
 
   private async cancelTask(params: Record<string, unknown>, context: RequestContext): Promise<Task> {
-    this.checkRevision('tasks/cancel', context);
+    this.checkRevision(Method.TasksCancel, context);
     // The store makes the task `cancelled` before this resolves; the store event aborts the handler.
     return answerCancelTask(this.store, await this.requestorOf(context), params);
   }

@@ -78,7 +78,7 @@ describe('error results', () => {
     });
   });
 
-  it('shows thrown messages, masks plain errors on request, never shows stacks', () => {
+  it('masks plain errors, shows ToolError and McpError messages, shows raw messages when unmasked, never shows stacks', () => {
     const error = new Error('City not found');
     expect(thrownErrorText('w', error, false)).toBe('City not found');
     expect(thrownErrorText('w', error, false)).not.toContain('at ');

@@ -22,8 +22,8 @@ import { describeIssues } from './schemas.js';
 
 /**
  * An error whose message is written for the model. Thrown from a tool handler, it becomes an
- * `isError: true` result with exactly this message, even when the server masks other errors
- * (`maskToolErrors`), and it is not reported to `onError`: it is an expected outcome.
+ * `isError: true` result with exactly this message, while any other thrown error is masked
+ * (unless `maskToolErrors: false`), and it is not reported to `onError`: it is an expected outcome.
  *
  * @example
  * ```ts
@@ -182,15 +182,18 @@ export function invalidArgumentsResult(toolName: string, issues: readonly Valida
 /**
  * The text a model sees for an error a handler threw.
  *
- * A `ToolError` or an `McpError` message is always shown: both are written for the peer. Other
- * errors show their message unless `mask` is set, since their authors usually write them for the
- * caller ("City not found"); masking protects servers whose dependencies put internals in
- * messages. Stack traces are never included.
+ * A `ToolError` or an `McpError` message is always shown: both are written for the peer. Any
+ * other error is masked by default ("Tool "x" failed with an internal error."), because its
+ * message is written for the developer and often holds paths, hosts or credentials (`ENOENT
+ * /home/me/…`, `ECONNREFUSED 10.0.0.7:5432`); the server reports it in full to `onError`. With
+ * `mask` off (`maskToolErrors: false`, for development) the raw message is shown. Stack traces
+ * are never included.
  *
  * @example
  * ```ts
- * thrownErrorText('weather', new Error('City not found'), false); // 'City not found'
  * thrownErrorText('weather', new Error('ECONNREFUSED 10.0.0.7:5432'), true); // 'Tool "weather" failed with an internal error.'
+ * thrownErrorText('weather', new ToolError('City not found'), true); // 'City not found'
+ * thrownErrorText('weather', new Error('City not found'), false); // 'City not found'
  * ```
  */
 export function thrownErrorText(toolName: string, error: unknown, mask: boolean): string {

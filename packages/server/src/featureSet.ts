@@ -1,0 +1,142 @@
+/**
+ * The feature modules of one {@link McpServer}, built together: completion reads the prompt and
+ * resource registries, and the tools feature hands task-augmented calls back to the server.
+ * @module
+ */
+import { Method, rejectUnknownOptions, type ServerCapabilities } from '@mcpkit/core';
+import { CompletionFeature } from './completion/completionFeature.js';
+import type { FeatureHost } from './feature.js';
+import { SERVER_OPTION_KEYS } from './handlers.js';
+import { ListChangeAnnouncer } from './listChanged.js';
+import { LoggingFeature } from './logging/loggingFeature.js';
+import type { McpServerOptions } from './mcpServerOptions.js';
+import { PromptsFeature } from './prompts/promptsFeature.js';
+import { ResourcesFeature } from './resources/resourcesFeature.js';
+import type { Server } from './server.js';
+import { ToolsFeature, type ToolsFeatureOptions } from './tools/toolsFeature.js';
+
+/**
+ * The methods an `McpServer`'s features answer, and who answers them: `setRequestHandler`
+ * refuses them, so a raw handler cannot silently replace (or be replaced by) what the
+ * registration methods serve.
+ *
+ * @example
+ * ```ts
+ * OWNED_METHODS.methods.includes('tools/call'); // true
+ * ```
+ */
+export const OWNED_METHODS = {
+  methods: [
+    Method.ToolsList,
+    Method.ToolsCall,
+    Method.ResourcesList,
+    Method.ResourcesTemplatesList,
+    Method.ResourcesRead,
+    Method.ResourcesSubscribe,
+    Method.ResourcesUnsubscribe,
+    Method.PromptsList,
+    Method.PromptsGet,
+    Method.CompletionComplete,
+    Method.LoggingSetLevel,
+  ],
+  owner:
+    'McpServer from what is registered (server.tool(), server.resource(), server.prompt()...); to answer it yourself, use the low-level Server',
+} as const;
+
+/**
+ * One server's feature modules.
+ *
+ * @example
+ * ```ts
+ * const features: FeatureSet = createFeatureSet(server, {}, { runAsTask }, true);
+ * ```
+ */
+export interface FeatureSet {
+  readonly tools: ToolsFeature;
+  readonly resources: ResourcesFeature;
+  readonly prompts: PromptsFeature;
+  readonly completion: CompletionFeature;
+  readonly logging: LoggingFeature;
+  /** Announces list changes to the sessions told they can change. */
+  readonly announcer: ListChangeAnnouncer;
+}
+
+/**
+ * Every key of `McpServerOptions`: `new McpServer()` refuses others.
+ *
+ * @example
+ * ```ts
+ * Object.hasOwn(MCP_SERVER_OPTION_KEYS, 'maskToolErrors'); // true
+ * ```
+ */
+export const MCP_SERVER_OPTION_KEYS: Readonly<Record<keyof McpServerOptions, true>> = {
+  ...SERVER_OPTION_KEYS,
+  pageSize: true,
+  validator: true,
+  listChangedDebounceMs: true,
+  maskToolErrors: true,
+  maxSubscriptionsPerSession: true,
+  tasks: true,
+};
+
+/**
+ * Builds the feature modules (none is installed yet), after checking the option keys unless a
+ * subclass with options of its own does that.
+ *
+ * @throws {TypeError} for an unknown option key.
+ *
+ * @example
+ * ```ts
+ * const features = createFeatureSet(server, options, { runAsTask: (tool, args, ctx) => features.tools.execute(tool, args, ctx) }, true);
+ * ```
+ */
+export function createFeatureSet(
+  host: FeatureHost & Server,
+  options: McpServerOptions,
+  hooks: Omit<ToolsFeatureOptions, 'maskErrors'>,
+  checkKeys: boolean,
+): FeatureSet {
+  if (checkKeys) rejectUnknownOptions(options, MCP_SERVER_OPTION_KEYS, 'McpServer');
+  const tools = new ToolsFeature(host, { maskErrors: options.maskToolErrors ?? true, ...hooks });
+  const resources = new ResourcesFeature(host, options.maxSubscriptionsPerSession ?? 1000);
+  const prompts = new PromptsFeature(host);
+  const completion = new CompletionFeature(host, {
+    prompts: prompts.registry,
+    resources: resources.resources,
+    templates: resources.templates,
+  });
+  const announcer = new ListChangeAnnouncer(host, options.listChangedDebounceMs ?? 10);
+  return { tools, resources, prompts, completion, logging: new LoggingFeature(host), announcer };
+}
+
+/**
+ * Installs the features whose capability the server declares up front, so that items registered
+ * after clients connect are announced.
+ *
+ * @example
+ * ```ts
+ * installDeclared(features, { tools: { listChanged: true } });
+ * ```
+ */
+export function installDeclared(features: FeatureSet, declared: ServerCapabilities | undefined): void {
+  if (declared?.tools) features.tools.install();
+  if (declared?.resources) features.resources.install();
+  if (declared?.prompts) features.prompts.install();
+  if (declared?.completions) features.completion.install();
+}
+
+/**
+ * The `pageSize` option, checked: a positive integer, default 100.
+ *
+ * @example
+ * ```ts
+ * checkedPageSize(undefined); // 100
+ * ```
+ */
+export function checkedPageSize(pageSize: number | undefined): number {
+  const size = pageSize ?? 100;
+  if (!Number.isSafeInteger(size) || size < 1) {
+    throw new RangeError(`pageSize must be a positive integer (got ${pageSize})`);
+  }
+  return size;
+}

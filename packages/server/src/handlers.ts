@@ -1,0 +1,89 @@
+/**
+ * The shapes a low-level server is configured with: its options and the handlers of request and
+ * notification methods (typed by method for the specification's methods, untyped for extensions).
+ * @module
+ */
+import type {
+  ClientNotificationMap,
+  ClientNotificationMethod,
+  ClientRequestMap,
+  ClientRequestMethod,
+  MethodHandlerOf,
+  ProtocolVersion,
+  ServerCapabilities,
+} from '@mcpkit/core';
+import type { RequestContext } from './context.js';
+import type { ServerSession } from './session.js';
+
+/**
+ * Answers one request method. Return the result object (or a promise of it). Throw an
+ * `McpError` to answer with a specific JSON-RPC error.
+ */
+export type RequestHandler = (params: Record<string, unknown>, context: RequestContext) => unknown;
+
+/** Receives one notification method from a client. */
+export type NotificationHandler = (params: Record<string, unknown>, session: ServerSession) => void;
+
+/**
+ * Answers request method `M` sent by clients, with params and result typed by the method. Params
+ * come off the wire unchecked: the type says what the specification promises, not what a peer sent.
+ *
+ * @example
+ * ```ts
+ * const listTools: MethodHandler<'tools/list'> = (params) => ({ tools: [] });
+ * ```
+ */
+export type MethodHandler<M extends ClientRequestMethod> = MethodHandlerOf<
+  ClientRequestMap[M],
+  RequestContext
+>;
+
+/**
+ * Receives notification method `M` sent by clients, with params typed by the method.
+ *
+ * @example
+ * ```ts
+ * const onProgress: MethodNotificationHandler<'notifications/progress'> = (params) => params.progress;
+ * ```
+ */
+export type MethodNotificationHandler<M extends ClientNotificationMethod> = (
+  params: NonNullable<ClientNotificationMap[M]>,
+  session: ServerSession,
+) => void;
+
+/** Options of `Server`. */
+export interface ServerOptions {
+  /** Text the host may put in the model's system prompt. */
+  instructions?: string;
+  /** Capabilities to declare beyond those implied by registered features. */
+  capabilities?: ServerCapabilities;
+  /** Revisions this server negotiates. Default: every revision mcpkit speaks. */
+  protocolVersions?: readonly ProtocolVersion[];
+  /** Default timeout of requests the server sends (sampling, elicitation...). Default 60 s. */
+  requestTimeout?: number;
+  /** Hard limit of requests the server sends, whatever progress arrives. Default 1 hour. */
+  maxTotalTimeout?: number;
+  /**
+   * Receives errors that cannot be answered to a client: handler crashes (the client only sees
+   * "Internal error"), malformed notifications, transport failures. Default: `console.error`.
+   */
+  onError?: (error: Error, session?: ServerSession) => void;
+}
+
+/**
+ * Every key of {@link ServerOptions}: the constructor refuses others (a typo would otherwise be
+ * ignored in silence).
+ *
+ * @example
+ * ```ts
+ * Object.keys(SERVER_OPTION_KEYS); // ['instructions', 'capabilities', ...]
+ * ```
+ */
+export const SERVER_OPTION_KEYS: Readonly<Record<keyof ServerOptions, true>> = {
+  instructions: true,
+  capabilities: true,
+  protocolVersions: true,
+  requestTimeout: true,
+  maxTotalTimeout: true,
+  onError: true,
+};

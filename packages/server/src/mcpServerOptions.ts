@@ -1,0 +1,39 @@
+/**
+ * The options of {@link McpServer}.
+ * @module
+ */
+import type { JsonSchemaValidator } from '@mcpkit/core';
+import type { ServerOptions } from './handlers.js';
+import type { TaskManagerOptions } from './tasks/taskManager.js';
+
+/**
+ * Options of `McpServer`: those of `Server`, plus the following.
+ *
+ * @example
+ * ```ts
+ * const server = new McpServer({ name: 'demo', version: '1.0.0' }, { pageSize: 50, maskToolErrors: false });
+ * ```
+ */
+export interface McpServerOptions extends ServerOptions {
+  /** Items per page of `tools/list`, `prompts/list`, `resources/list` and `resources/templates/list`. Default 100. */
+  pageSize?: number;
+  /** Validates JSON Schemas (tool arguments and results). Default: `defaultValidator()` from `@mcpkit/schema`. */
+  validator?: JsonSchemaValidator;
+  /** How long changes are collected into one `list_changed` notification, in ms. Default 10. */
+  listChangedDebounceMs?: number;
+  /**
+   * Hide the messages of unexpected errors a tool handler throws. Default true: a thrown
+   * `ToolError` (written for the model) or `McpError` keeps its message; any other error becomes
+   * "Tool "x" failed with an internal error." and reaches `onError` in full, so paths, hosts and
+   * secrets in a dependency's message never reach the model. Set `false` during development to
+   * send raw messages (never a stack trace).
+   */
+  maskToolErrors?: boolean;
+  /** Most resource URIs one session may subscribe to. Default 1000. */
+  maxSubscriptionsPerSession?: number;
+  /**
+   * Run task-augmented tool calls as tasks (2025-11-25, experimental): declares the `tasks`
+   * capability and answers `tasks/*` (see `TaskManager`). Default off: `task` is ignored.
+   */
+  tasks?: boolean | TaskManagerOptions;
+}

@@ -1,0 +1,84 @@
+/**
+ * The prompts feature: the prompt registry, `prompts/list` and `prompts/get`.
+ * @module
+ */
+
+import type { GetPromptResult, ListPromptsResult } from '@mcpkit/core';
+import { Method } from '@mcpkit/core';
+import type { RequestContext } from '../context.js';
+import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
+import type { ItemList } from '../listChanged.js';
+import { PagedCollection } from '../pagination.js';
+import { invalidParams, isPromiseLike, requireString, stringRecord } from '../params.js';
+import { describeIssues } from '../tools/schemas.js';
+import { type PromptConfig, type PromptHandler, RegisteredPrompt, toGetPromptResult } from './prompt.js';
+
+/**
+ * The prompt registry and the `prompts/*` handlers.
+ *
+ * @example
+ * ```ts
+ * const prompts = new PromptsFeature(host);
+ * prompts.register('greet', {}, () => 'Hello');
+ * ```
+ */
+export class PromptsFeature extends Feature {
+  /** The registered prompts. */
+  readonly registry = new PagedCollection<RegisteredPrompt>('p');
+  protected readonly capability = { prompts: { listChanged: true } };
+  private readonly list: ItemList;
+
+  constructor(host: FeatureHost) {
+    super(host);
+    this.list = { kind: 'prompt', items: this.registry, changed: (item) => host.changed('prompts', item) };
+  }
+
+  /** Registers a prompt (see `McpServer.prompt`). */
+  register(name: string, config: PromptConfig, handler: PromptHandler<any>): RegisteredPrompt {
+    const duplicate = `A prompt named "${name}" is already registered`;
+    return this.addItem(this.registry, 'prompts', name, duplicate, () => {
+      return new RegisteredPrompt(this.list, this.host.validator, name, config, handler);
+    });
+  }
+
+  protected handlers(): FeatureHandlers {
+    return {
+      [Method.PromptsList]: (params) => this.listPrompts(params),
+      [Method.PromptsGet]: (params, ctx) => this.getPrompt(params, ctx),
+    };
+  }
+
+  private listPrompts(params: Record<string, unknown>): ListPromptsResult {
+    const page = this.registry.page(params.cursor, this.host.pageSize);
+    const result: ListPromptsResult = { prompts: page.items.map((prompt) => prompt.definition) };
+    if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+    return result;
+  }
+
+  private async getPrompt(params: Record<string, unknown>, ctx: RequestContext): Promise<GetPromptResult> {
+    const name = requireString(params.name, 'prompts/get: "name"');
+    const prompt = this.registry.find(name);
+    if (!prompt) throw invalidParams(`Unknown prompt: "${name}"`);
+    const state = prompt.state;
+    const args = stringRecord(params.arguments, 'prompts/get: "arguments"');
+    const missing = state.arguments.filter(
+      (argument) => argument.required && !Object.hasOwn(args, argument.name),
+    );
+    if (missing.length > 0) {
+      const names = missing.map((argument) => `"${argument.name}"`).join(', ');
+      throw invalidParams(
+        `Prompt "${name}" is missing required argument${missing.length > 1 ? 's' : ''} ${names}`,
+      );
+    }
+    let value: unknown = args;
+    if (state.schema) {
+      const pending = state.schema.validate(args);
+      const checked = isPromiseLike(pending) ? await pending : pending;
+      if (!checked.valid) {
+        throw invalidParams(`Invalid arguments for prompt "${name}":\n${describeIssues(checked.issues)}`);
+      }
+      value = checked.value;
+    }
+    return toGetPromptResult(await state.handler(value, ctx), state.definition.description);
+  }
+}

@@ -1,0 +1,244 @@
+/**
+ * The tools feature: the tool registry, `tools/list` and `tools/call`.
+ *
+ * A call validates its arguments, runs the handler and builds the result. Every failure of the
+ * tool itself (invalid arguments, a thrown error, output that breaks `outputSchema`) is an
+ * `isError: true` result the model can read; only `UrlElicitationRequiredError` is answered as a
+ * JSON-RPC error, as the specification requires. A synchronous validator and handler give a plain
+ * result: no promise and no microtask per call.
+ * @module
+ */
+import {
+  type CallToolRequestParams,
+  type CallToolResult,
+  ErrorCode,
+  type ListToolsResult,
+  McpError,
+  Method,
+  UrlElicitationRequiredError,
+  type ValidationResult,
+} from '@mcpkit/core';
+import type { RequestContext } from '../context.js';
+import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
+import type { ItemList } from '../listChanged.js';
+import { PagedCollection } from '../pagination.js';
+import { invalidParams, isPromiseLike, isRecord, requireString } from '../params.js';
+import { describeIssues, prepareObjectSchema } from './schemas.js';
+import {
+  RegisteredTool,
+  type ToolConfig,
+  type ToolContext,
+  type ToolHandler,
+  type ToolState,
+} from './tool.js';
+import {
+  invalidArgumentsResult,
+  isCallToolResult,
+  isPlainObject,
+  structuredResult,
+  ToolError,
+  thrownErrorText,
+  toCallToolResult,
+  toolErrorResult,
+} from './toolResult.js';
+
+const EMPTY_INPUT_SCHEMA = { type: 'object', additionalProperties: false } as const;
+
+/**
+ * How the tools feature behaves.
+ *
+ * @example
+ * ```ts
+ * const options: ToolsFeatureOptions = { maskErrors: true, runAsTask: (tool, args, ctx) => tools.execute(tool, args, ctx) };
+ * ```
+ */
+export interface ToolsFeatureOptions {
+  /** Hide the messages of unexpected errors (see `maskToolErrors`). */
+  readonly maskErrors: boolean;
+  /** Runs a plain call instead of {@link ToolsFeature.execute} (a subclass's `executeTool`). */
+  readonly execute?: (
+    tool: RegisteredTool,
+    args: Record<string, unknown>,
+    ctx: RequestContext,
+  ) => CallToolResult | Promise<CallToolResult>;
+  /** Runs a task-augmented call (one whose params carry `task`). */
+  readonly runAsTask: (
+    tool: RegisteredTool,
+    args: Record<string, unknown>,
+    ctx: RequestContext,
+    params: CallToolRequestParams,
+  ) => unknown;
+}
+
+/**
+ * The tool registry and the `tools/*` handlers.
+ *
+ * @example
+ * ```ts
+ * const tools = new ToolsFeature(host, { maskErrors: true, runAsTask });
+ * tools.register('ping', {}, () => 'pong');
+ * ```
+ */
+export class ToolsFeature extends Feature {
+  protected readonly capability = { tools: { listChanged: true } };
+  /** The registered tools. */
+  readonly registry = new PagedCollection<RegisteredTool>('t');
+  private readonly list: ItemList;
+  private readonly context: ToolContext;
+  private firstPage: ListToolsResult | undefined;
+
+  constructor(
+    host: FeatureHost,
+    private readonly options: ToolsFeatureOptions,
+  ) {
+    super(host);
+    this.context = {
+      validator: host.validator,
+      emptyInput: prepareObjectSchema(EMPTY_INPUT_SCHEMA, 'input', host.validator, 'The empty input schema'),
+    };
+    this.list = { kind: 'tool', items: this.registry, changed: () => this.changed() };
+  }
+
+  /** Registers a tool (see `McpServer.tool`). */
+  register(name: string, config: ToolConfig, handler: ToolHandler<any>): RegisteredTool {
+    this.firstPage = undefined;
+    return this.addItem(this.registry, 'tools', name, `A tool named "${name}" is already registered`, () => {
+      return new RegisteredTool(this.list, this.context, name, config, handler);
+    });
+  }
+
+  protected handlers(): FeatureHandlers {
+    return {
+      [Method.ToolsList]: (params) => this.listTools(params),
+      [Method.ToolsCall]: (params, ctx) => this.callTool(params, ctx),
+    };
+  }
+
+  /** Validates the arguments, runs the handler and builds the result (see the module comment). */
+  execute(
+    tool: RegisteredTool,
+    args: Record<string, unknown>,
+    ctx: RequestContext,
+  ): CallToolResult | Promise<CallToolResult> {
+    const state = tool.state;
+    const pending = state.input.validate(args);
+    if (isPromiseLike(pending)) {
+      return Promise.resolve(pending).then((checked) => this.runHandler(state, checked, ctx));
+    }
+    return this.runHandler(state, pending, ctx);
+  }
+
+  private changed(): void {
+    this.firstPage = undefined;
+    this.host.changed('tools');
+  }
+
+  private listTools(params: Record<string, unknown>): ListToolsResult {
+    const cursor = params.cursor;
+    if (cursor === undefined && this.firstPage) return this.firstPage;
+    const page = this.registry.page(cursor, this.host.pageSize);
+    const result: ListToolsResult = { tools: page.items.map((tool) => tool.definition) };
+    if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+    if (cursor === undefined) this.firstPage = result;
+    return result;
+  }
+
+  private callTool(params: Record<string, unknown>, ctx: RequestContext): unknown {
+    const name = requireString(params.name, 'tools/call: "name"');
+    const tool = this.registry.find(name);
+    if (!tool) throw invalidParams(`Unknown tool: "${name}"`);
+    const args = params.arguments ?? {};
+    if (!isRecord(args)) throw invalidParams('tools/call: "arguments" must be an object');
+    if (params.task !== undefined) {
+      return this.options.runAsTask(tool, args, ctx, params as CallToolRequestParams);
+    }
+    if (tool.state.definition.execution?.taskSupport === 'required') {
+      throw new McpError(
+        ErrorCode.MethodNotFound,
+        `Tool "${name}" can only be called as a task: add "task" to the tools/call params`,
+      );
+    }
+    const execute = this.options.execute;
+    return execute ? execute(tool, args, ctx) : this.execute(tool, args, ctx);
+  }
+
+  private runHandler(
+    state: ToolState,
+    checked: ValidationResult,
+    ctx: RequestContext,
+  ): CallToolResult | Promise<CallToolResult> {
+    if (!checked.valid) return invalidArgumentsResult(state.definition.name, checked.issues);
+    let returned: unknown;
+    try {
+      returned = state.handler(checked.value, ctx);
+    } catch (error) {
+      return this.failed(state, error, ctx);
+    }
+    if (!isPromiseLike(returned)) return this.finish(state, returned, ctx);
+    return Promise.resolve(returned).then(
+      (value) => this.finish(state, value, ctx),
+      (error: unknown) => this.failed(state, error, ctx),
+    );
+  }
+
+  /** What the handler returned, as a `CallToolResult`; a failure to build one is the tool's error. */
+  private finish(
+    state: ToolState,
+    returned: unknown,
+    ctx: RequestContext,
+  ): CallToolResult | Promise<CallToolResult> {
+    try {
+      if (!state.output) return toCallToolResult(returned);
+      return this.structured(state, returned, ctx).then(undefined, (error: unknown) =>
+        this.failed(state, error, ctx),
+      );
+    } catch (error) {
+      return this.failed(state, error, ctx);
+    }
+  }
+
+  /** A thrown error becomes an `isError` result, except one the specification answers as an error. */
+  private failed(state: ToolState, error: unknown, ctx: RequestContext): CallToolResult {
+    if (error instanceof UrlElicitationRequiredError) throw error;
+    if (!(error instanceof ToolError) && !ctx.request.cancelled) {
+      this.host.reportError(error instanceof Error ? error : new Error(String(error)), ctx.session);
+    }
+    return toolErrorResult(thrownErrorText(state.definition.name, error, this.options.maskErrors));
+  }
+
+  /** Checks structured output against `outputSchema`; a mismatch is the server's bug, reported. */
+  private async structured(
+    state: ToolState,
+    returned: unknown,
+    ctx: RequestContext,
+  ): Promise<CallToolResult> {
+    const name = state.definition.name;
+    const result = isCallToolResult(returned) ? returned : undefined;
+    if (result?.isError) return result;
+    const structured = result ? result.structuredContent : isPlainObject(returned) ? returned : undefined;
+    if (structured === undefined) {
+      return this.bug(
+        ctx,
+        `Tool "${name}" declares an outputSchema but returned no structured content.`,
+        `Return an object matching the outputSchema of tool "${name}" (or a result with structuredContent)`,
+      );
+    }
+    const pending = state.output!.validate(structured);
+    const checked = isPromiseLike(pending) ? await pending : pending;
+    if (!checked.valid) {
+      return this.bug(
+        ctx,
+        `Tool "${name}" returned structured content that does not match its outputSchema:\n${describeIssues(checked.issues)}`,
+        `Tool "${name}" returned structured content that does not match its outputSchema`,
+      );
+    }
+    const value = checked.value as Record<string, unknown>;
+    if (!result) return structuredResult(value);
+    return value === structured ? result : { ...result, structuredContent: value };
+  }
+
+  private bug(ctx: RequestContext, message: string, report: string): CallToolResult {
+    this.host.reportError(new Error(report), ctx.session);
+    return toolErrorResult(message);
+  }
+}

@@ -29,10 +29,22 @@ export interface NodeListenerOptions<Extra = unknown> {
   onError?: (error: Error) => void;
 }
 
-/** A `node:http` request listener. */
-export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
+/**
+ * A `node:http` request listener. The optional third argument is a body a framework already read
+ * and parsed (Fastify's `request.body`); a function there (Express's `next`) is ignored.
+ */
+export type NodeListener = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => void;
 
-type NodeRequestWithBody = IncomingMessage & { body?: unknown };
+const PARSED = Symbol('mcpkit.parsedBody');
+type NodeRequestWithBody = IncomingMessage & { body?: unknown; [PARSED]?: true };
+
+/**
+ * An upload refused before it was all read is still received (and discarded) up to this many
+ * bytes, and for this long, before the answer goes out: a client still sending when the
+ * connection closes sees a reset instead of the answer (Node's fetch reports "fetch failed").
+ */
+const DRAIN_MAX_BYTES = 32 * 1024 * 1024;
+const DRAIN_MAX_MS = 10_000;
 
 /**
  * Adapts a web-standard handler to a `node:http` listener, usable directly with
@@ -43,10 +55,12 @@ type NodeRequestWithBody = IncomingMessage & { body?: unknown };
  * // Express: mount before any body parser, or let one run: a parsed `req.body` is used as is.
  * app.all('/mcp', toNodeListener(handler));
  *
- * // Fastify: hand over the raw objects and tell Fastify the reply is taken care of.
+ * // Fastify has read the body already: pass the parsed body along, and tell Fastify the reply
+ * // is taken care of.
+ * const listener = toNodeListener(handler);
  * fastify.all('/mcp', (request, reply) => {
  *   reply.hijack();
- *   toNodeListener(handler)(request.raw, reply.raw);
+ *   listener(request.raw, reply.raw, request.body);
  * });
  *
  * // Hono (any runtime): no adapter needed, the handler speaks Request/Response.
@@ -69,13 +83,22 @@ export function toNodeListener<Extra>(
   // more than the MCP exchange itself; any other handler gets real web objects.
   const raw = (handler as { [RAW_HTTP_HANDLER]?: RawHttpHandler<Extra> })[RAW_HTTP_HANDLER];
   if (typeof raw === 'function') {
-    return (req, res) => {
+    return (req, res, parsedBody) => {
+      adoptParsedBody(req, parsedBody);
       serveRaw(raw, options, onError, req, res).catch((error: unknown) => onError(toError(error)));
     };
   }
-  return (req, res) => {
+  return (req, res, parsedBody) => {
+    adoptParsedBody(req, parsedBody);
     serveOne(handler, options, onError, req, res).catch((error: unknown) => onError(toError(error)));
   };
+}
+
+/** Records a body a framework parsed, where the readers below look for one (as Express leaves it). */
+function adoptParsedBody(req: IncomingMessage, parsedBody: unknown): void {
+  if (parsedBody === undefined || typeof parsedBody === 'function') return;
+  (req as NodeRequestWithBody).body = parsedBody;
+  (req as NodeRequestWithBody)[PARSED] = true;
 }
 
 async function serveRaw<Extra>(
@@ -111,7 +134,11 @@ async function writeReply(
   }
   const headers = reply.headers;
   // Unread request bytes would otherwise be parsed as the next request on this connection.
-  if (!req.complete) headers.connection = 'close';
+  if (!req.complete && !(await drainRequest(req, res))) headers.connection = 'close';
+  if (res.destroyed) {
+    if (body !== null && typeof body !== 'string') await body.cancel().catch(() => {});
+    return;
+  }
   if (body === null) {
     res.writeHead(reply.status, headers).end();
     return;
@@ -181,9 +208,17 @@ class NodeRequestView implements RawHttpRequest, AbortSignalLike {
       this.moreListeners = this.moreListeners.filter((other) => other !== listener);
   }
 
+  /** The peer's address as the socket reports it: no header can forge it. */
+  get remoteAddress(): string | undefined {
+    return this.req.socket.remoteAddress;
+  }
+
   readBody(limit: number): Promise<Uint8Array | 'too-large' | 'aborted'> {
     const req = this.req as NodeRequestWithBody;
-    if (req.body !== undefined && req.readableEnded) return Promise.resolve(parsedBody(req.body));
+    if (req.body !== undefined && (req.readableEnded || req[PARSED])) {
+      const bytes = parsedBody(req.body);
+      return Promise.resolve(bytes.byteLength > limit ? 'too-large' : bytes);
+    }
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) > limit) {
       req.resume(); // discard; the reply closes the connection since the request is incomplete
@@ -382,7 +417,7 @@ function isPlainHost(host: string): boolean {
 
 function bodyOf(req: NodeRequestWithBody): BodyInit {
   const parsed = req.body;
-  if (parsed !== undefined && req.readableEnded) {
+  if (parsed !== undefined && (req.readableEnded || req[PARSED])) {
     // A framework consumed the stream already (express.json() and the like).
     if (typeof parsed === 'string' || parsed instanceof Uint8Array) return parsed as BodyInit;
     return JSON.stringify(parsed);
@@ -434,7 +469,11 @@ async function writeResponse(
   }
   const headers = headersOf(response);
   // Unread request bytes would otherwise be parsed as the next request on this connection.
-  if (!req.complete) headers.connection = 'close';
+  if (!req.complete && !(await drainRequest(req, res))) headers.connection = 'close';
+  if (res.destroyed) {
+    await response.body?.cancel().catch(() => {});
+    return;
+  }
   const body = response.body;
   if (!body) {
     res.writeHead(response.status, headers).end();
@@ -499,7 +538,9 @@ async function pipeStream(
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value)) await drained(res);
+      // A stream that gives up (its client left too much unread) errors while we wait here: stop
+      // waiting then, or the socket of a client that never reads stays open forever.
+      if (!res.write(value)) await drained(res, reader);
       if (res.destroyed) break;
     }
     res.end();
@@ -512,7 +553,8 @@ async function pipeStream(
   }
 }
 
-function drained(res: ServerResponse): Promise<void> {
+/** Waits until `res` can take more, the client left, or the body ended or failed. */
+function drained(res: ServerResponse, reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       res.off('drain', done);
@@ -521,6 +563,40 @@ function drained(res: ServerResponse): Promise<void> {
     };
     res.on('drain', done);
     res.on('close', done);
+    reader.closed.then(done, done);
+  });
+}
+
+/**
+ * Receives and discards what is left of a request body the handler did not read (a refused
+ * upload), so that the client, still sending, gets to read the answer. Resolves true when the
+ * request was read to its end, false when it was cut off at the bounds (the answer then closes the
+ * connection) or the client left.
+ */
+function drainRequest(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  if (req.complete) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    let received = 0;
+    const finish = (complete: boolean): void => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onGone);
+      res.off('close', onGone);
+      resolve(complete);
+    };
+    const onData = (chunk: Buffer): void => {
+      received += chunk.length;
+      if (received > DRAIN_MAX_BYTES) finish(false);
+    };
+    const onEnd = (): void => finish(true);
+    const onGone = (): void => finish(false);
+    const timer = setTimeout(onGone, DRAIN_MAX_MS);
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onGone);
+    res.once('close', onGone);
+    req.resume();
   });
 }
 

@@ -178,6 +178,16 @@ describe('event store cleanup', () => {
     expect(store.streamCount).toBe(0);
   });
 
+  it('a long session keeps only its newest finished streams resumable, so its events stay bounded', async () => {
+    const store = new InMemoryEventStore();
+    const { served: server } = await served({ eventStore: store });
+    const client = await rawSession(server.url);
+    for (let i = 0; i < 100; i++) await works(client);
+    expect(store.streamCount).toBeLessThanOrEqual(65); // 64 finished streams and the GET stream
+    expect((await client.delete()).status).toBe(200);
+    expect(store.size).toBe(0);
+  });
+
   it('an idle-expired session and an evicted one leave no events behind', async () => {
     const store = new InMemoryEventStore();
     const { served: server, handler } = await served({ eventStore: store, sessionIdleTimeout: 300 });

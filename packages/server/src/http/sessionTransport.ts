@@ -69,7 +69,7 @@ const POLLING_REVISION = '2025-11-25';
 /** Notifications kept for a session with no open GET stream (oldest dropped first). */
 const MAX_BACKLOG = 64;
 /** Ended streams a session keeps resumable (and remembers, to delete their events when it ends). */
-const MAX_ENDED_STREAMS = 1_000;
+const MAX_ENDED_STREAMS = 64;
 const CANCELLED = 'notifications/cancelled';
 const STATELESS_REQUEST =
   'A stateless Streamable HTTP server cannot send requests to the client (sampling, elicitation, roots, ping): its answer would reach no session';

@@ -3,13 +3,14 @@
  * subscribe, and call a tool that fires `notifications/resources/updated` for their resource while
  * their standalone GET stream is still being opened. Every update must arrive, exactly once.
  */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
 import { McpServer } from '@mcpkit/server';
 import { createStreamableHttpHandler, type StreamableHttpHandlerOptions } from '@mcpkit/server/http';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { subscriber } from './fixtures/sdkSubscribers.mjs';
 
 const CLIENTS = 30;
 const UPDATES = 5;
@@ -30,37 +31,16 @@ function mcpServer(): McpServer {
   return server;
 }
 
-/** One SDK client: connect, subscribe, touch; resolves with how many updates it heard in time. */
-async function subscriber(url: string, n: number): Promise<number> {
-  const client = new Client({ name: `subscriber-${n}`, version: '1.0.0' });
-  const uri = `test://watched/${n}`;
-  let heard = 0;
-  let settle: (() => void) | undefined;
-  const all = new Promise<void>((resolve) => {
-    settle = resolve;
-  });
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
-    if (notification.params.uri === uri && ++heard === UPDATES) settle?.();
-  });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  try {
-    await client.subscribeResource({ uri });
-    await client.callTool({ name: 'touch', arguments: { uri } });
-    await Promise.race([all, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    // Anything beyond the expected count would be a duplicate: give it a moment to show up.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    return heard;
-  } finally {
-    await client.close();
-  }
-}
-
 async function run(options: StreamableHttpHandlerOptions, rounds: number): Promise<number[]> {
   const served = await serve(createStreamableHttpHandler(mcpServer(), options), { path: '/mcp' });
   servers.push(served);
   const counts: number[] = [];
   for (let round = 0; round < rounds; round++) {
-    counts.push(...(await Promise.all(Array.from({ length: CLIENTS }, (_, n) => subscriber(served.url, n)))));
+    counts.push(
+      ...(await Promise.all(
+        Array.from({ length: CLIENTS }, (_, n) => subscriber(served.url, n, UPDATES, 5_000)),
+      )),
+    );
   }
   return counts;
 }
@@ -74,5 +54,18 @@ describe('resource updates with many concurrent subscribers', () => {
   it('the same holds without an event store (no priming, no resumption)', async () => {
     const counts = await run({ eventStore: false }, 3);
     expect(counts.filter((count) => count !== UPDATES)).toEqual([]);
+  }, 120_000);
+
+  it('the same holds for 30 SDK clients in their own process, as real clients are', async () => {
+    const served = await serve(createStreamableHttpHandler(mcpServer()), { path: '/mcp' });
+    servers.push(served);
+    const script = fileURLToPath(new URL('./fixtures/sdkSubscribers.mjs', import.meta.url));
+    for (let round = 0; round < 3; round++) {
+      const args = [script, served.url, String(CLIENTS), String(UPDATES), '5000'];
+      const { stdout } = await promisify(execFile)(process.execPath, args, { timeout: 60_000 });
+      const counts = JSON.parse(stdout.trim()) as number[];
+      expect(counts).toHaveLength(CLIENTS);
+      expect(counts.filter((count) => count !== UPDATES)).toEqual([]);
+    }
   }, 120_000);
 });

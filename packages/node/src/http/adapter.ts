@@ -14,6 +14,7 @@ import {
   type RawHttpReply,
   type RawHttpRequest,
 } from '@mcpkit/core';
+import { drainRequest, pipeStream } from './socketFlow.js';
 
 /** A web-standard request handler, such as the one `createStreamableHttpHandler` returns. */
 export type FetchHandler<Extra = unknown> = (request: Request, extra?: Extra) => Response | Promise<Response>;
@@ -37,14 +38,6 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse, parsedBod
 
 const PARSED = Symbol('mcpkit.parsedBody');
 type NodeRequestWithBody = IncomingMessage & { body?: unknown; [PARSED]?: true };
-
-/**
- * An upload refused before it was all read is still received (and discarded) up to this many
- * bytes, and for this long, before the answer goes out: a client still sending when the
- * connection closes sees a reset instead of the answer (Node's fetch reports "fetch failed").
- */
-const DRAIN_MAX_BYTES = 32 * 1024 * 1024;
-const DRAIN_MAX_MS = 10_000;
 
 /**
  * Adapts a web-standard handler to a `node:http` listener, usable directly with
@@ -521,83 +514,6 @@ function headersOf(response: Response): Record<string, string | string[]> {
 
 function isEventStream(response: Response): boolean {
   return response.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
-}
-
-/** Copies a streamed body, honouring backpressure; a client that leaves cancels the stream. */
-async function pipeStream(
-  body: ReadableStream<Uint8Array>,
-  res: ServerResponse,
-  onError: (error: Error) => void,
-): Promise<void> {
-  const reader = body.getReader();
-  const onClose = (): void => {
-    reader.cancel().catch(() => {});
-  };
-  res.once('close', onClose);
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      // A stream that gives up (its client left too much unread) errors while we wait here: stop
-      // waiting then, or the socket of a client that never reads stays open forever.
-      if (!res.write(value)) await drained(res, reader);
-      if (res.destroyed) break;
-    }
-    res.end();
-  } catch (error) {
-    // The stream failed (e.g. it was cut off for not being read): drop the connection.
-    if (!res.destroyed) onError(toError(error));
-    res.destroy();
-  } finally {
-    res.off('close', onClose);
-  }
-}
-
-/** Waits until `res` can take more, the client left, or the body ended or failed. */
-function drained(res: ServerResponse, reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-    reader.closed.then(done, done);
-  });
-}
-
-/**
- * Receives and discards what is left of a request body the handler did not read (a refused
- * upload), so that the client, still sending, gets to read the answer. Resolves true when the
- * request was read to its end, false when it was cut off at the bounds (the answer then closes the
- * connection) or the client left.
- */
-function drainRequest(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-  if (req.complete) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    let received = 0;
-    const finish = (complete: boolean): void => {
-      clearTimeout(timer);
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onGone);
-      res.off('close', onGone);
-      resolve(complete);
-    };
-    const onData = (chunk: Buffer): void => {
-      received += chunk.length;
-      if (received > DRAIN_MAX_BYTES) finish(false);
-    };
-    const onEnd = (): void => finish(true);
-    const onGone = (): void => finish(false);
-    const timer = setTimeout(onGone, DRAIN_MAX_MS);
-    req.on('data', onData);
-    req.once('end', onEnd);
-    req.once('error', onGone);
-    res.once('close', onGone);
-    req.resume();
-  });
 }
 
 function writeSimple(res: ServerResponse, status: number, body: string): void {

@@ -39,8 +39,8 @@ async function served(
   return { served: result, handler };
 }
 
-async function rawSession(url: string): Promise<RawClient> {
-  const client = new RawClient(url);
+async function rawSession(url: string, headers: Record<string, string> = {}): Promise<RawClient> {
+  const client = new RawClient(url, { headers });
   await client.connect();
   return client;
 }
@@ -108,14 +108,18 @@ describe('session exhaustion', () => {
 
   it('a per-client quota (by remote address) replaces the client’s own idle session, then refuses with 429', async () => {
     const { served: server, handler } = await served({ maxSessionsPerClient: 2 });
-    const first = await rawSession(server.url);
-    const second = await rawSession(server.url);
-    const third = await rawSession(server.url); // over quota: the idle `first` made room
+    // Forwarding headers are the client's to write: they must not split its quota.
+    const forged = (n: number) => ({ 'x-forwarded-for': `10.0.0.${n}`, forwarded: `for=10.0.0.${n}` });
+    const first = await rawSession(server.url, forged(1));
+    const second = await rawSession(server.url, forged(2));
+    const third = await rawSession(server.url, forged(3)); // over quota: the idle `first` made room
     expect(handler.sessionCount).toBe(2);
     expect((await first.request('ping')).status).toBe(404);
     await holdStream(second);
     await holdStream(third);
-    const refused = await new RawClient(server.url).connect().catch((error: Error) => error);
+    const refused = await new RawClient(server.url, { headers: forged(4) })
+      .connect()
+      .catch((error: Error) => error);
     expect(String(refused)).toMatch(/initialize failed with 429/);
     await works(second);
     await works(third);

@@ -5,7 +5,13 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { conditions: ['@mcpkit/source', 'import', 'default'] },
   ssr: {
-    resolve: { conditions: ['@mcpkit/source', 'import', 'default'], externalConditions: ['@mcpkit/source'] },
+    // Vitest hands these to Node as --conditions for external packages too: an 'import' there makes
+    // require() load a dual package's ESM entry (Express's router then breaks), and Vite adds
+    // 'import'/'require' per importer by itself.
+    resolve: {
+      conditions: ['@mcpkit/source', 'node', 'development|production'],
+      externalConditions: ['@mcpkit/source'],
+    },
   },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'tests/**/*.test.ts'],

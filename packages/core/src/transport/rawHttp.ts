@@ -46,6 +46,11 @@ export interface RawHttpRequest {
    * a body that fails mid-way gives `'aborted'`. Read once.
    */
   readBody(limit: number): Promise<Uint8Array | 'too-large' | 'aborted'>;
+  /**
+   * The peer's network address as the host's socket reports it (never read from a header), when
+   * the host knows it. Used for per-client session quotas.
+   */
+  readonly remoteAddress?: string | undefined;
   /** Aborts when the client goes away before the reply is complete. */
   readonly signal: AbortSignalLike;
   /** The request as a web `Request`, for handlers that want one; made on first use, body not readable. */

@@ -14,6 +14,7 @@ import {
   type RawHttpReply,
   type RawHttpRequest,
 } from '@mcpkit/core';
+import { drainRequest, pipeStream } from './socketFlow.js';
 
 /** A web-standard request handler, such as the one `createStreamableHttpHandler` returns. */
 export type FetchHandler<Extra = unknown> = (request: Request, extra?: Extra) => Response | Promise<Response>;
@@ -29,10 +30,14 @@ export interface NodeListenerOptions<Extra = unknown> {
   onError?: (error: Error) => void;
 }
 
-/** A `node:http` request listener. */
-export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
+/**
+ * A `node:http` request listener. The optional third argument is a body a framework already read
+ * and parsed (Fastify's `request.body`); a function there (Express's `next`) is ignored.
+ */
+export type NodeListener = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => void;
 
-type NodeRequestWithBody = IncomingMessage & { body?: unknown };
+const PARSED = Symbol('mcpkit.parsedBody');
+type NodeRequestWithBody = IncomingMessage & { body?: unknown; [PARSED]?: true };
 
 /**
  * Adapts a web-standard handler to a `node:http` listener, usable directly with
@@ -43,10 +48,12 @@ type NodeRequestWithBody = IncomingMessage & { body?: unknown };
  * // Express: mount before any body parser, or let one run: a parsed `req.body` is used as is.
  * app.all('/mcp', toNodeListener(handler));
  *
- * // Fastify: hand over the raw objects and tell Fastify the reply is taken care of.
+ * // Fastify has read the body already: pass the parsed body along, and tell Fastify the reply
+ * // is taken care of.
+ * const listener = toNodeListener(handler);
  * fastify.all('/mcp', (request, reply) => {
  *   reply.hijack();
- *   toNodeListener(handler)(request.raw, reply.raw);
+ *   listener(request.raw, reply.raw, request.body);
  * });
  *
  * // Hono (any runtime): no adapter needed, the handler speaks Request/Response.
@@ -69,13 +76,22 @@ export function toNodeListener<Extra>(
   // more than the MCP exchange itself; any other handler gets real web objects.
   const raw = (handler as { [RAW_HTTP_HANDLER]?: RawHttpHandler<Extra> })[RAW_HTTP_HANDLER];
   if (typeof raw === 'function') {
-    return (req, res) => {
+    return (req, res, parsedBody) => {
+      adoptParsedBody(req, parsedBody);
       serveRaw(raw, options, onError, req, res).catch((error: unknown) => onError(toError(error)));
     };
   }
-  return (req, res) => {
+  return (req, res, parsedBody) => {
+    adoptParsedBody(req, parsedBody);
     serveOne(handler, options, onError, req, res).catch((error: unknown) => onError(toError(error)));
   };
+}
+
+/** Records a body a framework parsed, where the readers below look for one (as Express leaves it). */
+function adoptParsedBody(req: IncomingMessage, parsedBody: unknown): void {
+  if (parsedBody === undefined || typeof parsedBody === 'function') return;
+  (req as NodeRequestWithBody).body = parsedBody;
+  (req as NodeRequestWithBody)[PARSED] = true;
 }
 
 async function serveRaw<Extra>(
@@ -111,7 +127,11 @@ async function writeReply(
   }
   const headers = reply.headers;
   // Unread request bytes would otherwise be parsed as the next request on this connection.
-  if (!req.complete) headers.connection = 'close';
+  if (!req.complete && !(await drainRequest(req, res))) headers.connection = 'close';
+  if (res.destroyed) {
+    if (body !== null && typeof body !== 'string') await body.cancel().catch(() => {});
+    return;
+  }
   if (body === null) {
     res.writeHead(reply.status, headers).end();
     return;
@@ -181,9 +201,17 @@ class NodeRequestView implements RawHttpRequest, AbortSignalLike {
       this.moreListeners = this.moreListeners.filter((other) => other !== listener);
   }
 
+  /** The peer's address as the socket reports it: no header can forge it. */
+  get remoteAddress(): string | undefined {
+    return this.req.socket.remoteAddress;
+  }
+
   readBody(limit: number): Promise<Uint8Array | 'too-large' | 'aborted'> {
     const req = this.req as NodeRequestWithBody;
-    if (req.body !== undefined && req.readableEnded) return Promise.resolve(parsedBody(req.body));
+    if (req.body !== undefined && (req.readableEnded || req[PARSED])) {
+      const bytes = parsedBody(req.body);
+      return Promise.resolve(bytes.byteLength > limit ? 'too-large' : bytes);
+    }
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) > limit) {
       req.resume(); // discard; the reply closes the connection since the request is incomplete
@@ -382,7 +410,7 @@ function isPlainHost(host: string): boolean {
 
 function bodyOf(req: NodeRequestWithBody): BodyInit {
   const parsed = req.body;
-  if (parsed !== undefined && req.readableEnded) {
+  if (parsed !== undefined && (req.readableEnded || req[PARSED])) {
     // A framework consumed the stream already (express.json() and the like).
     if (typeof parsed === 'string' || parsed instanceof Uint8Array) return parsed as BodyInit;
     return JSON.stringify(parsed);
@@ -434,7 +462,11 @@ async function writeResponse(
   }
   const headers = headersOf(response);
   // Unread request bytes would otherwise be parsed as the next request on this connection.
-  if (!req.complete) headers.connection = 'close';
+  if (!req.complete && !(await drainRequest(req, res))) headers.connection = 'close';
+  if (res.destroyed) {
+    await response.body?.cancel().catch(() => {});
+    return;
+  }
   const body = response.body;
   if (!body) {
     res.writeHead(response.status, headers).end();
@@ -482,46 +514,6 @@ function headersOf(response: Response): Record<string, string | string[]> {
 
 function isEventStream(response: Response): boolean {
   return response.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
-}
-
-/** Copies a streamed body, honouring backpressure; a client that leaves cancels the stream. */
-async function pipeStream(
-  body: ReadableStream<Uint8Array>,
-  res: ServerResponse,
-  onError: (error: Error) => void,
-): Promise<void> {
-  const reader = body.getReader();
-  const onClose = (): void => {
-    reader.cancel().catch(() => {});
-  };
-  res.once('close', onClose);
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!res.write(value)) await drained(res);
-      if (res.destroyed) break;
-    }
-    res.end();
-  } catch (error) {
-    // The stream failed (e.g. it was cut off for not being read): drop the connection.
-    if (!res.destroyed) onError(toError(error));
-    res.destroy();
-  } finally {
-    res.off('close', onClose);
-  }
-}
-
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
 }
 
 function writeSimple(res: ServerResponse, status: number, body: string): void {

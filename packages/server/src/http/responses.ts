@@ -99,6 +99,21 @@ export const Refuse = {
     refusal(400, `Bad Request: MCP-Protocol-Version does not match the negotiated version ${negotiated}`),
   conflict: (reason: string) => refusal(409, `Conflict: ${reason}`),
   unknownEventId: () => refusal(400, 'Bad Request: the Last-Event-ID is unknown or expired'),
-  tooManySessions: () => refusal(503, 'Service Unavailable: too many sessions', ErrorCode.InternalError),
+  tooManySessions: (id?: RequestId) =>
+    refusal(
+      503,
+      'Service Unavailable: the session limit is reached and every session is busy; try again later',
+      ErrorCode.InternalError,
+      { 'retry-after': '5' },
+      id,
+    ),
+  tooManyClientSessions: (id?: RequestId) =>
+    refusal(
+      429,
+      'Too Many Requests: this client already holds its maximum of sessions, all busy; close one first',
+      ErrorCode.InvalidRequest,
+      undefined,
+      id,
+    ),
   internal: () => refusal(500, 'Internal error', ErrorCode.InternalError),
 } as const;

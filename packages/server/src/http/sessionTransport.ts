@@ -68,6 +68,8 @@ export interface ExchangeOptions {
 const POLLING_REVISION = '2025-11-25';
 /** Notifications kept for a session with no open GET stream (oldest dropped first). */
 const MAX_BACKLOG = 64;
+/** Ended streams a session keeps resumable (and remembers, to delete their events when it ends). */
+const MAX_ENDED_STREAMS = 64;
 const CANCELLED = 'notifications/cancelled';
 const STATELESS_REQUEST =
   'A stateless Streamable HTTP server cannot send requests to the client (sampling, elicitation, roots, ping): its answer would reach no session';
@@ -167,6 +169,14 @@ export class HttpSessionTransport implements Transport {
   lastActivity = Date.now();
   /** The `clientId` of the credentials that created the session, to bind it to them. */
   ownerClientId: string | undefined;
+  /** When the session began (ms since epoch). */
+  readonly createdAt = Date.now();
+  /** The client sent `notifications/initialized`; until then the session expires early. */
+  handshakeDone = false;
+  /** The key this session counts under in a per-client quota, when one is enforced. */
+  clientKey: string | undefined;
+  /** Streams that ended but whose events the store still holds, deleted with the session. */
+  private endedStreams: string[] | undefined;
   private sink: MessageSink | undefined;
   private version: string | undefined;
   private readonly exchanges = new Map<RequestId, Exchange>();
@@ -224,6 +234,13 @@ export class HttpSessionTransport implements Transport {
       if (!exchange.stream || exchange.stream.connection) return true;
     }
     return false;
+  }
+
+  /** No stream open and nothing in flight: the session can be evicted without cutting anyone off. */
+  get idle(): boolean {
+    return (
+      this.exchanges.size === 0 && !this.standaloneStream?.connection && !this.standaloneStream?.resuming
+    );
   }
 
   // ---------------------------------------------------------------- inbound (from the handler)
@@ -360,6 +377,8 @@ export class HttpSessionTransport implements Transport {
       if (store?.deleteStream) this.forget(store, stream.id);
     }
     this.streams.clear();
+    if (store?.deleteStream && this.endedStreams) for (const id of this.endedStreams) this.forget(store, id);
+    this.endedStreams = undefined;
     this.runtime.sessionEnded(this);
     this.sink?.closed();
   }
@@ -562,6 +581,18 @@ export class HttpSessionTransport implements Transport {
     this.streams.delete(stream.id);
     stream.connection?.close();
     stream.connection = undefined;
+    if (stream.hasIds && this.runtime.eventStore?.deleteStream && !this.stateless)
+      this.rememberEnded(stream.id);
+  }
+
+  /**
+   * An ended stream stays resumable until the session ends, then its events go. A long session
+   * remembers its newest streams only: past that, the oldest is deleted at once.
+   */
+  private rememberEnded(streamId: string): void {
+    this.endedStreams ??= [];
+    if (this.endedStreams.push(streamId) > MAX_ENDED_STREAMS)
+      this.forget(this.runtime.eventStore!, this.endedStreams.shift()!);
   }
 
   private detach(stream: LogicalStream, retry: number | undefined): void {

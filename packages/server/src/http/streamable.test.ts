@@ -75,12 +75,19 @@ async function open(handler: StreamableHttpHandler, version = '2025-11-25'): Pro
 }
 
 describe('createStreamableHttpHandler options', () => {
-  it('maxSessions: a further initialize gets 503', async () => {
+  it('maxSessions: a further initialize replaces an idle session, and gets 503 only when all are busy', async () => {
     const handler = createStreamableHttpHandler(makeServer(), { maxSessions: 1 });
     await open(handler);
+    const busy = await open(handler); // the first session was idle: it made room
+    expect(handler.sessionCount).toBe(1);
+    const stream = await handler(
+      new Request(URL_, { method: 'GET', headers: { accept: 'text/event-stream', ...busy } }),
+    );
+    expect(stream.status).toBe(200);
     const refused = await post(handler, initialize());
     expect(refused.status).toBe(503);
     expect((await refused.json()).error.code).toBe(-32603);
+    await stream.body?.cancel();
     await handler.close();
   });
 

@@ -33,6 +33,7 @@ import {
   toResponse,
 } from './responses.js';
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
+import { clientKeyOf, type SessionLimits, SessionTable } from './sessionTable.js';
 import { type HttpRuntime, HttpSessionTransport } from './sessionTransport.js';
 import { type ConnectionRegistry, KEEP_ALIVE } from './sse.js';
 
@@ -62,8 +63,25 @@ export interface StreamableHttpHandlerOptions extends HostSecurityOptions {
   keepAliveInterval?: number | false;
   /** A session with no request, no stream and no traffic for this long (ms) ends. `false`: never. Default 30 min. */
   sessionIdleTimeout?: number | false;
-  /** Open sessions at most; a further `initialize` gets 503. Default 10 000. */
+  /**
+   * Open sessions at most. At the cap a new `initialize` takes the place of the least recently
+   * active idle session (no stream open, nothing in flight); only when every session is busy is it
+   * refused (503). Default 10 000.
+   */
   maxSessions?: number;
+  /**
+   * Sessions one client may hold at once, counted by principal (`authInfo.clientId`) when the
+   * request is authenticated, else by the socket's remote address (as the host adapter reports
+   * it; `@mcpkit/node/http` does, headers never count). Past it the client's own least recently
+   * active idle session is replaced, or, when all of them are busy, the `initialize` gets 429.
+   * Default: no quota.
+   */
+  maxSessionsPerClient?: number;
+  /**
+   * A session whose client has not sent `notifications/initialized` this long (ms) after
+   * `initialize` ends, unless a stream or request keeps it busy. `false`: never. Default 30 000.
+   */
+  handshakeTimeout?: number | false;
   /** Largest accepted POST body in bytes (413 beyond, enforced while reading). Default 4 MiB. */
   maxBodyBytes?: number;
   /**
@@ -123,6 +141,7 @@ const DEFAULTS = {
   retryInterval: 1_000,
   keepAliveInterval: 15_000,
   sessionIdleTimeout: 30 * 60_000,
+  handshakeTimeout: 30_000,
   maxSessions: 10_000,
   maxBodyBytes: 4 * 1024 * 1024,
   maxBufferedBytes: 8 * 1024 * 1024,
@@ -139,6 +158,8 @@ interface BodySummary {
   readonly initialize: boolean;
   /** Request ids named by `notifications/cancelled` in the body. */
   readonly cancels: RequestId[] | undefined;
+  /** The body holds `notifications/initialized`: the client finished the handshake. */
+  readonly initialized: boolean;
 }
 
 /**
@@ -209,13 +230,11 @@ class StreamableHttpEndpoint implements HttpRuntime {
   readonly retryInterval: number;
   readonly maxBufferedBytes: number;
   readonly connections: ConnectionRegistry = new Set();
-  private readonly sessions = new Map<string, HttpSessionTransport>();
+  private readonly sessions: SessionTable;
   private readonly guard: HostGuard;
   private readonly stateless: boolean;
   private readonly preferJson: boolean;
   private readonly keepAlive: number;
-  private readonly idleTimeout: number;
-  private readonly maxSessions: number;
   private readonly maxBodyBytes: number;
   private readonly maxJsonDepth: number;
   private readonly enableGet: boolean;
@@ -246,12 +265,25 @@ class StreamableHttpEndpoint implements HttpRuntime {
       DEFAULTS.keepAliveInterval,
       'keepAliveInterval',
     );
-    this.idleTimeout = optionalInterval(
-      options.sessionIdleTimeout,
-      DEFAULTS.sessionIdleTimeout,
-      'sessionIdleTimeout',
-    );
-    this.maxSessions = nonNegative(options.maxSessions, DEFAULTS.maxSessions, 'maxSessions');
+    const limits: SessionLimits = {
+      idleTimeout: optionalInterval(
+        options.sessionIdleTimeout,
+        DEFAULTS.sessionIdleTimeout,
+        'sessionIdleTimeout',
+      ),
+      handshakeTimeout: optionalInterval(
+        options.handshakeTimeout,
+        DEFAULTS.handshakeTimeout,
+        'handshakeTimeout',
+      ),
+      maxSessions: nonNegative(options.maxSessions, DEFAULTS.maxSessions, 'maxSessions'),
+      maxPerClient: nonNegative(
+        options.maxSessionsPerClient,
+        Number.POSITIVE_INFINITY,
+        'maxSessionsPerClient',
+      ),
+    };
+    this.sessions = new SessionTable(limits, (transport) => void this.closeTransport(transport));
     this.maxBodyBytes = nonNegative(options.maxBodyBytes, DEFAULTS.maxBodyBytes, 'maxBodyBytes');
     this.maxJsonDepth = nonNegative(options.maxJsonDepth, DEFAULT_MAX_JSON_DEPTH, 'maxJsonDepth');
     this.preferJson = options.enableJsonResponse ?? false;
@@ -263,12 +295,10 @@ class StreamableHttpEndpoint implements HttpRuntime {
     this.allow = this.stateless
       ? 'POST'
       : ['GET', 'POST', ...(this.enableDelete ? ['DELETE'] : [])].join(', ');
-    // One timer serves keep-alive and idle expiry for every session of this handler.
-    const idleSweep =
-      this.idleTimeout === Number.POSITIVE_INFINITY
-        ? Number.POSITIVE_INFINITY
-        : clamp(this.idleTimeout / 4, 10, 60_000);
-    this.tickInterval = Math.min(this.keepAlive, idleSweep);
+    // One timer serves keep-alive and expiry for every session of this handler.
+    const expiry = Math.min(limits.idleTimeout, limits.handshakeTimeout);
+    const sweep = expiry === Number.POSITIVE_INFINITY ? expiry : clamp(expiry / 4, 10, 60_000);
+    this.tickInterval = Math.min(this.keepAlive, sweep);
   }
 
   get sessionCount(): number {
@@ -329,6 +359,7 @@ class StreamableHttpEndpoint implements HttpRuntime {
     const versionProblem = this.checkVersion(request, transport);
     if (versionProblem) return versionProblem;
     transport.lastActivity = Date.now();
+    if (summary.initialized) transport.handshakeDone = true;
     if (summary.batch && !acceptsBatches(transport.protocolVersion)) {
       return Refuse.invalid('JSON-RPC batches are not supported by the negotiated protocol version');
     }
@@ -361,13 +392,15 @@ class StreamableHttpEndpoint implements HttpRuntime {
     value: unknown,
     extra: MessageExtra,
   ): Promise<Reply> | Reply {
-    if (this.sessions.size >= this.maxSessions) return Refuse.tooManySessions();
     const sessionId = this.newSessionId();
     if (!isVisibleAscii(sessionId, 128) || this.sessions.has(sessionId)) {
       this.report(new Error('sessionIdGenerator returned an invalid or duplicate session id'));
       return Refuse.internal();
     }
     const transport = new HttpSessionTransport(this, sessionId, false);
+    const refused = this.sessions.admit(transport, clientKeyOf(extra.authInfo, request.remoteAddress));
+    if (refused === 'quota') return Refuse.tooManyClientSessions(summary.ids[0]);
+    if (refused === 'busy') return Refuse.tooManySessions(summary.ids[0]);
     transport.ownerClientId = extra.authInfo?.clientId;
     const response = transport.openExchange(summary.ids, {
       preferJson: this.preferJson,
@@ -487,13 +520,12 @@ class StreamableHttpEndpoint implements HttpRuntime {
   }
 
   sessionReady(transport: HttpSessionTransport): void {
-    this.sessions.set(transport.sessionId!, transport);
+    this.sessions.add(transport);
     this.wake();
   }
 
   sessionEnded(transport: HttpSessionTransport): void {
-    const id = transport.sessionId;
-    if (id !== undefined && this.sessions.get(id) === transport) this.sessions.delete(id);
+    this.sessions.remove(transport);
   }
 
   private readonly tick = (): void => {
@@ -503,12 +535,7 @@ class StreamableHttpEndpoint implements HttpRuntime {
         if (now - connection.lastWrite >= this.keepAlive) connection.write(KEEP_ALIVE);
       }
     }
-    if (this.idleTimeout !== Number.POSITIVE_INFINITY) {
-      for (const transport of this.sessions.values()) {
-        if (!transport.busy && now - transport.lastActivity >= this.idleTimeout)
-          void this.closeTransport(transport);
-      }
-    }
+    if (this.sessions.expires) this.sessions.sweep(now);
     if (this.sessions.size === 0 && this.connections.size === 0) this.stopTimer();
   };
 
@@ -536,6 +563,7 @@ function summarize(value: unknown): BodySummary | Reply {
   const seen = batch ? new Set<RequestId>() : undefined;
   let initialize = false;
   let cancels: RequestId[] | undefined;
+  let initialized = false;
   for (const item of items) {
     const kind = classifyMessage(item);
     if (kind.kind === 'invalid') return Refuse.invalid(kind.reason, batch ? undefined : kind.id);
@@ -547,16 +575,20 @@ function summarize(value: unknown): BodySummary | Reply {
       }
       ids.push(id);
       if (kind.message.method === 'initialize') initialize = true;
-    } else if (kind.kind === 'notification' && kind.message.method === 'notifications/cancelled') {
-      const target = kind.message.params?.requestId;
-      if (typeof target === 'string' || typeof target === 'number') {
-        if (!cancels) cancels = [];
-        cancels.push(target);
+    } else if (kind.kind === 'notification') {
+      const method = kind.message.method;
+      if (method === 'notifications/initialized') initialized = true;
+      else if (method === 'notifications/cancelled') {
+        const target = kind.message.params?.requestId;
+        if (typeof target === 'string' || typeof target === 'number') {
+          if (!cancels) cancels = [];
+          cancels.push(target);
+        }
       }
     }
   }
   if (initialize && batch) return Refuse.invalid('initialize must not be part of a batch');
-  return { batch, ids, initialize, cancels };
+  return { batch, ids, initialize, cancels, initialized };
 }
 
 function acceptsBatches(version: string | undefined): boolean {

@@ -1,0 +1,119 @@
+/**
+ * Moving bytes between a Node socket and the handlers' streams when the peer misbehaves: a
+ * response body copied with backpressure that gives up on a client that stops reading, and the
+ * unread rest of a refused upload received before the answer goes out.
+ * @module
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * An upload refused before it was all read is still received (and discarded) up to this many
+ * bytes, and for this long, before the answer goes out: a client still sending when the
+ * connection closes sees a reset instead of the answer (Node's fetch reports "fetch failed").
+ */
+const DRAIN_MAX_BYTES = 32 * 1024 * 1024;
+const DRAIN_MAX_MS = 10_000;
+
+/** Copies a streamed body, honouring backpressure; a client that leaves cancels the stream. */
+export async function pipeStream(
+  body: ReadableStream<Uint8Array>,
+  res: ServerResponse,
+  onError: (error: Error) => void,
+): Promise<void> {
+  const reader = body.getReader();
+  const onClose = (): void => {
+    reader.cancel().catch(() => {});
+  };
+  res.once('close', onClose);
+  const backpressure = new Backpressure(res);
+  // A stream that gives up (its client left too much unread) errors while we wait for `drain`:
+  // stop waiting then, or the socket of a client that never reads stays open forever.
+  reader.closed.then(backpressure.ended, backpressure.ended);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await backpressure.wait();
+      if (res.destroyed) break;
+    }
+    res.end();
+  } catch (error) {
+    // The stream failed (e.g. it was cut off for not being read): drop the connection.
+    if (!res.destroyed) onError(toError(error));
+    res.destroy();
+  } finally {
+    res.off('close', onClose);
+  }
+}
+
+/**
+ * Waits, again and again, until a response can take more, its client left, or the body it copies
+ * ended or failed. One per streamed response, so a long stream to a slow client does not pile up
+ * a reaction per wait on the body's `closed` promise.
+ */
+class Backpressure {
+  private resolve: (() => void) | undefined;
+  private bodyEnded = false;
+
+  constructor(private readonly res: ServerResponse) {}
+
+  wait(): Promise<void> {
+    if (this.bodyEnded) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.resolve = resolve;
+      this.res.on('drain', this.wake);
+      this.res.on('close', this.wake);
+    });
+  }
+
+  /** The body ended or failed: no wait may last any longer. */
+  readonly ended = (): void => {
+    this.bodyEnded = true;
+    this.wake();
+  };
+
+  private readonly wake = (): void => {
+    this.res.off('drain', this.wake);
+    this.res.off('close', this.wake);
+    const resolve = this.resolve;
+    this.resolve = undefined;
+    resolve?.();
+  };
+}
+
+/**
+ * Receives and discards what is left of a request body the handler did not read (a refused
+ * upload), so that the client, still sending, gets to read the answer. Resolves true when the
+ * request was read to its end, false when it was cut off at the bounds (the answer then closes the
+ * connection) or the client left.
+ */
+export function drainRequest(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  if (req.complete) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    let received = 0;
+    const finish = (complete: boolean): void => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onGone);
+      res.off('close', onGone);
+      resolve(complete);
+    };
+    const onData = (chunk: Buffer): void => {
+      received += chunk.length;
+      if (received > DRAIN_MAX_BYTES) finish(false);
+    };
+    const onEnd = (): void => finish(true);
+    const onGone = (): void => finish(false);
+    const timer = setTimeout(onGone, DRAIN_MAX_MS);
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onGone);
+    res.once('close', onGone);
+    req.resume();
+  });
+}
+
+function toError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}

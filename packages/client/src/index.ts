@@ -14,6 +14,12 @@ export {
   type ClientOptions,
   type ClientRequestHandler,
 } from './client.js';
+export {
+  DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT,
+  DEFAULT_MAX_INCOMING_REQUESTS,
+  DEFAULT_MAX_PAGES,
+  PaginationError,
+} from './limits.js';
 export { applyElicitationDefaults } from './elicitationDefaults.js';
 export {
   type FormElicitationHandler,

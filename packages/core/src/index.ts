@@ -26,6 +26,7 @@ export {
   type ProgressUpdate,
 } from './jsonrpc/incomingRequest.js';
 export * from './jsonrpc/messages.js';
+export { DEFAULT_MAX_INCOMING_PER_SECOND, IncomingRateLimit } from './jsonrpc/rateLimit.js';
 export * from './protocol/capabilities.js';
 export * from './protocol/codec.js';
 export * from './protocol/codecs.js';

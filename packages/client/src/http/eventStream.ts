@@ -22,6 +22,11 @@ export interface ReadEventStreamOptions {
    * `fetch` may not wire it through, so the reader is cancelled here as well.
    */
   signal?: AbortSignal;
+  /**
+   * Asked after each chunk: how many ms to wait before reading the next one (backpressure on a
+   * server that sends too much); 0 or less reads on at once.
+   */
+  pace?: () => number;
 }
 
 /**
@@ -63,6 +68,8 @@ export async function readEventStream(
       if (done) return;
       parser.feed(value);
       if (failure) throw failure;
+      const wait = options.pace?.() ?? 0;
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     }
   } finally {
     signal?.removeEventListener('abort', onAbort);

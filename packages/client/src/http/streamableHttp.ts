@@ -8,7 +8,9 @@
  * @module
  */
 import {
+  DEFAULT_MAX_INCOMING_PER_SECOND,
   ErrorCode,
+  IncomingRateLimit,
   type JsonRpcMessage,
   type JsonRpcResponse,
   type MessageSink,
@@ -64,6 +66,13 @@ export interface StreamableHttpClientTransportOptions extends HttpRequestOptions
   openGetStream?: boolean;
   /** Send DELETE to end the session on `close()`. Default true. */
   terminateOnClose?: boolean;
+  /**
+   * Requests and notifications the server may send per second over its SSE streams; past it,
+   * they are not read until the current 100 ms window ends (backpressure, nothing dropped),
+   * reported once through `onError`. Default {@link DEFAULT_MAX_INCOMING_PER_SECOND} (2000);
+   * `Infinity` turns it off.
+   */
+  maxIncomingPerSecond?: number;
 }
 
 /** A response the transport waits for itself (re-initialization), kept from the client. */
@@ -99,9 +108,10 @@ const SESSION_ID = /^[\x21-\x7e]+$/;
 const TRANSIENT_STATUSES = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
 /**
  * Answers to the standalone GET that mean "no stream here": 405 per the spec, 404 from servers
- * that only route POST (or whose session just expired; the next POST re-initializes).
+ * that only route POST (or whose session just expired; the next POST re-initializes), 400 from
+ * servers that reject GET outright (reported once, since it breaks the spec).
  */
-const NO_STANDALONE_STREAM = new Set([404, 405]);
+const NO_STANDALONE_STREAM = new Set([400, 404, 405]);
 /** How long `close()` waits for the DELETE that ends the session. */
 const TERMINATE_TIMEOUT = 5000;
 /** How long a transparent re-initialization may take. */
@@ -155,6 +165,11 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly intercepted = new Map<RequestId, Interception>();
   private recovery: Promise<void> | undefined;
   private reinitializations = 0;
+  private rateLimit: IncomingRateLimit | undefined;
+  /** Until when (Date.now()) SSE streams are not read, because the server sends too much. */
+  private pausedUntil = 0;
+  private readonly pace = (): number => this.pausedUntil - Date.now();
+  private readonly maxIncomingPerSecond: number;
 
   constructor(url: string | URL, options: StreamableHttpClientTransportOptions = {}) {
     this.url = new URL(url);
@@ -163,6 +178,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.openGetStream = options.openGetStream ?? true;
     this.terminateOnClose = options.terminateOnClose ?? true;
     this.maxMessageSize = options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE;
+    this.maxIncomingPerSecond = options.maxIncomingPerSecond ?? DEFAULT_MAX_INCOMING_PER_SECOND;
   }
 
   /** The session id the server assigned, if any. */
@@ -174,6 +190,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.state !== 'new') throw new Error('A StreamableHttpClientTransport starts once');
     this.sink = sink;
     this.state = 'open';
+    this.rateLimit = new IncomingRateLimit(this.maxIncomingPerSecond, (error) => sink.error(error));
   }
 
   setProtocolVersion(version: string): void {
@@ -467,7 +484,7 @@ export class StreamableHttpClientTransport implements Transport {
               stream.retry = milliseconds;
             },
           },
-          { maxEventSize: this.maxMessageSize, signal: stream.controller?.signal },
+          { maxEventSize: this.maxMessageSize, signal: stream.controller?.signal, pace: this.pace },
         );
       }
     } catch (error) {
@@ -502,6 +519,8 @@ export class StreamableHttpClientTransport implements Transport {
     }
     forEachResponse(value, (response) => stream.awaiting.delete(response.id));
     this.deliver(value);
+    const pause = this.rateLimit?.admit(value) ?? 0;
+    if (pause > 0) this.pausedUntil = Date.now() + pause;
     return stream.kind === 'post' && stream.awaiting.size === 0;
   }
 
@@ -575,8 +594,17 @@ export class StreamableHttpClientTransport implements Transport {
 
   private async refused(stream: SseStream, response: Response, what: string): Promise<void> {
     if (stream.kind === 'get' && NO_STANDALONE_STREAM.has(response.status)) {
-      // The server offers no standalone stream: nothing to report, nothing to retry.
+      // The server offers no standalone stream: nothing to retry, and (but for a 400, which
+      // breaks the spec) nothing to report.
       discardBody(response);
+      if (response.status === 400) {
+        this.sink?.error(
+          new HttpTransportError(
+            `${what} was refused with HTTP 400 (the spec says 405); going on without a standalone stream`,
+            400,
+          ),
+        );
+      }
       this.finish(stream);
       return;
     }

@@ -14,13 +14,13 @@ export {
   type ClientOptions,
   type ClientRequestHandler,
 } from './client.js';
+export { applyElicitationDefaults } from './elicitationDefaults.js';
 export {
   DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT,
   DEFAULT_MAX_INCOMING_REQUESTS,
   DEFAULT_MAX_PAGES,
   PaginationError,
 } from './limits.js';
-export { applyElicitationDefaults } from './elicitationDefaults.js';
 export {
   type FormElicitationHandler,
   type ListKind,

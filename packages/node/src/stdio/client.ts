@@ -255,7 +255,10 @@ export class StdioClientTransport implements Transport {
   /** Writes one message (or batch) to the server's stdin; returns the shared drain promise when blocked. */
   send(message: JsonRpcMessage | JsonRpcMessage[], _options?: SendOptions): void | Promise<void> {
     if (!this.writer) throw new Error('The stdio client transport is not started');
-    if (this.isClosed || this.closeRequested) throw new Error('The stdio client transport is closed');
+    if (this.isClosed) throw new Error('The stdio client transport is closed');
+    // Shutting down: what is still sent (answers to a flood of the server's requests, say) is
+    // dropped quietly; requests still waiting fail when the connection closes.
+    if (this.closeRequested) return;
     return this.writer.write(message);
   }
 
@@ -290,7 +293,7 @@ export class StdioClientTransport implements Transport {
       oversize: (max) =>
         this.abort(
           new Error(
-            `The server sent a message on ${source} larger than the ${max}-byte limit (maxMessageBytes); the connection was closed`,
+            `The server sent a message on ${source} larger than the ${max}-byte limit (maxMessageBytes)`,
           ),
         ),
     };

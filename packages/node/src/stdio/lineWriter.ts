@@ -151,7 +151,11 @@ export class LineWriter {
     const error = new Error(
       `The peer is not reading: more than ${limit} characters wait to be written to it (maxWriteQueueBytes)`,
     );
-    this.fail(error);
+    // Waiting senders are released, not rejected: their lines are dropped with the connection,
+    // which `onOverflow` closes with this one error (rejecting would report it once per line).
+    this.failure = error;
+    this.takeAll();
+    this.release();
     this.options.onOverflow?.(error);
   }
 

@@ -1,0 +1,145 @@
+/**
+ * The client against a server it cannot trust, over Streamable HTTP (issue 20, and issue 10 item
+ * 9): the misbehaving fixture (tests/fixtures/misbehavingHttp.ts), a bounded time, the exact error
+ * the user sees and, where memory is at stake, a bounded heap in a small-heap client process.
+ */
+import { McpClient } from '@mcpkit/client';
+import {
+  StreamableHttpClientTransport,
+  type StreamableHttpClientTransportOptions,
+} from '@mcpkit/client/http';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type MisbehavingHttpServer, startMisbehavingHttpServer } from './fixtures/misbehavingHttp.js';
+import { expectPacedUntilTotalTimeout, runClient } from './fixtures/misbehavingRun.js';
+import type { MisbehaviorMode } from './fixtures/misbehavingServer.js';
+
+const MiB = 1024 * 1024;
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function serve(mode: MisbehaviorMode, size?: number): Promise<MisbehavingHttpServer> {
+  const server = await startMisbehavingHttpServer(mode, size);
+  cleanups.push(() => server.close());
+  return server;
+}
+
+async function connect(
+  url: string,
+  options: StreamableHttpClientTransportOptions = {},
+  errors: string[] = [],
+) {
+  const client = new McpClient(
+    { name: 'misbehaving-test', version: '1.0.0' },
+    { requestTimeout: 10_000, onError: (error) => errors.push(error.message) },
+  );
+  cleanups.push(() => client.close());
+  await client.connect(new StreamableHttpClientTransport(url, options));
+  return client;
+}
+
+/** Watches everything the library could print. */
+function watchConsole() {
+  const spies = [
+    vi.spyOn(console, 'error').mockImplementation(() => {}),
+    vi.spyOn(console, 'warn').mockImplementation(() => {}),
+    vi.spyOn(console, 'log').mockImplementation(() => {}),
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true),
+  ];
+  return () => spies.flatMap((spy) => spy.mock.calls);
+}
+
+describe('what broke (issue 20, issue 10), fixed', () => {
+  it('a standalone GET refused with 400 is reported once through onError and treated like 405, printing nothing', async () => {
+    const server = await serve('get-400');
+    const printed = watchConsole();
+    const errors: string[] = [];
+    const client = await connect(server.url, {}, errors);
+    await vi.waitFor(() => expect(errors).toHaveLength(1));
+    expect(errors[0]).toBe(
+      `GET ${server.url} (standalone GET stream) was refused with HTTP 400 (the spec says 405); going on without a standalone stream`,
+    );
+    const result = await client.callTool('echo', {});
+    expect(result.isError).toBeFalsy();
+    await new Promise((resolve) => setTimeout(resolve, 300)); // no retry, no second report
+    expect(errors).toHaveLength(1);
+    expect(printed()).toEqual([]);
+  });
+
+  it('closing an McpClient whose server has gone prints nothing and reports the failed DELETE through onError', async () => {
+    const server = await serve('polite');
+    const printed = watchConsole();
+    const errors: string[] = [];
+    const client = await connect(server.url, {}, errors);
+    await client.callTool('echo', {});
+    await server.close();
+    await client.close();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.startsWith(`DELETE ${server.url} failed: fetch failed`)).toBe(true);
+    expect(printed()).toEqual([]);
+  });
+
+  it('without an onError hook, nothing reaches the console either', async () => {
+    const server = await serve('get-400');
+    const printed = watchConsole();
+    const client = new McpClient({ name: 'quiet', version: '1.0.0' });
+    await client.connect(new StreamableHttpClientTransport(server.url));
+    await client.callTool('echo', {});
+    await server.close();
+    await client.close();
+    expect(printed()).toEqual([]);
+  });
+
+  it('a flood of notifications over SSE is paced with one report, and the call ends at maxTotalTimeout', async () => {
+    const server = await serve('notification-flood');
+    expectPacedUntilTotalTimeout(await runClient(server.url, { maxTotalTimeout: 800 }), 800);
+  });
+});
+
+describe('what holds already (issue 20), kept', () => {
+  it('a JSON body over maxMessageSize fails the call at once, with bounded memory', async () => {
+    const server = await serve('huge-result', 48 * MiB);
+    const run = await runClient(server.url, { maxMessageSize: MiB });
+    expect(run).toMatchObject({
+      ok: false,
+      name: 'HttpTransportError',
+      message: `POST ${server.url} (tools/call) was answered with a body that broke off or exceeds ${MiB} characters`,
+    });
+    expect(run.ms).toBeLessThan(2000);
+    expect(run.peakHeap - run.baseHeap).toBeLessThan(16 * MiB);
+  });
+
+  it('an SSE event that never ends fails the call at maxMessageSize, with bounded memory', async () => {
+    const server = await serve('endless-message');
+    const run = await runClient(server.url, { maxMessageSize: MiB });
+    expect(run.ok).toBe(false);
+    expect(run.message).toBe(
+      `The answer stream of "tools/call" was lost: it broke off (An SSE event exceeded the limit of ${MiB} characters) before the answer, with no event id to resume from`,
+    );
+    expect(run.ms).toBeLessThan(2000);
+    expect(run.peakHeap - run.baseHeap).toBeLessThan(16 * MiB);
+  });
+
+  it('a result nested 200,000 levels deep over HTTP neither crashes nor stalls the client', async () => {
+    const server = await serve('deep-json');
+    const client = await connect(server.url);
+    const started = performance.now();
+    const result = await client.callTool('echo', {});
+    expect(result.content).toEqual([{ type: 'text', text: 'deep' }]);
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
+  it('a 307 to another origin is refused and Authorization never reaches that origin', async () => {
+    const server = await serve('cross-origin-redirect');
+    const client = await connect(server.url, { headers: { authorization: 'Bearer secret-token' } });
+    const started = performance.now();
+    const failure = (await client.callTool('echo', {}).catch((error: unknown) => error)) as Error;
+    expect(failure.message).toMatch(
+      new RegExp(`^POST ${server.url.replaceAll('.', '\\.')} was redirected \\(HTTP 307\\); .*origin`),
+    );
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(server.elsewhere).toEqual([]);
+  });
+});

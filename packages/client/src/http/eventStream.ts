@@ -3,7 +3,7 @@
  * @module
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { DEFAULT_MAX_MESSAGE_SIZE } from './requester.js';
+import { DEFAULT_MAX_MESSAGE_SIZE, type ResponseBody, textSource } from './requester.js';
 
 /** What {@link readEventStream} reports while it reads. */
 export interface EventStreamHandlers {
@@ -35,7 +35,7 @@ export interface ReadEventStreamOptions {
  * is discarded, as the SSE standard says.
  */
 export async function readEventStream(
-  body: NonNullable<Response['body']>,
+  body: ResponseBody,
   handlers: EventStreamHandlers,
   options: ReadEventStreamOptions = {},
 ): Promise<void> {
@@ -57,23 +57,22 @@ export async function readEventStream(
       if (error.type === 'max-buffer-size-exceeded') failure = tooLarge();
     },
   });
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  const onAbort = () => void reader.cancel().catch(() => {});
+  const source = textSource(body);
+  const onAbort = () => void source.cancel();
   if (signal?.aborted) onAbort();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     while (!stop) {
-      const { value, done } = await reader.read();
+      const text = await source.next();
       if (signal?.aborted) throw new Error('The SSE stream was aborted');
-      if (done) return;
-      parser.feed(value);
+      if (text === undefined) return;
+      parser.feed(text);
       if (failure) throw failure;
       const wait = options.pace?.() ?? 0;
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     }
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    // Cancelling reaches the body through the decoder, which frees the connection.
-    if (stop || failure) await reader.cancel().catch(() => {});
+    if (stop || failure) await source.cancel();
   }
 }

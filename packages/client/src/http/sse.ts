@@ -8,11 +8,13 @@ import { HttpTransportError } from './errors.js';
 import { readEventStream } from './eventStream.js';
 import { labelOf } from './messages.js';
 import {
+  bodyOf,
   DEFAULT_MAX_MESSAGE_SIZE,
   discardBody,
   HttpRequester,
   type HttpRequestOptions,
   mediaType,
+  type ResponseBody,
   readFailure,
 } from './requester.js';
 
@@ -169,10 +171,10 @@ export class SseClientTransport implements Transport {
         response.status,
       );
     }
-    void this.read(response.body);
+    void this.read(bodyOf(response));
   }
 
-  private async read(body: Response['body']): Promise<void> {
+  private async read(body: ResponseBody | null): Promise<void> {
     let failure: Error | undefined;
     try {
       if (body) {

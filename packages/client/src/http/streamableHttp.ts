@@ -37,11 +37,13 @@ import {
   resolveReconnection,
 } from './reconnect.js';
 import {
+  bodyOf,
   DEFAULT_MAX_MESSAGE_SIZE,
   discardBody,
   HttpRequester,
   type HttpRequestOptions,
   mediaType,
+  type ResponseBody,
   readFailure,
   readText,
 } from './requester.js';
@@ -306,7 +308,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (type === 'text/event-stream') {
       const stream = this.createStream('post', labelOf(message), requestIds);
       stream.controller = controller;
-      void this.consume(stream, response.body);
+      void this.consume(stream, bodyOf(response));
       return true;
     }
     if (type === 'application/json') {
@@ -468,7 +470,7 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** Reads one connection of `stream`; when it ends early, schedules the next. */
-  private async consume(stream: SseStream, body: Response['body']): Promise<void> {
+  private async consume(stream: SseStream, body: ResponseBody | null): Promise<void> {
     let sawEvent = false;
     let dropped: unknown;
     try {
@@ -580,7 +582,7 @@ export class StreamableHttpClientTransport implements Transport {
     }
     if (response.ok && mediaType(response) === 'text/event-stream' && !stream.stopped) {
       stream.failures = 0;
-      void this.consume(stream, response.body);
+      void this.consume(stream, bodyOf(response));
       return;
     }
     this.untrack(controller);

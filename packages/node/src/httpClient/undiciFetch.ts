@@ -1,13 +1,13 @@
 /**
  * The client HTTP path on Node: requests go through `undici`'s `request` API (the engine under
  * Node's own `fetch`) instead of the global `fetch`, skipping the fetch algorithm, `Request` and
- * `Headers` objects per call. The result is still a web `Response`, so everything the transport
- * does on top (same-origin redirects, auth and the 401 retry, message limits, SSE resumption,
- * abort, the session header) is the same code on both paths.
+ * stream objects per call. The result is still a web `Response` (status and headers), its body
+ * offered as raw chunks under `RAW_BODY`, so everything the transport does on top (same-origin
+ * redirects, auth and the 401 retry, message limits, SSE resumption, abort, the session header)
+ * is the same code on both paths.
  * @module
  */
-import { Readable } from 'node:stream';
-import type { FetchLike } from '@mcpkit/client/http';
+import { type FetchLike, RAW_BODY, type RawBody } from '@mcpkit/client/http';
 import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
 
 /**
@@ -54,15 +54,30 @@ export function createUndiciFetch(options: UndiciFetchOptions = {}): FetchLike {
       signal: init.signal ?? undefined,
       dispatcher,
     });
-    const responseHeaders = webHeaders(headers);
+    // Errors reach whoever reads the body; an abort (close) that finds nobody reading yet must
+    // not become an uncaught exception.
+    body.on('error', ignore);
+    const response = new Response(null, { status: statusCode, statusText, headers: webHeaders(headers) });
     if (NULL_BODY_STATUSES.has(statusCode) || init.method === 'HEAD') {
       body.dump().catch(() => {});
-      return new Response(null, { status: statusCode, statusText, headers: responseHeaders });
+      return response;
     }
-    const stream = Readable.toWeb(body) as ReadableStream<Uint8Array>;
-    return new Response(stream, { status: statusCode, statusText, headers: responseHeaders });
+    // The body stays a Node stream, read as chunks by the transport (no web stream per request).
+    // A JSON or empty body is drained (`dump` destroys it past 128 KiB) so its socket is reused;
+    // an SSE stream may never end, so it is destroyed.
+    const streaming = String(headers['content-type'] ?? '').startsWith('text/event-stream');
+    const cancel = () => {
+      if (body.readableEnded) return;
+      if (!streaming) return void body.dump().catch(() => {});
+      body.destroy();
+    };
+    const raw: RawBody = { chunks: body, cancel };
+    Object.defineProperty(response, RAW_BODY, { value: raw });
+    return response;
   };
 }
+
+function ignore(): void {}
 
 function createDispatcher(options: UndiciFetchOptions): Dispatcher {
   const ca = options.ca as string | Buffer | (string | Buffer)[] | undefined;

@@ -175,6 +175,19 @@ describe('what broke (issue 20), fixed', () => {
 });
 
 describe('what holds already (issue 20), kept', () => {
+  it('a call the server never answers fails at its timeout with the exact timeout error', async () => {
+    const client = await connect('never-answers');
+    const started = performance.now();
+    const failure = (await client
+      .callTool('echo', {}, { timeout: 300 })
+      .catch((error: unknown) => error)) as Error;
+    expect(failure.name).toBe('RequestTimeoutError');
+    expect(failure.message).toBe(
+      'Request "tools/call" timed out after 300 ms without a response or progress',
+    );
+    expect(performance.now() - started).toBeLessThan(1500);
+  });
+
   it('a result nested 200,000 levels deep neither crashes nor stalls the client', async () => {
     const run = await runClient('deep-json');
     expect(run).toMatchObject({ ok: true, text: 'deep' });

@@ -96,6 +96,19 @@ describe('what broke (issue 20, issue 10), fixed', () => {
     const server = await serve('notification-flood');
     expectPacedUntilTotalTimeout(await runClient(server.url, { maxTotalTimeout: 800 }), 800);
   });
+
+  it('a server that floods requests and leaves the answers hanging is cut off at maxAnswersInFlight, with bounded memory', async () => {
+    const server = await serve('request-flood');
+    const run = await runClient(server.url, { maxAnswersInFlight: 32, maxIncomingPerSecond: 1e6 });
+    expect(run).toMatchObject({
+      ok: false,
+      name: 'ConnectionClosedError',
+      message:
+        'The connection closed: The server is not taking our answers: 32 are in flight (maxAnswersInFlight)',
+    });
+    expect(run.ms).toBeLessThan(3000);
+    expect(run.peakHeap - run.baseHeap).toBeLessThan(16 * MiB);
+  });
 });
 
 describe('what holds already (issue 20), kept', () => {

@@ -34,6 +34,7 @@ export {
 } from './http/requester.js';
 export { SseClientTransport, type SseClientTransportOptions } from './http/sse.js';
 export {
+  DEFAULT_MAX_ANSWERS_IN_FLIGHT,
   StreamableHttpClientTransport,
   type StreamableHttpClientTransportOptions,
 } from './http/streamableHttp.js';

@@ -75,7 +75,23 @@ export interface StreamableHttpClientTransportOptions extends HttpRequestOptions
    * `Infinity` turns it off.
    */
   maxIncomingPerSecond?: number;
+  /**
+   * The most answers to the server's requests (POSTs of responses) in flight at once. A server
+   * that floods requests and leaves our answers hanging is cut off past it: the connection
+   * closes with an error naming this limit. Default {@link DEFAULT_MAX_ANSWERS_IN_FLIGHT} (64).
+   */
+  maxAnswersInFlight?: number;
 }
+
+/**
+ * The default bound on answers to the server's requests in flight at once.
+ *
+ * @example
+ * ```ts
+ * new StreamableHttpClientTransport(url, { maxAnswersInFlight: 2 * DEFAULT_MAX_ANSWERS_IN_FLIGHT });
+ * ```
+ */
+export const DEFAULT_MAX_ANSWERS_IN_FLIGHT = 64;
 
 /** A response the transport waits for itself (re-initialization), kept from the client. */
 interface Interception {
@@ -172,6 +188,8 @@ export class StreamableHttpClientTransport implements Transport {
   private pausedUntil = 0;
   private readonly pace = (): number => this.pausedUntil - Date.now();
   private readonly maxIncomingPerSecond: number;
+  private readonly maxAnswersInFlight: number;
+  private answersInFlight = 0;
 
   constructor(url: string | URL, options: StreamableHttpClientTransportOptions = {}) {
     this.url = new URL(url);
@@ -181,6 +199,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.terminateOnClose = options.terminateOnClose ?? true;
     this.maxMessageSize = options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE;
     this.maxIncomingPerSecond = options.maxIncomingPerSecond ?? DEFAULT_MAX_INCOMING_PER_SECOND;
+    this.maxAnswersInFlight = options.maxAnswersInFlight ?? DEFAULT_MAX_ANSWERS_IN_FLIGHT;
   }
 
   /** The session id the server assigned, if any. */
@@ -210,12 +229,28 @@ export class StreamableHttpClientTransport implements Transport {
     }
     if (isInitializeRequest(message)) this.initializeRequest = message;
     else if (isNotification(message, 'notifications/cancelled')) this.forgetRequest(message);
-    return this.post(message, true).catch((error: unknown) => {
+    const answer = !Array.isArray(message) && !('method' in message);
+    if (answer && this.answersInFlight >= this.maxAnswersInFlight) return this.cutOff();
+    if (answer) this.answersInFlight++;
+    const sent = this.post(message, true).catch((error: unknown) => {
       // `close()` aborts every POST in flight (a cancellation sent just before, say): what the
       // caller cut off on purpose is no failure to report.
       if (this.state === 'closed') return;
       throw error;
     });
+    return answer ? sent.finally(() => this.answersInFlight--) : sent;
+  }
+
+  /** Closes at once with an error: the server floods requests and leaves our answers hanging. */
+  private cutOff(): Promise<void> {
+    const error = new HttpTransportError(
+      `The server is not taking our answers: ${this.maxAnswersInFlight} are in flight (maxAnswersInFlight)`,
+    );
+    const sink = this.sink;
+    this.sink = undefined; // close() below must not report a plain close as well
+    sink?.closed(error);
+    void this.close();
+    return Promise.resolve();
   }
 
   /**

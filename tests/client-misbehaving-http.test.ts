@@ -3,8 +3,11 @@
  * 9): the misbehaving fixture (tests/fixtures/misbehavingHttp.ts), a bounded time, the exact error
  * the user sees and, where memory is at stake, a bounded heap in a small-heap client process.
  */
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { McpClient } from '@mcpkit/client';
 import {
+  SseClientTransport,
   StreamableHttpClientTransport,
   type StreamableHttpClientTransportOptions,
 } from '@mcpkit/client/http';
@@ -101,6 +104,66 @@ describe('what broke (issue 20, issue 10), fixed', () => {
     const server = await serve('request-flood');
     const run = await runClient(server.url, { maxAnswersInFlight: 32, maxIncomingPerSecond: 1e6 });
     expectClosedByLimit(run, 'The server is not taking our answers: 32 are in flight (maxAnswersInFlight)');
+  });
+});
+
+describe('the legacy HTTP+SSE transport', () => {
+  it('a burst of notifications on the legacy SSE stream is paced with one report, and the call still completes', async () => {
+    let stream: ServerResponse | undefined;
+    const http = createServer(async (req, res) => {
+      if (req.method === 'GET') {
+        stream = res.writeHead(200, { 'content-type': 'text/event-stream' });
+        return void res.write('event: endpoint\ndata: /messages\n\n');
+      }
+      let text = '';
+      for await (const chunk of req) text += chunk;
+      res.writeHead(202).end();
+      const message = JSON.parse(text) as { id?: number; method?: string };
+      const send = (value: unknown) => stream?.write(`event: message\ndata: ${JSON.stringify(value)}\n\n`);
+      if (message.method === 'initialize') {
+        send({
+          jsonrpc: '2.0',
+          id: message.id,
+          result: {
+            protocolVersion: '2024-11-05',
+            capabilities: { logging: {}, tools: {} },
+            serverInfo: { name: 'legacy', version: '1' },
+          },
+        });
+      } else if (message.id !== undefined) {
+        for (let i = 0; i < 1000; i++)
+          send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: i } });
+        send({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'done' }] } });
+      }
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          http.closeAllConnections();
+          http.close(() => resolve());
+        }),
+    );
+    const errors: string[] = [];
+    const client = new McpClient(
+      { name: 'legacy', version: '1' },
+      { onError: (error) => errors.push(error.message) },
+    );
+    cleanups.push(() => client.close());
+    await client.connect(
+      new SseClientTransport(`http://127.0.0.1:${(http.address() as AddressInfo).port}/sse`),
+    );
+    const started = performance.now();
+    const result = await client.request('tools/call', { name: 'burst', arguments: {} });
+    const elapsed = performance.now() - started;
+    expect(result).toEqual({ content: [{ type: 'text', text: 'done' }] });
+    // 1000 notifications at 2000 a second: several 100 ms windows of backpressure (a chunk read
+    // is finished before pausing, so a window may take more than its share); unpaced it is ~10 ms.
+    expect(elapsed).toBeGreaterThanOrEqual(150);
+    expect(elapsed).toBeLessThan(5000);
+    expect(errors).toEqual([
+      'The peer sends more than 2000 requests and notifications a second (maxIncomingPerSecond); reading from it is slowed down to that rate',
+    ]);
   });
 });
 

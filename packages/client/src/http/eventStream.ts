@@ -2,8 +2,30 @@
  * Reads a `text/event-stream` body event by event with `eventsource-parser`.
  * @module
  */
+import { DEFAULT_MAX_INCOMING_PER_SECOND, IncomingRateLimit } from '@mcpkit/core';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { DEFAULT_MAX_MESSAGE_SIZE, type ResponseBody, textSource } from './requester.js';
+
+/**
+ * Paces the SSE streams of one connection: counts the messages the server starts and tells
+ * {@link readEventStream} (through `pace`) how long to stop reading once there are too many.
+ */
+export class SsePacer {
+  private readonly limit: IncomingRateLimit;
+  private pausedUntil = 0;
+  /** For {@link ReadEventStreamOptions.pace}. */
+  readonly pace = (): number => this.pausedUntil - Date.now();
+
+  constructor(perSecond: number | undefined, report: (error: Error) => void) {
+    this.limit = new IncomingRateLimit(perSecond ?? DEFAULT_MAX_INCOMING_PER_SECOND, report);
+  }
+
+  /** Counts one delivered message. */
+  admit(message: unknown): void {
+    const pause = this.limit.admit(message);
+    if (pause > 0) this.pausedUntil = Date.now() + pause;
+  }
+}
 
 /** What {@link readEventStream} reports while it reads. */
 export interface EventStreamHandlers {

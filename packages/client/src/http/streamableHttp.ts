@@ -8,9 +8,7 @@
  * @module
  */
 import {
-  DEFAULT_MAX_INCOMING_PER_SECOND,
   ErrorCode,
-  IncomingRateLimit,
   type JsonRpcMessage,
   type JsonRpcResponse,
   type MessageSink,
@@ -20,7 +18,7 @@ import {
 } from '@mcpkit/core';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { HttpTransportError } from './errors.js';
-import { readEventStream } from './eventStream.js';
+import { readEventStream, SsePacer } from './eventStream.js';
 import {
   asResponse,
   forEachResponse,
@@ -183,11 +181,8 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly intercepted = new Map<RequestId, Interception>();
   private recovery: Promise<void> | undefined;
   private reinitializations = 0;
-  private rateLimit: IncomingRateLimit | undefined;
-  /** Until when (Date.now()) SSE streams are not read, because the server sends too much. */
-  private pausedUntil = 0;
-  private readonly pace = (): number => this.pausedUntil - Date.now();
-  private readonly maxIncomingPerSecond: number;
+  private pacer: SsePacer | undefined;
+  private readonly maxIncomingPerSecond: number | undefined;
   private readonly maxAnswersInFlight: number;
   private answersInFlight = 0;
 
@@ -198,7 +193,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.openGetStream = options.openGetStream ?? true;
     this.terminateOnClose = options.terminateOnClose ?? true;
     this.maxMessageSize = options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE;
-    this.maxIncomingPerSecond = options.maxIncomingPerSecond ?? DEFAULT_MAX_INCOMING_PER_SECOND;
+    this.maxIncomingPerSecond = options.maxIncomingPerSecond;
     this.maxAnswersInFlight = options.maxAnswersInFlight ?? DEFAULT_MAX_ANSWERS_IN_FLIGHT;
   }
 
@@ -211,7 +206,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.state !== 'new') throw new Error('A StreamableHttpClientTransport starts once');
     this.sink = sink;
     this.state = 'open';
-    this.rateLimit = new IncomingRateLimit(this.maxIncomingPerSecond, (error) => sink.error(error));
+    this.pacer = new SsePacer(this.maxIncomingPerSecond, (error) => sink.error(error));
   }
 
   setProtocolVersion(version: string): void {
@@ -521,7 +516,7 @@ export class StreamableHttpClientTransport implements Transport {
               stream.retry = milliseconds;
             },
           },
-          { maxEventSize: this.maxMessageSize, signal: stream.controller?.signal, pace: this.pace },
+          { maxEventSize: this.maxMessageSize, signal: stream.controller?.signal, pace: this.pacer?.pace },
         );
       }
     } catch (error) {
@@ -556,8 +551,7 @@ export class StreamableHttpClientTransport implements Transport {
     }
     forEachResponse(value, (response) => stream.awaiting.delete(response.id));
     this.deliver(value);
-    const pause = this.rateLimit?.admit(value) ?? 0;
-    if (pause > 0) this.pausedUntil = Date.now() + pause;
+    this.pacer?.admit(value);
     return stream.kind === 'post' && stream.awaiting.size === 0;
   }
 

@@ -168,28 +168,39 @@ describe('the legacy HTTP+SSE transport', () => {
 });
 
 describe('what holds already (issue 20), kept', () => {
-  it('a JSON body over maxMessageSize fails the call at once, with bounded memory', async () => {
-    const server = await serve('huge-result', 48 * MiB);
-    const run = await runClient(server.url, { maxMessageSize: MiB });
-    expect(run).toMatchObject({
-      ok: false,
-      name: 'HttpTransportError',
-      message: `POST ${server.url} (tools/call) was answered with a body that broke off or exceeds ${MiB} characters`,
-    });
-    expect(run.ms).toBeLessThan(2000);
-    expect(run.peakHeap - run.baseHeap).toBeLessThan(16 * MiB);
-  });
+  const paths = [
+    ['fetch', false],
+    ['undici', true],
+  ] as const;
 
-  it('an SSE event that never ends fails the call at maxMessageSize, with bounded memory', async () => {
-    const server = await serve('endless-message');
-    const run = await runClient(server.url, { maxMessageSize: MiB });
-    expect(run.ok).toBe(false);
-    expect(run.message).toBe(
-      `The answer stream of "tools/call" was lost: it broke off (An SSE event exceeded the limit of ${MiB} characters) before the answer, with no event id to resume from`,
-    );
-    expect(run.ms).toBeLessThan(2000);
-    expect(run.peakHeap - run.baseHeap).toBeLessThan(16 * MiB);
-  });
+  it.each(paths)(
+    'a JSON body over maxMessageSize fails the call at once, with bounded memory (%s)',
+    async (_, undici) => {
+      const server = await serve('huge-result', 48 * MiB);
+      const run = await runClient(server.url, { maxMessageSize: MiB, undici });
+      expect(run).toMatchObject({
+        ok: false,
+        name: 'HttpTransportError',
+        message: `POST ${server.url} (tools/call) was answered with a body that broke off or exceeds ${MiB} characters`,
+      });
+      expect(run.ms).toBeLessThan(2000);
+      expect(run.peakHeap - run.baseHeap).toBeLessThan(16 * MiB);
+    },
+  );
+
+  it.each(paths)(
+    'an SSE event that never ends fails the call at maxMessageSize, with bounded memory (%s)',
+    async (_, undici) => {
+      const server = await serve('endless-message');
+      const run = await runClient(server.url, { maxMessageSize: MiB, undici });
+      expect(run.ok).toBe(false);
+      expect(run.message).toBe(
+        `The answer stream of "tools/call" was lost: it broke off (An SSE event exceeded the limit of ${MiB} characters) before the answer, with no event id to resume from`,
+      );
+      expect(run.ms).toBeLessThan(2000);
+      expect(run.peakHeap - run.baseHeap).toBeLessThan(16 * MiB);
+    },
+  );
 
   it('a result nested 200,000 levels deep over HTTP neither crashes nor stalls the client', async () => {
     const server = await serve('deep-json');

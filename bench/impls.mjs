@@ -36,6 +36,7 @@ export const IMPLEMENTATIONS = [
       'packages/client/dist/index.js',
       'packages/node/dist/stdio.js',
       'packages/node/dist/http.js',
+      'packages/node/dist/httpClient.js',
     ],
   },
   {

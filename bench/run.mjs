@@ -21,6 +21,7 @@ import { runGroups } from './lib/runner.mjs';
 import { inMemoryGroup, stdioGroup } from './scenarios/calls.mjs';
 import { bundleGroup, installGroup } from './scenarios/footprint.mjs';
 import { httpGroups } from './scenarios/http.mjs';
+import { httpClientGroup } from './scenarios/httpClient.mjs';
 import { memoryGroup } from './scenarios/memory.mjs';
 import { coldStartGroup, importGroup } from './scenarios/startup.mjs';
 
@@ -28,6 +29,7 @@ const GROUPS = [
   inMemoryGroup,
   stdioGroup,
   ...httpGroups,
+  httpClientGroup,
   memoryGroup,
   coldStartGroup,
   importGroup,
@@ -137,11 +139,14 @@ function resolveImplementation(def) {
     stdioDriver: file(`drivers/${def.id}-stdio.mjs`),
     stdioServer: file(`servers/${def.id}-stdio.mjs`),
     httpServer: file(`servers/${def.id}-http.mjs`),
+    httpClientDriver: file(`drivers/${def.id}-httpclient.mjs`),
   };
   const missing = (def.requires ?? []).filter((relative) => !existsSync(path.join(paths.repo, relative)));
   return {
     ...def,
     files,
+    // The HTTP client scenario runs every client against this one framework-free server.
+    bareHttpServer: file('servers/bare-http.mjs'),
     available: missing.length === 0,
     reason: missing.length > 0 ? `missing ${missing.join(', ')} (run \`npm run build\`)` : undefined,
   };

@@ -23,26 +23,40 @@ function callGroup(spec) {
     rounds: (profile) => profile.rounds.calls,
     participates: spec.participates,
     async measure(impl, ctx, rows) {
-      const { warmupMs, durationMs } = ctx.profile.calls;
       const nodeArgs = ctx.nodeArgs(spec.id, impl.id);
-      const task = {
-        kind: 'throughput',
+      return measureThroughput(ctx, {
         driver: spec.id === 'inmemory' ? impl.files.inmemoryDriver : impl.files.stdioDriver,
         connect: spec.connectOptions(impl, ctx, nodeArgs),
-        rows: rows.map((row) => ({ id: row.id, concurrency: row.concurrency })),
-        warmupMs,
-        durationMs,
-      };
-      const timeoutMs = 30_000 + rows.length * (warmupMs + durationMs) * 3;
-      const { reply, stderr, notes } = await runWorker(ctx.paths.callWorker, task, {
-        timeoutMs,
-        cwd: ctx.paths.bench,
-        execArgv: nodeArgs,
+        rows,
+        nodeArgs,
       });
-      if (!reply.ok) throw Object.assign(new Error(reply.error), { stderr });
-      return { samples: reply.results, stderr, notes };
     },
   };
+}
+
+/**
+ * Runs one driver's throughput rows in a fresh call worker.
+ * @param {any} ctx
+ * @param {{ driver: string, connect: object, rows: { id: string, concurrency: number }[], nodeArgs: string[] }} spec
+ */
+export async function measureThroughput(ctx, { driver, connect, rows, nodeArgs }) {
+  const { warmupMs, durationMs } = ctx.profile.calls;
+  const task = {
+    kind: 'throughput',
+    driver,
+    connect,
+    rows: rows.map((row) => ({ id: row.id, concurrency: row.concurrency })),
+    warmupMs,
+    durationMs,
+  };
+  const timeoutMs = 30_000 + rows.length * (warmupMs + durationMs) * 3;
+  const { reply, stderr, notes } = await runWorker(ctx.paths.callWorker, task, {
+    timeoutMs,
+    cwd: ctx.paths.bench,
+    execArgv: nodeArgs,
+  });
+  if (!reply.ok) throw Object.assign(new Error(reply.error), { stderr });
+  return { samples: reply.results, stderr, notes };
 }
 
 export const inMemoryGroup = callGroup({

@@ -42,6 +42,7 @@ import {
   type Transport,
   UnsupportedProtocolVersionError,
 } from '@mcpkit/core';
+import { DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT, DEFAULT_MAX_INCOMING_REQUESTS } from './limits.js';
 
 /** Answers one request the server sends. */
 export type ClientRequestHandler = (params: Record<string, unknown>, request: IncomingRequest) => unknown;
@@ -96,9 +97,20 @@ export interface ClientOptions {
   protocolVersions?: readonly ProtocolVersion[];
   /** Default timeout of requests in ms. Default 60 000 (progress extends it). */
   requestTimeout?: number;
-  /** Hard limit of requests in ms, whatever progress arrives. Default 1 hour. */
+  /**
+   * Hard limit of requests in ms, whatever progress arrives. Default 10 minutes
+   * ({@link DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT}).
+   */
   maxTotalTimeout?: number;
-  /** Receives problems no caller can be told about. Default: `console.error`. */
+  /**
+   * How many of the server's requests are handled at once; past it they are refused with an
+   * error. Default {@link DEFAULT_MAX_INCOMING_REQUESTS} (64).
+   */
+  maxIncomingRequests?: number;
+  /**
+   * Receives problems no caller can be told about. Default: none; the library never writes to
+   * the console, so pass a hook to see them.
+   */
   onError?: (error: Error) => void;
 }
 
@@ -117,6 +129,7 @@ export const CLIENT_OPTION_KEYS: Readonly<Record<keyof ClientOptions, true>> = {
   requestTimeout: true,
   maxTotalTimeout: true,
   onError: true,
+  maxIncomingRequests: true,
 };
 
 type ClientState = 'new' | 'initializing' | 'ready' | 'closed';
@@ -222,7 +235,8 @@ export class Client {
       },
       {
         requestTimeout: this.options.requestTimeout,
-        maxTotalTimeout: this.options.maxTotalTimeout,
+        maxTotalTimeout: this.options.maxTotalTimeout ?? DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT,
+        maxIncomingRequests: this.options.maxIncomingRequests ?? DEFAULT_MAX_INCOMING_REQUESTS,
         onError: (error) => this.reportError(error),
         acceptBatches: () => this.codec.acceptsBatches,
         // Progress the engine sends for the server's requests must fit the negotiated revision.
@@ -434,15 +448,10 @@ export class Client {
 
   /** @internal */
   protected reportError(error: Error): void {
-    const hook = this.options.onError;
-    if (hook) {
-      try {
-        hook(error);
-      } catch {
-        // A logging hook that throws must not take the client down.
-      }
-      return;
+    try {
+      this.options.onError?.(error);
+    } catch {
+      // A logging hook that throws must not take the client down.
     }
-    console.error(`[mcpkit] ${error.message}`);
   }
 }

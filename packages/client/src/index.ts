@@ -20,6 +20,12 @@ export {
 } from './client.js';
 export { applyElicitationDefaults } from './elicitationDefaults.js';
 export {
+  DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT,
+  DEFAULT_MAX_INCOMING_REQUESTS,
+  DEFAULT_MAX_PAGES,
+  PaginationError,
+} from './limits.js';
+export {
   type FormElicitationHandler,
   type ListKind,
   McpClient,

@@ -38,6 +38,7 @@ import {
 import { defaultValidator } from '@mcpkit/schema';
 import { Client, type ClientOptions, type ClientRequestHandler } from './client.js';
 import { applyElicitationDefaults } from './elicitationDefaults.js';
+import { DEFAULT_MAX_PAGES, PaginationError } from './limits.js';
 import { type ClientTaskMethod, type ClientTaskOptions, ClientTaskReceiver } from './taskReceiver.js';
 
 /** The context a client-side handler gets: the server's request, with its signal and id. */
@@ -87,6 +88,12 @@ export interface McpClientOptions extends ClientOptions {
    * signal fires on `tasks/cancel`, TTL expiry and close. Default off: a `task` param is ignored.
    */
   tasks?: boolean | ClientTaskOptions;
+  /**
+   * The most pages `tools()`, `resources()`, `resourceTemplates()` and `prompts()` follow before
+   * failing with a {@link PaginationError}; a repeated cursor fails at once. Default
+   * {@link DEFAULT_MAX_PAGES} (64).
+   */
+  maxPages?: number;
 }
 
 /** A kind of list the server can announce changes to. */
@@ -516,8 +523,11 @@ export class McpClient extends Client {
 
   private async collect<T>(method: string, key: string): Promise<T[]> {
     const items: T[] = [];
+    const maxPages = this.mcpOptions.maxPages ?? DEFAULT_MAX_PAGES;
+    const seen = new Set<string>();
     let cursor: string | undefined;
     do {
+      if (cursor !== undefined) checkCursor(method, cursor, seen, maxPages);
       const page: Record<string, unknown> = await this.request(
         method,
         cursor === undefined ? {} : { cursor },
@@ -540,6 +550,26 @@ export class McpClient extends Client {
     this.outputValidators.set(name, validate);
     return validate;
   }
+}
+
+/** Refuses to follow a cursor the server sent before, or one page past `maxPages`. */
+function checkCursor(method: string, cursor: string, seen: Set<string>, maxPages: number): void {
+  const shown = JSON.stringify(cursor.length > 100 ? `${cursor.slice(0, 100)}…` : cursor);
+  if (seen.has(cursor)) {
+    throw new PaginationError(
+      method,
+      cursor,
+      `${method}: the server sent the cursor ${shown} a second time; stopped to avoid an endless loop`,
+    );
+  }
+  if (seen.size + 1 >= maxPages) {
+    throw new PaginationError(
+      method,
+      cursor,
+      `${method}: the server still had more after ${maxPages} pages (next cursor ${shown}); stopped at the maxPages limit`,
+    );
+  }
+  seen.add(cursor);
 }
 
 /**

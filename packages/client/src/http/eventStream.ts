@@ -2,8 +2,30 @@
  * Reads a `text/event-stream` body event by event with `eventsource-parser`.
  * @module
  */
+import { DEFAULT_MAX_INCOMING_PER_SECOND, IncomingRateLimit } from '@mcpkit/core';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { DEFAULT_MAX_MESSAGE_SIZE } from './requester.js';
+import { DEFAULT_MAX_MESSAGE_SIZE, type ResponseBody, textSource } from './requester.js';
+
+/**
+ * Paces the SSE streams of one connection: counts the messages the server starts and tells
+ * {@link readEventStream} (through `pace`) how long to stop reading once there are too many.
+ */
+export class SsePacer {
+  private readonly limit: IncomingRateLimit;
+  private pausedUntil = 0;
+  /** For {@link ReadEventStreamOptions.pace}. */
+  readonly pace = (): number => this.pausedUntil - Date.now();
+
+  constructor(perSecond: number | undefined, report: (error: Error) => void) {
+    this.limit = new IncomingRateLimit(perSecond ?? DEFAULT_MAX_INCOMING_PER_SECOND, report);
+  }
+
+  /** Counts one delivered message. */
+  admit(message: unknown): void {
+    const pause = this.limit.admit(message);
+    if (pause > 0) this.pausedUntil = Date.now() + pause;
+  }
+}
 
 /** What {@link readEventStream} reports while it reads. */
 export interface EventStreamHandlers {
@@ -22,6 +44,11 @@ export interface ReadEventStreamOptions {
    * `fetch` may not wire it through, so the reader is cancelled here as well.
    */
   signal?: AbortSignal;
+  /**
+   * Asked after each chunk: how many ms to wait before reading the next one (backpressure on a
+   * server that sends too much); 0 or less reads on at once.
+   */
+  pace?: () => number;
 }
 
 /**
@@ -30,7 +57,7 @@ export interface ReadEventStreamOptions {
  * is discarded, as the SSE standard says.
  */
 export async function readEventStream(
-  body: NonNullable<Response['body']>,
+  body: ResponseBody,
   handlers: EventStreamHandlers,
   options: ReadEventStreamOptions = {},
 ): Promise<void> {
@@ -52,21 +79,22 @@ export async function readEventStream(
       if (error.type === 'max-buffer-size-exceeded') failure = tooLarge();
     },
   });
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  const onAbort = () => void reader.cancel().catch(() => {});
+  const source = textSource(body);
+  const onAbort = () => void source.cancel();
   if (signal?.aborted) onAbort();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     while (!stop) {
-      const { value, done } = await reader.read();
+      const text = await source.next();
       if (signal?.aborted) throw new Error('The SSE stream was aborted');
-      if (done) return;
-      parser.feed(value);
+      if (text === undefined) return;
+      parser.feed(text);
       if (failure) throw failure;
+      const wait = options.pace?.() ?? 0;
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     }
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    // Cancelling reaches the body through the decoder, which frees the connection.
-    if (stop || failure) await reader.cancel().catch(() => {});
+    if (stop || failure) await source.cancel();
   }
 }

@@ -5,14 +5,16 @@
 import type { JsonRpcMessage, MessageSink, SendOptions, Transport } from '@mcpkit/core';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { HttpTransportError } from './errors.js';
-import { readEventStream } from './eventStream.js';
+import { readEventStream, SsePacer } from './eventStream.js';
 import { labelOf } from './messages.js';
 import {
+  bodyOf,
   DEFAULT_MAX_MESSAGE_SIZE,
   discardBody,
   HttpRequester,
   type HttpRequestOptions,
   mediaType,
+  type ResponseBody,
   readFailure,
 } from './requester.js';
 
@@ -27,6 +29,11 @@ import {
 export interface SseClientTransportOptions extends HttpRequestOptions {
   /** How long `start()` waits for the server's `endpoint` event, in ms. Default 10 000. */
   endpointTimeout?: number;
+  /**
+   * Requests and notifications the server may send per second; past it the stream is not read
+   * until the current 100 ms window ends, reported once through `onError`. Default 2000.
+   */
+  maxIncomingPerSecond?: number;
 }
 
 const DEFAULT_ENDPOINT_TIMEOUT = 10_000;
@@ -55,6 +62,8 @@ export class SseClientTransport implements Transport {
   private readonly requester: HttpRequester;
   private readonly endpointTimeout: number;
   private readonly maxMessageSize: number;
+  private readonly maxIncomingPerSecond: number | undefined;
+  private pacer: SsePacer | undefined;
   private sink: MessageSink | undefined;
   private state: 'new' | 'connecting' | 'open' | 'closed' = 'new';
   private endpointUrl: URL | undefined;
@@ -67,6 +76,7 @@ export class SseClientTransport implements Transport {
     this.requester = new HttpRequester(options);
     this.endpointTimeout = options.endpointTimeout ?? DEFAULT_ENDPOINT_TIMEOUT;
     this.maxMessageSize = options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE;
+    this.maxIncomingPerSecond = options.maxIncomingPerSecond;
   }
 
   /** Where messages are POSTed, once the server named it. */
@@ -78,6 +88,7 @@ export class SseClientTransport implements Transport {
   async start(sink: MessageSink): Promise<void> {
     if (this.state !== 'new') throw new Error('An SseClientTransport starts once');
     this.sink = sink;
+    this.pacer = new SsePacer(this.maxIncomingPerSecond, (error) => sink.error(error));
     this.state = 'connecting';
     const timer = setTimeout(() => {
       this.endpointWaiter?.reject(
@@ -169,14 +180,18 @@ export class SseClientTransport implements Transport {
         response.status,
       );
     }
-    void this.read(response.body);
+    void this.read(bodyOf(response));
   }
 
-  private async read(body: Response['body']): Promise<void> {
+  private async read(body: ResponseBody | null): Promise<void> {
     let failure: Error | undefined;
     try {
       if (body) {
-        const options = { maxEventSize: this.maxMessageSize, signal: this.controller.signal };
+        const options = {
+          maxEventSize: this.maxMessageSize,
+          signal: this.controller.signal,
+          pace: this.pacer?.pace,
+        };
         await readEventStream(body, { onEvent: (event) => this.receive(event) }, options);
       }
     } catch (error) {
@@ -211,6 +226,7 @@ export class SseClientTransport implements Transport {
       return undefined;
     }
     this.sink?.message(value);
+    this.pacer?.admit(value);
     return undefined;
   }
 

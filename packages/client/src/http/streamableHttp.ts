@@ -18,7 +18,7 @@ import {
 } from '@mcpkit/core';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { HttpTransportError } from './errors.js';
-import { readEventStream } from './eventStream.js';
+import { readEventStream, SsePacer } from './eventStream.js';
 import {
   asResponse,
   forEachResponse,
@@ -35,11 +35,13 @@ import {
   resolveReconnection,
 } from './reconnect.js';
 import {
+  bodyOf,
   DEFAULT_MAX_MESSAGE_SIZE,
   discardBody,
   HttpRequester,
   type HttpRequestOptions,
   mediaType,
+  type ResponseBody,
   readFailure,
   readText,
 } from './requester.js';
@@ -64,7 +66,30 @@ export interface StreamableHttpClientTransportOptions extends HttpRequestOptions
   openGetStream?: boolean;
   /** Send DELETE to end the session on `close()`. Default true. */
   terminateOnClose?: boolean;
+  /**
+   * Requests and notifications the server may send per second over its SSE streams; past it,
+   * they are not read until the current 100 ms window ends (backpressure, nothing dropped),
+   * reported once through `onError`. Default {@link DEFAULT_MAX_INCOMING_PER_SECOND} (2000);
+   * `Infinity` turns it off.
+   */
+  maxIncomingPerSecond?: number;
+  /**
+   * The most answers to the server's requests (POSTs of responses) in flight at once. A server
+   * that floods requests and leaves our answers hanging is cut off past it: the connection
+   * closes with an error naming this limit. Default {@link DEFAULT_MAX_ANSWERS_IN_FLIGHT} (64).
+   */
+  maxAnswersInFlight?: number;
 }
+
+/**
+ * The default bound on answers to the server's requests in flight at once.
+ *
+ * @example
+ * ```ts
+ * new StreamableHttpClientTransport(url, { maxAnswersInFlight: 2 * DEFAULT_MAX_ANSWERS_IN_FLIGHT });
+ * ```
+ */
+export const DEFAULT_MAX_ANSWERS_IN_FLIGHT = 64;
 
 /** A response the transport waits for itself (re-initialization), kept from the client. */
 interface Interception {
@@ -99,9 +124,10 @@ const SESSION_ID = /^[\x21-\x7e]+$/;
 const TRANSIENT_STATUSES = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
 /**
  * Answers to the standalone GET that mean "no stream here": 405 per the spec, 404 from servers
- * that only route POST (or whose session just expired; the next POST re-initializes).
+ * that only route POST (or whose session just expired; the next POST re-initializes), 400 from
+ * servers that reject GET outright (reported once, since it breaks the spec).
  */
-const NO_STANDALONE_STREAM = new Set([404, 405]);
+const NO_STANDALONE_STREAM = new Set([400, 404, 405]);
 /** How long `close()` waits for the DELETE that ends the session. */
 const TERMINATE_TIMEOUT = 5000;
 /** How long a transparent re-initialization may take. */
@@ -155,6 +181,10 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly intercepted = new Map<RequestId, Interception>();
   private recovery: Promise<void> | undefined;
   private reinitializations = 0;
+  private pacer: SsePacer | undefined;
+  private readonly maxIncomingPerSecond: number | undefined;
+  private readonly maxAnswersInFlight: number;
+  private answersInFlight = 0;
 
   constructor(url: string | URL, options: StreamableHttpClientTransportOptions = {}) {
     this.url = new URL(url);
@@ -163,6 +193,8 @@ export class StreamableHttpClientTransport implements Transport {
     this.openGetStream = options.openGetStream ?? true;
     this.terminateOnClose = options.terminateOnClose ?? true;
     this.maxMessageSize = options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE;
+    this.maxIncomingPerSecond = options.maxIncomingPerSecond;
+    this.maxAnswersInFlight = options.maxAnswersInFlight ?? DEFAULT_MAX_ANSWERS_IN_FLIGHT;
   }
 
   /** The session id the server assigned, if any. */
@@ -174,6 +206,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.state !== 'new') throw new Error('A StreamableHttpClientTransport starts once');
     this.sink = sink;
     this.state = 'open';
+    this.pacer = new SsePacer(this.maxIncomingPerSecond, (error) => sink.error(error));
   }
 
   setProtocolVersion(version: string): void {
@@ -191,12 +224,28 @@ export class StreamableHttpClientTransport implements Transport {
     }
     if (isInitializeRequest(message)) this.initializeRequest = message;
     else if (isNotification(message, 'notifications/cancelled')) this.forgetRequest(message);
-    return this.post(message, true).catch((error: unknown) => {
+    const answer = !Array.isArray(message) && !('method' in message);
+    if (answer && this.answersInFlight >= this.maxAnswersInFlight) return this.cutOff();
+    if (answer) this.answersInFlight++;
+    const sent = this.post(message, true).catch((error: unknown) => {
       // `close()` aborts every POST in flight (a cancellation sent just before, say): what the
       // caller cut off on purpose is no failure to report.
       if (this.state === 'closed') return;
       throw error;
     });
+    return answer ? sent.finally(() => this.answersInFlight--) : sent;
+  }
+
+  /** Closes at once with an error: the server floods requests and leaves our answers hanging. */
+  private cutOff(): Promise<void> {
+    const error = new HttpTransportError(
+      `The server is not taking our answers: ${this.maxAnswersInFlight} are in flight (maxAnswersInFlight)`,
+    );
+    const sink = this.sink;
+    this.sink = undefined; // close() below must not report a plain close as well
+    sink?.closed(error);
+    void this.close();
+    return Promise.resolve();
   }
 
   /**
@@ -289,7 +338,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (type === 'text/event-stream') {
       const stream = this.createStream('post', labelOf(message), requestIds);
       stream.controller = controller;
-      void this.consume(stream, response.body);
+      void this.consume(stream, bodyOf(response));
       return true;
     }
     if (type === 'application/json') {
@@ -451,7 +500,7 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** Reads one connection of `stream`; when it ends early, schedules the next. */
-  private async consume(stream: SseStream, body: Response['body']): Promise<void> {
+  private async consume(stream: SseStream, body: ResponseBody | null): Promise<void> {
     let sawEvent = false;
     let dropped: unknown;
     try {
@@ -467,7 +516,7 @@ export class StreamableHttpClientTransport implements Transport {
               stream.retry = milliseconds;
             },
           },
-          { maxEventSize: this.maxMessageSize, signal: stream.controller?.signal },
+          { maxEventSize: this.maxMessageSize, signal: stream.controller?.signal, pace: this.pacer?.pace },
         );
       }
     } catch (error) {
@@ -502,6 +551,7 @@ export class StreamableHttpClientTransport implements Transport {
     }
     forEachResponse(value, (response) => stream.awaiting.delete(response.id));
     this.deliver(value);
+    this.pacer?.admit(value);
     return stream.kind === 'post' && stream.awaiting.size === 0;
   }
 
@@ -561,7 +611,7 @@ export class StreamableHttpClientTransport implements Transport {
     }
     if (response.ok && mediaType(response) === 'text/event-stream' && !stream.stopped) {
       stream.failures = 0;
-      void this.consume(stream, response.body);
+      void this.consume(stream, bodyOf(response));
       return;
     }
     this.untrack(controller);
@@ -575,8 +625,17 @@ export class StreamableHttpClientTransport implements Transport {
 
   private async refused(stream: SseStream, response: Response, what: string): Promise<void> {
     if (stream.kind === 'get' && NO_STANDALONE_STREAM.has(response.status)) {
-      // The server offers no standalone stream: nothing to report, nothing to retry.
+      // The server offers no standalone stream: nothing to retry, and (but for a 400, which
+      // breaks the spec) nothing to report.
       discardBody(response);
+      if (response.status === 400) {
+        this.sink?.error(
+          new HttpTransportError(
+            `${what} was refused with HTTP 400 (the spec says 405); going on without a standalone stream`,
+            400,
+          ),
+        );
+      }
       this.finish(stream);
       return;
     }

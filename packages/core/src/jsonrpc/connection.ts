@@ -63,6 +63,11 @@ export interface ConnectionOptions {
   onError?: (error: Error) => void;
   /** Whether an incoming JSON array is a batch to process. Only 2025-03-26 allows batches. */
   acceptBatches?: () => boolean;
+  /**
+   * How many of the peer's requests are handled at once; past it, a request is refused with a
+   * `-32603` error that names this limit. Default: no limit (a client sets its own).
+   */
+  maxIncomingRequests?: number;
   /** Incoming methods the peer may not cancel. Default: `initialize`. */
   uncancellableMethods?: readonly string[];
   /**
@@ -383,6 +388,7 @@ export class Connection implements IncomingRequestOwner {
       this.reply(errorResponse(message.id, ErrorCode.InvalidRequest, reason), batch);
       return;
     }
+    if (this.overIncomingLimit(message, batch)) return;
     const request = new IncomingRequest(this, message.id, message.method, message.params, extra);
     if (batch) {
       request.batch = batch;
@@ -404,6 +410,15 @@ export class Connection implements IncomingRequestOwner {
     } else {
       this.respond(request, result);
     }
+  }
+
+  /** Refuses `message` when the peer already has `maxIncomingRequests` requests in flight. */
+  private overIncomingLimit(message: JsonRpcRequest, batch: BatchCollector | undefined): boolean {
+    const limit = this.options.maxIncomingRequests;
+    if (limit === undefined || this.incoming.size < limit) return false;
+    const reason = `Too many requests in flight: ${limit} are being handled already (maxIncomingRequests); try again later`;
+    this.reply(errorResponse(message.id, ErrorCode.InternalError, reason), batch);
+    return true;
   }
 
   private respond(request: IncomingRequest, result: unknown): void {

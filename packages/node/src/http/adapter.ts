@@ -26,7 +26,7 @@ export interface NodeListenerOptions<Extra = unknown> {
    * authentication middleware attached: `(req) => ({ authInfo: req.auth })`.
    */
   extra?: (req: IncomingMessage) => Extra | undefined;
-  /** Receives failures of the handler or of the response stream. Default: `console.error`. */
+  /** Receives failures of the handler or of the response stream. Default: none (the library never writes to the console). */
   onError?: (error: Error) => void;
 }
 
@@ -529,9 +529,8 @@ function writeSimple(res: ServerResponse, status: number, body: string): void {
     .end(body);
 }
 
-function defaultOnError(error: Error): void {
-  console.error(`[mcpkit] ${error.message}`);
-}
+/** Without an `onError` hook problems go unreported: a library never writes to the console. */
+function defaultOnError(_error: Error): void {}
 
 function toError(value: unknown): Error {
   return value instanceof Error ? value : new Error(String(value));

@@ -94,13 +94,15 @@ describe('StdioClientTransport messaging', () => {
     expect(sink.messages).toEqual([{ jsonrpc: '2.0', method: 'hi' }]);
   });
 
-  it('discards an incoming message over maxMessageBytes and keeps serving', async () => {
+  it('an incoming message over maxMessageBytes closes the connection with an error naming the limit', async () => {
     const { transport, sink } = await started({ command: NODE, args: [ECHO], maxMessageBytes: 1000 });
     transport.send(note(1, 'z'.repeat(5000)));
-    transport.send(note(2));
-    await vi.waitFor(() => expect(sink.messages).toEqual([note(2)]));
-    expect(sink.parseErrors).toHaveLength(1);
-    expect(sink.parseErrors[0]!.message).toContain('1000-byte limit');
+    await vi.waitFor(() => expect(sink.closes).toHaveLength(1));
+    expect(sink.messages).toEqual([]);
+    expect((sink.closes[0] as Error).message).toBe(
+      `The server sent a message on the stdout of ${JSON.stringify(NODE)} larger than the 1000-byte limit (maxMessageBytes)`,
+    );
+    expect(() => transport.send(note(2))).toThrow(/closed/);
   });
 
   it('sends 50k messages into a server that is not reading yet: one shared promise, no listener warnings, in order', async () => {
@@ -108,7 +110,12 @@ describe('StdioClientTransport messaging', () => {
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on('warning', onWarning);
     try {
-      const { transport, sink } = await started({ command: NODE, args: [ECHO, '--pause-ms', '300'] });
+      // The echo turns each note into a notification from the server: no pacing for this bulk test.
+      const { transport, sink } = await started({
+        command: NODE,
+        args: [ECHO, '--pause-ms', '300'],
+        maxIncomingPerSecond: Number.POSITIVE_INFINITY,
+      });
       const total = 50_000;
       const waits: Promise<void>[] = [];
       const distinct = new Set<Promise<void>>();

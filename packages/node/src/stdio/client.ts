@@ -6,9 +6,16 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { PassThrough, type Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import type { JsonRpcMessage, MessageSink, SendOptions, Transport } from '@mcpkit/core';
+import {
+  DEFAULT_MAX_INCOMING_PER_SECOND,
+  IncomingRateLimit,
+  type JsonRpcMessage,
+  type MessageSink,
+  type SendOptions,
+  type Transport,
+} from '@mcpkit/core';
 import { buildChildEnvironment, type InheritEnv } from './environment.js';
-import { DEFAULT_MAX_MESSAGE_BYTES, jsonLineHandler, LineReader } from './lineReader.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, jsonLineHandler, type LineHandler, LineReader } from './lineReader.js';
 import { LineWriter } from './lineWriter.js';
 import { exitFailure, planSpawn, type StdioServerProcessError, spawnFailure } from './spawn.js';
 
@@ -78,13 +85,30 @@ export interface StdioClientOptions {
   stderr?: StderrMode;
   /** Called with each piece of the server's stderr text (`stderr: 'pipe'` only). Never a failure. */
   onStderr?: (text: string) => void;
-  /** The largest incoming message, in bytes; longer lines are discarded. Default: 64 MiB. */
+  /**
+   * The largest incoming message, in bytes. A longer line (or bytes that never end in a newline)
+   * closes the connection at once with an error naming this limit, failing every pending
+   * request: the stream cannot be trusted after it. Default: 64 MiB.
+   */
   maxMessageBytes?: number;
   /**
    * Deepest nesting of arrays and objects accepted in one message, checked before parsing; deeper
    * messages are answered with a `-32700` that names the limit. Default 512.
    */
   maxJsonDepth?: number;
+  /**
+   * Requests and notifications the server may send per second; past it, its stdout is not read
+   * until the current 100 ms window ends (backpressure, nothing dropped), reported once through
+   * `onError`. Answers to our requests are not counted. Default
+   * {@link DEFAULT_MAX_INCOMING_PER_SECOND} (2000); `Infinity` turns it off.
+   */
+  maxIncomingPerSecond?: number;
+  /**
+   * The most bytes (UTF-16 characters, strictly) waiting to be written to a server that does
+   * not read its stdin; past it the connection closes with an error naming this limit. Default
+   * {@link DEFAULT_MAX_WRITE_QUEUE_BYTES} (16 MiB).
+   */
+  maxWriteQueueBytes?: number;
   shutdownTimeouts?: StdioShutdownTimeouts;
 }
 
@@ -103,6 +127,16 @@ export interface StdioExitStatus {
 }
 
 const DEFAULT_GRACE_MS = 2000;
+
+/**
+ * The default bound on what waits to be written to a server that stopped reading its stdin.
+ *
+ * @example
+ * ```ts
+ * new StdioClientTransport({ command: 'server', maxWriteQueueBytes: 4 * DEFAULT_MAX_WRITE_QUEUE_BYTES });
+ * ```
+ */
+export const DEFAULT_MAX_WRITE_QUEUE_BYTES = 16 * 1024 * 1024;
 /** How much stderr text is kept for the error message of a dying server. */
 const STDERR_TAIL_CHARS = 2048;
 /**
@@ -153,6 +187,9 @@ export class StdioClientTransport implements Transport {
   private exit: StdioExitStatus | undefined;
   private startFailure: StdioServerProcessError | undefined;
   private pipeCloseTimer: NodeJS.Timeout | undefined;
+  private resumeTimer: NodeJS.Timeout | undefined;
+  /** Set once the process closed: what is held back is delivered without pacing. */
+  private draining = false;
   private isClosed = false;
   private closeRequested = false;
   private closing: Promise<void> | undefined;
@@ -203,10 +240,13 @@ export class StdioClientTransport implements Transport {
     this.child = child;
     this.reader = new LineReader(
       this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-      jsonLineHandler(sink, `the stdout of "${command}"`, this.options.maxJsonDepth),
+      this.lineHandler(sink, command),
     );
     // Each request leaves at once, so the server starts on it while we prepare the next one.
-    this.writer = new LineWriter(child.stdin!);
+    this.writer = new LineWriter(child.stdin!, {
+      maxQueuedChars: this.options.maxWriteQueueBytes ?? DEFAULT_MAX_WRITE_QUEUE_BYTES,
+      onOverflow: (error) => this.abort(error),
+    });
     this.listen(child);
     return new Promise((resolve, reject) => {
       child.once('spawn', () => resolve());
@@ -220,7 +260,10 @@ export class StdioClientTransport implements Transport {
   /** Writes one message (or batch) to the server's stdin; returns the shared drain promise when blocked. */
   send(message: JsonRpcMessage | JsonRpcMessage[], _options?: SendOptions): void | Promise<void> {
     if (!this.writer) throw new Error('The stdio client transport is not started');
-    if (this.isClosed || this.closeRequested) throw new Error('The stdio client transport is closed');
+    if (this.isClosed) throw new Error('The stdio client transport is closed');
+    // Shutting down: what is still sent (answers to a flood of the server's requests, say) is
+    // dropped quietly; requests still waiting fail when the connection closes.
+    if (this.closeRequested) return;
     return this.writer.write(message);
   }
 
@@ -231,6 +274,67 @@ export class StdioClientTransport implements Transport {
   close(): Promise<void> {
     this.closing ??= this.shutdown();
     return this.closing;
+  }
+
+  /**
+   * Parses lines into `sink`, slowing a server that floods requests or notifications down to
+   * `maxIncomingPerSecond`, and closing the connection on an oversized message.
+   */
+  private lineHandler(sink: MessageSink, command: string): LineHandler {
+    const perSecond = this.options.maxIncomingPerSecond ?? DEFAULT_MAX_INCOMING_PER_SECOND;
+    const limit = new IncomingRateLimit(perSecond, (error) => sink.error(error));
+    const source = `the stdout of "${command}"`;
+    const paced: MessageSink = {
+      ...sink,
+      message: (value, extra) => {
+        sink.message(value, extra);
+        const pause = limit.admit(value);
+        if (pause > 0) this.pauseReading(pause);
+      },
+    };
+    const lines = jsonLineHandler(paced, source, this.options.maxJsonDepth);
+    return {
+      line: (text) => lines.line(text),
+      oversize: (max) =>
+        this.abort(
+          new Error(
+            `The server sent a message on ${source} larger than the ${max}-byte limit (maxMessageBytes)`,
+          ),
+        ),
+    };
+  }
+
+  private pauseReading(ms: number): void {
+    if (this.resumeTimer !== undefined || this.isClosed || this.draining) return;
+    this.reader!.pause();
+    this.child?.stdout?.pause();
+    this.resumeTimer = setTimeout(this.resumeReading, ms);
+  }
+
+  private readonly resumeReading = (): void => {
+    this.resumeTimer = undefined;
+    this.child?.stdout?.resume();
+    this.reader!.resume();
+  };
+
+  /**
+   * Closes the connection at once with `error` (every pending request fails with it) and stops
+   * the server: a peer that broke the stream's limits cannot be talked to any more.
+   */
+  private abort(error: Error): void {
+    if (this.isClosed) return;
+    this.closeRequested = true;
+    const child = this.child;
+    this.finish(error);
+    if (!child) return;
+    child.stdout?.destroy();
+    child.stdin?.destroy();
+    if (this.exit) return;
+    child.kill('SIGTERM');
+    const grace = this.options.shutdownTimeouts?.afterSigterm ?? DEFAULT_GRACE_MS;
+    setTimeout(() => {
+      if (!this.exit) child.kill('SIGKILL');
+    }, grace).unref();
   }
 
   private spawnChild(): ChildProcess {
@@ -336,6 +440,12 @@ export class StdioClientTransport implements Transport {
 
   private readonly onClose = (code: number | null, signal: NodeJS.Signals | null): void => {
     this.exit ??= { code, signal };
+    // Lines held back by pacing may hold answers: hand them over before the connection closes.
+    this.draining = true;
+    if (this.resumeTimer !== undefined) {
+      clearTimeout(this.resumeTimer);
+      this.resumeReading();
+    }
     this.markExited();
     clearTimeout(this.pipeCloseTimer);
     const tail = this.stderrDecoder?.end() ?? '';
@@ -376,9 +486,11 @@ export class StdioClientTransport implements Transport {
     });
   }
 
-  private finish(error: StdioServerProcessError | undefined): void {
+  private finish(error: Error | undefined): void {
     if (this.isClosed) return;
     this.isClosed = true;
+    clearTimeout(this.resumeTimer);
+    this.resumeTimer = undefined;
     this.writer?.fail(error ?? new Error('The stdio client transport is closed'));
     this.writer?.detach();
     this.markFinished();

@@ -44,6 +44,10 @@ export class LineReader {
   private partBytes = 0;
   /** True while skipping the rest of an oversized line. */
   private discarding = false;
+  /** Set by {@link pause}: chunks (and the rest of the current one) wait in `held`. */
+  private paused = false;
+  private held: Buffer[] = [];
+  private endPending = false;
 
   constructor(
     private readonly maxLineBytes: number,
@@ -53,6 +57,10 @@ export class LineReader {
   /** Feeds one chunk. Strings (a stream with `setEncoding`) are accepted too. */
   push(chunk: Buffer | string): void {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    if (this.paused) {
+      this.held.push(bytes);
+      return;
+    }
     let start = 0;
     while (start < bytes.length) {
       const newline = bytes.indexOf(LF, start);
@@ -62,11 +70,39 @@ export class LineReader {
       }
       this.finishLine(bytes, start, newline);
       start = newline + 1;
+      if (this.paused && start < bytes.length) {
+        this.held.push(bytes.subarray(start));
+        return;
+      }
     }
+  }
+
+  /**
+   * Stops handing out lines, from the next line on (a handler may call it mid-chunk); what
+   * arrives meanwhile is held, unparsed, until {@link resume}. The caller also pauses its stream,
+   * so at most a chunk or two is held.
+   */
+  pause(): void {
+    this.paused = true;
+  }
+
+  /** Hands out the held lines (until paused again) and goes on. */
+  resume(): void {
+    this.paused = false;
+    const rest = this.held;
+    this.held = [];
+    while (rest.length > 0 && !this.paused) this.push(rest.shift()!);
+    if (rest.length > 0) this.held.push(...rest);
+    else if (this.endPending && !this.paused) this.end();
   }
 
   /** The stream ended: a last line without a trailing newline is still delivered. */
   end(): void {
+    if (this.paused) {
+      this.endPending = true;
+      return;
+    }
+    this.endPending = false;
     if (!this.discarding && this.partBytes > 0) {
       const line = Buffer.concat(this.parts, this.partBytes);
       this.reset();

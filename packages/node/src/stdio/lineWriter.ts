@@ -57,6 +57,14 @@ export interface LineWriterOptions {
    * a pipelined exchange runs at half speed (measured with 16 calls in flight). Default false.
    */
   readonly coalesce?: boolean;
+  /**
+   * The most characters held in our queue while the stream does not drain (a peer that stopped
+   * reading). Past it the writer fails with an error naming the limit and calls `onOverflow`.
+   * Default: no limit.
+   */
+  readonly maxQueuedChars?: number;
+  /** Told once when `maxQueuedChars` is exceeded; the writer has failed already. */
+  readonly onOverflow?: (error: Error) => void;
 }
 
 /** A backpressure-aware line writer bound to one stream for its whole life. */
@@ -69,10 +77,12 @@ export class LineWriter {
   private corked = false;
   private attached = true;
   private readonly coalesce: boolean;
+  /** Characters in `queue` from `head` on. */
+  private queuedChars = 0;
 
   constructor(
     private readonly stream: Writable,
-    options: LineWriterOptions = {},
+    private readonly options: LineWriterOptions = {},
   ) {
     this.coalesce = options.coalesce ?? false;
     stream.on('drain', this.onDrain);
@@ -96,8 +106,13 @@ export class LineWriter {
     if (this.failure) throw this.failure;
     const line = serializeLine(message);
     if (this.waiters) {
+      const shared = this.waiters.promise;
       this.queue.push(line);
-      return this.waiters.promise;
+      this.queuedChars += line.length;
+      const limit = this.options.maxQueuedChars;
+      // The shared promise is rejected by the failure, so every waiting sender hears of it.
+      if (limit !== undefined && this.queuedChars > limit) this.overflow(limit);
+      return shared;
     }
     if (this.coalesce) this.corkUntilNextTick();
     if (this.stream.write(line)) return undefined;
@@ -130,6 +145,18 @@ export class LineWriter {
     const waiters = this.waiters;
     this.waiters = undefined;
     waiters?.reject(error);
+  }
+
+  private overflow(limit: number): void {
+    const error = new Error(
+      `The peer is not reading: more than ${limit} characters wait to be written to it (maxWriteQueueBytes)`,
+    );
+    // Waiting senders are released, not rejected: their lines are dropped with the connection,
+    // which `onOverflow` closes with this one error (rejecting would report it once per line).
+    this.failure = error;
+    this.takeAll();
+    this.release();
+    this.options.onOverflow?.(error);
   }
 
   /** Removes the listener this writer added to the stream. */
@@ -177,6 +204,7 @@ export class LineWriter {
     }
     const batch = end - this.head === 1 ? queue[this.head]! : queue.slice(this.head, end).join('');
     this.head = end;
+    this.queuedChars -= batch.length;
     this.compact();
     return batch;
   }
@@ -185,6 +213,7 @@ export class LineWriter {
     const rest = this.head === 0 ? this.queue.join('') : this.queue.slice(this.head).join('');
     this.queue = [];
     this.head = 0;
+    this.queuedChars = 0;
     return rest;
   }
 

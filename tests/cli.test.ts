@@ -68,6 +68,18 @@ function start(args: readonly string[], env: Record<string, string> = {}): Start
   };
 }
 
+/** The URL a `mcpkit serve --stateless --json-response` prints once it listens. */
+function statelessUrl(server: Started): Promise<string> {
+  return new Promise<string>((resolve) => {
+    let text = '';
+    server.child.stdout!.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      const match = /listening on (http:\/\/\S+)\nStreamable HTTP \(stateless, JSON responses\)/.exec(text);
+      if (match) resolve(match[1]!);
+    });
+  });
+}
+
 /** Runs `mcpkit ARGS…` to completion. */
 function mcpkit(...args: string[]): Promise<Run> {
   return start(args).done;
@@ -342,16 +354,7 @@ describe.concurrent('mcpkit against the demo server over Streamable HTTP', { tim
   it('serve --stateless --json-response serves plain JSON without sessions', async () => {
     const server = start(['serve', '--stateless', '--json-response', '--port', '0']);
     try {
-      const served = await new Promise<string>((resolve) => {
-        let text = '';
-        server.child.stdout!.on('data', (chunk: Buffer) => {
-          text += chunk.toString('utf8');
-          const match = /listening on (http:\/\/\S+)\nStreamable HTTP \(stateless, JSON responses\)/.exec(
-            text,
-          );
-          if (match) resolve(match[1]!);
-        });
-      });
+      const served = await statelessUrl(server);
       const [echo, info] = await Promise.all([
         mcpkit('call', '--json', served, 'echo', 'text=stateless'),
         mcpkit('info', '--json', served),
@@ -359,6 +362,26 @@ describe.concurrent('mcpkit against the demo server over Streamable HTTP', { tim
       expect(json(echo)).toEqual({ content: [{ type: 'text', text: 'stateless' }] });
       // No sessions, so no tasks: a task could never be reached again.
       expect(json(info).capabilities.tasks).toBeUndefined();
+    } finally {
+      server.child.kill('SIGINT');
+      expect((await server.done).code).toBe(0);
+    }
+  });
+
+  it('stateless mode blames the stateless server, not the client, for sampling, elicitation and roots', async () => {
+    const server = start(['serve', '--stateless', '--json-response', '--port', '0']);
+    try {
+      const served = await statelessUrl(server);
+      const runs = await Promise.all([
+        mcpkit('call', served, 'summarize', 'text=Long text'),
+        mcpkit('call', served, 'book_table'),
+        mcpkit('call', served, 'list_roots', '--root', 'docs'),
+      ]);
+      for (const run of runs) {
+        expect(run.code).toBe(4);
+        expect(run.stdout + run.stderr).toContain('stateless mode, so it cannot send requests to the client');
+        expect(run.stdout + run.stderr).not.toContain('did not declare');
+      }
     } finally {
       server.child.kill('SIGINT');
       expect((await server.done).code).toBe(0);

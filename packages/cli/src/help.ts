@@ -112,8 +112,8 @@ Gets a prompt with its arguments filled in. With --json: the GetPromptResult, ex
 Asks the server to complete one argument. The reference is a resource template URI when it
 contains "://" or "{", otherwise a prompt name. The first NAME=PARTIAL is the argument to
 complete; further pairs are arguments already chosen (context). Examples:
-  mcpkit complete URL greet language=Fr
-  mcpkit complete URL 'demo://items/{category}/{id}' id=1 category=fruit`,
+  mcpkit complete URL translate language=Fr
+  mcpkit complete URL 'demo://items/{category}/{id}' id=b category=fruit`,
   ping: `Usage: mcpkit ping TARGET
 
 Pings the server and prints the round-trip time. With --json: {"latencyMs": N}.`,

@@ -85,6 +85,8 @@ class StopReason {
 
 /** How long to wait for a last message (e.g. the cancellation) to go out before closing. */
 const FLUSH_GRACE_MS = 1000;
+/** How long past the `--timeout` deadline the cancellation may take to go out. */
+const LAST_WORDS_MS = 100;
 /** How long closing may take before the CLI stops waiting for it. */
 const CLOSE_GRACE_MS = 5000;
 
@@ -168,9 +170,13 @@ async function runClient(
     return report(failure, io.stderr, errStyle);
   } finally {
     stopper.dispose();
-    // Let a last notifications/cancelled reach the server before the transport goes away.
-    await transport.settled(FLUSH_GRACE_MS);
-    await Promise.race([client.close().catch(() => {}), delay(CLOSE_GRACE_MS)]);
+    // Let a last notifications/cancelled reach the server before the transport goes away, but
+    // --timeout is a hard deadline: past it, the cancellation and the close get only a moment.
+    await transport.settled(Math.min(FLUSH_GRACE_MS, stopper.remaining()));
+    await Promise.race([
+      client.close().catch(() => {}),
+      delay(Math.min(CLOSE_GRACE_MS, stopper.remaining())),
+    ]);
   }
 }
 
@@ -181,6 +187,8 @@ interface Stopper {
   /** Rejects with the {@link StopReason} when stopped. */
   readonly stopped: Promise<never>;
   reason(): StopReason | undefined;
+  /** How long cleanup may still take: until the `--timeout` deadline (plus a moment), or forever. */
+  remaining(): number;
   dispose(): void;
 }
 
@@ -202,6 +210,7 @@ function createStopper(io: CliIo, timeoutMs: number | undefined): Stopper {
     if (++interrupts > 1) process.exit(ExitCode.Interrupted);
     halt(new StopReason('interrupted'), 'Interrupted by the user (Ctrl-C)');
   });
+  const endsAt = Date.now() + (timeoutMs ?? 0);
   const deadline =
     timeoutMs === undefined
       ? undefined
@@ -213,6 +222,8 @@ function createStopper(io: CliIo, timeoutMs: number | undefined): Stopper {
     signal: controller.signal,
     stopped,
     reason: () => why,
+    remaining: () =>
+      timeoutMs === undefined ? Number.POSITIVE_INFINITY : Math.max(0, endsAt - Date.now()) + LAST_WORDS_MS,
     dispose() {
       clearTimeout(deadline);
       removeInterrupt();
@@ -359,7 +370,7 @@ function describeFailure(error: unknown, context: FailureContext | undefined): C
   }
   if (error instanceof RequestTimeoutError && error.method === 'initialize' && context?.connected === false) {
     return new CliError(
-      ExitCode.Connection,
+      ExitCode.Timeout,
       `The server did not answer the handshake: ${error.message}.`,
       'Check that the target is an MCP server; rerun with --verbose to see what it sends',
     );

@@ -1,0 +1,179 @@
+/**
+ * The `mcpkit` CLI run in-process through `runCli(argv, io)`, with its own streams: the same
+ * parsing, client, transports and error reporting as `npx mcpkit`, without paying for a Node
+ * process per command. The demo server runs in this process over real Streamable HTTP.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
+import { toNodeListener } from '@mcpkit/node/http';
+import { createStreamableHttpHandler } from '@mcpkit/server/http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliIo, createDemoServer, runCli } from '../packages/cli/src/index.js';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `mcpkit ARGS…` in this process, off a terminal, and collects what it prints. */
+async function mcpkit(...argv: string[]): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: { write: (text) => (stdout += Buffer.from(text).toString('utf8')) },
+    stderr: { write: (text) => (stderr += Buffer.from(text).toString('utf8')) },
+    stdin: new PassThrough(),
+    env: { NO_COLOR: '1' },
+    cwd: process.cwd(),
+    onInterrupt: () => () => {},
+  };
+  const code = await runCli(argv, io);
+  return { code, stdout, stderr };
+}
+
+let http: Server;
+let url = '';
+
+beforeAll(async () => {
+  http = createServer(toNodeListener(createStreamableHttpHandler(createDemoServer({ clockIntervalMs: 0 }))));
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+});
+
+afterAll(async () => {
+  http?.closeAllConnections();
+  await new Promise((resolve) => http?.close(resolve));
+});
+
+describe.concurrent('mcpkit complete (issue 10)', { timeout: 30_000 }, () => {
+  it('the complete examples in --help return completions on the demo server', async () => {
+    const help = await mcpkit('complete', '--help');
+    const examples = [...help.stdout.matchAll(/^ {2}mcpkit complete URL (.+)$/gm)].map((match) =>
+      // The examples quote a template for the shell; split the line as a shell would.
+      [...match[1]!.matchAll(/'([^']*)'|(\S+)/g)].map((word) => word[1] ?? word[2]!),
+    );
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+    for (const words of examples) {
+      const run = await mcpkit('complete', url, ...words);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).not.toContain('(no completions)');
+      expect(run.stdout.trim()).not.toBe('');
+    }
+  });
+
+  it('an unknown prompt in complete is a usage error (exit 2)', async () => {
+    const run = await mcpkit('complete', url, 'translat', 'language=Fr');
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain('The server has no prompt "translat"');
+    expect(run.stderr).toContain('Did you mean "translate"?');
+  });
+
+  it('an unknown argument name in complete is a usage error, not "(no completions)"', async () => {
+    const [prompt, template] = await Promise.all([
+      mcpkit('complete', url, 'translate', 'langauge=Fr'),
+      mcpkit('complete', url, 'demo://items/{category}/{id}', 'kind=f'),
+    ]);
+    expect(prompt.code, prompt.stderr).toBe(2);
+    expect(prompt.stdout).toBe('');
+    expect(prompt.stderr).toBe(
+      'Error: The prompt "translate" has no argument "langauge"\nTry: Its arguments: text, language\n',
+    );
+    expect(template.code, template.stderr).toBe(2);
+    expect(template.stderr).toBe(
+      'Error: The template demo://items/{category}/{id} has no argument "kind"\nTry: Its arguments: category, id\n',
+    );
+  });
+});
+
+/** A stdio server script that answers only the handshake and tools/list, then goes silent. */
+function silentServer(options: { handshake: boolean; ignoreSigterm: boolean }): string {
+  const answers = {
+    initialize: {
+      protocolVersion: '2025-11-25',
+      capabilities: { tools: {} },
+      serverInfo: { name: 'silent', version: '1' },
+    },
+    'tools/list': { tools: [{ name: 'wait', inputSchema: { type: 'object' } }] },
+  };
+  return [
+    options.ignoreSigterm ? "process.on('SIGTERM',()=>{});" : '',
+    'setInterval(()=>{},1000);',
+    options.handshake
+      ? `const answers=${JSON.stringify(answers)};let b='';process.stdin.setEncoding('utf8').on('data',d=>{b+=d;let i;while((i=b.indexOf('\\n'))>=0){const m=JSON.parse(b.slice(0,i));b=b.slice(i+1);const result=answers[m.method];if(m.id===undefined||!result)continue;process.stdout.write(JSON.stringify({jsonrpc:'2.0',id:m.id,result})+'\\n')}})`
+      : 'process.stdin.resume();',
+  ].join('');
+}
+
+describe.concurrent('mcpkit --timeout (issue 10)', { timeout: 30_000 }, () => {
+  it('a handshake that times out exits 5, as the README says', async () => {
+    const run = await mcpkit(
+      'list',
+      '--timeout',
+      '800ms',
+      '--',
+      process.execPath,
+      '-e',
+      silentServer({ handshake: false, ignoreSigterm: false }),
+    );
+    expect(run.code, run.stderr).toBe(5);
+    expect(run.stderr).toMatch(/^Error: (Timed out after 800 ms|The server did not answer the handshake)/);
+  });
+
+  it('--timeout is a hard deadline: no waiting for a cancel POST that hangs', async () => {
+    // The demo over HTTP, except that a POST carrying notifications/cancelled is never answered.
+    const listener = toNodeListener(createStreamableHttpHandler(createDemoServer({ clockIntervalMs: 0 })));
+    const hanging = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        if (body.includes('notifications/cancelled')) return; // never answered
+        // The body is read already; the adapter takes it parsed, as from a framework.
+        if (body.length > 0) Object.assign(req, { body: JSON.parse(body.toString('utf8')) });
+        listener(req, res);
+      });
+    });
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    try {
+      const target = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/mcp`;
+      const started = performance.now();
+      const run = await mcpkit(
+        'call',
+        target,
+        'slow_count',
+        'steps=100',
+        'delayMs=100',
+        '--timeout',
+        '1500ms',
+      );
+      const elapsed = performance.now() - started;
+      expect(run.code, run.stderr).toBe(5);
+      expect(run.stderr).toContain('Error: Timed out after 1.5 s (--timeout).');
+      // The deadline plus the CLI's 100 ms for last words, plus slack for a loaded machine.
+      expect(elapsed).toBeLessThan(1500 + 450);
+    } finally {
+      hanging.closeAllConnections();
+      await new Promise((resolve) => hanging.close(resolve));
+    }
+  });
+
+  it('--timeout is a hard deadline: no waiting out the kill grace of a stdio server that ignores SIGTERM', async () => {
+    const started = performance.now();
+    const run = await mcpkit(
+      'call',
+      'wait',
+      '--timeout',
+      '1500ms',
+      '--',
+      process.execPath,
+      '-e',
+      silentServer({ handshake: true, ignoreSigterm: true }),
+    );
+    const elapsed = performance.now() - started;
+    expect(run.code, run.stderr).toBe(5);
+    expect(run.stderr).toContain('Error: Timed out after 1.5 s (--timeout).');
+    expect(elapsed).toBeLessThan(1500 + 450);
+  });
+});

@@ -6,7 +6,7 @@
  * The CLI runs from its TypeScript source through the repo's loader, so no build is needed.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -703,6 +703,27 @@ describe.concurrent('bad input gets a clear error and the right exit code', { ti
     const run = await mcpkit('serve', '--port', port);
     expect(run.code, run.stderr).toBe(3);
     expect(run.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`);
+  });
+});
+
+describe('mcpkit before the packages are built', () => {
+  it('after npm ci --ignore-scripts (no dist/), the bin says to run npm run build instead of a raw ERR_MODULE_NOT_FOUND', async () => {
+    // The real bin script, in a package folder that has no dist/ yet.
+    const unbuilt = path.join(scratch, 'unbuilt');
+    await mkdir(path.join(unbuilt, 'bin'), { recursive: true });
+    await copyFile(path.join(ROOT, 'packages/cli/bin/mcpkit.js'), path.join(unbuilt, 'bin/mcpkit.js'));
+    const run = spawnSync(
+      process.execPath,
+      [path.join(unbuilt, 'bin/mcpkit.js'), 'list', 'http://127.0.0.1:1/mcp'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/^Error: mcpkit is not built: Cannot find module '.*dist.main\.js'/);
+    expect(run.stderr).toContain('npm run build');
+    expect(run.stderr).not.toContain('ERR_MODULE_NOT_FOUND');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 });
 

@@ -177,3 +177,23 @@ describe.concurrent('mcpkit --timeout (issue 10)', { timeout: 30_000 }, () => {
     expect(elapsed).toBeLessThan(1500 + 450);
   });
 });
+
+describe.concurrent('mcpkit with its arguments in the wrong order (issue 10)', { timeout: 30_000 }, () => {
+  it('swapped arguments: the URL after the tool name is accepted (call add URL a=1)', async () => {
+    const run = await mcpkit('call', 'add', url, 'a=1', 'b=2');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('3\n');
+  });
+
+  it('swapped arguments: hints name the user\'s own verb and never say "Try: Try:"', async () => {
+    const [dashes, noUrl] = await Promise.all([mcpkit('call', '--'), mcpkit('get', 'greet')]);
+    expect(dashes.code).toBe(2);
+    expect(dashes.stderr).toBe(
+      'Error: `--` must be followed by the command that starts the server\nTry: mcpkit call -- node server.js\n',
+    );
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.stderr).toBe(
+      'Error: "greet" is not a server URL\nTry: To start a server over stdio, put its command after `--`: mcpkit get -- greet …\n',
+    );
+  });
+});

@@ -125,7 +125,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
 
 function report(error: CliError, stderr: OutputStream, style: Style): ExitCodeValue {
   stderr.write(`${style.red(style.bold('Error:'))} ${error.message}\n`);
-  if (error.hint) stderr.write(`${style.dim('Try:')} ${error.hint}\n`);
+  // A hint is what to try; one that already says "Try:" must not say it twice.
+  if (error.hint) stderr.write(`${style.dim('Try:')} ${error.hint.replace(/^(Try: )+/, '')}\n`);
   return error.exitCode;
 }
 

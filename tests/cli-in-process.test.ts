@@ -197,3 +197,39 @@ describe.concurrent('mcpkit with its arguments in the wrong order (issue 10)', {
     );
   });
 });
+
+describe.concurrent('mcpkit and a stdio server that misbehaves (issue 10)', { timeout: 30_000 }, () => {
+  it('crash reports keep the first Error: line above a long stack, and do not repeat the header', async () => {
+    const crash =
+      'console.error("starting up");console.error("Error: API_KEY is not set");' +
+      'for(let i=0;i<60;i++)console.error("    at someFunction"+i+" (/home/me/project/src/server.js:"+i+")");' +
+      'process.exit(1)';
+    const run = await mcpkit('list', '--', process.execPath, '-e', crash);
+    expect(run.code, run.stderr).toBe(3);
+    const [message] = run.stderr.split('\nTry: ');
+    expect(message).toBe(
+      [
+        `Error: MCP server process "${process.execPath}" exited with code 1.`,
+        'Its output on stderr:',
+        'Error: API_KEY is not set',
+        '…',
+        ...Array.from(
+          { length: 15 },
+          (_, k) => `    at someFunction${45 + k} (/home/me/project/src/server.js:${45 + k})`,
+        ),
+      ].join('\n'),
+    );
+    expect(run.stderr.match(/someFunction59/g)).toHaveLength(1);
+  });
+
+  it('a stdio server printing non-JSON on stdout: the error quotes the offending line, not only a timeout', async () => {
+    const chatty = 'console.log("Server listening on stdio...");setInterval(()=>{},1000)';
+    const run = await mcpkit('list', '--timeout', '1s', '--', process.execPath, '-e', chatty);
+    expect(run.code, run.stderr).toBe(5);
+    expect(run.stderr).toContain('Error: Timed out after 1 s (--timeout).');
+    expect(run.stderr).toContain('not JSON: "Server listening on stdio..."');
+    expect(run.stderr).toContain(
+      'Try: A stdio server must write only JSON-RPC messages to stdout; send its logs to stderr (console.error)',
+    );
+  });
+});

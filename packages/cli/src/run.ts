@@ -26,6 +26,7 @@ import { helpText, VERSION } from './help.js';
 import { createStyle, type OutputStream, type Style, wantsColor } from './output.js';
 import { ProgressBar } from './progress.js';
 import { elicitationHandlers, rootsFromDirectories, samplingHandler } from './serverRequests.js';
+import { StderrWatch } from './serverStderr.js';
 import { createTransport, describeTarget, type ResolvedTarget, resolveTarget } from './target.js';
 import { WatchedTransport } from './trace.js';
 
@@ -142,8 +143,10 @@ async function runClient(
   const screen = createScreen(io, errStyle);
   const client = createClient(settings, io, screen, errStyle);
   const trace = settings.verbose ? (line: string) => io.stderr.write(`${line}\n`) : undefined;
-  const serverStderr = settings.verbose ? (text: string) => io.stderr.write(errStyle.dim(text)) : undefined;
-  const transport = new WatchedTransport(createTransport(target, serverStderr), errStyle, trace);
+  const stderrWatch = new StderrWatch(
+    settings.verbose ? (text) => io.stderr.write(errStyle.dim(text)) : undefined,
+  );
+  const transport = new WatchedTransport(createTransport(target, stderrWatch.feed), errStyle, trace);
   const targetHint = targetHintOf(spec, target);
   const { signal, stopped } = stopper;
   let connected = false;
@@ -167,8 +170,14 @@ async function runClient(
     return await Promise.race([runVerb(action, context), stopped]);
   } catch (error) {
     screen.clearProgress();
-    const failure = toCliError(error, { target, reason: stopper.reason(), targetHint, connected });
-    return report(failure, io.stderr, errStyle);
+    const failure = toCliError(error, {
+      target,
+      reason: stopper.reason(),
+      targetHint,
+      connected,
+      firstStderrError: stderrWatch.firstError,
+    });
+    return report(withStrayOutput(failure, transport.firstParseError), io.stderr, errStyle);
   } finally {
     stopper.dispose();
     // Let a last notifications/cancelled reach the server before the transport goes away, but
@@ -333,6 +342,23 @@ interface FailureContext {
   readonly targetHint: string;
   /** Whether the handshake had completed. */
   readonly connected?: boolean;
+  /** The first line on a stdio server's stderr that reads like an error (`Error: …`). */
+  readonly firstStderrError?: string | undefined;
+}
+
+/**
+ * Adds the line a server wrote that was not JSON to a failure it likely explains (a stdio
+ * server that logs on stdout never answers, so the user would otherwise only see a timeout).
+ */
+function withStrayOutput(failure: CliError, parseError: Error | undefined): CliError {
+  if (!parseError || failure.exitCode === ExitCode.Usage || failure.exitCode === ExitCode.ToolError) {
+    return failure;
+  }
+  return new CliError(
+    failure.exitCode,
+    `${failure.message}\nThe server sent output that is not JSON-RPC: ${parseError.message}`,
+    'A stdio server must write only JSON-RPC messages to stdout; send its logs to stderr (console.error)',
+  );
 }
 
 /**
@@ -386,8 +412,7 @@ function describeFailure(error: unknown, context: FailureContext | undefined): C
   if (error instanceof CapabilityError) {
     return new CliError(ExitCode.Usage, error.message, 'See what the server offers: mcpkit info TARGET');
   }
-  const target = context?.target;
-  const connection = connectionProblem(error, target);
+  const connection = connectionProblem(error, context);
   if (connection) return connection;
   if (error instanceof UnsupportedProtocolVersionError) {
     return new CliError(
@@ -430,12 +455,13 @@ function serverError(error: McpError): CliError {
 }
 
 /** Connection-level failures: a server that cannot be reached, started, or that went away. */
-function connectionProblem(error: unknown, target: ResolvedTarget | undefined): CliError | undefined {
+function connectionProblem(error: unknown, context: FailureContext | undefined): CliError | undefined {
+  const target = context?.target;
   const processError = findCause(
     error,
     (e): e is StdioServerProcessError => e instanceof StdioServerProcessError,
   );
-  if (processError) return serverProcessProblem(processError, target);
+  if (processError) return serverProcessProblem(processError, target, context?.firstStderrError);
   const httpError = findCause(error, (e): e is HttpTransportError => e instanceof HttpTransportError);
   if (httpError) return httpProblem(httpError, target);
   if (error instanceof ConnectionClosedError) {
@@ -448,14 +474,24 @@ function connectionProblem(error: unknown, target: ResolvedTarget | undefined): 
   return undefined;
 }
 
-function serverProcessProblem(error: StdioServerProcessError, target: ResolvedTarget | undefined): CliError {
-  const tail = error.stderrTail.trim().split('\n').slice(-15).join('\n');
-  const quoted = tail && !error.message.includes(tail) ? `\nIts last output on stderr:\n${tail}` : '';
+function serverProcessProblem(
+  error: StdioServerProcessError,
+  target: ResolvedTarget | undefined,
+  firstError: string | undefined,
+): CliError {
+  const lines = error.stderrTail.trim().split('\n');
+  const tail = lines.slice(-15);
+  // The message ends with the last stderr line; with the tail quoted below, that would say it twice.
+  const header = tail.length > 1 ? error.message.replace(/; last stderr output: .*$/s, '.') : error.message;
+  // The cause is usually on the first "Error:" line, often above a long stack the tail cuts off.
+  const cause =
+    firstError && !tail.some((line) => line.trim() === firstError.trim()) ? [firstError, '…'] : [];
+  const quoted = tail.length > 1 ? `\nIts output on stderr:\n${[...cause, ...tail].join('\n')}` : '';
   const hint =
     error.exitCode === null && error.signal === null
       ? 'Check the command: run it by itself to see whether it starts'
       : `Run the command by itself to see why it stops${target?.kind === 'stdio' ? `: ${describeTarget(target)}` : ''}`;
-  return new CliError(ExitCode.Connection, `${error.message}${quoted}`, hint);
+  return new CliError(ExitCode.Connection, `${header}${quoted}`, hint);
 }
 
 function httpProblem(error: HttpTransportError, target: ResolvedTarget | undefined): CliError {

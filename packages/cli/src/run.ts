@@ -146,7 +146,15 @@ async function runClient(
   const stderrWatch = new StderrWatch(
     settings.verbose ? (text) => io.stderr.write(errStyle.dim(text)) : undefined,
   );
-  const transport = new WatchedTransport(createTransport(target, stderrWatch.feed), errStyle, trace);
+  // Only after the handshake: a failure before it is "could not connect", reported once.
+  const onNetworkFailure = (error: unknown) => {
+    if (connected) screen.notice(`Connection lost (${errnoOf(error) ?? 'network error'}); retrying…`);
+  };
+  const transport = new WatchedTransport(
+    createTransport(target, stderrWatch.feed, onNetworkFailure),
+    errStyle,
+    trace,
+  );
   const targetHint = targetHintOf(spec, target);
   const { signal, stopped } = stopper;
   let connected = false;
@@ -446,6 +454,13 @@ function serverError(error: McpError): CliError {
       ExitCode.Usage,
       `The server has no such resource: ${error.message}${code}`,
       'See its resources and templates: mcpkit list resources TARGET',
+    );
+  }
+  if (error.code === ErrorCode.ConnectionClosed) {
+    return new CliError(
+      ExitCode.Connection,
+      `Connection lost: ${error.message}`,
+      'Is the server still running? Rerun with --verbose to see every message',
     );
   }
   if (error.code === ErrorCode.MethodNotFound) {

@@ -487,6 +487,24 @@ describe.concurrent('mcpkit against the demo server over stdio', { timeout: 60_0
     expect(result.stderr).toContain('[mcpkit demo] slow_count was cancelled at step');
   });
 
+  // `script` is util-linux (Debian's essential bsdutils), so it is on every machine this runs on.
+  it('the progress bar vanishes after a log line: on a terminal it is drawn again below each one', async () => {
+    const command = [process.execPath, ...CLI, 'call', 'slow_count', 'steps=3', 'delayMs=300', ...DEMO_STDIO]
+      .map((word) => `'${word}'`)
+      .join(' ');
+    const frames = terminalFrames(await runInTerminalRaw(command, ''));
+    for (const step of [1, 2, 3]) {
+      const logged = frames.indexOf(`[info slow_count] step ${step} of 3`);
+      expect(logged, frames.join('\n')).toBeGreaterThanOrEqual(0);
+      // What stays on screen after the log line, until the next redraw: the bar, at this step.
+      expect(frames[logged + 1], frames.join('\n')).toMatch(
+        new RegExp(`^\\[[█░]{24}\\] +\\d+% ${step}/3 step ${step} of 3 \\d+\\.\\ds$`),
+      );
+    }
+    // The result replaces the bar: the last line is the result alone.
+    expect(frames.filter((frame) => frame !== '').at(-1)).toBe('Counted to 3.');
+  });
+
   it.skipIf(!HAS_SCRIPT)('on a terminal: a progress bar, and elicitation asked field by field', async () => {
     const command = [process.execPath, ...CLI, 'call', 'book_table', ...DEMO_STDIO]
       .map((word) => `'${word}'`)
@@ -508,6 +526,55 @@ describe.concurrent('mcpkit against the demo server over stdio', { timeout: 60_0
     expect(counted).toContain('Counted to 3.');
   });
 });
+
+/**
+ * What a terminal shows on the cursor's line each time it is about to be redrawn (`\r`), after a
+ * newline, or at the end: the frames a person sees. Understands `\r`, `\n` and erase-line
+ * (`ESC [ K`), the only controls the CLI writes with NO_COLOR.
+ */
+function terminalFrames(output: string): string[] {
+  const frames: string[] = [];
+  let line = '';
+  let column = 0;
+  for (let index = 0; index < output.length; index++) {
+    const char = output[index]!;
+    if (char === '\r' && output[index + 1] === '\n') {
+      // The terminal's own newline translation (onlcr): the \n below ends the line.
+    } else if (char === '\r') {
+      if (line !== '') frames.push(line);
+      column = 0;
+    } else if (char === '\n') {
+      frames.push(line);
+      line = '';
+      column = 0;
+    } else if (output.startsWith('\u001b[K', index)) {
+      line = line.slice(0, column);
+      index += 2;
+    } else {
+      line = line.slice(0, column) + char + line.slice(column + 1);
+      column++;
+    }
+  }
+  if (line !== '') frames.push(line);
+  return frames;
+}
+
+/** Runs a shell command in a pseudo-terminal (util-linux `script`), typing `input`; the raw bytes. */
+function runInTerminalRaw(command: string, input: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, COLUMNS: '120' },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', () => resolve(output));
+    child.stdin.end(input);
+  });
+}
 
 /** Runs a shell command in a pseudo-terminal (util-linux `script`), typing `input`. */
 function runInTerminal(command: string, input: string): Promise<string> {

@@ -263,6 +263,8 @@ function createScreen(io: CliIo, style: Style): Screen {
   const bar = io.stderr.isTTY ? new ProgressBar(io.stderr, style) : undefined;
   let paused = false;
   const clearProgress = () => bar?.clear();
+  // A line on stderr goes above the bar, which is then drawn again (not while a question is asked).
+  const printLine = (line: string) => (bar && !paused ? bar.printAbove(line) : io.stderr.write(line));
   return {
     progress: (update) => {
       if (!paused) bar?.update(update);
@@ -273,13 +275,11 @@ function createScreen(io: CliIo, style: Style): Screen {
       if (value) clearProgress();
     },
     notice(text) {
-      clearProgress();
-      io.stderr.write(`${style.dim(text)}\n`);
+      printLine(`${style.dim(text)}\n`);
     },
     log({ level, logger, data }) {
-      clearProgress();
       const text = typeof data === 'string' ? data : JSON.stringify(data);
-      io.stderr.write(`${levelStyle(level, style)(`[${level}${logger ? ` ${logger}` : ''}]`)} ${text}\n`);
+      printLine(`${levelStyle(level, style)(`[${level}${logger ? ` ${logger}` : ''}]`)} ${text}\n`);
     },
   };
 }

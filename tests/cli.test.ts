@@ -576,21 +576,9 @@ function runInTerminalRaw(command: string, input: string): Promise<string> {
   });
 }
 
-/** Runs a shell command in a pseudo-terminal (util-linux `script`), typing `input`. */
-function runInTerminal(command: string, input: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', command, '/dev/null'], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, COLUMNS: '120' },
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('close', () => resolve(output.replaceAll('\r', '')));
-    child.stdin.end(input);
-  });
+/** Runs a shell command in a pseudo-terminal (util-linux `script`), typing `input`; no `\r`. */
+async function runInTerminal(command: string, input: string): Promise<string> {
+  return (await runInTerminalRaw(command, input)).replaceAll('\r', '');
 }
 
 describe.concurrent('bad input gets a clear error and the right exit code', { timeout: 60_000 }, () => {

@@ -3,8 +3,11 @@
  * parsing, client, transports and error reporting as `npx mcpkit`, without paying for a Node
  * process per command. The demo server runs in this process over real Streamable HTTP.
  */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { toNodeListener } from '@mcpkit/node/http';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
@@ -256,5 +259,60 @@ describe('mcpkit when the server dies during an HTTP call (issue 10)', { timeout
     expect(run.stderr).not.toContain('The server answered with an error');
     // Two attempts (the demo's retry: 1 s, then 1.5 s), not the library's 13 s; slack for a loaded machine.
     expect(afterDeath).toBeLessThan(6000);
+  });
+});
+
+describe.concurrent('VS Code variables in config files (issue 10)', { timeout: 30_000 }, () => {
+  const scratch: string[] = [];
+  afterAll(async () => {
+    await Promise.all(scratch.map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
+  /** Writes `.vscode/mcp.json` in a fresh folder; its one server prints its arguments and exits. */
+  async function vscodeConfig(args: string[], extra: Record<string, unknown> = {}): Promise<string> {
+    const workspace = await mkdtemp(path.join(tmpdir(), 'mcpkit-vscode-'));
+    scratch.push(workspace);
+    await mkdir(path.join(workspace, '.vscode'));
+    const file = path.join(workspace, '.vscode', 'mcp.json');
+    const server = {
+      command: process.execPath,
+      args: ['-e', 'console.error("args=" + process.argv.slice(1).join("|")); process.exit(9)', ...args],
+    };
+    await writeFile(file, JSON.stringify({ ...extra, servers: { tools: server } }));
+    return file;
+  }
+
+  it(`VS Code variables: \${workspaceFolder} (the folder holding .vscode) and \${env:NAME} are expanded`, async () => {
+    const file = await vscodeConfig([`\${workspaceFolder}/data`, `key=\${env:MCPKIT_TEST_KEY}`]);
+    process.env.MCPKIT_TEST_KEY = 'k-123';
+    const run = await mcpkit('list', '--config', file);
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr).toContain(`args=${path.dirname(path.dirname(file))}/data|key=k-123`);
+    expect(run.stderr).not.toContain(`\${`);
+  });
+
+  it('VS Code variables: an unknown one is a usage error naming the variable, the file, the server and the field', async () => {
+    const file = await vscodeConfig([`\${userHome}/x`]);
+    const run = await mcpkit('list', '--config', file);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toBe(
+      `Error: ${file}: server "tools", "args[2]" uses \${userHome}, which mcpkit cannot expand\nTry: Supported: \${workspaceFolder}, \${env:NAME} and \${input:ID}\n`,
+    );
+  });
+
+  it(`VS Code variables: \${input:ID} off a terminal is a usage error; an input the file does not declare too`, async () => {
+    const inputs = [{ type: 'promptString', id: 'token', description: 'API token', password: true }];
+    const [declared, undeclared] = await Promise.all([
+      vscodeConfig([`\${input:token}`], { inputs }).then((file) => mcpkit('list', '--config', file)),
+      vscodeConfig([`\${input:other}`], { inputs }).then((file) => mcpkit('list', '--config', file)),
+    ]);
+    expect(declared.code, declared.stderr).toBe(2);
+    expect(declared.stderr).toMatch(
+      /server "tools", "args\[2\]" uses \$\{input:token\}, which must be typed on a terminal/,
+    );
+    expect(undeclared.code, undeclared.stderr).toBe(2);
+    expect(undeclared.stderr).toMatch(
+      /uses \$\{input:other\}, but .*mcp\.json has no "inputs" entry "other"/,
+    );
   });
 });

@@ -505,6 +505,22 @@ describe.concurrent('mcpkit against the demo server over stdio', { timeout: 60_0
     expect(frames.filter((frame) => frame !== '').at(-1)).toBe('Counted to 3.');
   });
 
+  it(`VS Code variables: \${input:ID} is asked on a terminal with its description, a password without echo`, async () => {
+    await mkdir(path.join(scratch, 'ws', '.vscode'), { recursive: true });
+    const file = path.join(scratch, 'ws', '.vscode', 'mcp.json');
+    const server = {
+      command: process.execPath,
+      args: ['-e', 'console.error("length=" + process.argv[1].length); process.exit(9)', `\${input:token}`],
+    };
+    const inputs = [{ type: 'promptString', id: 'token', description: 'Your API token', password: true }];
+    await writeFile(file, JSON.stringify({ inputs, servers: { tools: server } }));
+    const command = [process.execPath, ...CLI, 'list', '--config', file].map((word) => `'${word}'`).join(' ');
+    const screen = await runInTerminalRaw(command, 's3cret-value\n', 'Your API token: ');
+    expect(screen).toContain('Your API token: ');
+    expect(screen).toContain('last stderr output: length=12');
+    expect(screen).not.toContain('s3cret');
+  });
+
   it.skipIf(!HAS_SCRIPT)('on a terminal: a progress bar, and elicitation asked field by field', async () => {
     const command = [process.execPath, ...CLI, 'call', 'book_table', ...DEMO_STDIO]
       .map((word) => `'${word}'`)
@@ -560,19 +576,27 @@ function terminalFrames(output: string): string[] {
 }
 
 /** Runs a shell command in a pseudo-terminal (util-linux `script`), typing `input`; the raw bytes. */
-function runInTerminalRaw(command: string, input: string): Promise<string> {
+function runInTerminalRaw(command: string, input: string, typeAfter?: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qec', command, '/dev/null'], {
       cwd: ROOT,
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, COLUMNS: '120' },
     });
     let output = '';
+    let typed = false;
+    // Text typed ahead is echoed by the terminal itself; typed after a prompt, only as the program wants.
+    const type = () => {
+      if (typed || (typeAfter !== undefined && !output.includes(typeAfter))) return;
+      typed = true;
+      child.stdin.end(input);
+    };
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString('utf8');
+      type();
     });
     child.on('error', reject);
     child.on('close', () => resolve(output));
-    child.stdin.end(input);
+    type();
   });
 }
 

@@ -19,6 +19,7 @@ import {
 } from '@mcpkit/core';
 import { StdioServerProcessError } from '@mcpkit/node/stdio';
 import { type ClientAction, type ClientSettings, parseCommandLine, type TargetSpec } from './args.js';
+import { terminalAsk } from './askInput.js';
 import { runVerb } from './commands.js';
 import { CliError, ExitCode, type ExitCodeValue } from './errors.js';
 import type { FormTerminal } from './form.js';
@@ -138,7 +139,12 @@ async function runClient(
   io: CliIo,
   errStyle: Style,
 ): Promise<number> {
-  const target = await resolveTarget(spec, settings);
+  const onTerminal = io.stdin.isTTY === true && io.stderr.isTTY === true;
+  const target = await resolveTarget(
+    spec,
+    settings,
+    onTerminal ? terminalAsk(io.stdin, io.stderr) : undefined,
+  );
   const stopper = createStopper(io, settings.timeoutMs);
   const screen = createScreen(io, errStyle);
   const client = createClient(settings, io, screen, errStyle);
@@ -476,7 +482,7 @@ function connectionProblem(error: unknown, context: FailureContext | undefined):
     error,
     (e): e is StdioServerProcessError => e instanceof StdioServerProcessError,
   );
-  if (processError) return serverProcessProblem(processError, target, context?.firstStderrError);
+  if (processError) return serverProcessProblem(processError, context);
   const httpError = findCause(error, (e): e is HttpTransportError => e instanceof HttpTransportError);
   if (httpError) return httpProblem(httpError, target);
   if (error instanceof ConnectionClosedError) {
@@ -489,11 +495,9 @@ function connectionProblem(error: unknown, context: FailureContext | undefined):
   return undefined;
 }
 
-function serverProcessProblem(
-  error: StdioServerProcessError,
-  target: ResolvedTarget | undefined,
-  firstError: string | undefined,
-): CliError {
+function serverProcessProblem(error: StdioServerProcessError, context: FailureContext | undefined): CliError {
+  const target = context?.target;
+  const firstError = context?.firstStderrError;
   const lines = error.stderrTail.trim().split('\n');
   const tail = lines.slice(-15);
   // The message ends with the last stderr line; with the tail quoted below, that would say it twice.
@@ -505,8 +509,15 @@ function serverProcessProblem(
   const hint =
     error.exitCode === null && error.signal === null
       ? 'Check the command: run it by itself to see whether it starts'
-      : `Run the command by itself to see why it stops${target?.kind === 'stdio' ? `: ${describeTarget(target)}` : ''}`;
+      : `Run the command by itself to see why it stops${shownCommand(target, context?.targetHint)}`;
   return new CliError(ExitCode.Connection, `${header}${quoted}`, hint);
+}
+
+/** The command line to quote in a hint; never one from a config file, whose values may be secrets. */
+function shownCommand(target: ResolvedTarget | undefined, targetHint: string | undefined): string {
+  if (target?.kind !== 'stdio') return '';
+  if (targetHint?.startsWith('--config')) return ` (the "command" and "args" of ${targetHint})`;
+  return `: ${describeTarget(target)}`;
 }
 
 function httpProblem(error: HttpTransportError, target: ResolvedTarget | undefined): CliError {

@@ -6,7 +6,7 @@ import { type FetchLike, HttpClientTransport, SseClientTransport } from '@mcpkit
 import type { Transport } from '@mcpkit/core';
 import { StdioClientTransport } from '@mcpkit/node/stdio';
 import type { ClientSettings, TargetSpec } from './args.js';
-import { loadServerEntry } from './config.js';
+import { type AskInput, loadServerEntry } from './config.js';
 import { usageError } from './errors.js';
 
 /** A server to connect to, with everything the command line and config file say about it. */
@@ -33,7 +33,11 @@ export type ResolvedTarget =
  * const target = await resolveTarget({ kind: 'stdio', command: 'node', args: ['server.js'] }, settings);
  * ```
  */
-export async function resolveTarget(spec: TargetSpec, settings: ClientSettings): Promise<ResolvedTarget> {
+export async function resolveTarget(
+  spec: TargetSpec,
+  settings: ClientSettings,
+  ask?: AskInput,
+): Promise<ResolvedTarget> {
   const headers = Object.fromEntries(settings.headers);
   switch (spec.kind) {
     case 'url':
@@ -41,7 +45,7 @@ export async function resolveTarget(spec: TargetSpec, settings: ClientSettings):
     case 'stdio':
       return { kind: 'stdio', command: spec.command, args: spec.args, env: settings.env, cwd: settings.cwd };
     case 'config': {
-      const entry = await loadServerEntry(spec.file, spec.server);
+      const entry = await loadServerEntry(spec.file, spec.server, process.env, ask);
       if (entry.kind === 'url') {
         if (Object.keys(settings.env).length > 0 || settings.cwd !== undefined) {
           throw usageError(`Server "${entry.name}" is an HTTP server; -e and --cwd apply to stdio servers`);

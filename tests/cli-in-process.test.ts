@@ -8,32 +8,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { toNodeListener } from '@mcpkit/node/http';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliIo, createDemoServer, runCli } from '../packages/cli/src/index.js';
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { createDemoServer } from '../packages/cli/src/index.js';
+import { type CliRun, runCliInProcess } from './support/inProcessCli.js';
 
 /** Runs `mcpkit ARGS…` in this process, off a terminal, and collects what it prints. */
-async function mcpkit(...argv: string[]): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: { write: (text) => (stdout += Buffer.from(text).toString('utf8')) },
-    stderr: { write: (text) => (stderr += Buffer.from(text).toString('utf8')) },
-    stdin: new PassThrough(),
-    env: { NO_COLOR: '1' },
-    cwd: process.cwd(),
-    onInterrupt: () => () => {},
-  };
-  const code = await runCli(argv, io);
-  return { code, stdout, stderr };
+function mcpkit(...argv: string[]): Promise<CliRun> {
+  return runCliInProcess(argv);
 }
 
 let http: Server;

@@ -1,7 +1,9 @@
 /**
- * The `mcpkit` CLI as a user runs it: a child process, against the demo server over Streamable
- * HTTP (one shared `mcpkit serve` per file), legacy HTTP+SSE and stdio. Every verb, every exit
- * code, `--json`, and the failures a new user meets first.
+ * The `mcpkit` CLI as a user runs it, against the demo server over Streamable HTTP (one shared
+ * `mcpkit serve` child process per file), legacy HTTP+SSE and stdio. Every verb, every exit code,
+ * `--json`, and the failures a new user meets first. Most commands run in-process through
+ * `runCli(argv, io)` (no Node start-up per command); what needs a real process (Ctrl-C, a pty,
+ * serve, the bin script) is spawned.
  *
  * The CLI runs from its TypeScript source through the repo's loader, so no build is needed.
  */
@@ -16,6 +18,7 @@ import { toNodeListener } from '@mcpkit/node/http';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoServer } from '../packages/cli/src/index.js';
+import { runCliInProcess } from './support/inProcessCli.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = ['--import', './conformance/register-ts.mjs', 'packages/cli/src/main.ts'];
@@ -80,9 +83,12 @@ function statelessUrl(server: Started): Promise<string> {
   });
 }
 
-/** Runs `mcpkit ARGS…` to completion. */
+/**
+ * Runs `mcpkit ARGS…` to completion, in this process (`runCli` with its own streams): the tests
+ * that need a real process (Ctrl-C, the pty, serve) use {@link start}.
+ */
 function mcpkit(...args: string[]): Promise<Run> {
-  return start(args).done;
+  return runCliInProcess(args);
 }
 
 function json(run: Run): any {

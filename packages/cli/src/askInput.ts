@@ -19,7 +19,6 @@ import type { OutputStream } from './output.js';
  */
 export function terminalAsk(input: NodeJS.ReadableStream, output: OutputStream): AskInput {
   return async ({ description, password }) => {
-    output.write(`${description}: `);
     // The echo of typed characters goes to this stream: muted for a password.
     const echo = new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -28,6 +27,8 @@ export function terminalAsk(input: NodeJS.ReadableStream, output: OutputStream):
       },
     });
     const rl = createInterface({ input, output: echo, terminal: true });
+    // Asked only now that the terminal no longer echoes by itself: an answer typed at once stays hidden.
+    output.write(`${description}: `);
     try {
       return await new Promise<string>((resolve) => rl.once('line', resolve));
     } finally {

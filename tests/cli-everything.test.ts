@@ -1,15 +1,14 @@
 /**
- * The `mcpkit` CLI, run as a child process, against the reference server
+ * The `mcpkit` CLI, run in-process (`runCli`), against the reference server
  * `@modelcontextprotocol/server-everything` over stdio: every verb, and each kind of request the
  * server sends back (sampling, elicitation, roots), with the CLI's exit codes.
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { type CliRun, runCliInProcess } from './support/inProcessCli.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = ['--import', './conformance/register-ts.mjs', 'packages/cli/src/main.ts'];
 const EVERYTHING = [
   '--',
   process.execPath,
@@ -17,30 +16,11 @@ const EVERYTHING = [
   'stdio',
 ];
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliRun;
 
-/** Runs `mcpkit ARGS… -- server-everything stdio` to completion. */
+/** Runs `mcpkit ARGS… -- server-everything stdio` to completion (in this process; the server is a real one). */
 function mcpkit(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...CLI, ...args, ...EVERYTHING], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCliInProcess([...args, ...EVERYTHING]);
 }
 
 function json(run: Run): any {

@@ -1,12 +1,14 @@
 /**
- * The `mcpkit` CLI as a user runs it: a child process, against the demo server over Streamable
- * HTTP (one shared `mcpkit serve` per file), legacy HTTP+SSE and stdio. Every verb, every exit
- * code, `--json`, and the failures a new user meets first.
+ * The `mcpkit` CLI as a user runs it, against the demo server over Streamable HTTP (one shared
+ * `mcpkit serve` child process per file), legacy HTTP+SSE and stdio. Every verb, every exit code,
+ * `--json`, and the failures a new user meets first. Most commands run in-process through
+ * `runCli(argv, io)` (no Node start-up per command); what needs a real process (Ctrl-C, a pty,
+ * serve, the bin script) is spawned.
  *
  * The CLI runs from its TypeScript source through the repo's loader, so no build is needed.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,6 +18,7 @@ import { toNodeListener } from '@mcpkit/node/http';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoServer } from '../packages/cli/src/index.js';
+import { runCliInProcess } from './support/inProcessCli.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = ['--import', './conformance/register-ts.mjs', 'packages/cli/src/main.ts'];
@@ -68,9 +71,24 @@ function start(args: readonly string[], env: Record<string, string> = {}): Start
   };
 }
 
-/** Runs `mcpkit ARGS…` to completion. */
+/** The URL a `mcpkit serve --stateless --json-response` prints once it listens. */
+function statelessUrl(server: Started): Promise<string> {
+  return new Promise<string>((resolve) => {
+    let text = '';
+    server.child.stdout!.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      const match = /listening on (http:\/\/\S+)\nStreamable HTTP \(stateless, JSON responses\)/.exec(text);
+      if (match) resolve(match[1]!);
+    });
+  });
+}
+
+/**
+ * Runs `mcpkit ARGS…` to completion, in this process (`runCli` with its own streams): the tests
+ * that need a real process (Ctrl-C, the pty, serve) use {@link start}.
+ */
 function mcpkit(...args: string[]): Promise<Run> {
-  return start(args).done;
+  return runCliInProcess(args);
 }
 
 function json(run: Run): any {
@@ -342,16 +360,7 @@ describe.concurrent('mcpkit against the demo server over Streamable HTTP', { tim
   it('serve --stateless --json-response serves plain JSON without sessions', async () => {
     const server = start(['serve', '--stateless', '--json-response', '--port', '0']);
     try {
-      const served = await new Promise<string>((resolve) => {
-        let text = '';
-        server.child.stdout!.on('data', (chunk: Buffer) => {
-          text += chunk.toString('utf8');
-          const match = /listening on (http:\/\/\S+)\nStreamable HTTP \(stateless, JSON responses\)/.exec(
-            text,
-          );
-          if (match) resolve(match[1]!);
-        });
-      });
+      const served = await statelessUrl(server);
       const [echo, info] = await Promise.all([
         mcpkit('call', '--json', served, 'echo', 'text=stateless'),
         mcpkit('info', '--json', served),
@@ -359,6 +368,26 @@ describe.concurrent('mcpkit against the demo server over Streamable HTTP', { tim
       expect(json(echo)).toEqual({ content: [{ type: 'text', text: 'stateless' }] });
       // No sessions, so no tasks: a task could never be reached again.
       expect(json(info).capabilities.tasks).toBeUndefined();
+    } finally {
+      server.child.kill('SIGINT');
+      expect((await server.done).code).toBe(0);
+    }
+  });
+
+  it('stateless mode blames the stateless server, not the client, for sampling, elicitation and roots', async () => {
+    const server = start(['serve', '--stateless', '--json-response', '--port', '0']);
+    try {
+      const served = await statelessUrl(server);
+      const runs = await Promise.all([
+        mcpkit('call', served, 'summarize', 'text=Long text'),
+        mcpkit('call', served, 'book_table'),
+        mcpkit('call', served, 'list_roots', '--root', 'docs'),
+      ]);
+      for (const run of runs) {
+        expect(run.code).toBe(4);
+        expect(run.stdout + run.stderr).toContain('stateless mode, so it cannot send requests to the client');
+        expect(run.stdout + run.stderr).not.toContain('did not declare');
+      }
     } finally {
       server.child.kill('SIGINT');
       expect((await server.done).code).toBe(0);
@@ -464,6 +493,40 @@ describe.concurrent('mcpkit against the demo server over stdio', { timeout: 60_0
     expect(result.stderr).toContain('[mcpkit demo] slow_count was cancelled at step');
   });
 
+  // `script` is util-linux (Debian's essential bsdutils), so it is on every machine this runs on.
+  it('the progress bar vanishes after a log line: on a terminal it is drawn again below each one', async () => {
+    const command = [process.execPath, ...CLI, 'call', 'slow_count', 'steps=3', 'delayMs=300', ...DEMO_STDIO]
+      .map((word) => `'${word}'`)
+      .join(' ');
+    const frames = terminalFrames(await runInTerminalRaw(command, ''));
+    for (const step of [1, 2, 3]) {
+      const logged = frames.indexOf(`[info slow_count] step ${step} of 3`);
+      expect(logged, frames.join('\n')).toBeGreaterThanOrEqual(0);
+      // What stays on screen after the log line, until the next redraw: the bar, at this step.
+      expect(frames[logged + 1], frames.join('\n')).toMatch(
+        new RegExp(`^\\[[█░]{24}\\] +\\d+% ${step}/3 step ${step} of 3 \\d+\\.\\ds$`),
+      );
+    }
+    // The result replaces the bar: the last line is the result alone.
+    expect(frames.filter((frame) => frame !== '').at(-1)).toBe('Counted to 3.');
+  });
+
+  it(`VS Code variables: \${input:ID} is asked on a terminal with its description, a password without echo`, async () => {
+    await mkdir(path.join(scratch, 'ws', '.vscode'), { recursive: true });
+    const file = path.join(scratch, 'ws', '.vscode', 'mcp.json');
+    const server = {
+      command: process.execPath,
+      args: ['-e', 'console.error("length=" + process.argv[1].length); process.exit(9)', `\${input:token}`],
+    };
+    const inputs = [{ type: 'promptString', id: 'token', description: 'Your API token', password: true }];
+    await writeFile(file, JSON.stringify({ inputs, servers: { tools: server } }));
+    const command = [process.execPath, ...CLI, 'list', '--config', file].map((word) => `'${word}'`).join(' ');
+    const screen = await runInTerminalRaw(command, 's3cret-value\n', 'Your API token: ');
+    expect(screen).toContain('Your API token: ');
+    expect(screen).toContain('last stderr output: length=12');
+    expect(screen).not.toContain('s3cret');
+  });
+
   it.skipIf(!HAS_SCRIPT)('on a terminal: a progress bar, and elicitation asked field by field', async () => {
     const command = [process.execPath, ...CLI, 'call', 'book_table', ...DEMO_STDIO]
       .map((word) => `'${word}'`)
@@ -486,21 +549,66 @@ describe.concurrent('mcpkit against the demo server over stdio', { timeout: 60_0
   });
 });
 
-/** Runs a shell command in a pseudo-terminal (util-linux `script`), typing `input`. */
-function runInTerminal(command: string, input: string): Promise<string> {
+/**
+ * What a terminal shows on the cursor's line each time it is about to be redrawn (`\r`), after a
+ * newline, or at the end: the frames a person sees. Understands `\r`, `\n` and erase-line
+ * (`ESC [ K`), the only controls the CLI writes with NO_COLOR.
+ */
+function terminalFrames(output: string): string[] {
+  const frames: string[] = [];
+  let line = '';
+  let column = 0;
+  for (let index = 0; index < output.length; index++) {
+    const char = output[index]!;
+    if (char === '\r' && output[index + 1] === '\n') {
+      // The terminal's own newline translation (onlcr): the \n below ends the line.
+    } else if (char === '\r') {
+      if (line !== '') frames.push(line);
+      column = 0;
+    } else if (char === '\n') {
+      frames.push(line);
+      line = '';
+      column = 0;
+    } else if (output.startsWith('\u001b[K', index)) {
+      line = line.slice(0, column);
+      index += 2;
+    } else {
+      line = line.slice(0, column) + char + line.slice(column + 1);
+      column++;
+    }
+  }
+  if (line !== '') frames.push(line);
+  return frames;
+}
+
+/** Runs a shell command in a pseudo-terminal (util-linux `script`), typing `input`; the raw bytes. */
+function runInTerminalRaw(command: string, input: string, typeAfter?: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qec', command, '/dev/null'], {
       cwd: ROOT,
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, COLUMNS: '120' },
     });
     let output = '';
+    let typed = false;
+    // Text typed ahead is echoed by the terminal itself; typed after a prompt, only as the program wants.
+    const type = () => {
+      if (typed || (typeAfter !== undefined && !output.includes(typeAfter))) return;
+      typed = true;
+      child.stdin.end(input);
+    };
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString('utf8');
+      type();
     });
     child.on('error', reject);
-    child.on('close', () => resolve(output.replaceAll('\r', '')));
-    child.stdin.end(input);
+    child.on('close', () => resolve(output));
+    type();
   });
+}
+
+/** Runs a shell command in a pseudo-terminal (util-linux `script`), typing `input`; no `\r`. */
+async function runInTerminal(command: string, input: string): Promise<string> {
+  return (await runInTerminalRaw(command, input)).replaceAll('\r', '');
 }
 
 describe.concurrent('bad input gets a clear error and the right exit code', { timeout: 60_000 }, () => {
@@ -680,6 +788,27 @@ describe.concurrent('bad input gets a clear error and the right exit code', { ti
     const run = await mcpkit('serve', '--port', port);
     expect(run.code, run.stderr).toBe(3);
     expect(run.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`);
+  });
+});
+
+describe('mcpkit before the packages are built', () => {
+  it('after npm ci --ignore-scripts (no dist/), the bin says to run npm run build instead of a raw ERR_MODULE_NOT_FOUND', async () => {
+    // The real bin script, in a package folder that has no dist/ yet.
+    const unbuilt = path.join(scratch, 'unbuilt');
+    await mkdir(path.join(unbuilt, 'bin'), { recursive: true });
+    await copyFile(path.join(ROOT, 'packages/cli/bin/mcpkit.js'), path.join(unbuilt, 'bin/mcpkit.js'));
+    const run = spawnSync(
+      process.execPath,
+      [path.join(unbuilt, 'bin/mcpkit.js'), 'list', 'http://127.0.0.1:1/mcp'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/^Error: mcpkit is not built: Cannot find module '.*dist.main\.js'/);
+    expect(run.stderr).toContain('npm run build');
+    expect(run.stderr).not.toContain('ERR_MODULE_NOT_FOUND');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 });
 

@@ -192,7 +192,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommand {
   const { values, before, after } = tokenize(argv);
   const [first, ...rest] = before;
   if (first === undefined || first === 'help') {
-    if (after !== undefined) throw usageError('Give a verb before `--`', 'Try: mcpkit --help');
+    if (after !== undefined) throw usageError('Give a verb before `--`', 'mcpkit --help');
     if (values.version) return { kind: 'version' };
     return { kind: 'help', verb: first === 'help' ? helpTopic(rest[0]) : undefined };
   }
@@ -213,7 +213,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommand {
   return { kind: 'client', action: clientAction(verb, verbArgs, values), target, settings };
 }
 
-const SERVE_HINT = 'Try: mcpkit serve --http --port 3000, or mcpkit serve --stdio';
+const SERVE_HINT = 'mcpkit serve --http --port 3000, or mcpkit serve --stdio';
 
 function tokenize(argv: readonly string[]): {
   values: Values;
@@ -241,7 +241,7 @@ function parseOrExplain(argv: readonly string[]) {
       tokens: true,
     });
   } catch (error) {
-    throw usageError(describeParseError(error), 'Try: mcpkit --help');
+    throw usageError(describeParseError(error), 'mcpkit --help');
   }
 }
 
@@ -272,7 +272,7 @@ function checkOptionsFit(verb: Verb, values: Values): void {
   const allowed = OPTIONS_BY_VERB[verb];
   for (const name of Object.keys(values) as OptionName[]) {
     if (values[name] === undefined || allowed.includes(name)) continue;
-    if (name === 'version') throw usageError('--version takes no verb', 'Try: mcpkit --version');
+    if (name === 'version') throw usageError('--version takes no verb', 'mcpkit --version');
     const users = VERBS.filter((candidate) => OPTIONS_BY_VERB[candidate].includes(name));
     throw usageError(
       `--${name} does not apply to "${verb}"`,
@@ -321,7 +321,7 @@ function splitTarget(
   const config = values.config as string | undefined;
   const server = values.server as string | undefined;
   if (server !== undefined && config === undefined) {
-    throw usageError('--server needs --config FILE', 'Try: mcpkit list --config mcp.json --server NAME');
+    throw usageError('--server needs --config FILE', `mcpkit ${verb} --config mcp.json --server NAME`);
   }
   if (after !== undefined) {
     if (config !== undefined)
@@ -330,7 +330,7 @@ function splitTarget(
     if (command === undefined || command === '') {
       throw usageError(
         '`--` must be followed by the command that starts the server',
-        'Try: mcpkit list -- node server.js',
+        `mcpkit ${verb} -- node server.js`,
       );
     }
     return { target: { kind: 'stdio', command, args }, verbArgs: rest };
@@ -338,7 +338,19 @@ function splitTarget(
   if (config !== undefined) return { target: { kind: 'config', file: config, server }, verbArgs: rest };
   const [candidate, ...verbArgs] = rest;
   if (candidate === undefined) throw usageError(`"${verb}" needs a server to talk to`, TARGET_HINT);
-  return { target: { kind: 'url', url: parseServerUrl(candidate) }, verbArgs };
+  // The URL may come after the verb's own arguments (`call add URL a=1`): take it from there.
+  const late = candidate.includes('://') ? -1 : rest.findIndex(isHttpUrl);
+  if (late > 0) {
+    return {
+      target: { kind: 'url', url: parseServerUrl(rest[late]!, verb) },
+      verbArgs: rest.filter((_, index) => index !== late),
+    };
+  }
+  return { target: { kind: 'url', url: parseServerUrl(candidate, verb) }, verbArgs };
+}
+
+function isHttpUrl(word: string): boolean {
+  return /^https?:\/\//i.test(word) && URL.canParse(word);
 }
 
 /**
@@ -350,7 +362,7 @@ function splitTarget(
  * parseServerUrl('localhost:3000/mcp'); // throws: ... Did you mean http://localhost:3000/mcp?
  * ```
  */
-export function parseServerUrl(text: string): URL {
+export function parseServerUrl(text: string, verb = 'list'): URL {
   let url: URL | undefined;
   if (text.includes('://')) {
     try {
@@ -363,7 +375,7 @@ export function parseServerUrl(text: string): URL {
     const looksLikeHost = /^(localhost|\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])(:\d+)?(\/|$)/.test(text);
     const hint = looksLikeHost
       ? `Did you mean http://${text}?`
-      : `To start a server over stdio, put its command after \`--\`: mcpkit list -- ${text} …`;
+      : `To start a server over stdio, put its command after \`--\`: mcpkit ${verb} -- ${text} …`;
     throw usageError(`"${text}" is not a server URL`, hint);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {

@@ -315,6 +315,51 @@ async function getPrompt(
 }
 
 /**
+ * Refuses, as a usage error, a prompt the server does not have or an argument the prompt or the
+ * listed template does not take: the server would answer with an error or nothing at all.
+ */
+async function checkCompletionArgument(
+  ref: string,
+  isTemplate: boolean,
+  name: string,
+  context: VerbContext,
+): Promise<void> {
+  let names: string[];
+  let what: string;
+  if (isTemplate) {
+    if (!context.client.serverCapabilities?.resources) return;
+    const template = (await context.client.resourceTemplates()).find((item) => item.uriTemplate === ref);
+    // A URI the server does not list may still be one it completes; let the server judge it.
+    if (!template) return;
+    names = templateVariables(template.uriTemplate);
+    what = `The template ${ref}`;
+  } else {
+    const prompt = await findNamed('prompts', ref, context);
+    names = (prompt.arguments ?? []).map((argument) => argument.name);
+    what = `The prompt "${ref}"`;
+  }
+  if (names.includes(name)) return;
+  throw usageError(
+    `${what} has no argument "${name}"`,
+    names.length === 0
+      ? 'It takes no arguments, so there is nothing to complete'
+      : `Its arguments: ${names.join(', ')}`,
+  );
+}
+
+/** The variable names of an RFC 6570 template: `{category}`, `{+path}`, `{?a,b*}`, `{x:3}`. */
+function templateVariables(template: string): string[] {
+  const names: string[] = [];
+  for (const [, expression] of template.matchAll(/\{([^{}]*)\}/g)) {
+    for (const spec of expression!.replace(/^[+#./;?&]/, '').split(',')) {
+      const variable = spec.replace(/\*$/, '').split(':')[0]!.trim();
+      if (variable) names.push(variable);
+    }
+  }
+  return names;
+}
+
+/**
  * `complete REF NAME=PARTIAL [name=value…]`: REF is a template URI when it contains `://` or
  * `{`, otherwise a prompt name; the first pair is the argument being completed, the others are
  * arguments already chosen.
@@ -334,6 +379,7 @@ async function complete(
     [string, string],
     ...Array<[string, string]>,
   ];
+  await checkCompletionArgument(action.ref, isTemplate, name, context);
   const params: CompleteRequestParams = {
     ref: isTemplate ? { type: 'ref/resource', uri: action.ref } : { type: 'ref/prompt', name: action.ref },
     argument: { name, value },

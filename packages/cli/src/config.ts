@@ -38,8 +38,9 @@ const HTTP_TYPES = new Set(['http', 'streamable-http', 'streamableHttp', 'stream
 /**
  * Reads `file` and returns the entry called `name` (or the only entry, when `name` is omitted).
  *
- * `cwd` is resolved against the file's directory; `${env:NAME}` in strings is replaced by the
- * variable's value, so tokens need not be written into the file.
+ * `cwd` is resolved against the file's directory. VS Code's variables are expanded in every
+ * string: `${workspaceFolder}`, `${env:NAME}`, and `${input:ID}` (asked through `ask`, with the
+ * file's `inputs` entry; without `ask` it is a usage error). Anything else is a usage error.
  *
  * @throws {CliError} a usage error naming the file, the entry and the problem.
  * @example
@@ -51,8 +52,10 @@ export async function loadServerEntry(
   file: string,
   name: string | undefined,
   env: Readonly<Record<string, string | undefined>> = process.env,
+  ask?: AskInput,
 ): Promise<ServerEntry> {
-  const servers = serversOf(file, parseJson(file, await readConfig(file)));
+  const document = parseJson(file, await readConfig(file));
+  const servers = serversOf(file, document);
   const names = Object.keys(servers);
   if (names.length === 0) throw usageError(`${file} lists no servers`, 'Add one under "mcpServers"');
   const chosen = name ?? (names.length === 1 ? names[0]! : undefined);
@@ -66,7 +69,8 @@ export async function loadServerEntry(
     throw usageError(`${file} has no server named "${chosen}"`, `Servers: ${names.join(', ')}`);
   }
   const where = `${file}: server "${chosen}"`;
-  return checkEntry(where, chosen, expandVariables(where, servers[chosen], env), path.dirname(file));
+  const scope = { file, server: chosen, env, document: document as Record<string, unknown>, ask };
+  return checkEntry(where, chosen, await expandVariables(scope, servers[chosen], ''), path.dirname(file));
 }
 
 async function readConfig(file: string): Promise<string> {
@@ -192,28 +196,96 @@ function stringRecord(where: string, value: unknown, key: string): Record<string
   return out;
 }
 
-/** `${env:NAME}` as VS Code and Cursor write it. Names are bounded, so matching stays linear. */
-const ENV_REFERENCE = /\$\{env:([A-Za-z_][A-Za-z0-9_]{0,127})\}/g;
+/**
+ * Asks the user for the value of an `${input:ID}` variable (on a terminal), as VS Code does from
+ * the config file's `inputs` entry.
+ *
+ * @example
+ * ```ts
+ * const ask: AskInput = async ({ description }) => prompt(description);
+ * ```
+ */
+export type AskInput = (input: {
+  readonly id: string;
+  readonly description: string;
+  readonly password: boolean;
+}) => Promise<string>;
 
-function expandVariables(
-  where: string,
-  value: unknown,
-  env: Readonly<Record<string, string | undefined>>,
-): unknown {
+/** Where variables are resolved: the environment, the workspace folder, the file's `inputs`. */
+interface VariableScope {
+  readonly file: string;
+  readonly server: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly document: Record<string, unknown>;
+  readonly ask: AskInput | undefined;
+}
+
+/** `${…}` with a bounded body, so matching stays linear. */
+const VARIABLE = /\$\{([^{}]{1,200})\}/g;
+
+/**
+ * Expands the VS Code variables in every string of a server entry: `${workspaceFolder}`,
+ * `${env:NAME}` and `${input:ID}`. Anything else is a usage error naming the variable, the file,
+ * the server and the field; nothing is passed on literally.
+ */
+async function expandVariables(scope: VariableScope, value: unknown, field: string): Promise<unknown> {
   if (typeof value === 'string') {
-    return value.replace(ENV_REFERENCE, (_whole, name: string) => {
-      const found = env[name];
-      if (found === undefined) throw usageError(`${where} uses \${env:${name}}, but ${name} is not set`);
-      return found;
-    });
+    const values = new Map<string, string>();
+    for (const [, name] of value.matchAll(VARIABLE)) {
+      if (!values.has(name!)) values.set(name!, await resolveVariable(scope, name!, field));
+    }
+    return values.size === 0 ? value : value.replace(VARIABLE, (_whole, name: string) => values.get(name)!);
   }
-  if (Array.isArray(value)) return value.map((item) => expandVariables(where, item, env));
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    for (const [index, item] of value.entries())
+      out.push(await expandVariables(scope, item, `${field}[${index}]`));
+    return out;
+  }
   if (isRecord(value)) {
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = expandVariables(where, item, env);
+    for (const [key, item] of Object.entries(value)) {
+      out[key] = await expandVariables(scope, item, field === '' ? key : `${field}.${key}`);
+    }
     return out;
   }
   return value;
+}
+
+async function resolveVariable(scope: VariableScope, name: string, field: string): Promise<string> {
+  const where = `${scope.file}: server "${scope.server}", "${field}"`;
+  if (name === 'workspaceFolder') return workspaceFolder(scope.file);
+  if (name.startsWith('env:')) {
+    const found = scope.env[name.slice(4)];
+    if (found === undefined) throw usageError(`${where} uses \${${name}}, but ${name.slice(4)} is not set`);
+    return found;
+  }
+  if (name.startsWith('input:')) return askInput(scope, name.slice(6), where);
+  throw usageError(
+    `${where} uses \${${name}}, which mcpkit cannot expand`,
+    `Supported: \${workspaceFolder}, \${env:NAME} and \${input:ID}`,
+  );
+}
+
+/** VS Code's workspace folder: the folder holding `.vscode` (else the config file's own folder). */
+function workspaceFolder(file: string): string {
+  const dir = path.dirname(path.resolve(file));
+  return path.basename(dir) === '.vscode' ? path.dirname(dir) : dir;
+}
+
+async function askInput(scope: VariableScope, id: string, where: string): Promise<string> {
+  const inputs = Array.isArray(scope.document.inputs) ? scope.document.inputs : [];
+  const input = inputs.find((item): item is Record<string, unknown> => isRecord(item) && item.id === id);
+  if (!input)
+    throw usageError(`${where} uses \${input:${id}}, but ${scope.file} has no "inputs" entry "${id}"`);
+  if (!scope.ask) {
+    throw usageError(
+      `${where} uses \${input:${id}}, which must be typed on a terminal`,
+      `Run mcpkit on a terminal, or replace \${input:${id}} with \${env:NAME} and set NAME`,
+    );
+  }
+  const description = typeof input.description === 'string' ? input.description : id;
+  return scope.ask({ id, description, password: input.password === true });
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -44,7 +44,7 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
  *
  * @example
  * ```ts
- * throw new CliError(ExitCode.Usage, '"read" needs a resource URI', 'Try: mcpkit list resources URL');
+ * throw new CliError(ExitCode.Usage, '"read" needs a resource URI', 'mcpkit list resources URL');
  * ```
  */
 export class CliError extends Error {

@@ -35,7 +35,7 @@ const EXIT_CODES = `Exit codes:
   2    usage error: bad command line, config file or arguments; unknown tool, prompt or resource
   3    connection or protocol error: unreachable, would not start, died, or answered with an error
   4    the tool ran and returned isError: true
-  5    timeout (--timeout, or a request that got no answer in time)
+  5    timeout (--timeout, or a handshake or request that got no answer in time)
   130  interrupted by Ctrl-C or SIGTERM (the server is sent notifications/cancelled)
 Errors go to stderr with what to try; stdout only ever carries results (with --json, the exact
 JSON result, which is printed for a tool's isError result too).`;
@@ -112,8 +112,8 @@ Gets a prompt with its arguments filled in. With --json: the GetPromptResult, ex
 Asks the server to complete one argument. The reference is a resource template URI when it
 contains "://" or "{", otherwise a prompt name. The first NAME=PARTIAL is the argument to
 complete; further pairs are arguments already chosen (context). Examples:
-  mcpkit complete URL greet language=Fr
-  mcpkit complete URL 'demo://items/{category}/{id}' id=1 category=fruit`,
+  mcpkit complete URL translate language=Fr
+  mcpkit complete URL 'demo://items/{category}/{id}' id=b category=fruit`,
   ping: `Usage: mcpkit ping TARGET
 
 Pings the server and prints the round-trip time. With --json: {"latencyMs": N}.`,

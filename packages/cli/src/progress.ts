@@ -30,10 +30,30 @@ export class ProgressBar {
     private readonly style: Style,
   ) {}
 
+  private last: ProgressUpdate | undefined;
+
   /** Redraws the bar for `update`. */
   update(update: ProgressUpdate): void {
+    this.last = update;
     this.stream.write(CLEAR_LINE + this.render(update));
     this.drawn = true;
+  }
+
+  /**
+   * Writes `line` (ending in a newline) above the bar: the bar is erased, the line printed, and
+   * the bar drawn again below it, so a log line never makes it vanish.
+   *
+   * @example
+   * ```ts
+   * bar.printAbove('[info] step 2 of 3\n');
+   * ```
+   */
+  printAbove(line: string): void {
+    if (!this.drawn || this.last === undefined) {
+      this.stream.write(line);
+      return;
+    }
+    this.stream.write(CLEAR_LINE + line + this.render(this.last));
   }
 
   /** Erases the bar, if one was drawn. */

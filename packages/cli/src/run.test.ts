@@ -70,6 +70,15 @@ describe('toCliError', () => {
     );
   });
 
+  it('a handshake that times out exits 5 (timeout), not 3, as the README says', () => {
+    const failure = toCliError(new RequestTimeoutError('initialize', 5000, 'timeout'), {
+      ...context,
+      connected: false,
+    });
+    expect(failure.exitCode).toBe(ExitCode.Timeout);
+    expect(failure.message).toContain('The server did not answer the handshake');
+  });
+
   it('puts the real target into hints, a stdio command last', () => {
     const usage = new CliError(ExitCode.Usage, 'no tool', 'Usage: mcpkit call TARGET echo text=<string>');
     expect(toCliError(usage, context).hint).toBe(

@@ -19,6 +19,7 @@ import {
 } from '@mcpkit/core';
 import { StdioServerProcessError } from '@mcpkit/node/stdio';
 import { type ClientAction, type ClientSettings, parseCommandLine, type TargetSpec } from './args.js';
+import { terminalAsk } from './askInput.js';
 import { runVerb } from './commands.js';
 import { CliError, ExitCode, type ExitCodeValue } from './errors.js';
 import type { FormTerminal } from './form.js';
@@ -26,6 +27,7 @@ import { helpText, VERSION } from './help.js';
 import { createStyle, type OutputStream, type Style, wantsColor } from './output.js';
 import { ProgressBar } from './progress.js';
 import { elicitationHandlers, rootsFromDirectories, samplingHandler } from './serverRequests.js';
+import { StderrWatch } from './serverStderr.js';
 import { createTransport, describeTarget, type ResolvedTarget, resolveTarget } from './target.js';
 import { WatchedTransport } from './trace.js';
 
@@ -85,6 +87,8 @@ class StopReason {
 
 /** How long to wait for a last message (e.g. the cancellation) to go out before closing. */
 const FLUSH_GRACE_MS = 1000;
+/** How long past the `--timeout` deadline the cancellation may take to go out. */
+const LAST_WORDS_MS = 100;
 /** How long closing may take before the CLI stops waiting for it. */
 const CLOSE_GRACE_MS = 5000;
 
@@ -123,7 +127,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
 
 function report(error: CliError, stderr: OutputStream, style: Style): ExitCodeValue {
   stderr.write(`${style.red(style.bold('Error:'))} ${error.message}\n`);
-  if (error.hint) stderr.write(`${style.dim('Try:')} ${error.hint}\n`);
+  // A hint is what to try; one that already says "Try:" must not say it twice.
+  if (error.hint) stderr.write(`${style.dim('Try:')} ${error.hint.replace(/^(Try: )+/, '')}\n`);
   return error.exitCode;
 }
 
@@ -134,13 +139,28 @@ async function runClient(
   io: CliIo,
   errStyle: Style,
 ): Promise<number> {
-  const target = await resolveTarget(spec, settings);
+  const onTerminal = io.stdin.isTTY === true && io.stderr.isTTY === true;
+  const target = await resolveTarget(
+    spec,
+    settings,
+    onTerminal ? terminalAsk(io.stdin, io.stderr) : undefined,
+  );
   const stopper = createStopper(io, settings.timeoutMs);
   const screen = createScreen(io, errStyle);
   const client = createClient(settings, io, screen, errStyle);
   const trace = settings.verbose ? (line: string) => io.stderr.write(`${line}\n`) : undefined;
-  const serverStderr = settings.verbose ? (text: string) => io.stderr.write(errStyle.dim(text)) : undefined;
-  const transport = new WatchedTransport(createTransport(target, serverStderr), errStyle, trace);
+  const stderrWatch = new StderrWatch(
+    settings.verbose ? (text) => io.stderr.write(errStyle.dim(text)) : undefined,
+  );
+  // Only after the handshake: a failure before it is "could not connect", reported once.
+  const onNetworkFailure = (error: unknown) => {
+    if (connected) screen.notice(`Connection lost (${errnoOf(error) ?? 'network error'}); retrying…`);
+  };
+  const transport = new WatchedTransport(
+    createTransport(target, stderrWatch.feed, onNetworkFailure),
+    errStyle,
+    trace,
+  );
   const targetHint = targetHintOf(spec, target);
   const { signal, stopped } = stopper;
   let connected = false;
@@ -164,13 +184,23 @@ async function runClient(
     return await Promise.race([runVerb(action, context), stopped]);
   } catch (error) {
     screen.clearProgress();
-    const failure = toCliError(error, { target, reason: stopper.reason(), targetHint, connected });
-    return report(failure, io.stderr, errStyle);
+    const failure = toCliError(error, {
+      target,
+      reason: stopper.reason(),
+      targetHint,
+      connected,
+      firstStderrError: stderrWatch.firstError,
+    });
+    return report(withStrayOutput(failure, transport.firstParseError), io.stderr, errStyle);
   } finally {
     stopper.dispose();
-    // Let a last notifications/cancelled reach the server before the transport goes away.
-    await transport.settled(FLUSH_GRACE_MS);
-    await Promise.race([client.close().catch(() => {}), delay(CLOSE_GRACE_MS)]);
+    // Let a last notifications/cancelled reach the server before the transport goes away, but
+    // --timeout is a hard deadline: past it, the cancellation and the close get only a moment.
+    await transport.settled(Math.min(FLUSH_GRACE_MS, stopper.remaining()));
+    await Promise.race([
+      client.close().catch(() => {}),
+      delay(Math.min(CLOSE_GRACE_MS, stopper.remaining())),
+    ]);
   }
 }
 
@@ -181,6 +211,8 @@ interface Stopper {
   /** Rejects with the {@link StopReason} when stopped. */
   readonly stopped: Promise<never>;
   reason(): StopReason | undefined;
+  /** How long cleanup may still take: until the `--timeout` deadline (plus a moment), or forever. */
+  remaining(): number;
   dispose(): void;
 }
 
@@ -202,6 +234,7 @@ function createStopper(io: CliIo, timeoutMs: number | undefined): Stopper {
     if (++interrupts > 1) process.exit(ExitCode.Interrupted);
     halt(new StopReason('interrupted'), 'Interrupted by the user (Ctrl-C)');
   });
+  const endsAt = Date.now() + (timeoutMs ?? 0);
   const deadline =
     timeoutMs === undefined
       ? undefined
@@ -213,6 +246,8 @@ function createStopper(io: CliIo, timeoutMs: number | undefined): Stopper {
     signal: controller.signal,
     stopped,
     reason: () => why,
+    remaining: () =>
+      timeoutMs === undefined ? Number.POSITIVE_INFINITY : Math.max(0, endsAt - Date.now()) + LAST_WORDS_MS,
     dispose() {
       clearTimeout(deadline);
       removeInterrupt();
@@ -234,6 +269,8 @@ function createScreen(io: CliIo, style: Style): Screen {
   const bar = io.stderr.isTTY ? new ProgressBar(io.stderr, style) : undefined;
   let paused = false;
   const clearProgress = () => bar?.clear();
+  // A line on stderr goes above the bar, which is then drawn again (not while a question is asked).
+  const printLine = (line: string) => (bar && !paused ? bar.printAbove(line) : io.stderr.write(line));
   return {
     progress: (update) => {
       if (!paused) bar?.update(update);
@@ -244,13 +281,11 @@ function createScreen(io: CliIo, style: Style): Screen {
       if (value) clearProgress();
     },
     notice(text) {
-      clearProgress();
-      io.stderr.write(`${style.dim(text)}\n`);
+      printLine(`${style.dim(text)}\n`);
     },
     log({ level, logger, data }) {
-      clearProgress();
       const text = typeof data === 'string' ? data : JSON.stringify(data);
-      io.stderr.write(`${levelStyle(level, style)(`[${level}${logger ? ` ${logger}` : ''}]`)} ${text}\n`);
+      printLine(`${levelStyle(level, style)(`[${level}${logger ? ` ${logger}` : ''}]`)} ${text}\n`);
     },
   };
 }
@@ -321,6 +356,23 @@ interface FailureContext {
   readonly targetHint: string;
   /** Whether the handshake had completed. */
   readonly connected?: boolean;
+  /** The first line on a stdio server's stderr that reads like an error (`Error: …`). */
+  readonly firstStderrError?: string | undefined;
+}
+
+/**
+ * Adds the line a server wrote that was not JSON to a failure it likely explains (a stdio
+ * server that logs on stdout never answers, so the user would otherwise only see a timeout).
+ */
+function withStrayOutput(failure: CliError, parseError: Error | undefined): CliError {
+  if (!parseError || failure.exitCode === ExitCode.Usage || failure.exitCode === ExitCode.ToolError) {
+    return failure;
+  }
+  return new CliError(
+    failure.exitCode,
+    `${failure.message}\nThe server sent output that is not JSON-RPC: ${parseError.message}`,
+    'A stdio server must write only JSON-RPC messages to stdout; send its logs to stderr (console.error)',
+  );
 }
 
 /**
@@ -359,7 +411,7 @@ function describeFailure(error: unknown, context: FailureContext | undefined): C
   }
   if (error instanceof RequestTimeoutError && error.method === 'initialize' && context?.connected === false) {
     return new CliError(
-      ExitCode.Connection,
+      ExitCode.Timeout,
       `The server did not answer the handshake: ${error.message}.`,
       'Check that the target is an MCP server; rerun with --verbose to see what it sends',
     );
@@ -374,8 +426,7 @@ function describeFailure(error: unknown, context: FailureContext | undefined): C
   if (error instanceof CapabilityError) {
     return new CliError(ExitCode.Usage, error.message, 'See what the server offers: mcpkit info TARGET');
   }
-  const target = context?.target;
-  const connection = connectionProblem(error, target);
+  const connection = connectionProblem(error, context);
   if (connection) return connection;
   if (error instanceof UnsupportedProtocolVersionError) {
     return new CliError(
@@ -411,6 +462,13 @@ function serverError(error: McpError): CliError {
       'See its resources and templates: mcpkit list resources TARGET',
     );
   }
+  if (error.code === ErrorCode.ConnectionClosed) {
+    return new CliError(
+      ExitCode.Connection,
+      `Connection lost: ${error.message}`,
+      'Is the server still running? Rerun with --verbose to see every message',
+    );
+  }
   if (error.code === ErrorCode.MethodNotFound) {
     return new CliError(ExitCode.Connection, `The server does not support this: ${error.message}${code}`);
   }
@@ -418,12 +476,13 @@ function serverError(error: McpError): CliError {
 }
 
 /** Connection-level failures: a server that cannot be reached, started, or that went away. */
-function connectionProblem(error: unknown, target: ResolvedTarget | undefined): CliError | undefined {
+function connectionProblem(error: unknown, context: FailureContext | undefined): CliError | undefined {
+  const target = context?.target;
   const processError = findCause(
     error,
     (e): e is StdioServerProcessError => e instanceof StdioServerProcessError,
   );
-  if (processError) return serverProcessProblem(processError, target);
+  if (processError) return serverProcessProblem(processError, context);
   const httpError = findCause(error, (e): e is HttpTransportError => e instanceof HttpTransportError);
   if (httpError) return httpProblem(httpError, target);
   if (error instanceof ConnectionClosedError) {
@@ -436,14 +495,29 @@ function connectionProblem(error: unknown, target: ResolvedTarget | undefined): 
   return undefined;
 }
 
-function serverProcessProblem(error: StdioServerProcessError, target: ResolvedTarget | undefined): CliError {
-  const tail = error.stderrTail.trim().split('\n').slice(-15).join('\n');
-  const quoted = tail && !error.message.includes(tail) ? `\nIts last output on stderr:\n${tail}` : '';
+function serverProcessProblem(error: StdioServerProcessError, context: FailureContext | undefined): CliError {
+  const target = context?.target;
+  const firstError = context?.firstStderrError;
+  const lines = error.stderrTail.trim().split('\n');
+  const tail = lines.slice(-15);
+  // The message ends with the last stderr line; with the tail quoted below, that would say it twice.
+  const header = tail.length > 1 ? error.message.replace(/; last stderr output: .*$/s, '.') : error.message;
+  // The cause is usually on the first "Error:" line, often above a long stack the tail cuts off.
+  const cause =
+    firstError && !tail.some((line) => line.trim() === firstError.trim()) ? [firstError, '…'] : [];
+  const quoted = tail.length > 1 ? `\nIts output on stderr:\n${[...cause, ...tail].join('\n')}` : '';
   const hint =
     error.exitCode === null && error.signal === null
       ? 'Check the command: run it by itself to see whether it starts'
-      : `Run the command by itself to see why it stops${target?.kind === 'stdio' ? `: ${describeTarget(target)}` : ''}`;
-  return new CliError(ExitCode.Connection, `${error.message}${quoted}`, hint);
+      : `Run the command by itself to see why it stops${shownCommand(target, context?.targetHint)}`;
+  return new CliError(ExitCode.Connection, `${header}${quoted}`, hint);
+}
+
+/** The command line to quote in a hint; never one from a config file, whose values may be secrets. */
+function shownCommand(target: ResolvedTarget | undefined, targetHint: string | undefined): string {
+  if (target?.kind !== 'stdio') return '';
+  if (targetHint?.startsWith('--config')) return ` (the "command" and "args" of ${targetHint})`;
+  return `: ${describeTarget(target)}`;
 }
 
 function httpProblem(error: HttpTransportError, target: ResolvedTarget | undefined): CliError {

@@ -2,11 +2,11 @@
  * From what the command line names (a URL, a command after `--`, a config entry) to a transport.
  * @module
  */
-import { HttpClientTransport, SseClientTransport } from '@mcpkit/client/http';
+import { type FetchLike, HttpClientTransport, SseClientTransport } from '@mcpkit/client/http';
 import type { Transport } from '@mcpkit/core';
 import { StdioClientTransport } from '@mcpkit/node/stdio';
 import type { ClientSettings, TargetSpec } from './args.js';
-import { loadServerEntry } from './config.js';
+import { type AskInput, loadServerEntry } from './config.js';
 import { usageError } from './errors.js';
 
 /** A server to connect to, with everything the command line and config file say about it. */
@@ -33,7 +33,11 @@ export type ResolvedTarget =
  * const target = await resolveTarget({ kind: 'stdio', command: 'node', args: ['server.js'] }, settings);
  * ```
  */
-export async function resolveTarget(spec: TargetSpec, settings: ClientSettings): Promise<ResolvedTarget> {
+export async function resolveTarget(
+  spec: TargetSpec,
+  settings: ClientSettings,
+  ask?: AskInput,
+): Promise<ResolvedTarget> {
   const headers = Object.fromEntries(settings.headers);
   switch (spec.kind) {
     case 'url':
@@ -41,7 +45,7 @@ export async function resolveTarget(spec: TargetSpec, settings: ClientSettings):
     case 'stdio':
       return { kind: 'stdio', command: spec.command, args: spec.args, env: settings.env, cwd: settings.cwd };
     case 'config': {
-      const entry = await loadServerEntry(spec.file, spec.server);
+      const entry = await loadServerEntry(spec.file, spec.server, process.env, ask);
       if (entry.kind === 'url') {
         if (Object.keys(settings.env).length > 0 || settings.cwd !== undefined) {
           throw usageError(`Server "${entry.name}" is an HTTP server; -e and --cwd apply to stdio servers`);
@@ -90,6 +94,30 @@ function shellQuote(word: string): string {
 }
 
 /**
+ * How a command resumes a dropped answer stream: a person is waiting, so a server that is gone
+ * (connection refused) is given up after two attempts (0.5 + 0.75 s, or the server's `retry:`
+ * times 1 and 1.5), not after the library's 13 s meant for long-lived clients.
+ */
+const CLI_RECONNECTION = {
+  initialReconnectionDelay: 500,
+  reconnectionDelayGrowFactor: 1.5,
+  maxRetries: 2,
+} as const;
+
+/** `fetch` that tells `onFailure` of every stream (GET) that failed at the network level (not aborted). */
+function reportingFailures(onFailure: (error: unknown) => void): FetchLike {
+  return async (url, init) => {
+    try {
+      return await fetch(url, init);
+    } catch (error) {
+      // A failed GET is a stream that will be retried; other requests fail on their own.
+      if (init.method === 'GET' && !init.signal?.aborted) onFailure(error);
+      throw error;
+    }
+  };
+}
+
+/**
  * Creates the transport for a target. A stdio server's stderr goes to `onStderr` (shown with
  * `--verbose`; its tail is quoted if the server dies either way).
  *
@@ -101,6 +129,7 @@ function shellQuote(word: string): string {
 export function createTransport(
   target: ResolvedTarget,
   onStderr: ((text: string) => void) | undefined,
+  onNetworkFailure?: (error: unknown) => void,
 ): Transport {
   if (target.kind === 'stdio') {
     return new StdioClientTransport({
@@ -112,7 +141,11 @@ export function createTransport(
       ...(onStderr ? { onStderr } : {}),
     });
   }
-  const options = { headers: target.headers };
+  const options = {
+    headers: target.headers,
+    ...CLI_RECONNECTION,
+    ...(onNetworkFailure ? { fetch: reportingFailures(onNetworkFailure) } : {}),
+  };
   return target.legacySse
     ? new SseClientTransport(target.url, options)
     : new HttpClientTransport(target.url, options);

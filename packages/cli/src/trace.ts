@@ -28,6 +28,11 @@ export class WatchedTransport implements Transport {
   /** When each request was sent, by direction and id, to time its response. */
   private readonly sentAt = new Map<string, number>();
   private readonly inFlight = new Set<Promise<unknown>>();
+  /**
+   * The first message the peer sent that could not be parsed (for a stdio server: a stray
+   * `console.log` on stdout), quoted in the error if the command then fails.
+   */
+  firstParseError: Error | undefined;
 
   constructor(
     private readonly inner: Transport,
@@ -57,6 +62,7 @@ export class WatchedTransport implements Transport {
         sink.message(value, extra);
       },
       parseError: (error) => {
+        this.firstParseError ??= error;
         if (this.write) this.line('←', this.style.red(`unparseable message: ${error.message}`));
         sink.parseError(error);
       },

@@ -49,7 +49,8 @@ const BIN_PATH = fileURLToPath(new URL('../../bin/mcpkit.js', import.meta.url));
 export async function serve(settings: ServeSettings, io: CliIo): Promise<number> {
   const log = (line: string) => io.stderr.write(`[mcpkit demo] ${line}\n`);
   // Stateless HTTP gives every request a fresh session, so a task could never be reached again.
-  const server = createDemoServer({ log, tasks: !(settings.transport === 'http' && settings.stateless) });
+  const stateless = settings.transport === 'http' && settings.stateless;
+  const server = createDemoServer({ log, tasks: !stateless, stateless });
   return settings.transport === 'stdio' ? serveStdio(server, io, log) : serveHttp(server, settings, io, log);
 }
 

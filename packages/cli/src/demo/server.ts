@@ -36,6 +36,11 @@ export interface DemoServerOptions {
    * stateless HTTP without auth, where no request could reach a task created by another.
    */
   tasks?: boolean;
+  /**
+   * The server is served over stateless HTTP, so it can never send a request to the client:
+   * the sampling, elicitation and roots tools then say so instead of blaming the client.
+   */
+  stateless?: boolean;
   /** Extra options for the underlying {@link McpServer}. */
   serverOptions?: McpServerOptions;
 }
@@ -323,7 +328,7 @@ function registerClientRequests(server: DemoServer): void {
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     async ({ text: input }, ctx) => {
-      const reply = await askClient(ctx, 'sample', () =>
+      const reply = await askClient(server, ctx, 'sample', () =>
         ctx.sample({
           messages: [
             { role: 'user', content: { type: 'text', text: `Summarize in one sentence:\n\n${input}` } },
@@ -355,7 +360,7 @@ function registerClientRequests(server: DemoServer): void {
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
     async ({ restaurant = 'Chez mcpkit' }, ctx) => {
-      const answer = await askClient(ctx, 'elicit', () =>
+      const answer = await askClient(server, ctx, 'elicit', () =>
         ctx.elicit({
           mode: 'form',
           message: `Booking a table at ${restaurant}. A few details, please.`,
@@ -420,7 +425,7 @@ function registerClientRequests(server: DemoServer): void {
       };
       const urlMode = (ctx.session.clientCapabilities.elicitation as { url?: unknown } | undefined)?.url;
       if (urlMode === undefined) throw new UrlElicitationRequiredError([request]);
-      const answer = await askClient(ctx, 'elicit', () => ctx.elicit(request));
+      const answer = await askClient(server, ctx, 'elicit', () => ctx.elicit(request));
       if (answer.action !== 'accept') return `Not connected: the user chose to ${answer.action}.`;
       // A real server would wait for its sign-in callback; the demo pretends it came at once.
       await ctx.notify('notifications/elicitation/complete', { elicitationId });
@@ -439,6 +444,7 @@ function registerRoots(server: DemoServer): void {
       annotations: { ...READ_ONLY },
     },
     async (_args, ctx) => {
+      if (server.demoOptions.stateless) throw new ToolError(STATELESS);
       if (ctx.session.clientCapabilities.roots === undefined) {
         throw new ToolError(
           'This client shares no roots (it did not declare the roots capability). With the mcpkit CLI, pass --root DIR.',
@@ -451,8 +457,12 @@ function registerRoots(server: DemoServer): void {
   );
 }
 
+const STATELESS =
+  'This server runs in stateless mode, so it cannot send requests to the client (sampling, elicitation, roots): no session would carry the answer back. Serve it with sessions (without --stateless) to try this tool.';
+
 /** Runs a request to the client, turning "the client cannot or will not" into a readable tool error. */
 async function askClient<T>(
+  server: DemoServer,
   ctx: RequestContext,
   what: 'sample' | 'elicit',
   run: () => Promise<T>,
@@ -460,6 +470,7 @@ async function askClient<T>(
   try {
     return await run();
   } catch (error) {
+    if (server.demoOptions.stateless) throw new ToolError(STATELESS);
     if (error instanceof CapabilityError) {
       throw new ToolError(
         what === 'sample'

@@ -1,0 +1,302 @@
+/**
+ * The `mcpkit` CLI run in-process through `runCli(argv, io)`, with its own streams: the same
+ * parsing, client, transports and error reporting as `npx mcpkit`, without paying for a Node
+ * process per command. The demo server runs in this process over real Streamable HTTP.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { toNodeListener } from '@mcpkit/node/http';
+import { createStreamableHttpHandler } from '@mcpkit/server/http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDemoServer } from '../packages/cli/src/index.js';
+import { type CliRun, runCliInProcess } from './support/inProcessCli.js';
+
+/** Runs `mcpkit ARGS…` in this process, off a terminal, and collects what it prints. */
+function mcpkit(...argv: string[]): Promise<CliRun> {
+  return runCliInProcess(argv);
+}
+
+let http: Server;
+let url = '';
+
+beforeAll(async () => {
+  http = createServer(toNodeListener(createStreamableHttpHandler(createDemoServer({ clockIntervalMs: 0 }))));
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+});
+
+afterAll(async () => {
+  http?.closeAllConnections();
+  await new Promise((resolve) => http?.close(resolve));
+});
+
+describe.concurrent('mcpkit complete (issue 10)', { timeout: 30_000 }, () => {
+  it('the complete examples in --help return completions on the demo server', async () => {
+    const help = await mcpkit('complete', '--help');
+    const examples = [...help.stdout.matchAll(/^ {2}mcpkit complete URL (.+)$/gm)].map((match) =>
+      // The examples quote a template for the shell; split the line as a shell would.
+      [...match[1]!.matchAll(/'([^']*)'|(\S+)/g)].map((word) => word[1] ?? word[2]!),
+    );
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+    for (const words of examples) {
+      const run = await mcpkit('complete', url, ...words);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).not.toContain('(no completions)');
+      expect(run.stdout.trim()).not.toBe('');
+    }
+  });
+
+  it('an unknown prompt in complete is a usage error (exit 2)', async () => {
+    const run = await mcpkit('complete', url, 'translat', 'language=Fr');
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain('The server has no prompt "translat"');
+    expect(run.stderr).toContain('Did you mean "translate"?');
+  });
+
+  it('an unknown argument name in complete is a usage error, not "(no completions)"', async () => {
+    const [prompt, template] = await Promise.all([
+      mcpkit('complete', url, 'translate', 'langauge=Fr'),
+      mcpkit('complete', url, 'demo://items/{category}/{id}', 'kind=f'),
+    ]);
+    expect(prompt.code, prompt.stderr).toBe(2);
+    expect(prompt.stdout).toBe('');
+    expect(prompt.stderr).toBe(
+      'Error: The prompt "translate" has no argument "langauge"\nTry: Its arguments: text, language\n',
+    );
+    expect(template.code, template.stderr).toBe(2);
+    expect(template.stderr).toBe(
+      'Error: The template demo://items/{category}/{id} has no argument "kind"\nTry: Its arguments: category, id\n',
+    );
+  });
+});
+
+/** A stdio server script that answers only the handshake and tools/list, then goes silent. */
+function silentServer(options: { handshake: boolean; ignoreSigterm: boolean }): string {
+  const answers = {
+    initialize: {
+      protocolVersion: '2025-11-25',
+      capabilities: { tools: {} },
+      serverInfo: { name: 'silent', version: '1' },
+    },
+    'tools/list': { tools: [{ name: 'wait', inputSchema: { type: 'object' } }] },
+  };
+  return [
+    options.ignoreSigterm ? "process.on('SIGTERM',()=>{});" : '',
+    'setInterval(()=>{},1000);',
+    options.handshake
+      ? `const answers=${JSON.stringify(answers)};let b='';process.stdin.setEncoding('utf8').on('data',d=>{b+=d;let i;while((i=b.indexOf('\\n'))>=0){const m=JSON.parse(b.slice(0,i));b=b.slice(i+1);const result=answers[m.method];if(m.id===undefined||!result)continue;process.stdout.write(JSON.stringify({jsonrpc:'2.0',id:m.id,result})+'\\n')}})`
+      : 'process.stdin.resume();',
+  ].join('');
+}
+
+describe.concurrent('mcpkit --timeout (issue 10)', { timeout: 30_000 }, () => {
+  it('a handshake that times out exits 5, as the README says', async () => {
+    const run = await mcpkit(
+      'list',
+      '--timeout',
+      '800ms',
+      '--',
+      process.execPath,
+      '-e',
+      silentServer({ handshake: false, ignoreSigterm: false }),
+    );
+    expect(run.code, run.stderr).toBe(5);
+    expect(run.stderr).toMatch(/^Error: (Timed out after 800 ms|The server did not answer the handshake)/);
+  });
+
+  it('--timeout is a hard deadline: no waiting for a cancel POST that hangs', async () => {
+    // The demo over HTTP, except that a POST carrying notifications/cancelled is never answered.
+    const listener = toNodeListener(createStreamableHttpHandler(createDemoServer({ clockIntervalMs: 0 })));
+    const hanging = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        if (body.includes('notifications/cancelled')) return; // never answered
+        // The body is read already; the adapter takes it parsed, as from a framework.
+        if (body.length > 0) Object.assign(req, { body: JSON.parse(body.toString('utf8')) });
+        listener(req, res);
+      });
+    });
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    try {
+      const target = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/mcp`;
+      const started = performance.now();
+      const run = await mcpkit(
+        'call',
+        target,
+        'slow_count',
+        'steps=100',
+        'delayMs=100',
+        '--timeout',
+        '1500ms',
+      );
+      const elapsed = performance.now() - started;
+      expect(run.code, run.stderr).toBe(5);
+      expect(run.stderr).toContain('Error: Timed out after 1.5 s (--timeout).');
+      // The deadline plus the CLI's 100 ms for last words, plus slack for a loaded machine; the old
+      // overshoot (1 s waiting for the cancel POST, 2 s of kill grace) stays well outside.
+      expect(elapsed).toBeLessThan(1500 + 800);
+    } finally {
+      hanging.closeAllConnections();
+      await new Promise((resolve) => hanging.close(resolve));
+    }
+  });
+
+  it('--timeout is a hard deadline: no waiting out the kill grace of a stdio server that ignores SIGTERM', async () => {
+    const started = performance.now();
+    const run = await mcpkit(
+      'call',
+      'wait',
+      '--timeout',
+      '1500ms',
+      '--',
+      process.execPath,
+      '-e',
+      silentServer({ handshake: true, ignoreSigterm: true }),
+    );
+    const elapsed = performance.now() - started;
+    expect(run.code, run.stderr).toBe(5);
+    expect(run.stderr).toContain('Error: Timed out after 1.5 s (--timeout).');
+    expect(elapsed).toBeLessThan(1500 + 800);
+  });
+});
+
+describe.concurrent('mcpkit with its arguments in the wrong order (issue 10)', { timeout: 30_000 }, () => {
+  it('swapped arguments: the URL after the tool name is accepted (call add URL a=1)', async () => {
+    const run = await mcpkit('call', 'add', url, 'a=1', 'b=2');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('3\n');
+  });
+
+  it('swapped arguments: hints name the user\'s own verb and never say "Try: Try:"', async () => {
+    const [dashes, noUrl] = await Promise.all([mcpkit('call', '--'), mcpkit('get', 'greet')]);
+    expect(dashes.code).toBe(2);
+    expect(dashes.stderr).toBe(
+      'Error: `--` must be followed by the command that starts the server\nTry: mcpkit call -- node server.js\n',
+    );
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.stderr).toBe(
+      'Error: "greet" is not a server URL\nTry: To start a server over stdio, put its command after `--`: mcpkit get -- greet …\n',
+    );
+  });
+});
+
+describe.concurrent('mcpkit and a stdio server that misbehaves (issue 10)', { timeout: 30_000 }, () => {
+  it('crash reports keep the first Error: line above a long stack, and do not repeat the header', async () => {
+    const crash =
+      'console.error("starting up");console.error("Error: API_KEY is not set");' +
+      'for(let i=0;i<60;i++)console.error("    at someFunction"+i+" (/home/me/project/src/server.js:"+i+")");' +
+      'process.exit(1)';
+    const run = await mcpkit('list', '--', process.execPath, '-e', crash);
+    expect(run.code, run.stderr).toBe(3);
+    const [message] = run.stderr.split('\nTry: ');
+    expect(message).toBe(
+      [
+        `Error: MCP server process "${process.execPath}" exited with code 1.`,
+        'Its output on stderr:',
+        'Error: API_KEY is not set',
+        '…',
+        ...Array.from(
+          { length: 15 },
+          (_, k) => `    at someFunction${45 + k} (/home/me/project/src/server.js:${45 + k})`,
+        ),
+      ].join('\n'),
+    );
+    expect(run.stderr.match(/someFunction59/g)).toHaveLength(1);
+  });
+
+  it('a stdio server printing non-JSON on stdout: the error quotes the offending line, not only a timeout', async () => {
+    const chatty = 'console.log("Server listening on stdio...");setInterval(()=>{},1000)';
+    const run = await mcpkit('list', '--timeout', '1s', '--', process.execPath, '-e', chatty);
+    expect(run.code, run.stderr).toBe(5);
+    expect(run.stderr).toContain('Error: Timed out after 1 s (--timeout).');
+    expect(run.stderr).toContain('not JSON: "Server listening on stdio..."');
+    expect(run.stderr).toContain(
+      'Try: A stdio server must write only JSON-RPC messages to stdout; send its logs to stderr (console.error)',
+    );
+  });
+});
+
+describe('mcpkit when the server dies during an HTTP call (issue 10)', { timeout: 30_000 }, () => {
+  it('a server that dies during an HTTP call: the CLI says it is retrying, gives up soon, and says "connection lost"', async () => {
+    const dying = createServer(
+      toNodeListener(createStreamableHttpHandler(createDemoServer({ clockIntervalMs: 0 }))),
+    );
+    await new Promise<void>((resolve) => dying.listen(0, '127.0.0.1', resolve));
+    const target = `http://127.0.0.1:${(dying.address() as AddressInfo).port}/mcp`;
+    const running = mcpkit('call', target, 'slow_count', 'steps=100', 'delayMs=100');
+    // Let the call start and send a few progress events, then the server goes away for good.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const diedAt = performance.now();
+    dying.closeAllConnections();
+    await new Promise((resolve) => dying.close(resolve));
+    dying.closeAllConnections();
+    const run = await running;
+    const afterDeath = performance.now() - diedAt;
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr).toContain('Connection lost (ECONNREFUSED); retrying…');
+    expect(run.stderr).toMatch(/Error: Connection lost: /);
+    expect(run.stderr).not.toContain('The server answered with an error');
+    // Two attempts (the demo's retry: 1 s, then 1.5 s), not the library's 13 s; slack for a loaded machine.
+    expect(afterDeath).toBeLessThan(6000);
+  });
+});
+
+describe.concurrent('VS Code variables in config files (issue 10)', { timeout: 30_000 }, () => {
+  const scratch: string[] = [];
+  afterAll(async () => {
+    await Promise.all(scratch.map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
+  /** Writes `.vscode/mcp.json` in a fresh folder; its one server prints its arguments and exits. */
+  async function vscodeConfig(args: string[], extra: Record<string, unknown> = {}): Promise<string> {
+    const workspace = await mkdtemp(path.join(tmpdir(), 'mcpkit-vscode-'));
+    scratch.push(workspace);
+    await mkdir(path.join(workspace, '.vscode'));
+    const file = path.join(workspace, '.vscode', 'mcp.json');
+    const server = {
+      command: process.execPath,
+      args: ['-e', 'console.error("args=" + process.argv.slice(1).join("|")); process.exit(9)', ...args],
+    };
+    await writeFile(file, JSON.stringify({ ...extra, servers: { tools: server } }));
+    return file;
+  }
+
+  it(`VS Code variables: \${workspaceFolder} (the folder holding .vscode) and \${env:NAME} are expanded`, async () => {
+    const file = await vscodeConfig([`\${workspaceFolder}/data`, `key=\${env:MCPKIT_TEST_KEY}`]);
+    process.env.MCPKIT_TEST_KEY = 'k-123';
+    const run = await mcpkit('list', '--config', file);
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr).toContain(`args=${path.dirname(path.dirname(file))}/data|key=k-123`);
+    expect(run.stderr).not.toContain(`\${`);
+  });
+
+  it('VS Code variables: an unknown one is a usage error naming the variable, the file, the server and the field', async () => {
+    const file = await vscodeConfig([`\${userHome}/x`]);
+    const run = await mcpkit('list', '--config', file);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toBe(
+      `Error: ${file}: server "tools", "args[2]" uses \${userHome}, which mcpkit cannot expand\nTry: Supported: \${workspaceFolder}, \${env:NAME} and \${input:ID}\n`,
+    );
+  });
+
+  it(`VS Code variables: \${input:ID} off a terminal is a usage error; an input the file does not declare too`, async () => {
+    const inputs = [{ type: 'promptString', id: 'token', description: 'API token', password: true }];
+    const [declared, undeclared] = await Promise.all([
+      vscodeConfig([`\${input:token}`], { inputs }).then((file) => mcpkit('list', '--config', file)),
+      vscodeConfig([`\${input:other}`], { inputs }).then((file) => mcpkit('list', '--config', file)),
+    ]);
+    expect(declared.code, declared.stderr).toBe(2);
+    expect(declared.stderr).toMatch(
+      /server "tools", "args\[2\]" uses \$\{input:token\}, which must be typed on a terminal/,
+    );
+    expect(undeclared.code, undeclared.stderr).toBe(2);
+    expect(undeclared.stderr).toMatch(
+      /uses \$\{input:other\}, but .*mcp\.json has no "inputs" entry "other"/,
+    );
+  });
+});

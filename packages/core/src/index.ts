@@ -27,8 +27,8 @@ export {
 } from './jsonrpc/incomingRequest.js';
 export * from './jsonrpc/jsonDepth.js';
 export * from './jsonrpc/messages.js';
-export * from './options.js';
 export { DEFAULT_MAX_INCOMING_PER_SECOND, IncomingRateLimit } from './jsonrpc/rateLimit.js';
+export * from './options.js';
 export * from './protocol/capabilities.js';
 export * from './protocol/codec.js';
 export * from './protocol/codecs.js';

@@ -6,6 +6,7 @@
 export { type BearerChallenge, bearerChallenge, isLoopback } from './client/discovery.js';
 export { AuthorizationError } from './client/errors.js';
 export type { CallbackParameters, CrossAppAccess, RedirectHook } from './client/grants.js';
+export { importSigningKey } from './client/keys.js';
 export {
   canonicalResource,
   type OAuthClientOptions,

@@ -5,10 +5,11 @@
  * @module
  */
 import * as oauth from 'oauth4webapi';
+import { AuthorizationError } from './errors.js';
 
 /** Options every outgoing request of the client shares. */
 export interface RequestContext {
-  readonly fetch?: typeof fetch;
+  readonly fetch?: (url: string, init: RequestInit) => Promise<Response>;
 }
 
 /** The oauth4webapi request options this client sets. */
@@ -77,30 +78,47 @@ export async function bearerChallenge(response: Response): Promise<BearerChallen
   return { resourceMetadata: params.resource_metadata, scope: params.scope, error: params.error };
 }
 
-/** The well-known PRM URLs to try for `resource`: path-aware first, then the root. */
-export function prmCandidates(resource: URL, fromHeader: string | undefined): URL[] {
-  const urls: URL[] = [];
-  if (fromHeader) urls.push(new URL(fromHeader, resource));
+/**
+ * The PRM URLs to try for `resource`, each with the `resource` its document must name: the
+ * header's URL and the path-aware well-known URL describe the MCP endpoint itself (the header's may
+ * also describe the origin), the root well-known URL describes the origin.
+ */
+export function prmCandidates(
+  resource: URL,
+  fromHeader: string | undefined,
+): Array<{ url: URL; names: URL[] }> {
+  const origin = new URL(resource.origin);
+  const urls: Array<{ url: URL; names: URL[] }> = [];
+  if (fromHeader) urls.push({ url: new URL(fromHeader, resource), names: [resource, origin] });
   const path = resource.pathname === '/' ? '' : resource.pathname.replace(/\/$/, '');
-  if (path) urls.push(new URL(`/.well-known/oauth-protected-resource${path}`, resource.origin));
-  urls.push(new URL('/.well-known/oauth-protected-resource', resource.origin));
+  if (path)
+    urls.push({ url: new URL(`/.well-known/oauth-protected-resource${path}`, origin), names: [resource] });
+  urls.push({ url: new URL('/.well-known/oauth-protected-resource', origin), names: [origin] });
   return urls;
 }
 
-/** Fetches Protected Resource Metadata, trying each candidate; undefined when none answers. */
+/**
+ * Fetches Protected Resource Metadata, trying each candidate; undefined when none answers. A
+ * document that names another resource stops the flow: it must never steer this client.
+ */
 export async function discoverResource(
   resource: URL,
   challenge: BearerChallenge | undefined,
   ctx: RequestContext,
 ): Promise<oauth.ResourceServer | undefined> {
-  for (const url of prmCandidates(resource, challenge?.resourceMetadata)) {
+  for (const { url, names } of prmCandidates(resource, challenge?.resourceMetadata)) {
     const response = await getMetadata(url, ctx);
     if (!response) continue;
-    try {
-      return await oauth.processResourceDiscoveryResponse(new URL(prmResourceOf(resource)), response);
-    } catch {
-      // The next candidate is tried; a document for another resource is never used.
+    for (const name of names) {
+      try {
+        return await oauth.processResourceDiscoveryResponse(name, response.clone());
+      } catch {
+        // another accepted name may match
+      }
     }
+    throw new AuthorizationError(
+      `the protected resource metadata at ${url.href} does not describe ${resource.href}; refusing to authorize`,
+    );
   }
   return undefined;
 }
@@ -118,13 +136,6 @@ async function getMetadata(url: URL, ctx: RequestContext): Promise<Response | un
     // unreachable: the next candidate is tried
   }
   return undefined;
-}
-
-/** The form oauth4webapi compares a PRM `resource` against (no fragment). */
-function prmResourceOf(resource: URL): string {
-  const copy = new URL(resource);
-  copy.hash = '';
-  return copy.href;
 }
 
 /**
@@ -160,7 +171,30 @@ export async function discoverAuthorizationServer(
   return undefined;
 }
 
-/** 2025-03-26 back-compat: the MCP server's origin is the authorization server, default paths. */
+/**
+ * 2025-03-26 back-compat (no PRM): the metadata at the MCP server's origin. That revision has no
+ * issuer rule and servers put their issuer under a path of the origin, so the document is accepted
+ * when its `issuer` is on the MCP server's own origin (oauth4webapi then checks it against that).
+ */
+export async function discoverLegacyAuthorizationServer(
+  resource: URL,
+  ctx: RequestContext,
+): Promise<oauth.AuthorizationServer | undefined> {
+  const response = await getMetadata(
+    new URL('/.well-known/oauth-authorization-server', resource.origin),
+    ctx,
+  );
+  if (!response) return undefined;
+  try {
+    const { issuer } = (await response.clone().json()) as { issuer?: unknown };
+    if (typeof issuer !== 'string' || new URL(issuer).origin !== resource.origin) return undefined;
+    return await oauth.processDiscoveryResponse(new URL(issuer), response);
+  } catch {
+    return undefined;
+  }
+}
+
+/** 2025-03-26 back-compat without metadata: the MCP server's origin, default endpoint paths. */
 export function legacyAuthorizationServer(resource: URL): oauth.AuthorizationServer {
   const origin = resource.origin;
   return {

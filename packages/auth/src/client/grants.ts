@@ -130,9 +130,9 @@ export async function clientCredentialsGrant(
 export interface CrossAppAccess {
   /** The IdP's metadata (issuer, token_endpoint). */
   readonly idp: oauth.AuthorizationServer;
-  /** This client's registration at the IdP and how it authenticates there. */
-  readonly idpClient: oauth.Client;
-  readonly idpClientAuth: oauth.ClientAuth;
+  /** This client's id at the IdP, and its secret there when it is confidential (client_secret_basic). */
+  readonly idpClientId: string;
+  readonly idpClientSecret?: string;
   /** The user's identity assertion at the IdP (an ID token). */
   readonly idToken: () => Promise<string> | string;
 }
@@ -156,7 +156,9 @@ export async function crossAppGrant(
       subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
     };
     if (scope) exchange.scope = scope;
-    const result = await tokenRequest(xaa.idp, xaa.idpClient, xaa.idpClientAuth, TOKEN_EXCHANGE, exchange, g);
+    const idpClient: oauth.Client = { client_id: xaa.idpClientId };
+    const idpAuth = xaa.idpClientSecret ? oauth.ClientSecretBasic(xaa.idpClientSecret) : oauth.None();
+    const result = await tokenRequest(xaa.idp, idpClient, idpAuth, TOKEN_EXCHANGE, exchange, g);
     assertion = result.access_token;
   } catch (error) {
     throw wrapError('the cross-app token exchange', error);

@@ -9,6 +9,7 @@ import {
   type BearerChallenge,
   bearerChallenge,
   discoverAuthorizationServer,
+  discoverLegacyAuthorizationServer,
   discoverResource,
   httpOptions,
   legacyAuthorizationServer,
@@ -208,10 +209,12 @@ export class OAuthClientProvider {
         `none of the authorization servers of ${this.resource} published usable metadata`,
       );
     }
-    if (!as)
+    if (!as) {
       as =
         (await discoverAuthorizationServer(new URL(this.resourceUrl.origin), ctx)) ??
+        (await discoverLegacyAuthorizationServer(this.resourceUrl, ctx)) ??
         legacyAuthorizationServer(this.resourceUrl);
+    }
     const identity = await this.identity(as);
     this.grantContext = { as, ...identity, resource: this.resource, fetch: this.options.fetch };
     return this.grantContext;
@@ -258,7 +261,7 @@ export class OAuthClientProvider {
       const response = await oauth.dynamicClientRegistrationRequest(
         as,
         metadata,
-        httpOptions(as.registration_endpoint, { fetch: o.fetch }),
+        httpOptions(as.registration_endpoint, { fetch: tolerantRegistrationFetch(o.fetch ?? fetch) }),
       );
       const client = await oauth.processDynamicClientRegistrationResponse(response);
       return {
@@ -295,7 +298,7 @@ export class OAuthClientProvider {
     if (!c.clientSecret) throw new AuthorizationError(`${method} needs a client secret`);
     return method === 'client_secret_post'
       ? oauth.ClientSecretPost(c.clientSecret)
-      : oauth.ClientSecretBasic(c.clientSecret);
+      : clientSecretBasic(c.clientSecret);
   }
 }
 
@@ -311,4 +314,39 @@ export function canonicalResource(url: URL): string {
   const copy = new URL(url);
   copy.hash = '';
   return copy.pathname === '/' && !copy.search ? copy.origin : copy.href;
+}
+
+/**
+ * `client_secret_basic` with WHATWG form encoding of the id and secret. oauth4webapi's own
+ * escapes unreserved characters too (`-` as `%2D`), which servers that do not form-decode the
+ * Basic credentials (many do not) then refuse.
+ */
+function clientSecretBasic(secret: string): oauth.ClientAuth {
+  const encode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
+  return (_as, client, _body, headers) => {
+    headers.set('authorization', `Basic ${btoa(`${encode(client.client_id)}:${encode(secret)}`)}`);
+  };
+}
+
+/**
+ * Many registration endpoints issue a `client_secret` without the `client_secret_expires_at` that
+ * RFC 7591 requires with it; oauth4webapi refuses such answers. This fills in 0 ("never expires").
+ */
+function tolerantRegistrationFetch(
+  base: typeof fetch,
+): (url: string, init: RequestInit) => Promise<Response> {
+  return async (url, init) => {
+    const response = await base(url, init);
+    if (!response.ok) return response;
+    const body = (await response
+      .clone()
+      .json()
+      .catch(() => undefined)) as Record<string, unknown> | undefined;
+    if (!body || typeof body.client_secret !== 'string' || body.client_secret_expires_at !== undefined)
+      return response;
+    return new Response(JSON.stringify({ ...body, client_secret_expires_at: 0 }), {
+      status: response.status,
+      headers: response.headers,
+    });
+  };
 }

@@ -3,7 +3,7 @@
  * mcpkit server wrapped with `protect`, both authorized by a real `oidc-provider` on loopback.
  */
 import { MemoryTokenStore, type OAuthClientOptions, OAuthClientProvider } from '@mcpkit/auth/client';
-import { jwtVerifier, protect } from '@mcpkit/auth/server';
+import { introspectionVerifier, jwtVerifier, protect } from '@mcpkit/auth/server';
 import { McpClient } from '@mcpkit/client';
 import { StreamableHttpClientTransport } from '@mcpkit/client/http';
 import { serve } from '@mcpkit/node/http';
@@ -187,6 +187,39 @@ describe('OAuth against a real oidc-provider', () => {
     });
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toContain('the token has expired');
+  });
+
+  it('an opaque token is verified by RFC 7662 introspection; one for another resource is refused', async () => {
+    const mcp = createStreamableHttpHandler(mcpServer());
+    let resource = '';
+    const served = await serve((request: Request) => guarded(request));
+    cleanups.push(() => served.close());
+    resource = `${served.url.replace(/\/$/, '')}/opaque`;
+    const guarded = protect(mcp, {
+      resource,
+      authorizationServers: [as.issuer],
+      verifier: introspectionVerifier({
+        authorizationServer: {
+          issuer: as.issuer,
+          introspection_endpoint: `${as.issuer}/token/introspection`,
+        },
+        clientId: M2M_CLIENT.client_id,
+        clientSecret: M2M_CLIENT.client_secret,
+        audience: resource,
+        allowLoopbackHttp: true,
+      }),
+    });
+    const { auth, store } = machineProvider(resource);
+    expect((await whoami(await connect(auth, resource))).clientId).toBe(M2M_CLIENT.client_id);
+    expect(store.loadTokens(resource)?.accessToken.split('.')).toHaveLength(1); // opaque, not a JWT
+    const other = await startProtected();
+    const foreign = machineProvider(other.resource);
+    await connect(foreign.auth, other.resource);
+    const response = await fetch(resource, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${foreign.store.loadTokens(other.resource)?.accessToken}` },
+    });
+    expect(response.status).toBe(401);
   });
 
   it('the protected resource metadata is served at the path-aware well-known URL with CORS', async () => {

@@ -51,7 +51,8 @@ export async function startAuthServer(): Promise<AuthServerFixture> {
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx: unknown, resource: string) => ({
           audience: resource,
-          accessTokenFormat: 'jwt',
+          // A resource whose path ends in /opaque gets opaque tokens (checked by introspection).
+          accessTokenFormat: resource.endsWith('/opaque') ? 'opaque' : 'jwt',
           accessTokenTTL: fixture.accessTokenTtl,
           scope: fixture.resourceScopes,
         }),

@@ -12,6 +12,7 @@ export {
 export {
   type IntrospectionVerifierOptions,
   InvalidTokenError,
+  introspectionVerifier,
   type JwtVerifierOptions,
   jwtVerifier,
   type TokenVerifier,

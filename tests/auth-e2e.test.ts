@@ -159,6 +159,19 @@ describe('OAuth against a real oidc-provider', () => {
     expect(seen).toHaveLength(1); // refreshed, not re-authorized
   });
 
+  it('a 401 with a refresh token the server no longer honours falls back to a new authorization', async () => {
+    const { resource } = await startProtected();
+    const store = new MemoryTokenStore();
+    const seen: URL[] = [];
+    const auth = userProvider(resource, seen, { store });
+    const client = await connect(auth, resource);
+    const issued = store.loadTokens(resource);
+    store.saveTokens(resource, { accessToken: 'revoked', refreshToken: 'revoked-too', issuer: as.issuer });
+    await whoami(client);
+    expect(seen).toHaveLength(2); // the refresh failed, so the user was sent through authorization again
+    expect(store.loadTokens(resource)?.accessToken).not.toBe(issued?.accessToken);
+  });
+
   it('client credentials (client_secret_basic) get a token for this resource only; the other server refuses it', async () => {
     const a = await startProtected();
     const b = await startProtected();

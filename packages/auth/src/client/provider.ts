@@ -85,6 +85,8 @@ export class OAuthClientProvider {
   private readonly store: TokenStore;
   private grantContext: GrantContext | undefined;
   private stepUps = 0;
+  private stepUpScope: string | undefined;
+  private inFlight: Promise<void> | undefined;
   private prmScopes: string | undefined;
 
   constructor(private readonly options: OAuthClientOptions) {
@@ -109,11 +111,28 @@ export class OAuthClientProvider {
   /** On a 401: refresh when possible, else discover and authorize. Resolves true to retry. */
   async onUnauthorized(response: Response): Promise<boolean> {
     const challenge = await bearerChallenge(response);
-    const tokens = await this.store.loadTokens(this.resource);
-    if (tokens?.refreshToken && challenge?.error !== 'insufficient_scope') {
-      if (await this.tryRefresh(tokens)) return true;
+    return this.singleFlight(async () => {
+      const tokens = await this.store.loadTokens(this.resource);
+      if (tokens?.refreshToken && challenge?.error !== 'insufficient_scope') {
+        if (await this.tryRefresh(tokens)) return;
+      }
+      await this.authorize(challenge, tokens?.scope);
+    });
+  }
+
+  /**
+   * Runs one refresh or authorization at a time: requests refused while one is under way (the
+   * standalone GET and a POST, say) wait for it and retry, instead of each sending the user off.
+   */
+  private async singleFlight(run: () => Promise<void>): Promise<boolean> {
+    if (this.inFlight) {
+      await this.inFlight.catch(() => {});
+      return true;
     }
-    await this.authorize(challenge, tokens?.scope);
+    this.inFlight = run().finally(() => {
+      this.inFlight = undefined;
+    });
+    await this.inFlight;
     return true;
   }
 
@@ -121,16 +140,22 @@ export class OAuthClientProvider {
   async onForbidden(response: Response): Promise<boolean> {
     const challenge = await bearerChallenge(response);
     if (challenge?.error !== 'insufficient_scope') return false;
-    if (this.stepUps >= (this.options.maxStepUps ?? 2)) {
+    if (this.inFlight) return this.singleFlight(async () => {}); // wait for the step-up under way
+    // Only repeated demands for the same scope count: a new scope is a legitimate new step-up.
+    const asked = challenge.scope ?? '';
+    if (asked !== this.stepUpScope) {
+      this.stepUpScope = asked;
       this.stepUps = 0;
-      throw new AuthorizationError(
-        `the server still asks for more scope after ${this.options.maxStepUps ?? 2} step-ups`,
-      );
+    }
+    const limit = this.options.maxStepUps ?? 2;
+    if (this.stepUps >= limit) {
+      throw new AuthorizationError(`the server still asks for scope "${asked}" after ${limit} step-up(s)`);
     }
     this.stepUps++;
-    const tokens = await this.store.loadTokens(this.resource);
-    await this.authorize(challenge, tokens?.scope);
-    return true;
+    return this.singleFlight(async () => {
+      const tokens = await this.store.loadTokens(this.resource);
+      await this.authorize(challenge, tokens?.scope);
+    });
   }
 
   /** Forgets the tokens of this server. */
@@ -159,7 +184,6 @@ export class OAuthClientProvider {
     const scope = this.scopeFor(g.as, challenge, granted);
     const tokens = await this.runGrant(g, scope);
     await this.store.saveTokens(this.resource, tokens);
-    if (challenge?.error !== 'insufficient_scope') this.stepUps = 0;
   }
 
   private runGrant(g: GrantContext, scope: string | undefined): Promise<StoredTokens> {

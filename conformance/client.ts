@@ -8,11 +8,13 @@
  * The suite appends the server URL, so it is the last argument. Exits 0 when the scenario's job is
  * done, 1 on any error, 2 for an unknown scenario or a missing URL.
  */
+import { importSigningKey, type OAuthClientOptions, OAuthClientProvider } from '@mcpkit/auth/client';
 import { McpClient } from '@mcpkit/client';
 import {
   StreamableHttpClientTransport,
   type StreamableHttpClientTransportOptions,
 } from '@mcpkit/client/http';
+import { AUTH_CLIENT_SCENARIOS } from './auth-scenarios.mjs';
 
 /** Ends the run well before the suite's own 30 s limit, so a hang shows up as our error. */
 const WATCHDOG_MS = 25_000;
@@ -113,7 +115,111 @@ const sseRetry: Scenario = async (url) => {
   await session(client, url, work, { openGetStream: false });
 };
 
+// ---------------------------------------------------------------------------------------------
+// Auth scenarios: the suite's mock authorization server approves at once, redirecting the
+// authorization request straight to the redirect URI with a code; the "user" below follows it.
+
+const REDIRECT_URI = 'http://localhost:3000/callback';
+/** The suite's client metadata document URL (auth/basic-cimd expects exactly this client_id). */
+const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
+
+/** What the suite passes in MCP_CONFORMANCE_CONTEXT for the scenarios that need credentials. */
+interface AuthContext {
+  client_id?: string;
+  client_secret?: string;
+  private_key_pem?: string;
+  signing_algorithm?: string;
+  idp_client_id?: string;
+  idp_id_token?: string;
+  idp_issuer?: string;
+  idp_token_endpoint?: string;
+}
+
+function authContext(): AuthContext {
+  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
+  return raw ? (JSON.parse(raw) as AuthContext) : {};
+}
+
+/** The user's browser: opens the authorization URL and hands back where it redirects to. */
+async function approve(authorizationUrl: URL): Promise<URL> {
+  const response = await fetch(authorizationUrl, { redirect: 'manual' });
+  await response.body?.cancel();
+  const location = response.headers.get('location');
+  if (!location)
+    throw new Error(`the authorization endpoint answered HTTP ${response.status} without a redirect`);
+  return new URL(location, authorizationUrl);
+}
+
+/** Connects with `auth`, lists the tools and calls each one, so protected calls (and step-ups) happen. */
+async function authorizedSession(url: string, options: Omit<OAuthClientOptions, 'serverUrl'>): Promise<void> {
+  const authProvider = new OAuthClientProvider({ serverUrl: url, ...options });
+  const client = newClient();
+  await session(
+    client,
+    url,
+    async () => {
+      const tools = await client.tools();
+      for (const tool of tools) {
+        const result = await client.callTool(tool.name, {});
+        log(`${tool.name}: ${JSON.stringify(result.content)}`);
+      }
+    },
+    { authProvider, openGetStream: false },
+  );
+}
+
+/** Authorization code + PKCE; pre-registered credentials when the suite gives some, else CIMD or DCR. */
+const authorizationCode: Scenario = async (url) => {
+  const context = authContext();
+  await authorizedSession(url, {
+    redirectUri: REDIRECT_URI,
+    redirect: approve,
+    clientMetadataUrl: CIMD_URL,
+    clientMetadata: { client_name: CLIENT_INFO.name },
+    ...(context.client_id ? { clientId: context.client_id, clientSecret: context.client_secret } : {}),
+  });
+};
+
+/** Client credentials with a client secret (basic) or a signed JWT assertion (private_key_jwt). */
+const clientCredentials: Scenario = async (url) => {
+  const context = authContext();
+  if (!context.client_id) throw new Error('the suite gave no client_id');
+  const privateKey = context.private_key_pem
+    ? await importSigningKey(context.private_key_pem, context.signing_algorithm ?? 'ES256')
+    : undefined;
+  await authorizedSession(url, {
+    grant: 'client_credentials',
+    clientId: context.client_id,
+    clientSecret: context.client_secret,
+    ...(privateKey ? { privateKey, tokenEndpointAuthMethod: 'private_key_jwt' as const } : {}),
+  });
+};
+
+/** Cross-app access: token exchange of the IdP's ID token, then the JWT-bearer grant. */
+const crossAppAccess: Scenario = async (url) => {
+  const c = authContext();
+  if (!c.client_id || !c.idp_issuer || !c.idp_token_endpoint || !c.idp_client_id || !c.idp_id_token) {
+    throw new Error('the suite gave no cross-app access context');
+  }
+  const idToken = c.idp_id_token;
+  await authorizedSession(url, {
+    grant: 'cross_app',
+    clientId: c.client_id,
+    clientSecret: c.client_secret,
+    tokenEndpointAuthMethod: 'client_secret_basic',
+    crossApp: {
+      idp: { issuer: c.idp_issuer, token_endpoint: c.idp_token_endpoint },
+      idpClientId: c.idp_client_id,
+      idToken: () => idToken,
+    },
+  });
+};
+
 const SCENARIOS: Readonly<Record<string, Scenario>> = {
+  ...Object.fromEntries(AUTH_CLIENT_SCENARIOS.map((name) => [name, authorizationCode])),
+  'auth/client-credentials-jwt': clientCredentials,
+  'auth/client-credentials-basic': clientCredentials,
+  'auth/cross-app-access-complete-flow': crossAppAccess,
   initialize,
   tools_call: toolsCall,
   'elicitation-sep1034-client-defaults': elicitationDefaults,

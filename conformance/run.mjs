@@ -20,6 +20,7 @@ import net from 'node:net';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { AUTH_CLIENT_SCENARIOS } from './auth-scenarios.mjs';
 import { ensureNode22 } from './node22.mjs';
 import {
   judgeScenario,
@@ -34,8 +35,14 @@ const REPO_ROOT = resolve(HERE, '..');
 const BIND_LOCALHOST_URL = pathToFileURL(join(HERE, 'bind-localhost.mjs')).href;
 const RESULTS_ROOT = join(HERE, '.results');
 const PINNED_SUITE_VERSION = '0.1.16';
-/** The non-auth client scenarios; the 22 auth scenarios need an OAuth-capable client. */
-const CLIENT_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
+/** The client scenarios of suite 0.1.16: 4 non-auth ones, then the 22 auth ones (@mcpkit/auth). */
+const CLIENT_SCENARIOS = [
+  'initialize',
+  'tools_call',
+  'elicitation-sep1034-client-defaults',
+  'sse-retry',
+  ...AUTH_CLIENT_SCENARIOS,
+];
 const DEFAULT_SERVER_CMD = 'npm run --silent conformance:server -- --port {port}';
 const DEFAULT_CLIENT_CMD = 'npm run --silent conformance:client --';
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -46,7 +53,7 @@ const OUTPUT_CAP = 4 * 1024 * 1024;
 const USAGE = `Usage: node conformance/run.mjs [options]
 
   --server-only         run only the server scenarios (suite "all", 32 scenarios)
-  --client-only         run only the client scenarios (${CLIENT_SCENARIOS.join(', ')})
+  --client-only         run only the client scenarios (${CLIENT_SCENARIOS.length}: 4 core, 22 auth)
   --scenario NAME       run only this scenario (repeatable; server or client name)
   --keep                keep the output folder even when everything passed
   --strict              count WARNING checks as failures

@@ -17,6 +17,8 @@ const ENTRY_POINTS = [
   'packages/node/src/stdio.ts',
   'packages/node/src/http.ts',
   'packages/cli/src/index.ts',
+  'packages/auth/src/client.ts',
+  'packages/auth/src/server.ts',
 ].map((entry) => join(root, entry));
 
 function exportsWithoutExample(): string[] {

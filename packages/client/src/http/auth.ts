@@ -38,4 +38,9 @@ export interface AuthProvider {
    * `false` to fail it. The transport discards the response body afterwards.
    */
   onUnauthorized?(response: Response): Promise<boolean>;
+  /**
+   * Called on a 403 (typically `insufficient_scope`, for a step-up authorization). Resolve `true`
+   * to retry the request once, `false` to let the 403 through as it is.
+   */
+  onForbidden?(response: Response): Promise<boolean>;
 }

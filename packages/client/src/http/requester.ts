@@ -100,14 +100,24 @@ export class HttpRequester {
    */
   async send(call: HttpCall): Promise<Response> {
     const response = await this.fetchOnce(call);
-    const onUnauthorized = this.options.authProvider?.onUnauthorized;
-    if (response.status !== 401 || !onUnauthorized) return response;
+    const auth = this.options.authProvider;
+    // 403 goes to the provider only when it steps up (insufficient_scope); otherwise it is an answer.
+    const react =
+      response.status === 401
+        ? auth?.onUnauthorized
+        : response.status === 403
+          ? auth?.onForbidden
+          : undefined;
+    if (!react) return response;
     let retry: boolean;
     try {
-      retry = await onUnauthorized.call(this.options.authProvider, response);
-    } finally {
+      retry = await react.call(auth, response);
+    } catch (error) {
       discardBody(response);
+      throw error;
     }
+    if (!retry && response.status === 403) return response;
+    discardBody(response);
     if (!retry)
       throw new HttpTransportError(`${call.method} ${call.url.href} was refused: HTTP 401 Unauthorized`, 401);
     return this.fetchOnce(call);

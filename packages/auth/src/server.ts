@@ -1,0 +1,20 @@
+/**
+ * `@mcpkit/auth/server`: make an mcpkit HTTP server an OAuth 2.1 protected resource.
+ * @module
+ */
+export {
+  type AuthAwareHandler,
+  metadataUrl,
+  type ProtectOptions,
+  protect,
+  protectedResourceMetadata,
+} from './server/protect.js';
+export {
+  type IntrospectionVerifierOptions,
+  InvalidTokenError,
+  introspectionVerifier,
+  type JwtVerifierOptions,
+  jwtVerifier,
+  type TokenVerifier,
+  type VerifiedToken,
+} from './server/verify.js';

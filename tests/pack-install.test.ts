@@ -73,6 +73,7 @@ beforeAll(async () => {
     ...packed.map((pkg) => pkg.tarball),
     'ajv@^8.17.0', // the optional peers of @mcpkit/schema/ajv
     'ajv-formats@^3.0.1',
+    'undici@^7.30.2', // the optional peer of @mcpkit/node/http-client (with @mcpkit/client)
     `@types/node@${TYPES_NODE_VERSION}`,
   ]);
   await writeFile(path.join(app, 'entries.ts'), importEveryEntry());

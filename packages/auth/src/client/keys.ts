@@ -2,7 +2,7 @@
  * Loading the private key a client signs `private_key_jwt` assertions with (jose).
  * @module
  */
-import { importPKCS8 } from 'jose';
+import { type CryptoKey, importPKCS8 } from 'jose';
 
 /**
  * Imports a PKCS#8 PEM private key for `private_key_jwt` client authentication.

@@ -4,6 +4,7 @@
  * discovers and authorizes on a 401, `onForbidden` steps up on a 403 `insufficient_scope`.
  * @module
  */
+import type { CryptoKey } from 'jose';
 import * as oauth from 'oauth4webapi';
 import {
   type BearerChallenge,

@@ -8,8 +8,10 @@ import { PassThrough, type Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import {
   DEFAULT_MAX_INCOMING_PER_SECOND,
+  DEFAULT_MAX_JSON_DEPTH,
   IncomingRateLimit,
   type JsonRpcMessage,
+  JsonTooDeepError,
   type MessageSink,
   type SendOptions,
   type Transport,
@@ -292,7 +294,24 @@ export class StdioClientTransport implements Transport {
         if (pause > 0) this.pauseReading(pause);
       },
     };
-    const lines = jsonLineHandler(paced, source, this.options.maxJsonDepth);
+    // A message nested past maxJsonDepth cannot be parsed to learn which request it answers, so
+    // that request would wait out its timeout: like an oversized one, it closes the connection.
+    const maxDepth = this.options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+    const guarded: MessageSink = {
+      ...paced,
+      parseError: (error) => {
+        if (error instanceof JsonTooDeepError) {
+          this.abort(
+            new Error(
+              `The server sent a message on ${source} nested deeper than the limit of ${maxDepth} levels (maxJsonDepth)`,
+            ),
+          );
+          return;
+        }
+        paced.parseError(error);
+      },
+    };
+    const lines = jsonLineHandler(guarded, source, maxDepth);
     return {
       line: (text) => lines.line(text),
       oversize: (max) =>

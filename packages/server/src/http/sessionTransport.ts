@@ -17,6 +17,7 @@
  */
 import {
   type AbortSignalLike,
+  CapabilityError,
   ErrorCode,
   errorResponse,
   type JsonRpcMessage,
@@ -338,7 +339,7 @@ export class HttpSessionTransport implements Transport {
     if (this.isClosed) throw new Error('The HTTP session is closed');
     // The client POSTs its answer with no session to route it by, so it could never arrive: fail
     // the request now instead of letting it wait for its timeout.
-    if (this.stateless && isRequest(message)) throw new Error(STATELESS_REQUEST);
+    if (this.stateless && isRequest(message)) throw new CapabilityError(STATELESS_REQUEST);
     const responseId = responseIdOf(message, this.exchanges);
     const target = responseId ?? (isResponse(message) ? undefined : options?.relatedRequestId);
     const exchange = target === undefined ? undefined : this.exchanges.get(target);

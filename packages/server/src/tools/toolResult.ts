@@ -13,6 +13,7 @@
  */
 import {
   type CallToolResult,
+  CapabilityError,
   type ContentBlock,
   type JsonObject,
   McpError,
@@ -182,7 +183,9 @@ export function invalidArgumentsResult(toolName: string, issues: readonly Valida
 /**
  * The text a model sees for an error a handler threw.
  *
- * A `ToolError` or an `McpError` message is always shown: both are written for the peer. Any
+ * A `ToolError` or an `McpError` message is always shown: both are written for the peer. So is a
+ * `CapabilityError` (the client or the transport cannot do what the tool asked, e.g. "the client
+ * does not support sampling.tools"): it names protocol features, never internals. Any
  * other error is masked by default ("Tool "x" failed with an internal error."), because its
  * message is written for the developer and often holds paths, hosts or credentials (`ENOENT
  * /home/me/…`, `ECONNREFUSED 10.0.0.7:5432`); the server reports it in full to `onError`. With
@@ -197,7 +200,8 @@ export function invalidArgumentsResult(toolName: string, issues: readonly Valida
  * ```
  */
 export function thrownErrorText(toolName: string, error: unknown, mask: boolean): string {
-  const exposed = !mask || error instanceof ToolError || error instanceof McpError;
+  const exposed =
+    !mask || error instanceof ToolError || error instanceof McpError || error instanceof CapabilityError;
   if (exposed) {
     if (error instanceof Error && error.message) return error.message;
     if (typeof error === 'string' && error) return error;

@@ -12,6 +12,7 @@ import {
 } from '@mcpkit/core';
 import { McpServer, type ServerSession, type ServerSessionState } from '@mcpkit/server';
 import { describe, expect, it } from 'vitest';
+import { eventually } from './support/eventually.js';
 
 const WATCHED = 'test://watched/1';
 
@@ -66,14 +67,6 @@ class Relink implements Transport {
   }
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 describe('session state record', () => {
   it('a session serialized mid-session and restored on a fresh server keeps its subscriptions, log level and tools', async () => {
     const first = defineServer();
@@ -112,7 +105,7 @@ describe('session state record', () => {
 
     const result = await client.callTool('touch');
     expect(result.content).toEqual([{ type: 'text', text: 'touched' }]);
-    await until(() => updates.length === 1 && logs.length === 1, 'the update and the log message');
+    await eventually(() => updates.length === 1 && logs.length === 1, 'the update and the log message');
     await client.ping();
     expect(updates).toEqual([WATCHED]);
     expect(logs).toEqual(['touch at error']);

@@ -184,7 +184,7 @@ export class ServerSession {
     if (this.logLevel !== undefined) state.logLevel = this.logLevel;
     if (this.subscriptions?.size) state.subscriptions = [...this.subscriptions];
     if (part?.eventIdPrefix !== undefined) state.eventIdPrefix = part.eventIdPrefix;
-    if (part?.owner !== undefined) state.owner = part.owner;
+    if (part?.principal !== undefined) state.principal = part.principal;
     return state;
   }
 

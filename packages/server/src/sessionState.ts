@@ -50,11 +50,11 @@ export interface ServerSessionState {
   /** Prefix of the session's SSE event ids (Streamable HTTP with an event store), for resumption. */
   readonly eventIdPrefix?: string;
   /** The principal (`authInfo.clientId`) the session is bound to, if it was authenticated. */
-  readonly owner?: string;
+  readonly principal?: string;
 }
 
 /**
- * The part of a session's state its transport holds (Streamable HTTP: event-id prefix, owner).
+ * The part of a session's state its transport holds (Streamable HTTP: event-id prefix, principal).
  * A transport that has some implements these; others need not.
  *
  * @example
@@ -64,7 +64,7 @@ export interface ServerSessionState {
  */
 export interface SessionStateHolder {
   /** What the transport holds of the session's state. */
-  sessionStatePart(): Pick<ServerSessionState, 'eventIdPrefix' | 'owner'>;
+  sessionStatePart(): Pick<ServerSessionState, 'eventIdPrefix' | 'principal'>;
   /** Takes back what {@link sessionStatePart} gave, when a session is restored. */
   restoreSessionState(state: ServerSessionState): void;
 }
@@ -104,7 +104,7 @@ export function checkSessionState(
   )
     fail('subscriptions');
   if (value.eventIdPrefix !== undefined && typeof value.eventIdPrefix !== 'string') fail('eventIdPrefix');
-  if (value.owner !== undefined && typeof value.owner !== 'string') fail('owner');
+  if (value.principal !== undefined && typeof value.principal !== 'string') fail('principal');
   return value as unknown as ServerSessionState;
 }
 

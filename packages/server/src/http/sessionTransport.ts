@@ -211,16 +211,16 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     this.sink = sink;
   }
 
-  sessionStatePart(): Pick<ServerSessionState, 'eventIdPrefix' | 'owner'> {
-    const part: { eventIdPrefix?: string; owner?: string } = {};
+  sessionStatePart(): Pick<ServerSessionState, 'eventIdPrefix' | 'principal'> {
+    const part: { eventIdPrefix?: string; principal?: string } = {};
     if (this.prefix !== undefined) part.eventIdPrefix = this.prefix;
-    if (this.ownerClientId !== undefined) part.owner = this.ownerClientId;
+    if (this.ownerClientId !== undefined) part.principal = this.ownerClientId;
     return part;
   }
 
   restoreSessionState(state: ServerSessionState): void {
     if (state.eventIdPrefix !== undefined) this.prefix = state.eventIdPrefix;
-    if (state.owner !== undefined) this.ownerClientId = state.owner;
+    if (state.principal !== undefined) this.ownerClientId = state.principal;
   }
 
   setProtocolVersion(version: string): void {

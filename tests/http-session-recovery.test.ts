@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { McpClient } from '@mcpkit/client';
-import { StreamableHttpClientTransport } from '@mcpkit/client/http';
+import { HttpClientTransport, StreamableHttpClientTransport } from '@mcpkit/client/http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from './support/eventually.js';
 import { repoRoot } from './support/officialSchema.js';
@@ -51,12 +51,17 @@ function killed(child: ChildProcess): Promise<void> {
   });
 }
 
-describe('session recovery over HTTP', () => {
+const TRANSPORTS = [
+  ['StreamableHttpClientTransport', (url: string) => new StreamableHttpClientTransport(url)],
+  ['HttpClientTransport (auto-detecting)', (url: string) => new HttpClientTransport(url)],
+] as const;
+
+describe.each(TRANSPORTS)('session recovery over HTTP with %s', (_name, makeTransport) => {
   it('after the server process is killed and restarted, the client re-subscribes and re-applies its log level', async () => {
     const first = await startServer(0);
     const port = Number(new URL(first.url).port);
     const client = new McpClient({ name: 'survivor', version: '1.0.0' });
-    const transport = new StreamableHttpClientTransport(first.url);
+    const transport = makeTransport(first.url);
     await client.connect(transport);
     const updates: string[] = [];
     const logs: unknown[] = [];

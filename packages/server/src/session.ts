@@ -4,6 +4,8 @@
  *
  * Per-session state is kept small on purpose (the negotiated revision, the client's declared
  * capabilities, a log level, subscriptions) so that thousands of idle HTTP sessions stay cheap.
+ * `snapshot()` gathers it into one plain record on demand (see sessionState.ts) and
+ * `Server.connect(transport, { state })` restores a session from one.
  * @module
  */
 import {

@@ -39,7 +39,12 @@ import {
 } from '@mcpkit/core';
 import { RequestContext } from './context.js';
 import type { Server } from './server.js';
-import { checkSessionState, type ServerSessionState, type SessionStateHolder } from './sessionState.js';
+import {
+  checkSessionState,
+  composeSessionState,
+  type ServerSessionState,
+  type SessionStateHolder,
+} from './sessionState.js';
 
 /** Options of {@link Server.connect}. */
 export interface SessionConnectOptions {
@@ -173,21 +178,20 @@ export class ServerSession {
    */
   snapshot(): ServerSessionState | undefined {
     if (!this.initParams || !this.client || !this.told) return undefined;
-    const part = (this.transport as Partial<SessionStateHolder>).sessionStatePart?.();
-    const state: { -readonly [K in keyof ServerSessionState]: ServerSessionState[K] } = {
-      v: 1,
-      key: this.key,
-      protocolVersion: this.version,
-      initializeParams: this.initParams,
-      clientCapabilities: this.clientCaps,
-      clientInfo: this.client,
-      serverCapabilities: this.told,
-    };
-    if (this.logLevel !== undefined) state.logLevel = this.logLevel;
-    if (this.subscriptions?.size) state.subscriptions = [...this.subscriptions];
-    if (part?.eventIdPrefix !== undefined) state.eventIdPrefix = part.eventIdPrefix;
-    if (part?.principal !== undefined) state.principal = part.principal;
-    return state;
+    return composeSessionState(
+      {
+        v: 1,
+        key: this.key,
+        protocolVersion: this.version,
+        initializeParams: this.initParams,
+        clientCapabilities: this.clientCaps,
+        clientInfo: this.client,
+        serverCapabilities: this.told,
+      },
+      this.logLevel,
+      this.subscriptions,
+      (this.transport as Partial<SessionStateHolder>).sessionStatePart?.(),
+    );
   }
 
   private restore(state: ServerSessionState): void {

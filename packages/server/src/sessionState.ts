@@ -11,6 +11,7 @@
 import {
   type ClientCapabilities,
   type Implementation,
+  LOGGING_LEVELS,
   type LoggingLevel,
   type ProtocolVersion,
   type ServerCapabilities,
@@ -69,7 +70,30 @@ export interface SessionStateHolder {
   restoreSessionState(state: ServerSessionState): void;
 }
 
-const LOG_LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
+/** The record's optional parts. */
+type OptionalParts = 'logLevel' | 'subscriptions' | 'eventIdPrefix' | 'principal';
+
+/**
+ * @internal Builds a record from a session's fields, leaving out the parts it does not have.
+ *
+ * @example
+ * ```ts
+ * const state = composeSessionState(core, session.logLevel, session.subscriptions, undefined);
+ * ```
+ */
+export function composeSessionState(
+  core: Omit<ServerSessionState, OptionalParts>,
+  logLevel: LoggingLevel | undefined,
+  subscriptions: ReadonlySet<string> | undefined,
+  part: Pick<ServerSessionState, 'eventIdPrefix' | 'principal'> | undefined,
+): ServerSessionState {
+  const state: { -readonly [K in keyof ServerSessionState]: ServerSessionState[K] } = { ...core };
+  if (logLevel !== undefined) state.logLevel = logLevel;
+  if (subscriptions?.size) state.subscriptions = [...subscriptions];
+  if (part?.eventIdPrefix !== undefined) state.eventIdPrefix = part.eventIdPrefix;
+  if (part?.principal !== undefined) state.principal = part.principal;
+  return state;
+}
 
 /**
  * Checks a record read back from a store before a session trusts it.
@@ -96,7 +120,8 @@ export function checkSessionState(
   if (!isObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string')
     fail('clientInfo');
   if (!isObject(value.serverCapabilities)) fail('serverCapabilities');
-  if (value.logLevel !== undefined && !LOG_LEVELS.has(value.logLevel as string)) fail('logLevel');
+  if (value.logLevel !== undefined && !(LOGGING_LEVELS as readonly unknown[]).includes(value.logLevel))
+    fail('logLevel');
   const subscriptions = value.subscriptions;
   if (
     subscriptions !== undefined &&

@@ -18,6 +18,7 @@ import {
   ErrorCode,
   type GetPromptResult,
   type IncomingRequest,
+  type InitializeResult,
   type JsonSchemaValidator,
   type ListPromptsResult,
   type ListResourcesResult,
@@ -34,11 +35,13 @@ import {
   type ResourceTemplate,
   type Root,
   type Tool,
+  type Transport,
 } from '@mcpkit/core';
 import { defaultValidator } from '@mcpkit/schema';
 import { Client, type ClientOptions, type ClientRequestHandler } from './client.js';
 import { applyElicitationDefaults } from './elicitationDefaults.js';
 import { DEFAULT_MAX_PAGES, PaginationError } from './limits.js';
+import { SessionSetup } from './sessionSetup.js';
 import { type ClientTaskMethod, type ClientTaskOptions, ClientTaskReceiver } from './taskReceiver.js';
 
 /** The context a client-side handler gets: the server's request, with its signal and id. */
@@ -117,6 +120,9 @@ export class McpClient extends Client {
   private readonly outputValidators = new Map<string, CompiledValidator | null>();
   private readonly listChangedListeners = new Map<ListKind, Set<() => void>>();
   private readonly taskMethods: ClientTaskMethod[] = [];
+  /** Subscriptions and log level, set up again in a session the transport had to replace. */
+  private readonly setup = new SessionSetup();
+  private recoveredListeners: Set<() => void> | undefined;
   /** Runs sampling and elicitation as tasks, when the `tasks` option is set. */
   readonly taskReceiver: ClientTaskReceiver | undefined;
 
@@ -271,6 +277,7 @@ export class McpClient extends Client {
    */
   async subscribeResource(uri: string, options?: OutgoingRequestOptions): Promise<void> {
     await this.request('resources/subscribe', { uri }, options);
+    this.setup.subscribed(uri);
   }
 
   /**
@@ -282,6 +289,7 @@ export class McpClient extends Client {
    * ```
    */
   async unsubscribeResource(uri: string, options?: OutgoingRequestOptions): Promise<void> {
+    this.setup.unsubscribed(uri);
     await this.request('resources/unsubscribe', { uri }, options);
   }
 
@@ -372,6 +380,7 @@ export class McpClient extends Client {
    */
   async setLoggingLevel(level: LoggingLevel, options?: OutgoingRequestOptions): Promise<void> {
     await this.request('logging/setLevel', { level }, options);
+    this.setup.leveled(level);
   }
 
   /**
@@ -434,6 +443,58 @@ export class McpClient extends Client {
     if (this.rootsSource === undefined) throw new Error('Pass `roots` to the constructor to serve roots');
     this.rootsSource = roots;
     if (this.connected) await this.notify('notifications/roots/list_changed');
+  }
+
+  // ---------------------------------------------------------------- session recovery
+
+  /**
+   * Connects as {@link Client.connect} does, and listens for the transport replacing a session
+   * the server forgot (restart, failover): the client then subscribes again to every resource it
+   * was subscribed to and sets its log level again, before the request that found the session
+   * gone is retried.
+   *
+   * @example
+   * ```ts
+   * await client.connect(new StreamableHttpClientTransport('http://127.0.0.1:3000/mcp'));
+   * ```
+   */
+  override connect(transport: Transport, options?: OutgoingRequestOptions): Promise<InitializeResult> {
+    transport.onSessionRecovered = () => this.sessionRecovered();
+    return super.connect(transport, options);
+  }
+
+  /**
+   * Calls `listener` after the transport replaced a session the server forgot and this client set
+   * up its subscriptions and log level again; returns an unsubscribe function.
+   *
+   * @example
+   * ```ts
+   * client.onSessionRecovered(() => console.error('the server restarted; subscriptions renewed'));
+   * ```
+   */
+  onSessionRecovered(listener: () => void): () => void {
+    if (!this.recoveredListeners) this.recoveredListeners = new Set();
+    const listeners = this.recoveredListeners;
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  }
+
+  private async sessionRecovered(): Promise<void> {
+    // The new session may serve other lists: what was cached came from the old one.
+    this.caches.clear();
+    this.outputValidators.clear();
+    const failures = await this.setup.reapply({
+      subscribe: (uri) => this.request('resources/subscribe', { uri }),
+      setLevel: (level) => this.request('logging/setLevel', { level }),
+    });
+    for (const failure of failures) this.reportError(failure);
+    for (const listener of this.recoveredListeners ?? []) {
+      try {
+        listener();
+      } catch (error) {
+        this.reportError(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
   }
 
   // ---------------------------------------------------------------- internals

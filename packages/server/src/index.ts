@@ -78,6 +78,7 @@ export {
 export { isAbsoluteUri, uriProblem } from './resources/uri.js';
 export { Server, type SessionInfo, type SessionListener } from './server.js';
 export { ServerSession, type SessionConnectOptions } from './session.js';
+export { checkSessionState, type ServerSessionState, type SessionStateHolder } from './sessionState.js';
 export {
   type ClientTaskRequestOptions,
   type ClientTaskWaitOptions,

@@ -9,11 +9,9 @@
  * @module
  */
 
-import type { ServerCapabilities } from '@mcpkit/core';
 import { Notification } from '@mcpkit/core';
 import type { PagedCollection, PagedItem } from './pagination.js';
 import type { Server } from './server.js';
-import type { ServerSession } from './session.js';
 
 /**
  * The lists whose changes are announced.
@@ -105,15 +103,12 @@ export class ListChangedNotifier {
  */
 export class ListChangeAnnouncer {
   private readonly notifier: ListChangedNotifier;
-  /** The capabilities each session was given, to announce only the lists it was told can change. */
-  private readonly told = new WeakMap<ServerSession, ServerCapabilities>();
 
   constructor(
     private readonly server: Server,
     debounceMs: number,
   ) {
     this.notifier = new ListChangedNotifier(debounceMs, (kinds) => this.announce(kinds));
-    server.onSessionInitialized((session) => this.told.set(session, server.capabilities));
   }
 
   /** Records a change of `kind`, if any session could hear of it. */
@@ -129,7 +124,8 @@ export class ListChangeAnnouncer {
   private announce(kinds: readonly ListKind[]): void {
     for (const kind of kinds) {
       this.server.broadcast(LIST_CHANGED_NOTIFICATION[kind], undefined, (session) => {
-        const told = this.told.get(session)?.[kind] as { listChanged?: boolean } | undefined;
+        // Only the lists the session was told (at initialize) can change.
+        const told = session.serverCapabilities?.[kind] as { listChanged?: boolean } | undefined;
         return told?.listChanged === true;
       });
     }

@@ -228,12 +228,15 @@ export class Server {
 
   /**
    * Serves one client over `transport`. Returns at once; the session initializes when the
-   * client sends `initialize`.
+   * client sends `initialize`, or, given `{ state }` (a record `session.snapshot()` made, here or
+   * in another process), starts initialized from it with no handshake.
    *
+   * @throws {TypeError} when `state` is not a valid session-state record.
    * @example
    * ```ts
    * const session = server.connect(transport);
    * session.onClose(() => console.error('client left'));
+   * const resumed = server.connect(otherTransport, { state: JSON.parse(saved) });
    * ```
    */
   connect(transport: Transport, options?: SessionConnectOptions): ServerSession {

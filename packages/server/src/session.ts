@@ -4,6 +4,8 @@
  *
  * Per-session state is kept small on purpose (the negotiated revision, the client's declared
  * capabilities, a log level, subscriptions) so that thousands of idle HTTP sessions stay cheap.
+ * `snapshot()` gathers it into one plain record on demand (see sessionState.ts) and
+ * `Server.connect(transport, { state })` restores a session from one.
  * @module
  */
 import {
@@ -30,12 +32,19 @@ import {
   type OutgoingRequestOptions,
   type ProtocolVersion,
   type RevisionCodec,
+  type ServerCapabilities,
   type ServerRequestMap,
   type ServerRequestMethod,
   type Transport,
 } from '@mcpkit/core';
 import { RequestContext } from './context.js';
 import type { Server } from './server.js';
+import {
+  checkSessionState,
+  composeSessionState,
+  type ServerSessionState,
+  type SessionStateHolder,
+} from './sessionState.js';
 
 /** Options of {@link Server.connect}. */
 export interface SessionConnectOptions {
@@ -44,9 +53,15 @@ export interface SessionConnectOptions {
    * revision, and the client is assumed to have declared no capabilities.
    */
   stateless?: { protocolVersion: ProtocolVersion };
+  /**
+   * Resume a session from a record {@link ServerSession.snapshot} made (perhaps in another
+   * process): the session starts initialized, with no handshake, under the record's revision,
+   * client, log level and subscriptions. The record is checked first.
+   */
+  state?: ServerSessionState;
 }
 
-type SessionState = 'new' | 'initializing' | 'ready' | 'closed';
+type SessionPhase = 'new' | 'initializing' | 'ready' | 'closed';
 
 /**
  * The arguments of a typed request to the client: params may be left out when the method allows it.
@@ -84,11 +99,15 @@ const LOG_LEVEL_ORDER: Readonly<Record<string, number>> = {
  */
 export class ServerSession {
   readonly connection: Connection;
-  private state: SessionState = 'new';
+  private phase: SessionPhase = 'new';
   private codec: RevisionCodec;
   private version: ProtocolVersion;
   private client: Implementation | undefined;
   private clientCaps: ClientCapabilities = {};
+  /** The client's `initialize` params and what the server answered, kept for {@link snapshot}. */
+  private initParams: Record<string, unknown> | undefined;
+  private told: ServerCapabilities | undefined;
+  private stableKey: string | undefined;
   private closeListeners: Array<() => void> | undefined;
   private userData: Map<string, unknown> | undefined;
   /** The minimum level of log notifications this client wants; unset until it says. */
@@ -103,7 +122,8 @@ export class ServerSession {
   ) {
     this.version = options.stateless?.protocolVersion ?? server.protocolVersions[0]!;
     this.codec = codecFor(this.version);
-    if (options.stateless) this.state = 'ready';
+    if (options.stateless) this.phase = 'ready';
+    if (options.state) this.restore(checkSessionState(options.state, server.protocolVersions));
     this.connection = new Connection(
       transport,
       {
@@ -132,6 +152,63 @@ export class ServerSession {
     return this.transport.sessionId;
   }
 
+  /**
+   * A stable key for bookkeeping about this session: its id, else one made on first use. It is
+   * part of the session state, so a restored session keeps it.
+   */
+  get key(): string {
+    if (this.stableKey === undefined) this.stableKey = this.transport.sessionId ?? crypto.randomUUID();
+    return this.stableKey;
+  }
+
+  /** The capabilities the server announced to this client, once the handshake is done. */
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.phase === 'ready' ? this.told : undefined;
+  }
+
+  /**
+   * The session's state as one plain, JSON-serializable record, built on demand; `undefined`
+   * before the client initialized (there is nothing to resume). Restore it with
+   * `server.connect(transport, { state })`.
+   *
+   * @example
+   * ```ts
+   * await store.set(session.key, JSON.stringify(session.snapshot()));
+   * ```
+   */
+  snapshot(): ServerSessionState | undefined {
+    if (!this.initParams || !this.client || !this.told) return undefined;
+    return composeSessionState(
+      {
+        v: 1,
+        key: this.key,
+        protocolVersion: this.version,
+        initializeParams: this.initParams,
+        clientCapabilities: this.clientCaps,
+        clientInfo: this.client,
+        serverCapabilities: this.told,
+      },
+      this.logLevel,
+      this.subscriptions,
+      (this.transport as Partial<SessionStateHolder>).sessionStatePart?.(),
+    );
+  }
+
+  private restore(state: ServerSessionState): void {
+    this.version = state.protocolVersion;
+    this.codec = codecFor(this.version);
+    this.transport.setProtocolVersion?.(this.version);
+    this.initParams = state.initializeParams as Record<string, unknown>;
+    this.clientCaps = state.clientCapabilities;
+    this.client = state.clientInfo;
+    this.told = state.serverCapabilities;
+    this.stableKey = state.key;
+    this.logLevel = state.logLevel;
+    if (state.subscriptions?.length) this.subscriptions = new Set(state.subscriptions);
+    (this.transport as Partial<SessionStateHolder>).restoreSessionState?.(state);
+    this.phase = 'ready';
+  }
+
   /** The negotiated revision (before `initialize`: the server's preferred one). */
   get protocolVersion(): ProtocolVersion {
     return this.version;
@@ -149,12 +226,12 @@ export class ServerSession {
 
   /** True once `initialize` was answered. */
   get initialized(): boolean {
-    return this.state === 'initializing' || this.state === 'ready';
+    return this.phase === 'initializing' || this.phase === 'ready';
   }
 
   /** True once the transport closed. */
   get closed(): boolean {
-    return this.state === 'closed';
+    return this.phase === 'closed';
   }
 
   /**
@@ -172,7 +249,7 @@ export class ServerSession {
 
   /** Calls `listener` once when the session closes. */
   onClose(listener: () => void): void {
-    if (this.state === 'closed') {
+    if (this.phase === 'closed') {
       listener();
       return;
     }
@@ -223,7 +300,7 @@ export class ServerSession {
     method: string,
     params: Record<string, unknown> | undefined,
   ): Record<string, unknown> | undefined {
-    if (method !== Method.Ping && this.state !== 'ready') {
+    if (method !== Method.Ping && this.phase !== 'ready') {
       throw new CapabilityError(`Cannot send "${method}" before the client has finished initializing`);
     }
     const gap = missingClientCapability(method, params, this.clientCaps);
@@ -244,7 +321,7 @@ export class ServerSession {
     relatedRequestId?: string | number,
   ): void | Promise<void> {
     const encoded = this.codec.encodeParams(method, params);
-    if (encoded === NOT_IN_REVISION || this.state === 'closed') return;
+    if (encoded === NOT_IN_REVISION || this.phase === 'closed') return;
     return this.connection.notify(
       method,
       encoded,
@@ -292,7 +369,7 @@ export class ServerSession {
 
   private handleRequest(request: IncomingRequest): unknown {
     const method = request.method;
-    if (this.state === 'new' && method !== Method.Initialize && method !== Method.Ping) {
+    if (this.phase === 'new' && method !== Method.Initialize && method !== Method.Ping) {
       throw new McpError(
         ErrorCode.InvalidRequest,
         `The session is not initialized: send "initialize" before "${method}"`,
@@ -310,7 +387,7 @@ export class ServerSession {
 
   /** @internal Answers `initialize`: negotiates the revision and records the client. */
   acceptInitialize(params: Record<string, unknown> | undefined): InitializeResult {
-    if (this.state !== 'new') {
+    if (this.phase !== 'new') {
       throw new McpError(ErrorCode.InvalidRequest, 'The session is already initialized');
     }
     const requested = params?.protocolVersion;
@@ -333,10 +410,12 @@ export class ServerSession {
     this.transport.setProtocolVersion?.(this.version);
     this.clientCaps = capabilities as ClientCapabilities;
     this.client = clientInfo;
-    this.state = 'initializing';
+    this.initParams = params as Record<string, unknown>;
+    this.phase = 'initializing';
+    this.told = this.server.capabilities;
     const result: InitializeResult = {
       protocolVersion: this.version,
-      capabilities: this.server.capabilities,
+      capabilities: this.told,
       serverInfo: this.server.info,
     };
     if (this.server.options.instructions !== undefined)
@@ -350,8 +429,8 @@ export class ServerSession {
     _extra?: MessageExtra,
   ): void {
     if (method === Notification.Initialized) {
-      if (this.state !== 'initializing') return;
-      this.state = 'ready';
+      if (this.phase !== 'initializing') return;
+      this.phase = 'ready';
       this.server.sessionInitialized(this);
       return;
     }
@@ -359,8 +438,8 @@ export class ServerSession {
   }
 
   private handleClose(): void {
-    if (this.state === 'closed') return;
-    this.state = 'closed';
+    if (this.phase === 'closed') return;
+    this.phase = 'closed';
     const listeners = this.closeListeners;
     this.closeListeners = undefined;
     if (listeners) for (const listener of listeners) listener();

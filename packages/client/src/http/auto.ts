@@ -57,6 +57,8 @@ const LEGACY_SIGNALS = new Set([400, 404, 405]);
 export class HttpClientTransport implements Transport {
   /** The URL given: the MCP endpoint, or the legacy SSE endpoint. */
   readonly url: URL;
+  /** Called after the transport replaced a session the server forgot; see {@link Transport}. */
+  onSessionRecovered: (() => void | Promise<void>) | undefined;
   private readonly streamable: StreamableHttpClientTransport;
   private active: Transport;
   private sink: MessageSink | undefined;
@@ -68,6 +70,7 @@ export class HttpClientTransport implements Transport {
   ) {
     this.url = new URL(url);
     this.streamable = new StreamableHttpClientTransport(this.url, options);
+    this.streamable.onSessionRecovered = () => this.onSessionRecovered?.();
     this.active = this.streamable;
   }
 

@@ -141,8 +141,8 @@ const REINITIALIZE_TIMEOUT = 30_000;
  * - Keeps the `Mcp-Session-Id` the server assigns at `initialize` and sends it, with
  *   `MCP-Protocol-Version` once negotiated, on every later request.
  * - On a 404 for a request that carried the session id (the session expired), replays the
- *   `initialize` it saw, sends `notifications/initialized`, then retries the request once. The
- *   client never notices.
+ *   `initialize` it saw, sends `notifications/initialized`, calls {@link onSessionRecovered} (an
+ *   `McpClient` re-subscribes and re-applies its log level there), then retries the request once.
  * - Opens the standalone GET stream after initialization (405 means the server has none).
  * - Resumes dropped SSE streams by GET with `Last-Event-ID`, waiting the server's `retry:` time
  *   first, with exponential backoff for failed attempts; see {@link ReconnectionOptions}.
@@ -162,6 +162,8 @@ const REINITIALIZE_TIMEOUT = 30_000;
 export class StreamableHttpClientTransport implements Transport {
   /** The MCP endpoint. */
   readonly url: URL;
+  /** Called after the transport replaced a session the server forgot; see {@link Transport}. */
+  onSessionRecovered: (() => void | Promise<void>) | undefined;
   private readonly requester: HttpRequester;
   private readonly reconnection: ResolvedReconnectionOptions;
   private readonly openGetStream: boolean;
@@ -415,10 +417,30 @@ export class StreamableHttpClientTransport implements Transport {
   private recoverSession(expired: string): Promise<void> {
     if (this.recovery) return this.recovery;
     if (this.session !== expired) return Promise.resolve(); // recovered already
-    this.recovery = this.reinitialize().finally(() => {
+    const done = () => {
       this.recovery = undefined;
-    });
+    };
+    // The new session is open once re-initialized: requests the client sends to set it up again
+    // must not wait for this recovery (they would wait for themselves).
+    this.recovery = this.reinitialize().then(
+      () => {
+        done();
+        return this.announceRecovery();
+      },
+      (error: unknown) => {
+        done();
+        throw error;
+      },
+    );
     return this.recovery;
+  }
+
+  private async announceRecovery(): Promise<void> {
+    try {
+      await this.onSessionRecovered?.();
+    } catch (error) {
+      this.sink?.error(toError(error));
+    }
   }
 
   private async reinitialize(): Promise<void> {

@@ -69,4 +69,12 @@ export interface Transport {
   setProtocolVersion?(version: string): void;
   /** The HTTP session id, for transports that have sessions. */
   readonly sessionId?: string | undefined;
+  /**
+   * Set by the client that uses a transport with sessions. Called when the server had forgotten
+   * the session (restart, failover) and the transport opened a new one on its own: what the
+   * client had set up in the old session (resource subscriptions, log level) is gone and must be
+   * set up again. The transport waits for the returned promise before it retries the request
+   * that found the session gone.
+   */
+  onSessionRecovered?: (() => void | Promise<void>) | undefined;
 }

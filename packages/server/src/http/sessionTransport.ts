@@ -28,6 +28,7 @@ import {
   type Transport,
 } from '@mcpkit/core';
 import type { ServerSession } from '../session.js';
+import type { ServerSessionState, SessionStateHolder } from '../sessionState.js';
 import type { EventStore } from './eventStore.js';
 import { emptyReply, jsonReply, Refuse, type Reply, sseReply } from './responses.js';
 import {
@@ -163,7 +164,7 @@ class LogicalStream implements SseConnectionOwner {
  * The server-side transport of one HTTP session. Created by the Streamable HTTP handler; not meant
  * to be constructed by applications.
  */
-export class HttpSessionTransport implements Transport {
+export class HttpSessionTransport implements Transport, SessionStateHolder {
   /** The `ServerSession` serving this transport (set by the handler right after connecting). */
   session: ServerSession | undefined;
   /** When the client last sent anything (ms since epoch); idle sessions expire. */
@@ -209,6 +210,18 @@ export class HttpSessionTransport implements Transport {
 
   start(sink: MessageSink): void {
     this.sink = sink;
+  }
+
+  sessionStatePart(): Pick<ServerSessionState, 'eventIdPrefix' | 'principal'> {
+    const part: { eventIdPrefix?: string; principal?: string } = {};
+    if (this.prefix !== undefined) part.eventIdPrefix = this.prefix;
+    if (this.ownerClientId !== undefined) part.principal = this.ownerClientId;
+    return part;
+  }
+
+  restoreSessionState(state: ServerSessionState): void {
+    if (state.eventIdPrefix !== undefined) this.prefix = state.eventIdPrefix;
+    if (state.principal !== undefined) this.ownerClientId = state.principal;
   }
 
   setProtocolVersion(version: string): void {

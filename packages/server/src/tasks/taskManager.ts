@@ -146,7 +146,6 @@ export class TaskManager {
   readonly store: TaskStore;
   private readonly ownsStore: boolean;
   private readonly runner: TaskRunner<RunningTask>;
-  private readonly sessionKeys = new WeakMap<ServerSession, string>();
   private readonly grantTtl: (requested: number | undefined) => number;
   private readonly pollInterval: number;
   private server: Server | undefined;
@@ -405,13 +404,9 @@ export class TaskManager {
   }
 
   private sessionKey(session: ServerSession): TaskRequestor {
-    let key = this.sessionKeys.get(session);
-    if (!key) {
-      // A session id from Streamable HTTP is itself random; other sessions get one of their own.
-      key = `${SESSION_PREFIX}${session.id ?? crypto.randomUUID()}`;
-      this.sessionKeys.set(session, key);
-    }
-    return key;
+    // Keyed by the session's stable key (its id, or one it keeps in its state), so a restored
+    // session still owns its tasks.
+    return `${SESSION_PREFIX}${session.key}`;
   }
 }
 

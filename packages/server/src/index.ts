@@ -47,6 +47,8 @@ export {
 } from './handlers.js';
 export { ListedItem, type ListKind } from './listChanged.js';
 export { McpServer, type McpServerOptions } from './mcpServer.js';
+export { unknownToolError } from './tools/toolsFeature.js';
+export * from './middleware/index.js';
 export {
   type PromptArgumentName,
   type PromptArguments,

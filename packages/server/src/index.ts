@@ -47,7 +47,6 @@ export {
 } from './handlers.js';
 export { ListedItem, type ListKind } from './listChanged.js';
 export { McpServer, type McpServerOptions } from './mcpServer.js';
-export { unknownToolError } from './tools/toolsFeature.js';
 export * from './middleware/index.js';
 export {
   type PromptArgumentName,
@@ -131,3 +130,4 @@ export {
   toCallToolResult,
   toolErrorResult,
 } from './tools/toolResult.js';
+export { unknownToolError } from './tools/toolsFeature.js';

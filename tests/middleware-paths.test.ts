@@ -149,6 +149,29 @@ const TRANSPORTS: readonly [string, (server: McpServer) => Send | Promise<Send>]
   ['Streamable HTTP, stateless', (server) => overHttp(server, true)],
 ];
 
+describe('middleware: the context over HTTP', () => {
+  it('holds the remote address, the request headers and the session id over Streamable HTTP', async () => {
+    const { server } = watchedServer();
+    const seen: Json[] = [];
+    server.use('tools/list', (ctx, next) => {
+      seen.push({
+        remoteAddress: ctx.remoteAddress,
+        header: ctx.header('mcp-protocol-version'),
+        headers: ctx.headers?.get('mcp-protocol-version'),
+        sessionId: ctx.sessionId,
+      });
+      return next();
+    });
+    const send = await overHttp(server, false);
+    await send({ jsonrpc: '2.0', id: 1, method: Method.Initialize, params: INITIALIZE });
+    await send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await send({ jsonrpc: '2.0', id: 2, method: Method.ToolsList, params: {} });
+    expect(seen).toEqual([
+      { remoteAddress: '127.0.0.1', header: REVISION, headers: REVISION, sessionId: expect.any(String) },
+    ]);
+  });
+});
+
 describe('middleware: no path skips it', () => {
   it('the requests driven here are every method the server answers', () => {
     const { server } = watchedServer();

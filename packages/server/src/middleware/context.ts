@@ -60,9 +60,30 @@ export class ServerMiddlewareContext implements MiddlewareContextBase {
     return this.request ? this.request.authInfo : this.extra?.authInfo;
   }
 
+  /** What the transport said about the message (HTTP request, address, principal). */
+  private get transportExtra(): MessageExtra | undefined {
+    return this.request ? this.request.request.extra : this.extra;
+  }
+
+  /** The peer's address as the socket reports it (never from a header), over HTTP on Node. */
+  get remoteAddress(): string | undefined {
+    return this.transportExtra?.remoteAddress;
+  }
+
+  /**
+   * One HTTP request header by lower-case name, `null` when absent, `undefined` off HTTP. Cheaper
+   * than {@link headers}, which builds a web `Request` on Node.
+   */
+  header(name: string): string | null | undefined {
+    const extra = this.transportExtra;
+    if (!extra) return undefined;
+    if (extra.header) return extra.header(name);
+    return extra.httpRequest ? extra.httpRequest.headers.get(name) : undefined;
+  }
+
   /** The HTTP request's headers, over HTTP. */
   get headers(): Headers | undefined {
-    return (this.request ? this.request.httpRequest : this.extra?.httpRequest)?.headers;
+    return this.transportExtra?.httpRequest?.headers;
   }
 
   /** Fires when the request is cancelled or its connection closes; `undefined` for a notification. */

@@ -1,14 +1,16 @@
 /**
  * "No path skips it" (issue 21): every request method the server answers, sent over in-memory,
- * stdio and Streamable HTTP (stateful and stateless), passes a middleware installed with
- * `server.use`. The methods are enumerated from the server's own method table, so a method added
+ * stdio, Streamable HTTP (stateful and stateless) and legacy HTTP+SSE, and in every older 2025/2024
+ * revision, passes a middleware installed with `server.use`, and so does a client notification
+ * that reaches the server's listeners. The methods are enumerated from the server's own method table, so a method added
  * later and not driven here fails the test.
  */
 import { createInMemoryPair, Method } from '@mcpkit/core';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
 import type { McpServer } from '@mcpkit/server';
-import { createStreamableHttpHandler } from '@mcpkit/server/http';
+import { createLegacySseHandler, createStreamableHttpHandler } from '@mcpkit/server/http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sseEvents } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
 import { createMcpkitServer } from './fixtures/mcpkitServer.js';
 import { stdioPipes } from './support/stdioPipes.js';
 
@@ -128,12 +130,42 @@ async function overHttp(server: McpServer, stateless: boolean): Promise<Send> {
   };
 }
 
+/** The deprecated HTTP+SSE transport: requests are POSTed, answers come on the event stream. */
+async function overLegacySse(server: McpServer): Promise<Send> {
+  const served = await serve(createLegacySseHandler(server, { messagesPath: '/messages' }));
+  const controller = new AbortController();
+  cleanups.push(() => controller.abort());
+  cleanups.push(() => served.close());
+  const stream = await fetch(`${served.url}/sse`, {
+    headers: { accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
+  const events = sseEvents(stream);
+  const endpoint = (await events.next()).value!;
+  const postUrl = new URL(endpoint.data, served.url).href;
+  const received: Json[] = [];
+  void (async () => {
+    for await (const event of events) if (event.event === 'message') received.push(JSON.parse(event.data));
+  })().catch(() => {});
+  return async (message) => {
+    const response = await fetch(postUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(message),
+    });
+    await response.arrayBuffer();
+    if (message.id === undefined) return undefined;
+    return until(() => received.find((m) => m.id === message.id && !m.method), `response ${message.id}`);
+  };
+}
+
 /** Initializes, then sends every request and a notification that reaches the server's listeners. */
-async function driveEverything(send: Send): Promise<Json[]> {
+async function driveEverything(send: Send, revision = REVISION): Promise<Json[]> {
   const responses: Json[] = [];
   let id = 0;
-  const init = await send({ jsonrpc: '2.0', id: ++id, method: Method.Initialize, params: INITIALIZE });
-  expect(init?.result?.protocolVersion).toBe(REVISION);
+  const params = { ...INITIALIZE, protocolVersion: revision };
+  const init = await send({ jsonrpc: '2.0', id: ++id, method: Method.Initialize, params });
+  expect(init?.result?.protocolVersion).toBe(revision);
   await send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   for (const [method, params] of Object.entries(REQUESTS)) {
     responses.push((await send({ jsonrpc: '2.0', id: ++id, method, params }))!);
@@ -147,6 +179,7 @@ const TRANSPORTS: readonly [string, (server: McpServer) => Send | Promise<Send>]
   ['stdio', overStdio],
   ['Streamable HTTP, stateful', (server) => overHttp(server, false)],
   ['Streamable HTTP, stateless', (server) => overHttp(server, true)],
+  ['legacy HTTP+SSE', overLegacySse],
 ];
 
 describe('middleware: the context over HTTP', () => {
@@ -193,6 +226,21 @@ describe('middleware: no path skips it', () => {
         'the notification to pass the middleware',
       );
       expect([...seen].sort()).toEqual([...expected, ...listenersReached].sort());
+    });
+  }
+
+  for (const revision of ['2025-06-18', '2025-03-26', '2024-11-05']) {
+    it(`a middleware sees every method the server answers in revision ${revision}`, async () => {
+      const { server, seen } = watchedServer();
+      const responses = await driveEverything(await inMemory(server), revision);
+      expect(responses.every((r) => 'result' in r || 'error' in r)).toBe(true);
+      await until(
+        () => (seen.has('notifications/roots/list_changed') ? true : undefined),
+        'the notification',
+      );
+      expect([...seen].sort()).toEqual(
+        [...answeredMethods(server), 'notifications/roots/list_changed'].sort(),
+      );
     });
   }
 });

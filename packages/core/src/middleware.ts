@@ -69,11 +69,31 @@ export function composeMiddleware<Ctx extends MiddlewareContextBase>(
   middlewares: readonly Middleware<Ctx>[],
   terminal: (ctx: Ctx) => unknown,
 ): (ctx: Ctx) => Promise<unknown> {
-  let run: (ctx: Ctx) => Promise<unknown> = async (ctx) => terminal(ctx);
+  let run = (ctx: Ctx): Promise<unknown> => {
+    try {
+      return asPromise(terminal(ctx));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
   for (let i = middlewares.length - 1; i >= 0; i--) {
     const middleware = middlewares[i]!;
     const inner = run;
-    run = async (ctx) => middleware(ctx, () => inner(ctx));
+    run = (ctx) => {
+      try {
+        return asPromise(middleware(ctx, () => inner(ctx)));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
   }
   return run;
+}
+
+/**
+ * A native promise passes through as it is, so a pass-through middleware (`(ctx, next) =>
+ * next()`) adds no promise and no microtask of its own; anything else is wrapped once.
+ */
+function asPromise(value: unknown): Promise<unknown> {
+  return value instanceof Promise ? value : Promise.resolve(value);
 }

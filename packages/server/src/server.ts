@@ -176,7 +176,10 @@ export class Server {
     if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     if (this.pipeline) {
       const ctx = new ServerMiddlewareContext(method, params, context.session, context);
-      return this.pipeline(ctx).catch((error: unknown) => this.middlewareFailed(ctx, error));
+      const result = this.pipeline(ctx);
+      // The base class rethrows anyway: skip the extra promise unless a subclass handles failures.
+      if (this.middlewareFailed === Server.prototype.middlewareFailed) return result;
+      return result.catch((error: unknown) => this.middlewareFailed(ctx, error));
     }
     return handler(params, context);
   }

@@ -133,6 +133,12 @@ describe('server middleware: the pipeline', () => {
     expect(errors.map((e) => e.message)).toEqual(['secret internals']);
   });
 
+  it('use() without a middleware function throws a TypeError at once, not on the first request', () => {
+    const { server } = makeServer();
+    expect(() => server.use('tools/list', undefined as never)).toThrow(TypeError);
+    expect(() => server.use(undefined as never)).toThrow(TypeError);
+  });
+
   it('an unknown method is refused before the middleware (routing comes first)', async () => {
     const { server } = makeServer();
     const seen: string[] = [];

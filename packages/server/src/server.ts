@@ -209,8 +209,9 @@ export class Server {
   use<M extends ClientRequestMethod>(method: M, middleware: ServerMethodMiddleware<M>): this;
   use<M extends string>(method: ExtensionMethod<M, ClientRequestMethod>, middleware: ServerMiddleware): this;
   use(first: string | ServerMiddleware, second?: ServerMiddleware | ServerMethodMiddleware<any>): this {
-    const middleware = typeof first === 'string' ? onMethod(first, second as ServerMiddleware) : first;
-    if (typeof middleware !== 'function') throw new TypeError('server.use() needs a middleware function');
+    const given = typeof first === 'string' ? second : first;
+    if (typeof given !== 'function') throw new TypeError('server.use() needs a middleware function');
+    const middleware = typeof first === 'string' ? onMethod(first, given as ServerMiddleware) : first;
     this.middlewares.push(middleware);
     this.pipeline = composeMiddleware(this.middlewares.slice(), (ctx) => this.handle(ctx));
     return this;

@@ -18,5 +18,9 @@ export function createMcpkitEchoServer() {
     { description: TOOL_DESCRIPTION, inputSchema: ECHO_INPUT_SCHEMA },
     ({ text }) => text,
   );
+  // MCPKIT_BENCH_MIDDLEWARE=n installs n pass-through middlewares, to measure the pipeline's cost
+  // (issue 21: at most 5% with three). Unset, the server has none: the published numbers.
+  const layers = Number(process.env.MCPKIT_BENCH_MIDDLEWARE ?? 0);
+  for (let i = 0; i < layers; i++) server.use((_ctx, next) => next());
   return server;
 }

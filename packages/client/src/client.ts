@@ -11,6 +11,7 @@ import {
   Connection,
   ConnectionClosedError,
   codecFor,
+  composeMiddleware,
   ErrorCode,
   type ExtensionMethod,
   encodeOutgoingNotification,
@@ -43,6 +44,7 @@ import {
   UnsupportedProtocolVersionError,
 } from '@mcpkit/core';
 import { DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT, DEFAULT_MAX_INCOMING_REQUESTS } from './limits.js';
+import { type ClientMiddleware, ClientMiddlewareContext } from './middleware/context.js';
 
 /** Answers one request the server sends. */
 export type ClientRequestHandler = (params: Record<string, unknown>, request: IncomingRequest) => unknown;
@@ -153,6 +155,9 @@ export class Client {
   private readonly notificationHandlers = new Map<string, Set<ClientNotificationHandler>>();
   private implied: ClientCapabilities = {};
   private closeListeners: Array<(error?: Error) => void> = [];
+  private readonly middlewares: ClientMiddleware[] = [];
+  /** The composed middleware chain; `undefined` while none is installed (the plain path). */
+  private pipeline: ((ctx: ClientMiddlewareContext) => Promise<unknown>) | undefined;
   readonly protocolVersions: readonly ProtocolVersion[];
 
   constructor(
@@ -301,6 +306,26 @@ export class Client {
           : new CapabilityError(`Cannot send "${method}" before the client has connected`),
       );
     }
+    if (this.pipeline) {
+      const ctx = new ClientMiddlewareContext(
+        'send',
+        method,
+        params,
+        false,
+        this.protocolVersion,
+        undefined,
+        options,
+      );
+      return this.pipeline(ctx) as Promise<R>;
+    }
+    return this.sendRequest<R>(method, params, options);
+  }
+
+  private sendRequest<R>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: OutgoingRequestOptions | undefined,
+  ): Promise<R> {
     try {
       const encoded = encodeOutgoingRequest(
         this.codec,
@@ -315,6 +340,38 @@ export class Client {
   }
 
   /**
+   * Adds a middleware around every request and notification the client sends after `initialize`
+   * (`ctx.direction === 'send'`) and every one it receives (`'receive'`). The first added runs
+   * first on the way in and last on the way out. The chain is composed here, once; a client
+   * without middleware sends and answers exactly as before.
+   *
+   * @example
+   * ```ts
+   * client.use(async (ctx, next) => {
+   *   if (ctx.direction === 'send' && ctx.method === 'tools/call') console.error('calling', ctx.params.name);
+   *   return next();
+   * });
+   * ```
+   */
+  use(middleware: ClientMiddleware): this {
+    if (typeof middleware !== 'function') throw new TypeError('client.use() needs a middleware function');
+    this.middlewares.push(middleware);
+    this.pipeline = composeMiddleware(this.middlewares.slice(), (ctx) => this.endOfChain(ctx));
+    return this;
+  }
+
+  /** The end of the chain: send the message, or answer / deliver the received one. */
+  private endOfChain(ctx: ClientMiddlewareContext): unknown {
+    if (ctx.direction === 'send') {
+      return ctx.isNotification
+        ? this.sendNotification(ctx.method, ctx.outgoingParams)
+        : this.sendRequest(ctx.method, ctx.outgoingParams, ctx.options);
+    }
+    if (ctx.isNotification) return this.runListeners(ctx.method, ctx.params);
+    return this.answer(ctx.method, ctx.params, ctx.request!);
+  }
+
+  /**
    * Sends a notification. Notifications the negotiated revision lacks are dropped.
    *
    * @example
@@ -323,6 +380,17 @@ export class Client {
    * ```
    */
   notify(method: string, params?: Record<string, unknown>): void | Promise<void> {
+    if (this.pipeline) {
+      const ctx = new ClientMiddlewareContext('send', method, params, true, this.protocolVersion);
+      return this.pipeline(ctx).then(() => undefined);
+    }
+    return this.sendNotification(method, params);
+  }
+
+  private sendNotification(
+    method: string,
+    params: Record<string, unknown> | undefined,
+  ): void | Promise<void> {
     const encoded = this.codec.encodeParams(method, params);
     if (encoded === NOT_IN_REVISION) return;
     return this.connection.notify(method, encoded);
@@ -417,18 +485,44 @@ export class Client {
   }
 
   private handleRequest(request: IncomingRequest): unknown {
-    if (request.method === Method.Ping) return {};
-    const handler = this.requestHandlers.get(request.method);
-    if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
-    return handler(request.params ?? {}, request);
+    const method = request.method;
+    if (method !== Method.Ping && !this.requestHandlers.has(method)) {
+      throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    }
+    if (this.pipeline) {
+      const ctx = new ClientMiddlewareContext(
+        'receive',
+        method,
+        request.params,
+        false,
+        this.protocolVersion,
+        request,
+      );
+      return this.pipeline(ctx);
+    }
+    return this.answer(method, request.params ?? {}, request);
+  }
+
+  private answer(method: string, params: Record<string, unknown>, request: IncomingRequest): unknown {
+    if (method === Method.Ping) return {};
+    return this.requestHandlers.get(method)!(params, request);
   }
 
   private handleNotification(method: string, params: Record<string, unknown> | undefined): void {
+    if (this.pipeline) {
+      const ctx = new ClientMiddlewareContext('receive', method, params, true, this.protocolVersion);
+      this.pipeline(ctx).catch((error: unknown) => this.reportError(toError(error)));
+      return;
+    }
+    this.runListeners(method, params ?? {});
+  }
+
+  private runListeners(method: string, params: Record<string, unknown>): void {
     const handlers = this.notificationHandlers.get(method);
     if (!handlers) return;
     for (const handler of handlers) {
       try {
-        handler(params ?? {});
+        handler(params);
       } catch (error) {
         this.reportError(error instanceof Error ? error : new Error(String(error)));
       }
@@ -454,4 +548,8 @@ export class Client {
       // A logging hook that throws must not take the client down.
     }
   }
+}
+
+function toError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
 }

@@ -36,6 +36,11 @@ export {
   type UrlElicitationHandler,
 } from './mcpClient.js';
 export {
+  type ClientMiddleware,
+  ClientMiddlewareContext,
+  type MessageDirection,
+} from './middleware/context.js';
+export {
   ClientTaskAbortedError,
   ClientTaskContext,
   type ClientTaskMethod,

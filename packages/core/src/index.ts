@@ -28,6 +28,7 @@ export {
 export * from './jsonrpc/jsonDepth.js';
 export * from './jsonrpc/messages.js';
 export { DEFAULT_MAX_INCOMING_PER_SECOND, IncomingRateLimit } from './jsonrpc/rateLimit.js';
+export * from './middleware.js';
 export * from './options.js';
 export * from './protocol/capabilities.js';
 export * from './protocol/codec.js';

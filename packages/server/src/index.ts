@@ -47,6 +47,7 @@ export {
 } from './handlers.js';
 export { ListedItem, type ListKind } from './listChanged.js';
 export { McpServer, type McpServerOptions } from './mcpServer.js';
+export * from './middleware/index.js';
 export {
   type PromptArgumentName,
   type PromptArguments,
@@ -130,3 +131,4 @@ export {
   toCallToolResult,
   toolErrorResult,
 } from './tools/toolResult.js';
+export { unknownToolError } from './tools/toolsFeature.js';

@@ -19,6 +19,7 @@ import type {
   JsonSchemaValidator,
   LoggingLevel,
 } from '@mcpkit/core';
+import { Method } from '@mcpkit/core';
 import { defaultValidator } from '@mcpkit/schema';
 import type { RequestContext } from './context.js';
 import type { FeatureHost } from './feature.js';
@@ -31,6 +32,7 @@ import {
 } from './featureSet.js';
 import type { ListedItem, ListKind } from './listChanged.js';
 import type { McpServerOptions } from './mcpServerOptions.js';
+import type { ServerMiddlewareContext } from './middleware/context.js';
 import type {
   PromptArguments,
   PromptArgumentsInput,
@@ -103,6 +105,20 @@ export class McpServer extends Server implements FeatureHost {
       this.tasks.install(this);
     }
     installDeclared(this.features, options.capabilities);
+  }
+
+  /**
+   * A middleware's unexpected error around `tools/call` is answered like the tool's own: masked
+   * in an `isError` result and reported to `onError`. Protocol errors reach the peer as they are.
+   *
+   * @example
+   * ```ts
+   * server.use(onCallTool(() => { throw new Error('bug'); })); // the model reads: Tool "x" failed with an internal error.
+   * ```
+   */
+  protected override middlewareFailed(ctx: ServerMiddlewareContext, error: unknown): unknown {
+    if (ctx.method !== Method.ToolsCall || !ctx.request) throw error;
+    return this.features.tools.middlewareFailed(ctx.params, error, ctx.request);
   }
 
   /**

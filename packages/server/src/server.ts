@@ -12,11 +12,13 @@ import {
   type AuthInfo,
   type ClientNotificationMethod,
   type ClientRequestMethod,
+  composeMiddleware,
   ErrorCode,
   type ExtensionMethod,
   type Implementation,
   LATEST_PROTOCOL_VERSION,
   McpError,
+  type MessageExtra,
   Method,
   mergeCapabilities,
   type ProtocolVersion,
@@ -34,6 +36,12 @@ import {
   SERVER_OPTION_KEYS,
   type ServerOptions,
 } from './handlers.js';
+import {
+  type ServerMethodMiddleware,
+  type ServerMiddleware,
+  ServerMiddlewareContext,
+} from './middleware/context.js';
+import { onMethod } from './middleware/method.js';
 import { ServerSession, type SessionConnectOptions } from './session.js';
 
 /** Called when a session starts or ends. */
@@ -67,6 +75,9 @@ export class Server {
   private readonly liveSessions = new Set<ServerSession>();
   private readonly openListeners = new Set<SessionListener>();
   private readonly closeListeners = new Set<SessionListener>();
+  private readonly middlewares: ServerMiddleware[] = [];
+  /** The composed middleware chain; `undefined` while none is installed (the plain path). */
+  private pipeline: ((ctx: ServerMiddlewareContext) => Promise<unknown>) | undefined;
   private implied: ServerCapabilities = {};
   private declared: ServerCapabilities | undefined;
 
@@ -163,7 +174,72 @@ export class Server {
   dispatch(method: string, params: Record<string, unknown>, context: RequestContext): unknown {
     const handler = this.requestHandlers.get(method);
     if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    if (this.pipeline) {
+      const ctx = new ServerMiddlewareContext(method, params, context.session, context);
+      const result = this.pipeline(ctx);
+      // The base class rethrows anyway: skip the extra promise unless a subclass handles failures.
+      if (this.middlewareFailed === Server.prototype.middlewareFailed) return result;
+      return result.catch((error: unknown) => this.middlewareFailed(ctx, error));
+    }
     return handler(params, context);
+  }
+
+  /**
+   * Adds a middleware around every request and notification any session receives, or, with a
+   * method name, around that method's requests only (typed by the method; an extension's name is
+   * untyped). The first added runs first on the way in and last on the way out. It runs after
+   * routing (an unknown method is refused before it) and the lifecycle gate, and before the result
+   * is encoded for the peer's revision. The chain is composed here, once; a server without
+   * middleware dispatches exactly as before.
+   *
+   * @example
+   * ```ts
+   * server.use(async (ctx, next) => {
+   *   const started = Date.now();
+   *   try {
+   *     return await next();
+   *   } finally {
+   *     audit(ctx.method, ctx.authInfo?.clientId, Date.now() - started);
+   *   }
+   * });
+   * server.use('tools/list', async (_ctx, next) => ({ ...(await next()), tools: [] }));
+   * ```
+   */
+  use(middleware: ServerMiddleware): this;
+  use<M extends ClientRequestMethod>(method: M, middleware: ServerMethodMiddleware<M>): this;
+  use<M extends string>(method: ExtensionMethod<M, ClientRequestMethod>, middleware: ServerMiddleware): this;
+  use(first: string | ServerMiddleware, second?: ServerMiddleware | ServerMethodMiddleware<any>): this {
+    const given = typeof first === 'string' ? second : first;
+    if (typeof given !== 'function') throw new TypeError('server.use() needs a middleware function');
+    const middleware = typeof first === 'string' ? onMethod(first, given as ServerMiddleware) : first;
+    this.middlewares.push(middleware);
+    this.pipeline = composeMiddleware(this.middlewares.slice(), (ctx) => this.handle(ctx));
+    return this;
+  }
+
+  /**
+   * What a middleware's unexpected failure becomes. The low-level server rethrows: the connection
+   * answers `-32603` and reports it to `onError`, an `McpError` reaches the peer as it is.
+   * `McpServer` answers a failed `tools/call` like a tool's own error.
+   *
+   * @example
+   * ```ts
+   * protected override middlewareFailed(ctx: ServerMiddlewareContext, error: unknown): unknown {
+   *   throw error;
+   * }
+   * ```
+   */
+  protected middlewareFailed(_ctx: ServerMiddlewareContext, error: unknown): unknown {
+    throw error;
+  }
+
+  /** The end of the chain: the method's handler, or a notification's listeners. */
+  private handle(ctx: ServerMiddlewareContext): unknown {
+    if (!ctx.request) {
+      this.runListeners(ctx.method, ctx.params, ctx.session);
+      return undefined;
+    }
+    return this.requestHandlers.get(ctx.method)!(ctx.params, ctx.request);
   }
 
   /**
@@ -221,7 +297,21 @@ export class Server {
   }
 
   /** @internal Runs the listeners of a notification a session received. */
-  notified(method: string, params: Record<string, unknown>, session: ServerSession): void {
+  notified(
+    method: string,
+    params: Record<string, unknown>,
+    session: ServerSession,
+    extra?: MessageExtra,
+  ): void {
+    if (this.pipeline) {
+      const ctx = new ServerMiddlewareContext(method, params, session, undefined, extra);
+      this.pipeline(ctx).catch((error: unknown) => this.reportError(toError(error), session));
+      return;
+    }
+    this.runListeners(method, params, session);
+  }
+
+  private runListeners(method: string, params: Record<string, unknown>, session: ServerSession): void {
     const handlers = this.notificationHandlers.get(method);
     if (handlers) for (const handler of handlers) this.safely(() => handler(params, session), session);
   }

@@ -426,7 +426,7 @@ export class ServerSession {
   private handleNotification(
     method: string,
     params: Record<string, unknown> | undefined,
-    _extra?: MessageExtra,
+    extra?: MessageExtra,
   ): void {
     if (method === Notification.Initialized) {
       if (this.phase !== 'initializing') return;
@@ -434,7 +434,7 @@ export class ServerSession {
       this.server.sessionInitialized(this);
       return;
     }
-    this.server.notified(method, params ?? {}, this);
+    this.server.notified(method, params ?? {}, this, extra);
   }
 
   private handleClose(): void {

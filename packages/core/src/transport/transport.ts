@@ -24,6 +24,10 @@ export interface MessageExtra {
   readonly authInfo?: AuthInfo;
   /** The HTTP request that carried the message, for transports that have one. */
   readonly httpRequest?: Request;
+  /** The peer's network address as the host's socket reports it, over HTTP when the host knows it. */
+  readonly remoteAddress?: string | undefined;
+  /** One request header by lower-case name (null when absent), over HTTP, without building a `Request`. */
+  header?(name: string): string | null;
 }
 
 /** Where a transport delivers what it receives. The connection implements it. */

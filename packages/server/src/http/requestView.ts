@@ -36,6 +36,14 @@ export class HttpMessageExtra implements MessageExtra {
   get httpRequest(): Request {
     return this.view.toRequest();
   }
+
+  get remoteAddress(): string | undefined {
+    return this.view.remoteAddress;
+  }
+
+  header(name: string): string | null {
+    return this.view.header(name);
+  }
 }
 
 class WebRequestView implements RawHttpRequest {

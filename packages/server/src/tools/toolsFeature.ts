@@ -128,6 +128,20 @@ export class ToolsFeature extends Feature {
     return this.runHandler(state, pending, ctx);
   }
 
+  /**
+   * What an unexpected error of a middleware around `tools/call` becomes: the same masked
+   * `isError` result and `onError` report as the tool's own error. A protocol error (a guard's
+   * deliberate refusal) is rethrown, to reach the peer with its code and `data`.
+   */
+  middlewareFailed(params: Record<string, unknown>, error: unknown, ctx: RequestContext): CallToolResult {
+    if (error instanceof McpError) throw error;
+    const name = typeof params.name === 'string' ? params.name : '';
+    if (!(error instanceof ToolError) && !ctx.request.cancelled) {
+      this.host.reportError(error instanceof Error ? error : new Error(String(error)), ctx.session);
+    }
+    return toolErrorResult(thrownErrorText(name, error, this.options.maskErrors));
+  }
+
   private changed(): void {
     this.firstPage = undefined;
     this.host.changed('tools');
@@ -146,7 +160,7 @@ export class ToolsFeature extends Feature {
   private callTool(params: Record<string, unknown>, ctx: RequestContext): unknown {
     const name = requireString(params.name, 'tools/call: "name"');
     const tool = this.registry.find(name);
-    if (!tool) throw invalidParams(`Unknown tool: "${name}"`);
+    if (!tool) throw unknownToolError(name);
     const args = params.arguments ?? {};
     if (!isRecord(args)) throw invalidParams('tools/call: "arguments" must be an object');
     if (params.task !== undefined) {
@@ -241,4 +255,17 @@ export class ToolsFeature extends Feature {
     this.host.reportError(new Error(report), ctx.session);
     return toolErrorResult(message);
   }
+}
+
+/**
+ * The refusal of a call to a tool the session does not know, whether it is not registered or a
+ * middleware hides it: the same error either way, so a hidden tool cannot be told apart.
+ *
+ * @example
+ * ```ts
+ * throw unknownToolError('admin_reset');
+ * ```
+ */
+export function unknownToolError(name: string): McpError {
+  return invalidParams(`Unknown tool: "${name}"`);
 }

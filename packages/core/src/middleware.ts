@@ -1,0 +1,99 @@
+/**
+ * The one middleware shape shared by server and client, receiving and sending side.
+ *
+ * A middleware is `(ctx, next) => result`: it wraps the next handler. It may call `next()` and
+ * return what it gives (pass on), assign `ctx.params` before calling `next()` (change params),
+ * return something else (change the result), return without calling `next()` (short-circuit), or
+ * throw. The first middleware added runs first on the way in and last on the way out.
+ *
+ * A chain is composed once, when a middleware is added, not per message; with none installed the
+ * owner keeps its plain dispatch path.
+ * @module
+ */
+
+/**
+ * What every middleware context has, whichever side and direction it runs on.
+ *
+ * @example
+ * ```ts
+ * const audit: Middleware<MiddlewareContextBase> = async (ctx, next) => {
+ *   const result = await next();
+ *   record(ctx.method, ctx.params);
+ *   return result;
+ * };
+ * ```
+ */
+export interface MiddlewareContextBase {
+  /** The JSON-RPC method. */
+  readonly method: string;
+  /** The params; assign a new object before `next()` to change what the handler receives. */
+  params: Record<string, unknown>;
+  /** True for a notification: `next()` resolves to `undefined` and a result is ignored. */
+  readonly isNotification: boolean;
+  /** A per-message store for passing values to the middleware behind this one (made on first use). */
+  readonly store: Map<unknown, unknown>;
+}
+
+/**
+ * A middleware: wraps the next handler of a message (see the module comment).
+ *
+ * @example
+ * ```ts
+ * const timing: Middleware<MiddlewareContextBase> = async (ctx, next) => {
+ *   const started = performance.now();
+ *   try {
+ *     return await next();
+ *   } finally {
+ *     metrics.observe(ctx.method, performance.now() - started);
+ *   }
+ * };
+ * ```
+ */
+export type Middleware<Ctx extends MiddlewareContextBase, Result = unknown> = (
+  ctx: Ctx,
+  next: () => Promise<Result>,
+) => Result | PromiseLike<Result>;
+
+/**
+ * Composes `middlewares` around `terminal`, once: the first of the list is the outermost. Each
+ * `next` is a promise-returning function, so a synchronous throw behind a middleware reaches it as
+ * a rejection it can `catch`.
+ *
+ * @example
+ * ```ts
+ * const run = composeMiddleware([audit, timing], (ctx) => handlers.get(ctx.method)!(ctx.params));
+ * await run(ctx);
+ * ```
+ */
+export function composeMiddleware<Ctx extends MiddlewareContextBase>(
+  middlewares: readonly Middleware<Ctx>[],
+  terminal: (ctx: Ctx) => unknown,
+): (ctx: Ctx) => Promise<unknown> {
+  let run = (ctx: Ctx): Promise<unknown> => {
+    try {
+      return asPromise(terminal(ctx));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+  for (let i = middlewares.length - 1; i >= 0; i--) {
+    const middleware = middlewares[i]!;
+    const inner = run;
+    run = (ctx) => {
+      try {
+        return asPromise(middleware(ctx, () => inner(ctx)));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
+  }
+  return run;
+}
+
+/**
+ * A native promise passes through as it is, so a pass-through middleware (`(ctx, next) =>
+ * next()`) adds no promise and no microtask of its own; anything else is wrapped once.
+ */
+function asPromise(value: unknown): Promise<unknown> {
+  return value instanceof Promise ? value : Promise.resolve(value);
+}

@@ -1,0 +1,146 @@
+/**
+ * What a server middleware receives: the message, who sent it and over what, and a per-message
+ * store. One small object per message, made only when a middleware is installed.
+ * @module
+ */
+import type {
+  AuthInfo,
+  ClientRequestMap,
+  ClientRequestMethod,
+  MessageExtra,
+  Middleware,
+  MiddlewareContextBase,
+  ProtocolVersion,
+} from '@mcpkit/core';
+import type { RequestContext } from '../context.js';
+import type { ServerSession } from '../session.js';
+
+/**
+ * The context of one message a server receives, as its middleware sees it.
+ *
+ * @example
+ * ```ts
+ * server.use(async (ctx, next) => {
+ *   ctx.store.set('started', Date.now());
+ *   return next();
+ * });
+ * ```
+ */
+export class ServerMiddlewareContext implements MiddlewareContextBase {
+  private storeMap: Map<unknown, unknown> | undefined;
+
+  constructor(
+    readonly method: string,
+    /** The params; assign a new object before `next()` to change what the handler receives. */
+    public params: Record<string, unknown>,
+    /** The session the message arrived on. */
+    readonly session: ServerSession,
+    /** The handler's context, for a request; `undefined` for a notification. */
+    readonly request: RequestContext | undefined,
+    private readonly extra?: MessageExtra,
+  ) {}
+
+  /** True for a notification. */
+  get isNotification(): boolean {
+    return this.request === undefined;
+  }
+
+  /** The session id (Streamable HTTP, stateful); `undefined` on stdio, in-memory and stateless HTTP. */
+  get sessionId(): string | undefined {
+    return this.session.id;
+  }
+
+  /** The negotiated protocol revision (the latest before `initialize` completes). */
+  get protocolVersion(): ProtocolVersion {
+    return this.session.protocolVersion;
+  }
+
+  /** The principal, as the authorization layer set it. */
+  get authInfo(): AuthInfo | undefined {
+    return this.request ? this.request.authInfo : this.extra?.authInfo;
+  }
+
+  /** What the transport said about the message (HTTP request, address, principal). */
+  private get transportExtra(): MessageExtra | undefined {
+    return this.request ? this.request.request.extra : this.extra;
+  }
+
+  /** The peer's address as the socket reports it (never from a header), over HTTP on Node. */
+  get remoteAddress(): string | undefined {
+    return this.transportExtra?.remoteAddress;
+  }
+
+  /**
+   * One HTTP request header by lower-case name, `null` when absent, `undefined` off HTTP. Cheaper
+   * than {@link headers}, which builds a web `Request` on Node.
+   */
+  header(name: string): string | null | undefined {
+    const extra = this.transportExtra;
+    if (!extra) return undefined;
+    if (extra.header) return extra.header(name);
+    return extra.httpRequest ? extra.httpRequest.headers.get(name) : undefined;
+  }
+
+  /** The HTTP request's headers, over HTTP. */
+  get headers(): Headers | undefined {
+    return this.transportExtra?.httpRequest?.headers;
+  }
+
+  /** Fires when the request is cancelled or its connection closes; `undefined` for a notification. */
+  get signal(): AbortSignal | undefined {
+    return this.request?.signal;
+  }
+
+  /** A per-message store for values passed to the middleware behind this one. */
+  get store(): Map<unknown, unknown> {
+    if (!this.storeMap) this.storeMap = new Map();
+    return this.storeMap;
+  }
+}
+
+/**
+ * A server middleware: sees every request and notification a session receives.
+ *
+ * @example
+ * ```ts
+ * const log: ServerMiddleware = async (ctx, next) => {
+ *   try {
+ *     return await next();
+ *   } finally {
+ *     audit.write({ method: ctx.method, session: ctx.sessionId });
+ *   }
+ * };
+ * server.use(log);
+ * ```
+ */
+export type ServerMiddleware = Middleware<ServerMiddlewareContext>;
+
+/**
+ * The context of one request of method `M`, with typed params.
+ *
+ * @example
+ * ```ts
+ * const ctx: ServerMethodContext<'resources/read'> = context;
+ * ctx.params.uri; // string
+ * ```
+ */
+export type ServerMethodContext<M extends ClientRequestMethod> = ServerMiddlewareContext & {
+  params: NonNullable<ClientRequestMap[M]['params']> & Record<string, unknown>;
+  readonly request: RequestContext;
+};
+
+/**
+ * A middleware of one request method, with params and result typed by the method.
+ *
+ * @example
+ * ```ts
+ * const slowList: ServerMethodMiddleware<'tools/list'> = async (ctx, next) => {
+ *   const result = await next();
+ *   return { ...result, tools: result.tools.slice(0, 10) };
+ * };
+ * ```
+ */
+export type ServerMethodMiddleware<M extends ClientRequestMethod> = (
+  ctx: ServerMethodContext<M>,
+  next: () => Promise<ClientRequestMap[M]['result']>,
+) => ClientRequestMap[M]['result'] | PromiseLike<ClientRequestMap[M]['result']>;

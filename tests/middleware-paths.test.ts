@@ -1,0 +1,246 @@
+/**
+ * "No path skips it" (issue 21): every request method the server answers, sent over in-memory,
+ * stdio, Streamable HTTP (stateful and stateless) and legacy HTTP+SSE, and in every older 2025/2024
+ * revision, passes a middleware installed with `server.use`, and so does a client notification
+ * that reaches the server's listeners. The methods are enumerated from the server's own method table, so a method added
+ * later and not driven here fails the test.
+ */
+import { createInMemoryPair, Method } from '@mcpkit/core';
+import { type ServedHandler, serve } from '@mcpkit/node/http';
+import type { McpServer } from '@mcpkit/server';
+import { createLegacySseHandler, createStreamableHttpHandler } from '@mcpkit/server/http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sseEvents } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
+import { createMcpkitServer } from './fixtures/mcpkitServer.js';
+import { stdioPipes } from './support/stdioPipes.js';
+
+type Json = Record<string, any>;
+/** Sends one message; resolves with the response of a request, `undefined` for a notification. */
+type Send = (message: Json) => Promise<Json | undefined>;
+
+const REVISION = '2025-11-25';
+const TASK = { taskId: 'no-such-task' };
+/** One request of every method a client may send, with params good enough to reach the handler. */
+const REQUESTS: Readonly<Record<string, Json>> = {
+  [Method.Ping]: {},
+  [Method.ToolsList]: {},
+  [Method.ToolsCall]: { name: 'add', arguments: { a: 1, b: 2 } },
+  [Method.ResourcesList]: {},
+  [Method.ResourcesTemplatesList]: {},
+  [Method.ResourcesRead]: { uri: 'mem://logo' },
+  [Method.ResourcesSubscribe]: { uri: 'mem://logo' },
+  [Method.ResourcesUnsubscribe]: { uri: 'mem://logo' },
+  [Method.PromptsList]: {},
+  [Method.PromptsGet]: { name: 'plain' },
+  [Method.CompletionComplete]: {
+    ref: { type: 'ref/prompt', name: 'greet' },
+    argument: { name: 'name', value: 'A' },
+  },
+  [Method.LoggingSetLevel]: { level: 'info' },
+  [Method.TasksList]: {},
+  [Method.TasksGet]: TASK,
+  [Method.TasksResult]: TASK,
+  [Method.TasksCancel]: TASK,
+};
+const INITIALIZE = {
+  protocolVersion: REVISION,
+  capabilities: { roots: { listChanged: true } },
+  clientInfo: { name: 'paths', version: '1' },
+};
+
+const cleanups: (() => Promise<unknown> | unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+/** A full-featured server that records every method its middleware sees. */
+function watchedServer(): { server: McpServer; seen: Set<string> } {
+  const server = createMcpkitServer({ tasks: true, onError: () => {} });
+  const seen = new Set<string>();
+  server.use((ctx, next) => {
+    seen.add(ctx.method);
+    return next();
+  });
+  cleanups.push(() => server.close());
+  return { server, seen };
+}
+
+/** Every method the server's table answers, from the protocol's method list. */
+function answeredMethods(server: McpServer): string[] {
+  return Object.values(Method).filter((method) => server.requestHandler(method) !== undefined);
+}
+
+async function until<T>(find: () => T | undefined, what: string): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+async function inMemory(server: McpServer): Promise<Send> {
+  const [clientSide, serverSide] = createInMemoryPair({ serialize: true });
+  server.connect(serverSide);
+  const received: Json[] = [];
+  await clientSide.start({
+    message: (value) => received.push(value as Json),
+    parseError: () => {},
+    error: () => {},
+    closed: () => {},
+  });
+  return async (message) => {
+    await clientSide.send(message as never);
+    if (message.id === undefined) return undefined;
+    return until(() => received.find((m) => m.id === message.id && !m.method), `response ${message.id}`);
+  };
+}
+
+function overStdio(server: McpServer): Send {
+  const pipes = stdioPipes();
+  server.connect(pipes.transport);
+  return async (message) => {
+    pipes.send(message);
+    if (message.id === undefined) return undefined;
+    return pipes.waitFor((line) => line.id === message.id && !line.method);
+  };
+}
+
+async function overHttp(server: McpServer, stateless: boolean): Promise<Send> {
+  const handler = createStreamableHttpHandler(server, { stateless, enableJsonResponse: true });
+  const served: ServedHandler = await serve(handler, { path: '/mcp' });
+  cleanups.push(() => served.close());
+  let sessionId: string | null = null;
+  return async (message) => {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
+    if (message.method !== Method.Initialize) headers['mcp-protocol-version'] = REVISION;
+    if (sessionId) headers['mcp-session-id'] = sessionId;
+    const response = await fetch(served.url, { method: 'POST', headers, body: JSON.stringify(message) });
+    sessionId = response.headers.get('mcp-session-id') ?? sessionId;
+    if (message.id === undefined) {
+      await response.arrayBuffer();
+      return undefined;
+    }
+    expect(response.headers.get('content-type')).toContain('application/json');
+    return (await response.json()) as Json;
+  };
+}
+
+/** The deprecated HTTP+SSE transport: requests are POSTed, answers come on the event stream. */
+async function overLegacySse(server: McpServer): Promise<Send> {
+  const served = await serve(createLegacySseHandler(server, { messagesPath: '/messages' }));
+  const controller = new AbortController();
+  cleanups.push(() => controller.abort());
+  cleanups.push(() => served.close());
+  const stream = await fetch(`${served.url}/sse`, {
+    headers: { accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
+  const events = sseEvents(stream);
+  const endpoint = (await events.next()).value!;
+  const postUrl = new URL(endpoint.data, served.url).href;
+  const received: Json[] = [];
+  void (async () => {
+    for await (const event of events) if (event.event === 'message') received.push(JSON.parse(event.data));
+  })().catch(() => {});
+  return async (message) => {
+    const response = await fetch(postUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(message),
+    });
+    await response.arrayBuffer();
+    if (message.id === undefined) return undefined;
+    return until(() => received.find((m) => m.id === message.id && !m.method), `response ${message.id}`);
+  };
+}
+
+/** Initializes, then sends every request and a notification that reaches the server's listeners. */
+async function driveEverything(send: Send, revision = REVISION): Promise<Json[]> {
+  const responses: Json[] = [];
+  let id = 0;
+  const params = { ...INITIALIZE, protocolVersion: revision };
+  const init = await send({ jsonrpc: '2.0', id: ++id, method: Method.Initialize, params });
+  expect(init?.result?.protocolVersion).toBe(revision);
+  await send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  for (const [method, params] of Object.entries(REQUESTS)) {
+    responses.push((await send({ jsonrpc: '2.0', id: ++id, method, params }))!);
+  }
+  await send({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' });
+  return responses;
+}
+
+const TRANSPORTS: readonly [string, (server: McpServer) => Send | Promise<Send>][] = [
+  ['in-memory', inMemory],
+  ['stdio', overStdio],
+  ['Streamable HTTP, stateful', (server) => overHttp(server, false)],
+  ['Streamable HTTP, stateless', (server) => overHttp(server, true)],
+  ['legacy HTTP+SSE', overLegacySse],
+];
+
+describe('middleware: the context over HTTP', () => {
+  it('holds the remote address, the request headers and the session id over Streamable HTTP', async () => {
+    const { server } = watchedServer();
+    const seen: Json[] = [];
+    server.use('tools/list', (ctx, next) => {
+      seen.push({
+        remoteAddress: ctx.remoteAddress,
+        header: ctx.header('mcp-protocol-version'),
+        headers: ctx.headers?.get('mcp-protocol-version'),
+        sessionId: ctx.sessionId,
+      });
+      return next();
+    });
+    const send = await overHttp(server, false);
+    await send({ jsonrpc: '2.0', id: 1, method: Method.Initialize, params: INITIALIZE });
+    await send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await send({ jsonrpc: '2.0', id: 2, method: Method.ToolsList, params: {} });
+    expect(seen).toEqual([
+      { remoteAddress: '127.0.0.1', header: REVISION, headers: REVISION, sessionId: expect.any(String) },
+    ]);
+  });
+});
+
+describe('middleware: no path skips it', () => {
+  it('the requests driven here are every method the server answers', () => {
+    const { server } = watchedServer();
+    expect(answeredMethods(server).sort()).toEqual([Method.Initialize, ...Object.keys(REQUESTS)].sort());
+  });
+
+  for (const [name, connect] of TRANSPORTS) {
+    it(`a middleware sees every method the server answers over ${name}`, async () => {
+      const { server, seen } = watchedServer();
+      const send = await connect(server);
+      const responses = await driveEverything(send);
+      // The server answered them all (with a result or a spec error): none was lost on the way.
+      expect(responses.every((r) => 'result' in r || 'error' in r)).toBe(true);
+      const expected = answeredMethods(server);
+      // Stateless HTTP answers a notification 202 and drops it: there is no session to deliver to.
+      const listenersReached = name.includes('stateless') ? [] : ['notifications/roots/list_changed'];
+      await until(
+        () => (listenersReached.every((m) => seen.has(m)) ? true : undefined),
+        'the notification to pass the middleware',
+      );
+      expect([...seen].sort()).toEqual([...expected, ...listenersReached].sort());
+    });
+  }
+
+  for (const revision of ['2025-06-18', '2025-03-26', '2024-11-05']) {
+    it(`a middleware sees every method the server answers in revision ${revision}`, async () => {
+      const { server, seen } = watchedServer();
+      const responses = await driveEverything(await inMemory(server), revision);
+      expect(responses.every((r) => 'result' in r || 'error' in r)).toBe(true);
+      await until(
+        () => (seen.has('notifications/roots/list_changed') ? true : undefined),
+        'the notification',
+      );
+      expect([...seen].sort()).toEqual(
+        [...answeredMethods(server), 'notifications/roots/list_changed'].sort(),
+      );
+    });
+  }
+});

@@ -235,6 +235,38 @@ async function startHttpsMcpServer(key: string, cert: string): Promise<string> {
   return `https://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
 }
 
+describe('request headers', () => {
+  it('fixed user headers given in mixed case reach the server once, and protocol headers win over them', async () => {
+    const server = await startMisbehavingHttpServer('polite');
+    cleanups.push(() => server.close());
+    const seen: Array<Record<string, string | string[] | undefined>> = [];
+    const recorder = createServer((req, res) => {
+      seen.push(req.headers);
+      const forward = httpRequest(server.url, { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(forward);
+    });
+    await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => closeServer(recorder));
+    const url = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}/mcp`;
+    const client = new McpClient({ name: 'headers', version: '1.0.0' });
+    cleanups.push(() => client.close());
+    const headers = { 'X-Api-Key': 'k1', Accept: 'text/html', 'Content-Type': 'text/plain' };
+    const fetch = createUndiciFetch({ proxyFromEnv: false });
+    await client.connect(new StreamableHttpClientTransport(url, { fetch, headers, openGetStream: false }));
+    await client.callTool('echo', { via: 'headers' });
+    const posts = seen.filter((request) => request['content-type'] !== undefined);
+    expect(posts.length).toBeGreaterThan(1);
+    for (const request of posts) {
+      expect(request['x-api-key']).toBe('k1');
+      expect(request.accept).toBe('application/json, text/event-stream');
+      expect(request['content-type']).toBe('application/json');
+    }
+  });
+});
+
 describe('custom certificate authority', () => {
   it('with ca the transport trusts a server certificate signed by that CA and calls a tool', async () => {
     const { ca, key, cert } = issueCertificates();

@@ -89,9 +89,17 @@ const SHORT_TEXT_LIMIT = 200;
  */
 export class HttpRequester {
   private readonly fetchFn: FetchLike;
+  /**
+   * The user's fixed headers, checked and lower-cased once, so a request without an auth
+   * provider costs one object spread instead of a `Headers` built and copied. Undefined when
+   * the headers are computed per request.
+   */
+  private readonly fixedHeaders: Record<string, string> | undefined;
 
   constructor(private readonly options: HttpRequestOptions) {
     this.fetchFn = options.fetch ?? ((url, init) => fetch(url, init));
+    const source = options.headers;
+    this.fixedHeaders = typeof source === 'function' ? undefined : headerObject(new Headers(source));
   }
 
   /**
@@ -185,16 +193,26 @@ export class HttpRequester {
     return next;
   }
 
-  private async headersFor(protocol: Record<string, string>): Promise<Headers> {
+  private async headersFor(protocol: Record<string, string>): Promise<Record<string, string>> {
+    const auth = this.options.authProvider;
+    if (!auth && this.fixedHeaders) return { ...this.fixedHeaders, ...protocol };
     const source = this.options.headers;
     const headers = new Headers(typeof source === 'function' ? await source() : source);
-    const auth = this.options.authProvider;
     if (auth) {
       for (const [name, value] of Object.entries(await auth.headers())) headers.set(name, value);
     }
     for (const [name, value] of Object.entries(protocol)) headers.set(name, value);
-    return headers;
+    return headerObject(headers);
   }
+}
+
+/** `headers` as a plain object with lower-case names, which every `fetch` accepts. */
+function headerObject(headers: Headers): Record<string, string> {
+  const record: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    record[name] = value;
+  });
+  return record;
 }
 
 /**

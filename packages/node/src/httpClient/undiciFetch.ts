@@ -98,8 +98,10 @@ function proxyVariablesSet(): boolean {
 }
 
 function headerRecord(headers: RequestInit['headers']): Record<string, string> {
+  if (headers === undefined) return {};
+  // The requester hands over a plain object with lower-case names: used as it is.
+  if (!(headers instanceof Headers) && !Array.isArray(headers)) return headers as Record<string, string>;
   const record: Record<string, string> = {};
-  if (headers === undefined) return record;
   (headers instanceof Headers ? headers : new Headers(headers)).forEach((value, name) => {
     record[name] = value;
   });

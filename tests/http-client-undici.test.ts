@@ -267,6 +267,36 @@ describe('request headers', () => {
   });
 });
 
+describe('message limit with a declared length', () => {
+  it('a JSON answer whose Content-Length exceeds maxMessageSize is refused, not read whole', async () => {
+    const padding = 'x'.repeat(4000);
+    const server = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (chunk) => {
+        raw += chunk;
+      });
+      req.on('end', () => {
+        const id = (JSON.parse(raw) as { id?: number }).id ?? null;
+        const text = JSON.stringify({ jsonrpc: '2.0', id, result: { padding } });
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+        res.end(text);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => closeServer(server));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const client = new McpClient({ name: 'limited', version: '1.0.0' });
+    cleanups.push(() => client.close());
+    const fetch = createUndiciFetch({ proxyFromEnv: false });
+    const transport = new StreamableHttpClientTransport(url, {
+      fetch,
+      maxMessageSize: 1000,
+      openGetStream: false,
+    });
+    await expect(client.connect(transport)).rejects.toThrow(/exceeds 1000 characters/);
+  });
+});
+
 describe('custom certificate authority', () => {
   it('with ca the transport trusts a server certificate signed by that CA and calls a tool', async () => {
     const { ca, key, cert } = issueCertificates();

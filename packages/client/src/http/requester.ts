@@ -240,6 +240,11 @@ export interface RawBody {
   readonly chunks: AsyncIterable<Uint8Array>;
   /** Stops reading and releases the connection (best effort, never throws). */
   cancel(): void;
+  /**
+   * Optional: the whole body as UTF-8 text in one step. Used only when the response declares a
+   * `Content-Length` within the reader's limit, so the limit still holds.
+   */
+  text?(): Promise<string>;
 }
 
 /** A body to read: a web stream, or the raw chunks a custom fetch offered. */
@@ -359,6 +364,13 @@ export async function readText(
 ): Promise<{ text: string; complete: boolean }> {
   const body = bodyOf(response);
   if (!body) return { text: '', complete: true };
+  if ('chunks' in body && body.text && declaredLength(response) <= limit) {
+    try {
+      return { text: await body.text(), complete: true };
+    } catch {
+      return { text: '', complete: false };
+    }
+  }
   const source = textSource(body);
   let text = '';
   let complete = false;
@@ -377,6 +389,12 @@ export async function readText(
     if (!complete) source.cancel();
   }
   return text.length > limit ? { text: text.slice(0, limit), complete: false } : { text, complete };
+}
+
+/** The `Content-Length` of a response in bytes (an upper bound of its characters); Infinity when absent or invalid. */
+function declaredLength(response: Response): number {
+  const value = response.headers.get('content-length');
+  return value !== null && /^\d{1,15}$/.test(value) ? Number(value) : Number.POSITIVE_INFINITY;
 }
 
 function describeNetworkError(error: unknown): string {

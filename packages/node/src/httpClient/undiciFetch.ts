@@ -74,7 +74,7 @@ export function createUndiciFetch(options: UndiciFetchOptions = {}): FetchLike {
       if (!streaming) return void body.dump().catch(() => {});
       body.destroy();
     };
-    const raw: RawBody = { chunks: body, cancel };
+    const raw: RawBody = { chunks: body, cancel, text: () => body.text() };
     Object.defineProperty(response, RAW_BODY, { value: raw });
     return response;
   };

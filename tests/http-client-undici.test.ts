@@ -1,12 +1,21 @@
 /**
  * The Node HTTP client path on undici (`@mcpkit/node/http-client`): proxies from the environment
- * (`HTTP_PROXY`, `NO_PROXY`) through a real local forward proxy, and the pool size option. The
+ * (`HTTP_PROXY`, `NO_PROXY`) through a real local forward proxy, the pool size option, and a
+ * custom CA against an HTTPS mcpkit server whose certificate `openssl` issues at test time. The
  * transport behaviours themselves run on both paths in http-client-resilience.test.ts.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, connect as netConnect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { McpClient } from '@mcpkit/client';
+import { toNodeListener } from '@mcpkit/node/http';
 import { createUndiciFetch, StreamableHttpClientTransport } from '@mcpkit/node/http-client';
+import { McpServer } from '@mcpkit/server';
+import { createStreamableHttpHandler } from '@mcpkit/server/http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMisbehavingHttpServer } from './fixtures/misbehavingHttp.js';
 
@@ -145,5 +154,171 @@ describe('pool size', () => {
     await Promise.all(Array.from({ length: 16 }, (_, i) => client.callTool('echo', { i })));
     expect(mostOpen).toBeGreaterThan(0);
     expect(mostOpen).toBeLessThanOrEqual(2);
+  });
+});
+
+/**
+ * A throwaway CA and a server certificate for 127.0.0.1 signed by it, made with the `openssl`
+ * command-line tool (part of Debian's base image) so no key material lives in the repository.
+ */
+function issueCertificates(): { ca: string; key: string; cert: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpkit-ca-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (name: string) => join(dir, name);
+  const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+  const ecKey = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  openssl(
+    'req',
+    '-x509',
+    ...ecKey,
+    '-keyout',
+    file('ca.key'),
+    '-out',
+    file('ca.pem'),
+    '-days',
+    '1',
+    '-subj',
+    '/CN=mcpkit test CA',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  );
+  openssl(
+    'req',
+    ...ecKey,
+    '-keyout',
+    file('server.key'),
+    '-out',
+    file('server.csr'),
+    '-subj',
+    '/CN=127.0.0.1',
+  );
+  writeFileSync(file('server.ext'), 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    file('server.csr'),
+    '-CA',
+    file('ca.pem'),
+    '-CAkey',
+    file('ca.key'),
+    '-CAcreateserial',
+    '-out',
+    file('server.pem'),
+    '-days',
+    '1',
+    '-extfile',
+    file('server.ext'),
+  );
+  const read = (name: string) => readFileSync(file(name), 'utf8');
+  return { ca: read('ca.pem'), key: read('server.key'), cert: read('server.pem') };
+}
+
+/** An mcpkit Streamable HTTP server with one `echo` tool, on node:https at 127.0.0.1. */
+async function startHttpsMcpServer(key: string, cert: string): Promise<string> {
+  const mcp = new McpServer({ name: 'tls-server', version: '1.0.0' });
+  mcp.tool(
+    'echo',
+    { inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
+    ({ text }) => `tls:${String(text)}`,
+  );
+  const handler = createStreamableHttpHandler(mcp);
+  const server = createHttpsServer({ key, cert }, toNodeListener(handler));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await handler.close?.();
+  });
+  return `https://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+}
+
+describe('request headers', () => {
+  it('fixed user headers given in mixed case reach the server once, and protocol headers win over them', async () => {
+    const server = await startMisbehavingHttpServer('polite');
+    cleanups.push(() => server.close());
+    const seen: Array<Record<string, string | string[] | undefined>> = [];
+    const recorder = createServer((req, res) => {
+      seen.push(req.headers);
+      const forward = httpRequest(server.url, { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(forward);
+    });
+    await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => closeServer(recorder));
+    const url = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}/mcp`;
+    const client = new McpClient({ name: 'headers', version: '1.0.0' });
+    cleanups.push(() => client.close());
+    const headers = { 'X-Api-Key': 'k1', Accept: 'text/html', 'Content-Type': 'text/plain' };
+    const fetch = createUndiciFetch({ proxyFromEnv: false });
+    await client.connect(new StreamableHttpClientTransport(url, { fetch, headers, openGetStream: false }));
+    await client.callTool('echo', { via: 'headers' });
+    const posts = seen.filter((request) => request['content-type'] !== undefined);
+    expect(posts.length).toBeGreaterThan(1);
+    for (const request of posts) {
+      expect(request['x-api-key']).toBe('k1');
+      expect(request.accept).toBe('application/json, text/event-stream');
+      expect(request['content-type']).toBe('application/json');
+    }
+  });
+});
+
+describe('message limit with a declared length', () => {
+  it('a JSON answer whose Content-Length exceeds maxMessageSize is refused, not read whole', async () => {
+    const padding = 'x'.repeat(4000);
+    const server = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (chunk) => {
+        raw += chunk;
+      });
+      req.on('end', () => {
+        const id = (JSON.parse(raw) as { id?: number }).id ?? null;
+        const text = JSON.stringify({ jsonrpc: '2.0', id, result: { padding } });
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+        res.end(text);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => closeServer(server));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const client = new McpClient({ name: 'limited', version: '1.0.0' });
+    cleanups.push(() => client.close());
+    const fetch = createUndiciFetch({ proxyFromEnv: false });
+    const transport = new StreamableHttpClientTransport(url, {
+      fetch,
+      maxMessageSize: 1000,
+      openGetStream: false,
+    });
+    await expect(client.connect(transport)).rejects.toThrow(/exceeds 1000 characters/);
+  });
+});
+
+describe('custom certificate authority', () => {
+  it('with ca the transport trusts a server certificate signed by that CA and calls a tool', async () => {
+    const { ca, key, cert } = issueCertificates();
+    const url = await startHttpsMcpServer(key, cert);
+    const client = new McpClient({ name: 'tls-client', version: '1.0.0' });
+    cleanups.push(() => client.close());
+    const fetch = createUndiciFetch({ ca, proxyFromEnv: false });
+    await client.connect(new StreamableHttpClientTransport(url, { fetch, openGetStream: false }));
+    const result = await client.callTool('echo', { text: 'over tls' });
+    expect(result.isError).toBeFalsy();
+    expect(result.content).toEqual([{ type: 'text', text: 'tls:over tls' }]);
+  });
+
+  it('without ca the same server is refused with a certificate error', async () => {
+    const { key, cert } = issueCertificates();
+    const url = await startHttpsMcpServer(key, cert);
+    const client = new McpClient({ name: 'tls-client', version: '1.0.0' });
+    cleanups.push(() => client.close());
+    const fetch = createUndiciFetch({ proxyFromEnv: false });
+    const connecting = client.connect(
+      new StreamableHttpClientTransport(url, { fetch, openGetStream: false }),
+    );
+    await expect(connecting).rejects.toThrow(/certificate|UNABLE_TO_VERIFY|self[- ]signed/i);
   });
 });

@@ -36,11 +36,14 @@ function callGroup(spec) {
 
 /**
  * Runs one driver's throughput rows in a fresh call worker.
+ * `minWarmupMs` lengthens the profile's warm-up for scenarios whose code takes longer to reach
+ * optimized code.
  * @param {any} ctx
- * @param {{ driver: string, connect: object, rows: { id: string, concurrency: number }[], nodeArgs: string[] }} spec
+ * @param {{ driver: string, connect: object, rows: { id: string, concurrency: number }[], nodeArgs: string[], minWarmupMs?: number }} spec
  */
-export async function measureThroughput(ctx, { driver, connect, rows, nodeArgs }) {
-  const { warmupMs, durationMs } = ctx.profile.calls;
+export async function measureThroughput(ctx, { driver, connect, rows, nodeArgs, minWarmupMs = 0 }) {
+  const { durationMs } = ctx.profile.calls;
+  const warmupMs = Math.max(ctx.profile.calls.warmupMs, minWarmupMs);
   const task = {
     kind: 'throughput',
     driver,

@@ -89,9 +89,17 @@ const SHORT_TEXT_LIMIT = 200;
  */
 export class HttpRequester {
   private readonly fetchFn: FetchLike;
+  /**
+   * The user's fixed headers, checked and lower-cased once, so a request without an auth
+   * provider costs one object spread instead of a `Headers` built and copied. Undefined when
+   * the headers are computed per request.
+   */
+  private readonly fixedHeaders: Record<string, string> | undefined;
 
   constructor(private readonly options: HttpRequestOptions) {
     this.fetchFn = options.fetch ?? ((url, init) => fetch(url, init));
+    const source = options.headers;
+    this.fixedHeaders = typeof source === 'function' ? undefined : headerObject(new Headers(source));
   }
 
   /**
@@ -185,16 +193,26 @@ export class HttpRequester {
     return next;
   }
 
-  private async headersFor(protocol: Record<string, string>): Promise<Headers> {
+  private async headersFor(protocol: Record<string, string>): Promise<Record<string, string>> {
+    const auth = this.options.authProvider;
+    if (!auth && this.fixedHeaders) return { ...this.fixedHeaders, ...protocol };
     const source = this.options.headers;
     const headers = new Headers(typeof source === 'function' ? await source() : source);
-    const auth = this.options.authProvider;
     if (auth) {
       for (const [name, value] of Object.entries(await auth.headers())) headers.set(name, value);
     }
     for (const [name, value] of Object.entries(protocol)) headers.set(name, value);
-    return headers;
+    return headerObject(headers);
   }
+}
+
+/** `headers` as a plain object with lower-case names, which every `fetch` accepts. */
+function headerObject(headers: Headers): Record<string, string> {
+  const record: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    record[name] = value;
+  });
+  return record;
 }
 
 /**
@@ -222,6 +240,11 @@ export interface RawBody {
   readonly chunks: AsyncIterable<Uint8Array>;
   /** Stops reading and releases the connection (best effort, never throws). */
   cancel(): void;
+  /**
+   * Optional: the whole body as UTF-8 text in one step. Used only when the response declares a
+   * `Content-Length` within the reader's limit, so the limit still holds.
+   */
+  text?(): Promise<string>;
 }
 
 /** A body to read: a web stream, or the raw chunks a custom fetch offered. */
@@ -341,6 +364,13 @@ export async function readText(
 ): Promise<{ text: string; complete: boolean }> {
   const body = bodyOf(response);
   if (!body) return { text: '', complete: true };
+  if ('chunks' in body && body.text && declaredLength(response) <= limit) {
+    try {
+      return { text: await body.text(), complete: true };
+    } catch {
+      return { text: '', complete: false };
+    }
+  }
   const source = textSource(body);
   let text = '';
   let complete = false;
@@ -359,6 +389,12 @@ export async function readText(
     if (!complete) source.cancel();
   }
   return text.length > limit ? { text: text.slice(0, limit), complete: false } : { text, complete };
+}
+
+/** The `Content-Length` of a response in bytes (an upper bound of its characters); Infinity when absent or invalid. */
+function declaredLength(response: Response): number {
+  const value = response.headers.get('content-length');
+  return value !== null && /^\d{1,15}$/.test(value) ? Number(value) : Number.POSITIVE_INFINITY;
 }
 
 function describeNetworkError(error: unknown): string {

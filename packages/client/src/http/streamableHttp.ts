@@ -401,11 +401,14 @@ export class StreamableHttpClientTransport implements Transport {
   private postHeaders(session: string | undefined, initializing: boolean): Record<string, string> {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: POST_ACCEPT };
     // `initialize` starts a session and a negotiation, so it carries neither.
-    return initializing ? headers : { ...headers, ...this.sessionHeaders(session) };
+    return initializing ? headers : this.sessionHeaders(session, headers);
   }
 
-  private sessionHeaders(session: string | undefined): Record<string, string> {
-    const headers: Record<string, string> = {};
+  /** Adds the session and protocol version headers to `headers` (a fresh object by default). */
+  private sessionHeaders(
+    session: string | undefined,
+    headers: Record<string, string> = {},
+  ): Record<string, string> {
     if (session !== undefined) headers['mcp-session-id'] = session;
     if (this.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.protocolVersion;
     return headers;

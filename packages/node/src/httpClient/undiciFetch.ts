@@ -8,7 +8,7 @@
  * @module
  */
 import { type FetchLike, RAW_BODY, type RawBody } from '@mcpkit/client/http';
-import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
+import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
 
 /**
  * Options of {@link createUndiciFetch}.
@@ -47,17 +47,20 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 export function createUndiciFetch(options: UndiciFetchOptions = {}): FetchLike {
   const dispatcher = options.dispatcher ?? createDispatcher(options);
   return async (url, init) => {
-    const { statusCode, statusText, headers, body } = await request(url, {
+    // The dispatcher's own `request`, not undici's top-level one: that re-parses the URL and
+    // copies the options on every call.
+    const { statusCode, statusText, headers, body } = await dispatcher.request({
+      origin: url.origin,
+      path: url.search ? `${url.pathname}${url.search}` : url.pathname,
       method: (init.method ?? 'GET') as Dispatcher.HttpMethod,
       headers: headerRecord(init.headers),
       body: typeof init.body === 'string' ? init.body : undefined,
       signal: init.signal ?? undefined,
-      dispatcher,
     });
     // Errors reach whoever reads the body; an abort (close) that finds nobody reading yet must
     // not become an uncaught exception.
     body.on('error', ignore);
-    const response = new Response(null, { status: statusCode, statusText, headers: webHeaders(headers) });
+    const response = new Response(null, { status: statusCode, statusText, headers: headerPairs(headers) });
     if (NULL_BODY_STATUSES.has(statusCode) || init.method === 'HEAD') {
       body.dump().catch(() => {});
       return response;
@@ -71,7 +74,7 @@ export function createUndiciFetch(options: UndiciFetchOptions = {}): FetchLike {
       if (!streaming) return void body.dump().catch(() => {});
       body.destroy();
     };
-    const raw: RawBody = { chunks: body, cancel };
+    const raw: RawBody = { chunks: body, cancel, text: () => body.text() };
     Object.defineProperty(response, RAW_BODY, { value: raw });
     return response;
   };
@@ -98,21 +101,24 @@ function proxyVariablesSet(): boolean {
 }
 
 function headerRecord(headers: RequestInit['headers']): Record<string, string> {
+  if (headers === undefined) return {};
+  // The requester hands over a plain object with lower-case names: used as it is.
+  if (!(headers instanceof Headers) && !Array.isArray(headers)) return headers as Record<string, string>;
   const record: Record<string, string> = {};
-  if (headers === undefined) return record;
   (headers instanceof Headers ? headers : new Headers(headers)).forEach((value, name) => {
     record[name] = value;
   });
   return record;
 }
 
-function webHeaders(headers: Record<string, string | string[] | undefined>): Headers {
-  const result = new Headers();
+/** undici's header record as name/value pairs, which `Response` copies once (a `Headers` would be copied again). */
+function headerPairs(headers: Record<string, string | string[] | undefined>): [string, string][] {
+  const pairs: [string, string][] = [];
   for (const name in headers) {
     const value = headers[name];
     if (value === undefined) continue;
-    if (Array.isArray(value)) for (const item of value) result.append(name, item);
-    else result.append(name, value);
+    if (Array.isArray(value)) for (const item of value) pairs.push([name, item]);
+    else pairs.push([name, value]);
   }
-  return result;
+  return pairs;
 }

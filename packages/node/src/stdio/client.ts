@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { PassThrough, type Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import {
+  ConnectionClosedError,
   DEFAULT_MAX_INCOMING_PER_SECOND,
   DEFAULT_MAX_JSON_DEPTH,
   IncomingRateLimit,
@@ -146,6 +147,8 @@ const STDERR_TAIL_CHARS = 2048;
  * them can hold them open forever; we stop waiting and close our ends.
  */
 const PIPE_CLOSE_GRACE_MS = 1000;
+/** How long a failed stdin write waits for the server to exit and say why (see onStdinError). */
+const STDIN_ERROR_GRACE_MS = 1000;
 
 /**
  * Spawns an MCP server and exchanges newline-delimited JSON with it over stdin/stdout.
@@ -190,6 +193,7 @@ export class StdioClientTransport implements Transport {
   private startFailure: StdioServerProcessError | undefined;
   private pipeCloseTimer: NodeJS.Timeout | undefined;
   private resumeTimer: NodeJS.Timeout | undefined;
+  private stdinErrorTimer: NodeJS.Timeout | undefined;
   /** Set once the process closed: what is held back is delivered without pacing. */
   private draining = false;
   private isClosed = false;
@@ -435,10 +439,20 @@ export class StdioClientTransport implements Transport {
     this.sink?.error(error);
   };
 
+  /**
+   * A write to the server's stdin failed (EPIPE: the server closed it, usually because it is
+   * exiting). Failing the pending requests now would race the exit event and hide the reason the
+   * user needs (exit code, stderr tail), so the connection is given a short grace to close with
+   * that reason; only a server that stays alive with its stdin shut is cut off with this error.
+   */
   private readonly onStdinError = (error: Error): void => {
-    this.writer?.fail(
-      new Error(`Could not write to the MCP server process: ${error.message}`, { cause: error }),
-    );
+    if (this.isClosed || this.stdinErrorTimer !== undefined) return;
+    this.stdinErrorTimer = setTimeout(() => {
+      this.abort(
+        new ConnectionClosedError(`Could not write to the MCP server process: ${error.message}`, error),
+      );
+    }, STDIN_ERROR_GRACE_MS);
+    this.stdinErrorTimer.unref();
   };
 
   private readonly onPipeError = (error: Error): void => {
@@ -508,6 +522,7 @@ export class StdioClientTransport implements Transport {
   private finish(error: Error | undefined): void {
     if (this.isClosed) return;
     this.isClosed = true;
+    clearTimeout(this.stdinErrorTimer);
     clearTimeout(this.resumeTimer);
     this.resumeTimer = undefined;
     this.writer?.fail(error ?? new Error('The stdio client transport is closed'));

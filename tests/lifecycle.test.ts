@@ -1,4 +1,4 @@
-import { Client } from '@mcpkit/client';
+import { Client, McpClient } from '@mcpkit/client';
 import {
   CapabilityError,
   ConnectionClosedError,
@@ -138,7 +138,7 @@ describe('lifecycle', () => {
 });
 
 describe('server and client mirror each other', () => {
-  it('a misspelt option is refused by Server, McpServer and Client instead of being ignored in silence', () => {
+  it('a misspelt option is refused by Server, McpServer, Client and McpClient instead of being ignored in silence', () => {
     const info = { name: 'x', version: '1' };
     const typo = { requestTimout: 5 } as Record<string, unknown>;
     expect(() => new Server(info, typo)).toThrow('Server: unknown option "requestTimout"');
@@ -147,6 +147,10 @@ describe('server and client mirror each other', () => {
     );
     expect(() => new Client(info, typo)).toThrow('Client: unknown option "requestTimout"');
     expect(() => new McpServer(info, { maskToolErrors: false, requestTimeout: 5 })).not.toThrow();
+    expect(() => new McpClient(info, { samplingTool: true } as Record<string, unknown>)).toThrow(
+      'McpClient: unknown option "samplingTool"',
+    );
+    expect(() => new McpClient(info, { samplingTools: true, maxPages: 8, requestTimeout: 5 })).not.toThrow();
   });
 
   it('overriding ping throws on the client as it does on the server', () => {

@@ -34,11 +34,12 @@ import {
   type Resource,
   type ResourceTemplate,
   type Root,
+  rejectUnknownOptions,
   type Tool,
   type Transport,
 } from '@mcpkit/core';
 import { defaultValidator } from '@mcpkit/schema';
-import { Client, type ClientOptions, type ClientRequestHandler } from './client.js';
+import { CLIENT_OPTION_KEYS, Client, type ClientOptions, type ClientRequestHandler } from './client.js';
 import { applyElicitationDefaults } from './elicitationDefaults.js';
 import { DEFAULT_MAX_PAGES, PaginationError } from './limits.js';
 import { SessionSetup } from './sessionSetup.js';
@@ -99,6 +100,20 @@ export interface McpClientOptions extends ClientOptions {
   maxPages?: number;
 }
 
+/** Every key of {@link McpClientOptions}: the constructor refuses others, as `Client` does. */
+const MCP_CLIENT_OPTION_KEYS: Readonly<Record<keyof McpClientOptions, true>> = {
+  ...CLIENT_OPTION_KEYS,
+  sampling: true,
+  samplingTools: true,
+  samplingContext: true,
+  elicitation: true,
+  roots: true,
+  validator: true,
+  validateStructuredContent: true,
+  tasks: true,
+  maxPages: true,
+};
+
 /** A kind of list the server can announce changes to. */
 export type ListKind = 'tools' | 'resources' | 'prompts';
 
@@ -131,6 +146,7 @@ export class McpClient extends Client {
     readonly mcpOptions: McpClientOptions = {},
   ) {
     super(info, mcpOptions);
+    if (new.target === McpClient) rejectUnknownOptions(mcpOptions, MCP_CLIENT_OPTION_KEYS, 'McpClient');
     const tasks = mcpOptions.tasks;
     this.taskReceiver = tasks ? new ClientTaskReceiver(tasks === true ? {} : tasks) : undefined;
     this.installSampling(mcpOptions);

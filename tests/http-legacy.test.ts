@@ -31,10 +31,11 @@ function makeServer(): Server {
     if (params.name === 'progress') {
       for (let i = 1; i <= 3; i++) {
         await ctx.progress(i, 3);
-        // The SDK client handles notifications a microtask late but responses at once, so a
-        // result in the same TCP read as the last progress would overtake it on its side.
-        await new Promise((resolve) => setTimeout(resolve, 10));
       }
+      // The SDK client handles notifications a microtask late but responses at once, so a result
+      // in the same TCP read as the last progress would overtake it on its side. A round trip to
+      // the client orders them without a timer: the client answers only after reading the progress.
+      await ctx.listRoots();
       return text('progressed');
     }
     if (params.name === 'roots') return text((await ctx.listRoots()).roots.map((root) => root.uri).join(','));

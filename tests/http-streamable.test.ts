@@ -16,6 +16,7 @@ import {
   type SseEvent,
   sseEvents,
 } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
+import { eventually } from './support/eventually.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
@@ -290,13 +291,15 @@ describe('Streamable HTTP: the session lifecycle', () => {
   });
 
   it('expires idle sessions with 404 afterwards, but never one with an open stream', async () => {
-    const h = await start({ sessionIdleTimeout: 80, keepAliveInterval: false });
+    // Long enough that a loaded machine cannot expire the session between initialize and
+    // initialized; the test waits for the expiry instead of sleeping a fixed time.
+    const h = await start({ sessionIdleTimeout: 400, keepAliveInterval: false });
     const idle = new RawClient(h.url);
     await idle.connect();
     const watching = new RawClient(h.url);
     await watching.connect();
     const get = await watching.get();
-    await sleep(350);
+    await eventually(() => h.handler.sessionCount === 1, 'the idle session to expire');
     expect((await idle.request('tools/list')).status).toBe(404);
     expect((await watching.request('tools/list')).status).toBe(200);
     await get.body!.cancel();

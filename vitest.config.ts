@@ -1,5 +1,33 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The slow tier: tests that spawn other programs (the official SDK, server-everything, the CLI as a
+ * process, npm pack, the conformance runner, an authorization server), run property or fuzz
+ * campaigns, or wait on real timers for seconds. `npm test` runs everything else (the fast tier,
+ * in process); `npm run test:slow` runs these; `npm run test:all` and `.ci/run` run both.
+ */
+const slowTests = [
+  'tests/pack-install.test.ts',
+  'tests/cli.test.ts',
+  'tests/cli-everything.test.ts',
+  'tests/conformance.test.ts',
+  'tests/interop-*.test.ts',
+  'tests/e2e.test.ts',
+  'tests/jsdoc*.test.ts',
+  'tests/http-subscriptions.test.ts',
+  'tests/http-node-connections.test.ts',
+  'tests/http-session-recovery.test.ts',
+  'tests/http-client-resilience.test.ts',
+  'tests/client-misbehaving-*.test.ts',
+  'tests/fuzz-*.test.ts',
+  'tests/deep-json.test.ts',
+  'tests/auth-*.test.ts',
+  'packages/schema/src/fastCheck.test.ts',
+  'packages/core/src/jsonrpc/connection.property.test.ts',
+];
+
+const allTests = ['packages/*/src/**/*.test.ts', 'tests/**/*.test.ts'];
+
 // Tests run against TypeScript sources through the "@mcpkit/source" export condition (namespaced: other packages ship a plain "source" condition),
 // so no build is needed between an edit and a test run.
 export default defineConfig({
@@ -14,10 +42,13 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'tests/**/*.test.ts'],
     globalSetup: ['tests/support/globalSetup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'fast', include: allTests, exclude: slowTests } },
+      { extends: true, test: { name: 'slow', include: slowTests } },
+    ],
   },
 });

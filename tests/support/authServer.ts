@@ -20,6 +20,8 @@ export interface AuthServerFixture {
   accessTokenTtl: number;
   /** Scope the login's user consents to for each resource (everything asked, by default). */
   readonly resourceScopes: string;
+  /** The account the next login signs in as (change it per test; `user-1` by default). */
+  loginAs: string;
   close(): Promise<void>;
 }
 
@@ -36,6 +38,7 @@ export async function startAuthServer(): Promise<AuthServerFixture> {
     documents,
     accessTokenTtl: 300,
     resourceScopes: 'mcp:read mcp:write',
+    loginAs: 'user-1',
   } as AuthServerFixture;
   const provider = new Provider(issuer, {
     clients: [{ ...M2M_CLIENT, grant_types: ['client_credentials'], redirect_uris: [], response_types: [] }],
@@ -81,7 +84,7 @@ export async function startAuthServer(): Promise<AuthServerFixture> {
   const callback = provider.callback();
   http.on('request', (req, res) => {
     if (req.url?.startsWith('/interaction/')) {
-      finishInteraction(provider, req, res).catch(() => {
+      finishInteraction(provider, fixture.loginAs, req, res).catch(() => {
         res.statusCode = 500;
         res.end();
       });
@@ -95,9 +98,10 @@ export async function startAuthServer(): Promise<AuthServerFixture> {
   });
 }
 
-/** Logs in `user-1` and consents to everything asked, as a person clicking through would. */
+/** Logs in `accountId` and consents to everything asked, as a person clicking through would. */
 async function finishInteraction(
   provider: Provider,
+  accountId: string,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
@@ -106,7 +110,7 @@ async function finishInteraction(
     await provider.interactionFinished(
       req,
       res,
-      { login: { accountId: 'user-1' } },
+      { login: { accountId } },
       { mergeWithLastSubmission: false },
     );
     return;

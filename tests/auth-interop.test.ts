@@ -41,19 +41,11 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import express from 'express';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthServerFixture, browser, startAuthServer } from './support/authServer.js';
+import { describe, expect, it } from 'vitest';
+import { browser, useAuthServer } from './support/authServer.js';
 
 const REDIRECT = 'http://127.0.0.1/callback';
-let as: AuthServerFixture;
-const cleanups: Array<() => Promise<void>> = [];
-beforeAll(async () => {
-  as = await startAuthServer();
-});
-afterAll(() => as.close());
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const { as: fixture, cleanups } = useAuthServer();
 
 /** What a tool saw of its caller, as JSON text. */
 function principal(sub: unknown, scopes: readonly string[] | undefined): CallToolResult {
@@ -111,7 +103,7 @@ class SdkProvider implements SdkAuthProvider {
    * oidc-provider accepts only its OpenID scopes there.
    */
   async register(): Promise<void> {
-    const metadata = await (await fetch(`${as.issuer}/.well-known/openid-configuration`)).json();
+    const metadata = await (await fetch(`${fixture().issuer}/.well-known/openid-configuration`)).json();
     const response = await fetch(metadata.registration_endpoint, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -143,10 +135,11 @@ async function startMcpkitServer() {
     await served.close();
   });
   const resource = `${served.url.replace(/\/$/, '')}/mcp`;
+  const { issuer } = fixture();
   guarded = protect(mcp, {
     resource,
-    authorizationServers: [as.issuer],
-    verifier: jwtVerifier({ issuer: as.issuer, audience: resource, jwks: `${as.issuer}/jwks` }),
+    authorizationServers: [issuer],
+    verifier: jwtVerifier({ issuer, audience: resource, jwks: `${issuer}/jwks` }),
     requiredScopes: ['mcp:read'],
     scopes,
   });
@@ -202,7 +195,8 @@ async function startSdkServer() {
   });
   cleanups.push(() => new Promise<void>((resolve) => http.close(() => resolve())));
   const resource = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
-  const metadata = await (await fetch(`${as.issuer}/.well-known/openid-configuration`)).json();
+  const { issuer } = fixture();
+  const metadata = await (await fetch(`${issuer}/.well-known/openid-configuration`)).json();
   app.use(
     mcpAuthMetadataRouter({
       oauthMetadata: metadata,
@@ -210,11 +204,11 @@ async function startSdkServer() {
       scopesSupported: ['mcp:read', 'mcp:write'],
     }),
   );
-  const jwks = createRemoteJWKSet(new URL(`${as.issuer}/jwks`));
+  const jwks = createRemoteJWKSet(new URL(`${issuer}/jwks`));
   const verifier = {
     async verifyAccessToken(token: string): Promise<SdkAuthInfo> {
       try {
-        const { payload } = await jwtVerify(token, jwks, { issuer: as.issuer });
+        const { payload } = await jwtVerify(token, jwks, { issuer });
         const aud = Array.isArray(payload.aud) ? payload.aud[0] : payload.aud;
         return {
           token,

@@ -17,16 +17,14 @@ import { type AuthInfo, type CallToolResult, createInMemoryPair, McpError } from
 import { serve } from '@mcpkit/node/http';
 import { McpServer } from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthServerFixture, browser, startAuthServer } from './support/authServer.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { browser, useAuthServer } from './support/authServer.js';
 
 const REDIRECT = 'http://127.0.0.1/callback';
 const CLIENT_ID = 'https://client.test/scopes-client.json';
-let as: AuthServerFixture;
-const cleanups: Array<() => Promise<void>> = [];
-beforeAll(async () => {
-  as = await startAuthServer();
-  as.documents.set(CLIENT_ID, {
+const { as: fixture, cleanups } = useAuthServer();
+beforeAll(() => {
+  fixture().documents.set(CLIENT_ID, {
     client_id: CLIENT_ID,
     client_name: 'scopes test',
     redirect_uris: [REDIRECT],
@@ -34,11 +32,6 @@ beforeAll(async () => {
     application_type: 'native',
     grant_types: ['authorization_code', 'refresh_token'],
   });
-});
-afterAll(() => as.close());
-afterEach(async () => {
-  as.loginAs = 'user-1';
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 const scopes = requireScopes({
@@ -84,10 +77,11 @@ async function startNotes(seen: Seen = []) {
     await served.close();
   });
   resource = `${served.url.replace(/\/$/, '')}/mcp`;
+  const { issuer } = fixture();
   const guarded = protect(mcp, {
     resource,
-    authorizationServers: [as.issuer],
-    verifier: jwtVerifier({ issuer: as.issuer, audience: resource, jwks: `${as.issuer}/jwks` }),
+    authorizationServers: [issuer],
+    verifier: jwtVerifier({ issuer, audience: resource, jwks: `${issuer}/jwks` }),
     requiredScopes: ['mcp:read'],
     scopes,
   });
@@ -236,7 +230,7 @@ describe('sessions and tasks bound to their principal', () => {
     const alice = user(resource);
     const { client, transport } = await connect(alice.auth, resource);
     const sessionId = transport.sessionId as string;
-    as.loginAs = 'user-2';
+    fixture().loginAs = 'user-2';
     const bob = user(resource);
     await connect(bob.auth, resource);
     expect(bob.token()).not.toBe(alice.token());
@@ -273,7 +267,7 @@ describe('sessions and tasks bound to their principal', () => {
     const again = user(resource);
     const second = await connect(again.auth, resource);
     expect(again.token()).not.toBe(alice.token());
-    as.loginAs = 'user-2';
+    fixture().loginAs = 'user-2';
     const bob = user(resource);
     const other = await connect(bob.auth, resource);
     await other.client.callTool('write_note', {}); // bob steps up too

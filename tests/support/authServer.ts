@@ -10,6 +10,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider, { type Configuration } from 'oidc-provider';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 export interface AuthServerFixture {
   readonly issuer: string;
@@ -158,5 +159,35 @@ export function browser(redirectUri: string, seen: URL[] = []): (url: URL) => Pr
       if (url.href.startsWith(redirectUri)) return url;
     }
     throw new Error('too many redirects');
+  };
+}
+
+/**
+ * One authorization server for a test file: started before its tests, closed after them; after
+ * each test the fixture's knobs are reset and the test's `cleanups` run, last added first.
+ */
+export function useAuthServer(): {
+  readonly as: () => AuthServerFixture;
+  readonly cleanups: Array<() => Promise<void>>;
+} {
+  let fixture: AuthServerFixture | undefined;
+  const cleanups: Array<() => Promise<void>> = [];
+  beforeAll(async () => {
+    fixture = await startAuthServer();
+  });
+  afterAll(() => fixture?.close());
+  afterEach(async () => {
+    if (fixture) {
+      fixture.accessTokenTtl = 300;
+      fixture.loginAs = 'user-1';
+    }
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return {
+    as: () => {
+      if (!fixture) throw new Error('the authorization server is not started yet');
+      return fixture;
+    },
+    cleanups,
   };
 }

@@ -54,8 +54,8 @@ export async function scopesNeededBy(request: Request, guard: ScopeGuard): Promi
 
 /** The body as text, or `undefined` once it passes `limit` bytes (the rest is not read). */
 async function readCapped(request: Request, limit: number): Promise<string | undefined> {
-  const reader = (request.body as ReadableStream<Uint8Array>).getReader();
-  const chunks: Uint8Array[] = [];
+  const reader = (request.body as ReadableStream<Uint8Array<ArrayBuffer>>).getReader();
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();

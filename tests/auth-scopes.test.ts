@@ -68,7 +68,7 @@ function notesServer(seen: Seen): McpServer {
   return server;
 }
 
-async function startNotes(seen: Seen = []) {
+async function startNotes(seen: Seen = [], maxBodyBytes?: number) {
   const mcp = createStreamableHttpHandler(notesServer(seen));
   let resource = '';
   const served = await serve((request: Request) => guarded(request));
@@ -84,6 +84,7 @@ async function startNotes(seen: Seen = []) {
     verifier: jwtVerifier({ issuer, audience: resource, jwks: `${issuer}/jwks` }),
     requiredScopes: ['mcp:read'],
     scopes,
+    maxBodyBytes,
   });
   return { resource, seen };
 }
@@ -184,6 +185,35 @@ describe('scopes per tool, prompt and resource', () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['whoami', 'write_note']);
     expect((await client.readResource('notes://private/1')).contents).toHaveLength(1);
     expect((await client.listResourceTemplates()).resourceTemplates).toHaveLength(1);
+  });
+
+  it('a body too large for protect() to check is refused with 413 rather than let through unchecked', async () => {
+    const { resource } = await startNotes([], 512);
+    const alice = user(resource);
+    await connect(alice.auth, resource);
+    const call = (padding: number) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'write_note', arguments: { padding: 'x'.repeat(padding) } },
+      });
+    const bytes = new TextEncoder().encode(call(1000));
+    const streamed = await fetch(resource, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alice.token()}`, 'content-type': 'application/json' },
+      body: new ReadableStream({
+        start(controller) {
+          controller.enqueue(bytes.slice(0, 300));
+          controller.enqueue(bytes.slice(300));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect((await post(resource, alice.token(), JSON.parse(call(1000)))).status).toBe(413);
+    expect((await post(resource, alice.token(), JSON.parse(call(10)))).status).toBe(403);
   });
 
   it('the metadata document advertises the declared scopes with the required ones', async () => {

@@ -8,7 +8,7 @@
 import type { ScopeGuard } from './scopes.js';
 import { union } from './scopes.js';
 
-/** Bodies larger than this are not peeked; the server's middleware still refuses inside dispatch. */
+/** The default largest body `protect()` reads when it checks scopes (the HTTP handler's default too). */
 export const MAX_PEEK_BYTES = 4 * 1024 * 1024;
 
 /** What a body asks for: the scopes it needs and the id to answer with (single requests). */
@@ -19,20 +19,24 @@ export interface Needs {
 
 /**
  * The scopes the JSON-RPC message(s) in `request`'s body need by `guard`, read from a clone so the
- * handler still gets the original. A body that is too large or not JSON needs nothing here: the
- * handler answers it (413, -32700) and the middleware guards what it dispatches.
+ * handler still gets the original. `'too-large'` past `limit` bytes: a body that cannot be checked
+ * is not let through. A body that is not JSON needs nothing here; the handler answers `-32700`.
  *
  * @example
  * ```ts
  * const needs = await scopesNeededBy(request, guard); // { scopes: ['files:write'], id: 3 }
  * ```
  */
-export async function scopesNeededBy(request: Request, guard: ScopeGuard): Promise<Needs | undefined> {
+export async function scopesNeededBy(
+  request: Request,
+  guard: ScopeGuard,
+  limit = MAX_PEEK_BYTES,
+): Promise<Needs | 'too-large' | undefined> {
   if (request.method !== 'POST' || !request.body) return undefined;
   const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > MAX_PEEK_BYTES) return undefined;
-  const text = await readCapped(request.clone(), MAX_PEEK_BYTES);
-  if (text === undefined) return undefined;
+  if (declared > limit) return 'too-large';
+  const text = await readCapped(request.clone(), limit);
+  if (text === undefined) return 'too-large';
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -25,6 +25,11 @@ export interface ProtectOptions {
    * insufficient_scope` naming the scopes, before the server runs anything.
    */
   readonly scopes?: ScopeGuard;
+  /**
+   * With `scopes`: the largest POST body read to check them, in bytes; a larger one gets 413
+   * rather than go unchecked. Default 4 MiB, the HTTP handler's own default limit.
+   */
+  readonly maxBodyBytes?: number;
 }
 
 /** A web-standard handler that takes the verified caller, as mcpkit's Streamable HTTP handler does. */
@@ -118,7 +123,8 @@ export function protect(
       return forbidden(challenge, required, { error: 'insufficient_scope' });
     }
     if (options.scopes) {
-      const needs = await scopesNeededBy(request, options.scopes);
+      const needs = await scopesNeededBy(request, options.scopes, options.maxBodyBytes);
+      if (needs === 'too-large') return tooLarge();
       if (needs?.scopes.some((scope) => !authInfo.scopes.includes(scope))) {
         const scopes = union(required, needs.scopes);
         return forbidden(challenge, scopes, refusal(needs.id, scopes));
@@ -135,6 +141,14 @@ function bearerToken(request: Request): string | undefined {
   if (space === -1 || header.slice(0, space).toLowerCase() !== 'bearer') return undefined;
   const token = header.slice(space + 1).trim();
   return token === '' ? undefined : token;
+}
+
+function tooLarge(): Response {
+  const error = { code: -32600, message: 'The request body is too large' };
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error }), {
+    status: 413,
+    headers: { 'content-type': 'application/json' },
+  });
 }
 
 /** `403 insufficient_scope` naming every scope the request needs, so a client can step up. */

@@ -92,69 +92,69 @@ const NONE: readonly string[] = Object.freeze([]);
  * ```
  */
 export function requireScopes(requirements: ScopeRequirements): ScopeGuard {
-  const tools = toMap(requirements.tools);
-  const prompts = toMap(requirements.prompts);
   const resources = toMap(requirements.resources);
   const templates = [...resources]
     .filter(([key]) => key.includes('{'))
     .map(([key, scopes]) => ({ template: new UriTemplate(key), scopes }));
-  const forUri = (uri: unknown): readonly string[] => {
-    if (typeof uri !== 'string') return NONE;
-    const matched = templates.filter((entry) => entry.template.match(uri) !== undefined);
-    const exact = resources.get(uri);
-    if (matched.length === 0) return exact ?? NONE;
-    return union(exact ?? NONE, ...matched.map((entry) => entry.scopes));
+  const maps = { tool: toMap(requirements.tools), prompt: toMap(requirements.prompts) };
+  const scopesOf = (kind: Kind, key: unknown): readonly string[] => {
+    if (typeof key !== 'string') return NONE;
+    if (kind !== 'uri') return maps[kind].get(key) ?? NONE;
+    const matched = templates.filter((entry) => entry.template.match(key) !== undefined);
+    const exact = resources.get(key) ?? NONE;
+    return matched.length === 0 ? exact : union(exact, ...matched.map((entry) => entry.scopes));
   };
   const requiredFor = (method: string, params: unknown): readonly string[] => {
-    const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
-    switch (method) {
-      case 'tools/call':
-        return lookup(tools, p.name);
-      case 'prompts/get':
-        return lookup(prompts, p.name);
-      case 'resources/read':
-      case 'resources/subscribe':
-        return forUri(p.uri);
-      case 'completion/complete':
-        return completionScopes(p.ref, prompts, forUri);
-      default:
-        return NONE;
+    if (typeof params !== 'object' || params === null) return NONE;
+    const p = params as Record<string, unknown>;
+    if (method === 'completion/complete') {
+      const ref = (typeof p.ref === 'object' && p.ref !== null ? p.ref : {}) as Record<string, unknown>;
+      if (ref.type === 'ref/prompt') return scopesOf('prompt', ref.name);
+      return ref.type === 'ref/resource' ? scopesOf('uri', ref.uri) : NONE;
     }
+    const target = CALLS[method];
+    return target ? scopesOf(target[0], p[target[1]]) : NONE;
   };
   const middleware: ServerMiddleware = (ctx, next) => {
     if (ctx.isNotification) return next();
     const granted = ctx.authInfo?.scopes ?? NONE;
     const required = requiredFor(ctx.method, ctx.params);
-    if (required.length > 0 && required.some((scope) => !granted.includes(scope))) {
-      throw new InsufficientScopeError(required);
-    }
-    const filter = LIST_FILTERS[ctx.method];
-    if (!filter) return next();
-    const allowed = (scopes: readonly string[]) => scopes.every((scope) => granted.includes(scope));
-    const keep = { tools, prompts, forUri, allowed };
-    return next().then((page) => filter(page as Record<string, unknown>, keep));
+    if (!grants(granted, required)) throw new InsufficientScopeError(required);
+    const list = LISTS[ctx.method];
+    if (!list) return next();
+    const [member, kind, field] = list;
+    return next().then((page) =>
+      filterPage(page as Record<string, unknown>, member, (item) =>
+        grants(granted, scopesOf(kind, item[field])),
+      ),
+    );
   };
-  const declaredScopes = union(...[tools, prompts, resources].flatMap((map) => [...map.values()]));
+  const declaredScopes = union(...[...maps.tool.values(), ...maps.prompt.values(), ...resources.values()]);
   return Object.assign(middleware, { requiredFor, declaredScopes });
 }
 
-interface Keep {
-  readonly tools: Map<string, readonly string[]>;
-  readonly prompts: Map<string, readonly string[]>;
-  readonly forUri: (uri: unknown) => readonly string[];
-  readonly allowed: (scopes: readonly string[]) => boolean;
-}
+/** What a declaration is keyed by: a tool's name, a prompt's name, a resource URI or template. */
+type Kind = 'tool' | 'prompt' | 'uri';
 
-type ListFilter = (page: Record<string, unknown>, keep: Keep) => Record<string, unknown>;
-
-/** Each list method's filter: which member holds the items, and which scopes an item needs. */
-const LIST_FILTERS: Readonly<Record<string, ListFilter>> = {
-  'tools/list': (page, k) => filterPage(page, 'tools', (item) => k.allowed(lookup(k.tools, item.name))),
-  'prompts/list': (page, k) => filterPage(page, 'prompts', (item) => k.allowed(lookup(k.prompts, item.name))),
-  'resources/list': (page, k) => filterPage(page, 'resources', (item) => k.allowed(k.forUri(item.uri))),
-  'resources/templates/list': (page, k) =>
-    filterPage(page, 'resourceTemplates', (item) => k.allowed(k.forUri(item.uriTemplate))),
+/** The guarded requests (with `completion/complete`, whose `ref` says the kind): the kind of item they use, and the param that names it. */
+const CALLS: Readonly<Record<string, readonly [Kind, string]>> = {
+  'tools/call': ['tool', 'name'],
+  'prompts/get': ['prompt', 'name'],
+  'resources/read': ['uri', 'uri'],
+  'resources/subscribe': ['uri', 'uri'],
 };
+
+/** The filtered lists: the member holding the items, their kind, and the field that names each. */
+const LISTS: Readonly<Record<string, readonly [string, Kind, string]>> = {
+  'tools/list': ['tools', 'tool', 'name'],
+  'prompts/list': ['prompts', 'prompt', 'name'],
+  'resources/list': ['resources', 'uri', 'uri'],
+  'resources/templates/list': ['resourceTemplates', 'uri', 'uriTemplate'],
+};
+
+function grants(granted: readonly string[], required: readonly string[]): boolean {
+  return required.every((scope) => granted.includes(scope));
+}
 
 function filterPage(
   page: Record<string, unknown>,
@@ -165,22 +165,6 @@ function filterPage(
   if (!Array.isArray(items)) return page;
   const kept = items.filter((item) => keep(item as Record<string, unknown>));
   return kept.length === items.length ? page : { ...page, [member]: kept };
-}
-
-function completionScopes(
-  ref: unknown,
-  prompts: Map<string, readonly string[]>,
-  forUri: (uri: unknown) => readonly string[],
-): readonly string[] {
-  if (typeof ref !== 'object' || ref === null) return NONE;
-  const r = ref as Record<string, unknown>;
-  if (r.type === 'ref/prompt') return lookup(prompts, r.name);
-  if (r.type === 'ref/resource') return forUri(r.uri);
-  return NONE;
-}
-
-function lookup(map: Map<string, readonly string[]>, key: unknown): readonly string[] {
-  return typeof key === 'string' ? (map.get(key) ?? NONE) : NONE;
 }
 
 function toMap(scopes: ScopeMap | undefined): Map<string, readonly string[]> {

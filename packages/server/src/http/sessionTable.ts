@@ -46,7 +46,8 @@ export function clientKeyOf(
 export function principalOf(authInfo: AuthInfo | undefined): string | undefined {
   if (!authInfo) return undefined;
   const subject = authInfo.extra?.sub;
-  if (typeof subject === 'string') return `sub:${authInfo.clientId ?? ''}:${subject}`;
+  // JSON keeps the parts apart: a client id may itself contain ':' (a metadata-document URL).
+  if (typeof subject === 'string') return `sub:${JSON.stringify([authInfo.clientId ?? null, subject])}`;
   return authInfo.clientId === undefined ? undefined : `client:${authInfo.clientId}`;
 }
 

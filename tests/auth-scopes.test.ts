@@ -16,7 +16,7 @@ import { StreamableHttpClientTransport } from '@mcpkit/client/http';
 import { type AuthInfo, type CallToolResult, createInMemoryPair, McpError } from '@mcpkit/core';
 import { serve } from '@mcpkit/node/http';
 import { McpServer } from '@mcpkit/server';
-import { createStreamableHttpHandler } from '@mcpkit/server/http';
+import { createLegacySseHandler, createStreamableHttpHandler } from '@mcpkit/server/http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { browser, useAuthServer } from './support/authServer.js';
 
@@ -286,6 +286,31 @@ describe('sessions and tasks bound to their principal', () => {
       argument: { name: 'topic', value: '' },
     });
     expect(seen).toEqual(['tool:user-1', 'prompt:user-1', 'resource:user-1', 'complete:user-1']);
+  });
+
+  it('a legacy HTTP+SSE session answers only to the subject that opened it, not to another user of the same client', async () => {
+    const legacy = createLegacySseHandler(notesServer([]), { keepAliveInterval: false });
+    cleanups.push(() => legacy.close());
+    const caller = (sub: string) => ({ authInfo: { clientId: CLIENT_ID, scopes: [], extra: { sub } } });
+    const stream = await legacy(
+      new Request('http://127.0.0.1/sse', { headers: { accept: 'text/event-stream' } }),
+      caller('user-1'),
+    );
+    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    const endpoint = /data: (\S+)/.exec(first)?.[1] ?? '';
+    const message = (sub: string) =>
+      legacy(
+        new Request(new URL(endpoint, 'http://127.0.0.1'), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+        }),
+        caller(sub),
+      );
+    expect((await message('user-2')).status).toBe(404);
+    expect((await message('user-1')).status).toBe(202);
+    await reader.cancel();
   });
 
   it('a task stays with its subject: the owner reads it from another session and token, another subject cannot', async () => {

@@ -10,6 +10,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider, { type Configuration } from 'oidc-provider';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 export interface AuthServerFixture {
   readonly issuer: string;
@@ -20,6 +21,8 @@ export interface AuthServerFixture {
   accessTokenTtl: number;
   /** Scope the login's user consents to for each resource (everything asked, by default). */
   readonly resourceScopes: string;
+  /** The account the next login signs in as (change it per test; `user-1` by default). */
+  loginAs: string;
   close(): Promise<void>;
 }
 
@@ -36,6 +39,7 @@ export async function startAuthServer(): Promise<AuthServerFixture> {
     documents,
     accessTokenTtl: 300,
     resourceScopes: 'mcp:read mcp:write',
+    loginAs: 'user-1',
   } as AuthServerFixture;
   const provider = new Provider(issuer, {
     clients: [{ ...M2M_CLIENT, grant_types: ['client_credentials'], redirect_uris: [], response_types: [] }],
@@ -81,7 +85,7 @@ export async function startAuthServer(): Promise<AuthServerFixture> {
   const callback = provider.callback();
   http.on('request', (req, res) => {
     if (req.url?.startsWith('/interaction/')) {
-      finishInteraction(provider, req, res).catch(() => {
+      finishInteraction(provider, fixture.loginAs, req, res).catch(() => {
         res.statusCode = 500;
         res.end();
       });
@@ -95,9 +99,10 @@ export async function startAuthServer(): Promise<AuthServerFixture> {
   });
 }
 
-/** Logs in `user-1` and consents to everything asked, as a person clicking through would. */
+/** Logs in `accountId` and consents to everything asked, as a person clicking through would. */
 async function finishInteraction(
   provider: Provider,
+  accountId: string,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
@@ -106,7 +111,7 @@ async function finishInteraction(
     await provider.interactionFinished(
       req,
       res,
-      { login: { accountId: 'user-1' } },
+      { login: { accountId } },
       { mergeWithLastSubmission: false },
     );
     return;
@@ -154,5 +159,35 @@ export function browser(redirectUri: string, seen: URL[] = []): (url: URL) => Pr
       if (url.href.startsWith(redirectUri)) return url;
     }
     throw new Error('too many redirects');
+  };
+}
+
+/**
+ * One authorization server for a test file: started before its tests, closed after them; after
+ * each test the fixture's knobs are reset and the test's `cleanups` run, last added first.
+ */
+export function useAuthServer(): {
+  readonly as: () => AuthServerFixture;
+  readonly cleanups: Array<() => Promise<void>>;
+} {
+  let fixture: AuthServerFixture | undefined;
+  const cleanups: Array<() => Promise<void>> = [];
+  beforeAll(async () => {
+    fixture = await startAuthServer();
+  });
+  afterAll(() => fixture?.close());
+  afterEach(async () => {
+    if (fixture) {
+      fixture.accessTokenTtl = 300;
+      fixture.loginAs = 'user-1';
+    }
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return {
+    as: () => {
+      if (!fixture) throw new Error('the authorization server is not started yet');
+      return fixture;
+    },
+    cleanups,
   };
 }

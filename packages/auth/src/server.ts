@@ -10,6 +10,13 @@ export {
   protectedResourceMetadata,
 } from './server/protect.js';
 export {
+  INSUFFICIENT_SCOPE,
+  InsufficientScopeError,
+  requireScopes,
+  type ScopeGuard,
+  type ScopeRequirements,
+} from './server/scopes.js';
+export {
   type IntrospectionVerifierOptions,
   InvalidTokenError,
   introspectionVerifier,

@@ -77,6 +77,7 @@ export {
   type TemplateVariables,
 } from './resources/resource.js';
 export { isAbsoluteUri, uriProblem } from './resources/uri.js';
+export { UriTemplate, type UriTemplateOptions } from './resources/uriTemplate.js';
 export { Server, type SessionInfo, type SessionListener } from './server.js';
 export { ServerSession, type SessionConnectOptions } from './session.js';
 export { checkSessionState, type ServerSessionState, type SessionStateHolder } from './sessionState.js';

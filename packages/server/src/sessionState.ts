@@ -50,7 +50,7 @@ export interface ServerSessionState {
   readonly subscriptions?: readonly string[];
   /** Prefix of the session's SSE event ids (Streamable HTTP with an event store), for resumption. */
   readonly eventIdPrefix?: string;
-  /** The principal (`authInfo.clientId`) the session is bound to, if it was authenticated. */
+  /** The principal (token subject and client) the session is bound to, if it was authenticated. */
   readonly principal?: string;
 }
 

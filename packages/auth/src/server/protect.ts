@@ -3,6 +3,8 @@
  * Resource Metadata (RFC 9728), bearer checks, and the 401/403 challenges a client discovers from.
  * @module
  */
+import { scopesNeededBy } from './peek.js';
+import { INSUFFICIENT_SCOPE, type ScopeGuard, union } from './scopes.js';
 import { InvalidTokenError, type TokenVerifier, type VerifiedToken } from './verify.js';
 
 /** Options of {@link protect}. */
@@ -15,8 +17,19 @@ export interface ProtectOptions {
   readonly verifier: TokenVerifier;
   /** Scopes every request needs; a token without them gets 403 `insufficient_scope`. */
   readonly requiredScopes?: readonly string[];
-  /** Scopes advertised in the metadata document (defaults to `requiredScopes`). */
+  /** Scopes advertised in the metadata document (defaults to `requiredScopes` and those of `scopes`). */
   readonly scopesSupported?: readonly string[];
+  /**
+   * Scopes per tool, prompt and resource (from `requireScopes`, also installed with
+   * `server.use()`): a POST calling an item the token has no scope for gets `403
+   * insufficient_scope` naming the scopes, before the server runs anything.
+   */
+  readonly scopes?: ScopeGuard;
+  /**
+   * With `scopes`: the largest POST body read to check them, in bytes; a larger one gets 413
+   * rather than go unchecked. Default 4 MiB, the HTTP handler's own default limit.
+   */
+  readonly maxBodyBytes?: number;
 }
 
 /** A web-standard handler that takes the verified caller, as mcpkit's Streamable HTTP handler does. */
@@ -33,7 +46,8 @@ const WELL_KNOWN = '/.well-known/oauth-protected-resource';
  * ```
  */
 export function protectedResourceMetadata(options: ProtectOptions): Record<string, unknown> {
-  const scopes = options.scopesSupported ?? options.requiredScopes;
+  const scopes =
+    options.scopesSupported ?? union(options.requiredScopes ?? [], options.scopes?.declaredScopes ?? []);
   return {
     resource: options.resource,
     authorization_servers: [...options.authorizationServers],
@@ -105,13 +119,16 @@ export function protect(
         why,
       );
     }
-    const missing = required.filter((scope) => !authInfo.scopes.includes(scope));
-    if (missing.length > 0) {
-      const header = `${challenge}, scope="${required.join(' ')}", error="insufficient_scope"`;
-      return new Response(JSON.stringify({ error: 'insufficient_scope' }), {
-        status: 403,
-        headers: { 'www-authenticate': header, 'content-type': 'application/json' },
-      });
+    if (required.some((scope) => !authInfo.scopes.includes(scope))) {
+      return forbidden(challenge, required, { error: 'insufficient_scope' });
+    }
+    if (options.scopes) {
+      const needs = await scopesNeededBy(request, options.scopes, options.maxBodyBytes);
+      if (needs === 'too-large') return tooLarge();
+      if (needs?.scopes.some((scope) => !authInfo.scopes.includes(scope))) {
+        const scopes = union(required, needs.scopes);
+        return forbidden(challenge, scopes, refusal(needs.id, scopes));
+      }
     }
     return handler(request, { authInfo });
   };
@@ -124,6 +141,37 @@ function bearerToken(request: Request): string | undefined {
   if (space === -1 || header.slice(0, space).toLowerCase() !== 'bearer') return undefined;
   const token = header.slice(space + 1).trim();
   return token === '' ? undefined : token;
+}
+
+function tooLarge(): Response {
+  const error = { code: -32600, message: 'The request body is too large' };
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error }), {
+    status: 413,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+/** `403 insufficient_scope` naming every scope the request needs, so a client can step up. */
+function forbidden(challenge: string, scopes: readonly string[], body: unknown): Response {
+  const header = `${challenge}, scope="${scopes.join(' ')}", error="insufficient_scope"`;
+  return new Response(JSON.stringify(body), {
+    status: 403,
+    headers: { 'www-authenticate': header, 'content-type': 'application/json' },
+  });
+}
+
+/** The JSON-RPC error a peek refusal carries, for clients that read the body. */
+function refusal(id: string | number | null, scopes: readonly string[]): unknown {
+  const scope = scopes.join(' ');
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code: INSUFFICIENT_SCOPE,
+      message: `Insufficient scope: this request needs ${scope}`,
+      data: { error: 'insufficient_scope', scope },
+    },
+  };
 }
 
 function unauthorized(header: string, why: string): Response {

@@ -26,6 +26,7 @@ import { accepts, isJsonContentType, readJsonBody } from './body.js';
 import { HttpMessageExtra, webRequestView } from './requestView.js';
 import { emptyReply, Refuse, type Reply, sseReply, toResponse } from './responses.js';
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
+import { mayUseSession, principalOf } from './sessionTable.js';
 import {
   type ConnectionRegistry,
   KEEP_ALIVE,
@@ -156,7 +157,7 @@ class LegacySseEndpoint {
     const sessionId = crypto.randomUUID();
     const connection = new SseConnection(this.connections, this.maxBufferedBytes);
     const transport = new LegacySseTransport(sessionId, connection, () => this.sessions.delete(sessionId));
-    transport.ownerClientId = extra?.authInfo?.clientId;
+    transport.principal = principalOf(extra?.authInfo);
     this.sessions.set(sessionId, transport);
     this.wake();
     const path = this.options.messagesPath ?? new URL(request.url).pathname;
@@ -172,12 +173,7 @@ class LegacySseEndpoint {
     const sessionId = new URL(request.url).searchParams.get('sessionId');
     if (sessionId === null) return Refuse.invalid('the sessionId query parameter is required');
     const transport = this.sessions.get(sessionId);
-    if (
-      !transport ||
-      (transport.ownerClientId !== undefined && transport.ownerClientId !== extra?.authInfo?.clientId)
-    ) {
-      return Refuse.unknownSession();
-    }
+    if (!transport || !mayUseSession(transport.principal, extra?.authInfo)) return Refuse.unknownSession();
     if (!isJsonContentType(request.header('content-type'))) return Refuse.unsupportedMediaType();
     const body = await readJsonBody(request, this.maxBodyBytes, this.maxJsonDepth);
     if (!body.ok) {
@@ -213,7 +209,8 @@ class LegacySseEndpoint {
 /** One legacy session: a single event stream carries everything the server sends. */
 class LegacySseTransport implements Transport, SseConnectionOwner {
   session: ServerSession | undefined;
-  ownerClientId: string | undefined;
+  /** The principal that opened the session (see `principalOf`); it alone may post to it. */
+  principal: string | undefined;
   private sink: MessageSink | undefined;
   private isClosed = false;
 

@@ -47,7 +47,7 @@ describe('session state of a Streamable HTTP session', () => {
 
     const state = JSON.parse(JSON.stringify(session!.snapshot()));
     expect(state.key).toBe(sessionId);
-    expect(state.principal).toBe('alice');
+    expect(state.principal).toBe('client:alice');
     expect(typeof state.eventIdPrefix).toBe('string');
     expect(eventIds.length).toBeGreaterThan(0);
     for (const id of eventIds) expect(id?.startsWith(state.eventIdPrefix)).toBe(true);

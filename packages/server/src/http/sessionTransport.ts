@@ -169,8 +169,8 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
   session: ServerSession | undefined;
   /** When the client last sent anything (ms since epoch); idle sessions expire. */
   lastActivity = Date.now();
-  /** The `clientId` of the credentials that created the session, to bind it to them. */
-  ownerClientId: string | undefined;
+  /** The principal (see `principalOf`) whose token created the session, to bind it to them. */
+  principal: string | undefined;
   /** When the session began (ms since epoch). */
   readonly createdAt = Date.now();
   /** The client sent `notifications/initialized`; until then the session expires early. */
@@ -215,13 +215,13 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
   sessionStatePart(): Pick<ServerSessionState, 'eventIdPrefix' | 'principal'> {
     const part: { eventIdPrefix?: string; principal?: string } = {};
     if (this.prefix !== undefined) part.eventIdPrefix = this.prefix;
-    if (this.ownerClientId !== undefined) part.principal = this.ownerClientId;
+    if (this.principal !== undefined) part.principal = this.principal;
     return part;
   }
 
   restoreSessionState(state: ServerSessionState): void {
     if (state.eventIdPrefix !== undefined) this.prefix = state.eventIdPrefix;
-    if (state.principal !== undefined) this.ownerClientId = state.principal;
+    if (state.principal !== undefined) this.principal = state.principal;
   }
 
   setProtocolVersion(version: string): void {

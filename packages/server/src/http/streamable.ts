@@ -33,7 +33,7 @@ import {
   toResponse,
 } from './responses.js';
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
-import { clientKeyOf, type SessionLimits, SessionTable } from './sessionTable.js';
+import { clientKeyOf, mayUseSession, principalOf, type SessionLimits, SessionTable } from './sessionTable.js';
 import { type HttpRuntime, HttpSessionTransport } from './sessionTransport.js';
 import { type ConnectionRegistry, KEEP_ALIVE } from './sse.js';
 
@@ -401,7 +401,7 @@ class StreamableHttpEndpoint implements HttpRuntime {
     const refused = this.sessions.admit(transport, clientKeyOf(extra.authInfo, request.remoteAddress));
     if (refused === 'quota') return Refuse.tooManyClientSessions(summary.ids[0]);
     if (refused === 'busy') return Refuse.tooManySessions(summary.ids[0]);
-    transport.ownerClientId = extra.authInfo?.clientId;
+    transport.principal = principalOf(extra.authInfo);
     const response = transport.openExchange(summary.ids, {
       preferJson: this.preferJson,
       opensSession: true,
@@ -482,13 +482,11 @@ class StreamableHttpEndpoint implements HttpRuntime {
     return transport;
   }
 
-  /** A live session by id; sessions bound to credentials answer only to the same client. */
+  /** A live session by id; a session bound to a principal answers only to that principal. */
   private lookup(sessionId: string, extra: HttpRequestExtra | undefined): HttpSessionTransport | undefined {
     const transport = this.sessions.get(sessionId);
     if (!transport || transport.closed) return undefined;
-    if (transport.ownerClientId !== undefined && transport.ownerClientId !== extra?.authInfo?.clientId)
-      return undefined;
-    return transport;
+    return mayUseSession(transport.principal, extra?.authInfo) ? transport : undefined;
   }
 
   /**

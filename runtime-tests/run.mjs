@@ -20,6 +20,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { versionOf } from '../scripts/lib/runtimes.mjs';
 import { LAUNCHERS } from './lib/launchers.mjs';
 import { bundleWorkers, makeScratchProject } from './lib/project.mjs';
 
@@ -43,7 +44,11 @@ async function timed(label, body) {
   return result;
 }
 
-for (const name of names) await timed(`runtime ${name} ready`, () => LAUNCHERS[name].binary());
+for (const name of names) {
+  const started = Date.now();
+  const binary = LAUNCHERS[name].binary();
+  log(`runtime ${name}: ${versionOf(binary)} at ${binary} (${seconds(started)})`);
+}
 if (values['install-only']) process.exit(0);
 
 const app = await timed('packed and installed into a scratch project', makeScratchProject);

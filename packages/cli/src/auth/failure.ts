@@ -1,0 +1,54 @@
+/**
+ * Authorization failures as the user sees them, and the redaction of secrets from anything the
+ * CLI prints. Light on purpose (no OAuth library imports): every command's error path loads it.
+ * @module
+ */
+import { CliError, ExitCode } from '../errors.js';
+
+/** Parameter names whose values are secrets, in a URL, a form body or JSON. */
+const SECRET_NAMES =
+  'access_token|refresh_token|id_token|code|code_verifier|client_secret|assertion|subject_token|accessToken|refreshToken|clientSecret';
+const SECRET_PARAM = new RegExp(`([?&\\s]|^)(${SECRET_NAMES})=[^&\\s"']+`, 'g');
+const SECRET_JSON = new RegExp(`"(${SECRET_NAMES})"(\\s*):(\\s*)"[^"]*"`, 'g');
+const CREDENTIAL = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
+
+/**
+ * Replaces tokens, codes and secrets in `text` with `[redacted]`: bearer and basic credentials,
+ * `access_token=…`-style parameters and their JSON forms.
+ *
+ * @example
+ * ```ts
+ * redactSecrets('Authorization: Bearer eyJhbGci.x.y'); // 'Authorization: Bearer [redacted]'
+ * ```
+ */
+export function redactSecrets(text: string): string {
+  return text
+    .replace(CREDENTIAL, '$1 [redacted]')
+    .replace(SECRET_PARAM, '$1$2=[redacted]')
+    .replace(SECRET_JSON, '"$1"$2:$3"[redacted]"');
+}
+
+/**
+ * An authorization failure of `@mcpkit/auth` (found by name, so this module needs no import of
+ * it) as a `CliError` with exit code 3.
+ *
+ * @example
+ * ```ts
+ * const failure = authFailure(error, 'https://mcp.example.com/mcp'); // CliError or undefined
+ * ```
+ */
+export function authFailure(error: unknown, targetHint: string | undefined): CliError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current instanceof Error; depth++) {
+    if (current instanceof CliError) return current;
+    if (current.name === 'AuthorizationError') {
+      return new CliError(
+        ExitCode.Connection,
+        `Could not log in: ${current.message}`,
+        `Rerun with --verbose to see each step; "mcpkit logout ${targetHint ?? 'URL'}" forgets cached tokens`,
+      );
+    }
+    current = current.cause;
+  }
+  return undefined;
+}

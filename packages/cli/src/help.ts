@@ -39,7 +39,7 @@ const EXIT_CODES = `Exit codes:
   0    success
   1    unexpected internal error (a bug in mcpkit)
   2    usage error: bad command line, config file or arguments; unknown tool, prompt or resource
-  3    connection or protocol error: unreachable, would not start, died, or answered with an error
+  3    connection or protocol error: unreachable, died, error answer, or a login that may not run
   4    the tool ran and returned isError: true
   5    timeout (--timeout, or a handshake or request that got no answer in time)
   130  interrupted by Ctrl-C or SIGTERM (the server is sent notifications/cancelled)

@@ -14,6 +14,7 @@
  * @module
  */
 export {
+  type AuthSettings,
   type ClientAction,
   type ClientSettings,
   type ParsedCommand,
@@ -24,5 +25,6 @@ export {
 export { loadServerEntry, type ServerEntry } from './config.js';
 export { banner, LEGACY_SSE_PATH, MCP_PATH, serve } from './demo/serve.js';
 export { createDemoServer, type DemoServerOptions } from './demo/server.js';
+export type { BrowserOpener } from './auth/browser.js';
 export { CliError, ExitCode, type ExitCodeValue } from './errors.js';
 export { type CliIo, processIo, runCli } from './run.js';

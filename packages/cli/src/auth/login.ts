@@ -52,7 +52,9 @@ export class CliAuth implements AuthProvider {
   /** Set once a login in the browser finished during this command. */
   loggedIn = false;
   private readonly quiet: OAuthClientProvider;
-  private login: { provider: OAuthClientProvider; loopback: LoopbackRedirect } | undefined;
+  private login: Promise<{ provider: OAuthClientProvider; loopback: LoopbackRedirect }> | undefined;
+  /** The login provider once started: `headers()` must read through it (it may have refreshed). */
+  private started: OAuthClientProvider | undefined;
   private readonly client: StoredClient | undefined;
   private readonly scope: string | undefined;
 
@@ -85,7 +87,7 @@ export class CliAuth implements AuthProvider {
   }
 
   headers(): Promise<Record<string, string>> {
-    return (this.login?.provider ?? this.quiet).headers();
+    return (this.started ?? this.quiet).headers();
   }
 
   async onUnauthorized(response: Response): Promise<boolean> {
@@ -116,7 +118,8 @@ export class CliAuth implements AuthProvider {
 
   /** Stops the loopback listener, if a login started one. */
   async close(): Promise<void> {
-    await this.login?.loopback.close();
+    const login = await this.login?.catch(() => undefined);
+    await login?.loopback.close();
   }
 
   private provider(redirectUri: string, redirect: (url: URL) => Promise<URLSearchParams>) {
@@ -133,14 +136,15 @@ export class CliAuth implements AuthProvider {
     });
   }
 
-  private async loginProvider(): Promise<OAuthClientProvider> {
-    if (!this.login) {
-      const loopback = await startLoopbackRedirect();
+  /** The provider that may log in, with its loopback listener; started once, on first need. */
+  private loginProvider(): Promise<OAuthClientProvider> {
+    this.login ??= startLoopbackRedirect().then((loopback) => {
       this.options.trace?.(`auth: waiting for the login redirect on ${loopback.redirectUri}`);
       const provider = this.provider(loopback.redirectUri, (url) => this.browse(url, loopback));
-      this.login = { provider, loopback };
-    }
-    return this.login.provider;
+      this.started = provider;
+      return { provider, loopback };
+    });
+    return this.login.then(({ provider }) => provider);
   }
 
   /** Sends the user to the authorization URL and waits for the redirect back. */

@@ -161,6 +161,42 @@ describe('mcpkit login, the token cache and logout', () => {
     for (const secret of [accessToken, refreshToken].filter(Boolean)) {
       expect(list.stderr + list.stdout).not.toContain(secret);
     }
+    const served = await fetch(demo.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
+    });
+    expect(served.status).toBe(200);
+    await served.body?.cancel();
+  });
+
+  it('off a terminal, tokens about to expire are refreshed (and rotated) without a login', async () => {
+    as.accessTokenTtl = 1; // always within the refresh margin, so every command refreshes first
+    try {
+      const seen: URL[] = [];
+      const login = await mcpkit(['login', demo.url, '--scope', 'mcp:read'], { openBrowser: person(seen) });
+      expect(login.code, login.stderr).toBe(0);
+      const [file] = await serverFiles();
+      const before = JSON.parse(await readFile(file as string, 'utf8')).tokens;
+      expect(before.refreshToken).toBeDefined();
+      const ping = await mcpkit(['ping', '--no-login', demo.url], { openBrowser: person(seen) });
+      expect(ping.code, ping.stderr).toBe(0);
+      const after = JSON.parse(await readFile(file as string, 'utf8')).tokens;
+      expect(after.accessToken).not.toBe(before.accessToken);
+      expect(after.refreshToken).not.toBe(before.refreshToken);
+      expect(seen).toHaveLength(1); // the login only
+    } finally {
+      as.accessTokenTtl = 300;
+    }
   });
 
   it('logout deletes the cache entry; then off a terminal, or with --no-login, a verb exits 3 and says to log in', async () => {
@@ -176,9 +212,11 @@ describe('mcpkit login, the token cache and logout', () => {
     expect(offTerminal.stderr).toContain('not a terminal');
     expect(offTerminal.stderr).toContain(`mcpkit login ${demo.url}`);
 
-    const refused = await mcpkit(['ping', '--no-login', demo.url], { tty: true, openBrowser: person(seen) });
-    expect(refused.code).toBe(3);
-    expect(refused.stderr).toContain('--no-login');
+    for (const tty of [true, false]) {
+      const refused = await mcpkit(['ping', '--no-login', demo.url], { tty, openBrowser: person(seen) });
+      expect(refused.code).toBe(3);
+      expect(refused.stderr).toContain('--no-login forbids opening a browser');
+    }
     expect(seen).toEqual([]); // no browser was opened
   });
 

@@ -55,6 +55,7 @@ export class CliAuth implements AuthProvider {
   private login: Promise<{ provider: OAuthClientProvider; loopback: LoopbackRedirect }> | undefined;
   /** The login provider once started: `headers()` must read through it (it may have refreshed). */
   private started: OAuthClientProvider | undefined;
+  private reading: Promise<Record<string, string>> | undefined;
   private readonly client: StoredClient | undefined;
   private readonly scope: string | undefined;
 
@@ -86,8 +87,20 @@ export class CliAuth implements AuthProvider {
     return new CliAuth(options, entry);
   }
 
-  headers(): Promise<Record<string, string>> {
-    return (this.started ?? this.quiet).headers();
+  /**
+   * One at a time: `headers()` may refresh, and two refreshes with the same rotating refresh token
+   * make the authorization server revoke the grant (the POST, the GET stream and a notification
+   * of one command all ask at once).
+   */
+  async headers(): Promise<Record<string, string>> {
+    while (this.reading) await this.reading.catch(() => {});
+    const reading = (this.started ?? this.quiet).headers();
+    this.reading = reading;
+    try {
+      return await reading;
+    } finally {
+      if (this.reading === reading) this.reading = undefined;
+    }
   }
 
   async onUnauthorized(response: Response): Promise<boolean> {

@@ -22,9 +22,9 @@ export {
   type ServeSettings,
   type TargetSpec,
 } from './args.js';
+export type { BrowserOpener } from './auth/browser.js';
 export { loadServerEntry, type ServerEntry } from './config.js';
 export { banner, LEGACY_SSE_PATH, MCP_PATH, serve } from './demo/serve.js';
 export { createDemoServer, type DemoServerOptions } from './demo/server.js';
-export type { BrowserOpener } from './auth/browser.js';
 export { CliError, ExitCode, type ExitCodeValue } from './errors.js';
 export { type CliIo, processIo, runCli } from './run.js';

@@ -37,8 +37,8 @@ export const openSystemBrowser: BrowserOpener = (url) => {
       resolve(false);
       return;
     }
+    // Referenced, so the answer comes even if nothing else keeps the process alive meanwhile.
     const timer = setTimeout(() => resolve(true), SETTLE_MS);
-    timer.unref();
     child.once('error', () => {
       clearTimeout(timer);
       resolve(false);

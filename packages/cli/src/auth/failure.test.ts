@@ -6,7 +6,8 @@ describe('redactSecrets', () => {
   it('removes bearer and basic credentials, token parameters and their JSON forms', () => {
     const text = [
       'authorization: Bearer eyJhbGciOi.eyJzdWIi.sig',
-      'Basic bTJtOnNlY3JldA==',
+      '"Authorization": "Basic bTJtOnNlY3JldA=="',
+      'Basic arithmetic with a Bearer',
       'POST /token grant_type=refresh_token&refresh_token=rt-123&client_secret=s3cr3t',
       'https://app/cb?code=abc123&state=xyz',
       '{"access_token": "at-456", "refreshToken":"rt-789", "scope":"mcp:read"}',
@@ -16,8 +17,11 @@ describe('redactSecrets', () => {
       expect(redacted).not.toContain(secret);
     }
     expect(redacted).toContain('state=xyz');
+    expect(redacted).toContain('Basic arithmetic with a Bearer');
     expect(redacted).toContain('"scope":"mcp:read"');
     expect(redacted).toContain('grant_type=refresh_token');
+    // A tool's own "code" argument stays readable in a trace.
+    expect(redactSecrets('{"name":"run","arguments":{"code":"print(1)"}}')).toContain('print(1)');
   });
 });
 

@@ -5,12 +5,16 @@
  */
 import { CliError, ExitCode } from '../errors.js';
 
-/** Parameter names whose values are secrets, in a URL, a form body or JSON. */
+/** Names whose values are secrets, in a URL, a form body or JSON. */
 const SECRET_NAMES =
-  'access_token|refresh_token|id_token|code|code_verifier|client_secret|assertion|subject_token|accessToken|refreshToken|clientSecret';
+  'access_token|refresh_token|id_token|code_verifier|client_secret|assertion|subject_token|accessToken|refreshToken|clientSecret';
 const SECRET_PARAM = new RegExp(`([?&\\s]|^)(${SECRET_NAMES})=[^&\\s"']+`, 'g');
+// An authorization code only travels in a redirect URL's query; a JSON "code" is often a tool's own.
+const CODE_PARAM = /([?&])code=[^&\s"']+/g;
 const SECRET_JSON = new RegExp(`"(${SECRET_NAMES})"(\\s*):(\\s*)"[^"]*"`, 'g');
-const CREDENTIAL = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
+// "Bearer <token>" anywhere; any scheme's credentials after "Authorization:" ("Basic" alone is prose).
+const BEARER = /\b(Bearer)\s+[A-Za-z0-9._~+/=-]{8,}/gi;
+const AUTHORIZATION = /(authorization["']?\s*[:=]\s*["']?[A-Za-z]+)\s+[^\s"',]+/gi;
 
 /**
  * Replaces tokens, codes and secrets in `text` with `[redacted]`: bearer and basic credentials,
@@ -23,8 +27,10 @@ const CREDENTIAL = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
  */
 export function redactSecrets(text: string): string {
   return text
-    .replace(CREDENTIAL, '$1 [redacted]')
+    .replace(AUTHORIZATION, '$1 [redacted]')
+    .replace(BEARER, '$1 [redacted]')
     .replace(SECRET_PARAM, '$1$2=[redacted]')
+    .replace(CODE_PARAM, '$1code=[redacted]')
     .replace(SECRET_JSON, '"$1"$2:$3"[redacted]"');
 }
 

@@ -11,6 +11,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { StoredClient, StoredTokens, TokenStore } from '@mcpkit/auth/client';
+import { CliError, ExitCode } from '../errors.js';
 
 /** What the cache keeps about one server. */
 export interface ServerEntry {
@@ -143,13 +144,18 @@ async function readJson<T>(file: string): Promise<T | undefined> {
  * readable by others, even for a moment), then renamed over the old one.
  */
 async function writeAtomically(file: string, value: unknown): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
+    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     await writeFile(temporary, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
     await rename(temporary, file);
   } catch (error) {
     await rm(temporary, { force: true });
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new CliError(
+      ExitCode.Usage,
+      `Could not write the token cache in ${path.dirname(file)}: ${code}`,
+      'Check that directory and its permissions, or point XDG_CONFIG_HOME elsewhere',
+    );
   }
 }

@@ -161,12 +161,12 @@ async function runClient(
   // Only HTTP targets load the OAuth client: a stdio command pays nothing for it.
   const authModule =
     target.kind === 'http' || action.verb === 'login' ? await import('./auth/commands.js') : undefined;
-  const auth = await authModule?.createCliAuth(target, settings, action, {
-    io,
-    onTerminal,
-    notice: screen.notice,
-    trace,
-  });
+  const auth = await authModule
+    ?.createCliAuth(target, settings, action, { io, onTerminal, notice: screen.notice, trace })
+    .catch((error: unknown) => {
+      stopper.dispose(); // a refused command line must not leave the deadline timer running
+      throw error;
+    });
   const stderrWatch = new StderrWatch(
     settings.verbose ? (text) => io.stderr.write(errStyle.dim(text)) : undefined,
   );

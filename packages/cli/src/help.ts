@@ -30,7 +30,8 @@ const CLIENT_OPTIONS = `Options:
                            (tokens and secrets are redacted)
   --client-id ID           log in with this pre-registered OAuth client (else mcpkit registers
                            itself, or uses a client id given to an earlier login)
-  --client-secret SECRET   the secret of that client, if it has one
+  --client-secret SECRET   the secret of that client, if it has one (or set MCPKIT_CLIENT_SECRET,
+                           which other users cannot see in ps)
   --scope SCOPE            OAuth scope to ask for when the server names none
   --no-login               never open a browser to log in; exit 3 when the server needs a login
   -h, --help               help`;

@@ -50,9 +50,11 @@ export async function createCliAuth(
   }
   const explicit = action.verb === 'login';
   const allowed = settings.auth.login && context.onTerminal;
+  // A secret in the environment stays out of `ps`, unlike one on the command line.
+  const envSecret = settings.auth.clientId ? context.io.env.MCPKIT_CLIENT_SECRET : undefined;
   const auth = await CliAuth.create({
     url: target.url,
-    settings: settings.auth,
+    settings: { ...settings.auth, clientSecret: settings.auth.clientSecret ?? (envSecret || undefined) },
     cache: new FileTokenCache(configDirectory(context.io.env)),
     interactive: explicit || allowed,
     whyNot: settings.auth.login

@@ -48,10 +48,13 @@ export function authFailure(error: unknown, targetHint: string | undefined): Cli
   for (let depth = 0; depth < 8 && current instanceof Error; depth++) {
     if (current instanceof CliError) return current;
     if (current.name === 'AuthorizationError') {
+      const denied = /\baccess_denied\b/.test(current.message);
       return new CliError(
         ExitCode.Connection,
         `Could not log in: ${current.message}`,
-        `Rerun with --verbose to see each step; "mcpkit logout ${targetHint ?? 'URL'}" forgets cached tokens`,
+        denied
+          ? 'The authorization server refused; if it needs a scope the server does not name, give one with --scope'
+          : `Rerun with --verbose to see each step; "mcpkit logout ${targetHint ?? 'URL'}" forgets cached tokens`,
       );
     }
     current = current.cause;

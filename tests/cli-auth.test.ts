@@ -185,6 +185,11 @@ describe('mcpkit login, the token cache and logout', () => {
       const seen: URL[] = [];
       const login = await mcpkit(['login', demo.url, '--scope', 'mcp:read'], { openBrowser: person(seen) });
       expect(login.code, login.stderr).toBe(0);
+      // A second login listens on the port of the first (for servers that match redirect URIs exactly).
+      const loopback = JSON.parse(
+        await readFile(path.join(config, 'mcpkit', 'auth', 'loopback.json'), 'utf8'),
+      );
+      expect(seen[0]?.searchParams.get('redirect_uri')).toBe(`http://127.0.0.1:${loopback.port}/callback`);
       const [file] = await serverFiles();
       const before = JSON.parse(await readFile(file as string, 'utf8')).tokens;
       expect(before.refreshToken).toBeDefined();

@@ -151,13 +151,23 @@ export class CliAuth implements AuthProvider {
 
   /** The provider that may log in, with its loopback listener; started once, on first need. */
   private loginProvider(): Promise<OAuthClientProvider> {
-    this.login ??= startLoopbackRedirect().then((loopback) => {
+    this.login ??= this.startLoopback().then((loopback) => {
       this.options.trace?.(`auth: waiting for the login redirect on ${loopback.redirectUri}`);
       const provider = this.provider(loopback.redirectUri, (url) => this.browse(url, loopback));
       this.started = provider;
       return { provider, loopback };
     });
     return this.login.then(({ provider }) => provider);
+  }
+
+  /** The listener, on the port of the last login when it is free. */
+  private async startLoopback(): Promise<LoopbackRedirect> {
+    const { cache } = this.options;
+    const preferred = await cache.loopbackPort();
+    const loopback = await startLoopbackRedirect(preferred);
+    const port = Number(new URL(loopback.redirectUri).port);
+    if (port !== preferred) await cache.saveLoopbackPort(port);
+    return loopback;
   }
 
   /** Sends the user to the authorization URL and waits for the redirect back. */

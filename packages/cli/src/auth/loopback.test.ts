@@ -22,6 +22,17 @@ describe('the loopback redirect listener', () => {
     }
   });
 
+  it('takes the preferred port when it is free, and another one when it is taken', async () => {
+    const first = await startLoopbackRedirect();
+    const port = Number(new URL(first.redirectUri).port);
+    const second = await startLoopbackRedirect(port); // taken by the first
+    expect(second.redirectUri).not.toBe(first.redirectUri);
+    await first.close();
+    const third = await startLoopbackRedirect(port); // free again
+    expect(third.redirectUri).toBe(first.redirectUri);
+    await Promise.all([second.close(), third.close()]);
+  });
+
   it('closing abandons a login still waiting', async () => {
     const loopback = await startLoopbackRedirect();
     const back = loopback.wait(new URL('https://as.example/authorize?state=s'));

@@ -37,14 +37,15 @@ interface Pending {
 }
 
 /**
- * Starts the listener on 127.0.0.1 and a port the system picks.
+ * Starts the listener on 127.0.0.1: on `preferredPort` when given and free, else on a port the
+ * system picks.
  *
  * @example
  * ```ts
  * const { redirectUri, close } = await startLoopbackRedirect(); // http://127.0.0.1:53412/callback
  * ```
  */
-export async function startLoopbackRedirect(): Promise<LoopbackRedirect> {
+export async function startLoopbackRedirect(preferredPort?: number): Promise<LoopbackRedirect> {
   let pending: Pending | undefined;
   const http = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -63,10 +64,9 @@ export async function startLoopbackRedirect(): Promise<LoopbackRedirect> {
     pending.resolve(params);
     pending = undefined;
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(0, '127.0.0.1', () => resolve());
-  });
+  if (!(preferredPort && (await listen(http, preferredPort)))) {
+    if (!(await listen(http, 0))) throw new CliError(ExitCode.Connection, 'Could not listen on 127.0.0.1');
+  }
   const port = (http.address() as AddressInfo).port;
   return {
     redirectUri: `http://127.0.0.1:${port}/callback`,
@@ -103,6 +103,18 @@ export async function startLoopbackRedirect(): Promise<LoopbackRedirect> {
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/** Listens on `port` of 127.0.0.1; resolves false when it is taken (or refused). */
+function listen(http: ReturnType<typeof createServer>, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const failed = () => resolve(false);
+    http.once('error', failed);
+    http.listen(port, '127.0.0.1', () => {
+      http.off('error', failed);
+      resolve(true);
+    });
+  });
 }
 
 /** A small page for the browser tab; nothing from the request is echoed into it. */

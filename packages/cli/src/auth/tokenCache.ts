@@ -104,6 +104,20 @@ export class FileTokenCache implements TokenStore {
     await writeAtomically(path.join(this.issuersDir, `${digest(issuer)}.json`), { issuer, client });
   }
 
+  /**
+   * The loopback port of the last login. Logins reuse it while it is free, so an authorization
+   * server that matches redirect URIs exactly (not per RFC 8252 §7.3) keeps accepting the one
+   * mcpkit registered.
+   */
+  async loopbackPort(): Promise<number | undefined> {
+    const entry = await readJson<{ port?: unknown }>(path.join(this.directory, 'auth', 'loopback.json'));
+    return Number.isInteger(entry?.port) ? (entry?.port as number) : undefined;
+  }
+
+  async saveLoopbackPort(port: number): Promise<void> {
+    await writeAtomically(path.join(this.directory, 'auth', 'loopback.json'), { port });
+  }
+
   /** Forgets a server: its tokens and the client id given for it. Resolves whether anything was cached. */
   async forget(resource: string): Promise<boolean> {
     const existed = (await this.server(resource)) !== undefined;

@@ -17,19 +17,39 @@ export interface CliRun {
   stdoutBytes: Buffer;
 }
 
+/** How an in-process run differs from the default (off a terminal, the real environment). */
+export interface CliRunOptions {
+  /** Variables added to (or, when undefined, removed from) the environment. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Pretend stdin, stdout and stderr are a terminal. */
+  readonly tty?: boolean;
+  /** Replaces the system browser opener (the CLI's login seam). */
+  readonly openBrowser?: CliIo['openBrowser'];
+  /** Sees each chunk written to stderr as it is written. */
+  readonly onStderr?: (text: string) => void;
+}
+
 /** Runs `mcpkit ARGV…` to completion in this process. */
-export async function runCliInProcess(argv: readonly string[]): Promise<CliRun> {
+export async function runCliInProcess(argv: readonly string[], options: CliRunOptions = {}): Promise<CliRun> {
   const out: Buffer[] = [];
   let stderr = '';
-  const stdin = new PassThrough();
+  const stdin = Object.assign(new PassThrough(), options.tty ? { isTTY: true } : {});
   stdin.end();
   const io: CliIo = {
-    stdout: { write: (chunk) => out.push(Buffer.from(chunk)) },
-    stderr: { write: (chunk) => (stderr += Buffer.from(chunk).toString('utf8')) },
+    stdout: { write: (chunk) => out.push(Buffer.from(chunk)), isTTY: options.tty },
+    stderr: {
+      write: (chunk) => {
+        const text = Buffer.from(chunk).toString('utf8');
+        stderr += text;
+        options.onStderr?.(text);
+      },
+      isTTY: options.tty,
+    },
     stdin,
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined },
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, ...options.env },
     cwd: ROOT,
     onInterrupt: () => () => {},
+    ...(options.openBrowser ? { openBrowser: options.openBrowser } : {}),
   };
   const code = await runCli(argv, io);
   const stdoutBytes = Buffer.concat(out);

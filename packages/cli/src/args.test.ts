@@ -125,6 +125,35 @@ describe('parseCommandLine', () => {
   });
 });
 
+describe('the login options and verbs', () => {
+  it('reads login, logout, --no-login, --client-id, --scope and serve --auth-issuer', () => {
+    expect(
+      parseCommandLine(['login', 'https://h/mcp', '--client-id', 'app', '--scope', 'a b']),
+    ).toMatchObject({
+      kind: 'client',
+      action: { verb: 'login' },
+      settings: { auth: { clientId: 'app', clientSecret: undefined, scope: 'a b', login: true } },
+    });
+    expect(parseCommandLine(['logout', 'https://h/mcp'])).toMatchObject({
+      kind: 'logout',
+      target: { kind: 'url' },
+    });
+    expect(parseCommandLine(['list', '--no-login', 'https://h/mcp'])).toMatchObject({
+      settings: { auth: { login: false } },
+    });
+    expect(parseCommandLine(['serve', '--auth-issuer', 'https://as.example'])).toMatchObject({
+      serve: { transport: 'http', authIssuer: 'https://as.example' },
+    });
+    expect(usage(['login', '--no-login', 'https://h/mcp'])).toBe('--no-login does not apply to "login"');
+    expect(usage(['logout', '--', 'node', 'server.js'])).toContain('"logout" applies to HTTP servers');
+    expect(usage(['serve', '--auth-audience', 'https://h/mcp'])).toBe('--auth-audience needs --auth-issuer');
+    expect(usage(['serve', '--auth-issuer', 'as.example'])).toContain('--auth-issuer expects an http(s) URL');
+    expect(usage(['serve', '--stdio', '--auth-issuer', 'https://as'])).toBe(
+      '--auth-issuer applies to --http only',
+    );
+  });
+});
+
 describe('parseServerUrl', () => {
   it('accepts http and https URLs and suggests a scheme for bare hosts', () => {
     expect(parseServerUrl('https://example.com/mcp').href).toBe('https://example.com/mcp');

@@ -11,7 +11,18 @@ import { LOGGING_LEVELS, type LoggingLevel } from '@mcpkit/core';
 import { usageError } from './errors.js';
 
 /** The verbs `mcpkit` understands. */
-export const VERBS = ['info', 'list', 'call', 'read', 'get', 'complete', 'ping', 'serve'] as const;
+export const VERBS = [
+  'info',
+  'list',
+  'call',
+  'read',
+  'get',
+  'complete',
+  'ping',
+  'login',
+  'logout',
+  'serve',
+] as const;
 
 /** One of {@link VERBS}. */
 export type Verb = (typeof VERBS)[number];
@@ -55,6 +66,27 @@ export interface ClientSettings {
   readonly samplingCommand: string | undefined;
   readonly roots: readonly string[];
   readonly logLevel: LoggingLevel | undefined;
+  /** OAuth settings for an HTTP server that asks for a login. */
+  readonly auth: AuthSettings;
+}
+
+/**
+ * How the CLI logs in to a server that asks for it (`--client-id`, `--client-secret`, `--scope`,
+ * `--no-login`).
+ *
+ * @example
+ * ```ts
+ * const auth: AuthSettings = { clientId: 'my-app', clientSecret: undefined, scope: 'mcp:read', login: true };
+ * ```
+ */
+export interface AuthSettings {
+  /** A pre-registered client id (else the one remembered from `login`, else dynamic registration). */
+  readonly clientId: string | undefined;
+  readonly clientSecret: string | undefined;
+  /** Scope to ask for when the server names none. */
+  readonly scope: string | undefined;
+  /** False with `--no-login`: never open a browser, exit 3 instead. */
+  readonly login: boolean;
 }
 
 /**
@@ -71,6 +103,10 @@ export interface ServeSettings {
   readonly host: string;
   readonly stateless: boolean;
   readonly jsonResponse: boolean;
+  /** With `--auth-issuer`: serve as an OAuth protected resource of this authorization server. */
+  readonly authIssuer?: string;
+  /** The audience tokens must name (default: the server's own `/mcp` URL). */
+  readonly authAudience?: string;
 }
 
 /**
@@ -99,7 +135,8 @@ export type ClientAction =
       readonly pairs: readonly string[];
       readonly argsJson: string | undefined;
     }
-  | { readonly verb: 'complete'; readonly ref: string; readonly pairs: readonly string[] };
+  | { readonly verb: 'complete'; readonly ref: string; readonly pairs: readonly string[] }
+  | { readonly verb: 'login' };
 
 /**
  * A fully parsed command line.
@@ -113,6 +150,7 @@ export type ParsedCommand =
   | { readonly kind: 'help'; readonly verb: Verb | undefined }
   | { readonly kind: 'version' }
   | { readonly kind: 'serve'; readonly serve: ServeSettings }
+  | { readonly kind: 'logout'; readonly target: TargetSpec; readonly settings: ClientSettings }
   | {
       readonly kind: 'client';
       readonly action: ClientAction;
@@ -142,6 +180,12 @@ const OPTIONS = {
   host: { type: 'string' },
   stateless: { type: 'boolean' },
   'json-response': { type: 'boolean' },
+  'client-id': { type: 'string' },
+  'client-secret': { type: 'string' },
+  scope: { type: 'string' },
+  'no-login': { type: 'boolean' },
+  'auth-issuer': { type: 'string' },
+  'auth-audience': { type: 'string' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -161,15 +205,31 @@ const CLIENT_OPTIONS: readonly OptionName[] = [
   'log-level',
 ];
 
+/** How a verb logs in to a server that asks for it. */
+const LOGIN_OPTIONS: readonly OptionName[] = ['client-id', 'client-secret', 'scope'];
+const VERB_OPTIONS: readonly OptionName[] = [...CLIENT_OPTIONS, ...LOGIN_OPTIONS, 'no-login'];
+
 const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
-  info: CLIENT_OPTIONS,
-  list: CLIENT_OPTIONS,
-  call: [...CLIENT_OPTIONS, 'args', 'task'],
-  read: CLIENT_OPTIONS,
-  get: [...CLIENT_OPTIONS, 'args'],
-  complete: CLIENT_OPTIONS,
-  ping: CLIENT_OPTIONS,
-  serve: ['help', 'stdio', 'http', 'port', 'host', 'stateless', 'json-response'],
+  info: VERB_OPTIONS,
+  list: VERB_OPTIONS,
+  call: [...VERB_OPTIONS, 'args', 'task'],
+  read: VERB_OPTIONS,
+  get: [...VERB_OPTIONS, 'args'],
+  complete: VERB_OPTIONS,
+  ping: VERB_OPTIONS,
+  login: ['help', 'verbose', 'timeout', 'header', 'config', 'server', ...LOGIN_OPTIONS],
+  logout: ['help', 'config', 'server'],
+  serve: [
+    'help',
+    'stdio',
+    'http',
+    'port',
+    'host',
+    'stateless',
+    'json-response',
+    'auth-issuer',
+    'auth-audience',
+  ],
 };
 
 /** The demo server's default address, as the quickstart documents it. */
@@ -210,7 +270,13 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommand {
   }
   const { target, verbArgs } = splitTarget(verb, rest, after, values);
   const settings = clientSettings(values, target);
-  return { kind: 'client', action: clientAction(verb, verbArgs, values), target, settings };
+  if ((verb === 'login' || verb === 'logout') && target.kind === 'stdio') {
+    throw usageError(`"${verb}" applies to HTTP servers; a stdio server has no login`, VERB_USAGE[verb]);
+  }
+  const action = clientAction(verb, verbArgs, values);
+  return action.verb === 'logout'
+    ? { kind: 'logout', target, settings }
+    : { kind: 'client', action, target, settings };
 }
 
 const SERVE_HINT = 'mcpkit serve --http --port 3000, or mcpkit serve --stdio';
@@ -285,9 +351,14 @@ function serveSettings(values: Values): ServeSettings {
   if (values.stdio && values.http) throw usageError('Choose one of --stdio and --http', SERVE_HINT);
   const transport = values.stdio ? 'stdio' : 'http';
   if (transport === 'stdio') {
-    for (const name of ['port', 'host', 'stateless', 'json-response'] as const) {
+    for (const name of ['port', 'host', 'stateless', 'json-response', 'auth-issuer'] as const) {
       if (values[name] !== undefined) throw usageError(`--${name} applies to --http only`, SERVE_HINT);
     }
+  }
+  const authIssuer = optionalUrl(values, 'auth-issuer');
+  const authAudience = optionalUrl(values, 'auth-audience');
+  if (authAudience !== undefined && authIssuer === undefined) {
+    throw usageError('--auth-audience needs --auth-issuer', 'mcpkit serve --http --auth-issuer URL');
   }
   return {
     transport,
@@ -295,7 +366,16 @@ function serveSettings(values: Values): ServeSettings {
     host: (values.host as string | undefined) ?? DEFAULT_HTTP_HOST,
     stateless: values.stateless === true,
     jsonResponse: values['json-response'] === true,
+    ...(authIssuer === undefined ? {} : { authIssuer }),
+    ...(authAudience === undefined ? {} : { authAudience }),
   };
+}
+
+function optionalUrl(values: Values, name: 'auth-issuer' | 'auth-audience'): string | undefined {
+  const text = values[name] as string | undefined;
+  if (text === undefined) return undefined;
+  if (!isHttpUrl(text)) throw usageError(`--${name} expects an http(s) URL, got "${text}"`);
+  return text;
 }
 
 function parsePort(text: string): number {
@@ -416,6 +496,12 @@ function clientSettings(values: Values, target: TargetSpec): ClientSettings {
     samplingCommand: values['sampling-command'] as string | undefined,
     roots: values.root ?? [],
     logLevel: parseLogLevel(values['log-level'] as string | undefined),
+    auth: {
+      clientId: values['client-id'] as string | undefined,
+      clientSecret: values['client-secret'] as string | undefined,
+      scope: values.scope as string | undefined,
+      login: values['no-login'] !== true,
+    },
   };
 }
 
@@ -471,11 +557,17 @@ function parseLogLevel(text: string | undefined): LoggingLevel | undefined {
   throw usageError(`--log-level must be one of ${LOGGING_LEVELS.join(', ')}; got "${text}"`);
 }
 
-function clientAction(verb: Exclude<Verb, 'serve'>, args: string[], values: Values): ClientAction {
+function clientAction(
+  verb: Exclude<Verb, 'serve'>,
+  args: string[],
+  values: Values,
+): ClientAction | { readonly verb: 'logout' } {
   const argsJson = values.args as string | undefined;
   switch (verb) {
     case 'info':
     case 'ping':
+    case 'login':
+    case 'logout':
       noMoreArgs(verb, args, 0);
       return { verb };
     case 'list':
@@ -512,6 +604,8 @@ const COMPLETE_EXAMPLE = 'Example: mcpkit complete http://127.0.0.1:3000/mcp gre
 const VERB_USAGE: Readonly<Record<Exclude<Verb, 'serve'>, string>> = {
   info: 'mcpkit info TARGET',
   ping: 'mcpkit ping TARGET',
+  login: 'mcpkit login URL [--client-id ID] [--client-secret SECRET] [--scope SCOPE]',
+  logout: 'mcpkit logout URL',
   list: 'mcpkit list TARGET [tools|resources|templates|prompts]',
   call: 'mcpkit call TARGET TOOL [key=value …] [--args JSON]',
   read: 'mcpkit read TARGET URI',

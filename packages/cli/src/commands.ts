@@ -59,7 +59,10 @@ export interface VerbContext {
  * const code = await runVerb({ verb: 'ping' }, context);
  * ```
  */
-export async function runVerb(action: ClientAction, context: VerbContext): Promise<ExitCodeValue> {
+export async function runVerb(
+  action: Exclude<ClientAction, { verb: 'login' }>,
+  context: VerbContext,
+): Promise<ExitCodeValue> {
   switch (action.verb) {
     case 'info':
       return info(context);

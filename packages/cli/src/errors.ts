@@ -19,7 +19,10 @@ export const ExitCode = {
   Internal: 1,
   /** The command line, a config file or the arguments were wrong; nothing useful was sent. */
   Usage: 2,
-  /** The server could not be reached or started, died, broke the protocol, or answered with an error. */
+  /**
+   * The server could not be reached or started, died, broke the protocol, or answered with an
+   * error; or it needs a login that may not run here (off a terminal, `--no-login`).
+   */
   Connection: 3,
   /** The tool ran and returned `isError: true`. */
   ToolError: 4,

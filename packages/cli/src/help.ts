@@ -27,18 +27,31 @@ const CLIENT_OPTIONS = `Options:
                            prints the result (JSON, or plain text taken as the reply)
   --log-level LEVEL        ask the server for log messages from LEVEL up (debug … emergency)
   -v, --verbose            print every JSON-RPC message, both ways, with timing, on stderr
+                           (tokens and secrets are redacted)
+  --client-id ID           log in with this pre-registered OAuth client (else mcpkit registers
+                           itself, or uses a client id given to an earlier login)
+  --client-secret SECRET   the secret of that client, if it has one (or set MCPKIT_CLIENT_SECRET,
+                           which other users cannot see in ps)
+  --scope SCOPE            OAuth scope to ask for when the server names none
+  --no-login               never open a browser to log in; exit 3 when the server needs a login
   -h, --help               help`;
 
 const EXIT_CODES = `Exit codes:
   0    success
   1    unexpected internal error (a bug in mcpkit)
   2    usage error: bad command line, config file or arguments; unknown tool, prompt or resource
-  3    connection or protocol error: unreachable, would not start, died, or answered with an error
+  3    connection or protocol error: unreachable, died, error answer, or a login that may not run
   4    the tool ran and returned isError: true
   5    timeout (--timeout, or a handshake or request that got no answer in time)
   130  interrupted by Ctrl-C or SIGTERM (the server is sent notifications/cancelled)
 Errors go to stderr with what to try; stdout only ever carries results (with --json, the exact
 JSON result, which is printed for a tool's isError result too).`;
+
+const AUTHORIZATION = `Authorization: when an HTTP server answers 401, a command run on a terminal logs in with
+OAuth by itself: it opens your browser (or prints the URL to open) and receives the redirect on
+http://127.0.0.1:PORT/callback. Tokens are cached per server in the user's config directory
+($XDG_CONFIG_HOME/mcpkit or ~/.config/mcpkit, files only you can read) and refreshed as they
+expire. Off a terminal, or with --no-login, the command exits 3 instead: run mcpkit login URL first.`;
 
 const OVERVIEW = `mcpkit: talk to any MCP server from the shell, and run a demo server.
 
@@ -55,6 +68,8 @@ Verbs:
   complete PROMPT|TEMPLATE NAME=PARTIAL [name=value…]
                                       complete a prompt argument or template variable
   ping                                ping the server
+  login                               log in to an HTTP server that asks for OAuth
+  logout                              delete the cached tokens of a server
   serve [--http|--stdio]              run the demo server
 
 ${TARGETS}
@@ -64,6 +79,8 @@ ${CLIENT_OPTIONS}
 Server output: log notifications and progress go to stderr; results go to stdout. On a terminal,
 long calls show a progress bar and server questions (elicitation) are asked field by field;
 elsewhere they are declined.
+
+${AUTHORIZATION}
 
 ${EXIT_CODES}
 
@@ -117,7 +134,19 @@ complete; further pairs are arguments already chosen (context). Examples:
   ping: `Usage: mcpkit ping TARGET
 
 Pings the server and prints the round-trip time. With --json: {"latencyMs": N}.`,
-  serve: `Usage: mcpkit serve [--http [--port N] [--host H] [--stateless] [--json-response] | --stdio]
+  login: `Usage: mcpkit login URL [--client-id ID [--client-secret SECRET]] [--scope SCOPE]
+
+Logs in to an HTTP server that asks for OAuth, afresh even when tokens are cached: discovers its
+authorization server, registers mcpkit there (unless --client-id is given), opens your browser
+(or prints the URL) and waits for the redirect on http://127.0.0.1:PORT/callback. The tokens are
+cached for later commands, which then need no login; a client id given here is remembered.
+
+${AUTHORIZATION}`,
+  logout: `Usage: mcpkit logout URL
+
+Deletes the cached tokens of that server, and the client id remembered for it.`,
+  serve: `Usage: mcpkit serve [--http [--port N] [--host H] [--stateless] [--json-response]
+                    [--auth-issuer URL [--auth-audience URL]] | --stdio]
 
 Runs the demo server, which exercises every MCP 2025-11-25 feature with small examples.
   --http            Streamable HTTP on http://HOST:PORT/mcp (the default)
@@ -125,6 +154,11 @@ Runs the demo server, which exercises every MCP 2025-11-25 feature with small ex
   --host H          address to bind (default 127.0.0.1)
   --stateless       no sessions: every request stands alone
   --json-response   answer with JSON bodies instead of SSE streams
+  --auth-issuer URL serve as an OAuth protected resource of that authorization server: requests
+                    need its JWT access token (401 with WWW-Authenticate otherwise), and the
+                    Protected Resource Metadata is served at /.well-known/oauth-protected-resource
+  --auth-audience URL
+                    the audience tokens must name (default: the server's own /mcp URL)
   --stdio           serve one client over stdin/stdout (for Claude Desktop, VS Code, Cursor)`,
 };
 
@@ -139,6 +173,7 @@ Runs the demo server, which exercises every MCP 2025-11-25 feature with small ex
 export function helpText(verb: Verb | undefined, style: Style): string {
   if (verb === undefined) return OVERVIEW;
   const body = VERB_HELP[verb];
-  const shared = verb === 'serve' ? '' : `\n\n${TARGETS}\n\n${CLIENT_OPTIONS}\n\n${EXIT_CODES}`;
+  const shared =
+    verb === 'serve' || verb === 'logout' ? '' : `\n\n${TARGETS}\n\n${CLIENT_OPTIONS}\n\n${EXIT_CODES}`;
   return `${style.bold(body.split('\n', 1)[0]!)}${body.slice(body.indexOf('\n'))}${shared}\n`;
 }

@@ -14,6 +14,7 @@
  * @module
  */
 export {
+  type AuthSettings,
   type ClientAction,
   type ClientSettings,
   type ParsedCommand,
@@ -21,6 +22,7 @@ export {
   type ServeSettings,
   type TargetSpec,
 } from './args.js';
+export type { BrowserOpener } from './auth/browser.js';
 export { loadServerEntry, type ServerEntry } from './config.js';
 export { banner, LEGACY_SSE_PATH, MCP_PATH, serve } from './demo/serve.js';
 export { createDemoServer, type DemoServerOptions } from './demo/server.js';

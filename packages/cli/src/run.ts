@@ -20,6 +20,8 @@ import {
 import { StdioServerProcessError } from '@mcpkit/node/stdio';
 import { type ClientAction, type ClientSettings, parseCommandLine, type TargetSpec } from './args.js';
 import { terminalAsk } from './askInput.js';
+import type { BrowserOpener } from './auth/browser.js';
+import { authFailure, redactSecrets } from './auth/failure.js';
 import { runVerb } from './commands.js';
 import { CliError, ExitCode, type ExitCodeValue } from './errors.js';
 import type { FormTerminal } from './form.js';
@@ -49,6 +51,8 @@ export interface CliIo {
   readonly cwd: string;
   /** Registers a listener for Ctrl-C (SIGINT) and SIGTERM; returns a function that removes it. */
   onInterrupt(listener: () => void): () => void;
+  /** Opens a login page; resolves false when no browser opened. Default: the system's opener. */
+  readonly openBrowser?: BrowserOpener;
 }
 
 /**
@@ -119,6 +123,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       }
       case 'client':
         return await runClient(command.action, command.target, command.settings, io, errStyle);
+      case 'logout': {
+        const { runLogout } = await import('./auth/commands.js');
+        return await runLogout(command.target, command.settings, io);
+      }
     }
   } catch (error) {
     return report(toCliError(error, undefined), io.stderr, errStyle);
@@ -126,7 +134,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
 }
 
 function report(error: CliError, stderr: OutputStream, style: Style): ExitCodeValue {
-  stderr.write(`${style.red(style.bold('Error:'))} ${error.message}\n`);
+  stderr.write(`${style.red(style.bold('Error:'))} ${redactSecrets(error.message)}\n`);
   // A hint is what to try; one that already says "Try:" must not say it twice.
   if (error.hint) stderr.write(`${style.dim('Try:')} ${error.hint.replace(/^(Try: )+/, '')}\n`);
   return error.exitCode;
@@ -148,7 +156,17 @@ async function runClient(
   const stopper = createStopper(io, settings.timeoutMs);
   const screen = createScreen(io, errStyle);
   const client = createClient(settings, io, screen, errStyle);
-  const trace = settings.verbose ? (line: string) => io.stderr.write(`${line}\n`) : undefined;
+  // Secrets never reach the trace, whatever a server echoes or an error quotes.
+  const trace = settings.verbose ? (line: string) => io.stderr.write(`${redactSecrets(line)}\n`) : undefined;
+  // Only HTTP targets load the OAuth client: a stdio command pays nothing for it.
+  const authModule =
+    target.kind === 'http' || action.verb === 'login' ? await import('./auth/commands.js') : undefined;
+  const auth = await authModule
+    ?.createCliAuth(target, settings, action, { io, onTerminal, notice: screen.notice, trace })
+    .catch((error: unknown) => {
+      stopper.dispose(); // a refused command line must not leave the deadline timer running
+      throw error;
+    });
   const stderrWatch = new StderrWatch(
     settings.verbose ? (text) => io.stderr.write(errStyle.dim(text)) : undefined,
   );
@@ -157,7 +175,7 @@ async function runClient(
     if (connected) screen.notice(`Connection lost (${errnoOf(error) ?? 'network error'}); retrying…`);
   };
   const transport = new WatchedTransport(
-    createTransport(target, stderrWatch.feed, onNetworkFailure),
+    createTransport(target, stderrWatch.feed, onNetworkFailure, auth),
     errStyle,
     trace,
   );
@@ -181,7 +199,11 @@ async function runClient(
       clearProgress: screen.clearProgress,
       notice: screen.notice,
     };
-    return await Promise.race([runVerb(action, context), stopped]);
+    const run =
+      action.verb === 'login'
+        ? Promise.resolve(authModule!.finishLogin(auth, targetHint, io.stdout, context.outStyle))
+        : runVerb(action, context);
+    return await Promise.race([run, stopped]);
   } catch (error) {
     screen.clearProgress();
     const failure = toCliError(error, {
@@ -201,6 +223,7 @@ async function runClient(
       client.close().catch(() => {}),
       delay(Math.min(CLOSE_GRACE_MS, stopper.remaining())),
     ]);
+    await auth?.close();
   }
 }
 
@@ -398,6 +421,8 @@ function placeTarget(hint: string, targetHint: string): string {
 
 function describeFailure(error: unknown, context: FailureContext | undefined): CliError {
   if (error instanceof CliError) return error;
+  const auth = authFailure(error, context?.targetHint);
+  if (auth) return auth;
   const reason = error instanceof StopReason ? error : context?.reason;
   if (reason?.kind === 'interrupted') {
     return new CliError(ExitCode.Interrupted, 'Interrupted; the server was asked to cancel.');
@@ -541,7 +566,7 @@ function httpProblem(error: HttpTransportError, target: ResolvedTarget | undefin
     return new CliError(
       ExitCode.Connection,
       error.message,
-      'The server wants credentials: --header "Authorization: Bearer TOKEN"',
+      'The server refused the credentials: log in with mcpkit login URL, or check --header "Authorization: …"',
     );
   }
   if (error.status === 404 || error.status === 405) {

@@ -2,7 +2,12 @@
  * From what the command line names (a URL, a command after `--`, a config entry) to a transport.
  * @module
  */
-import { type FetchLike, HttpClientTransport, SseClientTransport } from '@mcpkit/client/http';
+import {
+  type AuthProvider,
+  type FetchLike,
+  HttpClientTransport,
+  SseClientTransport,
+} from '@mcpkit/client/http';
 import type { Transport } from '@mcpkit/core';
 import { StdioClientTransport } from '@mcpkit/node/stdio';
 import type { ClientSettings, TargetSpec } from './args.js';
@@ -130,6 +135,7 @@ export function createTransport(
   target: ResolvedTarget,
   onStderr: ((text: string) => void) | undefined,
   onNetworkFailure?: (error: unknown) => void,
+  authProvider?: AuthProvider,
 ): Transport {
   if (target.kind === 'stdio') {
     return new StdioClientTransport({
@@ -145,6 +151,7 @@ export function createTransport(
     headers: target.headers,
     ...CLI_RECONNECTION,
     ...(onNetworkFailure ? { fetch: reportingFailures(onNetworkFailure) } : {}),
+    ...(authProvider ? { authProvider } : {}),
   };
   return target.legacySse
     ? new SseClientTransport(target.url, options)

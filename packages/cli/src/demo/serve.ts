@@ -81,12 +81,17 @@ async function serveHttp(
   });
   const legacy = createLegacySseHandler(server);
   const onError = (error: Error) => log(`HTTP error: ${error.message}`);
+  // With --auth-issuer, /mcp and its metadata go through `protect`, set up once the port is known.
+  const auth = settings.authIssuer === undefined ? undefined : await import('./protected.js');
+  const issuer = settings.authIssuer && (await auth?.issuerMetadata(settings.authIssuer));
+  let guarded: { listener: ReturnType<typeof toNodeListener>; paths: ReadonlySet<string> } | undefined;
   const mcpListener = toNodeListener(streamable, { onError });
   const legacyListener = toNodeListener(legacy, { onError });
   const http = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?', 1)[0];
-    if (path === MCP_PATH) mcpListener(req, res);
-    else if (path === LEGACY_SSE_PATH) legacyListener(req, res);
+    const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    if (guarded?.paths.has(path)) guarded.listener(req, res);
+    else if (path === MCP_PATH && !issuer) mcpListener(req, res);
+    else if (path === LEGACY_SSE_PATH && !issuer) legacyListener(req, res);
     else
       res
         .writeHead(404, { 'content-type': 'text/plain' })
@@ -96,6 +101,11 @@ async function serveHttp(
   const port = (http.address() as AddressInfo).port;
   const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
   const base = `http://${host}:${port}`;
+  if (auth && issuer) {
+    const demo = auth.protectDemo(streamable, issuer, settings.authAudience, `${base}${MCP_PATH}`);
+    guarded = { listener: toNodeListener(demo.handler, { onError }), paths: demo.paths };
+    log(`protected by ${issuer.issuer}: tokens must be issued for ${demo.resource}; legacy HTTP+SSE is off`);
+  }
   io.stdout.write(
     banner(
       `${base}${MCP_PATH}`,

@@ -1,0 +1,118 @@
+/**
+ * The CLI's side of authorization: which commands get an OAuth provider, what `login` and
+ * `logout` print, and how an authorization failure is reported.
+ * @module
+ */
+import { canonicalResource } from '@mcpkit/auth/client';
+import type { ClientAction, ClientSettings, TargetSpec } from '../args.js';
+import { ExitCode, type ExitCodeValue, usageError } from '../errors.js';
+import type { OutputStream, Style } from '../output.js';
+import type { CliIo } from '../run.js';
+import { type ResolvedTarget, resolveTarget } from '../target.js';
+import { openSystemBrowser } from './browser.js';
+import { CliAuth } from './login.js';
+import { configDirectory, FileTokenCache } from './tokenCache.js';
+
+/** What the command around the provider offers it. */
+export interface AuthContext {
+  readonly io: CliIo;
+  /** Stdin and stderr are terminals. */
+  readonly onTerminal: boolean;
+  readonly notice: (text: string) => void;
+  readonly trace: ((line: string) => void) | undefined;
+}
+
+/**
+ * The OAuth provider for a command, or undefined when the target is not HTTP or the user gives
+ * their own `Authorization` header (then they manage credentials themselves).
+ *
+ * @example
+ * ```ts
+ * const auth = await createCliAuth(target, settings, action, { io, onTerminal: true, notice, trace: undefined });
+ * ```
+ */
+export async function createCliAuth(
+  target: ResolvedTarget,
+  settings: ClientSettings,
+  action: ClientAction,
+  context: AuthContext,
+): Promise<CliAuth | undefined> {
+  if (target.kind !== 'http') {
+    if (action.verb === 'login')
+      throw usageError('"login" applies to HTTP servers; a stdio server has no login');
+    return undefined;
+  }
+  if (Object.keys(target.headers).some((name) => name.toLowerCase() === 'authorization')) {
+    if (action.verb === 'login') {
+      throw usageError('"login" obtains the Authorization header itself; drop the one given');
+    }
+    return undefined;
+  }
+  const explicit = action.verb === 'login';
+  const allowed = settings.auth.login && context.onTerminal;
+  // A secret in the environment stays out of `ps`, unlike one on the command line.
+  const envSecret = settings.auth.clientId ? context.io.env.MCPKIT_CLIENT_SECRET : undefined;
+  const auth = await CliAuth.create({
+    url: target.url,
+    settings: { ...settings.auth, clientSecret: settings.auth.clientSecret ?? (envSecret || undefined) },
+    cache: new FileTokenCache(configDirectory(context.io.env)),
+    interactive: explicit || allowed,
+    whyNot: settings.auth.login
+      ? 'this is not a terminal, so mcpkit does not open a browser by itself'
+      : '--no-login forbids opening a browser',
+    openBrowser: context.io.openBrowser ?? openSystemBrowser,
+    notice: context.notice,
+    trace: context.trace,
+  });
+  // `login` always signs in afresh (another account, new scopes): the old tokens go first.
+  if (explicit) await auth.forgetTokens();
+  return auth;
+}
+
+/**
+ * What `mcpkit login` prints once connected: whether a login took place, never a token.
+ *
+ * @example
+ * ```ts
+ * return finishLogin(auth, 'https://mcp.example.com/mcp', io.stdout, style);
+ * ```
+ */
+export function finishLogin(
+  auth: CliAuth | undefined,
+  targetHint: string,
+  stdout: OutputStream,
+  style: Style,
+): ExitCodeValue {
+  if (!auth?.loggedIn) {
+    stdout.write(`${targetHint} did not ask for a login; nothing was cached.\n`);
+    return ExitCode.Success;
+  }
+  stdout.write(
+    `${style.green('Logged in')} to ${auth.resource}. Its tokens are cached for later commands; ` +
+      `"mcpkit logout ${targetHint}" deletes them.\n`,
+  );
+  return ExitCode.Success;
+}
+
+/**
+ * `mcpkit logout URL`: deletes what the cache holds for that server.
+ *
+ * @example
+ * ```ts
+ * const code = await runLogout({ kind: 'url', url: new URL('https://mcp.example.com/mcp') }, settings, io);
+ * ```
+ */
+export async function runLogout(spec: TargetSpec, settings: ClientSettings, io: CliIo): Promise<number> {
+  const target = await resolveTarget(spec, settings);
+  if (target.kind !== 'http')
+    throw usageError('"logout" applies to HTTP servers; a stdio server has no login');
+  const resource = canonicalResource(target.url);
+  const cache = new FileTokenCache(configDirectory(io.env));
+  const existed = await cache.forget(resource);
+  io.stdout.write(
+    existed
+      ? `Logged out of ${resource}: its cached tokens are deleted.\n`
+      : `Not logged in to ${resource}; nothing to delete.\n`,
+  );
+  return ExitCode.Success;
+}

@@ -1,0 +1,134 @@
+/**
+ * The loopback redirect listener of a native OAuth client (RFC 8252 §7.3): an HTTP server on
+ * 127.0.0.1 with a random port, where the browser lands after the login with `code` and `state`.
+ * @module
+ */
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CliError, ExitCode } from '../errors.js';
+
+/** How long a login in the browser may take. */
+const LOGIN_WAIT_MS = 5 * 60_000;
+
+/**
+ * A listening redirect endpoint.
+ *
+ * @example
+ * ```ts
+ * const loopback = await startLoopbackRedirect();
+ * const provider = new OAuthClientProvider({ serverUrl, redirectUri: loopback.redirectUri, redirect: (url) => { open(url); return loopback.wait(url); } });
+ * ```
+ */
+export interface LoopbackRedirect {
+  /** `http://127.0.0.1:PORT/callback`. */
+  readonly redirectUri: string;
+  /**
+   * Resolves with the query of the redirect that carries the `state` of `authorizationUrl`.
+   * Requests with another state (a stale tab, a page poking at the port) are refused and ignored.
+   */
+  wait(authorizationUrl: URL): Promise<URLSearchParams>;
+  close(): Promise<void>;
+}
+
+interface Pending {
+  readonly state: string;
+  resolve(params: URLSearchParams): void;
+  reject(error: Error): void;
+}
+
+/**
+ * Starts the listener on 127.0.0.1: on `preferredPort` when given and free, else on a port the
+ * system picks.
+ *
+ * @example
+ * ```ts
+ * const { redirectUri, close } = await startLoopbackRedirect(); // http://127.0.0.1:53412/callback
+ * ```
+ */
+export async function startLoopbackRedirect(preferredPort?: number): Promise<LoopbackRedirect> {
+  let pending: Pending | undefined;
+  const http = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (req.method !== 'GET' || url.pathname !== '/callback') {
+      page(res, 404, 'Not found', 'This address only receives the login redirect of mcpkit.');
+      return;
+    }
+    const params = url.searchParams;
+    if (!pending || params.get('state') !== pending.state) {
+      page(res, 400, 'Not the login mcpkit is waiting for', 'Start the login again from the terminal.');
+      return;
+    }
+    const failed = params.has('error');
+    if (failed) page(res, 400, 'Login failed', 'The authorization server refused; see the terminal.');
+    else page(res, 200, 'Logged in', 'mcpkit has what it needs. You can close this page.');
+    pending.resolve(params);
+    pending = undefined;
+  });
+  if (!(preferredPort && (await listen(http, preferredPort)))) {
+    if (!(await listen(http, 0))) throw new CliError(ExitCode.Connection, 'Could not listen on 127.0.0.1');
+  }
+  const port = (http.address() as AddressInfo).port;
+  return {
+    redirectUri: `http://127.0.0.1:${port}/callback`,
+    wait(authorizationUrl) {
+      return new Promise<URLSearchParams>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          pending = undefined;
+          reject(
+            new CliError(
+              ExitCode.Connection,
+              `Gave up waiting for the login in the browser after ${LOGIN_WAIT_MS / 60_000} minutes.`,
+              'Run the command again, and finish the login in the browser',
+            ),
+          );
+        }, LOGIN_WAIT_MS);
+        timer.unref();
+        pending = {
+          state: authorizationUrl.searchParams.get('state') ?? '',
+          resolve: (params) => {
+            clearTimeout(timer);
+            resolve(params);
+          },
+          reject: (error) => {
+            clearTimeout(timer);
+            reject(error);
+          },
+        };
+      });
+    },
+    async close() {
+      pending?.reject(new CliError(ExitCode.Connection, 'The login was abandoned.'));
+      pending = undefined;
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+/** Listens on `port` of 127.0.0.1; resolves false when it is taken (or refused). */
+function listen(http: ReturnType<typeof createServer>, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const failed = () => resolve(false);
+    http.once('error', failed);
+    http.listen(port, '127.0.0.1', () => {
+      http.off('error', failed);
+      resolve(true);
+    });
+  });
+}
+
+/** A small page for the browser tab; nothing from the request is echoed into it. */
+function page(res: ServerResponse, status: number, title: string, text: string): void {
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+    'referrer-policy': 'no-referrer',
+    connection: 'close',
+  });
+  res.end(
+    `<!doctype html><html lang="en"><meta charset="utf-8"><title>mcpkit: ${title}</title>` +
+      `<body style="font-family:system-ui,sans-serif;margin:4em auto;max-width:32em">` +
+      `<h1>${title}</h1><p>${text}</p></body></html>\n`,
+  );
+}

@@ -1,0 +1,289 @@
+/**
+ * The CLI's OAuth, end to end against a real `oidc-provider` (tests/support/authServer.ts):
+ * `mcpkit serve --http --auth-issuer` as the protected resource, `mcpkit login` with the login and
+ * consent pages driven in code in place of the browser (through the CLI's `openBrowser` seam), the
+ * token cache on disk, `logout`, and the exit code 3 where a login would be needed but may not run.
+ */
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import * as oauth from 'oauth4webapi';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliIo, runCli } from '../packages/cli/src/index.js';
+import { type AuthServerFixture, browser, M2M_CLIENT, startAuthServer } from './support/authServer.js';
+import { type CliRunOptions, runCliInProcess } from './support/inProcessCli.js';
+
+let as: AuthServerFixture;
+let config = '';
+let demo: { url: string; stop: () => Promise<number> };
+
+/** `mcpkit serve --http --auth-issuer ISSUER` in this process; resolves once it prints its URL. */
+async function serveProtected(): Promise<typeof demo> {
+  let stdout = '';
+  let interrupt: (() => void) | undefined;
+  let listening: (url: string) => void = () => {};
+  const started = new Promise<string>((resolve) => {
+    listening = resolve;
+  });
+  const io: CliIo = {
+    stdout: {
+      write: (chunk) => {
+        stdout += String(chunk);
+        const url = /listening on (\S+)/.exec(stdout)?.[1];
+        if (url) listening(url);
+      },
+    },
+    stderr: { write: () => {} },
+    stdin: new PassThrough(),
+    env: { NO_COLOR: '1' },
+    cwd: process.cwd(),
+    onInterrupt: (listener) => {
+      interrupt = listener;
+      return () => {};
+    },
+  };
+  const done = runCli(['serve', '--http', '--port', '0', '--auth-issuer', as.issuer], io);
+  const url = await Promise.race([started, done.then((code) => Promise.reject(new Error(`exit ${code}`)))]);
+  const stop = () => {
+    interrupt?.();
+    return done;
+  };
+  return { url, stop };
+}
+
+/** The person at the browser: logs in and consents in code, then lands on the CLI's loopback page. */
+function person(seen: URL[], pages: string[] = []): NonNullable<CliRunOptions['openBrowser']> {
+  return async (url) => {
+    const start = new URL(url);
+    const redirectUri = start.searchParams.get('redirect_uri') ?? '';
+    const back = await browser(redirectUri, seen)(start);
+    const landing = await fetch(back);
+    pages.push(`${landing.status} ${await landing.text()}`);
+    return true;
+  };
+}
+
+function mcpkit(argv: string[], options: CliRunOptions = {}) {
+  return runCliInProcess(argv, { ...options, env: { XDG_CONFIG_HOME: config, ...options.env } });
+}
+
+/** The cache files of servers. */
+async function serverFiles(): Promise<string[]> {
+  const dir = path.join(config, 'mcpkit', 'auth', 'servers');
+  return (await readdir(dir).catch(() => [])).map((name) => path.join(dir, name));
+}
+
+beforeAll(async () => {
+  as = await startAuthServer();
+  config = await mkdtemp(path.join(tmpdir(), 'mcpkit-auth-'));
+  demo = await serveProtected();
+});
+
+afterAll(async () => {
+  await demo?.stop();
+  await as?.close();
+  if (config) await rm(config, { recursive: true, force: true });
+});
+
+describe('the protected demo: mcpkit serve --http --auth-issuer', () => {
+  it('answers 401 with a WWW-Authenticate that points at its metadata, and serves that metadata', async () => {
+    const origin = new URL(demo.url).origin;
+    const refused = await fetch(demo.url, { method: 'POST', body: '{}' });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+    );
+    const prm = await fetch(`${origin}/.well-known/oauth-protected-resource/mcp`);
+    expect(prm.status).toBe(200);
+    expect(await prm.json()).toMatchObject({ resource: demo.url, authorization_servers: [as.issuer] });
+    expect((await fetch(`${origin}/sse`)).status).toBe(404); // no unprotected side door
+  });
+
+  it('refuses a token issued for another audience', async () => {
+    const issuer = new URL(as.issuer);
+    const metadata = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: 'oidc', [oauth.allowInsecureRequests]: true }),
+    );
+    const client = { client_id: M2M_CLIENT.client_id };
+    const response = await oauth.clientCredentialsGrantRequest(
+      metadata,
+      client,
+      oauth.ClientSecretBasic(M2M_CLIENT.client_secret),
+      new URLSearchParams({ resource: 'http://127.0.0.1:9/other/mcp', scope: 'mcp:read' }),
+      { [oauth.allowInsecureRequests]: true },
+    );
+    const { access_token } = await oauth.processClientCredentialsResponse(metadata, client, response);
+    const refused = await fetch(demo.url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${access_token}` },
+      body: '{}',
+    });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect(refused.headers.get('www-authenticate')).toContain('aud');
+  });
+});
+
+describe('mcpkit login, the token cache and logout', () => {
+  it('login drives the browser step, caches the tokens 0600, and list then uses them without a login', async () => {
+    const seen: URL[] = [];
+    const pages: string[] = [];
+    // The demo names no scope, and this authorization server grants nothing without one.
+    const login = await mcpkit(['login', '--verbose', demo.url, '--scope', 'mcp:read'], {
+      openBrowser: person(seen, pages),
+    });
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stdout).toContain(`Logged in to ${demo.url}`);
+    expect(seen).toHaveLength(1);
+    const asked = (seen[0] as URL).searchParams;
+    expect(asked.get('resource')).toBe(demo.url);
+    expect(asked.get('code_challenge_method')).toBe('S256');
+    expect(asked.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    expect(pages[0]).toMatch(/^200 .*You can close this page/s);
+
+    const [file, ...others] = await serverFiles();
+    expect(others).toEqual([]);
+    expect((await stat(file as string)).mode & 0o777).toBe(0o600);
+    expect((await stat(path.dirname(file as string))).mode & 0o777).toBe(0o700);
+    const cached = JSON.parse(await readFile(file as string, 'utf8'));
+    expect(cached).toMatchObject({ resource: demo.url, tokens: { issuer: as.issuer } });
+    const { accessToken, refreshToken } = cached.tokens as { accessToken: string; refreshToken?: string };
+    expect(login.stderr + login.stdout).not.toContain(accessToken);
+
+    const list = await mcpkit(['list', '--verbose', demo.url, 'tools'], {
+      openBrowser: person(seen),
+    });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toContain('echo');
+    expect(seen).toHaveLength(1); // no second login
+    for (const secret of [accessToken, refreshToken].filter(Boolean)) {
+      expect(list.stderr + list.stdout).not.toContain(secret);
+    }
+    const served = await fetch(demo.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
+    });
+    expect(served.status).toBe(200);
+    await served.body?.cancel();
+  });
+
+  it('off a terminal, tokens about to expire are refreshed (and rotated) without a login', async () => {
+    as.accessTokenTtl = 1; // always within the refresh margin, so every command refreshes first
+    try {
+      const seen: URL[] = [];
+      const login = await mcpkit(['login', demo.url, '--scope', 'mcp:read'], { openBrowser: person(seen) });
+      expect(login.code, login.stderr).toBe(0);
+      // A second login listens on the port of the first (for servers that match redirect URIs exactly).
+      const loopback = JSON.parse(
+        await readFile(path.join(config, 'mcpkit', 'auth', 'loopback.json'), 'utf8'),
+      );
+      expect(seen[0]?.searchParams.get('redirect_uri')).toBe(`http://127.0.0.1:${loopback.port}/callback`);
+      const [file] = await serverFiles();
+      const before = JSON.parse(await readFile(file as string, 'utf8')).tokens;
+      expect(before.refreshToken).toBeDefined();
+      const ping = await mcpkit(['ping', '--no-login', demo.url], { openBrowser: person(seen) });
+      expect(ping.code, ping.stderr).toBe(0);
+      const after = JSON.parse(await readFile(file as string, 'utf8')).tokens;
+      expect(after.accessToken).not.toBe(before.accessToken);
+      expect(after.refreshToken).not.toBe(before.refreshToken);
+      expect(seen).toHaveLength(1); // the login only
+    } finally {
+      as.accessTokenTtl = 300;
+    }
+  });
+
+  it('logout deletes the cache entry; then off a terminal, or with --no-login, a verb exits 3 and says to log in', async () => {
+    const logout = await mcpkit(['logout', demo.url]);
+    expect(logout.code, logout.stderr).toBe(0);
+    expect(logout.stdout).toContain(`Logged out of ${demo.url}`);
+    expect(await serverFiles()).toEqual([]);
+
+    const seen: URL[] = [];
+    const offTerminal = await mcpkit(['list', demo.url], { openBrowser: person(seen) });
+    expect(offTerminal.code).toBe(3);
+    expect(offTerminal.stderr).toContain('needs you to log in');
+    expect(offTerminal.stderr).toContain('not a terminal');
+    expect(offTerminal.stderr).toContain(`mcpkit login ${demo.url}`);
+
+    for (const tty of [true, false]) {
+      const refused = await mcpkit(['ping', '--no-login', demo.url], { tty, openBrowser: person(seen) });
+      expect(refused.code).toBe(3);
+      expect(refused.stderr).toContain('--no-login forbids opening a browser');
+    }
+    expect(seen).toEqual([]); // no browser was opened
+  });
+
+  it('on a terminal, a verb logs in by itself on the first 401; without a browser it prints the URL', async () => {
+    await mcpkit(['logout', demo.url]);
+    const seen: URL[] = [];
+    // No browser opens: the person copies the printed URL instead.
+    let driving: Promise<unknown> | undefined;
+    const run = await mcpkit(['ping', demo.url, '--scope', 'mcp:read'], {
+      tty: true,
+      openBrowser: async () => false,
+      onStderr: (text) => {
+        const printed = /open this URL:\s+(\S+)/.exec(text)?.[1];
+        if (printed) driving = person(seen)(printed);
+      },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('No browser could be opened');
+    expect(seen).toHaveLength(1);
+    await driving;
+    expect(await serverFiles()).toHaveLength(1);
+  });
+
+  it('a pre-registered client (--client-id, --client-secret) is used and remembered; its secret is never printed', async () => {
+    const registration = await fetch(`${as.issuer}/reg`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        redirect_uris: ['http://127.0.0.1/callback'],
+        application_type: 'native',
+        token_endpoint_auth_method: 'client_secret_basic',
+        grant_types: ['authorization_code', 'refresh_token'],
+      }),
+    });
+    const { client_id, client_secret } = (await registration.json()) as Record<string, string>;
+    const seen: URL[] = [];
+    const login = await mcpkit(
+      [
+        'login',
+        '--verbose',
+        demo.url,
+        '--scope',
+        'mcp:read',
+        '--client-id',
+        client_id as string,
+        '--client-secret',
+        client_secret as string,
+      ],
+      { openBrowser: person(seen) },
+    );
+    expect(login.code, login.stderr).toBe(0);
+    expect(seen[0]?.searchParams.get('client_id')).toBe(client_id);
+    expect(login.stdout + login.stderr).not.toContain(client_secret);
+    const [file] = await serverFiles();
+    expect(JSON.parse(await readFile(file as string, 'utf8')).client).toMatchObject({ clientId: client_id });
+    const again = await mcpkit(['ping', demo.url]);
+    expect(again.code, again.stderr).toBe(0);
+  });
+
+  it('login and logout refuse a stdio target as a usage error', async () => {
+    const run = await mcpkit(['login', '--', 'node', 'server.js']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('"login" applies to HTTP servers');
+  });
+});

@@ -159,6 +159,29 @@ describe('OAuth against a real oidc-provider', () => {
     expect(seen).toHaveLength(1); // refreshed, not re-authorized
   });
 
+  it('parallel requests on an expiring token share one refresh, so rotation does not revoke the grant', async () => {
+    const { resource } = await startProtected();
+    const store = new MemoryTokenStore();
+    as.accessTokenTtl = 2;
+    const seen: URL[] = [];
+    const auth = new OAuthClientProvider({
+      serverUrl: resource,
+      redirectUri: REDIRECT,
+      redirect: browser(REDIRECT, seen),
+      store,
+      refreshSkewSeconds: 1,
+    });
+    const client = await connect(auth, resource);
+    const first = store.loadTokens(resource);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Before the fix each request refreshed with the same refresh token; oidc-provider then revoked
+    // the grant and the user was sent through authorization again.
+    await Promise.all([whoami(client), whoami(client), whoami(client), whoami(client)]);
+    await whoami(client);
+    expect(store.loadTokens(resource)?.refreshToken).not.toBe(first?.refreshToken);
+    expect(seen).toHaveLength(1); // one authorization, one shared refresh
+  });
+
   it('a 401 with a refresh token the server no longer honours falls back to a new authorization', async () => {
     const { resource } = await startProtected();
     const store = new MemoryTokenStore();

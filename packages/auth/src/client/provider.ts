@@ -88,6 +88,7 @@ export class OAuthClientProvider {
   private stepUps = 0;
   private stepUpScope: string | undefined;
   private inFlight: Promise<void> | undefined;
+  private refreshing: Promise<StoredTokens | undefined> | undefined;
   private prmScopes: string | undefined;
 
   constructor(private readonly options: OAuthClientOptions) {
@@ -164,7 +165,20 @@ export class OAuthClientProvider {
     await this.store.saveTokens(this.resource, undefined);
   }
 
-  private async tryRefresh(tokens: StoredTokens): Promise<StoredTokens | undefined> {
+  /**
+   * One refresh at a time, shared by every caller: with refresh-token rotation, a second refresh
+   * presenting the same (now used) refresh token makes the authorization server revoke the whole
+   * grant, so parallel requests that all see an expiring token must wait for the same refresh.
+   */
+  private tryRefresh(tokens: StoredTokens): Promise<StoredTokens | undefined> {
+    if (this.refreshing) return this.refreshing;
+    this.refreshing = this.refreshNow(tokens).finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  private async refreshNow(tokens: StoredTokens): Promise<StoredTokens | undefined> {
     try {
       const g = await this.context(undefined);
       if (g.as.issuer !== tokens.issuer || !tokens.refreshToken) return undefined;

@@ -17,6 +17,7 @@ import { type AuthInfo, type CallToolResult, createInMemoryPair, McpError } from
 import { serve } from '@mcpkit/node/http';
 import { McpServer } from '@mcpkit/server';
 import { createLegacySseHandler, createStreamableHttpHandler } from '@mcpkit/server/http';
+import { TaskManager } from '@mcpkit/server/tasks';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { browser, useAuthServer } from './support/authServer.js';
 
@@ -44,7 +45,7 @@ const scopes = requireScopes({
 type Seen = string[];
 
 function notesServer(seen: Seen): McpServer {
-  const server = new McpServer({ name: 'notes', version: '1.0.0' }, { tasks: true });
+  const server = new McpServer({ name: 'notes', version: '1.0.0' }, { tasks: new TaskManager() });
   const who = (kind: string, auth: AuthInfo | undefined) => {
     seen.push(`${kind}:${String(auth?.extra?.sub)}`);
     return String(auth?.extra?.sub);

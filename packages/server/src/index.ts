@@ -81,39 +81,6 @@ export { UriTemplate, type UriTemplateOptions } from './resources/uriTemplate.js
 export { Server, type SessionInfo, type SessionListener } from './server.js';
 export { ServerSession, type SessionConnectOptions } from './session.js';
 export { checkSessionState, type ServerSessionState, type SessionStateHolder } from './sessionState.js';
-export {
-  type ClientTaskRequestOptions,
-  type ClientTaskWaitOptions,
-  cancelClientTask,
-  elicitAndWait,
-  elicitAsTask,
-  getClientTask,
-  getClientTaskResult,
-  InMemoryTaskStore,
-  type InMemoryTaskStoreOptions,
-  isTerminalStatus,
-  listClientTasks,
-  type PollClientTaskOptions,
-  pollClientTask,
-  sampleAndWait,
-  sampleAsTask,
-  TaskAbortedError,
-  TaskContext,
-  type TaskCreateOptions,
-  type TaskEvent,
-  type TaskExecutor,
-  TaskManager,
-  type TaskManagerOptions,
-  type TaskOutcome,
-  type TaskPage,
-  type TaskPatch,
-  type TaskRequest,
-  type TaskRequestor,
-  type TaskRunOptions,
-  type TaskStore,
-  unknownTaskError,
-  withRelatedTask,
-} from './tasks/index.js';
 export type { PreparedSchema, SchemaCheck, SchemaInput } from './tools/schemas.js';
 export {
   type EmptyArguments,

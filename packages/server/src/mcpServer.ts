@@ -51,7 +51,7 @@ import type {
   TemplateVariables,
 } from './resources/resource.js';
 import { Server } from './server.js';
-import { TaskManager } from './tasks/taskManager.js';
+import type { TaskManager } from './tasks/taskManager.js';
 import type { SchemaInput } from './tools/schemas.js';
 import type {
   EmptyArguments,
@@ -63,6 +63,17 @@ import type {
 } from './tools/tool.js';
 
 export type { McpServerOptions } from './mcpServerOptions.js';
+
+/**
+ * The `tasks` option is a `TaskManager` (from `@mcpkit/server/tasks`), so a server without tasks
+ * never bundles the task engine. Checked by shape: an `instanceof` would import it.
+ */
+function checkedTasks(tasks: TaskManager | undefined): TaskManager | undefined {
+  if (tasks === undefined || typeof (tasks as Partial<TaskManager>).install === 'function') return tasks;
+  throw new TypeError(
+    "McpServer: the tasks option takes a TaskManager: tasks: new TaskManager(options), from '@mcpkit/server/tasks'",
+  );
+}
 
 /**
  * A high-level MCP server: register tools, resources, resource templates and prompts; connect
@@ -99,7 +110,7 @@ export class McpServer extends Server implements FeatureHost {
     const hooks = { runAsTask: this.runToolAsTask.bind(this), execute };
     this.features = createFeatureSet(this, options, hooks, new.target === McpServer);
     this.features.logging.install();
-    this.tasks = options.tasks ? new TaskManager(options.tasks === true ? {} : options.tasks) : undefined;
+    this.tasks = checkedTasks(options.tasks);
     if (this.tasks) {
       this.implyCapabilities(this.tasks.capabilities);
       this.tasks.install(this);

@@ -4,7 +4,7 @@
  */
 import type { JsonSchemaValidator } from '@mcpkit/core';
 import type { ServerOptions } from './handlers.js';
-import type { TaskManagerOptions } from './tasks/taskManager.js';
+import type { TaskManager } from './tasks/taskManager.js';
 
 /**
  * Options of `McpServer`: those of `Server`, plus the following.
@@ -32,8 +32,10 @@ export interface McpServerOptions extends ServerOptions {
   /** Most resource URIs one session may subscribe to. Default 1000. */
   maxSubscriptionsPerSession?: number;
   /**
-   * Run task-augmented tool calls as tasks (2025-11-25, experimental): declares the `tasks`
-   * capability and answers `tasks/*` (see `TaskManager`). Default off: `task` is ignored.
+   * Run task-augmented tool calls as tasks (2025-11-25, experimental) with this engine: declares
+   * the `tasks` capability and answers `tasks/*`. Default off: `task` is ignored. A separate
+   * import keeps the engine out of servers without tasks:
+   * `import { TaskManager } from '@mcpkit/server/tasks'`, then `{ tasks: new TaskManager({ pollInterval: 2_000 }) }`.
    */
-  tasks?: boolean | TaskManagerOptions;
+  tasks?: TaskManager;
 }

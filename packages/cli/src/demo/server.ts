@@ -16,6 +16,7 @@ import {
   ToolError,
   text,
 } from '@mcpkit/server';
+import { TaskManager } from '@mcpkit/server/tasks';
 import { LOGO_PNG, TONE_WAV } from './media.js';
 
 /**
@@ -109,7 +110,11 @@ class DemoServer extends McpServer {
   constructor(readonly demoOptions: DemoServerOptions) {
     super(
       { name: 'mcpkit-demo', title: 'mcpkit demo server', version: '0.1.0' },
-      { instructions: INSTRUCTIONS, tasks: demoOptions.tasks ?? true, ...demoOptions.serverOptions },
+      {
+        instructions: INSTRUCTIONS,
+        tasks: demoOptions.tasks === false ? undefined : new TaskManager(),
+        ...demoOptions.serverOptions,
+      },
     );
     const interval = demoOptions.clockIntervalMs ?? 5000;
     if (interval > 0) {

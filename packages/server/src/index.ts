@@ -76,6 +76,7 @@ export {
   type TemplateVariableName,
   type TemplateVariables,
 } from './resources/resource.js';
+export { type ResourceSupport, resourceSupport } from './resources/resourcesFeature.js';
 export { isAbsoluteUri, uriProblem } from './resources/uri.js';
 export { UriTemplate, type UriTemplateOptions } from './resources/uriTemplate.js';
 export { Server, type SessionInfo, type SessionListener } from './server.js';

@@ -29,6 +29,7 @@ import {
   type FeatureSet,
   installDeclared,
   OWNED_METHODS,
+  requireResources,
 } from './featureSet.js';
 import type { ListedItem, ListKind } from './listChanged.js';
 import type { McpServerOptions } from './mcpServerOptions.js';
@@ -81,10 +82,10 @@ function checkedTasks(tasks: TaskManager | undefined): TaskManager | undefined {
  *
  * @example
  * ```ts
- * import { McpServer } from '@mcpkit/server';
+ * import { McpServer, resourceSupport } from '@mcpkit/server';
  * import { z } from 'zod';
  *
- * const server = new McpServer({ name: 'demo', version: '1.0.0' });
+ * const server = new McpServer({ name: 'demo', version: '1.0.0' }, { resources: resourceSupport });
  * server.tool('echo', { description: 'Echoes text', inputSchema: z.object({ text: z.string() }) }, ({ text }) => text);
  * server.resource('test://hello', { mimeType: 'text/plain' }, () => 'Hello!');
  * server.prompt('greet', { arguments: [{ name: 'name', required: true }] }, ({ name }) => `Say hello to ${name}`);
@@ -165,9 +166,10 @@ export class McpServer extends Server implements FeatureHost {
 
   /**
    * Registers a static resource. The reader returns a string (text), bytes (a base64 blob),
-   * contents objects, or a full `ReadResourceResult`.
+   * contents objects, or a full `ReadResourceResult`. Needs the `resources` option.
    *
-   * @throws {TypeError} for a URI that is not absolute, one already registered, or bad metadata.
+   * @throws {TypeError} without the `resources` option, for a URI that is not absolute, one
+   *   already registered, or bad metadata.
    * @example
    * ```ts
    * server.resource('test://static-text', { name: 'static-text', mimeType: 'text/plain' }, () => 'Hello');
@@ -177,15 +179,17 @@ export class McpServer extends Server implements FeatureHost {
   resource(uri: string, config: ResourceConfig, read: ResourceReader): RegisteredResource;
   resource(uri: string, read: ResourceReader): RegisteredResource;
   resource(uri: string, configOrRead: ResourceConfig | ResourceReader, read?: ResourceReader) {
-    if (typeof configOrRead === 'function') return this.features.resources.register(uri, {}, configOrRead);
-    return this.features.resources.register(uri, configOrRead, read as ResourceReader);
+    const resources = requireResources(this.features, 'server.resource()');
+    if (typeof configOrRead === 'function') return resources.register(uri, {}, configOrRead);
+    return resources.register(uri, configOrRead, read as ResourceReader);
   }
 
   /**
    * Registers a resource template (RFC 6570). A read whose URI no static resource has is matched
-   * against templates in registration order; the first match reads it.
+   * against templates in registration order; the first match reads it. Needs the `resources`
+   * option.
    *
-   * @throws {TypeError} for a malformed template, one already registered, a completer for an
+   * @throws {TypeError} without the `resources` option, for a malformed template, one already registered, a completer for an
    *   unknown variable, or bad metadata.
    * @example
    * ```ts
@@ -201,7 +205,11 @@ export class McpServer extends Server implements FeatureHost {
     config: ResourceTemplateConfig<TemplateVariableName<T>>,
     read: TemplateReader<TemplateVariables<T>>,
   ): RegisteredResourceTemplate {
-    return this.features.resources.registerTemplate(uriTemplate, config, read);
+    return requireResources(this.features, 'server.resourceTemplate()').registerTemplate(
+      uriTemplate,
+      config,
+      read,
+    );
   }
 
   /**
@@ -241,7 +249,7 @@ export class McpServer extends Server implements FeatureHost {
    * ```
    */
   notifyResourceUpdated(uri: string): void {
-    this.features.resources.notifyUpdated(uri);
+    this.features.resources?.notifyUpdated(uri);
   }
 
   /**

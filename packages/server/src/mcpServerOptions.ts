@@ -4,6 +4,7 @@
  */
 import type { JsonSchemaValidator } from '@mcpkit/core';
 import type { ServerOptions } from './handlers.js';
+import type { ResourceSupport } from './resources/resourcesFeature.js';
 import type { TaskManager } from './tasks/taskManager.js';
 
 /**
@@ -29,6 +30,12 @@ export interface McpServerOptions extends ServerOptions {
    * send raw messages (never a stack trace).
    */
   maskToolErrors?: boolean;
+  /**
+   * Resource support: pass `resourceSupport` (from `@mcpkit/server`) to register resources and
+   * resource templates. Without it `server.resource()` throws, and the server's bundle leaves the
+   * resource code out.
+   */
+  resources?: ResourceSupport;
   /** Most resource URIs one session may subscribe to. Default 1000. */
   maxSubscriptionsPerSession?: number;
   /**

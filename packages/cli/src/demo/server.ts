@@ -13,6 +13,7 @@ import {
   type McpServerOptions,
   type RequestContext,
   resourceLink,
+  resourceSupport,
   ToolError,
   text,
 } from '@mcpkit/server';
@@ -112,6 +113,7 @@ class DemoServer extends McpServer {
       { name: 'mcpkit-demo', title: 'mcpkit demo server', version: '0.1.0' },
       {
         instructions: INSTRUCTIONS,
+        resources: resourceSupport,
         tasks: demoOptions.tasks === false ? undefined : new TaskManager(),
         ...demoOptions.serverOptions,
       },

@@ -9,7 +9,7 @@
  * Runs until SIGTERM or SIGINT; logs go to stderr.
  */
 import { serve } from '@mcpkit/node/http';
-import { audio, embeddedResource, image, McpServer, text } from '@mcpkit/server';
+import { audio, embeddedResource, image, McpServer, resourceSupport, text } from '@mcpkit/server';
 import { closeSseStream, createStreamableHttpHandler } from '@mcpkit/server/http';
 
 /** A 1×1 RGB PNG (valid base64, made for this project). */
@@ -361,7 +361,7 @@ function registerPrompts(server: McpServer): void {
 function createFixtureServer(): McpServer {
   const server = new McpServer(
     { name: 'mcpkit-conformance-fixture', version: '1.0.0' },
-    { onError: (error) => console.error(`[fixture] ${error.message}`) },
+    { onError: (error) => console.error(`[fixture] ${error.message}`), resources: resourceSupport },
   );
   registerContentTools(server);
   registerStreamingTools(server);

@@ -6,10 +6,10 @@
  * Call it:    npx mcpkit call http://127.0.0.1:3001/mcp greet name=Ada
  */
 import { serve } from '@mcpkit/node/http';
-import { McpServer, text } from '@mcpkit/server';
+import { McpServer, resourceSupport, text } from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
 
-const server = new McpServer({ name: 'greeter', version: '1.0.0' });
+const server = new McpServer({ name: 'greeter', version: '1.0.0' }, { resources: resourceSupport });
 
 server.tool(
   'greet',

@@ -6,12 +6,15 @@
  * Talk to it:     npx mcpkit call roll dice=3 -- node --import ./conformance/register-ts.mjs examples/server-stdio.ts
  */
 import { StdioServerTransport } from '@mcpkit/node/stdio';
-import { McpServer } from '@mcpkit/server';
+import { McpServer, resourceSupport } from '@mcpkit/server';
 import { z } from 'zod';
 
 const server = new McpServer(
   { name: 'dice', version: '1.0.0' },
-  { instructions: 'Rolls dice. Use "roll" for a quick roll and "roll_slowly" to watch progress.' },
+  {
+    instructions: 'Rolls dice. Use "roll" for a quick roll and "roll_slowly" to watch progress.',
+    resources: resourceSupport,
+  },
 );
 
 server.tool(

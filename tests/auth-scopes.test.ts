@@ -15,8 +15,9 @@ import { callToolAsTask, getTask, getTaskResult, McpClient } from '@mcpkit/clien
 import { StreamableHttpClientTransport } from '@mcpkit/client/http';
 import { type AuthInfo, type CallToolResult, createInMemoryPair, McpError } from '@mcpkit/core';
 import { serve } from '@mcpkit/node/http';
-import { McpServer } from '@mcpkit/server';
+import { McpServer, resourceSupport } from '@mcpkit/server';
 import { createLegacySseHandler, createStreamableHttpHandler } from '@mcpkit/server/http';
+import { TaskManager } from '@mcpkit/server/tasks';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { browser, useAuthServer } from './support/authServer.js';
 
@@ -44,7 +45,10 @@ const scopes = requireScopes({
 type Seen = string[];
 
 function notesServer(seen: Seen): McpServer {
-  const server = new McpServer({ name: 'notes', version: '1.0.0' }, { tasks: true });
+  const server = new McpServer(
+    { name: 'notes', version: '1.0.0' },
+    { resources: resourceSupport, tasks: new TaskManager() },
+  );
   const who = (kind: string, auth: AuthInfo | undefined) => {
     seen.push(`${kind}:${String(auth?.extra?.sub)}`);
     return String(auth?.extra?.sub);

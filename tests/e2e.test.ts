@@ -37,18 +37,17 @@ import {
   type Transport,
   UrlElicitationRequiredError,
 } from '@mcpkit/core';
+import type { McpServer, McpServerOptions, ServerSession } from '@mcpkit/server';
 import {
   cancelClientTask,
   elicitAndWait,
   getClientTask,
   getClientTaskResult,
   listClientTasks,
-  type McpServer,
-  type McpServerOptions,
   pollClientTask,
-  type ServerSession,
   sampleAsTask,
-} from '@mcpkit/server';
+  TaskManager,
+} from '@mcpkit/server/tasks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpkitServer, TINY_PNG } from './fixtures/mcpkitServer.js';
 import { ClientProbe, probingClient, ROOT, textOf, tick, until } from './fixtures/probe.js';
@@ -110,7 +109,7 @@ async function connect(options: OpenOptions = {}): Promise<Connected> {
   const serverErrors: Error[] = [];
   const server = createMcpkitServer({
     pageSize: 2,
-    tasks: { pollInterval: 10 },
+    tasks: new TaskManager({ pollInterval: 10 }),
     onError: (error) => serverErrors.push(error),
     ...options.server,
   });

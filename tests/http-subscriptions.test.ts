@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
-import { McpServer } from '@mcpkit/server';
+import { McpServer, resourceSupport } from '@mcpkit/server';
 import { createStreamableHttpHandler, type StreamableHttpHandlerOptions } from '@mcpkit/server/http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { subscriber } from './fixtures/sdkSubscribers.mjs';
@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 function mcpServer(): McpServer {
-  const server = new McpServer({ name: 'subscriptions', version: '1.0.0' });
+  const server = new McpServer({ name: 'subscriptions', version: '1.0.0' }, { resources: resourceSupport });
   server.resourceTemplate('test://watched/{n}', { name: 'watched' }, (uri) => `contents of ${uri}`);
   const inputSchema = { type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'] } as const;
   server.tool('touch', { description: 'Changes a resource a few times', inputSchema }, (args) => {

@@ -19,6 +19,7 @@ import {
   UrlElicitationRequiredError,
 } from '@mcpkit/core';
 import { StdioClientTransport } from '@mcpkit/node/stdio';
+import { TaskManager } from '@mcpkit/server/tasks';
 import { StdioClientTransport as SdkStdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport as SdkTransport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -273,7 +274,7 @@ const mcpkitServerConnections: Record<string, (recorder: SchemaRecorder) => Prom
   {
     'in-memory': async (recorder) => {
       const [clientSide, serverSide] = createInMemoryPair({ serialize: true });
-      const server = createMcpkitServer({ tasks: { pollInterval: 20 } });
+      const server = createMcpkitServer({ tasks: new TaskManager({ pollInterval: 20 }) });
       server.connect(recorder.wrap(serverSide));
       return { transport: toSdkTransport(clientSide), close: () => server.close() };
     },

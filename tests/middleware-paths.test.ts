@@ -9,6 +9,7 @@ import { createInMemoryPair, Method } from '@mcpkit/core';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
 import type { McpServer } from '@mcpkit/server';
 import { createLegacySseHandler, createStreamableHttpHandler } from '@mcpkit/server/http';
+import { TaskManager } from '@mcpkit/server/tasks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sseEvents } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
 import { createMcpkitServer } from './fixtures/mcpkitServer.js';
@@ -55,7 +56,7 @@ afterEach(async () => {
 
 /** A full-featured server that records every method its middleware sees. */
 function watchedServer(): { server: McpServer; seen: Set<string> } {
-  const server = createMcpkitServer({ tasks: true, onError: () => {} });
+  const server = createMcpkitServer({ tasks: new TaskManager(), onError: () => {} });
   const seen = new Set<string>();
   server.use((ctx, next) => {
     seen.add(ctx.method);

@@ -16,6 +16,7 @@ import {
   onList,
   onReadResource,
   type RequestContext,
+  resourceSupport,
   type ServerMiddlewareContext,
 } from '@mcpkit/server';
 import { describe, expect, it } from 'vitest';
@@ -23,7 +24,10 @@ import { z } from 'zod';
 
 function makeServer() {
   const errors: Error[] = [];
-  const server = new McpServer({ name: 'mw', version: '1.0.0' }, { onError: (error) => errors.push(error) });
+  const server = new McpServer(
+    { name: 'mw', version: '1.0.0' },
+    { onError: (error) => errors.push(error), resources: resourceSupport },
+  );
   server.tool('echo', { inputSchema: z.object({ text: z.string() }) }, ({ text }) => text);
   server.tool('admin_reset', { description: 'Admins only' }, () => 'reset');
   server.resource('mem://a', { name: 'a', mimeType: 'text/plain' }, () => 'A');

@@ -26,6 +26,7 @@ import {
   type RegisteredTool,
   type RequestContext,
   resourceLink,
+  resourceSupport,
   ToolError,
   text,
 } from '@mcpkit/server';
@@ -51,7 +52,10 @@ async function until(condition: () => boolean, timeoutMs = 1000): Promise<void> 
 
 function newServer(options: McpServerOptions = {}) {
   const onError = vi.fn();
-  const server = new McpServer({ name: 'features', version: '1.0.0' }, { onError, ...options });
+  const server = new McpServer(
+    { name: 'features', version: '1.0.0' },
+    { onError, resources: resourceSupport, ...options },
+  );
   return { server, onError };
 }
 
@@ -972,6 +976,29 @@ describe('McpServer resources', () => {
     );
   });
 
+  it('needs resourceSupport to register resources, and says where to get it', async () => {
+    const bare = new McpServer({ name: 'bare', version: '1.0.0' });
+    const hint =
+      /new McpServer\(info, \{ resources: resourceSupport \}\), with resourceSupport from '@mcpkit\/server'/;
+    expect(() => bare.resource('test://x', () => 'x')).toThrow(hint);
+    expect(() => bare.resourceTemplate('test://{id}', { name: 't' }, () => 'x')).toThrow(hint);
+    expect(() => new McpServer({ name: 'x', version: '1' }, { resources: true as never })).toThrow(hint);
+    expect(
+      () => new McpServer({ name: 'x', version: '1' }, { capabilities: { resources: { subscribe: true } } }),
+    ).toThrow(hint);
+    // Without resources a resource reference names nothing, and no one can be subscribed.
+    bare.prompt('p', { arguments: [{ name: 'a' }], complete: { a: () => ['b'] } }, () => 'p');
+    bare.notifyResourceUpdated('test://x');
+    const { client } = await connect(bare);
+    const unknown = await rejection(
+      client.request('completion/complete', {
+        ref: { type: 'ref/resource', uri: 'test://{id}' },
+        argument: { name: 'id', value: '' },
+      }),
+    );
+    expect(unknown).toMatchObject({ code: -32602, message: 'Unknown resource template: "test://{id}"' });
+  });
+
   it('validates URIs, templates and annotations at registration', () => {
     const { server } = newServer();
     expect(() => server.resource('relative/path', () => 'x')).toThrow(/absolute URI with a scheme/);
@@ -1488,7 +1515,10 @@ describe('McpServer dispatch', () => {
         return super.dispatch(method, params, ctx);
       }
     }
-    const server = new WatchedServer({ name: 'watched', version: '1.0.0' }, { onError: vi.fn() });
+    const server = new WatchedServer(
+      { name: 'watched', version: '1.0.0' },
+      { onError: vi.fn(), resources: resourceSupport },
+    );
     server.tool('t', () => 'x');
     server.resource('test://r', () => 'r');
     server.resourceTemplate('test://t/{id}', { name: 't', complete: { id: () => ['1'] } }, () => 't');

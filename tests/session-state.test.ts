@@ -10,7 +10,7 @@ import {
   type MessageSink,
   type Transport,
 } from '@mcpkit/core';
-import { McpServer, type ServerSession, type ServerSessionState } from '@mcpkit/server';
+import { McpServer, resourceSupport, type ServerSession, type ServerSessionState } from '@mcpkit/server';
 import { describe, expect, it } from 'vitest';
 import { eventually } from './support/eventually.js';
 
@@ -18,7 +18,7 @@ const WATCHED = 'test://watched/1';
 
 /** The same definition code a second process would run. */
 function defineServer(): McpServer {
-  const server = new McpServer({ name: 'stateful', version: '1.0.0' });
+  const server = new McpServer({ name: 'stateful', version: '1.0.0' }, { resources: resourceSupport });
   server.resourceTemplate('test://watched/{n}', { name: 'watched' }, (uri) => `contents of ${uri}`);
   server.tool('touch', { description: 'Changes a resource and logs at two levels' }, () => {
     server.log('info', 'touch at info');

@@ -27,6 +27,7 @@ import {
   RELATED_TASK_META_KEY,
   type TaskStatusNotificationParams,
 } from '@mcpkit/core';
+import { Server, type ServerSession } from '@mcpkit/server';
 import {
   cancelClientTask,
   elicitAndWait,
@@ -35,11 +36,9 @@ import {
   getClientTaskResult,
   listClientTasks,
   pollClientTask,
-  Server,
-  type ServerSession,
   sampleAndWait,
   sampleAsTask,
-} from '@mcpkit/server';
+} from '@mcpkit/server/tasks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SchemaRecorder } from './support/officialSchema.js';
 

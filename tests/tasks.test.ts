@@ -25,16 +25,17 @@ import {
   UrlElicitationRequiredError,
 } from '@mcpkit/core';
 import {
-  InMemoryTaskStore,
   McpServer,
-  type McpServerOptions,
   type RequestContext,
   Server,
   type ServerSession,
+} from '@mcpkit/server';
+import {
+  InMemoryTaskStore,
   TaskAbortedError,
   TaskManager,
   type TaskManagerOptions,
-} from '@mcpkit/server';
+} from '@mcpkit/server/tasks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { officialSchemaSkipped, SchemaRecorder } from './support/officialSchema.js';
 
@@ -791,7 +792,8 @@ describe('tasks: McpServer integration', () => {
     return { client, recorder };
   }
 
-  function mcpServer(tasks: McpServerOptions['tasks'] = { pollInterval: 20 }) {
+  function mcpServer(withTasks = true) {
+    const tasks = withTasks ? new TaskManager({ pollInterval: 20 }) : undefined;
     const server = new McpServer({ name: 'mcp-tasks', version: '1.0.0' }, { tasks, onError: () => {} });
     server.tool(
       'render',
@@ -912,8 +914,19 @@ describe('tasks: McpServer integration', () => {
     await server.close();
   });
 
+  it('refuses a tasks option that is not a TaskManager, naming the subpath to import it from', () => {
+    for (const tasks of [true, { pollInterval: 20 }]) {
+      expect(() => new McpServer({ name: 'x', version: '1' }, { tasks: tasks as never })).toThrow(
+        /tasks: new TaskManager\(options\), from '@mcpkit\/server\/tasks'/,
+      );
+    }
+  });
+
   it('aborts running tasks when the server closes', async () => {
-    const server = new McpServer({ name: 'closing', version: '1' }, { tasks: true, onError: () => {} });
+    const server = new McpServer(
+      { name: 'closing', version: '1' },
+      { tasks: new TaskManager(), onError: () => {} },
+    );
     let reason: unknown;
     server.tool('wait', { execution: { taskSupport: 'required' } }, (_args, ctx) => {
       return new Promise((resolve) => {

@@ -11,7 +11,7 @@ import { ListChangeAnnouncer } from './listChanged.js';
 import { LoggingFeature } from './logging/loggingFeature.js';
 import type { McpServerOptions } from './mcpServerOptions.js';
 import { PromptsFeature } from './prompts/promptsFeature.js';
-import { ResourcesFeature } from './resources/resourcesFeature.js';
+import type { ResourcesFeature } from './resources/resourcesFeature.js';
 import type { Server } from './server.js';
 import { ToolsFeature, type ToolsFeatureOptions } from './tools/toolsFeature.js';
 
@@ -53,7 +53,8 @@ export const OWNED_METHODS = {
  */
 export interface FeatureSet {
   readonly tools: ToolsFeature;
-  readonly resources: ResourcesFeature;
+  /** Present with the `resources` option only. */
+  readonly resources: ResourcesFeature | undefined;
   readonly prompts: PromptsFeature;
   readonly completion: CompletionFeature;
   readonly logging: LoggingFeature;
@@ -76,6 +77,7 @@ export const MCP_SERVER_OPTION_KEYS: Readonly<Record<keyof McpServerOptions, tru
   listChangedDebounceMs: true,
   maskToolErrors: true,
   maxSubscriptionsPerSession: true,
+  resources: true,
   tasks: true,
 };
 
@@ -98,12 +100,15 @@ export function createFeatureSet(
 ): FeatureSet {
   if (checkKeys) rejectUnknownOptions(options, MCP_SERVER_OPTION_KEYS, 'McpServer');
   const tools = new ToolsFeature(host, { maskErrors: options.maskToolErrors ?? true, ...hooks });
-  const resources = new ResourcesFeature(host, options.maxSubscriptionsPerSession ?? 1000);
+  if (options.resources !== undefined && typeof options.resources !== 'function') {
+    throw new TypeError(RESOURCES_NEEDED('the resources option'));
+  }
+  const resources = options.resources?.(host, options.maxSubscriptionsPerSession ?? 1000);
   const prompts = new PromptsFeature(host);
   const completion = new CompletionFeature(host, {
     prompts: prompts.registry,
-    resources: resources.resources,
-    templates: resources.templates,
+    resources: resources?.resources,
+    templates: resources?.templates,
   });
   const announcer = new ListChangeAnnouncer(host, options.listChangedDebounceMs ?? 10);
   return { tools, resources, prompts, completion, logging: new LoggingFeature(host), announcer };
@@ -120,7 +125,7 @@ export function createFeatureSet(
  */
 export function installDeclared(features: FeatureSet, declared: ServerCapabilities | undefined): void {
   if (declared?.tools) features.tools.install();
-  if (declared?.resources) features.resources.install();
+  if (declared?.resources) requireResources(features, 'the resources capability').install();
   if (declared?.prompts) features.prompts.install();
   if (declared?.completions) features.completion.install();
 }
@@ -139,4 +144,21 @@ export function checkedPageSize(pageSize: number | undefined): number {
     throw new RangeError(`pageSize must be a positive integer (got ${pageSize})`);
   }
   return size;
+}
+
+const RESOURCES_NEEDED = (what: string) =>
+  `McpServer: ${what} needs resource support: new McpServer(info, { resources: resourceSupport }), with resourceSupport from '@mcpkit/server'`;
+
+/**
+ * The server's resource support, or a clear error naming what needed it.
+ *
+ * @throws {TypeError} when the server was built without the `resources` option.
+ * @example
+ * ```ts
+ * requireResources(features, 'server.resource()').register(uri, {}, read);
+ * ```
+ */
+export function requireResources(features: FeatureSet, what: string): ResourcesFeature {
+  if (features.resources) return features.resources;
+  throw new TypeError(RESOURCES_NEEDED(what));
 }

@@ -76,44 +76,12 @@ export {
   type TemplateVariableName,
   type TemplateVariables,
 } from './resources/resource.js';
+export { type ResourceSupport, resourceSupport } from './resources/resourcesFeature.js';
 export { isAbsoluteUri, uriProblem } from './resources/uri.js';
 export { UriTemplate, type UriTemplateOptions } from './resources/uriTemplate.js';
 export { Server, type SessionInfo, type SessionListener } from './server.js';
 export { ServerSession, type SessionConnectOptions } from './session.js';
 export { checkSessionState, type ServerSessionState, type SessionStateHolder } from './sessionState.js';
-export {
-  type ClientTaskRequestOptions,
-  type ClientTaskWaitOptions,
-  cancelClientTask,
-  elicitAndWait,
-  elicitAsTask,
-  getClientTask,
-  getClientTaskResult,
-  InMemoryTaskStore,
-  type InMemoryTaskStoreOptions,
-  isTerminalStatus,
-  listClientTasks,
-  type PollClientTaskOptions,
-  pollClientTask,
-  sampleAndWait,
-  sampleAsTask,
-  TaskAbortedError,
-  TaskContext,
-  type TaskCreateOptions,
-  type TaskEvent,
-  type TaskExecutor,
-  TaskManager,
-  type TaskManagerOptions,
-  type TaskOutcome,
-  type TaskPage,
-  type TaskPatch,
-  type TaskRequest,
-  type TaskRequestor,
-  type TaskRunOptions,
-  type TaskStore,
-  unknownTaskError,
-  withRelatedTask,
-} from './tasks/index.js';
 export type { PreparedSchema, SchemaCheck, SchemaInput } from './tools/schemas.js';
 export {
   type EmptyArguments,

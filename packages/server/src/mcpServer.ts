@@ -29,6 +29,7 @@ import {
   type FeatureSet,
   installDeclared,
   OWNED_METHODS,
+  requireResources,
 } from './featureSet.js';
 import type { ListedItem, ListKind } from './listChanged.js';
 import type { McpServerOptions } from './mcpServerOptions.js';
@@ -51,7 +52,7 @@ import type {
   TemplateVariables,
 } from './resources/resource.js';
 import { Server } from './server.js';
-import { TaskManager } from './tasks/taskManager.js';
+import type { TaskManager } from './tasks/taskManager.js';
 import type { SchemaInput } from './tools/schemas.js';
 import type {
   EmptyArguments,
@@ -65,15 +66,26 @@ import type {
 export type { McpServerOptions } from './mcpServerOptions.js';
 
 /**
+ * The `tasks` option is a `TaskManager` (from `@mcpkit/server/tasks`), so a server without tasks
+ * never bundles the task engine. Checked by shape: an `instanceof` would import it.
+ */
+function checkedTasks(tasks: TaskManager | undefined): TaskManager | undefined {
+  if (tasks === undefined || typeof (tasks as Partial<TaskManager>).install === 'function') return tasks;
+  throw new TypeError(
+    "McpServer: the tasks option takes a TaskManager: tasks: new TaskManager(options), from '@mcpkit/server/tasks'",
+  );
+}
+
+/**
  * A high-level MCP server: register tools, resources, resource templates and prompts; connect
  * any number of transports.
  *
  * @example
  * ```ts
- * import { McpServer } from '@mcpkit/server';
+ * import { McpServer, resourceSupport } from '@mcpkit/server';
  * import { z } from 'zod';
  *
- * const server = new McpServer({ name: 'demo', version: '1.0.0' });
+ * const server = new McpServer({ name: 'demo', version: '1.0.0' }, { resources: resourceSupport });
  * server.tool('echo', { description: 'Echoes text', inputSchema: z.object({ text: z.string() }) }, ({ text }) => text);
  * server.resource('test://hello', { mimeType: 'text/plain' }, () => 'Hello!');
  * server.prompt('greet', { arguments: [{ name: 'name', required: true }] }, ({ name }) => `Say hello to ${name}`);
@@ -99,7 +111,7 @@ export class McpServer extends Server implements FeatureHost {
     const hooks = { runAsTask: this.runToolAsTask.bind(this), execute };
     this.features = createFeatureSet(this, options, hooks, new.target === McpServer);
     this.features.logging.install();
-    this.tasks = options.tasks ? new TaskManager(options.tasks === true ? {} : options.tasks) : undefined;
+    this.tasks = checkedTasks(options.tasks);
     if (this.tasks) {
       this.implyCapabilities(this.tasks.capabilities);
       this.tasks.install(this);
@@ -154,9 +166,10 @@ export class McpServer extends Server implements FeatureHost {
 
   /**
    * Registers a static resource. The reader returns a string (text), bytes (a base64 blob),
-   * contents objects, or a full `ReadResourceResult`.
+   * contents objects, or a full `ReadResourceResult`. Needs the `resources` option.
    *
-   * @throws {TypeError} for a URI that is not absolute, one already registered, or bad metadata.
+   * @throws {TypeError} without the `resources` option, for a URI that is not absolute, one
+   *   already registered, or bad metadata.
    * @example
    * ```ts
    * server.resource('test://static-text', { name: 'static-text', mimeType: 'text/plain' }, () => 'Hello');
@@ -166,15 +179,17 @@ export class McpServer extends Server implements FeatureHost {
   resource(uri: string, config: ResourceConfig, read: ResourceReader): RegisteredResource;
   resource(uri: string, read: ResourceReader): RegisteredResource;
   resource(uri: string, configOrRead: ResourceConfig | ResourceReader, read?: ResourceReader) {
-    if (typeof configOrRead === 'function') return this.features.resources.register(uri, {}, configOrRead);
-    return this.features.resources.register(uri, configOrRead, read as ResourceReader);
+    const resources = requireResources(this.features, 'server.resource()');
+    if (typeof configOrRead === 'function') return resources.register(uri, {}, configOrRead);
+    return resources.register(uri, configOrRead, read as ResourceReader);
   }
 
   /**
    * Registers a resource template (RFC 6570). A read whose URI no static resource has is matched
-   * against templates in registration order; the first match reads it.
+   * against templates in registration order; the first match reads it. Needs the `resources`
+   * option.
    *
-   * @throws {TypeError} for a malformed template, one already registered, a completer for an
+   * @throws {TypeError} without the `resources` option, for a malformed template, one already registered, a completer for an
    *   unknown variable, or bad metadata.
    * @example
    * ```ts
@@ -190,7 +205,11 @@ export class McpServer extends Server implements FeatureHost {
     config: ResourceTemplateConfig<TemplateVariableName<T>>,
     read: TemplateReader<TemplateVariables<T>>,
   ): RegisteredResourceTemplate {
-    return this.features.resources.registerTemplate(uriTemplate, config, read);
+    return requireResources(this.features, 'server.resourceTemplate()').registerTemplate(
+      uriTemplate,
+      config,
+      read,
+    );
   }
 
   /**
@@ -230,7 +249,7 @@ export class McpServer extends Server implements FeatureHost {
    * ```
    */
   notifyResourceUpdated(uri: string): void {
-    this.features.resources.notifyUpdated(uri);
+    this.features.resources?.notifyUpdated(uri);
   }
 
   /**

@@ -4,7 +4,8 @@
  */
 import type { JsonSchemaValidator } from '@mcpkit/core';
 import type { ServerOptions } from './handlers.js';
-import type { TaskManagerOptions } from './tasks/taskManager.js';
+import type { ResourceSupport } from './resources/resourcesFeature.js';
+import type { TaskManager } from './tasks/taskManager.js';
 
 /**
  * Options of `McpServer`: those of `Server`, plus the following.
@@ -29,11 +30,19 @@ export interface McpServerOptions extends ServerOptions {
    * send raw messages (never a stack trace).
    */
   maskToolErrors?: boolean;
+  /**
+   * Resource support: pass `resourceSupport` (from `@mcpkit/server`) to register resources and
+   * resource templates. Without it `server.resource()` throws, and the server's bundle leaves the
+   * resource code out.
+   */
+  resources?: ResourceSupport;
   /** Most resource URIs one session may subscribe to. Default 1000. */
   maxSubscriptionsPerSession?: number;
   /**
-   * Run task-augmented tool calls as tasks (2025-11-25, experimental): declares the `tasks`
-   * capability and answers `tasks/*` (see `TaskManager`). Default off: `task` is ignored.
+   * Run task-augmented tool calls as tasks (2025-11-25, experimental) with this engine: declares
+   * the `tasks` capability and answers `tasks/*`. Default off: `task` is ignored. A separate
+   * import keeps the engine out of servers without tasks:
+   * `import { TaskManager } from '@mcpkit/server/tasks'`, then `{ tasks: new TaskManager({ pollInterval: 2_000 }) }`.
    */
-  tasks?: boolean | TaskManagerOptions;
+  tasks?: TaskManager;
 }

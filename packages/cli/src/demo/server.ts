@@ -13,9 +13,11 @@ import {
   type McpServerOptions,
   type RequestContext,
   resourceLink,
+  resourceSupport,
   ToolError,
   text,
 } from '@mcpkit/server';
+import { TaskManager } from '@mcpkit/server/tasks';
 import { LOGO_PNG, TONE_WAV } from './media.js';
 
 /**
@@ -109,7 +111,12 @@ class DemoServer extends McpServer {
   constructor(readonly demoOptions: DemoServerOptions) {
     super(
       { name: 'mcpkit-demo', title: 'mcpkit demo server', version: '0.1.0' },
-      { instructions: INSTRUCTIONS, tasks: demoOptions.tasks ?? true, ...demoOptions.serverOptions },
+      {
+        instructions: INSTRUCTIONS,
+        resources: resourceSupport,
+        tasks: demoOptions.tasks === false ? undefined : new TaskManager(),
+        ...demoOptions.serverOptions,
+      },
     );
     const interval = demoOptions.clockIntervalMs ?? 5000;
     if (interval > 0) {

@@ -24,8 +24,9 @@ import { type Completer, type CompletionValues, toCompleteResult } from './compl
  */
 export interface CompletionSources {
   readonly prompts: PagedCollection<RegisteredPrompt>;
-  readonly resources: PagedCollection<RegisteredResource>;
-  readonly templates: PagedCollection<RegisteredResourceTemplate>;
+  /** Absent when the server has no resource support. */
+  readonly resources?: PagedCollection<RegisteredResource> | undefined;
+  readonly templates?: PagedCollection<RegisteredResourceTemplate> | undefined;
 }
 
 /**
@@ -76,9 +77,9 @@ export class CompletionFeature extends Feature {
       completers = prompt.state.complete;
     } else if (ref.type === 'ref/resource') {
       const uri = requireString(ref.uri, 'completion/complete: "ref.uri"');
-      const template = this.sources.templates.find(uri);
+      const template = this.sources.templates?.find(uri);
       if (!template) {
-        if (this.sources.resources.find(uri)) return undefined;
+        if (this.sources.resources?.find(uri)) return undefined;
         throw invalidParams(`Unknown resource template: "${uri}"`);
       }
       completers = template.state.complete;

@@ -29,6 +29,31 @@ import {
 } from './resource.js';
 import { uriProblem } from './uri.js';
 
+/**
+ * How `McpServer` gets its resource support; see {@link resourceSupport}.
+ *
+ * @example
+ * ```ts
+ * const support: ResourceSupport = resourceSupport;
+ * ```
+ */
+export type ResourceSupport = (host: FeatureHost, maxSubscriptionsPerSession: number) => ResourcesFeature;
+
+/**
+ * Resource support for `McpServer`, given as its `resources` option: static resources, URI
+ * templates, reads and subscriptions. It is a value to pass rather than built in so that servers
+ * without resources do not bundle it (the URI-template engine is the largest optional part).
+ *
+ * @example
+ * ```ts
+ * import { McpServer, resourceSupport } from '@mcpkit/server';
+ * const server = new McpServer({ name: 'docs', version: '1.0.0' }, { resources: resourceSupport });
+ * server.resource('test://hello', () => 'Hello!');
+ * ```
+ */
+export const resourceSupport: ResourceSupport = (host, maxSubscriptionsPerSession) =>
+  new ResourcesFeature(host, maxSubscriptionsPerSession);
+
 function resourceNotFound(uri: string): McpError {
   return new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
 }

@@ -1,17 +1,19 @@
 /**
- * Tasks (2025-11-25, experimental): the server-side manager and task context, the requestor
- * helpers for tasks the server asks a client to run, and (re-exported from `@mcpkit/core`, where
- * they now live) the stores.
+ * `@mcpkit/server/tasks`: tasks (2025-11-25, experimental): the server-side manager and task
+ * context, the requestor helpers for tasks the server asks a client to run, and (re-exported from
+ * `@mcpkit/core`, where they now live) the stores. A separate entry point, so that servers without
+ * tasks do not bundle the task engine.
  *
  * @example
  * ```ts
- * import { InMemoryTaskStore, TaskManager } from '@mcpkit/server';
+ * import { InMemoryTaskStore, TaskManager } from '@mcpkit/server/tasks';
  * const tasks = new TaskManager({ store: new InMemoryTaskStore({ maxTasksPerRequestor: 20 }) });
+ * const server = new McpServer(info, { tasks });
  * ```
  * @module
  */
 
-// Kept here so that code importing them from @mcpkit/server keeps working.
+// Kept here so that a server's task code needs only this entry point.
 export {
   InMemoryTaskStore,
   type InMemoryTaskStoreOptions,

@@ -56,7 +56,8 @@ import { TaskContext, type TaskRun } from './taskContext.js';
  *
  * @example
  * ```ts
- * const server = new McpServer(info, { tasks: { maxTtl: 600_000, pollInterval: 2_000, list: false } });
+ * const tasks = new TaskManager({ maxTtl: 600_000, pollInterval: 2_000, list: false });
+ * const server = new McpServer(info, { tasks });
  * ```
  */
 export interface TaskManagerOptions {
@@ -126,8 +127,8 @@ const SESSION_PREFIX = 'session:';
 
 /**
  * Adds task support to a {@link Server}: installs the `tasks/*` handlers and runs handlers as
- * tasks on request. `McpServer` creates one when given its `tasks` option; on a low-level server,
- * create it yourself and declare {@link TaskManager.capabilities}.
+ * tasks on request. Give one to `McpServer` as its `tasks` option; on a low-level server, install it
+ * yourself and declare {@link TaskManager.capabilities}.
  *
  * @example
  * ```ts

@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+/**
+ * Bundle-size budgets, as Hono keeps them: every public entry point of every package, and the
+ * minimal stdio and HTTP servers of the benchmark, is bundled the way a user's bundler would
+ * (esbuild, minified, ESM, platform node, every dependency inlined) and gzipped (-9). A bundle
+ * larger than its budget in scripts/bundle-budgets.json fails the run, so growth is a decision
+ * recorded in the budgets file rather than an accident.
+ *
+ * Bundles are built from the TypeScript sources (the `@mcpkit/source` condition), so no build is
+ * needed; they come within a few hundred bytes of bundles of the compiled `dist` files.
+ *
+ *   node scripts/check-bundle-size.mjs            check every budget
+ *   node scripts/check-bundle-size.mjs --update   record the current sizes plus headroom as budgets
+ * @module
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { entryPoints, ROOT, workspacePackages } from './lib/packages.mjs';
+
+const BUDGETS_FILE = path.join(ROOT, 'scripts/bundle-budgets.json');
+/** Headroom `--update` adds over a measured size: small, so real growth shows up. */
+const HEADROOM = 1.03;
+
+/**
+ * Budgets `--update` never exceeds: the benchmark's target for the minimal stdio server is at most
+ * a third of the official SDK's bundle (103.1 KB gz), kept here with a little margin.
+ */
+const CAPS = { 'bench: minimal stdio server': 34_800 };
+
+/** The benchmark's minimal servers: what a user actually ships. */
+const SERVERS = {
+  'bench: minimal stdio server': 'bench/servers/mcpkit-stdio.mjs',
+  'bench: minimal HTTP server': 'bench/servers/mcpkit-http.mjs',
+};
+
+/** Every import specifier of every publishable package (the CLI is a program, not a library). */
+function libraryEntries() {
+  return workspacePackages()
+    .filter(({ manifest }) => !manifest.bin)
+    .flatMap(({ manifest }) => entryPoints(manifest));
+}
+
+/** Gzipped size in bytes of one entry bundled with everything it imports. */
+async function gzipSize(entry) {
+  const isFile = entry.endsWith('.mjs');
+  const result = await build({
+    ...(isFile
+      ? { entryPoints: [path.join(ROOT, entry)] }
+      : {
+          // An entry module that re-exports the whole entry point keeps every export alive.
+          stdin: { contents: `export * from '${entry}';`, resolveDir: ROOT, loader: 'js' },
+        }),
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    conditions: ['@mcpkit/source'],
+    write: false,
+    logLevel: 'silent',
+  });
+  return gzipSync(result.outputFiles[0].contents, { level: 9 }).length;
+}
+
+async function measureAll() {
+  const targets = [...libraryEntries().map((entry) => [entry, entry]), ...Object.entries(SERVERS)];
+  const sizes = {};
+  for (const [name, entry] of targets) sizes[name] = await gzipSize(entry);
+  return sizes;
+}
+
+const kb = (bytes) => (bytes / 1024).toFixed(2);
+
+async function main() {
+  const update = process.argv.includes('--update');
+  const sizes = await measureAll();
+  const budgets = update ? {} : JSON.parse(await readFile(BUDGETS_FILE, 'utf8')).budgets;
+  const failures = [];
+  for (const [name, bytes] of Object.entries(sizes)) {
+    if (update) {
+      budgets[name] = Math.min(Math.ceil((bytes * HEADROOM) / 100) * 100, CAPS[name] ?? Infinity);
+      continue;
+    }
+    const budget = budgets[name];
+    const verdict = budget === undefined ? 'NO BUDGET' : bytes > budget ? 'OVER' : 'ok';
+    console.log(
+      `${verdict.padEnd(9)} ${name.padEnd(32)} ${kb(bytes).padStart(7)} KB gz / ${budget ? kb(budget) : '—'} KB`,
+    );
+    if (verdict !== 'ok') failures.push(name);
+  }
+  for (const name of Object.keys(budgets)) {
+    if (!(name in sizes)) failures.push(`${name} (budgeted but no longer an entry point)`);
+  }
+  if (update) {
+    const note =
+      'gzip -9 bytes of esbuild --minify bundles; written by scripts/check-bundle-size.mjs --update';
+    await writeFile(BUDGETS_FILE, `${JSON.stringify({ note, budgets }, null, 2)}\n`);
+    console.log(`recorded ${Object.keys(budgets).length} budgets in ${path.relative(ROOT, BUDGETS_FILE)}`);
+    return;
+  }
+  if (failures.length > 0) {
+    console.error(
+      `\nbundle budget exceeded or missing: ${failures.join(', ')}.\nShrink the code, or raise the budget in scripts/bundle-budgets.json on purpose (--update records the current sizes).`,
+    );
+    process.exitCode = 1;
+  }
+}
+
+await main();

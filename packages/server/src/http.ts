@@ -36,11 +36,11 @@ export {
   type LegacySseHandler,
   type LegacySseHandlerOptions,
 } from './http/legacySse.js';
+export { type HttpRequestExtra, type McpHttpHandler } from './http/fetchHandler.js';
 export { type HostSecurityOptions, LOCALHOST_NAMES } from './http/security.js';
 export {
   closeSseStream,
   createStreamableHttpHandler,
-  type HttpRequestExtra,
   type StreamableHttpHandler,
   type StreamableHttpHandlerOptions,
 } from './http/streamable.js';

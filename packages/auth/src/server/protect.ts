@@ -19,8 +19,20 @@ export interface ProtectOptions {
   readonly scopesSupported?: readonly string[];
 }
 
-/** A web-standard handler that takes the verified caller, as mcpkit's Streamable HTTP handler does. */
-export type AuthAwareHandler = (request: Request, extra: { authInfo: VerifiedToken }) => Promise<Response>;
+/**
+ * A handler that takes the verified caller through a `handle(request, { authInfo })` method, as
+ * mcpkit's HTTP handlers do. A method, not a second argument of the handler function: runtimes pass
+ * their own objects there (Bun its `Server`, Workers their `env`), which must never pass for a
+ * verified caller.
+ *
+ * @example
+ * ```ts
+ * const mcp: AuthAwareHandler = createStreamableHttpHandler(server);
+ * ```
+ */
+export interface AuthAwareHandler {
+  handle(request: Request, extra: { authInfo: VerifiedToken }): Promise<Response>;
+}
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 
@@ -66,7 +78,8 @@ const CORS = {
  * Wraps a web-standard MCP handler so it serves its Protected Resource Metadata (path-aware and
  * root, with CORS), refuses requests without a valid token for this resource (401 with
  * `WWW-Authenticate: Bearer resource_metadata="…"`) or without the required scopes (403
- * `insufficient_scope`), and hands the verified caller on as `authInfo`.
+ * `insufficient_scope`), and hands the verified caller on as `authInfo` through `handler.handle`.
+ * The result takes exactly one argument, so it can be a runtime's `fetch` as it is.
  *
  * @example
  * ```ts
@@ -87,7 +100,7 @@ export function protect(
   const challenge = `Bearer resource_metadata="${metadataUrl(options.resource)}"`;
   const required = options.requiredScopes ?? [];
   const scopeParam = required.length > 0 ? `, scope="${required.join(' ')}"` : '';
-  return async (request) => {
+  return async (request: Request) => {
     const path = new URL(request.url).pathname;
     if (path === metadataPath || path === WELL_KNOWN) {
       if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS });
@@ -113,7 +126,7 @@ export function protect(
         headers: { 'www-authenticate': header, 'content-type': 'application/json' },
       });
     }
-    return handler(request, { authInfo });
+    return handler.handle(request, { authInfo });
   };
 }
 

@@ -14,8 +14,6 @@ import {
   type JsonRpcMessage,
   type MessageExtra,
   type MessageSink,
-  RAW_HTTP_HANDLER,
-  type RawHttpHandler,
   type RawHttpRequest,
   type SendOptions,
   type Transport,
@@ -23,8 +21,14 @@ import {
 import type { Server } from '../server.js';
 import type { ServerSession } from '../session.js';
 import { accepts, isJsonContentType, readJsonBody } from './body.js';
-import { HttpMessageExtra, webRequestView } from './requestView.js';
-import { emptyReply, Refuse, type Reply, sseReply, toResponse } from './responses.js';
+import {
+  type HttpEndpoint,
+  type HttpRequestExtra,
+  type McpHttpHandler,
+  toFetchHandler,
+} from './fetchHandler.js';
+import { HttpMessageExtra } from './requestView.js';
+import { emptyReply, Refuse, type Reply, sseReply } from './responses.js';
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
 import {
   type ConnectionRegistry,
@@ -33,7 +37,6 @@ import {
   SseConnection,
   type SseConnectionOwner,
 } from './sse.js';
-import type { HttpRequestExtra } from './streamable.js';
 
 /** Options of {@link createLegacySseHandler}. */
 export interface LegacySseHandlerOptions extends HostSecurityOptions {
@@ -67,13 +70,7 @@ export interface LegacySseHandlerOptions extends HostSecurityOptions {
  * app.all('/sse', (c) => legacy(c.req.raw));
  * ```
  */
-export interface LegacySseHandler {
-  (request: Request, extra?: HttpRequestExtra): Promise<Response>;
-  /** Ends every session. */
-  close(): Promise<void>;
-  /** Sessions currently open. */
-  readonly sessionCount: number;
-}
+export interface LegacySseHandler extends McpHttpHandler {}
 
 /**
  * Creates an HTTP+SSE (2024-11-05) endpoint for `server`, next to (not instead of) the Streamable
@@ -97,17 +94,10 @@ export function createLegacySseHandler(
   server: Server,
   options: LegacySseHandlerOptions = {},
 ): LegacySseHandler {
-  const endpoint = new LegacySseEndpoint(server, options);
-  const handler = ((request: Request, extra?: HttpRequestExtra) =>
-    endpoint.handle(webRequestView(request), extra).then(toResponse)) as LegacySseHandler;
-  handler.close = () => endpoint.close();
-  Object.defineProperty(handler, 'sessionCount', { get: () => endpoint.sessions.size });
-  const raw: RawHttpHandler<HttpRequestExtra> = (request, extra) => endpoint.handle(request, extra);
-  Object.defineProperty(handler, RAW_HTTP_HANDLER, { value: raw });
-  return handler;
+  return toFetchHandler<LegacySseHandler>(new LegacySseEndpoint(server, options));
 }
 
-class LegacySseEndpoint {
+class LegacySseEndpoint implements HttpEndpoint {
   readonly sessions = new Map<string, LegacySseTransport>();
   readonly connections: ConnectionRegistry = new Set();
   private readonly guard: HostGuard;
@@ -117,6 +107,10 @@ class LegacySseEndpoint {
   private readonly maxSessions: number;
   private readonly maxBufferedBytes: number;
   private timer: ReturnType<typeof setInterval> | undefined;
+
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
 
   constructor(
     private readonly server: Server,

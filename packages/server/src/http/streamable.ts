@@ -5,7 +5,6 @@
  * @module
  */
 import {
-  type AuthInfo,
   classifyMessage,
   codecFor,
   DEFAULT_HTTP_PROTOCOL_VERSION,
@@ -14,8 +13,6 @@ import {
   type MessageExtra,
   negotiateProtocolVersion,
   type ProtocolVersion,
-  RAW_HTTP_HANDLER,
-  type RawHttpHandler,
   type RawHttpRequest,
   type RequestId,
 } from '@mcpkit/core';
@@ -23,15 +20,14 @@ import type { RequestContext } from '../context.js';
 import type { Server } from '../server.js';
 import { accepts, isJsonContentType, readJsonBody } from './body.js';
 import { type EventStore, InMemoryEventStore } from './eventStore.js';
-import { HttpMessageExtra, webRequestView } from './requestView.js';
 import {
-  emptyReply,
-  PROTOCOL_VERSION_HEADER,
-  Refuse,
-  Reply,
-  SESSION_HEADER,
-  toResponse,
-} from './responses.js';
+  type HttpEndpoint,
+  type HttpRequestExtra,
+  type McpHttpHandler,
+  toFetchHandler,
+} from './fetchHandler.js';
+import { HttpMessageExtra } from './requestView.js';
+import { emptyReply, PROTOCOL_VERSION_HEADER, Refuse, Reply, SESSION_HEADER } from './responses.js';
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
 import { clientKeyOf, type SessionLimits, SessionTable } from './sessionTable.js';
 import { type HttpRuntime, HttpSessionTransport } from './sessionTransport.js';
@@ -112,30 +108,22 @@ export interface StreamableHttpHandlerOptions extends HostSecurityOptions {
   sessionIdGenerator?: () => string;
 }
 
-/** What the host adds to a request besides the `Request` itself. */
-export interface HttpRequestExtra {
-  /** The verified identity of the caller (from an authorization layer); handlers see it as `ctx.authInfo`. */
-  readonly authInfo?: AuthInfo;
-}
-
 /**
- * A Streamable HTTP endpoint. Call it with each HTTP request to the MCP endpoint path.
+ * A Streamable HTTP endpoint: a function of exactly one `Request`, which every runtime can take
+ * as its `fetch`, plus `handle(request, extra)` for an authentication layer that verified the
+ * caller.
  *
  * @example
  * ```ts
  * const handler = createStreamableHttpHandler(server);
- * const response = await handler(request, { authInfo: await verifyToken(request) });
+ * Deno.serve(handler);
+ * // Behind your own authentication: the verified caller becomes ctx.authInfo.
+ * const response = await handler.handle(request, { authInfo: await verifyToken(request) });
  * // On shutdown:
  * await handler.close();
  * ```
  */
-export interface StreamableHttpHandler {
-  (request: Request, extra?: HttpRequestExtra): Promise<Response>;
-  /** Ends every session and stops the handler's timer. */
-  close(): Promise<void>;
-  /** Sessions currently open. */
-  readonly sessionCount: number;
-}
+export interface StreamableHttpHandler extends McpHttpHandler {}
 
 const DEFAULTS = {
   retryInterval: 1_000,
@@ -175,7 +163,11 @@ interface BodySummary {
  * // Node, no framework
  * import { serve } from '@mcpkit/node/http';
  * await serve(handler, { port: 3000, path: '/mcp' });
- * // Hono, Bun, Deno, Workers: anything with Request/Response
+ * // Bun, Deno, Workers: the handler is their fetch function as it is
+ * Bun.serve({ fetch: handler });
+ * Deno.serve(handler);
+ * export default { fetch: handler };
+ * // Hono and other Request/Response frameworks
  * app.all('/mcp', (c) => handler(c.req.raw));
  * // Express / Fastify: see toNodeListener in @mcpkit/node/http
  * ```
@@ -184,21 +176,14 @@ interface BodySummary {
  * ```ts
  * const server = new McpServer({ name: 'demo', version: '1.0.0' });
  * const handler = createStreamableHttpHandler(server, { enableJsonResponse: true });
- * Bun.serve({ port: 3000, hostname: '127.0.0.1', fetch: (request) => handler(request) });
+ * Bun.serve({ port: 3000, hostname: '127.0.0.1', fetch: handler });
  * ```
  */
 export function createStreamableHttpHandler(
   server: Server,
   options: StreamableHttpHandlerOptions = {},
 ): StreamableHttpHandler {
-  const endpoint = new StreamableHttpEndpoint(server, options);
-  const handler = ((request: Request, extra?: HttpRequestExtra) =>
-    endpoint.handle(webRequestView(request), extra).then(toResponse)) as StreamableHttpHandler;
-  handler.close = () => endpoint.close();
-  Object.defineProperty(handler, 'sessionCount', { get: () => endpoint.sessionCount });
-  const raw: RawHttpHandler<HttpRequestExtra> = (request, extra) => endpoint.handle(request, extra);
-  Object.defineProperty(handler, RAW_HTTP_HANDLER, { value: raw });
-  return handler;
+  return toFetchHandler<StreamableHttpHandler>(new StreamableHttpEndpoint(server, options));
 }
 
 /**
@@ -225,7 +210,7 @@ export function closeSseStream(context: RequestContext, options: { retryInterval
   return transport.closeRequestStream(context.requestId, options.retryInterval);
 }
 
-class StreamableHttpEndpoint implements HttpRuntime {
+class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
   readonly eventStore: EventStore | undefined;
   readonly retryInterval: number;
   readonly maxBufferedBytes: number;

@@ -36,6 +36,7 @@ export {
   type LegacySseHandler,
   type LegacySseHandlerOptions,
 } from './http/legacySse.js';
+export type { CorsOptions } from './http/cors.js';
 export { type HttpRequestExtra, type McpHttpHandler } from './http/fetchHandler.js';
 export { type HostSecurityOptions, LOCALHOST_NAMES } from './http/security.js';
 export {

@@ -21,6 +21,7 @@ import {
 import type { Server } from '../server.js';
 import type { ServerSession } from '../session.js';
 import { accepts, isJsonContentType, readJsonBody } from './body.js';
+import { CorsPolicy, withCors } from './cors.js';
 import {
   type HttpEndpoint,
   type HttpRequestExtra,
@@ -100,6 +101,8 @@ export function createLegacySseHandler(
 class LegacySseEndpoint implements HttpEndpoint {
   readonly sessions = new Map<string, LegacySseTransport>();
   readonly connections: ConnectionRegistry = new Set();
+  /** Serves one request: {@link answer}, with CORS around it when configured. */
+  readonly handle: (request: RawHttpRequest, extra: HttpRequestExtra | undefined) => Promise<Reply>;
   private readonly guard: HostGuard;
   private readonly keepAlive: number;
   private readonly maxBodyBytes: number;
@@ -117,6 +120,9 @@ class LegacySseEndpoint implements HttpEndpoint {
     private readonly options: LegacySseHandlerOptions,
   ) {
     this.guard = createHostGuard(options);
+    this.handle = withCors(CorsPolicy.create(options.cors, this.guard, 'GET, POST'), this.guard, (r, e) =>
+      this.answer(r, e),
+    );
     this.keepAlive = options.keepAliveInterval === false ? 0 : (options.keepAliveInterval ?? 15_000);
     this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
     this.maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
@@ -124,7 +130,7 @@ class LegacySseEndpoint implements HttpEndpoint {
     this.maxBufferedBytes = options.maxBufferedBytes ?? 8 * 1024 * 1024;
   }
 
-  async handle(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {
+  private async answer(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {
     try {
       const blocked = this.guard.check(request);
       if (blocked) return blocked === 'host' ? Refuse.forbiddenHost() : Refuse.forbiddenOrigin();

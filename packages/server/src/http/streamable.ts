@@ -19,6 +19,7 @@ import {
 import type { RequestContext } from '../context.js';
 import type { Server } from '../server.js';
 import { accepts, isJsonContentType, readJsonBody } from './body.js';
+import { CorsPolicy, withCors } from './cors.js';
 import { type EventStore, InMemoryEventStore } from './eventStore.js';
 import {
   type HttpEndpoint,
@@ -215,6 +216,8 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
   readonly retryInterval: number;
   readonly maxBufferedBytes: number;
   readonly connections: ConnectionRegistry = new Set();
+  /** Serves one request: {@link answer}, with CORS around it when configured. */
+  readonly handle: (request: RawHttpRequest, extra: HttpRequestExtra | undefined) => Promise<Reply>;
   private readonly sessions: SessionTable;
   private readonly guard: HostGuard;
   private readonly stateless: boolean;
@@ -275,11 +278,14 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     this.enableGet = options.enableGetStream ?? true;
     this.enableDelete = options.enableDelete ?? true;
     this.strictVersion = options.strictProtocolVersion ?? false;
-    this.guard = createHostGuard(options);
-    this.newSessionId = options.sessionIdGenerator ?? (() => crypto.randomUUID());
     this.allow = this.stateless
       ? 'POST'
       : ['GET', 'POST', ...(this.enableDelete ? ['DELETE'] : [])].join(', ');
+    this.guard = createHostGuard(options);
+    this.handle = withCors(CorsPolicy.create(options.cors, this.guard, this.allow), this.guard, (r, e) =>
+      this.answer(r, e),
+    );
+    this.newSessionId = options.sessionIdGenerator ?? (() => crypto.randomUUID());
     // One timer serves keep-alive and expiry for every session of this handler.
     const expiry = Math.min(limits.idleTimeout, limits.handshakeTimeout);
     const sweep = expiry === Number.POSITIVE_INFINITY ? expiry : clamp(expiry / 4, 10, 60_000);
@@ -290,7 +296,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     return this.sessions.size;
   }
 
-  async handle(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {
+  private async answer(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {
     try {
       const blocked = this.guard.check(request);
       if (blocked) return blocked === 'host' ? Refuse.forbiddenHost() : Refuse.forbiddenOrigin();

@@ -33,6 +33,7 @@ import { emptyReply, Refuse, type Reply, sseReply } from './responses.js';
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
 import {
   type ConnectionRegistry,
+  DEFAULT_KEEP_ALIVE_INTERVAL,
   KEEP_ALIVE,
   messageEvent,
   SseConnection,
@@ -47,7 +48,7 @@ export interface LegacySseHandlerOptions extends HostSecurityOptions {
    * query. Default: the path of the GET request, so one mount point serves both methods.
    */
   messagesPath?: string;
-  /** Idle event streams get a `: keep-alive` comment this often (ms). `false` turns it off. Default 15 000. */
+  /** Idle event streams get a `: keep-alive` comment this often (ms). `false` turns it off. Default 8 000 (below Bun's 10 s idle timeout). */
   keepAliveInterval?: number | false;
   /** Largest accepted POST body in bytes. Default 4 MiB. */
   maxBodyBytes?: number;
@@ -123,7 +124,8 @@ class LegacySseEndpoint implements HttpEndpoint {
     this.handle = withCors(CorsPolicy.create(options.cors, this.guard, 'GET, POST'), this.guard, (r, e) =>
       this.answer(r, e),
     );
-    this.keepAlive = options.keepAliveInterval === false ? 0 : (options.keepAliveInterval ?? 15_000);
+    this.keepAlive =
+      options.keepAliveInterval === false ? 0 : (options.keepAliveInterval ?? DEFAULT_KEEP_ALIVE_INTERVAL);
     this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
     this.maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
     this.maxSessions = options.maxSessions ?? 10_000;
@@ -199,13 +201,14 @@ class LegacySseEndpoint implements HttpEndpoint {
     this.timer = setInterval(() => {
       const now = Date.now();
       for (const connection of this.connections) {
-        if (now - connection.lastWrite >= this.keepAlive) connection.write(KEEP_ALIVE);
+        // Ticking at half the interval keeps every silence under it (see the streamable handler).
+        if (now - connection.lastWrite >= this.keepAlive / 2) connection.write(KEEP_ALIVE);
       }
       if (this.connections.size === 0 && this.timer !== undefined) {
         clearInterval(this.timer);
         this.timer = undefined;
       }
-    }, this.keepAlive);
+    }, this.keepAlive / 2);
     (this.timer as { unref?: () => void }).unref?.();
   }
 }

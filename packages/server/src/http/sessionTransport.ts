@@ -62,8 +62,12 @@ export interface ExchangeOptions {
   readonly preferJson: boolean;
   /** This exchange carries the `initialize` that creates the session. */
   readonly opensSession: boolean;
-  /** The HTTP request's signal: while the answer is undecided, an abort means the client left. */
-  readonly signal: AbortSignalLike | undefined;
+  /**
+   * The HTTP request, whose signal tells that the client left while a JSON answer is undecided.
+   * Read only then: an SSE answer learns it from its body being cancelled, and reading a web
+   * `Request`'s signal has a cost on some runtimes (Deno prints a legacy-abort notice).
+   */
+  readonly request: { readonly signal: AbortSignalLike } | undefined;
 }
 
 /** The first revision with priming events and SSE polling (SEP-1699). */
@@ -98,7 +102,7 @@ class Exchange {
 
   /** Listens for the client leaving while the answer is undecided (JSON may still come). */
   watch(onAbort: () => void): void {
-    const signal = this.options.signal;
+    const signal = this.options.request?.signal;
     if (!signal) return;
     if (signal.aborted) {
       queueMicrotask(onAbort);
@@ -271,8 +275,11 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
   openExchange(ids: readonly RequestId[], options: ExchangeOptions): Promise<Reply> {
     const exchange = new Exchange(ids, options);
     for (const id of ids) this.exchanges.set(id, exchange);
-    if (options.preferJson || options.opensSession) exchange.watch(() => this.abandon(exchange));
-    else this.openSse(exchange, undefined);
+    // A JSON answer is the only one with no body to be cancelled while it is being decided. An
+    // initialize in SSE mode opens its stream as soon as it is answered (at once), and a handshake
+    // its client abandoned ends with the handshake timeout.
+    if (options.preferJson) exchange.watch(() => this.abandon(exchange));
+    else if (!options.opensSession) this.openSse(exchange, undefined);
     return exchange.response;
   }
 

@@ -32,7 +32,7 @@ import { emptyReply, PROTOCOL_VERSION_HEADER, Refuse, Reply, SESSION_HEADER } fr
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
 import { clientKeyOf, type SessionLimits, SessionTable } from './sessionTable.js';
 import { type HttpRuntime, HttpSessionTransport } from './sessionTransport.js';
-import { type ConnectionRegistry, KEEP_ALIVE } from './sse.js';
+import { type ConnectionRegistry, DEFAULT_KEEP_ALIVE_INTERVAL, KEEP_ALIVE } from './sse.js';
 
 /** Options of {@link createStreamableHttpHandler}. Every one has a safe default. */
 export interface StreamableHttpHandlerOptions extends HostSecurityOptions {
@@ -56,7 +56,11 @@ export interface StreamableHttpHandlerOptions extends HostSecurityOptions {
   eventStore?: EventStore | false;
   /** The `retry:` value (ms) sent with priming events: how long clients wait to reconnect. Default 1 000. */
   retryInterval?: number;
-  /** Idle SSE connections get a `: keep-alive` comment this often (ms). `false` turns it off. Default 15 000. */
+  /**
+   * Idle SSE connections get a `: keep-alive` comment this often (ms). `false` turns it off.
+   * Default 8 000: below Bun's 10 s idle timeout, the shortest of the runtimes, so a silent call
+   * is not cut there. Keep it below the idle timeout of any proxy in front of the server.
+   */
   keepAliveInterval?: number | false;
   /** A session with no request, no stream and no traffic for this long (ms) ends. `false`: never. Default 30 min. */
   sessionIdleTimeout?: number | false;
@@ -128,7 +132,7 @@ export interface StreamableHttpHandler extends McpHttpHandler {}
 
 const DEFAULTS = {
   retryInterval: 1_000,
-  keepAliveInterval: 15_000,
+  keepAliveInterval: DEFAULT_KEEP_ALIVE_INTERVAL,
   sessionIdleTimeout: 30 * 60_000,
   handshakeTimeout: 30_000,
   maxSessions: 10_000,
@@ -222,7 +226,8 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
   private readonly guard: HostGuard;
   private readonly stateless: boolean;
   private readonly preferJson: boolean;
-  private readonly keepAlive: number;
+  /** Idle time (ms) after which a connection gets a keep-alive at the next tick. */
+  private readonly keepAliveAfter: number;
   private readonly maxBodyBytes: number;
   private readonly maxJsonDepth: number;
   private readonly enableGet: boolean;
@@ -248,7 +253,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
       DEFAULTS.maxBufferedBytes,
       'maxBufferedBytes',
     );
-    this.keepAlive = optionalInterval(
+    const keepAlive = optionalInterval(
       options.keepAliveInterval,
       DEFAULTS.keepAliveInterval,
       'keepAliveInterval',
@@ -289,7 +294,11 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     // One timer serves keep-alive and expiry for every session of this handler.
     const expiry = Math.min(limits.idleTimeout, limits.handshakeTimeout);
     const sweep = expiry === Number.POSITIVE_INFINITY ? expiry : clamp(expiry / 4, 10, 60_000);
-    this.tickInterval = Math.min(this.keepAlive, sweep);
+    // keepAliveInterval bounds the silence on a connection: ticking at half of it and writing once
+    // idle for the rest, no connection goes longer without a write (ticking at the full interval
+    // would allow almost twice it, past Bun's 10 s).
+    this.tickInterval = Math.min(keepAlive / 2, sweep);
+    this.keepAliveAfter = keepAlive === Number.POSITIVE_INFINITY ? keepAlive : keepAlive - this.tickInterval;
   }
 
   get sessionCount(): number {
@@ -370,7 +379,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     const response = transport.openExchange(summary.ids, {
       preferJson: this.preferJson,
       opensSession: false,
-      signal: request.signal,
+      request,
     });
     transport.deliver(body.value, messageExtra);
     if (summary.cancels) transport.clientCancelled(summary.cancels);
@@ -396,7 +405,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     const response = transport.openExchange(summary.ids, {
       preferJson: this.preferJson,
       opensSession: true,
-      signal: request.signal,
+      request,
     });
     transport.session = this.server.connect(transport);
     transport.deliver(value, extra);
@@ -424,7 +433,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     const response = transport.openExchange(summary.ids, {
       preferJson: this.preferJson,
       opensSession: false,
-      signal: request.signal,
+      request,
     });
     // `initialize` gets a real (one-request) handshake; everything else runs pre-initialized.
     const connectOptions = summary.initialize ? undefined : { stateless: { protocolVersion: version } };
@@ -521,9 +530,9 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
 
   private readonly tick = (): void => {
     const now = Date.now();
-    if (this.keepAlive !== Number.POSITIVE_INFINITY) {
+    if (this.keepAliveAfter !== Number.POSITIVE_INFINITY) {
       for (const connection of this.connections) {
-        if (now - connection.lastWrite >= this.keepAlive) connection.write(KEEP_ALIVE);
+        if (now - connection.lastWrite >= this.keepAliveAfter) connection.write(KEEP_ALIVE);
       }
     }
     if (this.sessions.expires) this.sessions.sweep(now);

@@ -25,19 +25,27 @@
  * ```
  * @module
  */
+
+export type { CorsOptions } from './http/cors.js';
 export {
   type EventStore,
   InMemoryEventStore,
   type InMemoryEventStoreOptions,
   type ReplaySink,
 } from './http/eventStore.js';
+export type { HttpRequestExtra, McpHttpHandler } from './http/fetchHandler.js';
 export {
   createLegacySseHandler,
   type LegacySseHandler,
   type LegacySseHandlerOptions,
 } from './http/legacySse.js';
-export type { CorsOptions } from './http/cors.js';
-export { type HttpRequestExtra, type McpHttpHandler } from './http/fetchHandler.js';
+export {
+  type AbortSignalLike,
+  RAW_HTTP_HANDLER,
+  type RawHttpHandler,
+  type RawHttpReply,
+  type RawHttpRequest,
+} from './http/rawHttp.js';
 export { type HostSecurityOptions, LOCALHOST_NAMES } from './http/security.js';
 export {
   closeSseStream,

@@ -7,13 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import {
-  type AbortSignalLike,
-  RAW_HTTP_HANDLER,
-  type RawHttpHandler,
-  type RawHttpReply,
-  type RawHttpRequest,
-} from '@mcpkit/core';
+import type { AbortSignalLike, RawHttpHandler, RawHttpReply, RawHttpRequest } from '@mcpkit/server/http';
 import { drainRequest, pipeStream } from './socketFlow.js';
 
 /**
@@ -59,6 +53,12 @@ export interface NodeListenerOptions<Extra = never> {
  */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => void;
 
+/**
+ * Where mcpkit's handlers keep their lower-level entry (`RAW_HTTP_HANDLER` of
+ * `@mcpkit/server/http`): the same registry symbol, made here so that serving a non-mcpkit handler
+ * does not load `@mcpkit/server` (only its types are imported).
+ */
+const RAW_HTTP_HANDLER = Symbol.for('mcpkit.rawHttpHandler');
 const PARSED = Symbol('mcpkit.parsedBody');
 type NodeRequestWithBody = IncomingMessage & { body?: unknown; [PARSED]?: true };
 
@@ -103,7 +103,7 @@ export function toNodeListener<Extra>(
   const entry = webEntry(handler, options.extra);
   // mcpkit's own handlers also offer their logic without Request/Response, which on Node cost
   // more than the MCP exchange itself; any other handler gets real web objects.
-  const raw = (handler as { [RAW_HTTP_HANDLER]?: RawHttpHandler<Extra> })[RAW_HTTP_HANDLER];
+  const raw = (handler as unknown as Record<symbol, RawHttpHandler<Extra> | undefined>)[RAW_HTTP_HANDLER];
   if (typeof raw === 'function') {
     return (req, res, parsedBody) => {
       adoptParsedBody(req, parsedBody);

@@ -10,7 +10,8 @@
  * caller can only come through `handle`, which a runtime never calls.
  * @module
  */
-import { type AuthInfo, RAW_HTTP_HANDLER, type RawHttpHandler, type RawHttpRequest } from '@mcpkit/core';
+import type { AuthInfo } from '@mcpkit/core';
+import { RAW_HTTP_HANDLER, type RawHttpHandler, type RawHttpRequest } from './rawHttp.js';
 import { webRequestView } from './requestView.js';
 import { type Reply, toResponse } from './responses.js';
 

@@ -14,7 +14,6 @@ import {
   type JsonRpcMessage,
   type MessageExtra,
   type MessageSink,
-  type RawHttpRequest,
   type SendOptions,
   type Transport,
 } from '@mcpkit/core';
@@ -28,6 +27,7 @@ import {
   type McpHttpHandler,
   toFetchHandler,
 } from './fetchHandler.js';
+import type { RawHttpRequest } from './rawHttp.js';
 import { HttpMessageExtra } from './requestView.js';
 import { emptyReply, Refuse, type Reply, sseReply } from './responses.js';
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';

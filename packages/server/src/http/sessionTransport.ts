@@ -16,7 +16,6 @@
  * @module
  */
 import {
-  type AbortSignalLike,
   CapabilityError,
   ErrorCode,
   errorResponse,
@@ -30,6 +29,7 @@ import {
 import type { ServerSession } from '../session.js';
 import type { ServerSessionState, SessionStateHolder } from '../sessionState.js';
 import type { EventStore } from './eventStore.js';
+import type { AbortSignalLike } from './rawHttp.js';
 import { emptyReply, jsonReply, Refuse, type Reply, sseReply } from './responses.js';
 import {
   type ConnectionRegistry,

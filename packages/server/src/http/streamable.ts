@@ -13,7 +13,6 @@ import {
   type MessageExtra,
   negotiateProtocolVersion,
   type ProtocolVersion,
-  type RawHttpRequest,
   type RequestId,
 } from '@mcpkit/core';
 import type { RequestContext } from '../context.js';
@@ -27,6 +26,7 @@ import {
   type McpHttpHandler,
   toFetchHandler,
 } from './fetchHandler.js';
+import type { RawHttpRequest } from './rawHttp.js';
 import { HttpMessageExtra } from './requestView.js';
 import { emptyReply, PROTOCOL_VERSION_HEADER, Refuse, Reply, SESSION_HEADER } from './responses.js';
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';

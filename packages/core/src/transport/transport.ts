@@ -81,4 +81,11 @@ export interface Transport {
    * that found the session gone.
    */
   onSessionRecovered?: (() => void | Promise<void>) | undefined;
+  /**
+   * Ends the stream carrying the answer to the incoming request `requestId` while its handler
+   * keeps running; the client comes back for the rest (Streamable HTTP's SSE polling, SEP-1699).
+   * Only transports that can resume implement it; false when this request's stream cannot be
+   * closed so.
+   */
+  closeRequestStream?(requestId: RequestId, retryInterval?: number): boolean;
 }

@@ -192,27 +192,17 @@ export function createStreamableHttpHandler(
 }
 
 /**
- * SSE polling (SEP-1699): ends the HTTP response that carries the current request while the
- * handler keeps running. The client reconnects with GET + `Last-Event-ID` (after the `retry`
- * delay) and receives everything the handler sends from then on, its result included. Useful to
- * release connections during long operations.
+ * SSE polling (SEP-1699) for the request of `context`: the same as `context.closeSseStream()`,
+ * which handlers should call instead.
  *
- * Returns false, and changes nothing, when the request is not served by a Streamable HTTP session
- * with resumability (an event store, and a client on 2025-11-25 or later).
- *
+ * @deprecated Use `ctx.closeSseStream(options)`.
  * @example
  * ```ts
- * server.setRequestHandler('tools/call', async (params, ctx) => {
- *   closeSseStream(ctx);                       // the client will poll for the result
- *   await new Promise((r) => setTimeout(r, 100));
- *   return { content: [{ type: 'text', text: 'done' }] };
- * });
+ * closeSseStream(ctx); // same as ctx.closeSseStream()
  * ```
  */
 export function closeSseStream(context: RequestContext, options: { retryInterval?: number } = {}): boolean {
-  const transport = context.session.transport;
-  if (!(transport instanceof HttpSessionTransport)) return false;
-  return transport.closeRequestStream(context.requestId, options.retryInterval);
+  return context.closeSseStream(options);
 }
 
 class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {

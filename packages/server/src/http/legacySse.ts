@@ -9,7 +9,8 @@
  * @module
  */
 import {
-  classifyMessage,
+  type ClassifiedBody,
+  classifyBody,
   DEFAULT_MAX_JSON_DEPTH,
   type JsonRpcMessage,
   type MessageExtra,
@@ -19,7 +20,7 @@ import {
 } from '@mcpkit/core';
 import type { Server } from '../server.js';
 import type { ServerSession } from '../session.js';
-import { accepts, isJsonContentType, readJsonBody } from './body.js';
+import { accepts, deliverBody, isJsonContentType, readJsonBody } from './body.js';
 import { CorsPolicy, withCors } from './cors.js';
 import {
   type HttpEndpoint,
@@ -187,12 +188,11 @@ class LegacySseEndpoint implements HttpEndpoint {
       if (body.problem === 'too-deep') return Refuse.tooDeep(this.maxJsonDepth);
       return body.problem === 'parse' ? Refuse.parse() : Refuse.invalid('the body could not be read');
     }
-    if (!Array.isArray(body.value)) {
-      const kind = classifyMessage(body.value);
-      if (kind.kind === 'invalid') return Refuse.invalid(kind.reason, kind.id);
-    }
+    const classified = classifyBody(body.value);
+    const single = classified.batch ? undefined : classified.kinds[0]!;
+    if (single?.kind === 'invalid') return Refuse.invalid(single.reason, single.id);
     // Batches are for the engine to judge: it knows the negotiated revision.
-    transport.deliver(body.value, new HttpMessageExtra(extra?.authInfo, request));
+    transport.deliver(classified, new HttpMessageExtra(extra?.authInfo, request));
     return emptyReply(202);
   }
 
@@ -232,8 +232,8 @@ class LegacySseTransport implements Transport, SseConnectionOwner {
     this.sink = sink;
   }
 
-  deliver(value: unknown, extra: MessageExtra): void {
-    this.sink?.message(value, extra);
+  deliver(body: ClassifiedBody, extra: MessageExtra): void {
+    deliverBody(this.sink, body, extra);
   }
 
   send(message: JsonRpcMessage | JsonRpcMessage[], _options?: SendOptions): void {

@@ -17,6 +17,7 @@
  */
 import {
   CapabilityError,
+  type ClassifiedBody,
   ErrorCode,
   errorResponse,
   type JsonRpcMessage,
@@ -28,6 +29,7 @@ import {
 } from '@mcpkit/core';
 import type { ServerSession } from '../session.js';
 import type { ServerSessionState, SessionStateHolder } from '../sessionState.js';
+import { deliverBody } from './body.js';
 import type { EventStore } from './eventStore.js';
 import type { AbortSignalLike } from './rawHttp.js';
 import { emptyReply, jsonReply, Refuse, type Reply, sseReply } from './responses.js';
@@ -284,8 +286,8 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
   }
 
   /** Hands a parsed body (one message or a batch) to the session's connection. */
-  deliver(value: unknown, extra: MessageExtra): void {
-    this.sink?.message(value, extra);
+  deliver(body: ClassifiedBody, extra: MessageExtra): void {
+    deliverBody(this.sink, body, extra);
   }
 
   /**

@@ -5,7 +5,8 @@
  * @module
  */
 import {
-  classifyMessage,
+  type ClassifiedBody,
+  classifyBody,
   codecFor,
   DEFAULT_HTTP_PROTOCOL_VERSION,
   DEFAULT_MAX_JSON_DEPTH,
@@ -143,9 +144,12 @@ const DEFAULTS = {
 const BOTH_TYPES = 'application/json and text/event-stream';
 const MAX_EVENT_ID_LENGTH = 256;
 
-/** What a POST body holds, found before anything is delivered. */
+/**
+ * What the transport needs to know of a POST body before delivering it (which POST answers what),
+ * read off the body's one classification, which then goes on to the engine.
+ */
 interface BodySummary {
-  readonly batch: boolean;
+  readonly body: ClassifiedBody;
   /** Ids of the requests, in order. */
   readonly ids: RequestId[];
   readonly initialize: boolean;
@@ -337,12 +341,12 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     const summary = summarize(body.value);
     if (summary instanceof Reply) return summary;
     const messageExtra = new HttpMessageExtra(extra?.authInfo, request);
-    if (this.stateless) return this.postStateless(request, summary, body.value, messageExtra);
+    if (this.stateless) return this.postStateless(request, summary, messageExtra);
 
     const sessionId = request.header(SESSION_HEADER);
     if (sessionId === null) {
       if (!summary.initialize) return Refuse.missingSession();
-      return this.initialize(request, summary, body.value, messageExtra);
+      return this.initialize(request, summary, messageExtra);
     }
     const transport = this.lookup(sessionId, extra);
     if (!transport) return Refuse.unknownSession();
@@ -350,19 +354,19 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     if (versionProblem) return versionProblem;
     transport.lastActivity = Date.now();
     if (summary.initialized) transport.handshakeDone = true;
-    if (summary.batch && !acceptsBatches(transport.protocolVersion)) {
+    if (summary.body.batch && !acceptsBatches(transport.protocolVersion)) {
       return Refuse.invalid('JSON-RPC batches are not supported by the negotiated protocol version');
     }
     for (const id of summary.ids) {
       if (transport.hasExchange(id)) {
         return Refuse.invalid(
           `id ${JSON.stringify(id)} is already in use by a request in flight`,
-          summary.batch ? undefined : id,
+          summary.body.batch ? undefined : id,
         );
       }
     }
     if (summary.ids.length === 0) {
-      transport.deliver(body.value, messageExtra);
+      transport.deliver(summary.body, messageExtra);
       if (summary.cancels) transport.clientCancelled(summary.cancels);
       return emptyReply(202);
     }
@@ -371,7 +375,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
       opensSession: false,
       request,
     });
-    transport.deliver(body.value, messageExtra);
+    transport.deliver(summary.body, messageExtra);
     if (summary.cancels) transport.clientCancelled(summary.cancels);
     return response;
   }
@@ -379,7 +383,6 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
   private initialize(
     request: RawHttpRequest,
     summary: BodySummary,
-    value: unknown,
     extra: MessageExtra,
   ): Promise<Reply> | Reply {
     const sessionId = this.newSessionId();
@@ -398,14 +401,13 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
       request,
     });
     transport.session = this.server.connect(transport);
-    transport.deliver(value, extra);
+    transport.deliver(summary.body, extra);
     return response;
   }
 
   private postStateless(
     request: RawHttpRequest,
     summary: BodySummary,
-    value: unknown,
     extra: MessageExtra,
   ): Promise<Reply> | Reply {
     const header = request.header(PROTOCOL_VERSION_HEADER);
@@ -416,7 +418,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
       header ?? DEFAULT_HTTP_PROTOCOL_VERSION,
       this.server.protocolVersions,
     );
-    if (summary.batch && !acceptsBatches(version)) {
+    if (summary.body.batch && !acceptsBatches(version)) {
       return Refuse.invalid('JSON-RPC batches are not supported by this protocol version');
     }
     const transport = new HttpSessionTransport(this, undefined, true);
@@ -428,7 +430,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     // `initialize` gets a real (one-request) handshake; everything else runs pre-initialized.
     const connectOptions = summary.initialize ? undefined : { stateless: { protocolVersion: version } };
     transport.session = this.server.connect(transport, connectOptions);
-    transport.deliver(value, extra);
+    transport.deliver(summary.body, extra);
     return response;
   }
 
@@ -544,18 +546,21 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
   }
 }
 
-/** Checks the envelope of every message in a body, before any of it is delivered. */
+/**
+ * Classifies a body once and reads what the transport needs off it. An invalid message or a
+ * malformed batch refuses the whole POST with 400 before any of it is delivered: HTTP answers the
+ * POST, so it cannot leave those to the engine's per-message errors.
+ */
 function summarize(value: unknown): BodySummary | Reply {
-  const batch = Array.isArray(value);
-  const items: unknown[] = batch ? value : [value];
-  if (batch && items.length === 0) return Refuse.invalid('an empty batch');
+  const body = classifyBody(value);
+  const batch = body.batch;
+  if (batch && body.kinds.length === 0) return Refuse.invalid('an empty batch');
   const ids: RequestId[] = [];
   const seen = batch ? new Set<RequestId>() : undefined;
   let initialize = false;
   let cancels: RequestId[] | undefined;
   let initialized = false;
-  for (const item of items) {
-    const kind = classifyMessage(item);
+  for (const kind of body.kinds) {
     if (kind.kind === 'invalid') return Refuse.invalid(kind.reason, batch ? undefined : kind.id);
     if (kind.kind === 'request') {
       const id = kind.message.id;
@@ -578,7 +583,7 @@ function summarize(value: unknown): BodySummary | Reply {
     }
   }
   if (initialize && batch) return Refuse.invalid('initialize must not be part of a batch');
-  return { batch, ids, initialize, cancels, initialized };
+  return { body, ids, initialize, cancels, initialized };
 }
 
 function acceptsBatches(version: string | undefined): boolean {

@@ -13,6 +13,7 @@ import { createServer, type Server as NodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { InvalidTokenError, protect } from '@mcpkit/auth/server';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
 import { McpServer } from '@mcpkit/server';
 import { createStreamableHttpHandler, type StreamableHttpHandlerOptions } from '@mcpkit/server/http';
@@ -68,14 +69,32 @@ async function servePage(bundle: string): Promise<{ origin: string; server: Node
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-/** An MCP server with a tool that reports three progress steps before it answers. */
-async function serveMcp(options: StreamableHttpHandlerOptions): Promise<ServedHandler> {
+/** A handler whose tool reports three progress steps before it answers. */
+function countingHandler(options: StreamableHttpHandlerOptions) {
   const server = new McpServer({ name: 'browser-cors', version: '1.0.0' });
   server.tool('count', { description: 'Counts to three with progress' }, async (_args, ctx) => {
     for (let step = 1; step <= 3; step++) await ctx.progress(step, 3, `step ${step}`);
     return 'counted to 3';
   });
-  return serve(createStreamableHttpHandler(server, options), { path: '/mcp' });
+  return createStreamableHttpHandler(server, options);
+}
+
+function serveMcp(options: StreamableHttpHandlerOptions): Promise<ServedHandler> {
+  return serve(countingHandler(options), { path: '/mcp' });
+}
+
+/** The same server behind protect(), accepting the bearer token "good". */
+function serveProtected(options: StreamableHttpHandlerOptions): Promise<ServedHandler> {
+  const handler = countingHandler(options);
+  const guarded = protect(handler, {
+    resource: 'http://127.0.0.1/mcp',
+    authorizationServers: ['http://127.0.0.1:1'],
+    verifier: async (token) => {
+      if (token !== 'good') throw new InvalidTokenError('unknown token');
+      return { token, clientId: 'page', scopes: [] };
+    },
+  });
+  return serve(Object.assign(guarded, { close: () => handler.close() }), { path: '/mcp' });
 }
 
 /** What the page saw when it called the tool at `url`. */
@@ -83,6 +102,8 @@ interface PageOutcome {
   readonly text?: string;
   readonly progress?: number[];
   readonly error?: string;
+  /** What a bare fetch without a token saw: the status and the challenge the page could read. */
+  readonly challenge?: { status: number; wwwAuthenticate: string | null };
 }
 
 describe.skipIf(skip)('CORS in headless Chromium', () => {
@@ -113,33 +134,49 @@ describe.skipIf(skip)('CORS in headless Chromium', () => {
     if (page) await new Promise<void>((resolve) => page!.server.close(() => resolve()));
   });
 
-  async function callFromPage(mcpUrl: string): Promise<PageOutcome> {
+  async function callFromPage(mcpUrl: string, token?: string): Promise<PageOutcome> {
     const tab = await context!.newPage();
     try {
       await tab.goto(`${page!.origin}/`);
       await tab.waitForFunction(() => 'mcpkit' in window);
-      return await tab.evaluate(async (url): Promise<PageOutcome> => {
-        // Runs in the page: the bundled @mcpkit/client over the browser's own fetch.
-        const { McpClient, StreamableHttpClientTransport } = (window as unknown as { mcpkit: any }).mcpkit;
-        const out = document.getElementById('out')!;
-        const client = new McpClient({ name: 'page', version: '1.0.0' });
-        try {
-          await client.connect(new StreamableHttpClientTransport(url, { maxRetries: 0 }));
-          const progress: number[] = [];
-          const result = await client.callTool(
-            'count',
-            {},
-            { onProgress: (update: { progress: number }) => progress.push(update.progress) },
-          );
-          const text = result.content[0].text as string;
-          out.textContent = `${text} ${progress.join(',')}`;
-          await client.close();
-          return { text, progress };
-        } catch (error) {
-          out.textContent = String(error);
-          return { error: String(error) };
-        }
-      }, mcpUrl);
+      return await tab.evaluate(
+        async ([url, bearer]): Promise<PageOutcome> => {
+          // Runs in the page: the bundled @mcpkit/client over the browser's own fetch.
+          const { McpClient, StreamableHttpClientTransport } = (window as unknown as { mcpkit: any }).mcpkit;
+          const out = document.getElementById('out')!;
+          const client = new McpClient({ name: 'page', version: '1.0.0' });
+          try {
+            let challenge: PageOutcome['challenge'];
+            if (bearer !== undefined) {
+              const bare = await fetch(url, {
+                method: 'POST',
+                headers: {
+                  'content-type': 'application/json',
+                  accept: 'application/json, text/event-stream',
+                },
+                body: '{"jsonrpc":"2.0","id":0,"method":"ping"}',
+              });
+              challenge = { status: bare.status, wwwAuthenticate: bare.headers.get('www-authenticate') };
+            }
+            const headers = bearer === undefined ? undefined : { authorization: `Bearer ${bearer}` };
+            await client.connect(new StreamableHttpClientTransport(url, { maxRetries: 0, headers }));
+            const progress: number[] = [];
+            const result = await client.callTool(
+              'count',
+              {},
+              { onProgress: (update: { progress: number }) => progress.push(update.progress) },
+            );
+            const text = result.content[0].text as string;
+            out.textContent = `${text} ${progress.join(',')}`;
+            await client.close();
+            return challenge ? { text, progress, challenge } : { text, progress };
+          } catch (error) {
+            out.textContent = String(error);
+            return { error: String(error) };
+          }
+        },
+        [mcpUrl, token] as const,
+      );
     } finally {
       await tab.close();
     }
@@ -151,6 +188,15 @@ describe.skipIf(skip)('CORS in headless Chromium', () => {
     expect(new URL(mcp.url).origin).not.toBe(page!.origin);
     const outcome = await callFromPage(mcp.url);
     expect(outcome).toEqual({ text: 'counted to 3', progress: [1, 2, 3] });
+  }, 60_000);
+
+  it('behind protect(), the page reads the 401 challenge, then calls the tool with its token', async () => {
+    const mcp = await serveProtected({ cors: { allowedOrigins: [page!.origin] } });
+    servers.push(mcp);
+    const outcome = await callFromPage(mcp.url, 'good');
+    expect(outcome.challenge?.status).toBe(401);
+    expect(outcome.challenge?.wwwAuthenticate).toMatch(/^Bearer resource_metadata=/);
+    expect(outcome).toMatchObject({ text: 'counted to 3', progress: [1, 2, 3] });
   }, 60_000);
 
   it('the same page is stopped by the browser when the server has no cors option', async () => {

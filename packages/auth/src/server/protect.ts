@@ -23,7 +23,8 @@ export interface ProtectOptions {
  * A handler that takes the verified caller through a `handle(request, { authInfo })` method, as
  * mcpkit's HTTP handlers do. A method, not a second argument of the handler function: runtimes pass
  * their own objects there (Bun its `Server`, Workers their `env`), which must never pass for a
- * verified caller.
+ * verified caller. The function itself serves CORS preflights (they carry no credentials), and
+ * `applyCors` lets the 401/403 answers carry the handler's CORS headers.
  *
  * @example
  * ```ts
@@ -31,7 +32,9 @@ export interface ProtectOptions {
  * ```
  */
 export interface AuthAwareHandler {
+  (request: Request): Promise<Response>;
   handle(request: Request, extra: { authInfo: VerifiedToken }): Promise<Response>;
+  applyCors?(request: Request, response: Response): Response;
 }
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
@@ -100,12 +103,8 @@ export function protect(
   const challenge = `Bearer resource_metadata="${metadataUrl(options.resource)}"`;
   const required = options.requiredScopes ?? [];
   const scopeParam = required.length > 0 ? `, scope="${required.join(' ')}"` : '';
-  return async (request: Request) => {
-    const path = new URL(request.url).pathname;
-    if (path === metadataPath || path === WELL_KNOWN) {
-      if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS });
-      return new Response(metadata, { headers: { 'content-type': 'application/json', ...CORS } });
-    }
+  /** The verified caller, or the 401/403 that refuses the request. */
+  const authenticate = async (request: Request): Promise<VerifiedToken | Response> => {
     const token = bearerToken(request);
     if (token === undefined) return unauthorized(`${challenge}${scopeParam}`, 'missing bearer token');
     let authInfo: VerifiedToken;
@@ -126,7 +125,20 @@ export function protect(
         headers: { 'www-authenticate': header, 'content-type': 'application/json' },
       });
     }
-    return handler.handle(request, { authInfo });
+    return authInfo;
+  };
+  return async (request: Request) => {
+    const path = new URL(request.url).pathname;
+    if (path === metadataPath || path === WELL_KNOWN) {
+      if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS });
+      return new Response(metadata, { headers: { 'content-type': 'application/json', ...CORS } });
+    }
+    // A CORS preflight never carries credentials: the handler answers it (405 when CORS is off).
+    if (request.method === 'OPTIONS') return handler(request);
+    const caller = await authenticate(request);
+    if (!(caller instanceof Response)) return handler.handle(request, { authInfo: caller });
+    // The page must be able to read the challenge: the handler's CORS headers, when it has any.
+    return handler.applyCors ? handler.applyCors(request, caller) : caller;
   };
 }
 

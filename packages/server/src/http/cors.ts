@@ -103,6 +103,23 @@ export class CorsPolicy {
     }
     return reply;
   }
+
+  /**
+   * The same headers on a web `Response` made outside the handler (an authentication layer's 401,
+   * whose `WWW-Authenticate` the page must read).
+   */
+  decorateResponse(request: Request, response: Response): Response {
+    const origin = request.headers.get('origin');
+    // A copy: the response's own headers may be immutable (one that came from fetch()). Only
+    // refusals take this path, so the copy costs nothing on the hot path.
+    const target = new Response(response.body, response);
+    target.headers.append('vary', 'origin');
+    if (origin !== null && this.origins.has(origin)) {
+      target.headers.set('access-control-allow-origin', origin);
+      target.headers.set('access-control-expose-headers', EXPOSED_HEADERS);
+    }
+    return target;
+  }
 }
 
 /**

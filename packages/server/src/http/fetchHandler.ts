@@ -11,6 +11,7 @@
  * @module
  */
 import type { AuthInfo } from '@mcpkit/core';
+import type { CorsPolicy } from './cors.js';
 import { RAW_HTTP_HANDLER, type RawHttpHandler, type RawHttpRequest } from './rawHttp.js';
 import { webRequestView } from './requestView.js';
 import { type Reply, toResponse } from './responses.js';
@@ -44,6 +45,12 @@ export interface McpHttpHandler {
    * runtime as `fetch`.
    */
   handle(request: Request, extra: HttpRequestExtra): Promise<Response>;
+  /**
+   * Adds the CORS headers this handler gives its own answers (option `cors`) to a response made
+   * outside it, such as an authentication layer's 401, so that the page can read it. Returns the
+   * response as it is when CORS is off.
+   */
+  applyCors(request: Request, response: Response): Response;
   /** Ends every session and stops the handler's timer. */
   close(): Promise<void>;
   /** Sessions currently open. */
@@ -55,6 +62,7 @@ export interface HttpEndpoint {
   handle(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply>;
   close(): Promise<void>;
   readonly sessionCount: number;
+  readonly cors: CorsPolicy | undefined;
 }
 
 /**
@@ -75,6 +83,10 @@ export function toFetchHandler<Handler extends McpHttpHandler>(endpoint: HttpEnd
   const raw: RawHttpHandler<HttpRequestExtra> = (request, extra) => endpoint.handle(request, extra);
   Object.defineProperties(handler, {
     handle: { value: handle },
+    applyCors: {
+      value: (request: Request, response: Response) =>
+        endpoint.cors ? endpoint.cors.decorateResponse(request, response) : response,
+    },
     close: { value: () => endpoint.close() },
     sessionCount: { get: () => endpoint.sessionCount },
     [RAW_HTTP_HANDLER]: { value: raw },

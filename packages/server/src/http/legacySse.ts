@@ -105,6 +105,7 @@ class LegacySseEndpoint implements HttpEndpoint {
   readonly connections: ConnectionRegistry = new Set();
   /** Serves one request: {@link answer}, with CORS around it when configured. */
   readonly handle: (request: RawHttpRequest, extra: HttpRequestExtra | undefined) => Promise<Reply>;
+  readonly cors: CorsPolicy | undefined;
   private readonly guard: HostGuard;
   private readonly keepAlive: number;
   private readonly maxBodyBytes: number;
@@ -122,9 +123,8 @@ class LegacySseEndpoint implements HttpEndpoint {
     private readonly options: LegacySseHandlerOptions,
   ) {
     this.guard = createHostGuard(options);
-    this.handle = withCors(CorsPolicy.create(options.cors, this.guard, 'GET, POST'), this.guard, (r, e) =>
-      this.answer(r, e),
-    );
+    this.cors = CorsPolicy.create(options.cors, this.guard, 'GET, POST');
+    this.handle = withCors(this.cors, this.guard, (r, e) => this.answer(r, e));
     this.keepAlive =
       options.keepAliveInterval === false ? 0 : (options.keepAliveInterval ?? DEFAULT_KEEP_ALIVE_INTERVAL);
     this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;

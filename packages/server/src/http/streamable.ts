@@ -216,6 +216,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
   readonly connections: ConnectionRegistry = new Set();
   /** Serves one request: {@link answer}, with CORS around it when configured. */
   readonly handle: (request: RawHttpRequest, extra: HttpRequestExtra | undefined) => Promise<Reply>;
+  readonly cors: CorsPolicy | undefined;
   private readonly sessions: SessionTable;
   private readonly guard: HostGuard;
   private readonly stateless: boolean;
@@ -281,9 +282,8 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
       ? 'POST'
       : ['GET', 'POST', ...(this.enableDelete ? ['DELETE'] : [])].join(', ');
     this.guard = createHostGuard(options);
-    this.handle = withCors(CorsPolicy.create(options.cors, this.guard, this.allow), this.guard, (r, e) =>
-      this.answer(r, e),
-    );
+    this.cors = CorsPolicy.create(options.cors, this.guard, this.allow);
+    this.handle = withCors(this.cors, this.guard, (r, e) => this.answer(r, e));
     this.newSessionId = options.sessionIdGenerator ?? (() => crypto.randomUUID());
     // One timer serves keep-alive and expiry for every session of this handler.
     const expiry = Math.min(limits.idleTimeout, limits.handshakeTimeout);

@@ -285,8 +285,11 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     this.cors = CorsPolicy.create(options.cors, this.guard, this.allow);
     this.handle = withCors(this.cors, this.guard, (r, e) => this.answer(r, e));
     this.newSessionId = options.sessionIdGenerator ?? (() => crypto.randomUUID());
-    // One timer serves keep-alive and expiry for every session of this handler.
-    const expiry = Math.min(limits.idleTimeout, limits.handshakeTimeout);
+    // One timer serves keep-alive and expiry for every session of this handler. Stateless, there
+    // is nothing to expire: with keep-alive off too (as on Workers) no timer ever starts.
+    const expiry = this.stateless
+      ? Number.POSITIVE_INFINITY
+      : Math.min(limits.idleTimeout, limits.handshakeTimeout);
     const sweep = expiry === Number.POSITIVE_INFINITY ? expiry : clamp(expiry / 4, 10, 60_000);
     // keepAliveInterval bounds the silence on a connection: ticking at half of it and writing once
     // idle for the rest, no connection goes longer without a write (ticking at the full interval

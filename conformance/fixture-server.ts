@@ -10,7 +10,7 @@
  */
 import { serve } from '@mcpkit/node/http';
 import { audio, embeddedResource, image, McpServer, resourceSupport, text } from '@mcpkit/server';
-import { closeSseStream, createStreamableHttpHandler } from '@mcpkit/server/http';
+import { createStreamableHttpHandler } from '@mcpkit/server/http';
 
 /** A 1×1 RGB PNG (valid base64, made for this project). */
 const PNG_1X1 =
@@ -142,7 +142,7 @@ function registerStreamingTools(server: McpServer): void {
         'SSE polling (SEP-1699): closes the response stream at once and answers a moment later, so the client must resume with Last-Event-ID',
     },
     async (_args, ctx) => {
-      closeSseStream(ctx);
+      ctx.closeSseStream();
       await sleep(POLLING_WORK_MS);
       return text('Reconnection test completed successfully');
     },

@@ -296,7 +296,7 @@ describe('sessions and tasks bound to their principal', () => {
     const legacy = createLegacySseHandler(notesServer([]), { keepAliveInterval: false });
     cleanups.push(() => legacy.close());
     const caller = (sub: string) => ({ authInfo: { clientId: CLIENT_ID, scopes: [], extra: { sub } } });
-    const stream = await legacy(
+    const stream = await legacy.handle(
       new Request('http://127.0.0.1/sse', { headers: { accept: 'text/event-stream' } }),
       caller('user-1'),
     );
@@ -304,7 +304,7 @@ describe('sessions and tasks bound to their principal', () => {
     const first = new TextDecoder().decode((await reader.read()).value);
     const endpoint = /data: (\S+)/.exec(first)?.[1] ?? '';
     const message = (sub: string) =>
-      legacy(
+      legacy.handle(
         new Request(new URL(endpoint, 'http://127.0.0.1'), {
           method: 'POST',
           headers: { 'content-type': 'application/json' },

@@ -12,7 +12,6 @@ import {
 import { serve } from '@mcpkit/node/http';
 import { McpServer } from '@mcpkit/server';
 import {
-  closeSseStream,
   createLegacySseHandler,
   createStreamableHttpHandler,
   type StreamableHttpHandlerOptions,
@@ -52,7 +51,7 @@ function demoServer(counters = { polls: 0 }): McpServer {
   server.tool('poll', async (_args, ctx) => {
     counters.polls++;
     await ctx.progress(1);
-    closeSseStream(ctx); // SSE polling: the client comes back with GET + Last-Event-ID
+    ctx.closeSseStream(); // SSE polling: the client comes back with GET + Last-Event-ID
     await sleep(150);
     return 'polled';
   });

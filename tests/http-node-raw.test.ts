@@ -9,7 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { connect as connectTcp } from 'node:net';
 import { toNodeListener } from '@mcpkit/node/http';
 import { McpServer } from '@mcpkit/server';
-import { createStreamableHttpHandler, type StreamableHttpHandler } from '@mcpkit/server/http';
+import {
+  createStreamableHttpHandler,
+  RAW_HTTP_HANDLER,
+  type StreamableHttpHandler,
+} from '@mcpkit/server/http';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const ACCEPT = 'application/json, text/event-stream';
@@ -96,6 +100,14 @@ function rawStatusLine(url: string, head: string, body: string): Promise<string>
 }
 
 describe('toNodeListener with an mcpkit handler', () => {
+  it('finds the request-view entry under the registry symbol both packages name', () => {
+    // @mcpkit/node recreates the symbol with Symbol.for instead of importing @mcpkit/server.
+    expect(RAW_HTTP_HANDLER).toBe(Symbol.for('mcpkit.rawHttpHandler'));
+    const handler = createStreamableHttpHandler(mcpServer());
+    handlers.push(handler);
+    expect(typeof (handler as unknown as Record<symbol, unknown>)[RAW_HTTP_HANDLER]).toBe('function');
+  });
+
   it('answers exactly as the web-standard handler does', async () => {
     const handler = statelessHandler();
     const url = await listen(toNodeListener(handler));

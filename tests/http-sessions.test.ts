@@ -129,7 +129,7 @@ describe('session exhaustion', () => {
     const handler = createStreamableHttpHandler(mcpServer(), { maxSessionsPerClient: 1 });
     cleanups.push(() => handler.close());
     const init = (clientId: string) =>
-      handler(
+      handler.handle(
         new Request('http://localhost/mcp', {
           method: 'POST',
           headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' },

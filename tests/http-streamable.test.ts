@@ -2,7 +2,6 @@ import type { CallToolResult } from '@mcpkit/core';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
 import { type RequestContext, Server } from '@mcpkit/server';
 import {
-  closeSseStream,
   createStreamableHttpHandler,
   type StreamableHttpHandler,
   type StreamableHttpHandlerOptions,
@@ -63,7 +62,7 @@ function makeServer(errors: Error[], harness: Partial<Harness>): Server {
         return text(roots.map((root) => root.uri).join(','));
       }
       case 'poll': {
-        const closed = closeSseStream(ctx);
+        const closed = ctx.closeSseStream();
         await sleep(Number(args.delay ?? 50));
         ctx.log.info('after the poll');
         return text(`polled:${closed}`);

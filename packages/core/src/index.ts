@@ -57,6 +57,5 @@ export {
 } from './tasks/runner.js';
 export * from './tasks/store.js';
 export * from './transport/inMemory.js';
-export * from './transport/rawHttp.js';
 export * from './transport/transport.js';
 export * from './validation.js';

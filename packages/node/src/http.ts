@@ -14,6 +14,7 @@
  * @module
  */
 export {
+  type ExtraAwareHandler,
   type FetchHandler,
   type NodeListener,
   type NodeListenerOptions,

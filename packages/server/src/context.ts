@@ -84,6 +84,28 @@ export class RequestContext {
   }
 
   /**
+   * SSE polling (SEP-1699): ends the HTTP response that carries this request while the handler
+   * keeps running. The client reconnects with GET + `Last-Event-ID` (after `retryInterval` ms, by
+   * default the handler's `retryInterval`) and receives everything the handler sends from then on,
+   * its result included. Useful to release connections during long operations.
+   *
+   * Returns false, and changes nothing, unless the request is served by a Streamable HTTP session
+   * with resumability (an event store, and a client on 2025-11-25 or later).
+   *
+   * @example
+   * ```ts
+   * server.tool('long', { description: 'Takes a while' }, async (_args, ctx) => {
+   *   ctx.closeSseStream(); // the client will poll for the result
+   *   await new Promise((resolve) => setTimeout(resolve, 60_000));
+   *   return 'done';
+   * });
+   * ```
+   */
+  closeSseStream(options: { retryInterval?: number } = {}): boolean {
+    return this.session.transport.closeRequestStream?.(this.request.id, options.retryInterval) ?? false;
+  }
+
+  /**
    * Reports progress, if the client asked for it. Values must increase; others are dropped.
    *
    * @example

@@ -25,22 +25,31 @@
  * ```
  * @module
  */
+
+export type { CorsOptions } from './http/cors.js';
 export {
   type EventStore,
   InMemoryEventStore,
   type InMemoryEventStoreOptions,
   type ReplaySink,
 } from './http/eventStore.js';
+export type { HttpRequestExtra, McpHttpHandler } from './http/fetchHandler.js';
 export {
   createLegacySseHandler,
   type LegacySseHandler,
   type LegacySseHandlerOptions,
 } from './http/legacySse.js';
+export {
+  type AbortSignalLike,
+  RAW_HTTP_HANDLER,
+  type RawHttpHandler,
+  type RawHttpReply,
+  type RawHttpRequest,
+} from './http/rawHttp.js';
 export { type HostSecurityOptions, LOCALHOST_NAMES } from './http/security.js';
 export {
   closeSseStream,
   createStreamableHttpHandler,
-  type HttpRequestExtra,
   type StreamableHttpHandler,
   type StreamableHttpHandlerOptions,
 } from './http/streamable.js';

@@ -32,8 +32,23 @@ export interface ProtectOptions {
   readonly maxBodyBytes?: number;
 }
 
-/** A web-standard handler that takes the verified caller, as mcpkit's Streamable HTTP handler does. */
-export type AuthAwareHandler = (request: Request, extra: { authInfo: VerifiedToken }) => Promise<Response>;
+/**
+ * A handler that takes the verified caller through a `handle(request, { authInfo })` method, as
+ * mcpkit's HTTP handlers do. A method, not a second argument of the handler function: runtimes pass
+ * their own objects there (Bun its `Server`, Workers their `env`), which must never pass for a
+ * verified caller. The function itself serves CORS preflights (they carry no credentials), and
+ * `applyCors` lets the 401/403 answers carry the handler's CORS headers.
+ *
+ * @example
+ * ```ts
+ * const mcp: AuthAwareHandler = createStreamableHttpHandler(server);
+ * ```
+ */
+export interface AuthAwareHandler {
+  (request: Request): Promise<Response>;
+  handle(request: Request, extra: { authInfo: VerifiedToken }): Promise<Response>;
+  applyCors?(request: Request, response: Response): Response;
+}
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 
@@ -80,7 +95,8 @@ const CORS = {
  * Wraps a web-standard MCP handler so it serves its Protected Resource Metadata (path-aware and
  * root, with CORS), refuses requests without a valid token for this resource (401 with
  * `WWW-Authenticate: Bearer resource_metadata="…"`) or without the required scopes (403
- * `insufficient_scope`), and hands the verified caller on as `authInfo`.
+ * `insufficient_scope`), and hands the verified caller on as `authInfo` through `handler.handle`.
+ * The result takes exactly one argument, so it can be a runtime's `fetch` as it is.
  *
  * @example
  * ```ts
@@ -101,12 +117,8 @@ export function protect(
   const challenge = `Bearer resource_metadata="${metadataUrl(options.resource)}"`;
   const required = options.requiredScopes ?? [];
   const scopeParam = required.length > 0 ? `, scope="${required.join(' ')}"` : '';
-  return async (request) => {
-    const path = new URL(request.url).pathname;
-    if (path === metadataPath || path === WELL_KNOWN) {
-      if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS });
-      return new Response(metadata, { headers: { 'content-type': 'application/json', ...CORS } });
-    }
+  /** The verified caller, or the 401/403 that refuses the request. */
+  const authenticate = async (request: Request): Promise<VerifiedToken | Response> => {
     const token = bearerToken(request);
     if (token === undefined) return unauthorized(`${challenge}${scopeParam}`, 'missing bearer token');
     let authInfo: VerifiedToken;
@@ -130,7 +142,20 @@ export function protect(
         return forbidden(challenge, scopes, refusal(needs.id, scopes));
       }
     }
-    return handler(request, { authInfo });
+    return authInfo;
+  };
+  return async (request: Request) => {
+    const path = new URL(request.url).pathname;
+    if (path === metadataPath || path === WELL_KNOWN) {
+      if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS });
+      return new Response(metadata, { headers: { 'content-type': 'application/json', ...CORS } });
+    }
+    // A CORS preflight never carries credentials: the handler answers it (405 when CORS is off).
+    if (request.method === 'OPTIONS') return handler(request);
+    const caller = await authenticate(request);
+    if (!(caller instanceof Response)) return handler.handle(request, { authInfo: caller });
+    // The page must be able to read the challenge: the handler's CORS headers, when it has any.
+    return handler.applyCors ? handler.applyCors(request, caller) : caller;
   };
 }
 

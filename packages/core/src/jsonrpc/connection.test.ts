@@ -4,6 +4,7 @@ import {
   Connection,
   ConnectionClosedError,
   type ConnectionHandler,
+  classifyBody,
   createInMemoryPair,
   ErrorCode,
   type IncomingRequest,
@@ -494,5 +495,38 @@ describe('over the in-memory pair', () => {
     await expect(client.request('ask')).resolves.toEqual({ got: 42 });
     await client.close();
     expect(server.closed).toBe(true);
+  });
+});
+
+describe('a body its transport classified already', () => {
+  it('is routed as the plain value would be: requests, notifications, batches, invalid members', async () => {
+    const notified: string[] = [];
+    const { transport } = setup(
+      { onNotification: (method) => void notified.push(method) },
+      { acceptBatches: () => true },
+    );
+    transport.sink.classified!(classifyBody({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+    await tick();
+    expect(transport.last()).toEqual({ jsonrpc: '2.0', id: 1, result: { echo: 'tools/list' } });
+    transport.sink.classified!(
+      classifyBody([
+        { jsonrpc: '2.0', id: 2, method: 'ping' },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 3, method: 7 },
+      ]),
+    );
+    await tick();
+    expect(transport.last()).toEqual([
+      { jsonrpc: '2.0', id: 2, result: { echo: 'ping' } },
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        error: {
+          code: ErrorCode.InvalidRequest,
+          message: 'Invalid Request: The "method" member must be a string',
+        },
+      },
+    ]);
+    expect(notified).toEqual(['notifications/initialized']);
   });
 });

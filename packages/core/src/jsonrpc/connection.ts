@@ -25,6 +25,8 @@ import {
 } from './incomingRequest.js';
 import { JsonTooDeepError } from './jsonDepth.js';
 import {
+  type ClassifiedBody,
+  classifyBody,
   classifyMessage,
   ErrorCode,
   errorResponse,
@@ -33,6 +35,7 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
+  type MessageKind,
   type RequestId,
 } from './messages.js';
 
@@ -129,6 +132,7 @@ export class Connection implements IncomingRequestOwner {
   /** What the transport talks to; kept off the public surface of the connection. */
   private readonly sink: MessageSink = {
     message: (value, extra) => this.receive(value, extra),
+    classified: (body, extra) => this.receiveClassified(body, extra),
     parseError: (error) => this.receiveGarbage(error),
     error: (error) => this.report(error),
     closed: (error) => this.handleClosed(error),
@@ -310,10 +314,20 @@ export class Connection implements IncomingRequestOwner {
   private receive(value: unknown, extra?: MessageExtra): void {
     if (this.isClosed) return;
     if (Array.isArray(value)) {
-      this.batch(value, extra);
+      this.batch(classifyBody(value).kinds, extra);
       return;
     }
-    this.dispatch(value, extra, undefined);
+    this.dispatch(classifyMessage(value), extra, undefined);
+  }
+
+  /** A body its transport classified already (see `classifyBody`): routed without a second look. */
+  private receiveClassified(body: ClassifiedBody, extra?: MessageExtra): void {
+    if (this.isClosed) return;
+    if (body.batch) {
+      this.batch(body.kinds, extra);
+      return;
+    }
+    this.dispatch(body.kinds[0]!, extra, undefined);
   }
 
   private receiveGarbage(error: Error): void {
@@ -322,17 +336,20 @@ export class Connection implements IncomingRequestOwner {
     this.reply(errorResponse(undefined, ErrorCode.ParseError, `Parse error: ${reason}`));
   }
 
-  private dispatch(value: unknown, extra: MessageExtra | undefined, batch: BatchCollector | undefined): void {
+  private dispatch(
+    kind: MessageKind,
+    extra: MessageExtra | undefined,
+    batch: BatchCollector | undefined,
+  ): void {
     try {
-      this.route(value, extra, batch);
+      this.route(kind, extra, batch);
     } catch (error) {
       // Nothing the peer sends may throw out of here: that would abort a batch or the transport.
       this.report(toError(error));
     }
   }
 
-  private route(value: unknown, extra: MessageExtra | undefined, batch: BatchCollector | undefined): void {
-    const kind = classifyMessage(value);
+  private route(kind: MessageKind, extra: MessageExtra | undefined, batch: BatchCollector | undefined): void {
     switch (kind.kind) {
       case 'request':
         this.handleRequest(kind.message, extra, batch);
@@ -358,16 +375,16 @@ export class Connection implements IncomingRequestOwner {
     }
   }
 
-  private batch(values: unknown[], extra: MessageExtra | undefined): void {
-    if (!this.options.acceptBatches?.() || values.length === 0) {
+  private batch(kinds: readonly MessageKind[], extra: MessageExtra | undefined): void {
+    if (!this.options.acceptBatches?.() || kinds.length === 0) {
       const reason =
-        values.length === 0 ? 'an empty batch' : 'JSON-RPC batches are not supported by this revision';
+        kinds.length === 0 ? 'an empty batch' : 'JSON-RPC batches are not supported by this revision';
       this.reply(errorResponse(undefined, ErrorCode.InvalidRequest, `Invalid Request: ${reason}`));
       return;
     }
     // Count members first so a member answered synchronously cannot flush the batch early.
     const collector: BatchCollector = { responses: [], pending: 1 };
-    for (const value of values) this.dispatch(value, extra, collector);
+    for (const kind of kinds) this.dispatch(kind, extra, collector);
     collector.pending--;
     this.flushBatch(collector);
   }

@@ -148,6 +148,33 @@ export function classifyMessage(value: unknown): MessageKind {
   return invalid(value, 'A message needs a "method", a "result" or an "error" member');
 }
 
+/** A body (one message, or a batch) with every message classified by {@link classifyMessage}. */
+export interface ClassifiedBody {
+  /** The body as parsed. */
+  readonly value: unknown;
+  /** The body is a JSON array (a batch), even one of a single message. */
+  readonly batch: boolean;
+  /** What each message is, in order (one entry when not a batch). */
+  readonly kinds: readonly MessageKind[];
+}
+
+/**
+ * Classifies every message of a body once. A transport that must look inside a body before
+ * delivering it (Streamable HTTP decides its answer from the requests it holds) hands the result
+ * to the connection through `MessageSink.classified`, so the envelope rules run once per message.
+ *
+ * @example
+ * ```ts
+ * const body = classifyBody([{ jsonrpc: '2.0', id: 1, method: 'ping' }]);
+ * body.batch; // true
+ * body.kinds[0].kind; // 'request'
+ * ```
+ */
+export function classifyBody(value: unknown): ClassifiedBody {
+  if (!Array.isArray(value)) return { value, batch: false, kinds: [classifyMessage(value)] };
+  return { value, batch: true, kinds: value.map((item) => classifyMessage(item)) };
+}
+
 function invalidResponse(id: RequestId | undefined, reason: string): MessageKind {
   return { kind: 'invalid-response', id, reason };
 }

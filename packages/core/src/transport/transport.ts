@@ -6,7 +6,7 @@
  * line, an HTTP body, an SSE event) because only they know the framing.
  * @module
  */
-import type { JsonRpcMessage, RequestId } from '../jsonrpc/messages.js';
+import type { ClassifiedBody, JsonRpcMessage, RequestId } from '../jsonrpc/messages.js';
 
 /** Information about who sent a message, as established by the transport (e.g. a verified token). */
 export interface AuthInfo {
@@ -34,6 +34,12 @@ export interface MessageExtra {
 export interface MessageSink {
   /** One parsed JSON value. The connection checks the envelope; the transport does not. */
   message(value: unknown, extra?: MessageExtra): void;
+  /**
+   * A body the transport already classified with `classifyBody` (it had to look inside), so the
+   * connection does not check the envelopes again. Optional: a transport finding no such method
+   * (a sink that wraps another) delivers `body.value` through {@link message} instead.
+   */
+  classified?(body: ClassifiedBody, extra?: MessageExtra): void;
   /** Bytes that were not JSON. The connection answers `-32700` without an `id`. */
   parseError(error: Error): void;
   /** A transport problem that did not close it. Reported to the connection's error hook. */
@@ -81,4 +87,11 @@ export interface Transport {
    * that found the session gone.
    */
   onSessionRecovered?: (() => void | Promise<void>) | undefined;
+  /**
+   * Ends the stream carrying the answer to the incoming request `requestId` while its handler
+   * keeps running; the client comes back for the rest (Streamable HTTP's SSE polling, SEP-1699).
+   * Only transports that can resume implement it; false when this request's stream cannot be
+   * closed so.
+   */
+  closeRequestStream?(requestId: RequestId, retryInterval?: number): boolean;
 }

@@ -1,19 +1,19 @@
 import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type FetchHandler, toNodeListener } from './adapter.js';
-import { type ServedHandler, serve } from './serve.js';
+import { type ExtraAwareHandler, type FetchHandler, toNodeListener } from './adapter.js';
+import { type ServedHandler, type ServeOptions, serve } from './serve.js';
 
 const running: ServedHandler[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((served) => served.close()));
 });
 
-async function start<E>(
-  handler: FetchHandler<E>,
-  options: Parameters<typeof serve<E>>[1] = {},
+async function start(
+  handler: FetchHandler | ExtraAwareHandler<unknown>,
+  options: ServeOptions<unknown> = {},
 ): Promise<ServedHandler> {
-  const served = await serve(handler, options);
+  const served = await serve(handler as ExtraAwareHandler<unknown>, options);
   running.push(served);
   return served;
 }
@@ -166,15 +166,29 @@ describe('toNodeListener', () => {
     expect(errors.map((e) => e.message)).toEqual(['secret database password']);
   });
 
-  it('passes the extra argument and keeps a Host the URL parser rejects for the handler to judge', async () => {
+  it('calls a plain handler with the request only, and refuses extra without a handle method', async () => {
+    const counts: number[] = [];
+    const served = await start((...args: unknown[]) => {
+      counts.push(args.length);
+      return new Response(null, { status: 204 });
+    });
+    expect((await fetch(served.url)).status).toBe(204);
+    expect(counts).toEqual([1]);
+    const plain: FetchHandler = () => new Response(null);
+    expect(() => toNodeListener(plain as ExtraAwareHandler<unknown>, { extra: () => ({}) })).toThrow(
+      TypeError,
+    );
+  });
+
+  it('passes the extra through handle() and keeps a Host the URL parser rejects for the handler to judge', async () => {
     const seen: Array<{ host: string | null; url: string; extra: unknown }> = [];
-    const served = await start(
-      async (request, extra) => {
+    const handler = Object.assign(() => new Response(null, { status: 500 }), {
+      handle: (request: Request, extra: unknown) => {
         seen.push({ host: request.headers.get('host'), url: request.url, extra });
         return new Response(null, { status: 204 });
       },
-      { extra: (req) => ({ user: req.headers['x-user'] }) },
-    );
+    });
+    const served = await start(handler, { extra: (req) => ({ user: req.headers['x-user'] }) });
     await new Promise<void>((resolve) => {
       httpRequest(served.url, { headers: { host: 'localhost:notaport', 'x-user': 'ada' } }, (res) => {
         res.resume();

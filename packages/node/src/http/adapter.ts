@@ -7,25 +7,42 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import {
-  type AbortSignalLike,
-  RAW_HTTP_HANDLER,
-  type RawHttpHandler,
-  type RawHttpReply,
-  type RawHttpRequest,
-} from '@mcpkit/core';
+import type { AbortSignalLike, RawHttpHandler, RawHttpReply, RawHttpRequest } from '@mcpkit/server/http';
 import { drainRequest, pipeStream } from './socketFlow.js';
 
-/** A web-standard request handler, such as the one `createStreamableHttpHandler` returns. */
-export type FetchHandler<Extra = unknown> = (request: Request, extra?: Extra) => Response | Promise<Response>;
+/**
+ * A web-standard request handler of one argument, such as the one `createStreamableHttpHandler`
+ * returns.
+ *
+ * @example
+ * ```ts
+ * const hello: FetchHandler = () => new Response('hello');
+ * ```
+ */
+export type FetchHandler = (request: Request) => Response | Promise<Response>;
+
+/**
+ * A handler that also takes what the host verified about a request, through a method a runtime
+ * never calls (mcpkit's HTTP handlers are such handlers, with `extra: { authInfo }`).
+ *
+ * @example
+ * ```ts
+ * const handler: ExtraAwareHandler<{ authInfo?: AuthInfo }> = createStreamableHttpHandler(server);
+ * ```
+ */
+export interface ExtraAwareHandler<Extra> {
+  (request: Request): Response | Promise<Response>;
+  handle(request: Request, extra: Extra): Response | Promise<Response>;
+}
 
 /** Options of {@link toNodeListener}. */
-export interface NodeListenerOptions<Extra = unknown> {
+export interface NodeListenerOptions<Extra = never> {
   /**
-   * Computes the handler's second argument from the Node request, e.g. the identity an earlier
-   * authentication middleware attached: `(req) => ({ authInfo: req.auth })`.
+   * Computes what the host verified about the Node request, e.g. the identity an earlier
+   * authentication middleware attached: `(req) => ({ authInfo: req.auth })`. It reaches the
+   * handler through its `handle(request, extra)` method, so the handler must have one.
    */
-  extra?: (req: IncomingMessage) => Extra | undefined;
+  extra?: (req: IncomingMessage) => Extra;
   /** Receives failures of the handler or of the response stream. Default: none (the library never writes to the console). */
   onError?: (error: Error) => void;
 }
@@ -36,6 +53,12 @@ export interface NodeListenerOptions<Extra = unknown> {
  */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => void;
 
+/**
+ * Where mcpkit's handlers keep their lower-level entry (`RAW_HTTP_HANDLER` of
+ * `@mcpkit/server/http`): the same registry symbol, made here so that serving a non-mcpkit handler
+ * does not load `@mcpkit/server` (only its types are imported).
+ */
+const RAW_HTTP_HANDLER = Symbol.for('mcpkit.rawHttpHandler');
 const PARSED = Symbol('mcpkit.parsedBody');
 type NodeRequestWithBody = IncomingMessage & { body?: unknown; [PARSED]?: true };
 
@@ -67,14 +90,20 @@ type NodeRequestWithBody = IncomingMessage & { body?: unknown; [PARSED]?: true }
  * createServer(listener).listen(3000, '127.0.0.1');
  * ```
  */
+export function toNodeListener(handler: FetchHandler, options?: NodeListenerOptions): NodeListener;
 export function toNodeListener<Extra>(
-  handler: FetchHandler<Extra>,
+  handler: ExtraAwareHandler<Extra>,
+  options: NodeListenerOptions<Extra>,
+): NodeListener;
+export function toNodeListener<Extra>(
+  handler: FetchHandler | ExtraAwareHandler<Extra>,
   options: NodeListenerOptions<Extra> = {},
 ): NodeListener {
   const onError = options.onError ?? defaultOnError;
+  const entry = webEntry(handler, options.extra);
   // mcpkit's own handlers also offer their logic without Request/Response, which on Node cost
   // more than the MCP exchange itself; any other handler gets real web objects.
-  const raw = (handler as { [RAW_HTTP_HANDLER]?: RawHttpHandler<Extra> })[RAW_HTTP_HANDLER];
+  const raw = (handler as unknown as Record<symbol, RawHttpHandler<Extra> | undefined>)[RAW_HTTP_HANDLER];
   if (typeof raw === 'function') {
     return (req, res, parsedBody) => {
       adoptParsedBody(req, parsedBody);
@@ -83,8 +112,23 @@ export function toNodeListener<Extra>(
   }
   return (req, res, parsedBody) => {
     adoptParsedBody(req, parsedBody);
-    serveOne(handler, options, onError, req, res).catch((error: unknown) => onError(toError(error)));
+    serveOne(entry, onError, req, res).catch((error: unknown) => onError(toError(error)));
   };
+}
+
+/** How the web-standard path calls the handler: with the host's extra only through `handle`. */
+function webEntry<Extra>(
+  handler: FetchHandler | ExtraAwareHandler<Extra>,
+  extraOf: ((req: IncomingMessage) => Extra) | undefined,
+): (request: Request, req: IncomingMessage) => Response | Promise<Response> {
+  if (extraOf === undefined) return (request) => handler(request);
+  const handle = (handler as Partial<ExtraAwareHandler<Extra>>).handle;
+  if (typeof handle !== 'function') {
+    throw new TypeError(
+      'toNodeListener: the extra option needs a handler with a handle(request, extra) method, as createStreamableHttpHandler returns',
+    );
+  }
+  return (request, req) => handle.call(handler, request, extraOf(req));
 }
 
 /** Records a body a framework parsed, where the readers below look for one (as Express leaves it). */
@@ -297,9 +341,8 @@ function parsedBody(parsed: unknown): Uint8Array {
   return Buffer.from(typeof parsed === 'string' ? parsed : JSON.stringify(parsed), 'utf8');
 }
 
-async function serveOne<Extra>(
-  handler: FetchHandler<Extra>,
-  options: NodeListenerOptions<Extra>,
+async function serveOne(
+  handler: (request: Request, req: IncomingMessage) => Response | Promise<Response>,
   onError: (error: Error) => void,
   req: IncomingMessage,
   res: ServerResponse,
@@ -320,7 +363,7 @@ async function serveOne<Extra>(
   }
   let response: Response;
   try {
-    response = await handler(request, options.extra?.(req));
+    response = await handler(request, req);
   } catch (error) {
     onError(toError(error));
     writeSimple(res, 500, '{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}');

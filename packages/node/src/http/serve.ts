@@ -4,10 +4,15 @@
  */
 import { createServer, type Server as NodeHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type FetchHandler, type NodeListenerOptions, toNodeListener } from './adapter.js';
+import {
+  type ExtraAwareHandler,
+  type FetchHandler,
+  type NodeListenerOptions,
+  toNodeListener,
+} from './adapter.js';
 
 /** Options of {@link serve}. */
-export interface ServeOptions<Extra = unknown> extends NodeListenerOptions<Extra> {
+export interface ServeOptions<Extra = never> extends NodeListenerOptions<Extra> {
   /** TCP port; 0 picks a free one (read it from the returned `url`). Default 0. */
   port?: number;
   /**
@@ -28,6 +33,9 @@ export interface ServeOptions<Extra = unknown> extends NodeListenerOptions<Extra
    */
   requestTimeout?: number;
 }
+
+/** A handler that may have resources to release when the server stops. */
+type Closable<Handler> = Handler & { close?: () => Promise<void> };
 
 /** Tighter than Node's own (60 s and 300 s, checked every 30 s): a drip is cut within seconds. */
 const TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, checkEvery: 1_000 } as const;
@@ -54,13 +62,18 @@ export interface ServedHandler {
  * process.on('SIGTERM', () => void close());
  * ```
  */
+export function serve(handler: Closable<FetchHandler>, options?: ServeOptions): Promise<ServedHandler>;
+export function serve<Extra>(
+  handler: Closable<ExtraAwareHandler<Extra>>,
+  options: ServeOptions<Extra>,
+): Promise<ServedHandler>;
 export async function serve<Extra>(
-  handler: FetchHandler<Extra> & { close?: () => Promise<void> },
+  handler: Closable<FetchHandler | ExtraAwareHandler<Extra>>,
   options: ServeOptions<Extra> = {},
 ): Promise<ServedHandler> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path;
-  const listener = toNodeListener(handler, options);
+  const listener = toNodeListener(handler as ExtraAwareHandler<Extra>, options);
   const requestTimeout = options.requestTimeout ?? TIMEOUTS.requestTimeout;
   const headersTimeout = options.headersTimeout ?? TIMEOUTS.headersTimeout;
   const timeouts = {

@@ -1,6 +1,6 @@
-import type { RawHttpRequest } from '@mcpkit/core';
 import { describe, expect, it } from 'vitest';
 import { accepts, isJsonContentType, readJsonBody } from './body.js';
+import type { RawHttpRequest } from './rawHttp.js';
 import { webRequestView } from './requestView.js';
 
 function streamed(chunks: Uint8Array[], onPull?: () => void): RawHttpRequest {

@@ -1,8 +1,16 @@
 /**
- * Reading request bodies under a size cap, and the media-type checks of the MCP endpoints.
+ * Reading request bodies under a size cap, the media-type checks of the MCP endpoints, and
+ * handing a classified body to the engine.
  * @module
  */
-import { DEFAULT_MAX_JSON_DEPTH, exceedsJsonDepth, type RawHttpRequest } from '@mcpkit/core';
+import {
+  type ClassifiedBody,
+  DEFAULT_MAX_JSON_DEPTH,
+  exceedsJsonDepth,
+  type MessageExtra,
+  type MessageSink,
+} from '@mcpkit/core';
+import type { RawHttpRequest } from './rawHttp.js';
 
 /** What {@link readJsonBody} found. */
 export type BodyResult =
@@ -64,4 +72,19 @@ export function isJsonContentType(header: string | null): boolean {
 function mediaType(value: string): string {
   const semicolon = value.indexOf(';');
   return (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase();
+}
+
+/**
+ * Hands a body the endpoint classified to the engine, which then does not classify it again; a sink
+ * without `classified` (one that wraps the engine) gets the plain value.
+ *
+ * @example
+ * ```ts
+ * deliverBody(sink, classifyBody(value), extra);
+ * ```
+ */
+export function deliverBody(sink: MessageSink | undefined, body: ClassifiedBody, extra: MessageExtra): void {
+  if (!sink) return;
+  if (sink.classified) sink.classified(body, extra);
+  else sink.message(body.value, extra);
 }

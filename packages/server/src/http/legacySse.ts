@@ -9,32 +9,38 @@
  * @module
  */
 import {
-  classifyMessage,
+  type ClassifiedBody,
+  classifyBody,
   DEFAULT_MAX_JSON_DEPTH,
   type JsonRpcMessage,
   type MessageExtra,
   type MessageSink,
-  RAW_HTTP_HANDLER,
-  type RawHttpHandler,
-  type RawHttpRequest,
   type SendOptions,
   type Transport,
 } from '@mcpkit/core';
 import type { Server } from '../server.js';
 import type { ServerSession } from '../session.js';
-import { accepts, isJsonContentType, readJsonBody } from './body.js';
-import { HttpMessageExtra, webRequestView } from './requestView.js';
-import { emptyReply, Refuse, type Reply, sseReply, toResponse } from './responses.js';
+import { accepts, deliverBody, isJsonContentType, readJsonBody } from './body.js';
+import { CorsPolicy, withCors } from './cors.js';
+import {
+  type HttpEndpoint,
+  type HttpRequestExtra,
+  type McpHttpHandler,
+  toFetchHandler,
+} from './fetchHandler.js';
+import type { RawHttpRequest } from './rawHttp.js';
+import { HttpMessageExtra } from './requestView.js';
+import { emptyReply, Refuse, type Reply, sseReply } from './responses.js';
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
 import { mayUseSession, principalOf } from './sessionTable.js';
 import {
   type ConnectionRegistry,
+  DEFAULT_KEEP_ALIVE_INTERVAL,
   KEEP_ALIVE,
   messageEvent,
   SseConnection,
   type SseConnectionOwner,
 } from './sse.js';
-import type { HttpRequestExtra } from './streamable.js';
 
 /** Options of {@link createLegacySseHandler}. */
 export interface LegacySseHandlerOptions extends HostSecurityOptions {
@@ -44,7 +50,7 @@ export interface LegacySseHandlerOptions extends HostSecurityOptions {
    * query. Default: the path of the GET request, so one mount point serves both methods.
    */
   messagesPath?: string;
-  /** Idle event streams get a `: keep-alive` comment this often (ms). `false` turns it off. Default 15 000. */
+  /** Idle event streams get a `: keep-alive` comment this often (ms). `false` turns it off. Default 8 000 (below Bun's 10 s idle timeout). */
   keepAliveInterval?: number | false;
   /** Largest accepted POST body in bytes. Default 4 MiB. */
   maxBodyBytes?: number;
@@ -68,13 +74,7 @@ export interface LegacySseHandlerOptions extends HostSecurityOptions {
  * app.all('/sse', (c) => legacy(c.req.raw));
  * ```
  */
-export interface LegacySseHandler {
-  (request: Request, extra?: HttpRequestExtra): Promise<Response>;
-  /** Ends every session. */
-  close(): Promise<void>;
-  /** Sessions currently open. */
-  readonly sessionCount: number;
-}
+export interface LegacySseHandler extends McpHttpHandler {}
 
 /**
  * Creates an HTTP+SSE (2024-11-05) endpoint for `server`, next to (not instead of) the Streamable
@@ -98,19 +98,15 @@ export function createLegacySseHandler(
   server: Server,
   options: LegacySseHandlerOptions = {},
 ): LegacySseHandler {
-  const endpoint = new LegacySseEndpoint(server, options);
-  const handler = ((request: Request, extra?: HttpRequestExtra) =>
-    endpoint.handle(webRequestView(request), extra).then(toResponse)) as LegacySseHandler;
-  handler.close = () => endpoint.close();
-  Object.defineProperty(handler, 'sessionCount', { get: () => endpoint.sessions.size });
-  const raw: RawHttpHandler<HttpRequestExtra> = (request, extra) => endpoint.handle(request, extra);
-  Object.defineProperty(handler, RAW_HTTP_HANDLER, { value: raw });
-  return handler;
+  return toFetchHandler<LegacySseHandler>(new LegacySseEndpoint(server, options));
 }
 
-class LegacySseEndpoint {
+class LegacySseEndpoint implements HttpEndpoint {
   readonly sessions = new Map<string, LegacySseTransport>();
   readonly connections: ConnectionRegistry = new Set();
+  /** Serves one request: {@link answer}, with CORS around it when configured. */
+  readonly handle: (request: RawHttpRequest, extra: HttpRequestExtra | undefined) => Promise<Reply>;
+  readonly cors: CorsPolicy | undefined;
   private readonly guard: HostGuard;
   private readonly keepAlive: number;
   private readonly maxBodyBytes: number;
@@ -119,19 +115,26 @@ class LegacySseEndpoint {
   private readonly maxBufferedBytes: number;
   private timer: ReturnType<typeof setInterval> | undefined;
 
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
   constructor(
     private readonly server: Server,
     private readonly options: LegacySseHandlerOptions,
   ) {
     this.guard = createHostGuard(options);
-    this.keepAlive = options.keepAliveInterval === false ? 0 : (options.keepAliveInterval ?? 15_000);
+    this.cors = CorsPolicy.create(options.cors, this.guard, 'GET, POST');
+    this.handle = withCors(this.cors, this.guard, (r, e) => this.answer(r, e));
+    this.keepAlive =
+      options.keepAliveInterval === false ? 0 : (options.keepAliveInterval ?? DEFAULT_KEEP_ALIVE_INTERVAL);
     this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
     this.maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
     this.maxSessions = options.maxSessions ?? 10_000;
     this.maxBufferedBytes = options.maxBufferedBytes ?? 8 * 1024 * 1024;
   }
 
-  async handle(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {
+  private async answer(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {
     try {
       const blocked = this.guard.check(request);
       if (blocked) return blocked === 'host' ? Refuse.forbiddenHost() : Refuse.forbiddenOrigin();
@@ -181,12 +184,11 @@ class LegacySseEndpoint {
       if (body.problem === 'too-deep') return Refuse.tooDeep(this.maxJsonDepth);
       return body.problem === 'parse' ? Refuse.parse() : Refuse.invalid('the body could not be read');
     }
-    if (!Array.isArray(body.value)) {
-      const kind = classifyMessage(body.value);
-      if (kind.kind === 'invalid') return Refuse.invalid(kind.reason, kind.id);
-    }
+    const classified = classifyBody(body.value);
+    const single = classified.batch ? undefined : classified.kinds[0]!;
+    if (single?.kind === 'invalid') return Refuse.invalid(single.reason, single.id);
     // Batches are for the engine to judge: it knows the negotiated revision.
-    transport.deliver(body.value, new HttpMessageExtra(extra?.authInfo, request));
+    transport.deliver(classified, new HttpMessageExtra(extra?.authInfo, request));
     return emptyReply(202);
   }
 
@@ -195,13 +197,14 @@ class LegacySseEndpoint {
     this.timer = setInterval(() => {
       const now = Date.now();
       for (const connection of this.connections) {
-        if (now - connection.lastWrite >= this.keepAlive) connection.write(KEEP_ALIVE);
+        // Ticking at half the interval keeps every silence under it (see the streamable handler).
+        if (now - connection.lastWrite >= this.keepAlive / 2) connection.write(KEEP_ALIVE);
       }
       if (this.connections.size === 0 && this.timer !== undefined) {
         clearInterval(this.timer);
         this.timer = undefined;
       }
-    }, this.keepAlive);
+    }, this.keepAlive / 2);
     (this.timer as { unref?: () => void }).unref?.();
   }
 }
@@ -226,8 +229,8 @@ class LegacySseTransport implements Transport, SseConnectionOwner {
     this.sink = sink;
   }
 
-  deliver(value: unknown, extra: MessageExtra): void {
-    this.sink?.message(value, extra);
+  deliver(body: ClassifiedBody, extra: MessageExtra): void {
+    deliverBody(this.sink, body, extra);
   }
 
   send(message: JsonRpcMessage | JsonRpcMessage[], _options?: SendOptions): void {

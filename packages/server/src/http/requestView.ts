@@ -3,7 +3,8 @@
  * implementation serves both the web-standard entry point and host adapters that skip `Request`.
  * @module
  */
-import type { AbortSignalLike, AuthInfo, MessageExtra, RawHttpRequest } from '@mcpkit/core';
+import type { AuthInfo, MessageExtra } from '@mcpkit/core';
+import type { AbortSignalLike, RawHttpRequest } from './rawHttp.js';
 
 /**
  * Wraps a web `Request`.

@@ -5,7 +5,8 @@
  * say what the client did wrong and never anything about the server's internals.
  * @module
  */
-import { ErrorCode, type RawHttpReply, type RequestId } from '@mcpkit/core';
+import { ErrorCode, type RequestId } from '@mcpkit/core';
+import type { RawHttpReply } from './rawHttp.js';
 
 /**
  * What the handlers answer with: a plain status, headers and body. The web-standard entry points

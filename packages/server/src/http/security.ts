@@ -7,6 +7,7 @@
  * right for a local server; a server reachable under another name must list it.
  * @module
  */
+import type { CorsOptions } from './cors.js';
 
 /**
  * The names a local server answers to by default (any port).
@@ -32,6 +33,12 @@ export interface HostSecurityOptions {
    * check off. Default: the loopback names, any scheme and port.
    */
   allowedOrigins?: readonly string[] | false;
+  /**
+   * Let web pages on these origins call the endpoint (CORS): preflights are answered, responses
+   * carry `Access-Control-Allow-Origin` and expose `Mcp-Session-Id`, `MCP-Protocol-Version` and
+   * `WWW-Authenticate`. Each origin must also pass `allowedOrigins`. Default: off.
+   */
+  cors?: CorsOptions;
 }
 
 /** What the guard reads of a request. */
@@ -46,6 +53,8 @@ export interface GuardedRequest {
 export interface HostGuard {
   /** `'host'` or `'origin'` names the failed check; `undefined` means the request may proceed. */
   check(request: GuardedRequest): 'host' | 'origin' | undefined;
+  /** Whether a request carrying this `Origin` header passes the `Origin` check. */
+  allowsOrigin(origin: string): boolean;
 }
 
 /**
@@ -71,6 +80,7 @@ export function createHostGuard(options: HostSecurityOptions): HostGuard {
       }
       return undefined;
     },
+    allowsOrigin: (origin) => origins === undefined || originAllowed(origin, origins),
   };
 }
 

@@ -13,7 +13,7 @@ const ACCEPT = 'application/json, text/event-stream';
 const alice = { authInfo: { clientId: 'alice', token: 'secret' } };
 
 function post(handler: StreamableHttpHandler, body: unknown, headers: Record<string, string> = {}) {
-  return handler(
+  return handler.handle(
     new Request('http://localhost/mcp', {
       method: 'POST',
       headers: { accept: ACCEPT, 'content-type': 'application/json', ...headers },

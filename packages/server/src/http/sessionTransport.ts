@@ -16,8 +16,8 @@
  * @module
  */
 import {
-  type AbortSignalLike,
   CapabilityError,
+  type ClassifiedBody,
   ErrorCode,
   errorResponse,
   type JsonRpcMessage,
@@ -29,7 +29,9 @@ import {
 } from '@mcpkit/core';
 import type { ServerSession } from '../session.js';
 import type { ServerSessionState, SessionStateHolder } from '../sessionState.js';
+import { deliverBody } from './body.js';
 import type { EventStore } from './eventStore.js';
+import type { AbortSignalLike } from './rawHttp.js';
 import { emptyReply, jsonReply, Refuse, type Reply, sseReply } from './responses.js';
 import {
   type ConnectionRegistry,
@@ -62,8 +64,12 @@ export interface ExchangeOptions {
   readonly preferJson: boolean;
   /** This exchange carries the `initialize` that creates the session. */
   readonly opensSession: boolean;
-  /** The HTTP request's signal: while the answer is undecided, an abort means the client left. */
-  readonly signal: AbortSignalLike | undefined;
+  /**
+   * The HTTP request, whose signal tells that the client left while a JSON answer is undecided.
+   * Read only then: an SSE answer learns it from its body being cancelled, and reading a web
+   * `Request`'s signal has a cost on some runtimes (Deno prints a legacy-abort notice).
+   */
+  readonly request: { readonly signal: AbortSignalLike } | undefined;
 }
 
 /** The first revision with priming events and SSE polling (SEP-1699). */
@@ -98,7 +104,7 @@ class Exchange {
 
   /** Listens for the client leaving while the answer is undecided (JSON may still come). */
   watch(onAbort: () => void): void {
-    const signal = this.options.signal;
+    const signal = this.options.request?.signal;
     if (!signal) return;
     if (signal.aborted) {
       queueMicrotask(onAbort);
@@ -271,14 +277,17 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
   openExchange(ids: readonly RequestId[], options: ExchangeOptions): Promise<Reply> {
     const exchange = new Exchange(ids, options);
     for (const id of ids) this.exchanges.set(id, exchange);
-    if (options.preferJson || options.opensSession) exchange.watch(() => this.abandon(exchange));
-    else this.openSse(exchange, undefined);
+    // A JSON answer is the only one with no body to be cancelled while it is being decided. An
+    // initialize in SSE mode opens its stream as soon as it is answered (at once), and a handshake
+    // its client abandoned ends with the handshake timeout.
+    if (options.preferJson) exchange.watch(() => this.abandon(exchange));
+    else if (!options.opensSession) this.openSse(exchange, undefined);
     return exchange.response;
   }
 
   /** Hands a parsed body (one message or a batch) to the session's connection. */
-  deliver(value: unknown, extra: MessageExtra): void {
-    this.sink?.message(value, extra);
+  deliver(body: ClassifiedBody, extra: MessageExtra): void {
+    deliverBody(this.sink, body, extra);
   }
 
   /**

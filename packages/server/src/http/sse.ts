@@ -23,6 +23,13 @@ export function primingEvent(id: string, retry: number): string {
 /** A comment line; clients ignore it, proxies see traffic. */
 export const KEEP_ALIVE = ': keep-alive\n\n';
 
+/**
+ * How often (ms) an idle SSE connection gets {@link KEEP_ALIVE} by default: under every runtime's
+ * and proxy's idle timeout, the shortest being Bun's 10 s (`Bun.serve`'s `idleTimeout`), which
+ * drops a silent connection (a long tool call that sends nothing) with "fetch failed" at the client.
+ */
+export const DEFAULT_KEEP_ALIVE_INTERVAL = 8_000;
+
 /** Told when a connection's client goes away (the response body was cancelled). */
 export interface SseConnectionOwner {
   connectionLost(connection: SseConnection): void;

@@ -21,7 +21,7 @@ function makeServer(errors: Error[] = []): Server {
   server.setRequestHandler('tools/call', async (params, ctx) => {
     const args = (params.arguments ?? {}) as Json;
     if (params.name === 'poll') {
-      closeSseStream(ctx);
+      ctx.closeSseStream();
       for (let i = 0; i < Number(args.logs ?? 0); i++) {
         ctx.log.info(i);
         await sleep(1);
@@ -290,11 +290,11 @@ describe('createStreamableHttpHandler edge cases', () => {
     await handler.close();
   });
 
-  it('closeSseStream is a no-op outside a Streamable HTTP session', async () => {
+  it('ctx.closeSseStream (and the deprecated closeSseStream) is a no-op outside a Streamable HTTP session', async () => {
     const server = new Server({ name: 'mem', version: '1' }, { capabilities: { tools: {} } });
     let closed: boolean | undefined;
     server.setRequestHandler('tools/call', (_params, ctx) => {
-      closed = closeSseStream(ctx);
+      closed = ctx.closeSseStream() || closeSseStream(ctx);
       return { content: [] };
     });
     const [clientSide, serverSide] = createInMemoryPair();

@@ -5,8 +5,8 @@
  * @module
  */
 import {
-  type AuthInfo,
-  classifyMessage,
+  type ClassifiedBody,
+  classifyBody,
   codecFor,
   DEFAULT_HTTP_PROTOCOL_VERSION,
   DEFAULT_MAX_JSON_DEPTH,
@@ -14,28 +14,26 @@ import {
   type MessageExtra,
   negotiateProtocolVersion,
   type ProtocolVersion,
-  RAW_HTTP_HANDLER,
-  type RawHttpHandler,
-  type RawHttpRequest,
   type RequestId,
 } from '@mcpkit/core';
 import type { RequestContext } from '../context.js';
 import type { Server } from '../server.js';
 import { accepts, isJsonContentType, readJsonBody } from './body.js';
+import { CorsPolicy, withCors } from './cors.js';
 import { type EventStore, InMemoryEventStore } from './eventStore.js';
-import { HttpMessageExtra, webRequestView } from './requestView.js';
 import {
-  emptyReply,
-  PROTOCOL_VERSION_HEADER,
-  Refuse,
-  Reply,
-  SESSION_HEADER,
-  toResponse,
-} from './responses.js';
+  type HttpEndpoint,
+  type HttpRequestExtra,
+  type McpHttpHandler,
+  toFetchHandler,
+} from './fetchHandler.js';
+import type { RawHttpRequest } from './rawHttp.js';
+import { HttpMessageExtra } from './requestView.js';
+import { emptyReply, PROTOCOL_VERSION_HEADER, Refuse, Reply, SESSION_HEADER } from './responses.js';
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
 import { clientKeyOf, mayUseSession, principalOf, type SessionLimits, SessionTable } from './sessionTable.js';
 import { type HttpRuntime, HttpSessionTransport } from './sessionTransport.js';
-import { type ConnectionRegistry, KEEP_ALIVE } from './sse.js';
+import { type ConnectionRegistry, DEFAULT_KEEP_ALIVE_INTERVAL, KEEP_ALIVE } from './sse.js';
 
 /** Options of {@link createStreamableHttpHandler}. Every one has a safe default. */
 export interface StreamableHttpHandlerOptions extends HostSecurityOptions {
@@ -59,7 +57,11 @@ export interface StreamableHttpHandlerOptions extends HostSecurityOptions {
   eventStore?: EventStore | false;
   /** The `retry:` value (ms) sent with priming events: how long clients wait to reconnect. Default 1 000. */
   retryInterval?: number;
-  /** Idle SSE connections get a `: keep-alive` comment this often (ms). `false` turns it off. Default 15 000. */
+  /**
+   * Idle SSE connections get a `: keep-alive` comment this often (ms). `false` turns it off.
+   * Default 8 000: below Bun's 10 s idle timeout, the shortest of the runtimes, so a silent call
+   * is not cut there. Keep it below the idle timeout of any proxy in front of the server.
+   */
   keepAliveInterval?: number | false;
   /** A session with no request, no stream and no traffic for this long (ms) ends. `false`: never. Default 30 min. */
   sessionIdleTimeout?: number | false;
@@ -112,34 +114,26 @@ export interface StreamableHttpHandlerOptions extends HostSecurityOptions {
   sessionIdGenerator?: () => string;
 }
 
-/** What the host adds to a request besides the `Request` itself. */
-export interface HttpRequestExtra {
-  /** The verified identity of the caller (from an authorization layer); handlers see it as `ctx.authInfo`. */
-  readonly authInfo?: AuthInfo;
-}
-
 /**
- * A Streamable HTTP endpoint. Call it with each HTTP request to the MCP endpoint path.
+ * A Streamable HTTP endpoint: a function of exactly one `Request`, which every runtime can take
+ * as its `fetch`, plus `handle(request, extra)` for an authentication layer that verified the
+ * caller.
  *
  * @example
  * ```ts
  * const handler = createStreamableHttpHandler(server);
- * const response = await handler(request, { authInfo: await verifyToken(request) });
+ * Deno.serve(handler);
+ * // Behind your own authentication: the verified caller becomes ctx.authInfo.
+ * const response = await handler.handle(request, { authInfo: await verifyToken(request) });
  * // On shutdown:
  * await handler.close();
  * ```
  */
-export interface StreamableHttpHandler {
-  (request: Request, extra?: HttpRequestExtra): Promise<Response>;
-  /** Ends every session and stops the handler's timer. */
-  close(): Promise<void>;
-  /** Sessions currently open. */
-  readonly sessionCount: number;
-}
+export interface StreamableHttpHandler extends McpHttpHandler {}
 
 const DEFAULTS = {
   retryInterval: 1_000,
-  keepAliveInterval: 15_000,
+  keepAliveInterval: DEFAULT_KEEP_ALIVE_INTERVAL,
   sessionIdleTimeout: 30 * 60_000,
   handshakeTimeout: 30_000,
   maxSessions: 10_000,
@@ -150,9 +144,12 @@ const DEFAULTS = {
 const BOTH_TYPES = 'application/json and text/event-stream';
 const MAX_EVENT_ID_LENGTH = 256;
 
-/** What a POST body holds, found before anything is delivered. */
+/**
+ * What the transport needs to know of a POST body before delivering it (which POST answers what),
+ * read off the body's one classification, which then goes on to the engine.
+ */
 interface BodySummary {
-  readonly batch: boolean;
+  readonly body: ClassifiedBody;
   /** Ids of the requests, in order. */
   readonly ids: RequestId[];
   readonly initialize: boolean;
@@ -175,7 +172,11 @@ interface BodySummary {
  * // Node, no framework
  * import { serve } from '@mcpkit/node/http';
  * await serve(handler, { port: 3000, path: '/mcp' });
- * // Hono, Bun, Deno, Workers: anything with Request/Response
+ * // Bun, Deno, Workers: the handler is their fetch function as it is
+ * Bun.serve({ fetch: handler });
+ * Deno.serve(handler);
+ * export default { fetch: handler };
+ * // Hono and other Request/Response frameworks
  * app.all('/mcp', (c) => handler(c.req.raw));
  * // Express / Fastify: see toNodeListener in @mcpkit/node/http
  * ```
@@ -184,57 +185,44 @@ interface BodySummary {
  * ```ts
  * const server = new McpServer({ name: 'demo', version: '1.0.0' });
  * const handler = createStreamableHttpHandler(server, { enableJsonResponse: true });
- * Bun.serve({ port: 3000, hostname: '127.0.0.1', fetch: (request) => handler(request) });
+ * Bun.serve({ port: 3000, hostname: '127.0.0.1', fetch: handler });
  * ```
  */
 export function createStreamableHttpHandler(
   server: Server,
   options: StreamableHttpHandlerOptions = {},
 ): StreamableHttpHandler {
-  const endpoint = new StreamableHttpEndpoint(server, options);
-  const handler = ((request: Request, extra?: HttpRequestExtra) =>
-    endpoint.handle(webRequestView(request), extra).then(toResponse)) as StreamableHttpHandler;
-  handler.close = () => endpoint.close();
-  Object.defineProperty(handler, 'sessionCount', { get: () => endpoint.sessionCount });
-  const raw: RawHttpHandler<HttpRequestExtra> = (request, extra) => endpoint.handle(request, extra);
-  Object.defineProperty(handler, RAW_HTTP_HANDLER, { value: raw });
-  return handler;
+  return toFetchHandler<StreamableHttpHandler>(new StreamableHttpEndpoint(server, options));
 }
 
 /**
- * SSE polling (SEP-1699): ends the HTTP response that carries the current request while the
- * handler keeps running. The client reconnects with GET + `Last-Event-ID` (after the `retry`
- * delay) and receives everything the handler sends from then on, its result included. Useful to
- * release connections during long operations.
+ * SSE polling (SEP-1699) for the request of `context`: the same as `context.closeSseStream()`,
+ * which handlers should call instead.
  *
- * Returns false, and changes nothing, when the request is not served by a Streamable HTTP session
- * with resumability (an event store, and a client on 2025-11-25 or later).
- *
+ * @deprecated Use `ctx.closeSseStream(options)`.
  * @example
  * ```ts
- * server.setRequestHandler('tools/call', async (params, ctx) => {
- *   closeSseStream(ctx);                       // the client will poll for the result
- *   await new Promise((r) => setTimeout(r, 100));
- *   return { content: [{ type: 'text', text: 'done' }] };
- * });
+ * closeSseStream(ctx); // same as ctx.closeSseStream()
  * ```
  */
 export function closeSseStream(context: RequestContext, options: { retryInterval?: number } = {}): boolean {
-  const transport = context.session.transport;
-  if (!(transport instanceof HttpSessionTransport)) return false;
-  return transport.closeRequestStream(context.requestId, options.retryInterval);
+  return context.closeSseStream(options);
 }
 
-class StreamableHttpEndpoint implements HttpRuntime {
+class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
   readonly eventStore: EventStore | undefined;
   readonly retryInterval: number;
   readonly maxBufferedBytes: number;
   readonly connections: ConnectionRegistry = new Set();
+  /** Serves one request: {@link answer}, with CORS around it when configured. */
+  readonly handle: (request: RawHttpRequest, extra: HttpRequestExtra | undefined) => Promise<Reply>;
+  readonly cors: CorsPolicy | undefined;
   private readonly sessions: SessionTable;
   private readonly guard: HostGuard;
   private readonly stateless: boolean;
   private readonly preferJson: boolean;
-  private readonly keepAlive: number;
+  /** Idle time (ms) after which a connection gets a keep-alive at the next tick. */
+  private readonly keepAliveAfter: number;
   private readonly maxBodyBytes: number;
   private readonly maxJsonDepth: number;
   private readonly enableGet: boolean;
@@ -260,7 +248,7 @@ class StreamableHttpEndpoint implements HttpRuntime {
       DEFAULTS.maxBufferedBytes,
       'maxBufferedBytes',
     );
-    this.keepAlive = optionalInterval(
+    const keepAlive = optionalInterval(
       options.keepAliveInterval,
       DEFAULTS.keepAliveInterval,
       'keepAliveInterval',
@@ -290,22 +278,31 @@ class StreamableHttpEndpoint implements HttpRuntime {
     this.enableGet = options.enableGetStream ?? true;
     this.enableDelete = options.enableDelete ?? true;
     this.strictVersion = options.strictProtocolVersion ?? false;
-    this.guard = createHostGuard(options);
-    this.newSessionId = options.sessionIdGenerator ?? (() => crypto.randomUUID());
     this.allow = this.stateless
       ? 'POST'
       : ['GET', 'POST', ...(this.enableDelete ? ['DELETE'] : [])].join(', ');
-    // One timer serves keep-alive and expiry for every session of this handler.
-    const expiry = Math.min(limits.idleTimeout, limits.handshakeTimeout);
+    this.guard = createHostGuard(options);
+    this.cors = CorsPolicy.create(options.cors, this.guard, this.allow);
+    this.handle = withCors(this.cors, this.guard, (r, e) => this.answer(r, e));
+    this.newSessionId = options.sessionIdGenerator ?? (() => crypto.randomUUID());
+    // One timer serves keep-alive and expiry for every session of this handler. Stateless, there
+    // is nothing to expire: with keep-alive off too (as on Workers) no timer ever starts.
+    const expiry = this.stateless
+      ? Number.POSITIVE_INFINITY
+      : Math.min(limits.idleTimeout, limits.handshakeTimeout);
     const sweep = expiry === Number.POSITIVE_INFINITY ? expiry : clamp(expiry / 4, 10, 60_000);
-    this.tickInterval = Math.min(this.keepAlive, sweep);
+    // keepAliveInterval bounds the silence on a connection: ticking at half of it and writing once
+    // idle for the rest, no connection goes longer without a write (ticking at the full interval
+    // would allow almost twice it, past Bun's 10 s).
+    this.tickInterval = Math.min(keepAlive / 2, sweep);
+    this.keepAliveAfter = keepAlive === Number.POSITIVE_INFINITY ? keepAlive : keepAlive - this.tickInterval;
   }
 
   get sessionCount(): number {
     return this.sessions.size;
   }
 
-  async handle(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {
+  private async answer(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {
     try {
       const blocked = this.guard.check(request);
       if (blocked) return blocked === 'host' ? Refuse.forbiddenHost() : Refuse.forbiddenOrigin();
@@ -347,12 +344,12 @@ class StreamableHttpEndpoint implements HttpRuntime {
     const summary = summarize(body.value);
     if (summary instanceof Reply) return summary;
     const messageExtra = new HttpMessageExtra(extra?.authInfo, request);
-    if (this.stateless) return this.postStateless(request, summary, body.value, messageExtra);
+    if (this.stateless) return this.postStateless(request, summary, messageExtra);
 
     const sessionId = request.header(SESSION_HEADER);
     if (sessionId === null) {
       if (!summary.initialize) return Refuse.missingSession();
-      return this.initialize(request, summary, body.value, messageExtra);
+      return this.initialize(request, summary, messageExtra);
     }
     const transport = this.lookup(sessionId, extra);
     if (!transport) return Refuse.unknownSession();
@@ -360,28 +357,28 @@ class StreamableHttpEndpoint implements HttpRuntime {
     if (versionProblem) return versionProblem;
     transport.lastActivity = Date.now();
     if (summary.initialized) transport.handshakeDone = true;
-    if (summary.batch && !acceptsBatches(transport.protocolVersion)) {
+    if (summary.body.batch && !acceptsBatches(transport.protocolVersion)) {
       return Refuse.invalid('JSON-RPC batches are not supported by the negotiated protocol version');
     }
     for (const id of summary.ids) {
       if (transport.hasExchange(id)) {
         return Refuse.invalid(
           `id ${JSON.stringify(id)} is already in use by a request in flight`,
-          summary.batch ? undefined : id,
+          summary.body.batch ? undefined : id,
         );
       }
     }
     if (summary.ids.length === 0) {
-      transport.deliver(body.value, messageExtra);
+      transport.deliver(summary.body, messageExtra);
       if (summary.cancels) transport.clientCancelled(summary.cancels);
       return emptyReply(202);
     }
     const response = transport.openExchange(summary.ids, {
       preferJson: this.preferJson,
       opensSession: false,
-      signal: request.signal,
+      request,
     });
-    transport.deliver(body.value, messageExtra);
+    transport.deliver(summary.body, messageExtra);
     if (summary.cancels) transport.clientCancelled(summary.cancels);
     return response;
   }
@@ -389,7 +386,6 @@ class StreamableHttpEndpoint implements HttpRuntime {
   private initialize(
     request: RawHttpRequest,
     summary: BodySummary,
-    value: unknown,
     extra: MessageExtra,
   ): Promise<Reply> | Reply {
     const sessionId = this.newSessionId();
@@ -405,17 +401,16 @@ class StreamableHttpEndpoint implements HttpRuntime {
     const response = transport.openExchange(summary.ids, {
       preferJson: this.preferJson,
       opensSession: true,
-      signal: request.signal,
+      request,
     });
     transport.session = this.server.connect(transport);
-    transport.deliver(value, extra);
+    transport.deliver(summary.body, extra);
     return response;
   }
 
   private postStateless(
     request: RawHttpRequest,
     summary: BodySummary,
-    value: unknown,
     extra: MessageExtra,
   ): Promise<Reply> | Reply {
     const header = request.header(PROTOCOL_VERSION_HEADER);
@@ -426,19 +421,19 @@ class StreamableHttpEndpoint implements HttpRuntime {
       header ?? DEFAULT_HTTP_PROTOCOL_VERSION,
       this.server.protocolVersions,
     );
-    if (summary.batch && !acceptsBatches(version)) {
+    if (summary.body.batch && !acceptsBatches(version)) {
       return Refuse.invalid('JSON-RPC batches are not supported by this protocol version');
     }
     const transport = new HttpSessionTransport(this, undefined, true);
     const response = transport.openExchange(summary.ids, {
       preferJson: this.preferJson,
       opensSession: false,
-      signal: request.signal,
+      request,
     });
     // `initialize` gets a real (one-request) handshake; everything else runs pre-initialized.
     const connectOptions = summary.initialize ? undefined : { stateless: { protocolVersion: version } };
     transport.session = this.server.connect(transport, connectOptions);
-    transport.deliver(value, extra);
+    transport.deliver(summary.body, extra);
     return response;
   }
 
@@ -528,9 +523,9 @@ class StreamableHttpEndpoint implements HttpRuntime {
 
   private readonly tick = (): void => {
     const now = Date.now();
-    if (this.keepAlive !== Number.POSITIVE_INFINITY) {
+    if (this.keepAliveAfter !== Number.POSITIVE_INFINITY) {
       for (const connection of this.connections) {
-        if (now - connection.lastWrite >= this.keepAlive) connection.write(KEEP_ALIVE);
+        if (now - connection.lastWrite >= this.keepAliveAfter) connection.write(KEEP_ALIVE);
       }
     }
     if (this.sessions.expires) this.sessions.sweep(now);
@@ -552,18 +547,21 @@ class StreamableHttpEndpoint implements HttpRuntime {
   }
 }
 
-/** Checks the envelope of every message in a body, before any of it is delivered. */
+/**
+ * Classifies a body once and reads what the transport needs off it. An invalid message or a
+ * malformed batch refuses the whole POST with 400 before any of it is delivered: HTTP answers the
+ * POST, so it cannot leave those to the engine's per-message errors.
+ */
 function summarize(value: unknown): BodySummary | Reply {
-  const batch = Array.isArray(value);
-  const items: unknown[] = batch ? value : [value];
-  if (batch && items.length === 0) return Refuse.invalid('an empty batch');
+  const body = classifyBody(value);
+  const batch = body.batch;
+  if (batch && body.kinds.length === 0) return Refuse.invalid('an empty batch');
   const ids: RequestId[] = [];
   const seen = batch ? new Set<RequestId>() : undefined;
   let initialize = false;
   let cancels: RequestId[] | undefined;
   let initialized = false;
-  for (const item of items) {
-    const kind = classifyMessage(item);
+  for (const kind of body.kinds) {
     if (kind.kind === 'invalid') return Refuse.invalid(kind.reason, batch ? undefined : kind.id);
     if (kind.kind === 'request') {
       const id = kind.message.id;
@@ -586,7 +584,7 @@ function summarize(value: unknown): BodySummary | Reply {
     }
   }
   if (initialize && batch) return Refuse.invalid('initialize must not be part of a batch');
-  return { batch, ids, initialize, cancels, initialized };
+  return { body, ids, initialize, cancels, initialized };
 }
 
 function acceptsBatches(version: string | undefined): boolean {

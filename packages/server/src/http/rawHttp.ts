@@ -8,6 +8,10 @@
  * expose, under {@link RAW_HTTP_HANDLER}, the same logic over this minimal view of a request and
  * a plain reply; a host adapter that finds it (`@mcpkit/node/http` does) uses it, and everything
  * else keeps using the web-standard function. Both paths run the same code and answer alike.
+ *
+ * This is a contract between the HTTP handlers and host adapters, so it lives here with the
+ * handlers, not in `@mcpkit/core` (which knows nothing of HTTP). The symbol is a registry symbol:
+ * an adapter may recreate it with `Symbol.for` instead of importing this package at run time.
  * @module
  */
 

@@ -1,0 +1,209 @@
+/**
+ * The `cors` option in a real browser (issue 12): headless Chromium (Debian's `chromium`, driven
+ * by playwright-core) opens a page served from one loopback port; the page loads @mcpkit/client
+ * bundled for the browser by esbuild, connects to an mcpkit server on another port, and calls a
+ * tool that reports progress. Without `cors` the same page is stopped by the browser.
+ *
+ * Needs /usr/bin/chromium (`scripts/install-chromium.sh`, run by .ci/run). A machine without it
+ * fails this test; set MCPKIT_SKIP_BROWSER=1 to skip it on purpose.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server as NodeServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InvalidTokenError, protect } from '@mcpkit/auth/server';
+import { type ServedHandler, serve } from '@mcpkit/node/http';
+import { McpServer } from '@mcpkit/server';
+import { createStreamableHttpHandler, type StreamableHttpHandlerOptions } from '@mcpkit/server/http';
+import { build } from 'esbuild';
+import { type BrowserContext, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const CHROMIUM = '/usr/bin/chromium';
+const skip = process.env.MCPKIT_SKIP_BROWSER === '1';
+if (skip) console.warn('tests/browser-cors.test.ts skipped: MCPKIT_SKIP_BROWSER=1 is set');
+
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** @mcpkit/client as one browser module, from the TypeScript sources. */
+async function bundleClient(): Promise<string> {
+  const result = await build({
+    stdin: {
+      contents:
+        "export { McpClient } from '@mcpkit/client';\nexport { StreamableHttpClientTransport } from '@mcpkit/client/http';\n",
+      resolveDir: join(import.meta.dirname, '..'),
+      loader: 'ts',
+    },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    conditions: ['@mcpkit/source'],
+    write: false,
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]!.text;
+}
+
+/** Serves the page and the bundle from their own loopback port (their own origin). */
+async function servePage(bundle: string): Promise<{ origin: string; server: NodeServer }> {
+  const html =
+    '<!doctype html><title>mcpkit</title><pre id="out"></pre>' +
+    '<script type="module">import * as mcpkit from "/client.js"; window.mcpkit = mcpkit;</script>';
+  const server = createServer((req, res) => {
+    if (req.url === '/client.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
+    else res.writeHead(200, { 'content-type': 'text/html' }).end(html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/** A handler whose tool reports three progress steps before it answers. */
+function countingHandler(options: StreamableHttpHandlerOptions) {
+  const server = new McpServer({ name: 'browser-cors', version: '1.0.0' });
+  server.tool('count', { description: 'Counts to three with progress' }, async (_args, ctx) => {
+    for (let step = 1; step <= 3; step++) await ctx.progress(step, 3, `step ${step}`);
+    return 'counted to 3';
+  });
+  return createStreamableHttpHandler(server, options);
+}
+
+function serveMcp(options: StreamableHttpHandlerOptions): Promise<ServedHandler> {
+  return serve(countingHandler(options), { path: '/mcp' });
+}
+
+/** The same server behind protect(), accepting the bearer token "good". */
+function serveProtected(options: StreamableHttpHandlerOptions): Promise<ServedHandler> {
+  const handler = countingHandler(options);
+  const guarded = protect(handler, {
+    resource: 'http://127.0.0.1/mcp',
+    authorizationServers: ['http://127.0.0.1:1'],
+    verifier: async (token) => {
+      if (token !== 'good') throw new InvalidTokenError('unknown token');
+      return { token, clientId: 'page', scopes: [] };
+    },
+  });
+  return serve(Object.assign(guarded, { close: () => handler.close() }), { path: '/mcp' });
+}
+
+/** What the page saw when it called the tool at `url`. */
+interface PageOutcome {
+  readonly text?: string;
+  readonly progress?: number[];
+  readonly error?: string;
+  /** What a bare fetch without a token saw: the status and the challenge the page could read. */
+  readonly challenge?: { status: number; wwwAuthenticate: string | null };
+}
+
+describe.skipIf(skip)('CORS in headless Chromium', () => {
+  let context: BrowserContext | undefined;
+  let userDataDir: string | undefined;
+  let page: { origin: string; server: NodeServer } | undefined;
+  const servers: ServedHandler[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(
+        `${CHROMIUM} is missing: run scripts/install-chromium.sh (or set MCPKIT_SKIP_BROWSER=1 to skip on purpose)`,
+      );
+    }
+    page = await servePage(await bundleClient());
+    userDataDir = await mkdtemp(join(tmpdir(), 'mcpkit-chromium-'));
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: FLAGS,
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+    await Promise.all(servers.map((served) => served.close()));
+    if (page) await new Promise<void>((resolve) => page!.server.close(() => resolve()));
+  });
+
+  async function callFromPage(mcpUrl: string, token?: string): Promise<PageOutcome> {
+    const tab = await context!.newPage();
+    try {
+      await tab.goto(`${page!.origin}/`);
+      await tab.waitForFunction(() => 'mcpkit' in window);
+      return await tab.evaluate(
+        async ([url, bearer]): Promise<PageOutcome> => {
+          // Runs in the page: the bundled @mcpkit/client over the browser's own fetch.
+          const { McpClient, StreamableHttpClientTransport } = (window as unknown as { mcpkit: any }).mcpkit;
+          const out = document.getElementById('out')!;
+          const client = new McpClient({ name: 'page', version: '1.0.0' });
+          try {
+            let challenge: PageOutcome['challenge'];
+            if (bearer !== undefined) {
+              const bare = await fetch(url, {
+                method: 'POST',
+                headers: {
+                  'content-type': 'application/json',
+                  accept: 'application/json, text/event-stream',
+                },
+                body: '{"jsonrpc":"2.0","id":0,"method":"ping"}',
+              });
+              challenge = { status: bare.status, wwwAuthenticate: bare.headers.get('www-authenticate') };
+            }
+            const headers = bearer === undefined ? undefined : { authorization: `Bearer ${bearer}` };
+            await client.connect(new StreamableHttpClientTransport(url, { maxRetries: 0, headers }));
+            const progress: number[] = [];
+            const result = await client.callTool(
+              'count',
+              {},
+              { onProgress: (update: { progress: number }) => progress.push(update.progress) },
+            );
+            const text = result.content[0].text as string;
+            out.textContent = `${text} ${progress.join(',')}`;
+            await client.close();
+            return challenge ? { text, progress, challenge } : { text, progress };
+          } catch (error) {
+            out.textContent = String(error);
+            return { error: String(error) };
+          }
+        },
+        [mcpUrl, token] as const,
+      );
+    } finally {
+      await tab.close();
+    }
+  }
+
+  it('a page on another loopback port calls a tool with progress when its origin is allowed', async () => {
+    const mcp = await serveMcp({ cors: { allowedOrigins: [page!.origin] } });
+    servers.push(mcp);
+    expect(new URL(mcp.url).origin).not.toBe(page!.origin);
+    const outcome = await callFromPage(mcp.url);
+    expect(outcome).toEqual({ text: 'counted to 3', progress: [1, 2, 3] });
+  }, 60_000);
+
+  it('behind protect(), the page reads the 401 challenge, then calls the tool with its token', async () => {
+    const mcp = await serveProtected({ cors: { allowedOrigins: [page!.origin] } });
+    servers.push(mcp);
+    const outcome = await callFromPage(mcp.url, 'good');
+    expect(outcome.challenge?.status).toBe(401);
+    expect(outcome.challenge?.wwwAuthenticate).toMatch(/^Bearer resource_metadata=/);
+    expect(outcome).toMatchObject({ text: 'counted to 3', progress: [1, 2, 3] });
+  }, 60_000);
+
+  it('the same page is stopped by the browser when the server has no cors option', async () => {
+    const mcp = await serveMcp({});
+    servers.push(mcp);
+    const outcome = await callFromPage(mcp.url);
+    expect(outcome.text).toBeUndefined();
+    expect(outcome.error).toMatch(/fetch/i);
+  }, 60_000);
+});

@@ -62,7 +62,7 @@ export interface ClientSettings {
  *
  * @example
  * ```ts
- * const settings: ServeSettings = { transport: 'http', port: 3000, host: '127.0.0.1', stateless: false, jsonResponse: false };
+ * const settings: ServeSettings = { transport: 'http', port: 3000, host: '127.0.0.1', stateless: false, jsonResponse: false, folders: [] };
  * ```
  */
 export interface ServeSettings {
@@ -71,6 +71,8 @@ export interface ServeSettings {
   readonly host: string;
   readonly stateless: boolean;
   readonly jsonResponse: boolean;
+  /** Directories served read-only next to the demo's resources (`--folder`, repeatable). */
+  readonly folders: readonly string[];
 }
 
 /**
@@ -142,6 +144,7 @@ const OPTIONS = {
   host: { type: 'string' },
   stateless: { type: 'boolean' },
   'json-response': { type: 'boolean' },
+  folder: { type: 'string', multiple: true },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -169,7 +172,7 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
   get: [...CLIENT_OPTIONS, 'args'],
   complete: CLIENT_OPTIONS,
   ping: CLIENT_OPTIONS,
-  serve: ['help', 'stdio', 'http', 'port', 'host', 'stateless', 'json-response'],
+  serve: ['help', 'stdio', 'http', 'port', 'host', 'stateless', 'json-response', 'folder'],
 };
 
 /** The demo server's default address, as the quickstart documents it. */
@@ -295,6 +298,7 @@ function serveSettings(values: Values): ServeSettings {
     host: (values.host as string | undefined) ?? DEFAULT_HTTP_HOST,
     stateless: values.stateless === true,
     jsonResponse: values['json-response'] === true,
+    folders: (values.folder as string[] | undefined) ?? [],
   };
 }
 

@@ -1,0 +1,248 @@
+/**
+ * `serveFolder`: one call exposes a directory as read-only resources of an `McpServer`: a
+ * `file://` template whose `list()` pages through the folder and whose completer walks path
+ * segments, reads that never leave the folder, and optionally roots and change notifications.
+ * @module
+ */
+import { realpathSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { ErrorCode, McpError, type Resource, rejectUnknownOptions } from '@mcpkit/core';
+import type { McpServer, RegisteredResourceTemplate, RequestContext } from '@mcpkit/server';
+import { fileContents } from './content.js';
+import { completePath, type ListedFile, walkFolder } from './listing.js';
+import { openInside, readCapped } from './open.js';
+import { folderFileUri, isServableRelative, segmentsOf } from './paths.js';
+import { RootsGate, type RootsMode } from './roots.js';
+import { CoalescingWatcher, type FolderChanges } from './watch.js';
+
+/**
+ * Options of {@link serveFolder}; unknown keys are refused.
+ *
+ * @example
+ * ```ts
+ * const options: FolderOptions = { maxReadBytes: 1024 * 1024, roots: 'limit', watch: true };
+ * ```
+ */
+export interface FolderOptions {
+  /** Largest file a read returns, in bytes; larger ones get an error and are not listed. Default 8 MiB. */
+  maxReadBytes?: number;
+  /** Serve names starting with `.` (`.env`, `.git`...). Default false. */
+  hidden?: boolean;
+  /** Most files `resources/list` shows. Default 10,000. */
+  maxListed?: number;
+  /** Deepest directory level listed. Default 32. */
+  maxDepth?: number;
+  /** How long one walk of the folder serves `resources/list` pages, in ms. Default 2,000. */
+  listCacheMs?: number;
+  /** Limit what each client sees to its roots: see {@link RootsMode}. Default `'ignore'`. */
+  roots?: RootsMode;
+  /** Watch the folder: `resources/list_changed`, and `resources/updated` to subscribers. Default false. */
+  watch?: boolean;
+  /** The window in which watch events are gathered into one round of notifications, in ms. Default 100. */
+  coalesceMs?: number;
+  /** The template's name. Default `folder <basename>`. */
+  name?: string;
+  /** The template's title. */
+  title?: string;
+  /** The template's description. */
+  description?: string;
+  /** Watcher errors (the folder was removed...); ignored by default. */
+  onError?: (error: Error) => void;
+}
+
+const KNOWN_OPTIONS: Readonly<Record<keyof FolderOptions, true>> = {
+  maxReadBytes: true,
+  hidden: true,
+  maxListed: true,
+  maxDepth: true,
+  listCacheMs: true,
+  roots: true,
+  watch: true,
+  coalesceMs: true,
+  name: true,
+  title: true,
+  description: true,
+  onError: true,
+};
+
+/**
+ * A served folder.
+ *
+ * @example
+ * ```ts
+ * const docs = serveFolder(server, 'docs');
+ * console.log(docs.uriTemplate); // 'file:///home/me/project/docs/{+path}'
+ * docs.close();
+ * ```
+ */
+export interface ServedFolder {
+  /** The folder's real path. */
+  readonly root: string;
+  /** The folder's `file://` URI (no trailing slash); its files are below `uri + '/'`. */
+  readonly uri: string;
+  /** The template registered: `uri + '/{+path}'`. */
+  readonly uriTemplate: string;
+  /** The registered template, to disable or enable it. */
+  readonly template: RegisteredResourceTemplate;
+  /** Stops watching, forgets roots and removes the template. */
+  close(): void;
+}
+
+/**
+ * The error every refused or missing file gets: the same whether the path is outside the folder,
+ * hidden, not a file or absent, so that an answer never tells which.
+ */
+function notFound(uri: string): McpError {
+  return new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+}
+
+function tooLarge(uri: string, maxReadBytes: number): McpError {
+  return new McpError(
+    ErrorCode.InvalidParams,
+    `Resource ${uri} is larger than ${maxReadBytes} bytes, the most this server reads at once`,
+    { uri, maxReadBytes },
+  );
+}
+
+function positive(value: number | undefined, fallback: number, what: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new TypeError(`serveFolder: "${what}" must be a non-negative integer`);
+  }
+  return value;
+}
+
+/** The folder's real path; a `TypeError` when it is not a readable directory. */
+function folderRoot(dir: string): string {
+  let root: string;
+  try {
+    root = realpathSync(dir);
+  } catch {
+    throw new TypeError(`serveFolder: ${JSON.stringify(dir)} does not exist`);
+  }
+  if (!statSync(root).isDirectory())
+    throw new TypeError(`serveFolder: ${JSON.stringify(dir)} is not a directory`);
+  return root;
+}
+
+/**
+ * Exposes the files below `dir` as read-only resources of `server`, under the template
+ * `file:///<real path of dir>/{+path}`:
+ * - `resources/list` pages through the folder's servable files (regular, readable, within the
+ *   size cap, not hidden; symlinks followed only when they resolve inside);
+ * - `completion/complete` on `path` suggests the next segment;
+ * - `resources/read` returns UTF-8 text as `text` with its MIME type, anything else as a `blob`.
+ *
+ * No URI reads or lists anything outside the folder (`..`, encoded or fullwidth dots and slashes,
+ * other hosts, NUL, a sibling sharing the folder's name prefix, a symlink leading out); each refusal
+ * is the `-32002` "Resource not found" a missing file gets. See docs/folder-resources.md.
+ *
+ * @throws {TypeError} when `dir` is not a directory, or for a bad option.
+ * @example
+ * ```ts
+ * import { McpServer } from '@mcpkit/server';
+ * import { serveFolder } from '@mcpkit/node';
+ *
+ * const server = new McpServer({ name: 'docs', version: '1.0.0' });
+ * const docs = serveFolder(server, './docs', { watch: true, roots: 'limit' });
+ * // later: docs.close();
+ * ```
+ */
+export function serveFolder(server: McpServer, dir: string, options: FolderOptions = {}): ServedFolder {
+  rejectUnknownOptions(options, KNOWN_OPTIONS, 'serveFolder');
+  const rootReal = folderRoot(dir);
+  const hidden = options.hidden === true;
+  const maxReadBytes = positive(options.maxReadBytes, 8 * 1024 * 1024, 'maxReadBytes');
+  const limits = {
+    rootReal,
+    hidden,
+    maxReadBytes,
+    maxListed: positive(options.maxListed, 10_000, 'maxListed'),
+    maxDepth: positive(options.maxDepth, 32, 'maxDepth'),
+  };
+  const listCacheMs = positive(options.listCacheMs, 2_000, 'listCacheMs');
+  const gate = new RootsGate(options.roots ?? 'ignore');
+  const rootUri = folderFileUri(rootReal);
+  const uriTemplate = `${rootUri}/{+path}`;
+
+  let listing: { at: number; files: Promise<readonly ListedFile[]> } | undefined;
+  const filesNow = (): Promise<readonly ListedFile[]> => {
+    const now = Date.now();
+    if (!listing || now - listing.at > listCacheMs) {
+      const files = walkFolder(limits);
+      listing = { at: now, files };
+      files.catch(() => {
+        if (listing?.files === files) listing = undefined;
+      });
+    }
+    return listing.files;
+  };
+
+  const list = async (ctx: RequestContext): Promise<Resource[]> => {
+    const files = await filesNow();
+    const test = await gate.testFor(ctx);
+    return (test ? files.filter((file) => test(file.realPath)) : files).map((file) => file.resource);
+  };
+
+  const read = async (uri: string, ctx: RequestContext) => {
+    const segments = segmentsOf(rootUri, uri, hidden);
+    const file = segments && (await openInside(rootReal, segments, hidden));
+    if (!file) throw notFound(uri);
+    try {
+      if (!(await gate.allows(ctx, file.realPath))) throw notFound(uri);
+      if (file.size > maxReadBytes) throw tooLarge(uri, maxReadBytes);
+      const bytes = await readCapped(file.handle, maxReadBytes);
+      if (!bytes) throw tooLarge(uri, maxReadBytes);
+      return fileContents(uri, file.realPath, bytes);
+    } finally {
+      await file.handle.close();
+    }
+  };
+
+  const template = server.resourceTemplate(
+    uriTemplate,
+    {
+      name: options.name ?? `folder ${basename(rootReal)}`,
+      ...(options.title === undefined ? {} : { title: options.title }),
+      description: options.description ?? `Files of the folder ${basename(rootReal)}, read-only`,
+      list,
+      complete: {
+        path: (value, _context, ctx) =>
+          completePath(limits, value, (real, isDirectory) => gate.allows(ctx, real, isDirectory)),
+      },
+    } as Parameters<McpServer['resourceTemplate']>[1],
+    (uri, _variables, ctx) => read(uri, ctx),
+  );
+
+  const stopRoots =
+    gate.mode === 'ignore'
+      ? undefined
+      : server.onNotification('notifications/roots/list_changed', (_params, session) => gate.forget(session));
+
+  const onChanges = (changes: FolderChanges): void => {
+    listing = undefined;
+    const servable = (path: string) => isServableRelative(path, hidden);
+    // A change to the template (even none) is what announces resources/list_changed.
+    if (changes.unknown || [...changes.renamed].some(servable)) template.update({});
+    for (const path of changes.paths) {
+      if (servable(path)) server.notifyResourceUpdated(folderFileUri(join(rootReal, path)));
+    }
+  };
+  const watcher = options.watch
+    ? new CoalescingWatcher(rootReal, positive(options.coalesceMs, 100, 'coalesceMs'), onChanges, (error) =>
+        options.onError?.(error),
+      )
+    : undefined;
+
+  return {
+    root: rootReal,
+    uri: rootUri,
+    uriTemplate,
+    template,
+    close() {
+      watcher?.close();
+      stopRoots?.();
+      if (template.registered) template.remove();
+    },
+  };
+}

@@ -8,16 +8,19 @@
  * 2. open that real path read-only with `O_NOFOLLOW` (a last component swapped for a symlink
  *    since step 1 fails to open) and `O_NONBLOCK` (a FIFO cannot block the read);
  * 3. `fstat` the descriptor: it must be a regular file;
- * 4. `realpath` again and `stat` it: still inside, and the same device and inode as the open
- *    descriptor. A directory swapped for a symlink between 1 and 2 lands the open outside, and
- *    then no path inside has that inode, so the read is refused.
+ * 4. where the descriptor really points must be inside: on Linux, the kernel's own answer
+ *    (`readlink /proc/self/fd/N`); elsewhere, `realpath` again, `stat` it, and `realpath` once
+ *    more: the same path, inside, with the device and inode of the open descriptor. A directory
+ *    swapped for a symlink between 1 and 2 lands the open outside, and then the read is refused.
  *
  * What remains (documented in docs/folder-resources.md): a hard link or a bind mount inside the
- * folder is, for the file system, inside; and a file moved out after step 4 is still read once.
+ * folder is, for the file system, inside; a file moved out after step 4 is still read once; and
+ * without `/proc`, an attacker who can rename directories inside the folder and wins two races
+ * in a row (between the `realpath`s and the `stat` of step 4) could pass the check.
  * @module
  */
 import { constants } from 'node:fs';
-import { type FileHandle, open, realpath, stat } from 'node:fs/promises';
+import { type FileHandle, open, readlink, realpath, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { isInside, isServableRelative } from './paths.js';
 
@@ -31,6 +34,20 @@ export interface OpenedFile {
 
 // O_NOFOLLOW and O_NONBLOCK do not exist on Windows, where symlinks need privileges to create.
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+let askKernel = true;
+
+/**
+ * @internal For tests: check opened files without `/proc/self/fd`, as on macOS and Windows.
+ *
+ * @example
+ * ```ts
+ * checkWithoutProc(true);
+ * ```
+ */
+export function checkWithoutProc(on: boolean): void {
+  askKernel = !on;
+}
 
 /**
  * The real path of `segments` below `rootReal` when it exists, is inside and servable, else
@@ -83,7 +100,7 @@ export async function openInside(
   }
   try {
     const opened = await handle.stat({ bigint: true });
-    if (opened.isFile() && (await stillThere(rootReal, real, opened))) {
+    if (opened.isFile() && (await stillThere(rootReal, real, handle, opened))) {
       return { handle, realPath: real, size: Number(opened.size) };
     }
   } catch {
@@ -93,16 +110,25 @@ export async function openInside(
   return undefined;
 }
 
-/** Step 4: the path resolves inside to the very inode that was opened. */
+/**
+ * Step 4: the file opened is inside. On Linux the kernel says where the descriptor points
+ * (`/proc/self/fd/N`), which no rename can race. Elsewhere: the path resolves inside, to the very
+ * inode that was opened, and resolves the same before and after that `stat` (a `stat` follows
+ * links, so a swap between `realpath` and `stat` could otherwise show it the outside inode).
+ */
 async function stillThere(
   rootReal: string,
   real: string,
+  handle: FileHandle,
   opened: { dev: bigint; ino: bigint },
 ): Promise<boolean> {
-  const again = await realpath(real);
-  if (!isInside(rootReal, again)) return false;
-  const seen = await stat(again, { bigint: true });
-  return seen.dev === opened.dev && seen.ino === opened.ino;
+  const where = askKernel ? await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined) : undefined;
+  if (where !== undefined) return isInside(rootReal, where);
+  const before = await realpath(real);
+  if (!isInside(rootReal, before)) return false;
+  const seen = await stat(before, { bigint: true });
+  const after = await realpath(real);
+  return after === before && seen.dev === opened.dev && seen.ino === opened.ino;
 }
 
 /**

@@ -18,10 +18,9 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Method } from '@mcpkit/core';
-import { type ServedHandler, serve } from '@mcpkit/node/http';
-import type { McpServer } from '@mcpkit/server';
-import { createStreamableHttpHandler } from '@mcpkit/server/http';
-import { stdioPipes } from './stdioPipes.js';
+import { type Json, REVISION, type Send } from './rawJsonRpc.js';
+
+export { overHttp, overStdio, type Send } from './rawJsonRpc.js';
 
 /** The marker every file outside the served folder holds. */
 export const SECRET = 'TOP-SECRET';
@@ -56,47 +55,6 @@ export function folderTree(): FolderTree {
   symlinkSync('../data-evil', join(data, 'sneaky'));
   symlinkSync('sub/../../outside', join(data, 'hop'));
   return { base, data, outside, remove: () => rmSync(base, { recursive: true, force: true }) };
-}
-
-type Json = Record<string, any>;
-/** Sends one request and resolves with its response; a notification resolves with `undefined`. */
-export type Send = (message: Json) => Promise<Json | undefined>;
-
-const REVISION = '2025-11-25';
-
-/** A session over the stdio transport (newline-delimited JSON on pipes). */
-export function overStdio(server: McpServer): Send {
-  const pipes = stdioPipes();
-  server.connect(pipes.transport);
-  return async (message) => {
-    pipes.send(message);
-    if (message.id === undefined) return undefined;
-    return pipes.waitFor((line) => line.id === message.id && !line.method);
-  };
-}
-
-/** A session over Streamable HTTP (JSON responses) on 127.0.0.1; close `served` when done. */
-export async function overHttp(server: McpServer): Promise<{ send: Send; served: ServedHandler }> {
-  const served = await serve(createStreamableHttpHandler(server, { enableJsonResponse: true }), {
-    path: '/mcp',
-  });
-  let sessionId: string | null = null;
-  const send: Send = async (message) => {
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    };
-    if (message.method !== Method.Initialize) headers['mcp-protocol-version'] = REVISION;
-    if (sessionId) headers['mcp-session-id'] = sessionId;
-    const response = await fetch(served.url, { method: 'POST', headers, body: JSON.stringify(message) });
-    sessionId = response.headers.get('mcp-session-id') ?? sessionId;
-    if (message.id === undefined) {
-      await response.arrayBuffer();
-      return undefined;
-    }
-    return (await response.json()) as Json;
-  };
-  return { send, served };
 }
 
 /** Initializes a session and returns a `request(method, params)` that resolves with the response. */

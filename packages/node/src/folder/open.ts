@@ -151,12 +151,5 @@ export async function readCapped(handle: FileHandle, maxBytes: number): Promise<
     if (total > maxBytes) return undefined;
     chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
   }
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
 }

@@ -124,7 +124,8 @@ describe.each(TRANSPORTS)('a served folder over %s', (_name, connect) => {
   });
   afterAll(() => close());
 
-  it.each(CASES)('refuses %s', async (_case, build, expected = 'not-found') => {
+  const rows = CASES.map(([name, build, expected = 'not-found']) => ({ name, build, expected }));
+  it.each(rows)('refuses $name', async ({ build, expected }) => {
     const uri = build(root, tree);
     const response = await request('resources/read', { uri });
     expect(JSON.stringify(response)).not.toContain(SECRET);

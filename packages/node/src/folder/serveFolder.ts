@@ -7,8 +7,13 @@
 import { realpathSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { ErrorCode, McpError, type Resource, rejectUnknownOptions } from '@mcpkit/core';
-import type { McpServer, RegisteredResourceTemplate, RequestContext } from '@mcpkit/server';
-import { fileContents } from './content.js';
+import type {
+  McpServer,
+  RegisteredResourceTemplate,
+  RequestContext,
+  ResourceTemplateConfig,
+} from '@mcpkit/server';
+import { type FileContents, fileContents } from './content.js';
 import { completePath, type ListedFile, walkFolder } from './listing.js';
 import { openInside, readCapped } from './open.js';
 import { folderFileUri, isServableRelative, segmentsOf } from './paths.js';
@@ -125,6 +130,91 @@ function folderRoot(dir: string): string {
   return root;
 }
 
+/** What one served folder is, once its options are checked. */
+interface Folder {
+  readonly rootReal: string;
+  readonly rootUri: string;
+  readonly hidden: boolean;
+  readonly maxReadBytes: number;
+  readonly maxListed: number;
+  readonly maxDepth: number;
+  readonly listCacheMs: number;
+  readonly gate: RootsGate;
+}
+
+function folderOf(dir: string, options: FolderOptions): Folder {
+  rejectUnknownOptions(options, KNOWN_OPTIONS, 'serveFolder');
+  const rootReal = folderRoot(dir);
+  return {
+    rootReal,
+    rootUri: folderFileUri(rootReal),
+    hidden: options.hidden === true,
+    maxReadBytes: positive(options.maxReadBytes, 8 * 1024 * 1024, 'maxReadBytes'),
+    maxListed: positive(options.maxListed, 10_000, 'maxListed'),
+    maxDepth: positive(options.maxDepth, 32, 'maxDepth'),
+    listCacheMs: positive(options.listCacheMs, 2_000, 'listCacheMs'),
+    gate: new RootsGate(options.roots ?? 'ignore'),
+  };
+}
+
+/** One walk of the folder serves the pages of `listCacheMs`; the watcher drops it sooner. */
+class Listing {
+  private last: { at: number; files: Promise<readonly ListedFile[]> } | undefined;
+
+  constructor(private readonly folder: Folder) {}
+
+  invalidate(): void {
+    this.last = undefined;
+  }
+
+  async list(ctx: RequestContext): Promise<Resource[]> {
+    const files = await this.files();
+    const test = await this.folder.gate.testFor(ctx);
+    return (test ? files.filter((file) => test(file.realPath)) : files).map((file) => file.resource);
+  }
+
+  private files(): Promise<readonly ListedFile[]> {
+    const now = Date.now();
+    if (this.last && now - this.last.at <= this.folder.listCacheMs) return this.last.files;
+    const files = walkFolder(this.folder);
+    const entry = { at: now, files };
+    this.last = entry;
+    files.catch(() => {
+      if (this.last === entry) this.last = undefined;
+    });
+    return files;
+  }
+}
+
+/** `resources/read` of one URI of the folder: the three gates, the roots, the cap. */
+async function readFile(folder: Folder, uri: string, ctx: RequestContext): Promise<FileContents> {
+  const segments = segmentsOf(folder.rootUri, uri, folder.hidden);
+  const file = segments && (await openInside(folder.rootReal, segments, folder.hidden));
+  if (!file) throw notFound(uri);
+  try {
+    if (!(await folder.gate.allows(ctx, file.realPath))) throw notFound(uri);
+    const bytes =
+      file.size > folder.maxReadBytes ? undefined : await readCapped(file.handle, folder.maxReadBytes);
+    if (!bytes) throw tooLarge(uri, folder.maxReadBytes);
+    return fileContents(uri, file.realPath, bytes);
+  } finally {
+    await file.handle.close();
+  }
+}
+
+/** Turns a burst of changes into notifications: list_changed, and updated for subscribers. */
+function notifier(server: McpServer, folder: Folder, listing: Listing, template: RegisteredResourceTemplate) {
+  const servable = (path: string) => isServableRelative(path, folder.hidden);
+  return (changes: FolderChanges): void => {
+    listing.invalidate();
+    // A change to the template (even none) is what announces resources/list_changed.
+    if (changes.unknown || [...changes.renamed].some(servable)) template.update({});
+    for (const path of changes.paths) {
+      if (servable(path)) server.notifyResourceUpdated(folderFileUri(join(folder.rootReal, path)));
+    }
+  };
+}
+
 /**
  * Exposes the files below `dir` as read-only resources of `server`, under the template
  * `file:///<real path of dir>/{+path}`:
@@ -149,91 +239,35 @@ function folderRoot(dir: string): string {
  * ```
  */
 export function serveFolder(server: McpServer, dir: string, options: FolderOptions = {}): ServedFolder {
-  rejectUnknownOptions(options, KNOWN_OPTIONS, 'serveFolder');
-  const rootReal = folderRoot(dir);
-  const hidden = options.hidden === true;
-  const maxReadBytes = positive(options.maxReadBytes, 8 * 1024 * 1024, 'maxReadBytes');
-  const limits = {
-    rootReal,
-    hidden,
-    maxReadBytes,
-    maxListed: positive(options.maxListed, 10_000, 'maxListed'),
-    maxDepth: positive(options.maxDepth, 32, 'maxDepth'),
-  };
-  const listCacheMs = positive(options.listCacheMs, 2_000, 'listCacheMs');
-  const gate = new RootsGate(options.roots ?? 'ignore');
-  const rootUri = folderFileUri(rootReal);
+  const folder = folderOf(dir, options);
+  const { rootReal, rootUri, gate } = folder;
   const uriTemplate = `${rootUri}/{+path}`;
-
-  let listing: { at: number; files: Promise<readonly ListedFile[]> } | undefined;
-  const filesNow = (): Promise<readonly ListedFile[]> => {
-    const now = Date.now();
-    if (!listing || now - listing.at > listCacheMs) {
-      const files = walkFolder(limits);
-      listing = { at: now, files };
-      files.catch(() => {
-        if (listing?.files === files) listing = undefined;
-      });
-    }
-    return listing.files;
+  const listing = new Listing(folder);
+  const config: ResourceTemplateConfig<'path'> = {
+    name: options.name ?? `folder ${basename(rootReal)}`,
+    description: options.description ?? `Files of the folder ${basename(rootReal)}, read-only`,
+    list: (ctx) => listing.list(ctx),
+    complete: {
+      path: (value, _context, ctx) =>
+        completePath(folder, value, (real, isDirectory) => gate.allows(ctx, real, isDirectory)),
+    },
   };
-
-  const list = async (ctx: RequestContext): Promise<Resource[]> => {
-    const files = await filesNow();
-    const test = await gate.testFor(ctx);
-    return (test ? files.filter((file) => test(file.realPath)) : files).map((file) => file.resource);
-  };
-
-  const read = async (uri: string, ctx: RequestContext) => {
-    const segments = segmentsOf(rootUri, uri, hidden);
-    const file = segments && (await openInside(rootReal, segments, hidden));
-    if (!file) throw notFound(uri);
-    try {
-      if (!(await gate.allows(ctx, file.realPath))) throw notFound(uri);
-      if (file.size > maxReadBytes) throw tooLarge(uri, maxReadBytes);
-      const bytes = await readCapped(file.handle, maxReadBytes);
-      if (!bytes) throw tooLarge(uri, maxReadBytes);
-      return fileContents(uri, file.realPath, bytes);
-    } finally {
-      await file.handle.close();
-    }
-  };
-
-  const template = server.resourceTemplate(
-    uriTemplate,
-    {
-      name: options.name ?? `folder ${basename(rootReal)}`,
-      ...(options.title === undefined ? {} : { title: options.title }),
-      description: options.description ?? `Files of the folder ${basename(rootReal)}, read-only`,
-      list,
-      complete: {
-        path: (value, _context, ctx) =>
-          completePath(limits, value, (real, isDirectory) => gate.allows(ctx, real, isDirectory)),
-      },
-    } as Parameters<McpServer['resourceTemplate']>[1],
-    (uri, _variables, ctx) => read(uri, ctx),
+  if (options.title !== undefined) config.title = options.title;
+  const template = server.resourceTemplate(uriTemplate, config, (uri, _variables, ctx) =>
+    readFile(folder, uri, ctx),
   );
-
   const stopRoots =
     gate.mode === 'ignore'
       ? undefined
       : server.onNotification('notifications/roots/list_changed', (_params, session) => gate.forget(session));
-
-  const onChanges = (changes: FolderChanges): void => {
-    listing = undefined;
-    const servable = (path: string) => isServableRelative(path, hidden);
-    // A change to the template (even none) is what announces resources/list_changed.
-    if (changes.unknown || [...changes.renamed].some(servable)) template.update({});
-    for (const path of changes.paths) {
-      if (servable(path)) server.notifyResourceUpdated(folderFileUri(join(rootReal, path)));
-    }
-  };
   const watcher = options.watch
-    ? new CoalescingWatcher(rootReal, positive(options.coalesceMs, 100, 'coalesceMs'), onChanges, (error) =>
-        options.onError?.(error),
+    ? new CoalescingWatcher(
+        rootReal,
+        positive(options.coalesceMs, 100, 'coalesceMs'),
+        notifier(server, folder, listing, template),
+        (error) => options.onError?.(error),
       )
     : undefined;
-
   return {
     root: rootReal,
     uri: rootUri,

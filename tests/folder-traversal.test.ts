@@ -64,6 +64,12 @@ const CASES: readonly Case[] = [
   ['symlink to the prefix-sharing sibling', (root) => `${root}/sneaky/secret.txt`],
   ['symlink whose target climbs out through a real directory', (root) => `${root}/hop/secret.txt`],
   ['hidden file', (root) => `${root}/.env`],
+  ['a link to itself (ELOOP)', (root) => `${root}/loop`],
+  ['the scheme in capitals', (root) => `FILE${root.slice(4)}/hello.txt`],
+  [
+    'another spelling of the folder (an escaped letter)',
+    (root) => `${root.slice(0, -1)}%${root.charCodeAt(root.length - 1).toString(16)}/hello.txt`,
+  ],
   ['the folder itself', (root) => root],
   ['the folder with a trailing slash', (root) => `${root}/`],
   ['a directory', (root) => `${root}/sub`],
@@ -79,6 +85,7 @@ const ALLOWED: readonly [string, string, string][] = [
   ['sub/inner.md', '# inner\n', 'text/markdown'],
   ['link-inside', '# inner\n', 'text/markdown'],
   ['dir-link-inside/inner.md', '# inner\n', 'text/markdown'],
+  ['self/self/sub/inner.md', '# inner\n', 'text/markdown'],
 ];
 
 let tree: FolderTree;
@@ -168,7 +175,7 @@ describe.each(TRANSPORTS)('a served folder over %s', (_name, connect) => {
       const response = await request('completion/complete', { ref, argument: { name: 'path', value } });
       return response.result.completion.values as string[];
     };
-    expect(await complete('')).toEqual(['dir-link-inside/', 'hello.txt', 'link-inside', 'sub/']);
+    expect(await complete('')).toEqual(['dir-link-inside/', 'hello.txt', 'link-inside', 'self/', 'sub/']);
     expect(await complete('su')).toEqual(['sub/']);
     expect(await complete('sub/in')).toEqual(['sub/inner.md']);
     expect(await complete('dir-link-inside/')).toEqual(['dir-link-inside/inner.md']);
@@ -188,7 +195,9 @@ describe.each(TRANSPORTS)('a served folder over %s', (_name, connect) => {
   });
 
   it('answers subscribe for a URI outside as for a missing one: no update will ever name it', async () => {
-    const inside = await request('resources/subscribe', { uri: `${root}/hello.txt` });
-    expect(inside.result).toEqual({});
+    const outside = await request('resources/subscribe', { uri: `${root}/../outside/secret.txt` });
+    const missing = await request('resources/subscribe', { uri: `${root}/missing.txt` });
+    expect(outside.result).toEqual({});
+    expect(missing.result).toEqual({});
   });
 });

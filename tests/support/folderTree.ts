@@ -9,6 +9,7 @@
  *     escape -> ../outside/secret.txt    escape-dir -> ../outside
  *     escape-abs -> <base>/outside/secret.txt
  *     sneaky -> ../data-evil             hop -> sub/../../outside (a link whose target climbs out)
+ *     self -> .  (a cycle)               loop -> loop (a link to itself)
  *   data-evil/secret.txt      a sibling whose name starts with the folder's (CVE-2025-53110)
  *   outside/secret.txt        outside the folder
  * ```
@@ -54,6 +55,8 @@ export function folderTree(): FolderTree {
   symlinkSync(join(outside, 'secret.txt'), join(data, 'escape-abs'));
   symlinkSync('../data-evil', join(data, 'sneaky'));
   symlinkSync('sub/../../outside', join(data, 'hop'));
+  symlinkSync('.', join(data, 'self'));
+  symlinkSync('loop', join(data, 'loop'));
   return { base, data, outside, remove: () => rmSync(base, { recursive: true, force: true }) };
 }
 

@@ -41,7 +41,7 @@ export interface FolderOptions {
   listCacheMs?: number;
   /** Limit what each client sees to its roots: see {@link RootsMode}. Default `'ignore'`. */
   roots?: RootsMode;
-  /** Watch the folder: `resources/list_changed`, and `resources/updated` to subscribers. Default false. */
+  /** Watch the folder (chokidar): `resources/list_changed`, and `resources/updated` to subscribers. Default false. */
   watch?: boolean;
   /** The window in which watch events are gathered into one round of notifications, in ms. Default 100. */
   coalesceMs?: number;
@@ -75,9 +75,10 @@ const KNOWN_OPTIONS: Readonly<Record<keyof FolderOptions, true>> = {
  *
  * @example
  * ```ts
- * const docs = serveFolder(server, 'docs');
+ * const docs = serveFolder(server, 'docs', { watch: true });
+ * await docs.watching;
  * console.log(docs.uriTemplate); // 'file:///home/me/project/docs/{+path}'
- * docs.close();
+ * await docs.close();
  * ```
  */
 export interface ServedFolder {
@@ -89,8 +90,10 @@ export interface ServedFolder {
   readonly uriTemplate: string;
   /** The registered template, to disable or enable it. */
   readonly template: RegisteredResourceTemplate;
+  /** With `watch`, resolves once the folder is watched (its first scan done); else at once. */
+  readonly watching: Promise<void>;
   /** Stops watching, forgets roots and removes the template. */
-  close(): void;
+  close(): Promise<void>;
 }
 
 /**
@@ -208,7 +211,7 @@ function notifier(server: McpServer, folder: Folder, listing: Listing, template:
   return (changes: FolderChanges): void => {
     listing.invalidate();
     // A change to the template (even none) is what announces resources/list_changed.
-    if (changes.unknown || [...changes.renamed].some(servable)) template.update({});
+    if ([...changes.renamed].some(servable)) template.update({});
     for (const path of changes.paths) {
       if (servable(path)) server.notifyResourceUpdated(folderFileUri(join(folder.rootReal, path)));
     }
@@ -262,7 +265,7 @@ export function serveFolder(server: McpServer, dir: string, options: FolderOptio
       : server.onNotification('notifications/roots/list_changed', (_params, session) => gate.forget(session));
   const watcher = options.watch
     ? new CoalescingWatcher(
-        rootReal,
+        { rootReal, watched: (path) => isServableRelative(path, folder.hidden) },
         positive(options.coalesceMs, 100, 'coalesceMs'),
         notifier(server, folder, listing, template),
         (error) => options.onError?.(error),
@@ -273,10 +276,11 @@ export function serveFolder(server: McpServer, dir: string, options: FolderOptio
     uri: rootUri,
     uriTemplate,
     template,
-    close() {
-      watcher?.close();
+    watching: watcher ? watcher.ready : Promise.resolve(),
+    async close() {
       stopRoots?.();
       if (template.registered) template.remove();
+      await watcher?.close();
     },
   };
 }

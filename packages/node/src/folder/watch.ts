@@ -1,77 +1,89 @@
 /**
- * Watching a served folder: `fs.watch` with `recursive` (Linux, macOS and Windows on Node 20),
- * events gathered for a short window and told once: the changed paths, and whether the set of
- * files may have changed (a `rename` event: created, deleted or moved).
+ * Watching a served folder with chokidar, events gathered for a short window and told once: the
+ * changed paths, and which of them appeared or went.
+ *
+ * Why not `fs.watch(dir, { recursive: true })`: on Linux, Node 20 implements it in JavaScript,
+ * following symlinks as it walks, and a link cycle inside the folder (`self -> .`, `loop -> loop`)
+ * makes it emit ELOOP errors and stop reporting changes in subdirectories. chokidar (with
+ * `followSymlinks: false`) watches each directory itself and reports links as entries.
  * @module
  */
-import { type FSWatcher, watch } from 'node:fs';
+import { relative } from 'node:path';
+import { type FSWatcher, watch } from 'chokidar';
 
 /** One coalesced burst of changes; paths are below the folder, with platform separators. */
 export interface FolderChanges {
   /** Paths whose contents or entry changed, each once. */
   readonly paths: ReadonlySet<string>;
-  /** Paths that appeared, went or moved (`rename` events). */
+  /** Paths that appeared or went (a move is both). */
   readonly renamed: ReadonlySet<string>;
-  /** True when an event came without a name: anything may have changed. */
-  readonly unknown: boolean;
+}
+
+/** What the watcher needs of the folder. */
+export interface WatchTarget {
+  readonly rootReal: string;
+  /** Whether a path below the folder is worth watching (hidden ones are not, unless served). */
+  readonly watched: (relativePath: string) => boolean;
 }
 
 /**
- * A recursive watcher whose events reach `onChanges` at most once per `coalesceMs`: the first
- * event of a burst arms one timer, later ones only join the pending set.
+ * A watcher whose events reach `onChanges` at most once per `coalesceMs`: the first event of a
+ * burst arms one timer, later ones only join the pending sets.
  *
  * @example
  * ```ts
- * const watcher = new CoalescingWatcher('/srv/docs', 100, (changes) => console.log([...changes.paths]), console.error);
- * watcher.close();
+ * const watcher = new CoalescingWatcher({ rootReal: '/srv/docs', watched: () => true }, 100, console.log, console.error);
+ * await watcher.ready;
+ * await watcher.close();
  * ```
  */
 export class CoalescingWatcher {
+  /** Resolves once the initial scan is done: changes from then on are reported. */
+  readonly ready: Promise<void>;
   private readonly watcher: FSWatcher;
   private pending = new Set<string>();
   private renamed = new Set<string>();
-  private unknown = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
-    dir: string,
+    target: WatchTarget,
     private readonly coalesceMs: number,
     private readonly onChanges: (changes: FolderChanges) => void,
     onError: (error: Error) => void,
   ) {
-    // persistent: false, so that watching never keeps the process alive by itself.
-    this.watcher = watch(dir, { recursive: true, persistent: false }, (event, filename) =>
-      this.record(event, filename),
-    );
-    this.watcher.on('error', onError);
+    const rel = (path: string) => relative(target.rootReal, path);
+    this.watcher = watch(target.rootReal, {
+      ignoreInitial: true,
+      followSymlinks: false,
+      // Never keep the process alive by itself; skip what is not served (`.git` can be large).
+      persistent: false,
+      ignored: (path: string) => path !== target.rootReal && !target.watched(rel(path)),
+    });
+    this.ready = new Promise((resolve) => this.watcher.once('ready', () => resolve()));
+    this.watcher.on('all', (event, path) => this.record(event, rel(path)));
+    this.watcher.on('error', (error) => onError(error instanceof Error ? error : new Error(String(error))));
   }
 
   /** Stops watching; a pending burst is dropped. */
-  close(): void {
+  async close(): Promise<void> {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-    this.watcher.close();
+    await this.watcher.close();
   }
 
-  private record(event: string, filename: string | Buffer | null): void {
-    // Without a name (some platforms, some events) only "something changed" is known.
-    if (filename === null) this.unknown = true;
-    else {
-      const path = filename.toString();
-      this.pending.add(path);
-      if (event === 'rename') this.renamed.add(path);
-    }
+  private record(event: string, path: string): void {
+    this.pending.add(path);
+    if (event !== 'change') this.renamed.add(path);
     if (this.timer !== undefined) return;
     this.timer = setTimeout(() => this.flush(), this.coalesceMs);
     this.timer.unref?.();
   }
 
   private flush(): void {
-    const changes: FolderChanges = { paths: this.pending, renamed: this.renamed, unknown: this.unknown };
+    const changes: FolderChanges = { paths: this.pending, renamed: this.renamed };
     this.timer = undefined;
     this.pending = new Set();
     this.renamed = new Set();
-    this.unknown = false;
     this.onChanges(changes);
   }
 }

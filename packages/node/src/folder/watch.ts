@@ -9,7 +9,7 @@
  * @module
  */
 import { relative } from 'node:path';
-import { type FSWatcher, watch } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
 
 /** One coalesced burst of changes; paths are below the folder, with platform separators. */
 export interface FolderChanges {
@@ -40,7 +40,8 @@ export interface WatchTarget {
 export class CoalescingWatcher {
   /** Resolves once the initial scan is done: changes from then on are reported. */
   readonly ready: Promise<void>;
-  private readonly watcher: FSWatcher;
+  /** `undefined` when the watcher could not start (told to `onError`). */
+  private readonly watcher: Promise<FSWatcher | undefined>;
   private pending = new Set<string>();
   private renamed = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -51,24 +52,22 @@ export class CoalescingWatcher {
     private readonly onChanges: (changes: FolderChanges) => void,
     onError: (error: Error) => void,
   ) {
-    const rel = (path: string) => relative(target.rootReal, path);
-    this.watcher = watch(target.rootReal, {
-      ignoreInitial: true,
-      followSymlinks: false,
-      // Never keep the process alive by itself; skip what is not served (`.git` can be large).
-      persistent: false,
-      ignored: (path: string) => path !== target.rootReal && !target.watched(rel(path)),
-    });
-    this.ready = new Promise((resolve) => this.watcher.once('ready', () => resolve()));
-    this.watcher.on('all', (event, path) => this.record(event, rel(path)));
-    this.watcher.on('error', (error) => onError(error instanceof Error ? error : new Error(String(error))));
+    this.watcher = start(target, (event, path) => this.record(event, path), onError).catch(
+      (error: unknown) => {
+        onError(error instanceof Error ? error : new Error(String(error)));
+        return undefined;
+      },
+    );
+    this.ready = this.watcher.then(
+      (watcher) => new Promise((resolve) => (watcher ? watcher.once('ready', () => resolve()) : resolve())),
+    );
   }
 
   /** Stops watching; a pending burst is dropped. */
   async close(): Promise<void> {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-    await this.watcher.close();
+    await (await this.watcher)?.close();
   }
 
   private record(event: string, path: string): void {
@@ -86,4 +85,24 @@ export class CoalescingWatcher {
     this.renamed = new Set();
     this.onChanges(changes);
   }
+}
+
+/** Loads chokidar only when a folder is watched: serving without `watch` costs nothing of it. */
+async function start(
+  target: WatchTarget,
+  record: (event: string, path: string) => void,
+  onError: (error: Error) => void,
+): Promise<FSWatcher> {
+  const { watch } = await import('chokidar');
+  const rel = (path: string) => relative(target.rootReal, path);
+  const watcher = watch(target.rootReal, {
+    ignoreInitial: true,
+    followSymlinks: false,
+    // Never keep the process alive by itself; skip what is not served (`.git` can be large).
+    persistent: false,
+    ignored: (path: string) => path !== target.rootReal && !target.watched(rel(path)),
+  });
+  watcher.on('all', (event, path) => record(event, rel(path)));
+  watcher.on('error', (error) => onError(error instanceof Error ? error : new Error(String(error))));
+  return watcher;
 }

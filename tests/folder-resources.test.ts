@@ -158,6 +158,8 @@ describe('content rules', () => {
     expect(() => serveFolder(server, tree.data, { maxReadByte: 1 } as FolderOptions)).toThrow(
       'serveFolder: unknown option "maxReadByte"',
     );
+    expect(() => serveFolder(server, tree.data, { roots: 'strict' as 'limit' })).toThrow(`"roots" must be`);
+    expect(() => serveFolder(server, tree.data, { maxReadBytes: -1 })).toThrow('"maxReadBytes" must be');
     expect(() => serveFolder(server, join(tree.data, 'hello.txt'))).toThrow('is not a directory');
     expect(() => serveFolder(server, join(tree.data, 'missing'))).toThrow('does not exist');
   });

@@ -112,12 +112,20 @@ function tooLarge(uri: string, maxReadBytes: number): McpError {
   );
 }
 
-function positive(value: number | undefined, fallback: number, what: string): number {
+function nonNegative(value: number | undefined, fallback: number, what: string): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 0) {
     throw new TypeError(`serveFolder: "${what}" must be a non-negative integer`);
   }
   return value;
+}
+
+function rootsMode(value: unknown): RootsMode {
+  if (value === undefined) return 'ignore';
+  if (value === 'ignore' || value === 'limit' || value === 'require') return value;
+  throw new TypeError(
+    `serveFolder: "roots" must be 'ignore', 'limit' or 'require', got ${JSON.stringify(value)}`,
+  );
 }
 
 /** The folder's real path; a `TypeError` when it is not a readable directory. */
@@ -152,11 +160,11 @@ function folderOf(dir: string, options: FolderOptions): Folder {
     rootReal,
     rootUri: folderFileUri(rootReal),
     hidden: options.hidden === true,
-    maxReadBytes: positive(options.maxReadBytes, 8 * 1024 * 1024, 'maxReadBytes'),
-    maxListed: positive(options.maxListed, 10_000, 'maxListed'),
-    maxDepth: positive(options.maxDepth, 32, 'maxDepth'),
-    listCacheMs: positive(options.listCacheMs, 2_000, 'listCacheMs'),
-    gate: new RootsGate(options.roots ?? 'ignore'),
+    maxReadBytes: nonNegative(options.maxReadBytes, 8 * 1024 * 1024, 'maxReadBytes'),
+    maxListed: nonNegative(options.maxListed, 10_000, 'maxListed'),
+    maxDepth: nonNegative(options.maxDepth, 32, 'maxDepth'),
+    listCacheMs: nonNegative(options.listCacheMs, 2_000, 'listCacheMs'),
+    gate: new RootsGate(rootsMode(options.roots)),
   };
 }
 
@@ -266,7 +274,7 @@ export function serveFolder(server: McpServer, dir: string, options: FolderOptio
   const watcher = options.watch
     ? new CoalescingWatcher(
         { rootReal, watched: (path) => isServableRelative(path, folder.hidden) },
-        positive(options.coalesceMs, 100, 'coalesceMs'),
+        nonNegative(options.coalesceMs, 100, 'coalesceMs'),
         notifier(server, folder, listing, template),
         (error) => options.onError?.(error),
       )

@@ -6,20 +6,15 @@
  * later and not driven here fails the test.
  */
 import { createInMemoryPair, Method } from '@mcpkit/core';
-import { type ServedHandler, serve } from '@mcpkit/node/http';
+import { serve } from '@mcpkit/node/http';
 import type { McpServer } from '@mcpkit/server';
-import { createLegacySseHandler, createStreamableHttpHandler } from '@mcpkit/server/http';
+import { createLegacySseHandler } from '@mcpkit/server/http';
 import { TaskManager } from '@mcpkit/server/tasks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sseEvents } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
 import { createMcpkitServer } from './fixtures/mcpkitServer.js';
-import { stdioPipes } from './support/stdioPipes.js';
+import { type Json, overHttp as overHttpRaw, overStdio, REVISION, type Send } from './support/rawJsonRpc.js';
 
-type Json = Record<string, any>;
-/** Sends one message; resolves with the response of a request, `undefined` for a notification. */
-type Send = (message: Json) => Promise<Json | undefined>;
-
-const REVISION = '2025-11-25';
 const TASK = { taskId: 'no-such-task' };
 /** One request of every method a client may send, with params good enough to reach the handler. */
 const REQUESTS: Readonly<Record<string, Json>> = {
@@ -98,37 +93,10 @@ async function inMemory(server: McpServer): Promise<Send> {
   };
 }
 
-function overStdio(server: McpServer): Send {
-  const pipes = stdioPipes();
-  server.connect(pipes.transport);
-  return async (message) => {
-    pipes.send(message);
-    if (message.id === undefined) return undefined;
-    return pipes.waitFor((line) => line.id === message.id && !line.method);
-  };
-}
-
 async function overHttp(server: McpServer, stateless: boolean): Promise<Send> {
-  const handler = createStreamableHttpHandler(server, { stateless, enableJsonResponse: true });
-  const served: ServedHandler = await serve(handler, { path: '/mcp' });
+  const { send, served } = await overHttpRaw(server, { stateless });
   cleanups.push(() => served.close());
-  let sessionId: string | null = null;
-  return async (message) => {
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    };
-    if (message.method !== Method.Initialize) headers['mcp-protocol-version'] = REVISION;
-    if (sessionId) headers['mcp-session-id'] = sessionId;
-    const response = await fetch(served.url, { method: 'POST', headers, body: JSON.stringify(message) });
-    sessionId = response.headers.get('mcp-session-id') ?? sessionId;
-    if (message.id === undefined) {
-      await response.arrayBuffer();
-      return undefined;
-    }
-    expect(response.headers.get('content-type')).toContain('application/json');
-    return (await response.json()) as Json;
-  };
+  return send;
 }
 
 /** The deprecated HTTP+SSE transport: requests are POSTed, answers come on the event stream. */

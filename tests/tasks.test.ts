@@ -24,12 +24,7 @@ import {
   type TaskStatusNotificationParams,
   UrlElicitationRequiredError,
 } from '@mcpkit/core';
-import {
-  McpServer,
-  type RequestContext,
-  Server,
-  type ServerSession,
-} from '@mcpkit/server';
+import { McpServer, type RequestContext, Server, type ServerSession } from '@mcpkit/server';
 import {
   InMemoryTaskStore,
   TaskAbortedError,

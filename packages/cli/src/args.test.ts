@@ -82,7 +82,17 @@ describe('parseCommandLine', () => {
     });
     expect(parseCommandLine(['serve'])).toEqual({
       kind: 'serve',
-      serve: { transport: 'http', port: 3000, host: '127.0.0.1', stateless: false, jsonResponse: false },
+      serve: {
+        transport: 'http',
+        port: 3000,
+        host: '127.0.0.1',
+        stateless: false,
+        jsonResponse: false,
+        folders: [],
+      },
+    });
+    expect(parseCommandLine(['serve', '--stdio', '--folder', 'a', '--folder', 'b'])).toMatchObject({
+      serve: { transport: 'stdio', folders: ['a', 'b'] },
     });
     expect(parseCommandLine(['serve', '--port', '0', '--stateless', '--json-response'])).toMatchObject({
       serve: { port: 0, stateless: true, jsonResponse: true },

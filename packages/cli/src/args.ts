@@ -94,7 +94,7 @@ export interface AuthSettings {
  *
  * @example
  * ```ts
- * const settings: ServeSettings = { transport: 'http', port: 3000, host: '127.0.0.1', stateless: false, jsonResponse: false };
+ * const settings: ServeSettings = { transport: 'http', port: 3000, host: '127.0.0.1', stateless: false, jsonResponse: false, folders: [] };
  * ```
  */
 export interface ServeSettings {
@@ -107,6 +107,8 @@ export interface ServeSettings {
   readonly authIssuer?: string;
   /** The audience tokens must name (default: the server's own `/mcp` URL). */
   readonly authAudience?: string;
+  /** Directories served read-only next to the demo's resources (`--folder`, repeatable). */
+  readonly folders: readonly string[];
 }
 
 /**
@@ -186,6 +188,7 @@ const OPTIONS = {
   'no-login': { type: 'boolean' },
   'auth-issuer': { type: 'string' },
   'auth-audience': { type: 'string' },
+  folder: { type: 'string', multiple: true },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -229,6 +232,7 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
     'json-response',
     'auth-issuer',
     'auth-audience',
+    'folder',
   ],
 };
 
@@ -368,6 +372,7 @@ function serveSettings(values: Values): ServeSettings {
     jsonResponse: values['json-response'] === true,
     ...(authIssuer === undefined ? {} : { authIssuer }),
     ...(authAudience === undefined ? {} : { authAudience }),
+    folders: (values.folder as string[] | undefined) ?? [],
   };
 }
 

@@ -35,7 +35,10 @@ describe('files as content sources', () => {
   it('knows common extensions, case-insensitively, and nothing else', () => {
     expect(mimeTypeOf('A.JPG')).toBe('image/jpeg');
     expect(mimeTypeOf(new URL('file:///x/y.wav'))).toBe('audio/wav');
-    expect(mimeTypeOf('archive.bin')).toBeUndefined();
+    expect(mimeTypeOf('archive.bin')).toBe('application/octet-stream');
+    expect(mimeTypeOf('main.ts')).toBe('text/x-typescript');
+    expect(mimeTypeOf('README')).toBeUndefined();
+    expect(mimeTypeOf('x.unknown-extension')).toBeUndefined();
   });
 
   it('fails clearly for a missing file', async () => {

@@ -8,6 +8,11 @@ import { openAsBlob } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import mime from 'mime';
+
+// Checked before the `mime` library: these are the types people expect for source and text
+// files, where the registry says otherwise (`.ts` is registered as MPEG transport stream, `.rs`
+// as an XML format) or nothing.
 
 const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
   '.png': 'image/png',
@@ -27,7 +32,14 @@ const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
   '.csv': 'text/csv',
   '.json': 'application/json',
   '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.cjs': 'text/javascript',
   '.ts': 'text/x-typescript',
+  '.mts': 'text/x-typescript',
+  '.cts': 'text/x-typescript',
+  '.tsx': 'text/x-typescript',
+  '.py': 'text/x-python',
+  '.rs': 'text/x-rust',
   '.xml': 'application/xml',
   '.yaml': 'application/yaml',
   '.yml': 'application/yaml',
@@ -35,17 +47,21 @@ const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
 };
 
 /**
- * The MIME type conventionally used for a file name's extension, if it is a common one.
+ * The MIME type conventionally used for a file name's extension: a short table of common text and
+ * source types first, then the `mime` library (the IANA registry and common extensions).
  *
  * @example
  * ```ts
  * mimeTypeOf('logo.PNG'); // 'image/png'
- * mimeTypeOf('data.bin'); // undefined
+ * mimeTypeOf('main.ts'); // 'text/x-typescript'
+ * mimeTypeOf('README'); // undefined
  * ```
  */
 export function mimeTypeOf(path: string | URL): string | undefined {
   const name = typeof path === 'string' ? path : fileURLToPath(path);
-  return MIME_BY_EXTENSION[extname(name).toLowerCase()];
+  const extension = extname(name).toLowerCase();
+  if (extension === '') return undefined;
+  return MIME_BY_EXTENSION[extension] ?? mime.getType(extension) ?? undefined;
 }
 
 /**

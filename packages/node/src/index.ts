@@ -1,5 +1,5 @@
 /**
- * `@mcpkit/node`: the Node.js-only parts of mcpkit: stdio transports and the node:http adapter.
+ * `@mcpkit/node`: the Node.js-only parts of mcpkit: stdio transports, the node:http adapter, files and folders as resources.
  *
  * @example
  * ```ts
@@ -10,5 +10,6 @@
  */
 
 export * from './files.js';
+export * from './folder.js';
 export * from './http.js';
 export * from './stdio.js';

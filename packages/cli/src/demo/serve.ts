@@ -5,7 +5,9 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serveFolder } from '@mcpkit/node/folder';
 import { toNodeListener } from '@mcpkit/node/http';
 import { StdioServerTransport } from '@mcpkit/node/stdio';
 import type { McpServer } from '@mcpkit/server';
@@ -43,7 +45,7 @@ const BIN_PATH = fileURLToPath(new URL('../../bin/mcpkit.js', import.meta.url));
  *
  * @example
  * ```ts
- * const code = await serve({ transport: 'http', port: 3000, host: '127.0.0.1', stateless: false, jsonResponse: false }, processIo());
+ * const code = await serve({ transport: 'http', port: 3000, host: '127.0.0.1', stateless: false, jsonResponse: false, folders: [] }, processIo());
  * ```
  */
 export async function serve(settings: ServeSettings, io: CliIo): Promise<number> {
@@ -51,7 +53,30 @@ export async function serve(settings: ServeSettings, io: CliIo): Promise<number>
   // Stateless HTTP gives every request a fresh session, so a task could never be reached again.
   const stateless = settings.transport === 'http' && settings.stateless;
   const server = createDemoServer({ log, tasks: !stateless, stateless });
+  serveFolders(server, settings.folders, io, log);
   return settings.transport === 'stdio' ? serveStdio(server, io, log) : serveHttp(server, settings, io, log);
+}
+
+/** `--folder DIR…`: each directory as read-only `file://` resources beside the demo's own. */
+function serveFolders(
+  server: McpServer,
+  folders: readonly string[],
+  io: CliIo,
+  log: (line: string) => void,
+): void {
+  for (const folder of folders) {
+    try {
+      const served = serveFolder(server, resolve(io.cwd, folder), { watch: true });
+      log(`serving the folder ${served.root} read-only as ${served.uriTemplate}`);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.replace(/^serveFolder: /, '') : String(error);
+      throw new CliError(
+        ExitCode.Usage,
+        `Cannot serve --folder ${folder}: ${reason}`,
+        'Give an existing directory, once',
+      );
+    }
+  }
 }
 
 /** Stdio: stdout carries nothing but protocol; every human-readable line goes to stderr. */

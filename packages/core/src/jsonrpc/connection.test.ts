@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ScriptedTransport } from '../../../../tests/support/scriptedTransport.js';
 import {
   CancelledByPeer,
   Connection,
@@ -7,36 +8,10 @@ import {
   createInMemoryPair,
   ErrorCode,
   type IncomingRequest,
-  type JsonRpcMessage,
   McpError,
-  type MessageSink,
   RequestCancelledError,
   RequestTimeoutError,
-  type Transport,
 } from '../index.js';
-
-/** A transport the test drives by hand: it records what the connection sends. */
-class ScriptedTransport implements Transport {
-  sink!: MessageSink;
-  readonly sent: unknown[] = [];
-  sendResult: undefined | Promise<void> = undefined;
-  start(sink: MessageSink): void {
-    this.sink = sink;
-  }
-  send(message: JsonRpcMessage | JsonRpcMessage[]): void | Promise<void> {
-    this.sent.push(message);
-    return this.sendResult;
-  }
-  async close(): Promise<void> {
-    this.sink.closed();
-  }
-  deliver(value: unknown): void {
-    this.sink.message(value);
-  }
-  last(): any {
-    return this.sent.at(-1);
-  }
-}
 
 function setup(handler: Partial<ConnectionHandler> = {}, options = {}) {
   const transport = new ScriptedTransport();

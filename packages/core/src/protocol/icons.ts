@@ -1,3 +1,4 @@
+import { isBase64Char } from '../internal.js';
 /**
  * Icon checks (2025-11-25, SEP-973), for servers registering icons and clients about to render
  * them.
@@ -34,16 +35,6 @@ export interface IconCheckOptions {
  * ```
  */
 export const DEFAULT_MAX_ICON_SOURCE_LENGTH = 1_048_576;
-
-function isBase64Char(code: number): boolean {
-  return (
-    (code >= 65 && code <= 90) ||
-    (code >= 97 && code <= 122) ||
-    (code >= 48 && code <= 57) ||
-    code === 43 ||
-    code === 47
-  );
-}
 
 /** A MIME token character (RFC 9110 `tchar`). */
 function isTokenChar(code: number): boolean {

@@ -14,6 +14,7 @@ import {
   type RawHttpReply,
   type RawHttpRequest,
 } from '@mcpkit/core';
+import { toError } from '@mcpkit/core/internal';
 import { drainRequest, pipeStream } from './socketFlow.js';
 
 /** A web-standard request handler, such as the one `createStreamableHttpHandler` returns. */
@@ -531,7 +532,3 @@ function writeSimple(res: ServerResponse, status: number, body: string): void {
 
 /** Without an `onError` hook problems go unreported: a library never writes to the console. */
 function defaultOnError(_error: Error): void {}
-
-function toError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
-}

@@ -1,3 +1,5 @@
+import { isBase64Char } from '@mcpkit/core/internal';
+
 /**
  * Base64 for binary content (images, audio, blobs), with web-standard APIs only.
  *
@@ -73,14 +75,7 @@ export function isBase64(text: string): boolean {
   }
   if (padding > 0 ? text.length % 4 !== 0 : end % 4 === 1) return false;
   for (let i = 0; i < end; i++) {
-    const code = text.charCodeAt(i);
-    const ok =
-      (code >= 65 && code <= 90) ||
-      (code >= 97 && code <= 122) ||
-      (code >= 48 && code <= 57) ||
-      code === 43 ||
-      code === 47;
-    if (!ok) return false;
+    if (!isBase64Char(text.charCodeAt(i))) return false;
   }
   return true;
 }

@@ -7,6 +7,7 @@
  * @module
  */
 import type { AudioContent, EmbeddedResource, ImageContent } from '@mcpkit/core';
+import { concatBytes } from '@mcpkit/core/internal';
 import { decodeBase64, encodeBase64, isBase64 } from './base64.js';
 import { type BlockOptions, embeddedResource } from './content.js';
 
@@ -228,14 +229,7 @@ async function readCapped(response: Response, maxBytes: number): Promise<Uint8Ar
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return bytes;
+  return concatBytes(chunks, total);
 }
 
 /** `data:[type][;base64],payload`: base64 payloads are kept as they are; others are percent-decoded. */

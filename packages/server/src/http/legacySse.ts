@@ -20,6 +20,7 @@ import {
   type SendOptions,
   type Transport,
 } from '@mcpkit/core';
+import { toError } from '@mcpkit/core/internal';
 import type { Server } from '../server.js';
 import type { ServerSession } from '../session.js';
 import { accepts, isJsonContentType, readJsonBody } from './body.js';
@@ -138,7 +139,7 @@ class LegacySseEndpoint {
       if (request.method === 'POST') return await this.post(request, extra);
       return Refuse.method('GET, POST');
     } catch (error) {
-      this.server.reportError(error instanceof Error ? error : new Error(String(error)));
+      this.server.reportError(toError(error));
       return Refuse.internal();
     }
   }

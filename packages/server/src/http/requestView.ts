@@ -4,6 +4,7 @@
  * @module
  */
 import type { AbortSignalLike, AuthInfo, MessageExtra, RawHttpRequest } from '@mcpkit/core';
+import { concatBytes } from '@mcpkit/core/internal';
 
 /**
  * Wraps a web `Request`.
@@ -95,16 +96,6 @@ class WebRequestView implements RawHttpRequest {
     } catch {
       return 'aborted';
     }
-    return chunks.length === 1 ? chunks[0]! : concat(chunks, size);
+    return concatBytes(chunks, size);
   }
-}
-
-function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return all;
 }

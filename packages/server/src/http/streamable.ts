@@ -19,6 +19,7 @@ import {
   type RawHttpRequest,
   type RequestId,
 } from '@mcpkit/core';
+import { toError } from '@mcpkit/core/internal';
 import type { RequestContext } from '../context.js';
 import type { Server } from '../server.js';
 import { accepts, isJsonContentType, readJsonBody } from './body.js';
@@ -624,8 +625,4 @@ function optionalInterval(value: number | false | undefined, fallback: number, n
 
 function clamp(value: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, value));
-}
-
-function toError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
 }

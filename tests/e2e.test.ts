@@ -51,7 +51,8 @@ import {
 } from '@mcpkit/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpkitServer, TINY_PNG } from './fixtures/mcpkitServer.js';
-import { ClientProbe, probingClient, ROOT, textOf, tick, until } from './fixtures/probe.js';
+import { ClientProbe, probingClient, ROOT, textOf, tick } from './fixtures/probe.js';
+import { eventually as until } from './support/eventually.js';
 import {
   type MessageUnion,
   methodsOf,

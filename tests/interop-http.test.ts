@@ -41,10 +41,11 @@ import { EverythingObserver, everythingClient, texts } from './fixtures/everythi
 import { createMcpkitServer, TINY_PNG } from './fixtures/mcpkitServer.js';
 import * as officialChecks from './fixtures/mcpkitServerSuite.js';
 import { officialPeer } from './fixtures/mcpkitServerSuite.js';
-import { ClientProbe, probingClient, ROOT, textOf, tick, until } from './fixtures/probe.js';
+import { ClientProbe, probingClient, ROOT, textOf, tick } from './fixtures/probe.js';
 import { fromSdkTransport, toSdkTransport } from './fixtures/sdkBridge.js';
 import { type SdkHttpMode, type SdkHttpServer, startSdkHttpServer } from './fixtures/sdkHttpServer.js';
 import { SdkProbe, type SdkProbingClient, sdkProbingClient, sdkText } from './fixtures/sdkProbingClient.js';
+import { eventually as until } from './support/eventually.js';
 import { SchemaRecorder } from './support/officialSchema.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -26,10 +26,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpkitServer } from './fixtures/mcpkitServer.js';
 import * as officialChecks from './fixtures/mcpkitServerSuite.js';
 import { officialPeer } from './fixtures/mcpkitServerSuite.js';
-import { ClientProbe, probingClient, ROOT, textOf, until } from './fixtures/probe.js';
+import { ClientProbe, probingClient, ROOT, textOf } from './fixtures/probe.js';
 import { fromSdkTransport, toSdkTransport } from './fixtures/sdkBridge.js';
 import { SdkProbe, type SdkProbingClient, sdkProbingClient, sdkText } from './fixtures/sdkProbingClient.js';
 import { createSdkServer } from './fixtures/sdkServer.js';
+import { eventually as until } from './support/eventually.js';
 import { repoRoot, type SchemaFailure, SchemaRecorder } from './support/officialSchema.js';
 
 const REGISTER_TS = path.join(repoRoot, 'conformance/register-ts.mjs');

@@ -12,6 +12,7 @@ import { createLegacySseHandler, createStreamableHttpHandler } from '@mcpkit/ser
 import { afterEach, describe, expect, it } from 'vitest';
 import { sseEvents } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
 import { createMcpkitServer } from './fixtures/mcpkitServer.js';
+import { eventually as until } from './support/eventually.js';
 import { stdioPipes } from './support/stdioPipes.js';
 
 type Json = Record<string, any>;
@@ -68,16 +69,6 @@ function watchedServer(): { server: McpServer; seen: Set<string> } {
 /** Every method the server's table answers, from the protocol's method list. */
 function answeredMethods(server: McpServer): string[] {
   return Object.values(Method).filter((method) => server.requestHandler(method) !== undefined);
-}
-
-async function until<T>(find: () => T | undefined, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const found = find();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 async function inMemory(server: McpServer): Promise<Send> {

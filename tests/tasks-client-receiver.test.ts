@@ -21,7 +21,6 @@ import {
   type ElicitRequestFormParams,
   type ElicitResult,
   InMemoryTaskStore,
-  LocalError,
   McpError,
   type ProtocolVersion,
   RELATED_TASK_META_KEY,
@@ -41,7 +40,9 @@ import {
   sampleAsTask,
 } from '@mcpkit/server';
 import { afterEach, describe, expect, it } from 'vitest';
+import { eventually as until } from './support/eventually.js';
 import { SchemaRecorder } from './support/officialSchema.js';
+import { gate, rejection } from './support/promises.js';
 
 // ---------------------------------------------------------------------------------------------
 
@@ -117,33 +118,6 @@ const FORM: ElicitRequestFormParams = {
 
 function reply(text: string): CreateMessageResult {
   return { role: 'assistant', content: { type: 'text', text }, model: 'test-model' };
-}
-
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { open, opened };
-}
-
-async function until(check: () => boolean, what = 'condition'): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-/** The error a promise rejects with: a wire error from the peer or a local one. */
-async function rejection(promise: Promise<unknown>): Promise<Error & { code?: number; data?: unknown }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof McpError || error instanceof LocalError) return error;
-    throw error;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 /** A sampling handler that records its calls and answers once its gate opens. */
@@ -509,7 +483,7 @@ describe('client task receiver: clients that cannot run tasks', () => {
         return reply('plain');
       },
     });
-    const refused = await rejection(sampleAsTask(session, PROMPT));
+    const refused = await rejection(sampleAsTask(session, PROMPT), CapabilityError);
     expect(refused).toBeInstanceOf(CapabilityError);
     expect(refused.message).toContain('tasks.requests.sampling.createMessage');
     expect(calls).toEqual([]);
@@ -543,7 +517,7 @@ describe('client task receiver: clients that cannot run tasks', () => {
     await client.connect(recorder.wrap(clientSide));
     await until(() => session.initialized);
     try {
-      const refused = await rejection(elicitAsTask(session, FORM));
+      const refused = await rejection(elicitAsTask(session, FORM), CapabilityError);
       expect(refused).toBeInstanceOf(CapabilityError);
       expect(refused.message).toContain('tasks.requests.elicitation.create');
       const plain = await session.request<ElicitResult>('elicitation/create', { ...FORM });
@@ -562,7 +536,7 @@ describe('client task receiver: clients that cannot run tasks', () => {
       { revision: '2025-06-18' },
     );
     expect(client.protocolVersion).toBe('2025-06-18');
-    const refused = await rejection(sampleAsTask(session, PROMPT));
+    const refused = await rejection(sampleAsTask(session, PROMPT), CapabilityError);
     expect(refused).toBeInstanceOf(CapabilityError);
     expect(refused.message).toMatch(/tasks/);
   });

@@ -36,7 +36,9 @@ import {
   type TaskManagerOptions,
 } from '@mcpkit/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { eventually as until } from './support/eventually.js';
 import { officialSchemaSkipped, SchemaRecorder } from './support/officialSchema.js';
+import { gate, rejection } from './support/promises.js';
 
 // ---------------------------------------------------------------------------------------------
 // A server with task support built on the low-level Server and the TaskManager, the way
@@ -116,32 +118,6 @@ async function connect(
 
 function text(value: string): CallToolResult {
   return { content: [{ type: 'text', text: value }] };
-}
-
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { open, opened };
-}
-
-async function until(check: () => boolean, what = 'condition'): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-async function rejection(promise: Promise<unknown>): Promise<McpError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof McpError) return error;
-    throw error;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 function statusesOf(client: McpClient, taskId?: () => string | undefined): TaskStatusNotificationParams[] {

@@ -51,7 +51,7 @@ import {
 } from '@mcpkit/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpkitServer, TINY_PNG } from './fixtures/mcpkitServer.js';
-import { ClientProbe, probingClient, ROOT, textOf, tick } from './fixtures/probe.js';
+import { ClientProbe, countProgress, probingClient, ROOT, textOf, tick } from './fixtures/probe.js';
 import { eventually as until } from './support/eventually.js';
 import {
   type MessageUnion,
@@ -225,11 +225,7 @@ describe('every method of 2025-11-25, both directions, schema-checked', () => {
       { onProgress: (update) => updates.push(update) },
     );
     expect(textOf(result)).toBe('counted to 3');
-    expect(updates).toEqual([
-      { progress: 1, total: 3, message: 'step 1' },
-      { progress: 2, total: 3, message: 'step 2' },
-      { progress: 3, total: 3, message: 'step 3' },
-    ]);
+    expect(updates).toEqual(countProgress(3));
   });
 
   it('notifications/cancelled client → server aborts the tool handler', async () => {
@@ -241,13 +237,7 @@ describe('every method of 2025-11-25, both directions, schema-checked', () => {
       { signal: controller.signal, onProgress: () => controller.abort('user pressed stop') },
     );
     await expect(call).rejects.toBeInstanceOf(RequestCancelledError);
-    await until(
-      () => probe.logs.some((log) => String(log.data).startsWith('cancelled')),
-      'the handler to stop',
-    );
-    expect(probe.logs.find((log) => String(log.data).startsWith('cancelled'))?.data).toContain(
-      'user pressed stop',
-    );
+    expect(await probe.cancellation('the handler to stop')).toContain('user pressed stop');
   });
 
   it('notifications/cancelled server → client aborts the sampling handler', async () => {
@@ -661,10 +651,7 @@ describe.each(OLDER)('a client pinned to %s against the same server', (revision)
       { signal: controller.signal, onProgress: () => controller.abort('stop') },
     );
     await expect(call).rejects.toBeInstanceOf(RequestCancelledError);
-    await until(
-      () => probe.logs.some((log) => String(log.data).startsWith('cancelled')),
-      'the handler to stop',
-    );
+    await probe.cancellation('the handler to stop');
     expect(textOf(await client.callTool('ask-model-then-cancel'))).toMatch(/^rejected:/);
     await until(() => probe.samplingAborted, 'the sampling handler to see the abort');
     await tick();

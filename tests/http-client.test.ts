@@ -10,7 +10,6 @@ import {
   type Server as NodeServer,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { McpClient } from '@mcpkit/client';
 import { HttpClientTransport, SseClientTransport, StreamableHttpClientTransport } from '@mcpkit/client/http';
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
@@ -20,6 +19,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { listen as listenOn } from './support/listen.js';
 
 interface Seen {
   readonly method: string;
@@ -40,15 +40,9 @@ afterEach(async () => {
 });
 
 async function listen(server: NodeServer): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(
-    () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { origin, close } = await listenOn(server);
+  cleanups.push(close);
+  return origin;
 }
 
 async function readBody(req: IncomingMessage): Promise<unknown> {

@@ -16,6 +16,7 @@ import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
+import { closeServer as closeNode } from './support/listen.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -44,11 +45,6 @@ function listening(server: NodeServer, path = '/mcp'): Promise<string> {
     if (server.listening) done();
     else server.once('listening', done);
   });
-}
-
-function closeNode(server: NodeServer): Promise<void> {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
 }
 
 /** A session through mcpkit's client: a tool call (with a progress notification) and a clean close. */

@@ -41,7 +41,7 @@ import { EverythingObserver, everythingClient, texts } from './fixtures/everythi
 import { createMcpkitServer, TINY_PNG } from './fixtures/mcpkitServer.js';
 import * as officialChecks from './fixtures/mcpkitServerSuite.js';
 import { officialPeer } from './fixtures/mcpkitServerSuite.js';
-import { ClientProbe, probingClient, ROOT, textOf, tick } from './fixtures/probe.js';
+import { ClientProbe, countProgress, probingClient, ROOT, textOf, tick } from './fixtures/probe.js';
 import { fromSdkTransport, toSdkTransport } from './fixtures/sdkBridge.js';
 import { type SdkHttpMode, type SdkHttpServer, startSdkHttpServer } from './fixtures/sdkHttpServer.js';
 import { SdkProbe, type SdkProbingClient, sdkProbingClient, sdkText } from './fixtures/sdkProbingClient.js';
@@ -314,11 +314,7 @@ describe.each(SDK_SERVER_MODES)(
         const updates: ProgressUpdate[] = [];
         const result = await client.callTool('count', { steps: 3 }, { onProgress: (u) => updates.push(u) });
         expect(textOf(result)).toBe('counted to 3');
-        expect(updates).toEqual([
-          { progress: 1, total: 3, message: 'step 1' },
-          { progress: 2, total: 3, message: 'step 2' },
-          { progress: 3, total: 3, message: 'step 3' },
-        ]);
+        expect(updates).toEqual(countProgress(3));
       });
     }
 
@@ -333,13 +329,7 @@ describe.each(SDK_SERVER_MODES)(
           { signal: controller.signal, onProgress: abortOnProgress(controller, 'user pressed stop') },
         );
         await expect(pending).rejects.toBeInstanceOf(RequestCancelledError);
-        await until(
-          () => probe.logs.some((log) => String(log.data).startsWith('cancelled')),
-          'the server log',
-        );
-        expect(probe.logs.find((log) => String(log.data).startsWith('cancelled'))?.data).toContain(
-          'user pressed stop',
-        );
+        expect(await probe.cancellation('the server log')).toContain('user pressed stop');
       });
     } else {
       it('cancels a tool call: it rejects at once, and the client stays usable', async () => {

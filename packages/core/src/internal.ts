@@ -117,6 +117,36 @@ export function concatBytes(chunks: readonly Uint8Array[], total: number): Uint8
 }
 
 /**
+ * Reads a byte stream whole, up to `limit` bytes: past it the stream is cancelled (without waiting)
+ * and the answer is `'too-large'`, so a peer cannot make us buffer more. A failed read rejects.
+ *
+ * @example
+ * ```ts
+ * const bytes = await readCapped(response.body, 4 * 1024 * 1024);
+ * if (bytes === 'too-large') throw new Error('too large');
+ * ```
+ */
+export async function readCapped(
+  stream: ReadableStream<Uint8Array>,
+  limit: number,
+): Promise<Uint8Array | 'too-large'> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      void reader.cancel().catch(() => {});
+      return 'too-large';
+    }
+    chunks.push(value);
+  }
+  return concatBytes(chunks, size);
+}
+
+/**
  * Validation issues as text, `path: message` each: `'list'` puts one per line as `- path: …`
  * (for messages a model reads to fix its call), `'inline'` joins them with `; ` for a one-line
  * error. `pathText` names a path; by default the root is `(root)` in a list and `/` inline.

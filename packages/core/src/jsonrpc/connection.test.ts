@@ -13,6 +13,18 @@ import {
   RequestTimeoutError,
 } from '../index.js';
 
+/** `count` progress notifications for `token`, one every `ms` of (fake) time. */
+function progressEvery(ms: number, count: number, transport: ScriptedTransport, token: unknown): void {
+  for (let i = 1; i <= count; i++) {
+    vi.advanceTimersByTime(ms);
+    transport.deliver({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: token, progress: i },
+    });
+  }
+}
+
 function setup(handler: Partial<ConnectionHandler> = {}, options = {}) {
   const transport = new ScriptedTransport();
   const errors: Error[] = [];
@@ -202,14 +214,7 @@ describe('timeouts', () => {
     const { transport, connection } = setup();
     const pending = connection.request('slow', {}, { timeout: 1000 });
     const token = transport.last().params._meta.progressToken;
-    for (let i = 1; i <= 5; i++) {
-      vi.advanceTimersByTime(800);
-      transport.deliver({
-        jsonrpc: '2.0',
-        method: 'notifications/progress',
-        params: { progressToken: token, progress: i },
-      });
-    }
+    progressEvery(800, 5, transport, token);
     transport.deliver({ jsonrpc: '2.0', id: token, result: { ok: true } });
     await expect(pending).resolves.toEqual({ ok: true });
   });
@@ -220,14 +225,7 @@ describe('timeouts', () => {
     const pending = connection.request('slow', {}, { timeout: 1000, maxTotalTimeout: 2500 });
     pending.catch(() => {});
     const token = transport.last().params._meta.progressToken;
-    for (let i = 1; i <= 4; i++) {
-      vi.advanceTimersByTime(700);
-      transport.deliver({
-        jsonrpc: '2.0',
-        method: 'notifications/progress',
-        params: { progressToken: token, progress: i },
-      });
-    }
+    progressEvery(700, 4, transport, token);
     await expect(pending).rejects.toMatchObject({ reason: 'maxTotalTimeout' });
   });
 

@@ -14,8 +14,6 @@ import {
   type JsonRpcMessage,
   type MessageExtra,
   type MessageSink,
-  RAW_HTTP_HANDLER,
-  type RawHttpHandler,
   type RawHttpRequest,
   type SendOptions,
   type Transport,
@@ -24,8 +22,8 @@ import { toError } from '@mcpkit/core/internal';
 import type { Server } from '../server.js';
 import type { ServerSession } from '../session.js';
 import { accepts, isJsonContentType, readJsonBody } from './body.js';
-import { HttpMessageExtra, webRequestView } from './requestView.js';
-import { emptyReply, Refuse, type Reply, sseReply, toResponse } from './responses.js';
+import { HttpMessageExtra } from './requestView.js';
+import { emptyReply, Refuse, type Reply, sseReply, webHandler } from './responses.js';
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
 import {
   type ConnectionRegistry,
@@ -98,14 +96,7 @@ export function createLegacySseHandler(
   server: Server,
   options: LegacySseHandlerOptions = {},
 ): LegacySseHandler {
-  const endpoint = new LegacySseEndpoint(server, options);
-  const handler = ((request: Request, extra?: HttpRequestExtra) =>
-    endpoint.handle(webRequestView(request), extra).then(toResponse)) as LegacySseHandler;
-  handler.close = () => endpoint.close();
-  Object.defineProperty(handler, 'sessionCount', { get: () => endpoint.sessions.size });
-  const raw: RawHttpHandler<HttpRequestExtra> = (request, extra) => endpoint.handle(request, extra);
-  Object.defineProperty(handler, RAW_HTTP_HANDLER, { value: raw });
-  return handler;
+  return webHandler<LegacySseHandler>(new LegacySseEndpoint(server, options));
 }
 
 class LegacySseEndpoint {
@@ -129,6 +120,10 @@ class LegacySseEndpoint {
     this.maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
     this.maxSessions = options.maxSessions ?? 10_000;
     this.maxBufferedBytes = options.maxBufferedBytes ?? 8 * 1024 * 1024;
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size;
   }
 
   async handle(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {

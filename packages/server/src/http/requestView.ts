@@ -4,7 +4,7 @@
  * @module
  */
 import type { AbortSignalLike, AuthInfo, MessageExtra, RawHttpRequest } from '@mcpkit/core';
-import { concatBytes } from '@mcpkit/core/internal';
+import { readCapped } from '@mcpkit/core/internal';
 
 /**
  * Wraps a web `Request`.
@@ -79,23 +79,10 @@ class WebRequestView implements RawHttpRequest {
       return 'too-large';
     }
     if (!body) return new Uint8Array();
-    const reader = body.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
     try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.byteLength;
-        if (size > limit) {
-          void reader.cancel().catch(() => {});
-          return 'too-large';
-        }
-        chunks.push(value);
-      }
+      return await readCapped(body, limit);
     } catch {
       return 'aborted';
     }
-    return concatBytes(chunks, size);
   }
 }

@@ -5,7 +5,16 @@
  * say what the client did wrong and never anything about the server's internals.
  * @module
  */
-import { ErrorCode, type RawHttpReply, type RequestId } from '@mcpkit/core';
+import {
+  ErrorCode,
+  RAW_HTTP_HANDLER,
+  type RawHttpHandler,
+  type RawHttpReply,
+  type RawHttpRequest,
+  type RequestId,
+} from '@mcpkit/core';
+import { webRequestView } from './requestView.js';
+import type { HttpRequestExtra } from './streamable.js';
 
 /**
  * What the handlers answer with: a plain status, headers and body. The web-standard entry points
@@ -22,6 +31,29 @@ export class Reply implements RawHttpReply {
 /** The web `Response` for a reply. */
 export function toResponse(reply: RawHttpReply): Response {
   return new Response(reply.body, { status: reply.status, headers: reply.headers });
+}
+
+/** What an endpoint (Streamable HTTP, legacy SSE) offers to {@link webHandler}. */
+export interface HttpEndpoint {
+  handle(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply>;
+  close(): Promise<void>;
+  readonly sessionCount: number;
+}
+
+/**
+ * The function users mount for an endpoint: `Request` in, `Response` out, with `close()`, a live
+ * `sessionCount`, and the raw entry point a host adapter calls without building a `Request`.
+ */
+export function webHandler<H extends (request: Request, extra?: HttpRequestExtra) => Promise<Response>>(
+  endpoint: HttpEndpoint,
+): H {
+  const handler = ((request: Request, extra?: HttpRequestExtra) =>
+    endpoint.handle(webRequestView(request), extra).then(toResponse)) as H & { close(): Promise<void> };
+  handler.close = () => endpoint.close();
+  Object.defineProperty(handler, 'sessionCount', { get: () => endpoint.sessionCount });
+  const raw: RawHttpHandler<HttpRequestExtra> = (request, extra) => endpoint.handle(request, extra);
+  Object.defineProperty(handler, RAW_HTTP_HANDLER, { value: raw });
+  return handler;
 }
 
 /** A reply without a body (202 for accepted notifications, 204, 200 for DELETE). */

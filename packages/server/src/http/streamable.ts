@@ -14,8 +14,6 @@ import {
   type MessageExtra,
   negotiateProtocolVersion,
   type ProtocolVersion,
-  RAW_HTTP_HANDLER,
-  type RawHttpHandler,
   type RawHttpRequest,
   type RequestId,
 } from '@mcpkit/core';
@@ -24,14 +22,14 @@ import type { RequestContext } from '../context.js';
 import type { Server } from '../server.js';
 import { accepts, isJsonContentType, readJsonBody } from './body.js';
 import { type EventStore, InMemoryEventStore } from './eventStore.js';
-import { HttpMessageExtra, webRequestView } from './requestView.js';
+import { HttpMessageExtra } from './requestView.js';
 import {
   emptyReply,
   PROTOCOL_VERSION_HEADER,
   Refuse,
   Reply,
   SESSION_HEADER,
-  toResponse,
+  webHandler,
 } from './responses.js';
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
 import { clientKeyOf, type SessionLimits, SessionTable } from './sessionTable.js';
@@ -192,14 +190,7 @@ export function createStreamableHttpHandler(
   server: Server,
   options: StreamableHttpHandlerOptions = {},
 ): StreamableHttpHandler {
-  const endpoint = new StreamableHttpEndpoint(server, options);
-  const handler = ((request: Request, extra?: HttpRequestExtra) =>
-    endpoint.handle(webRequestView(request), extra).then(toResponse)) as StreamableHttpHandler;
-  handler.close = () => endpoint.close();
-  Object.defineProperty(handler, 'sessionCount', { get: () => endpoint.sessionCount });
-  const raw: RawHttpHandler<HttpRequestExtra> = (request, extra) => endpoint.handle(request, extra);
-  Object.defineProperty(handler, RAW_HTTP_HANDLER, { value: raw });
-  return handler;
+  return webHandler<StreamableHttpHandler>(new StreamableHttpEndpoint(server, options));
 }
 
 /**

@@ -175,3 +175,5 @@ function listPath(pointer: string): string {
 function inlinePath(pointer: string): string {
   return pointer || '/';
 }
+
+export { receiverSettings } from './tasks/settings.js';

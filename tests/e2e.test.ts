@@ -31,7 +31,6 @@ import {
   type ProgressUpdate,
   type ProtocolVersion,
   RELATED_TASK_META_KEY,
-  RequestCancelledError,
   type Task,
   type TaskStatusNotificationParams,
   type Transport,
@@ -51,7 +50,15 @@ import {
 } from '@mcpkit/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpkitServer, TINY_PNG } from './fixtures/mcpkitServer.js';
-import { ClientProbe, countProgress, probingClient, ROOT, textOf, tick } from './fixtures/probe.js';
+import {
+  ClientProbe,
+  callAndCancel,
+  countProgress,
+  probingClient,
+  ROOT,
+  textOf,
+  tick,
+} from './fixtures/probe.js';
 import { eventually as until } from './support/eventually.js';
 import {
   type MessageUnion,
@@ -230,13 +237,7 @@ describe('every method of 2025-11-25, both directions, schema-checked', () => {
 
   it('notifications/cancelled client → server aborts the tool handler', async () => {
     const { client, probe } = await connect();
-    const controller = new AbortController();
-    const call = client.callTool(
-      'wait-for-cancel',
-      {},
-      { signal: controller.signal, onProgress: () => controller.abort('user pressed stop') },
-    );
-    await expect(call).rejects.toBeInstanceOf(RequestCancelledError);
+    await callAndCancel(client, 'user pressed stop');
     expect(await probe.cancellation('the handler to stop')).toContain('user pressed stop');
   });
 
@@ -644,13 +645,7 @@ describe.each(OLDER)('a client pinned to %s against the same server', (revision)
     await client.setRoots([{ uri: 'file:///tmp' }]);
     await until(() => probe.logged('roots changed'), 'roots/list_changed');
 
-    const controller = new AbortController();
-    const call = client.callTool(
-      'wait-for-cancel',
-      {},
-      { signal: controller.signal, onProgress: () => controller.abort('stop') },
-    );
-    await expect(call).rejects.toBeInstanceOf(RequestCancelledError);
+    await callAndCancel(client, 'stop');
     await probe.cancellation('the handler to stop');
     expect(textOf(await client.callTool('ask-model-then-cancel'))).toMatch(/^rejected:/);
     await until(() => probe.samplingAborted, 'the sampling handler to see the abort');

@@ -229,6 +229,13 @@ async function startHttpsMcpServer(key: string, cert: string): Promise<string> {
   return `https://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
 }
 
+/** Serves `server` until the test ends; its MCP endpoint URL. */
+async function mcpUrlOf(server: Server): Promise<string> {
+  const served = await listen(server);
+  cleanups.push(served.close);
+  return `${served.origin}/mcp`;
+}
+
 describe('request headers', () => {
   it('fixed user headers given in mixed case reach the server once, and protocol headers win over them', async () => {
     const server = await startMisbehavingHttpServer('polite');
@@ -242,9 +249,7 @@ describe('request headers', () => {
       });
       req.pipe(forward);
     });
-    const served = await listen(recorder);
-    cleanups.push(served.close);
-    const url = `${served.origin}/mcp`;
+    const url = await mcpUrlOf(recorder);
     const client = new McpClient({ name: 'headers', version: '1.0.0' });
     cleanups.push(() => client.close());
     const headers = { 'X-Api-Key': 'k1', Accept: 'text/html', 'Content-Type': 'text/plain' };
@@ -276,9 +281,7 @@ describe('message limit with a declared length', () => {
         res.end(text);
       });
     });
-    const served = await listen(server);
-    cleanups.push(served.close);
-    const url = `${served.origin}/mcp`;
+    const url = await mcpUrlOf(server);
     const client = new McpClient({ name: 'limited', version: '1.0.0' });
     cleanups.push(() => client.close());
     const fetch = createUndiciFetch({ proxyFromEnv: false });

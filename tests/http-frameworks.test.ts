@@ -64,13 +64,18 @@ async function callsATool(url: string): Promise<void> {
   await client.close();
 }
 
+/** {@link callsATool} on a server that a framework started; the server is closed after the test. */
+async function callsAToolOn(server: NodeServer): Promise<void> {
+  cleanups.push(() => closeNode(server));
+  await callsATool(await listening(server));
+}
+
 describe('mounting the handler in frameworks, as the README shows', () => {
   it('Express 5 serves a session with no body parser', async () => {
     const app = express();
     app.all('/mcp', toNodeListener(handler()));
     const server = app.listen(0, '127.0.0.1');
-    cleanups.push(() => closeNode(server));
-    await callsATool(await listening(server));
+    await callsAToolOn(server);
   });
 
   it('Express 5 serves a session after express.json() has parsed the body', async () => {
@@ -78,8 +83,7 @@ describe('mounting the handler in frameworks, as the README shows', () => {
     app.use(express.json());
     app.all('/mcp', toNodeListener(handler()));
     const server = app.listen(0, '127.0.0.1');
-    cleanups.push(() => closeNode(server));
-    await callsATool(await listening(server));
+    await callsAToolOn(server);
   });
 
   it('Hono 4 on @hono/node-server serves a session through c.req.raw', async () => {
@@ -87,8 +91,7 @@ describe('mounting the handler in frameworks, as the README shows', () => {
     const app = new Hono();
     app.all('/mcp', (c) => mcp(c.req.raw));
     const server = honoServe({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as NodeServer;
-    cleanups.push(() => closeNode(server));
-    await callsATool(await listening(server));
+    await callsAToolOn(server);
   });
 
   it('Fastify 5 serves a session although it has already read the body (was 400 on every POST)', async () => {

@@ -14,7 +14,6 @@ import type { McpClient } from '@mcpkit/client';
 import {
   createInMemoryPair,
   type ProgressUpdate,
-  RequestCancelledError,
   type Transport,
   UrlElicitationRequiredError,
 } from '@mcpkit/core';
@@ -26,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpkitServer } from './fixtures/mcpkitServer.js';
 import * as officialChecks from './fixtures/mcpkitServerSuite.js';
 import { officialPeer } from './fixtures/mcpkitServerSuite.js';
-import { ClientProbe, countProgress, probingClient, ROOT, textOf } from './fixtures/probe.js';
+import { ClientProbe, callAndCancel, countProgress, probingClient, ROOT, textOf } from './fixtures/probe.js';
 import { fromSdkTransport, toSdkTransport } from './fixtures/sdkBridge.js';
 import { SdkProbe, type SdkProbingClient, sdkProbingClient, sdkText } from './fixtures/sdkProbingClient.js';
 import { createSdkServer } from './fixtures/sdkServer.js';
@@ -117,13 +116,7 @@ describe.each(Object.keys(officialServerConnections))(
     });
 
     it('cancels a tool call: the server sees notifications/cancelled', async () => {
-      const controller = new AbortController();
-      const call = client.callTool(
-        'wait-for-cancel',
-        {},
-        { signal: controller.signal, onProgress: () => controller.abort('user pressed stop') },
-      );
-      await expect(call).rejects.toBeInstanceOf(RequestCancelledError);
+      await callAndCancel(client, 'user pressed stop');
       expect(await probe.cancellation('the server log')).toContain('user pressed stop');
     });
 

@@ -11,6 +11,7 @@ import {
   ClientTaskReceiver,
   McpClient,
   type McpClientOptions,
+  type SamplingHandler,
   type ServerRequestContext,
 } from '@mcpkit/client';
 import {
@@ -118,6 +119,17 @@ const FORM: ElicitRequestFormParams = {
 
 function reply(text: string): CreateMessageResult {
   return { role: 'assistant', content: { type: 'text', text }, model: 'test-model' };
+}
+
+/** A sampling handler that never answers; `signal()` is the one its (last) call got. */
+function hangingModel() {
+  let signal: AbortSignal | undefined;
+  const sampling: SamplingHandler = async (_params, context) => {
+    signal = context.signal;
+    await new Promise(() => {});
+    return reply('never');
+  };
+  return { sampling, signal: () => signal };
 }
 
 /** A sampling handler that records its calls and answers once its gate opens. */
@@ -379,15 +391,8 @@ describe('client task receiver: cancellation, listing and lifetime', () => {
   });
 
   it('sampleAndWait cancels the task when its signal aborts', async () => {
-    let signal: AbortSignal | undefined;
-    const { session } = await connect({
-      sampling: async (_params, context) => {
-        signal = context.signal;
-        await new Promise(() => {});
-        return reply('never');
-      },
-      tasks: { pollInterval: 10 },
-    });
+    const model = hangingModel();
+    const { session } = await connect({ sampling: model.sampling, tasks: { pollInterval: 10 } });
     const controller = new AbortController();
     let taskId: string | undefined;
     const waiting = sampleAndWait(session, PROMPT, {
@@ -396,10 +401,10 @@ describe('client task receiver: cancellation, listing and lifetime', () => {
         taskId = task.taskId;
       },
     });
-    await until(() => signal !== undefined, 'the handler to start');
+    await until(() => model.signal() !== undefined, 'the handler to start');
     controller.abort(new Error('enough'));
     await expect(waiting).rejects.toThrow('enough');
-    await until(() => signal?.aborted === true, 'the cancel to reach the client');
+    await until(() => model.signal()?.aborted === true, 'the cancel to reach the client');
     expect((await getClientTask(session, taskId!)).status).toBe('cancelled');
   });
 
@@ -440,37 +445,23 @@ describe('client task receiver: cancellation, listing and lifetime', () => {
   });
 
   it('expires tasks after their ttl: the handler is aborted and the task is gone', async () => {
-    let signal: AbortSignal | undefined;
-    const { session } = await connect({
-      sampling: async (_params, context) => {
-        signal = context.signal;
-        await new Promise(() => {});
-        return reply('never');
-      },
-      tasks: { minTtl: 1 },
-    });
+    const model = hangingModel();
+    const { session } = await connect({ sampling: model.sampling, tasks: { minTtl: 1 } });
     const { task } = await sampleAsTask(session, PROMPT, { ttl: 40 });
     expect(task.ttl).toBe(40);
-    await until(() => signal?.aborted === true, 'the expiry');
-    expect((signal!.reason as Error).message).toBe('The task expired');
+    await until(() => model.signal()?.aborted === true, 'the expiry');
+    expect((model.signal()!.reason as Error).message).toBe('The task expired');
     expect((await rejection(getClientTask(session, task.taskId))).code).toBe(-32602);
   });
 
   it('aborts running tasks when the connection closes', async () => {
-    let signal: AbortSignal | undefined;
-    const { session, client } = await connect({
-      sampling: async (_params, context) => {
-        signal = context.signal;
-        await new Promise(() => {});
-        return reply('never');
-      },
-      tasks: true,
-    });
+    const model = hangingModel();
+    const { session, client } = await connect({ sampling: model.sampling, tasks: true });
     await sampleAsTask(session, PROMPT);
-    await until(() => signal !== undefined, 'the handler to start');
+    await until(() => model.signal() !== undefined, 'the handler to start');
     await client.close();
-    await until(() => signal?.aborted === true, 'the abort');
-    expect((signal!.reason as Error).message).toBe('The connection closed');
+    await until(() => model.signal()?.aborted === true, 'the abort');
+    expect((model.signal()!.reason as Error).message).toBe('The connection closed');
   });
 });
 

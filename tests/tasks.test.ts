@@ -52,6 +52,17 @@ interface TestTool {
   run: (args: Record<string, unknown>, ctx: RequestContext) => CallToolResult | Promise<CallToolResult>;
 }
 
+/** A task-optional tool that answers `answer` once `release` opens. */
+function gatedTool(release: { opened: Promise<void> }, answer: string): TestTool {
+  return {
+    taskSupport: 'optional',
+    run: async () => {
+      await release.opened;
+      return text(answer);
+    },
+  };
+}
+
 interface Harness {
   server: Server;
   tasks: TaskManager;
@@ -206,15 +217,7 @@ describe('tasks: tools/call as a task', () => {
 
   it('blocks tasks/result until the task is terminal', async () => {
     const release = gate();
-    const { server } = taskServer({
-      t: {
-        taskSupport: 'optional',
-        run: async () => {
-          await release.opened;
-          return text('finally');
-        },
-      },
-    });
+    const { server } = taskServer({ t: gatedTool(release, 'finally') });
     const { client, recorder } = await connect(server);
     const { task } = await callToolAsTask(client, 't');
     let settled = false;
@@ -612,15 +615,7 @@ describe('tasks: listing and binding', () => {
 
   it('binds tasks to the auth context across sessions, and keeps them from other identities', async () => {
     const release = gate();
-    const { server } = taskServer({
-      t: {
-        taskSupport: 'optional',
-        run: async () => {
-          await release.opened;
-          return text('for alice');
-        },
-      },
-    });
+    const { server } = taskServer({ t: gatedTool(release, 'for alice') });
     const alice = { authInfo: { token: 'alice-token', clientId: 'app' } };
     const first = await connect(server, {}, alice);
     const { task } = await callToolAsTask(first.client, 't');

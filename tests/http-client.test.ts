@@ -1,8 +1,3 @@
-/**
- * The HTTP client transports against the official SDK's servers: Streamable HTTP in JSON and SSE
- * modes, SSE polling with an event store, and the legacy HTTP+SSE transport.
- */
-import { randomUUID } from 'node:crypto';
 import {
   createServer,
   type IncomingHttpHeaders,
@@ -15,10 +10,11 @@ import { HttpClientTransport, SseClientTransport, StreamableHttpClientTransport 
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { openSdkSession } from './fixtures/sdkHttpServer.js';
 import { listen as listenOn } from './support/listen.js';
 
 interface Seen {
@@ -130,22 +126,12 @@ async function startSdkServer(options: SdkOptions = {}) {
       return;
     }
     if (req.method === 'POST' && (body as { method?: string } | undefined)?.method === 'initialize') {
-      const server = sdkMcpServer(counters);
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
+      await openSdkSession(sessions, sdkMcpServer(counters), req, res, body, {
         enableJsonResponse: options.json ?? false,
         ...(options.retryInterval === undefined
           ? {}
           : { eventStore: new InMemoryEventStore(), retryInterval: options.retryInterval }),
-        onsessioninitialized: (id) => {
-          sessions.set(id, { transport, server });
-        },
       });
-      transport.onclose = () => {
-        if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
-      };
-      await server.connect(transport);
-      await transport.handleRequest(req, res, body);
       return;
     }
     res.writeHead(400, { 'content-type': 'text/plain' });

@@ -557,13 +557,7 @@ describe('mcpkit McpClient → server-everything over Streamable HTTP', () => {
     await expect(client.ping()).resolves.toBeUndefined();
   });
 
-  it('lists the tools that depend on the capabilities this client declared', () => {
-    everythingChecks.expectCapabilityTools(tools);
-  });
-
-  it('answers the server’s roots/list (sent on the GET stream), and again after roots/list_changed', async () => {
-    await everythingChecks.expectRootsRelisted(client, observed);
-  });
+  everythingChecks.itRunsTheSharedChecks(() => ({ client, observed, tools }), ' (sent on the GET stream)');
 
   it('calls every listed tool with arguments drawn from its inputSchema', async () => {
     const called = await everythingChecks.callEveryTool(client, observed, tools);
@@ -597,14 +591,6 @@ describe('mcpkit McpClient → server-everything over Streamable HTTP', () => {
   it('subscribes to a resource, receives resources/updated on the GET stream, and unsubscribes', async () => {
     await everythingChecks.expectResourceUpdates(client, observed);
     await client.callTool('toggle-subscriber-updates');
-  });
-
-  it('reads every listed resource, following pagination', async () => {
-    await everythingChecks.readEveryResource(client);
-  });
-
-  it('reads an expansion of every resource template, using completion for the variable', async () => {
-    await everythingChecks.readEveryTemplate(client);
   });
 
   it('gets every prompt, filling required arguments through completion/complete', async () => {

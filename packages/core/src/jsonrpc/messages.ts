@@ -1,4 +1,3 @@
-import { isRecord } from '../internal.js';
 /**
  * JSON-RPC 2.0 message shapes, error codes and the envelope check.
  *
@@ -7,6 +6,7 @@ import { isRecord } from '../internal.js';
  * the method.
  * @module
  */
+import { isRecord } from '../internal.js';
 
 /** A request id: a string or an integer, never null, never reused within a session. */
 export type RequestId = string | number;

@@ -1,5 +1,3 @@
-import { isRecord } from '../internal.js';
-
 /**
  * Which capability a peer must have declared before a method may be sent to it.
  *
@@ -7,6 +5,7 @@ import { isRecord } from '../internal.js';
  * "did I promise this?" check can never disagree.
  * @module
  */
+import { isRecord } from '../internal.js';
 
 type Capabilities = Record<string, unknown> | undefined;
 

@@ -1,4 +1,3 @@
-import { isBase64Char } from '../internal.js';
 /**
  * Icon checks (2025-11-25, SEP-973), for servers registering icons and clients about to render
  * them.
@@ -9,6 +8,7 @@ import { isBase64Char } from '../internal.js';
  * SVG as active content remain the renderer's job.
  * @module
  */
+import { isBase64Char } from '../internal.js';
 
 /**
  * Options of {@link isSafeIconSource} and {@link validateIcon}.

@@ -1,5 +1,3 @@
-import { isBase64Char } from '@mcpkit/core/internal';
-
 /**
  * Base64 for binary content (images, audio, blobs), with web-standard APIs only.
  *
@@ -9,6 +7,7 @@ import { isBase64Char } from '@mcpkit/core/internal';
  * engines), it is used instead.
  * @module
  */
+import { isBase64Char } from '@mcpkit/core/internal';
 
 const CHUNK = 0x8000;
 

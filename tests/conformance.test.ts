@@ -191,31 +191,24 @@ describe('conformance fixture server', () => {
   });
 });
 
+/** Runs the conformance client for `scenario` against a port where nothing listens. */
+function runClientAgainstNothing(scenario: string) {
+  return spawnSync(process.execPath, [...TS_LOADER, 'conformance/client.ts', 'http://127.0.0.1:1/mcp'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, MCP_CONFORMANCE_SCENARIO: scenario },
+  });
+}
+
 describe('conformance client', () => {
   it('refuses an unknown scenario with exit code 2', () => {
-    const run = spawnSync(
-      process.execPath,
-      [...TS_LOADER, 'conformance/client.ts', 'http://127.0.0.1:1/mcp'],
-      {
-        cwd: REPO_ROOT,
-        encoding: 'utf8',
-        env: { ...process.env, MCP_CONFORMANCE_SCENARIO: 'no-such-scenario' },
-      },
-    );
+    const run = runClientAgainstNothing('no-such-scenario');
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('unknown scenario "no-such-scenario"');
   });
 
   it('exits 1 with a message when the server cannot be reached', () => {
-    const run = spawnSync(
-      process.execPath,
-      [...TS_LOADER, 'conformance/client.ts', 'http://127.0.0.1:1/mcp'],
-      {
-        cwd: REPO_ROOT,
-        encoding: 'utf8',
-        env: { ...process.env, MCP_CONFORMANCE_SCENARIO: 'initialize' },
-      },
-    );
+    const run = runClientAgainstNothing('initialize');
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('[client] failed:');
   });

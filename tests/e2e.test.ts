@@ -31,7 +31,6 @@ import {
   type ProgressUpdate,
   type ProtocolVersion,
   RELATED_TASK_META_KEY,
-  RequestCancelledError,
   type Task,
   type TaskStatusNotificationParams,
   type Transport,
@@ -50,7 +49,16 @@ import {
 } from '@mcpkit/server/tasks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpkitServer, TINY_PNG } from './fixtures/mcpkitServer.js';
-import { ClientProbe, probingClient, ROOT, textOf, tick, until } from './fixtures/probe.js';
+import {
+  ClientProbe,
+  callAndCancel,
+  countProgress,
+  probingClient,
+  ROOT,
+  textOf,
+  tick,
+} from './fixtures/probe.js';
+import { eventually as until } from './support/eventually.js';
 import {
   type MessageUnion,
   methodsOf,
@@ -173,9 +181,8 @@ describe('every method of 2025-11-25, both directions, schema-checked', () => {
 
   it('tools/list in pages; tools/call: plain, structuredContent, isError, bad arguments, unknown tool', async () => {
     const { client } = await connect();
-    const first = await client.listTools();
-    expect(first.tools).toHaveLength(2);
-    expect(first.nextCursor).toEqual(expect.any(String));
+    // A first page of two, and a cursor to the rest.
+    expect(await client.listTools()).toMatchObject({ tools: [{}, {}], nextCursor: expect.any(String) });
     const names: string[] = [];
     let cursor: string | undefined;
     do {
@@ -223,29 +230,13 @@ describe('every method of 2025-11-25, both directions, schema-checked', () => {
       { onProgress: (update) => updates.push(update) },
     );
     expect(textOf(result)).toBe('counted to 3');
-    expect(updates).toEqual([
-      { progress: 1, total: 3, message: 'step 1' },
-      { progress: 2, total: 3, message: 'step 2' },
-      { progress: 3, total: 3, message: 'step 3' },
-    ]);
+    expect(updates).toEqual(countProgress(3));
   });
 
   it('notifications/cancelled client → server aborts the tool handler', async () => {
     const { client, probe } = await connect();
-    const controller = new AbortController();
-    const call = client.callTool(
-      'wait-for-cancel',
-      {},
-      { signal: controller.signal, onProgress: () => controller.abort('user pressed stop') },
-    );
-    await expect(call).rejects.toBeInstanceOf(RequestCancelledError);
-    await until(
-      () => probe.logs.some((log) => String(log.data).startsWith('cancelled')),
-      'the handler to stop',
-    );
-    expect(probe.logs.find((log) => String(log.data).startsWith('cancelled'))?.data).toContain(
-      'user pressed stop',
-    );
+    await callAndCancel(client, 'user pressed stop');
+    expect(await probe.cancellation('the handler to stop')).toContain('user pressed stop');
   });
 
   it('notifications/cancelled server → client aborts the sampling handler', async () => {
@@ -261,9 +252,11 @@ describe('every method of 2025-11-25, both directions, schema-checked', () => {
 
   it('resources/list in pages, resources/templates/list, resources/read (text, blob, template), -32002', async () => {
     const { client } = await connect();
-    const first = await client.listResources();
-    expect(first.resources).toHaveLength(2);
-    expect(first.nextCursor).toEqual(expect.any(String));
+    // A first page of two, and a cursor to the rest.
+    expect(await client.listResources()).toMatchObject({
+      resources: [{}, {}],
+      nextCursor: expect.any(String),
+    });
     const uris = (await client.resources()).map((resource) => resource.uri);
     expect(uris).toEqual(['mem://readme', 'mem://logo', 'mem://notes/1', 'mem://notes/2', 'mem://notes/3']);
     expect((await client.resources())[0]).toMatchObject({
@@ -652,17 +645,8 @@ describe.each(OLDER)('a client pinned to %s against the same server', (revision)
     await client.setRoots([{ uri: 'file:///tmp' }]);
     await until(() => probe.logged('roots changed'), 'roots/list_changed');
 
-    const controller = new AbortController();
-    const call = client.callTool(
-      'wait-for-cancel',
-      {},
-      { signal: controller.signal, onProgress: () => controller.abort('stop') },
-    );
-    await expect(call).rejects.toBeInstanceOf(RequestCancelledError);
-    await until(
-      () => probe.logs.some((log) => String(log.data).startsWith('cancelled')),
-      'the handler to stop',
-    );
+    await callAndCancel(client, 'stop');
+    await probe.cancellation('the handler to stop');
     expect(textOf(await client.callTool('ask-model-then-cancel'))).toMatch(/^rejected:/);
     await until(() => probe.samplingAborted, 'the sampling handler to see the abort');
     await tick();

@@ -5,7 +5,6 @@
  * (`@mcpkit/client/http`) and on undici (`@mcpkit/node/http-client`, the default on Node).
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@mcpkit/client';
 import * as fetchPath from '@mcpkit/client/http';
 import {
@@ -16,6 +15,7 @@ import {
 import { ConnectionClosedError, McpError } from '@mcpkit/core';
 import * as undiciPath from '@mcpkit/node/http-client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { listen } from './support/listen.js';
 
 /** The two client HTTP paths; each describe block below runs on both. */
 const PATHS = [
@@ -50,15 +50,8 @@ async function startServer(handle: Handler) {
     seen.push({ method: req.method ?? '', headers: req.headers, body, at: performance.now() });
     await handle(req, res, body);
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  cleanups.push(
-    () =>
-      new Promise((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
-  );
-  const origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const { origin, close } = await listen(http);
+  cleanups.push(close);
   return {
     origin,
     url: `${origin}/mcp`,

@@ -18,18 +18,12 @@ import { McpServer } from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMisbehavingHttpServer } from './fixtures/misbehavingHttp.js';
+import { closeServer, listen } from './support/listen.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
-}
 
 /** A small HTTP proxy (CONNECT tunnels and absolute-URI forwarding) that records every target. */
 async function startProxy() {
@@ -235,6 +229,13 @@ async function startHttpsMcpServer(key: string, cert: string): Promise<string> {
   return `https://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
 }
 
+/** Serves `server` until the test ends; its MCP endpoint URL. */
+async function mcpUrlOf(server: Server): Promise<string> {
+  const served = await listen(server);
+  cleanups.push(served.close);
+  return `${served.origin}/mcp`;
+}
+
 describe('request headers', () => {
   it('fixed user headers given in mixed case reach the server once, and protocol headers win over them', async () => {
     const server = await startMisbehavingHttpServer('polite');
@@ -248,9 +249,7 @@ describe('request headers', () => {
       });
       req.pipe(forward);
     });
-    await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => closeServer(recorder));
-    const url = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}/mcp`;
+    const url = await mcpUrlOf(recorder);
     const client = new McpClient({ name: 'headers', version: '1.0.0' });
     cleanups.push(() => client.close());
     const headers = { 'X-Api-Key': 'k1', Accept: 'text/html', 'Content-Type': 'text/plain' };
@@ -282,9 +281,7 @@ describe('message limit with a declared length', () => {
         res.end(text);
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => closeServer(server));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const url = await mcpUrlOf(server);
     const client = new McpClient({ name: 'limited', version: '1.0.0' });
     cleanups.push(() => client.close());
     const fetch = createUndiciFetch({ proxyFromEnv: false });

@@ -1,8 +1,3 @@
-/**
- * The HTTP client transports against the official SDK's servers: Streamable HTTP in JSON and SSE
- * modes, SSE polling with an event store, and the legacy HTTP+SSE transport.
- */
-import { randomUUID } from 'node:crypto';
 import {
   createServer,
   type IncomingHttpHeaders,
@@ -10,16 +5,17 @@ import {
   type Server as NodeServer,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { McpClient } from '@mcpkit/client';
 import { HttpClientTransport, SseClientTransport, StreamableHttpClientTransport } from '@mcpkit/client/http';
 import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { openSdkSession } from './fixtures/sdkHttpServer.js';
+import { listen as listenOn } from './support/listen.js';
 
 interface Seen {
   readonly method: string;
@@ -40,15 +36,9 @@ afterEach(async () => {
 });
 
 async function listen(server: NodeServer): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(
-    () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { origin, close } = await listenOn(server);
+  cleanups.push(close);
+  return origin;
 }
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
@@ -136,22 +126,12 @@ async function startSdkServer(options: SdkOptions = {}) {
       return;
     }
     if (req.method === 'POST' && (body as { method?: string } | undefined)?.method === 'initialize') {
-      const server = sdkMcpServer(counters);
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
+      await openSdkSession(sessions, sdkMcpServer(counters), req, res, body, {
         enableJsonResponse: options.json ?? false,
         ...(options.retryInterval === undefined
           ? {}
           : { eventStore: new InMemoryEventStore(), retryInterval: options.retryInterval }),
-        onsessioninitialized: (id) => {
-          sessions.set(id, { transport, server });
-        },
       });
-      transport.onclose = () => {
-        if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
-      };
-      await server.connect(transport);
-      await transport.handleRequest(req, res, body);
       return;
     }
     res.writeHead(400, { 'content-type': 'text/plain' });

@@ -16,6 +16,7 @@ import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
+import { closeServer as closeNode } from './support/listen.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -46,11 +47,6 @@ function listening(server: NodeServer, path = '/mcp'): Promise<string> {
   });
 }
 
-function closeNode(server: NodeServer): Promise<void> {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
-}
-
 /** A session through mcpkit's client: a tool call (with a progress notification) and a clean close. */
 async function callsATool(url: string): Promise<void> {
   const client = new McpClient({ name: 'framework-test', version: '1.0.0' }, { onError: () => {} });
@@ -68,13 +64,18 @@ async function callsATool(url: string): Promise<void> {
   await client.close();
 }
 
+/** {@link callsATool} on a server that a framework started; the server is closed after the test. */
+async function callsAToolOn(server: NodeServer): Promise<void> {
+  cleanups.push(() => closeNode(server));
+  await callsATool(await listening(server));
+}
+
 describe('mounting the handler in frameworks, as the README shows', () => {
   it('Express 5 serves a session with no body parser', async () => {
     const app = express();
     app.all('/mcp', toNodeListener(handler()));
     const server = app.listen(0, '127.0.0.1');
-    cleanups.push(() => closeNode(server));
-    await callsATool(await listening(server));
+    await callsAToolOn(server);
   });
 
   it('Express 5 serves a session after express.json() has parsed the body', async () => {
@@ -82,8 +83,7 @@ describe('mounting the handler in frameworks, as the README shows', () => {
     app.use(express.json());
     app.all('/mcp', toNodeListener(handler()));
     const server = app.listen(0, '127.0.0.1');
-    cleanups.push(() => closeNode(server));
-    await callsATool(await listening(server));
+    await callsAToolOn(server);
   });
 
   it('Hono 4 on @hono/node-server serves a session through c.req.raw', async () => {
@@ -91,8 +91,7 @@ describe('mounting the handler in frameworks, as the README shows', () => {
     const app = new Hono();
     app.all('/mcp', (c) => mcp(c.req.raw));
     const server = honoServe({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as NodeServer;
-    cleanups.push(() => closeNode(server));
-    await callsATool(await listening(server));
+    await callsAToolOn(server);
   });
 
   it('Fastify 5 serves a session although it has already read the body (was 400 on every POST)', async () => {

@@ -99,6 +99,16 @@ async function start(
   return harness as Harness;
 }
 
+/** Posts `initialize` for 2025-11-25 with request id `id`, as client `name`. */
+function postInitialize(client: RawClient, id: number, name: string) {
+  return client.post({
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name, version: '1' } },
+  });
+}
+
 function call(name: string, args: Json = {}, meta?: Json): Json {
   return meta ? { name, arguments: args, _meta: meta } : { name, arguments: args };
 }
@@ -108,12 +118,7 @@ describe('Streamable HTTP: the session lifecycle', () => {
     const h = await start();
     const client = new RawClient(h.url);
 
-    const init = await client.post({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    });
+    const init = await postInitialize(client, 0, 'raw');
     expect(init.status).toBe(200);
     const sessionId = init.headers.get('mcp-session-id');
     expect(sessionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -494,12 +499,7 @@ describe('Streamable HTTP: stateless mode', () => {
   it('serves initialize and calls without sessions, over one shared server definition', async () => {
     const h = await start({ stateless: true });
     const client = new RawClient(h.url);
-    const init = await client.post({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
-    });
+    const init = await postInitialize(client, 1, 'c');
     expect(init.status).toBe(200);
     expect(init.headers.get('mcp-session-id')).toBeNull();
     expect((await readAnswer(init)).messages[0]!.result.protocolVersion).toBe('2025-11-25');

@@ -45,13 +45,7 @@ describe('McpClient ↔ server-everything (stdio)', () => {
     await expect(client.ping()).resolves.toBeUndefined();
   });
 
-  it('lists the tools that depend on the capabilities this client declared', () => {
-    everythingChecks.expectCapabilityTools(tools);
-  });
-
-  it('answers the server’s roots/list, and again after roots/list_changed', async () => {
-    await everythingChecks.expectRootsRelisted(client, observed);
-  });
+  everythingChecks.itRunsTheSharedChecks(() => ({ client, observed, tools }));
 
   it('calls every listed tool with arguments drawn from its inputSchema', async () => {
     await everythingChecks.callEveryTool(client, observed, tools);
@@ -63,14 +57,6 @@ describe('McpClient ↔ server-everything (stdio)', () => {
 
   it('subscribes to a resource, receives resources/updated, and unsubscribes', async () => {
     await everythingChecks.expectResourceUpdates(client, observed);
-  });
-
-  it('reads every listed resource, following pagination', async () => {
-    await everythingChecks.readEveryResource(client);
-  });
-
-  it('reads an expansion of every resource template, using completion for the variable', async () => {
-    await everythingChecks.readEveryTemplate(client);
   });
 
   it('gets every prompt, filling required arguments through completion/complete', async () => {

@@ -41,10 +41,11 @@ import { EverythingObserver, everythingClient, texts } from './fixtures/everythi
 import { createMcpkitServer, TINY_PNG } from './fixtures/mcpkitServer.js';
 import * as officialChecks from './fixtures/mcpkitServerSuite.js';
 import { officialPeer } from './fixtures/mcpkitServerSuite.js';
-import { ClientProbe, probingClient, ROOT, textOf, tick, until } from './fixtures/probe.js';
+import { ClientProbe, countProgress, probingClient, ROOT, textOf, tick } from './fixtures/probe.js';
 import { fromSdkTransport, toSdkTransport } from './fixtures/sdkBridge.js';
 import { type SdkHttpMode, type SdkHttpServer, startSdkHttpServer } from './fixtures/sdkHttpServer.js';
 import { SdkProbe, type SdkProbingClient, sdkProbingClient, sdkText } from './fixtures/sdkProbingClient.js';
+import { eventually as until } from './support/eventually.js';
 import { SchemaRecorder } from './support/officialSchema.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -313,11 +314,7 @@ describe.each(SDK_SERVER_MODES)(
         const updates: ProgressUpdate[] = [];
         const result = await client.callTool('count', { steps: 3 }, { onProgress: (u) => updates.push(u) });
         expect(textOf(result)).toBe('counted to 3');
-        expect(updates).toEqual([
-          { progress: 1, total: 3, message: 'step 1' },
-          { progress: 2, total: 3, message: 'step 2' },
-          { progress: 3, total: 3, message: 'step 3' },
-        ]);
+        expect(updates).toEqual(countProgress(3));
       });
     }
 
@@ -332,13 +329,7 @@ describe.each(SDK_SERVER_MODES)(
           { signal: controller.signal, onProgress: abortOnProgress(controller, 'user pressed stop') },
         );
         await expect(pending).rejects.toBeInstanceOf(RequestCancelledError);
-        await until(
-          () => probe.logs.some((log) => String(log.data).startsWith('cancelled')),
-          'the server log',
-        );
-        expect(probe.logs.find((log) => String(log.data).startsWith('cancelled'))?.data).toContain(
-          'user pressed stop',
-        );
+        expect(await probe.cancellation('the server log')).toContain('user pressed stop');
       });
     } else {
       it('cancels a tool call: it rejects at once, and the client stays usable', async () => {
@@ -566,13 +557,7 @@ describe('mcpkit McpClient → server-everything over Streamable HTTP', () => {
     await expect(client.ping()).resolves.toBeUndefined();
   });
 
-  it('lists the tools that depend on the capabilities this client declared', () => {
-    everythingChecks.expectCapabilityTools(tools);
-  });
-
-  it('answers the server’s roots/list (sent on the GET stream), and again after roots/list_changed', async () => {
-    await everythingChecks.expectRootsRelisted(client, observed);
-  });
+  everythingChecks.itRunsTheSharedChecks(() => ({ client, observed, tools }), ' (sent on the GET stream)');
 
   it('calls every listed tool with arguments drawn from its inputSchema', async () => {
     const called = await everythingChecks.callEveryTool(client, observed, tools);
@@ -606,14 +591,6 @@ describe('mcpkit McpClient → server-everything over Streamable HTTP', () => {
   it('subscribes to a resource, receives resources/updated on the GET stream, and unsubscribes', async () => {
     await everythingChecks.expectResourceUpdates(client, observed);
     await client.callTool('toggle-subscriber-updates');
-  });
-
-  it('reads every listed resource, following pagination', async () => {
-    await everythingChecks.readEveryResource(client);
-  });
-
-  it('reads an expansion of every resource template, using completion for the variable', async () => {
-    await everythingChecks.readEveryTemplate(client);
   });
 
   it('gets every prompt, filling required arguments through completion/complete', async () => {

@@ -14,7 +14,6 @@ import type { McpClient } from '@mcpkit/client';
 import {
   createInMemoryPair,
   type ProgressUpdate,
-  RequestCancelledError,
   type Transport,
   UrlElicitationRequiredError,
 } from '@mcpkit/core';
@@ -27,10 +26,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpkitServer } from './fixtures/mcpkitServer.js';
 import * as officialChecks from './fixtures/mcpkitServerSuite.js';
 import { officialPeer } from './fixtures/mcpkitServerSuite.js';
-import { ClientProbe, probingClient, ROOT, textOf, until } from './fixtures/probe.js';
+import { ClientProbe, callAndCancel, countProgress, probingClient, ROOT, textOf } from './fixtures/probe.js';
 import { fromSdkTransport, toSdkTransport } from './fixtures/sdkBridge.js';
 import { SdkProbe, type SdkProbingClient, sdkProbingClient, sdkText } from './fixtures/sdkProbingClient.js';
 import { createSdkServer } from './fixtures/sdkServer.js';
+import { eventually as until } from './support/eventually.js';
 import { repoRoot, type SchemaFailure, SchemaRecorder } from './support/officialSchema.js';
 
 const REGISTER_TS = path.join(repoRoot, 'conformance/register-ts.mjs');
@@ -113,25 +113,12 @@ describe.each(Object.keys(officialServerConnections))(
       const updates: ProgressUpdate[] = [];
       const result = await client.callTool('count', { steps: 3 }, { onProgress: (u) => updates.push(u) });
       expect(textOf(result)).toBe('counted to 3');
-      expect(updates).toEqual([
-        { progress: 1, total: 3, message: 'step 1' },
-        { progress: 2, total: 3, message: 'step 2' },
-        { progress: 3, total: 3, message: 'step 3' },
-      ]);
+      expect(updates).toEqual(countProgress(3));
     });
 
     it('cancels a tool call: the server sees notifications/cancelled', async () => {
-      const controller = new AbortController();
-      const call = client.callTool(
-        'wait-for-cancel',
-        {},
-        { signal: controller.signal, onProgress: () => controller.abort('user pressed stop') },
-      );
-      await expect(call).rejects.toBeInstanceOf(RequestCancelledError);
-      await until(() => probe.logs.some((log) => String(log.data).startsWith('cancelled')), 'the server log');
-      expect(probe.logs.find((log) => String(log.data).startsWith('cancelled'))?.data).toContain(
-        'user pressed stop',
-      );
+      await callAndCancel(client, 'user pressed stop');
+      expect(await probe.cancellation('the server log')).toContain('user pressed stop');
     });
 
     it('lists and reads resources and templates, completing a template variable', async () => {

@@ -9,6 +9,7 @@ import {
 } from '@mcpkit/core';
 import { McpServer, Server } from '@mcpkit/server';
 import { describe, expect, it } from 'vitest';
+import { eventually as until } from './support/eventually.js';
 
 function pair(server = new Server({ name: 'srv', version: '1.0.0' }, { instructions: 'Be nice' })) {
   const [clientSide, serverSide] = createInMemoryPair({ serialize: true });
@@ -188,8 +189,3 @@ describe('server and client mirror each other', () => {
     expect(errors.map((error) => error.message)).toEqual(['listener broke', 'listener broke']);
   });
 });
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  expect(condition()).toBe(true);
-}

@@ -13,7 +13,9 @@ import { TaskManager } from '@mcpkit/server/tasks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sseEvents } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
 import { createMcpkitServer } from './fixtures/mcpkitServer.js';
+import { eventually as until } from './support/eventually.js';
 import { type Json, overHttp as overHttpRaw, overStdio, REVISION, type Send } from './support/rawJsonRpc.js';
+import { stdioPipes } from './support/stdioPipes.js';
 
 const TASK = { taskId: 'no-such-task' };
 /** One request of every method a client may send, with params good enough to reach the handler. */
@@ -64,16 +66,6 @@ function watchedServer(): { server: McpServer; seen: Set<string> } {
 /** Every method the server's table answers, from the protocol's method list. */
 function answeredMethods(server: McpServer): string[] {
   return Object.values(Method).filter((method) => server.requestHandler(method) !== undefined);
-}
-
-async function until<T>(find: () => T | undefined, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const found = find();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 async function inMemory(server: McpServer): Promise<Send> {

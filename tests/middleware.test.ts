@@ -21,6 +21,7 @@ import {
 } from '@mcpkit/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { rejection } from './support/promises.js';
 
 function makeServer() {
   const errors: Error[] = [];
@@ -46,15 +47,6 @@ async function connect(server: McpServer, authInfo?: AuthInfo) {
 function textOf(result: CallToolResult): string {
   const block = result.content[0];
   return block?.type === 'text' ? block.text : '';
-}
-
-async function rejection(promise: Promise<unknown>): Promise<McpError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as McpError;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('server middleware: the pipeline', () => {

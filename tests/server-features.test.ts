@@ -35,20 +35,14 @@ import { type } from 'arktype';
 import * as v from 'valibot';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { z } from 'zod';
+import { eventually as until } from './support/eventually.js';
+import { rejection } from './support/promises.js';
 
 const PNG_1X1 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
 const WAV_TINY = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQIAAAAAAA==';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(condition: () => boolean, timeoutMs = 1000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(2);
-  }
-}
 
 function newServer(options: McpServerOptions = {}) {
   const onError = vi.fn();
@@ -89,16 +83,6 @@ async function connect(server: McpServer) {
     client.request<CallToolResult>('tools/call', args === undefined ? { name } : { name, arguments: args });
   const count = (method: string) => notifications.filter((n) => n.method === method).length;
   return { client, session, init, notifications, call, count };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<McpError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof McpError) return error;
-    throw error;
-  }
-  throw new Error('expected the request to fail');
 }
 
 function textOf(result: CallToolResult, index = 0): string {

@@ -11,6 +11,7 @@ import {
   ClientTaskReceiver,
   McpClient,
   type McpClientOptions,
+  type SamplingHandler,
   type ServerRequestContext,
 } from '@mcpkit/client';
 import {
@@ -21,7 +22,6 @@ import {
   type ElicitRequestFormParams,
   type ElicitResult,
   InMemoryTaskStore,
-  LocalError,
   McpError,
   type ProtocolVersion,
   RELATED_TASK_META_KEY,
@@ -40,7 +40,9 @@ import {
   sampleAsTask,
 } from '@mcpkit/server/tasks';
 import { afterEach, describe, expect, it } from 'vitest';
+import { eventually as until } from './support/eventually.js';
 import { SchemaRecorder } from './support/officialSchema.js';
+import { gate, rejection } from './support/promises.js';
 
 // ---------------------------------------------------------------------------------------------
 
@@ -118,31 +120,15 @@ function reply(text: string): CreateMessageResult {
   return { role: 'assistant', content: { type: 'text', text }, model: 'test-model' };
 }
 
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { open, opened };
-}
-
-async function until(check: () => boolean, what = 'condition'): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-/** The error a promise rejects with: a wire error from the peer or a local one. */
-async function rejection(promise: Promise<unknown>): Promise<Error & { code?: number; data?: unknown }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof McpError || error instanceof LocalError) return error;
-    throw error;
-  }
-  throw new Error('expected the promise to reject');
+/** A sampling handler that never answers; `signal()` is the one its (last) call got. */
+function hangingModel() {
+  let signal: AbortSignal | undefined;
+  const sampling: SamplingHandler = async (_params, context) => {
+    signal = context.signal;
+    await new Promise(() => {});
+    return reply('never');
+  };
+  return { sampling, signal: () => signal };
 }
 
 /** A sampling handler that records its calls and answers once its gate opens. */
@@ -404,15 +390,8 @@ describe('client task receiver: cancellation, listing and lifetime', () => {
   });
 
   it('sampleAndWait cancels the task when its signal aborts', async () => {
-    let signal: AbortSignal | undefined;
-    const { session } = await connect({
-      sampling: async (_params, context) => {
-        signal = context.signal;
-        await new Promise(() => {});
-        return reply('never');
-      },
-      tasks: { pollInterval: 10 },
-    });
+    const model = hangingModel();
+    const { session } = await connect({ sampling: model.sampling, tasks: { pollInterval: 10 } });
     const controller = new AbortController();
     let taskId: string | undefined;
     const waiting = sampleAndWait(session, PROMPT, {
@@ -421,10 +400,10 @@ describe('client task receiver: cancellation, listing and lifetime', () => {
         taskId = task.taskId;
       },
     });
-    await until(() => signal !== undefined, 'the handler to start');
+    await until(() => model.signal() !== undefined, 'the handler to start');
     controller.abort(new Error('enough'));
     await expect(waiting).rejects.toThrow('enough');
-    await until(() => signal?.aborted === true, 'the cancel to reach the client');
+    await until(() => model.signal()?.aborted === true, 'the cancel to reach the client');
     expect((await getClientTask(session, taskId!)).status).toBe('cancelled');
   });
 
@@ -465,37 +444,23 @@ describe('client task receiver: cancellation, listing and lifetime', () => {
   });
 
   it('expires tasks after their ttl: the handler is aborted and the task is gone', async () => {
-    let signal: AbortSignal | undefined;
-    const { session } = await connect({
-      sampling: async (_params, context) => {
-        signal = context.signal;
-        await new Promise(() => {});
-        return reply('never');
-      },
-      tasks: { minTtl: 1 },
-    });
+    const model = hangingModel();
+    const { session } = await connect({ sampling: model.sampling, tasks: { minTtl: 1 } });
     const { task } = await sampleAsTask(session, PROMPT, { ttl: 40 });
     expect(task.ttl).toBe(40);
-    await until(() => signal?.aborted === true, 'the expiry');
-    expect((signal!.reason as Error).message).toBe('The task expired');
+    await until(() => model.signal()?.aborted === true, 'the expiry');
+    expect((model.signal()!.reason as Error).message).toBe('The task expired');
     expect((await rejection(getClientTask(session, task.taskId))).code).toBe(-32602);
   });
 
   it('aborts running tasks when the connection closes', async () => {
-    let signal: AbortSignal | undefined;
-    const { session, client } = await connect({
-      sampling: async (_params, context) => {
-        signal = context.signal;
-        await new Promise(() => {});
-        return reply('never');
-      },
-      tasks: true,
-    });
+    const model = hangingModel();
+    const { session, client } = await connect({ sampling: model.sampling, tasks: true });
     await sampleAsTask(session, PROMPT);
-    await until(() => signal !== undefined, 'the handler to start');
+    await until(() => model.signal() !== undefined, 'the handler to start');
     await client.close();
-    await until(() => signal?.aborted === true, 'the abort');
-    expect((signal!.reason as Error).message).toBe('The connection closed');
+    await until(() => model.signal()?.aborted === true, 'the abort');
+    expect((model.signal()!.reason as Error).message).toBe('The connection closed');
   });
 });
 
@@ -508,7 +473,7 @@ describe('client task receiver: clients that cannot run tasks', () => {
         return reply('plain');
       },
     });
-    const refused = await rejection(sampleAsTask(session, PROMPT));
+    const refused = await rejection(sampleAsTask(session, PROMPT), CapabilityError);
     expect(refused).toBeInstanceOf(CapabilityError);
     expect(refused.message).toContain('tasks.requests.sampling.createMessage');
     expect(calls).toEqual([]);
@@ -542,7 +507,7 @@ describe('client task receiver: clients that cannot run tasks', () => {
     await client.connect(recorder.wrap(clientSide));
     await until(() => session.initialized);
     try {
-      const refused = await rejection(elicitAsTask(session, FORM));
+      const refused = await rejection(elicitAsTask(session, FORM), CapabilityError);
       expect(refused).toBeInstanceOf(CapabilityError);
       expect(refused.message).toContain('tasks.requests.elicitation.create');
       const plain = await session.request<ElicitResult>('elicitation/create', { ...FORM });
@@ -561,7 +526,7 @@ describe('client task receiver: clients that cannot run tasks', () => {
       { revision: '2025-06-18' },
     );
     expect(client.protocolVersion).toBe('2025-06-18');
-    const refused = await rejection(sampleAsTask(session, PROMPT));
+    const refused = await rejection(sampleAsTask(session, PROMPT), CapabilityError);
     expect(refused).toBeInstanceOf(CapabilityError);
     expect(refused.message).toMatch(/tasks/);
   });

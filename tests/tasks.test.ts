@@ -32,7 +32,9 @@ import {
   type TaskManagerOptions,
 } from '@mcpkit/server/tasks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { eventually as until } from './support/eventually.js';
 import { officialSchemaSkipped, SchemaRecorder } from './support/officialSchema.js';
+import { gate, rejection } from './support/promises.js';
 
 // ---------------------------------------------------------------------------------------------
 // A server with task support built on the low-level Server and the TaskManager, the way
@@ -44,6 +46,17 @@ interface TestTool {
   taskSupport?: TaskSupport;
   immediate?: string;
   run: (args: Record<string, unknown>, ctx: RequestContext) => CallToolResult | Promise<CallToolResult>;
+}
+
+/** A task-optional tool that answers `answer` once `release` opens. */
+function gatedTool(release: { opened: Promise<void> }, answer: string): TestTool {
+  return {
+    taskSupport: 'optional',
+    run: async () => {
+      await release.opened;
+      return text(answer);
+    },
+  };
 }
 
 interface Harness {
@@ -112,32 +125,6 @@ async function connect(
 
 function text(value: string): CallToolResult {
   return { content: [{ type: 'text', text: value }] };
-}
-
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { open, opened };
-}
-
-async function until(check: () => boolean, what = 'condition'): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-async function rejection(promise: Promise<unknown>): Promise<McpError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof McpError) return error;
-    throw error;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 function statusesOf(client: McpClient, taskId?: () => string | undefined): TaskStatusNotificationParams[] {
@@ -226,15 +213,7 @@ describe('tasks: tools/call as a task', () => {
 
   it('blocks tasks/result until the task is terminal', async () => {
     const release = gate();
-    const { server } = taskServer({
-      t: {
-        taskSupport: 'optional',
-        run: async () => {
-          await release.opened;
-          return text('finally');
-        },
-      },
-    });
+    const { server } = taskServer({ t: gatedTool(release, 'finally') });
     const { client, recorder } = await connect(server);
     const { task } = await callToolAsTask(client, 't');
     let settled = false;
@@ -632,15 +611,7 @@ describe('tasks: listing and binding', () => {
 
   it('binds tasks to the auth context across sessions, and keeps them from other identities', async () => {
     const release = gate();
-    const { server } = taskServer({
-      t: {
-        taskSupport: 'optional',
-        run: async () => {
-          await release.opened;
-          return text('for alice');
-        },
-      },
-    });
+    const { server } = taskServer({ t: gatedTool(release, 'for alice') });
     const alice = { authInfo: { token: 'alice-token', clientId: 'app' } };
     const first = await connect(server, {}, alice);
     const { task } = await callToolAsTask(first.client, 't');

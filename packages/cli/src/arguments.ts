@@ -5,6 +5,7 @@
  * @module
  */
 import type { Prompt, Tool } from '@mcpkit/core';
+import { formatIssues, isRecord } from '@mcpkit/core/internal';
 import { defaultValidator } from '@mcpkit/schema';
 import { CliError, usageError } from './errors.js';
 
@@ -114,11 +115,8 @@ function validateAgainst(tool: Tool, schema: Schema, args: Record<string, unknow
   }
   const verdict = check(args);
   if (verdict.valid) return;
-  const issues = verdict.issues.slice(0, 5).map((issue) => `${describePath(issue.path)}: ${issue.message}`);
-  throw usageError(
-    `Invalid arguments for tool "${tool.name}": ${issues.join('; ')}`,
-    `Usage: ${toolUsage(tool)}`,
-  );
+  const issues = formatIssues(verdict.issues.slice(0, 5), 'inline', describePath);
+  throw usageError(`Invalid arguments for tool "${tool.name}": ${issues}`, `Usage: ${toolUsage(tool)}`);
 }
 
 function describePath(pointer: string): string {
@@ -308,8 +306,4 @@ export function promptUsage(prompt: Prompt): string {
     argument.required ? `${argument.name}=<text>` : `[${argument.name}=<text>]`,
   );
   return [`mcpkit get TARGET ${prompt.name}`, ...parts].join(' ');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -13,6 +13,7 @@ import type {
   Task,
   Tool,
 } from '@mcpkit/core';
+import { formatIssues } from '@mcpkit/core/internal';
 import { defaultValidator } from '@mcpkit/schema';
 import type { ClientAction, ClientSettings, ListKindArg } from './args.js';
 import { closestName } from './args.js';
@@ -246,7 +247,7 @@ function structuredOutputProblem(schema: object, structured: unknown): string | 
   }
   const verdict = check(structured);
   if (verdict.valid) return undefined;
-  const issues = verdict.issues.map((issue) => `${issue.path || '/'}: ${issue.message}`).join('; ');
+  const issues = formatIssues(verdict.issues, 'inline');
   return `its structuredContent does not match it (${issues})`;
 }
 

@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { isRecord } from '@mcpkit/core/internal';
 import { usageError } from './errors.js';
 
 /**
@@ -286,8 +287,4 @@ async function askInput(scope: VariableScope, id: string, where: string): Promis
   }
   const description = typeof input.description === 'string' ? input.description : id;
   return scope.ask({ id, description, password: input.password === true });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -45,8 +45,7 @@ export async function askForm(
   style: Style,
   signal?: AbortSignal,
 ): Promise<ElicitResult> {
-  const asker = new LineAsker(io, signal);
-  try {
+  return asking(io, signal, style, true, async (asker) => {
     io.output.write(`\n${style.bold(style.yellow('The server asks:'))} ${params.message}\n`);
     io.output.write(style.dim('Empty answer: skip or take the default. Ctrl-C cancels, Ctrl-D declines.\n'));
     const schema = params.requestedSchema;
@@ -58,15 +57,7 @@ export async function askForm(
     }
     if (!(await askYesNo(asker, style.bold('Send these answers?'), true))) return { action: 'decline' };
     return { action: 'accept', content };
-  } catch (error) {
-    if (error instanceof Stop) {
-      io.output.write(`\n${style.dim(error.action === 'cancel' ? 'Cancelled.' : 'Declined.')}\n`);
-      return { action: error.action };
-    }
-    throw error;
-  } finally {
-    asker.close();
-  }
+  });
 }
 
 /**
@@ -84,8 +75,7 @@ export async function askUrl(
   style: Style,
   signal?: AbortSignal,
 ): Promise<ElicitResult> {
-  const asker = new LineAsker(io, signal);
-  try {
+  return asking(io, signal, style, false, async (asker) => {
     const host = safeHost(params.url);
     io.output.write(
       `\n${style.bold(style.yellow('The server asks you to open a page:'))} ${params.message}\n`,
@@ -98,9 +88,27 @@ export async function askUrl(
         style.dim('Open the URL above in your browser; the server continues once you finish there.\n'),
       );
     return { action: yes ? 'accept' : 'decline' };
+  });
+}
+
+/**
+ * Runs `ask` with a line asker, closed afterwards. Ctrl-C or Ctrl-D (a `Stop`) ends it as cancel
+ * or decline, said aloud when `sayStop`.
+ */
+async function asking(
+  io: FormTerminal,
+  signal: AbortSignal | undefined,
+  style: Style,
+  sayStop: boolean,
+  ask: (asker: LineAsker) => Promise<ElicitResult>,
+): Promise<ElicitResult> {
+  const asker = new LineAsker(io, signal);
+  try {
+    return await ask(asker);
   } catch (error) {
-    if (error instanceof Stop) return { action: error.action };
-    throw error;
+    if (!(error instanceof Stop)) throw error;
+    if (sayStop) io.output.write(`\n${style.dim(error.action === 'cancel' ? 'Cancelled.' : 'Declined.')}\n`);
+    return { action: error.action };
   } finally {
     asker.close();
   }

@@ -224,14 +224,20 @@ export function renderListing(listing: Listing, style: Style, width: number | un
   const sections: string[] = [];
   const section = (title: string, count: number, body: string) =>
     sections.push(`${style.bold(`${title} (${count})`)}\n${count === 0 ? style.dim('  none') : body}`);
-  if (listing.tools) {
-    const rows = listing.tools.map((tool) => [
-      style.cyan(tool.name),
-      argumentSummary(tool),
-      tool.description ?? tool.title ?? '',
+  // Tools and prompts: a name, what to pass, what it does.
+  const named = <T extends { name: string; title?: string; description?: string }>(
+    title: string,
+    items: readonly T[],
+    args: (item: T) => string,
+  ) => {
+    const rows = items.map((item) => [
+      style.cyan(item.name),
+      args(item),
+      item.description ?? item.title ?? '',
     ]);
-    section('Tools', rows.length, table(rows, ['NAME', 'ARGUMENTS', 'DESCRIPTION'], style, width));
-  }
+    section(title, rows.length, table(rows, ['NAME', 'ARGUMENTS', 'DESCRIPTION'], style, width));
+  };
+  if (listing.tools) named('Tools', listing.tools, argumentSummary);
   if (listing.resources) {
     const rows = listing.resources.map((r) => [
       style.cyan(r.uri),
@@ -253,14 +259,7 @@ export function renderListing(listing: Listing, style: Style, width: number | un
       table(rows, ['URI TEMPLATE', 'NAME', 'DESCRIPTION'], style, width),
     );
   }
-  if (listing.prompts) {
-    const rows = listing.prompts.map((p) => [
-      style.cyan(p.name),
-      promptArgumentSummary(p),
-      p.description ?? p.title ?? '',
-    ]);
-    section('Prompts', rows.length, table(rows, ['NAME', 'ARGUMENTS', 'DESCRIPTION'], style, width));
-  }
+  if (listing.prompts) named('Prompts', listing.prompts, promptArgumentSummary);
   return sections.length === 0
     ? `${style.dim('The server offers no tools, resources or prompts.')}\n`
     : `${sections.join('\n\n')}\n`;

@@ -43,6 +43,7 @@ import {
   type Transport,
   UnsupportedProtocolVersionError,
 } from '@mcpkit/core';
+import { toError } from '@mcpkit/core/internal';
 import { DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT, DEFAULT_MAX_INCOMING_REQUESTS } from './limits.js';
 import { type ClientMiddleware, ClientMiddlewareContext } from './middleware/context.js';
 
@@ -524,7 +525,7 @@ export class Client {
       try {
         handler(params);
       } catch (error) {
-        this.reportError(error instanceof Error ? error : new Error(String(error)));
+        this.reportError(toError(error));
       }
     }
   }
@@ -535,7 +536,7 @@ export class Client {
       try {
         listener(error);
       } catch (hookError) {
-        this.reportError(hookError instanceof Error ? hookError : new Error(String(hookError)));
+        this.reportError(toError(hookError));
       }
     }
   }
@@ -548,8 +549,4 @@ export class Client {
       // A logging hook that throws must not take the client down.
     }
   }
-}
-
-function toError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
 }

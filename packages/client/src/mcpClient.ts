@@ -38,6 +38,7 @@ import {
   type Tool,
   type Transport,
 } from '@mcpkit/core';
+import { formatIssues, toError } from '@mcpkit/core/internal';
 import { defaultValidator } from '@mcpkit/schema';
 import { CLIENT_OPTION_KEYS, Client, type ClientOptions, type ClientRequestHandler } from './client.js';
 import { applyElicitationDefaults } from './elicitationDefaults.js';
@@ -508,7 +509,7 @@ export class McpClient extends Client {
       try {
         listener();
       } catch (error) {
-        this.reportError(error instanceof Error ? error : new Error(String(error)));
+        this.reportError(toError(error));
       }
     }
   }
@@ -659,7 +660,7 @@ function checkStructuredContent(name: string, result: CallToolResult, validate: 
   }
   const verdict = validate(result.structuredContent);
   if (!verdict.valid) {
-    const issues = verdict.issues.map((issue) => `${issue.path || '/'}: ${issue.message}`).join('; ');
+    const issues = formatIssues(verdict.issues, 'inline');
     throw new LocalError(
       `Tool "${name}" returned structuredContent that does not match its outputSchema: ${issues}`,
     );

@@ -5,6 +5,7 @@
  * @module
  */
 import type { LoggingLevel } from '@mcpkit/core';
+import { toError } from '@mcpkit/core/internal';
 
 /** The requests that set a session up again. */
 export interface SessionSetupRequests {
@@ -54,8 +55,4 @@ export class SessionSetup {
     }
     return failures;
   }
-}
-
-function toError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
 }

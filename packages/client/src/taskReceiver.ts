@@ -25,7 +25,6 @@ import {
   type CreateTaskResult,
   ErrorCode,
   IncomingRequest,
-  InMemoryTaskStore,
   McpError,
   type OutgoingRequestOptions,
   type ProgressUpdate,
@@ -38,9 +37,9 @@ import {
   type TaskTtlLimits,
   taskIdParam,
   taskParamOf,
-  ttlGranter,
   withRelatedTask,
 } from '@mcpkit/core';
+import { receiverSettings } from '@mcpkit/core/internal';
 import type { Client, ClientRequestHandler } from './client.js';
 
 /**
@@ -72,8 +71,6 @@ interface ClientRun extends RunningTask {
 }
 
 type Owner = ConstructorParameters<typeof IncomingRequest>[0];
-
-const DEFAULT_POLL_INTERVAL = 1_000;
 
 /**
  * What a sampling or elicitation handler gets while it runs as a task: the server's request as
@@ -137,20 +134,16 @@ export class ClientTaskAbortedError extends Error {
 export class ClientTaskReceiver {
   /** Where this receiver keeps its tasks. */
   readonly store: TaskStore;
-  private readonly ownsStore: boolean;
+  private readonly settings: ReturnType<typeof receiverSettings>;
   private readonly requestor = `connection:${crypto.randomUUID()}`;
   private readonly runner: TaskRunner<ClientRun>;
-  private readonly grantTtl: (requested: number | undefined) => number;
-  private readonly pollInterval: number;
   private client: Client | undefined;
   private onError: (error: Error) => void = () => {};
   private unsubscribe: (() => void) | undefined;
 
   constructor(readonly options: ClientTaskOptions = {}) {
-    this.store = options.store ?? new InMemoryTaskStore();
-    this.ownsStore = options.store === undefined;
-    this.grantTtl = ttlGranter(options);
-    this.pollInterval = options.pollInterval ?? DEFAULT_POLL_INTERVAL;
+    this.settings = receiverSettings(options);
+    this.store = this.settings.store;
     this.runner = new TaskRunner<ClientRun>(this.store, {
       sendStatus: (_run, task) => this.sendStatus(task),
       reportError: (error) => this.onError(error),
@@ -258,7 +251,7 @@ export class ClientTaskReceiver {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     const runs = this.runner.abortAll('The connection closed');
-    if (this.ownsStore) {
+    if (this.settings.ownsStore) {
       await this.store.close();
       return;
     }
@@ -285,10 +278,10 @@ export class ClientTaskReceiver {
     handler: ClientRequestHandler,
   ): Promise<CreateTaskResult> {
     const { task: _augmentation, ...work } = params;
-    const ttl = this.grantTtl(metadata.ttl);
+    const ttl = this.settings.grantTtl(metadata.ttl);
     const task = await this.store.create({ method, params: work }, this.requestor, {
       ttl,
-      pollInterval: this.pollInterval,
+      pollInterval: this.settings.pollInterval,
     });
     const run = this.runFor(task, request, work);
     await this.runner.start(run, this.requestor, request.cancelled, () => handler(work, run.context), {

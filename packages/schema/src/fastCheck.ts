@@ -10,6 +10,7 @@
  * @module
  */
 import type { SchemaDraft } from '@cfworker/json-schema';
+import { isPlainObject } from '@mcpkit/core/internal';
 
 /** True only when the value is certainly valid against the schema it was compiled from. */
 export type FastCheck = (value: unknown) => boolean;
@@ -248,10 +249,4 @@ function codePointLength(text: string): number {
     }
   }
   return length;
-}
-
-function isPlainObject(value: unknown): value is SchemaObject {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }

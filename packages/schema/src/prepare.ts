@@ -10,6 +10,7 @@
  * @module
  */
 import type { JsonSchema, JsonSchemaDialect } from '@mcpkit/core';
+import { isRecord } from '@mcpkit/core/internal';
 import { escapePointerSegment } from './issues.js';
 
 /**
@@ -150,11 +151,11 @@ class SchemaCopier {
     if (keyword === 'items') {
       return Array.isArray(value) ? this.list(value, path, depth) : this.schema(value, path, depth);
     }
-    if (SCHEMA_MAP.has(keyword) && isPlainObject(value)) {
+    if (SCHEMA_MAP.has(keyword) && isRecord(value)) {
       if (keyword === 'patternProperties') checkPatterns(Object.keys(value), path);
       return this.map(value, path, depth);
     }
-    if (keyword === 'dependencies' && isPlainObject(value)) return this.dependencies(value, path, depth);
+    if (keyword === 'dependencies' && isRecord(value)) return this.dependencies(value, path, depth);
     if (keyword === 'pattern' && typeof value === 'string') checkPatterns([value], path);
     return cloneData(value, path, depth);
   }
@@ -216,10 +217,6 @@ function upgradeTo2020(node: SchemaObject): SchemaObject {
 
 function asArray(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
-}
-
-function isPlainObject(value: unknown): value is SchemaObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function checkPatterns(patterns: readonly string[], path: string): void {

@@ -13,6 +13,7 @@ import {
   type ValidationIssue,
   type ValidationResult,
 } from '@mcpkit/core';
+import { isPromiseLike } from '@mcpkit/core/internal';
 import { escapePointerSegment } from './issues.js';
 import type { RequireJsonSchemaConverter } from './types.js';
 
@@ -328,7 +329,7 @@ export function standardValidator<S extends StandardSchemaV1>(
 function toValidationResult(
   result: StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>,
 ): ValidationResult | Promise<ValidationResult> {
-  if (result instanceof Promise || isThenable(result)) return Promise.resolve(result).then(settle);
+  if (result instanceof Promise || isPromiseLike(result)) return Promise.resolve(result).then(settle);
   return settle(result);
 }
 
@@ -339,11 +340,6 @@ function settle(result: StandardSchemaV1.Result<unknown>): ValidationResult {
     message: issue.message,
   }));
   return { valid: false, issues: issues.length > 0 ? issues : [{ path: '', message: 'is invalid' }] };
-}
-
-/** Some libraries return foreign thenables rather than native Promises. */
-function isThenable(value: object): value is PromiseLike<StandardSchemaV1.Result<unknown>> {
-  return typeof (value as { then?: unknown }).then === 'function';
 }
 
 /** A Standard Schema issue path (keys or `{ key }` segments) as a JSON Pointer. */

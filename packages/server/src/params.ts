@@ -4,6 +4,7 @@
  * @module
  */
 import { ErrorCode, McpError } from '@mcpkit/core';
+import { isRecord } from '@mcpkit/core/internal';
 
 /**
  * An `InvalidParams` (-32602) error.
@@ -15,31 +16,6 @@ import { ErrorCode, McpError } from '@mcpkit/core';
  */
 export function invalidParams(message: string, data?: unknown): McpError {
   return new McpError(ErrorCode.InvalidParams, message, data);
-}
-
-/**
- * True for a non-null object that is not an array.
- *
- * @example
- * ```ts
- * isRecord({}); // true
- * isRecord([]); // false
- * ```
- */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * True when `value` is a thenable (a promise or a promise-like result).
- *
- * @example
- * ```ts
- * isPromiseLike(Promise.resolve(1)); // true
- * ```
- */
-export function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 /**

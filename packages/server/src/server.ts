@@ -27,6 +27,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   type Transport,
 } from '@mcpkit/core';
+import { toError } from '@mcpkit/core/internal';
 import type { RequestContext } from './context.js';
 import {
   type MethodHandler,
@@ -443,10 +444,6 @@ export const DEFAULT_PROTOCOL_VERSION: ProtocolVersion = LATEST_PROTOCOL_VERSION
 
 function answerPing(): Record<string, never> {
   return {};
-}
-
-function toError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
 }
 
 export { McpError };

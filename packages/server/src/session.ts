@@ -37,6 +37,7 @@ import {
   type ServerRequestMethod,
   type Transport,
 } from '@mcpkit/core';
+import { isPromiseLike, toError } from '@mcpkit/core/internal';
 import { RequestContext } from './context.js';
 import type { Server } from './server.js';
 import {
@@ -445,14 +446,4 @@ export class ServerSession {
     if (listeners) for (const listener of listeners) listener();
     this.server.sessionClosed(this);
   }
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
-  );
-}
-
-function toError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
 }

@@ -17,6 +17,7 @@ import {
   type ServerCapabilities,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@mcpkit/core';
+import { isRecord } from '@mcpkit/core/internal';
 
 /**
  * One session's state, plain data: `JSON.stringify` it into a store and hand the parsed value to
@@ -111,15 +112,15 @@ export function checkSessionState(
   const fail = (field: string): never => {
     throw new TypeError(`Invalid session state: "${field}"`);
   };
-  if (!isObject(value) || value.v !== 1) return fail('v');
+  if (!isRecord(value) || value.v !== 1) return fail('v');
   if (typeof value.key !== 'string' || value.key === '') fail('key');
   if (!versions.includes(value.protocolVersion as ProtocolVersion)) fail('protocolVersion');
-  if (!isObject(value.initializeParams)) fail('initializeParams');
-  if (!isObject(value.clientCapabilities)) fail('clientCapabilities');
+  if (!isRecord(value.initializeParams)) fail('initializeParams');
+  if (!isRecord(value.clientCapabilities)) fail('clientCapabilities');
   const info = value.clientInfo;
-  if (!isObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string')
+  if (!isRecord(info) || typeof info.name !== 'string' || typeof info.version !== 'string')
     fail('clientInfo');
-  if (!isObject(value.serverCapabilities)) fail('serverCapabilities');
+  if (!isRecord(value.serverCapabilities)) fail('serverCapabilities');
   if (value.logLevel !== undefined && !(LOGGING_LEVELS as readonly unknown[]).includes(value.logLevel))
     fail('logLevel');
   const subscriptions = value.subscriptions;
@@ -131,8 +132,4 @@ export function checkSessionState(
   if (value.eventIdPrefix !== undefined && typeof value.eventIdPrefix !== 'string') fail('eventIdPrefix');
   if (value.principal !== undefined && typeof value.principal !== 'string') fail('principal');
   return value as unknown as ServerSessionState;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -513,12 +513,17 @@ function registerMedia(server: DemoServer): void {
   );
 }
 
+/** The static resources as `resources/list` shows them and as `find` links to them. */
+const STATIC_RESOURCES = {
+  'demo://readme': { name: 'readme', title: 'About this server', mimeType: 'text/markdown' },
+  'demo://logo.png': { name: 'logo.png', title: 'The demo logo', mimeType: 'image/png' },
+  'demo://clock': { name: 'clock', title: 'The current time', mimeType: 'text/plain' },
+} as const;
+
 function allLinks() {
-  const links = [
-    { uri: 'demo://readme', name: 'readme', title: 'About this server', mimeType: 'text/markdown' },
-    { uri: 'demo://logo.png', name: 'logo.png', title: 'The demo logo', mimeType: 'image/png' },
-    { uri: 'demo://clock', name: 'clock', title: 'The current time', mimeType: 'text/plain' },
-  ];
+  const links: Array<{ uri: string; name: string; title: string; mimeType: string }> = Object.entries(
+    STATIC_RESOURCES,
+  ).map(([uri, link]) => ({ uri, ...link }));
   for (const [category, items] of Object.entries(CATALOG)) {
     for (const id of Object.keys(items)) {
       links.push({
@@ -536,10 +541,8 @@ function registerResources(server: DemoServer): void {
   server.resource(
     'demo://readme',
     {
-      name: 'readme',
-      title: 'About this server',
+      ...STATIC_RESOURCES['demo://readme'],
       description: 'What the demo server offers, and commands to try.',
-      mimeType: 'text/markdown',
       annotations: { audience: ['user', 'assistant'], priority: 0.8 },
     },
     () => README,
@@ -547,10 +550,8 @@ function registerResources(server: DemoServer): void {
   server.resource(
     'demo://logo.png',
     {
-      name: 'logo.png',
-      title: 'The demo logo',
+      ...STATIC_RESOURCES['demo://logo.png'],
       description: 'A 32×32 PNG (a binary resource).',
-      mimeType: 'image/png',
       size: LOGO_PNG.length,
     },
     () => LOGO_PNG,
@@ -558,10 +559,8 @@ function registerResources(server: DemoServer): void {
   server.resource(
     'demo://clock',
     {
-      name: 'clock',
-      title: 'The current time',
+      ...STATIC_RESOURCES['demo://clock'],
       description: 'Changes every few seconds; subscribe to be told.',
-      mimeType: 'text/plain',
     },
     () => new Date().toISOString(),
   );

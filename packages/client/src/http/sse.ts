@@ -3,6 +3,7 @@
  * @module
  */
 import type { JsonRpcMessage, MessageSink, SendOptions, Transport } from '@mcpkit/core';
+import { toError } from '@mcpkit/core/internal';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { HttpTransportError } from './errors.js';
 import { readEventStream, SsePacer } from './eventStream.js';
@@ -195,7 +196,7 @@ export class SseClientTransport implements Transport {
         await readEventStream(body, { onEvent: (event) => this.receive(event) }, options);
       }
     } catch (error) {
-      failure = error instanceof Error ? error : new Error(String(error));
+      failure = toError(error);
     }
     const ended = new HttpTransportError(
       failure ? `The SSE stream broke off: ${failure.message}` : 'The server ended the SSE stream',

@@ -16,6 +16,7 @@ import {
   type SendOptions,
   type Transport,
 } from '@mcpkit/core';
+import { toError } from '@mcpkit/core/internal';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { HttpTransportError } from './errors.js';
 import { readEventStream, SsePacer } from './eventStream.js';
@@ -740,8 +741,4 @@ export class StreamableHttpClientTransport implements Transport {
   private untrack(controller: AbortController | undefined): void {
     if (controller) this.controllers.delete(controller);
   }
-}
-
-function toError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
 }

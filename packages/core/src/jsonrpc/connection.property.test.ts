@@ -1,20 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assertProperty } from '../../../../tests/support/fastCheck.js';
-import { Connection, type JsonRpcMessage, type MessageSink, type Transport } from '../index.js';
-
-/** Feeds frames to a live connection and records every answer. */
-class Harness implements Transport {
-  sink!: MessageSink;
-  readonly sent: any[] = [];
-  start(sink: MessageSink): void {
-    this.sink = sink;
-  }
-  send(message: JsonRpcMessage | JsonRpcMessage[]): void {
-    this.sent.push(message);
-  }
-  async close(): Promise<void> {}
-}
+import { ScriptedTransport } from '../../../../tests/support/scriptedTransport.js';
+import { Connection } from '../index.js';
 
 const id = fc.oneof(fc.integer(), fc.string({ maxLength: 8 }));
 const anyJson = fc.jsonValue({ maxDepth: 3 });
@@ -65,7 +53,7 @@ describe('property: random and mutated frames against a live engine', () => {
   it('never throws, never answers a notification, answers every request once, keeps serving', async () => {
     await assertProperty(
       fc.asyncProperty(fc.array(frame, { maxLength: 25 }), async (frames) => {
-        const transport = new Harness();
+        const transport = new ScriptedTransport();
         const connection = new Connection(transport, {
           onRequest: (request) => handler(request.method),
           onNotification: () => {},
@@ -119,7 +107,7 @@ describe('property: random and mutated frames against a live engine', () => {
   it('answers every invalid request frame with -32600 and an id only when one could be read', () => {
     assertProperty(
       fc.property(mutated, (value) => {
-        const transport = new Harness();
+        const transport = new ScriptedTransport();
         const connection = new Connection(transport, { onRequest: () => ({}), onNotification: () => {} });
         connection.start();
         transport.sink.message(value);

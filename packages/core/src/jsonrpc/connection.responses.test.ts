@@ -4,32 +4,11 @@
  * repeat these over HTTP and stdio.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  Connection,
-  InvalidResponseError,
-  type JsonRpcMessage,
-  LocalError,
-  McpError,
-  type MessageSink,
-  type Transport,
-} from '../index.js';
-
-class RecordingTransport implements Transport {
-  sink!: MessageSink;
-  readonly sent: unknown[] = [];
-  start(sink: MessageSink): void {
-    this.sink = sink;
-  }
-  send(message: JsonRpcMessage | JsonRpcMessage[]): void {
-    this.sent.push(message);
-  }
-  async close(): Promise<void> {
-    this.sink.closed();
-  }
-}
+import { ScriptedTransport } from '../../../../tests/support/scriptedTransport.js';
+import { Connection, InvalidResponseError, LocalError, McpError } from '../index.js';
 
 function setup() {
-  const transport = new RecordingTransport();
+  const transport = new ScriptedTransport();
   const errors: Error[] = [];
   const connection = new Connection(
     transport,
@@ -124,7 +103,7 @@ describe('Connection: malformed responses are never answered', () => {
 
 describe('Connection: nothing a handler throws escapes the connection', () => {
   it('a handler that throws a value String() cannot convert is answered -32603 and reported', async () => {
-    const transport = new RecordingTransport();
+    const transport = new ScriptedTransport();
     const errors: Error[] = [];
     const connection = new Connection(
       transport,

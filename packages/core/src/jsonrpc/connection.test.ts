@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ScriptedTransport } from '../../../../tests/support/scriptedTransport.js';
 import {
   CancelledByPeer,
   Connection,
@@ -8,34 +9,20 @@ import {
   createInMemoryPair,
   ErrorCode,
   type IncomingRequest,
-  type JsonRpcMessage,
   McpError,
-  type MessageSink,
   RequestCancelledError,
   RequestTimeoutError,
-  type Transport,
 } from '../index.js';
 
-/** A transport the test drives by hand: it records what the connection sends. */
-class ScriptedTransport implements Transport {
-  sink!: MessageSink;
-  readonly sent: unknown[] = [];
-  sendResult: undefined | Promise<void> = undefined;
-  start(sink: MessageSink): void {
-    this.sink = sink;
-  }
-  send(message: JsonRpcMessage | JsonRpcMessage[]): void | Promise<void> {
-    this.sent.push(message);
-    return this.sendResult;
-  }
-  async close(): Promise<void> {
-    this.sink.closed();
-  }
-  deliver(value: unknown): void {
-    this.sink.message(value);
-  }
-  last(): any {
-    return this.sent.at(-1);
+/** `count` progress notifications for `token`, one every `ms` of (fake) time. */
+function progressEvery(ms: number, count: number, transport: ScriptedTransport, token: unknown): void {
+  for (let i = 1; i <= count; i++) {
+    vi.advanceTimersByTime(ms);
+    transport.deliver({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: token, progress: i },
+    });
   }
 }
 
@@ -228,14 +215,7 @@ describe('timeouts', () => {
     const { transport, connection } = setup();
     const pending = connection.request('slow', {}, { timeout: 1000 });
     const token = transport.last().params._meta.progressToken;
-    for (let i = 1; i <= 5; i++) {
-      vi.advanceTimersByTime(800);
-      transport.deliver({
-        jsonrpc: '2.0',
-        method: 'notifications/progress',
-        params: { progressToken: token, progress: i },
-      });
-    }
+    progressEvery(800, 5, transport, token);
     transport.deliver({ jsonrpc: '2.0', id: token, result: { ok: true } });
     await expect(pending).resolves.toEqual({ ok: true });
   });
@@ -246,14 +226,7 @@ describe('timeouts', () => {
     const pending = connection.request('slow', {}, { timeout: 1000, maxTotalTimeout: 2500 });
     pending.catch(() => {});
     const token = transport.last().params._meta.progressToken;
-    for (let i = 1; i <= 4; i++) {
-      vi.advanceTimersByTime(700);
-      transport.deliver({
-        jsonrpc: '2.0',
-        method: 'notifications/progress',
-        params: { progressToken: token, progress: i },
-      });
-    }
+    progressEvery(700, 4, transport, token);
     await expect(pending).rejects.toMatchObject({ reason: 'maxTotalTimeout' });
   });
 

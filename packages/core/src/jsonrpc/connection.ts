@@ -7,6 +7,8 @@
  * What the methods mean is the handler's business (see the MCP session layers).
  * @module
  */
+
+import { isPromiseLike, toError } from '../internal.js';
 import type { MessageExtra, MessageSink, SendOptions, Transport } from '../transport/transport.js';
 import { DeadlineTimer } from './deadlines.js';
 import {
@@ -687,20 +689,4 @@ function defineOwn(target: Record<string, unknown>, key: string, value: unknown)
 
 function sendOptions(relatedRequestId: RequestId | undefined): SendOptions | undefined {
   return relatedRequestId === undefined ? undefined : { relatedRequestId };
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
-  );
-}
-
-function toError(value: unknown): Error {
-  if (value instanceof Error) return value;
-  try {
-    return new Error(String(value));
-  } catch {
-    // String() throws on an object without a prototype or with a toString that is not a function.
-    return new Error(`A handler threw a non-Error value (${typeof value})`);
-  }
 }

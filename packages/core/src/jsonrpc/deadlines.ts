@@ -8,6 +8,9 @@
  * @module
  */
 
+/** `setTimeout` cannot wait longer than this (about 24.8 days); a later deadline re-arms on waking. */
+const MAX_TIMER_DELAY = 2_147_483_647;
+
 /** Runs `sweep(now)` at (or just after) the earliest scheduled time. */
 export class DeadlineTimer {
   private handle: ReturnType<typeof setTimeout> | undefined;
@@ -32,8 +35,8 @@ export class DeadlineTimer {
   private arm(deadline: number): void {
     if (this.handle !== undefined) clearTimeout(this.handle);
     this.armedAt = deadline;
-    this.handle = setTimeout(this.fire, Math.max(0, deadline - Date.now()));
-    // A pending request should not keep a process alive on its own (Node and Bun have unref).
+    this.handle = setTimeout(this.fire, Math.min(MAX_TIMER_DELAY, Math.max(0, deadline - Date.now())));
+    // A pending deadline should not keep a process alive on its own (Node and Bun have unref).
     (this.handle as { unref?: () => void }).unref?.();
   }
 

@@ -6,6 +6,7 @@
  * the method.
  * @module
  */
+import { isRecord } from '../internal.js';
 
 /** A request id: a string or an integer, never null, never reused within a session. */
 export type RequestId = string | number;
@@ -109,10 +110,6 @@ export function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function invalid(value: Record<string, unknown> | null, reason: string): MessageKind {
   const id = value !== null && isRequestId(value.id) ? value.id : undefined;
   const isNotification = value !== null && typeof value.method === 'string' && !('id' in value);
@@ -129,14 +126,14 @@ function invalid(value: Record<string, unknown> | null, reason: string): Message
  * ```
  */
 export function classifyMessage(value: unknown): MessageKind {
-  if (!isPlainObject(value)) return invalid(null, 'A message must be a JSON object');
+  if (!isRecord(value)) return invalid(null, 'A message must be a JSON object');
   const method = value.method;
   if (method === undefined && ('result' in value || 'error' in value)) return classifyResponse(value);
   if (value.jsonrpc !== '2.0') return invalid(value, 'The "jsonrpc" member must be exactly "2.0"');
   if (method !== undefined) {
     if (typeof method !== 'string') return invalid(value, 'The "method" member must be a string');
     const params = value.params;
-    if (params !== undefined && !isPlainObject(params)) {
+    if (params !== undefined && !isRecord(params)) {
       return invalid(value, 'The "params" member must be an object');
     }
     if (!('id' in value)) return { kind: 'notification', message: value as unknown as JsonRpcNotification };
@@ -192,7 +189,7 @@ function classifyResponse(value: Record<string, unknown>): MessageKind {
   if (result !== undefined && result !== null) {
     if (hasError) return invalidResponse(id, 'A response must not have both a "result" and an "error"');
     if (id === undefined) return invalidResponse(id, 'A response "id" must be a string or an integer');
-    if (!isPlainObject(result)) return invalidResponse(id, 'The "result" member must be an object');
+    if (!isRecord(result)) return invalidResponse(id, 'The "result" member must be an object');
     // Drop the null "error" so that everything after this check can trust `'error' in message`.
     const message: JsonRpcResultResponse =
       'error' in value ? { jsonrpc: '2.0', id, result } : (value as unknown as JsonRpcResultResponse);
@@ -200,7 +197,7 @@ function classifyResponse(value: Record<string, unknown>): MessageKind {
   }
   if (!hasError) return invalidResponse(id, 'A response needs a "result" object or an "error" object');
   if (result === null) return invalidResponse(id, 'A response must not have both a "result" and an "error"');
-  if (!isPlainObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') {
+  if (!isRecord(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') {
     return invalidResponse(id, 'The "error" member must have an integer "code" and a string "message"');
   }
   if (value.id !== undefined && value.id !== null && id === undefined) {

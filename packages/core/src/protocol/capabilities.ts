@@ -5,6 +5,7 @@
  * "did I promise this?" check can never disagree.
  * @module
  */
+import { isRecord } from '../internal.js';
 
 type Capabilities = Record<string, unknown> | undefined;
 
@@ -157,12 +158,8 @@ export function mergeCapabilities<T extends Record<string, unknown>>(...sources:
     if (!source) continue;
     for (const [key, value] of Object.entries(source)) {
       const current = out[key];
-      out[key] = isObject(current) && isObject(value) ? mergeCapabilities(current, value) : value;
+      out[key] = isRecord(current) && isRecord(value) ? mergeCapabilities(current, value) : value;
     }
   }
   return out as T;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

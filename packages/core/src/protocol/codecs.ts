@@ -21,6 +21,8 @@
  * - an elicitation the revision cannot express (URL mode, multi-select enums) is not sent at all.
  * @module
  */
+
+import { isRecord } from '../internal.js';
 import { NOT_IN_REVISION, type RevisionCodec, type WireParams } from './codec.js';
 import { type ProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from './revisions.js';
 import { RELATED_TASK_META_KEY } from './types.js';
@@ -107,10 +109,6 @@ export function revisionHas(version: ProtocolVersion, feature: RevisionFeature):
 // ---------------------------------------------------------------------------------------------
 // Copy-on-write helpers: each returns its input when there is nothing to change.
 
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function without(object: Json, keys: readonly string[]): Json {
   let found = false;
   for (const key of keys) {
@@ -152,7 +150,7 @@ function patchList(object: Json, key: string, adapt: (item: unknown) => unknown)
 
 function patchObject(object: Json, key: string, adapt: (value: Json) => Json): Json {
   const value = object[key];
-  return isObject(value) ? patch(object, key, adapt(value)) : object;
+  return isRecord(value) ? patch(object, key, adapt(value)) : object;
 }
 
 function jsonEqual(a: unknown, b: unknown): boolean {
@@ -309,7 +307,7 @@ class DowngradeCodec implements RevisionCodec {
         return patchList(result, 'contents', (contents) => this.resourceContents(contents));
       case 'roots/list':
         return patchList(result, 'roots', (root) =>
-          isObject(root) ? without(root, this.strip.dataTypeMeta) : root,
+          isRecord(root) ? without(root, this.strip.dataTypeMeta) : root,
         );
       case 'sampling/createMessage':
         return this.createMessageResult(result);
@@ -364,7 +362,7 @@ class DowngradeCodec implements RevisionCodec {
     if (this.has.capabilitySubFlags) return adapted;
     adapted = patchObject(adapted, 'sampling', (sampling) => without(sampling, ['context', 'tools']));
     const elicitation = adapted.elicitation;
-    if (isObject(elicitation)) {
+    if (isRecord(elicitation)) {
       // In 2025-11-25 `{}` means form mode; a URL-only client has nothing an older server can use.
       const urlOnly = elicitation.url !== undefined && elicitation.form === undefined;
       adapted = patch(adapted, 'elicitation', urlOnly ? undefined : without(elicitation, ['form', 'url']));
@@ -380,27 +378,27 @@ class DowngradeCodec implements RevisionCodec {
   }
 
   private tool(tool: unknown): unknown {
-    return isObject(tool) ? without(tool, this.strip.tool) : tool;
+    return isRecord(tool) ? without(tool, this.strip.tool) : tool;
   }
 
   private prompt(prompt: unknown): unknown {
-    if (!isObject(prompt)) return prompt;
+    if (!isRecord(prompt)) return prompt;
     const adapted = without(prompt, this.strip.prompt);
     return patchList(adapted, 'arguments', (argument) =>
-      isObject(argument) ? without(argument, this.strip.title) : argument,
+      isRecord(argument) ? without(argument, this.strip.title) : argument,
     );
   }
 
   private resource(resource: unknown): unknown {
-    return isObject(resource) ? this.annotations(without(resource, this.strip.resource)) : resource;
+    return isRecord(resource) ? this.annotations(without(resource, this.strip.resource)) : resource;
   }
 
   private resourceContents(contents: unknown): unknown {
-    return isObject(contents) ? without(contents, this.strip.dataTypeMeta) : contents;
+    return isRecord(contents) ? without(contents, this.strip.dataTypeMeta) : contents;
   }
 
   private promptMessage(message: unknown): unknown {
-    return isObject(message) ? patch(message, 'content', this.contentBlock(message.content)) : message;
+    return isRecord(message) ? patch(message, 'content', this.contentBlock(message.content)) : message;
   }
 
   private callToolResult(result: Json): Json {
@@ -424,7 +422,7 @@ class DowngradeCodec implements RevisionCodec {
   // --- content ---------------------------------------------------------------------------------
 
   private contentBlock(block: unknown): unknown {
-    if (!isObject(block)) return block;
+    if (!isRecord(block)) return block;
     switch (block.type) {
       case 'audio':
         if (!this.has.audioContent) return this.audioAsText(block);
@@ -450,7 +448,7 @@ class DowngradeCodec implements RevisionCodec {
 
   private downgradedAnnotations(block: Json): unknown {
     const annotations = block.annotations;
-    return isObject(annotations) ? this.annotations({ annotations }).annotations : undefined;
+    return isRecord(annotations) ? this.annotations({ annotations }).annotations : undefined;
   }
 
   private audioAsText(block: Json): Json {
@@ -485,10 +483,10 @@ class DowngradeCodec implements RevisionCodec {
 
   /** A block's text, or a note naming what could not be shown as text. */
   private plainText(block: unknown): string {
-    if (!isObject(block)) return '';
+    if (!isRecord(block)) return '';
     if (block.type === 'text' && typeof block.text === 'string') return block.text;
     const converted = this.contentBlock(block);
-    if (isObject(converted) && converted.type === 'text' && typeof converted.text === 'string')
+    if (isRecord(converted) && converted.type === 'text' && typeof converted.text === 'string')
       return converted.text;
     return `[${describeValue(block.type)} content omitted]`;
   }
@@ -514,7 +512,7 @@ class DowngradeCodec implements RevisionCodec {
 
   /** One 2025-11-25 sampling message as one or more older ones (older messages hold one block). */
   private samplingMessage(message: unknown): unknown {
-    if (!isObject(message)) return message;
+    if (!isRecord(message)) return message;
     const base = without(message, ['_meta']);
     const content = base.content;
     if (!Array.isArray(content)) return patch(base, 'content', this.contentBlock(content));
@@ -547,7 +545,7 @@ class DowngradeCodec implements RevisionCodec {
     if (params.mode !== undefined && params.mode !== 'form') return NOT_IN_REVISION;
     const adapted = without(params, ['mode', 'task']);
     const schema = adapted.requestedSchema;
-    if (!isObject(schema)) return adapted;
+    if (!isRecord(schema)) return adapted;
     const requestedSchema = this.requestedSchema(schema);
     return requestedSchema === NOT_IN_REVISION
       ? requestedSchema
@@ -557,7 +555,7 @@ class DowngradeCodec implements RevisionCodec {
   private requestedSchema(schema: Json): Json | typeof NOT_IN_REVISION {
     const adapted = without(schema, ['$schema']);
     const properties = adapted.properties;
-    if (!isObject(properties)) return adapted;
+    if (!isRecord(properties)) return adapted;
     let copy: Json | undefined;
     for (const key of Object.keys(properties)) {
       const field = properties[key];
@@ -571,7 +569,7 @@ class DowngradeCodec implements RevisionCodec {
   }
 
   private elicitationField(field: unknown): unknown {
-    if (!isObject(field) || field.type === 'boolean') return field;
+    if (!isRecord(field) || field.type === 'boolean') return field;
     // Multi-select has no 2025-06-18 form: the answer would be an array the peer cannot send.
     if (field.type === 'array') return NOT_IN_REVISION;
     if (field.oneOf !== undefined) return titledEnumAsLegacy(field);
@@ -591,7 +589,7 @@ class DowngradeCodec implements RevisionCodec {
 function carriesJson(content: unknown, value: unknown): boolean {
   if (!Array.isArray(content)) return false;
   return content.some((block) => {
-    if (!isObject(block) || block.type !== 'text' || typeof block.text !== 'string') return false;
+    if (!isRecord(block) || block.type !== 'text' || typeof block.text !== 'string') return false;
     const text = block.text.trimStart();
     if (!text.startsWith('{') && !text.startsWith('[')) return false;
     try {
@@ -609,7 +607,7 @@ function titledEnumAsLegacy(field: Json): Json | typeof NOT_IN_REVISION {
   const values: string[] = [];
   const names: string[] = [];
   for (const option of options) {
-    if (!isObject(option) || typeof option.const !== 'string') return NOT_IN_REVISION;
+    if (!isRecord(option) || typeof option.const !== 'string') return NOT_IN_REVISION;
     values.push(option.const);
     names.push(typeof option.title === 'string' ? option.title : option.const);
   }

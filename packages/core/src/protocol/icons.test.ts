@@ -1,48 +1,46 @@
 import { describe, expect, it } from 'vitest';
+import { itJudges } from '../../../../tests/support/verdicts.js';
 import { isSafeIconSource, validateIcon, validateIcons } from './icons.js';
 
 const png =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 describe('isSafeIconSource', () => {
-  it.each([
-    'https://example.com/icon.png',
-    'HTTPS://EXAMPLE.COM/icon.png',
-    'https://example.com:8443/a/b.svg?x=1#f',
-    png,
-    'data:image/svg+xml;charset=utf-8;base64,PHN2Zy8+',
-    'DATA:IMAGE/PNG;BASE64,AAAA',
-  ])('accepts %s', (src) => {
-    expect(isSafeIconSource(src)).toBe(true);
-  });
-
-  it.each([
-    'http://example.com/icon.png',
-    'javascript:alert(1)',
-    'JaVaScRiPt:alert(1)',
-    'file:///etc/passwd',
-    'ftp://example.com/i.png',
-    'ws://example.com/i',
-    'myapp://icon',
-    '//example.com/i.png',
-    '/icon.png',
-    'https://user:secret@example.com/i.png',
-    'https:///nohost',
-    'https://',
-    'https:example.com/i.png',
-    'https:\\\\example.com\\i.png',
-    ' https://example.com/i.png',
-    'https://example.com/i.png\n',
-    'java\tscript:alert(1)',
-    'data:image/png,rawbytes',
-    'data:text/html;base64,PHNjcmlwdD4=',
-    'data:image/png;base64,',
-    'data:image/png;base64,AA=A',
-    'data:image/png;base64,AA===',
-    'data:image/png;base64,<script>',
-    '',
-  ])('rejects %j', (src) => {
-    expect(isSafeIconSource(src)).toBe(false);
+  itJudges(isSafeIconSource, {
+    accepts: [
+      'https://example.com/icon.png',
+      'HTTPS://EXAMPLE.COM/icon.png',
+      'https://example.com:8443/a/b.svg?x=1#f',
+      png,
+      'data:image/svg+xml;charset=utf-8;base64,PHN2Zy8+',
+      'DATA:IMAGE/PNG;BASE64,AAAA',
+    ],
+    rejects: [
+      'http://example.com/icon.png',
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      'file:///etc/passwd',
+      'ftp://example.com/i.png',
+      'ws://example.com/i',
+      'myapp://icon',
+      '//example.com/i.png',
+      '/icon.png',
+      'https://user:secret@example.com/i.png',
+      'https:///nohost',
+      'https://',
+      'https:example.com/i.png',
+      'https:\\\\example.com\\i.png',
+      ' https://example.com/i.png',
+      'https://example.com/i.png\n',
+      'java\tscript:alert(1)',
+      'data:image/png,rawbytes',
+      'data:text/html;base64,PHNjcmlwdD4=',
+      'data:image/png;base64,',
+      'data:image/png;base64,AA=A',
+      'data:image/png;base64,AA===',
+      'data:image/png;base64,<script>',
+      '',
+    ],
   });
 
   it('rejects non-strings and oversized sources', () => {

@@ -8,6 +8,7 @@
  * SVG as active content remain the renderer's job.
  * @module
  */
+import { isBase64Char } from '../internal.js';
 
 /**
  * Options of {@link isSafeIconSource} and {@link validateIcon}.
@@ -34,16 +35,6 @@ export interface IconCheckOptions {
  * ```
  */
 export const DEFAULT_MAX_ICON_SOURCE_LENGTH = 1_048_576;
-
-function isBase64Char(code: number): boolean {
-  return (
-    (code >= 65 && code <= 90) ||
-    (code >= 97 && code <= 122) ||
-    (code >= 48 && code <= 57) ||
-    code === 43 ||
-    code === 47
-  );
-}
 
 /** A MIME token character (RFC 9110 `tchar`). */
 function isTokenChar(code: number): boolean {

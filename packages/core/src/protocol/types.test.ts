@@ -77,16 +77,9 @@ const weatherTool: Tool = {
 
 describe('wire constants', () => {
   it('lists the logging levels from least to most severe, as RFC 5424 ranks them', () => {
-    expect(LOGGING_LEVELS).toEqual([
-      'debug',
-      'info',
-      'notice',
-      'warning',
-      'error',
-      'critical',
-      'alert',
-      'emergency',
-    ]);
+    expect(LOGGING_LEVELS.join(' < ')).toBe(
+      'debug < info < notice < warning < error < critical < alert < emergency',
+    );
     expect(LOGGING_LEVELS.indexOf('warning')).toBeLessThan(LOGGING_LEVELS.indexOf('error'));
     expectTypeOf<LoggingLevel>().toEqualTypeOf<
       'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency'

@@ -5,6 +5,9 @@
  * early, so a requestor never loses a result it was promised for the task's TTL.
  * @module
  */
+
+import { toError } from '../internal.js';
+import { DeadlineTimer } from '../jsonrpc/deadlines.js';
 import { McpError } from '../jsonrpc/errors.js';
 import { ErrorCode } from '../jsonrpc/messages.js';
 import type { Task } from '../protocol/types.js';
@@ -57,8 +60,6 @@ type Waiter = (task: Task | undefined) => void;
 const CANCELLED_OUTCOME: TaskOutcome = {
   error: { code: ErrorCode.InternalError, message: 'The task was cancelled' },
 };
-/** `setTimeout` cannot wait longer than this (about 24.8 days). */
-const MAX_TIMER_DELAY = 2_147_483_647;
 const CURSOR_PREFIX = 'task-seq:';
 
 /**
@@ -79,8 +80,8 @@ export class InMemoryTaskStore implements TaskStore {
   private readonly maxPerRequestor: number;
   private readonly pageSize: number;
   private nextSeq = 1;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private timerAt = Number.POSITIVE_INFINITY;
+  // One timer for the whole store, armed for the earliest expiry; a sweep re-arms it.
+  private readonly timer = new DeadlineTimer((now) => this.sweep(now));
 
   constructor(private readonly options: InMemoryTaskStoreOptions = {}) {
     this.maxTasks = positive(options.maxTasks, 10_000, 'maxTasks');
@@ -122,7 +123,7 @@ export class InMemoryTaskStore implements TaskStore {
       this.byRequestor.set(requestor, own);
     }
     own.set(task.taskId, entry);
-    this.schedule(expiresAt);
+    this.timer.schedule(expiresAt);
     return { ...task };
   }
 
@@ -230,9 +231,7 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   close(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.timerAt = Number.POSITIVE_INFINITY;
+    this.timer.stop();
     for (const entry of [...this.tasks.values()]) this.remove(entry, false);
   }
 
@@ -323,26 +322,10 @@ export class InMemoryTaskStore implements TaskStore {
       try {
         listener(event);
       } catch (error) {
-        this.options.onError?.(error instanceof Error ? error : new Error(String(error)));
+        this.options.onError?.(toError(error));
       }
     }
   }
-
-  // One timer for the whole store, armed for the earliest expiry; a sweep re-arms it.
-  private schedule(at: number): void {
-    if (at >= this.timerAt) return;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timerAt = at;
-    this.timer = setTimeout(this.fire, Math.min(MAX_TIMER_DELAY, Math.max(0, at - Date.now())));
-    (this.timer as { unref?: () => void }).unref?.();
-  }
-
-  private readonly fire = (): void => {
-    this.timer = undefined;
-    this.timerAt = Number.POSITIVE_INFINITY;
-    const next = this.sweep(Date.now());
-    if (next !== Number.POSITIVE_INFINITY) this.schedule(next);
-  };
 
   /** Drops expired tasks; returns the next expiry. */
   private sweep(now: number): number {

@@ -6,6 +6,8 @@
  * in as {@link TaskRunnerHooks}.
  * @module
  */
+
+import { toError } from '../internal.js';
 import { McpError } from '../jsonrpc/errors.js';
 import { ErrorCode, type JsonRpcErrorObject } from '../jsonrpc/messages.js';
 import type { Task } from '../protocol/types.js';
@@ -246,8 +248,4 @@ export class TaskRunner<R extends RunningTask> {
       this.hooks.reportError(toError(error), run);
     }
   }
-}
-
-function toError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
 }

@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { toError } from '@mcpkit/core/internal';
 import type { AbortSignalLike, RawHttpHandler, RawHttpReply, RawHttpRequest } from '@mcpkit/server/http';
 import { drainRequest, pipeStream } from './socketFlow.js';
 
@@ -145,16 +146,28 @@ async function serveRaw<Extra>(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const view = new NodeRequestView(req, res);
-  let reply: RawHttpReply;
+  const reply = await callHandler(handler, new NodeRequestView(req, res), options.extra?.(req), res, onError);
+  if (reply) await writeReply(reply, req, res, onError);
+}
+
+/**
+ * Calls a handler; one that throws is reported to `onError` and answered 500 with a bare JSON-RPC
+ * internal error, and the result is then `undefined`.
+ */
+async function callHandler<In, Extra, Out>(
+  handler: (input: In, extra: Extra) => Out | Promise<Out>,
+  input: In,
+  extra: Extra,
+  res: ServerResponse,
+  onError: (error: Error) => void,
+): Promise<Out | undefined> {
   try {
-    reply = await handler(view, options.extra?.(req));
+    return await handler(input, extra);
   } catch (error) {
     onError(toError(error));
     writeSimple(res, 500, '{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}');
-    return;
+    return undefined;
   }
-  await writeReply(reply, req, res, onError);
 }
 
 /** Writes a handler's plain reply: text in one write, an SSE stream as it comes. */
@@ -361,15 +374,8 @@ async function serveOne(
     writeSimple(res, 400, '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Bad Request"}}');
     return;
   }
-  let response: Response;
-  try {
-    response = await handler(request, req);
-  } catch (error) {
-    onError(toError(error));
-    writeSimple(res, 500, '{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}');
-    return;
-  }
-  await writeResponse(response, req, res, onError);
+  const response = await callHandler(handler, request, req, res, onError);
+  if (response) await writeResponse(response, req, res, onError);
 }
 
 /**
@@ -574,7 +580,3 @@ function writeSimple(res: ServerResponse, status: number, body: string): void {
 
 /** Without an `onError` hook problems go unreported: a library never writes to the console. */
 function defaultOnError(_error: Error): void {}
-
-function toError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
-}

@@ -5,6 +5,7 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { toError } from '@mcpkit/core/internal';
 
 /**
  * An upload refused before it was all read is still received (and discarded) up to this many
@@ -112,8 +113,4 @@ export function drainRequest(req: IncomingMessage, res: ServerResponse): Promise
     res.once('close', onGone);
     req.resume();
   });
-}
-
-function toError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
 }

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Connection, type JsonRpcMessage, type MessageSink } from '@mcpkit/core';
+import { Connection, type JsonRpcMessage } from '@mcpkit/core';
 import {
   DEFAULT_INHERITED_ENV_VARS,
   getDefaultEnvironment,
@@ -12,6 +12,7 @@ import {
 } from '@mcpkit/node/stdio';
 import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { recordingSink } from '../../../../tests/support/recordingSink.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const ECHO = fixture('echo.mjs');
@@ -20,27 +21,6 @@ const STUBBORN = fixture('stubborn.mjs');
 const CRASH = fixture('crash.mjs');
 const CHATTY = fixture('chatty.mjs');
 const NODE = process.execPath;
-
-interface RecordingSink extends MessageSink {
-  messages: unknown[];
-  parseErrors: Error[];
-  errors: Error[];
-  closes: (Error | null)[];
-}
-
-function recordingSink(): RecordingSink {
-  const sink: RecordingSink = {
-    messages: [],
-    parseErrors: [],
-    errors: [],
-    closes: [],
-    message: (value) => sink.messages.push(value),
-    parseError: (error) => sink.parseErrors.push(error),
-    error: (error) => sink.errors.push(error),
-    closed: (error) => sink.closes.push(error ?? null),
-  };
-  return sink;
-}
 
 function note(n: number, text = ''): JsonRpcMessage {
   return { jsonrpc: '2.0', method: 'note', params: { n, text } };

@@ -17,6 +17,7 @@ import {
   type SendOptions,
   type Transport,
 } from '@mcpkit/core';
+import { toError } from '@mcpkit/core/internal';
 import { buildChildEnvironment, type InheritEnv } from './environment.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, jsonLineHandler, type LineHandler, LineReader } from './lineReader.js';
 import { LineWriter } from './lineWriter.js';
@@ -419,7 +420,7 @@ export class StdioClientTransport implements Transport {
     try {
       this.options.onStderr!(text);
     } catch (error) {
-      this.sink?.error(error instanceof Error ? error : new Error(String(error)));
+      this.sink?.error(toError(error));
     }
   }
 

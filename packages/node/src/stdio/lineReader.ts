@@ -8,6 +8,7 @@
  * @module
  */
 import { DEFAULT_MAX_JSON_DEPTH, exceedsJsonDepth, JsonTooDeepError, type MessageSink } from '@mcpkit/core';
+import { toError } from '@mcpkit/core/internal';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -204,7 +205,7 @@ function deliver(sink: MessageSink, value: unknown): void {
     sink.message(value);
   } catch (error) {
     // A throwing sink must not abort the read loop and lose the rest of the chunk.
-    sink.error(error instanceof Error ? error : new Error(String(error)));
+    sink.error(toError(error));
   }
 }
 

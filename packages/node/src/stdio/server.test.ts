@@ -1,32 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { PassThrough, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import type { JsonRpcMessage, MessageSink } from '@mcpkit/core';
+import type { JsonRpcMessage } from '@mcpkit/core';
 import { StdioServerTransport } from '@mcpkit/node/stdio';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { recordingSink } from '../../../../tests/support/recordingSink.js';
 
 const ECHO = fileURLToPath(new URL('./fixtures/echo.mjs', import.meta.url));
-
-interface RecordingSink extends MessageSink {
-  messages: unknown[];
-  parseErrors: Error[];
-  errors: Error[];
-  closes: (Error | null)[];
-}
-
-function recordingSink(): RecordingSink {
-  const sink: RecordingSink = {
-    messages: [],
-    parseErrors: [],
-    errors: [],
-    closes: [],
-    message: (value) => sink.messages.push(value),
-    parseError: (error) => sink.parseErrors.push(error),
-    error: (error) => sink.errors.push(error),
-    closed: (error) => sink.closes.push(error ?? null),
-  };
-  return sink;
-}
 
 function note(n: number, text = ''): JsonRpcMessage {
   return { jsonrpc: '2.0', method: 'note', params: { n, text } };

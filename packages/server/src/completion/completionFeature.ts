@@ -6,10 +6,11 @@
 
 import type { CompleteResult } from '@mcpkit/core';
 import { Method } from '@mcpkit/core';
+import { isRecord } from '@mcpkit/core/internal';
 import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
 import type { PagedCollection } from '../pagination.js';
-import { invalidParams, isRecord, requireString, stringRecord } from '../params.js';
+import { invalidParams, requireString, stringRecord } from '../params.js';
 import type { RegisteredPrompt } from '../prompts/prompt.js';
 import type { RegisteredResource, RegisteredResourceTemplate } from '../resources/resource.js';
 import { type Completer, type CompletionValues, toCompleteResult } from './complete.js';

@@ -7,6 +7,7 @@
  * engines), it is used instead.
  * @module
  */
+import { isBase64Char } from '@mcpkit/core/internal';
 
 const CHUNK = 0x8000;
 
@@ -73,14 +74,7 @@ export function isBase64(text: string): boolean {
   }
   if (padding > 0 ? text.length % 4 !== 0 : end % 4 === 1) return false;
   for (let i = 0; i < end; i++) {
-    const code = text.charCodeAt(i);
-    const ok =
-      (code >= 65 && code <= 90) ||
-      (code >= 97 && code <= 122) ||
-      (code >= 48 && code <= 57) ||
-      code === 43 ||
-      code === 47;
-    if (!ok) return false;
+    if (!isBase64Char(text.charCodeAt(i))) return false;
   }
   return true;
 }

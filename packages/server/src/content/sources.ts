@@ -7,6 +7,7 @@
  * @module
  */
 import type { AudioContent, EmbeddedResource, ImageContent } from '@mcpkit/core';
+import { readCapped } from '@mcpkit/core/internal';
 import { decodeBase64, encodeBase64, isBase64 } from './base64.js';
 import { type BlockOptions, embeddedResource } from './content.js';
 
@@ -154,15 +155,15 @@ async function loadBinary(source: BinarySource, options: SourceOptions): Promise
     // Base64 has no ":", so a string with a scheme is a URL and anything else is base64.
     if (/^[a-z][a-z0-9+.-]*:/i.test(source.slice(0, 32))) return loadUrl(new URL(source), options, maxBytes);
     if (!isBase64(source)) throw new TypeError('A string source must be base64, or an http(s): or data: URL');
-    if ((source.length * 3) / 4 > maxBytes + 2) throw tooLarge(maxBytes);
-    return {
-      base64: source,
-      head: decodeBase64(source.slice(0, 24)),
-      declaredType: undefined,
-      bytes: undefined,
-    };
+    return fromBase64(source, undefined, maxBytes);
   }
   throw new TypeError('Expected bytes, a Blob, a URL or a base64 string');
+}
+
+/** Valid base64 is kept as it is: only its head is decoded, to sniff the type. */
+function fromBase64(base64: string, declaredType: string | undefined, maxBytes: number): LoadedBinary {
+  if ((base64.length * 3) / 4 > maxBytes + 2) throw tooLarge(maxBytes);
+  return { base64, head: decodeBase64(base64.slice(0, 24)), declaredType, bytes: undefined };
 }
 
 function fromBytes(bytes: Uint8Array, declaredType: string | undefined): LoadedBinary {
@@ -200,7 +201,7 @@ async function loadUrl(url: URL, options: SourceOptions, maxBytes: number): Prom
     await response.body?.cancel().catch(() => {});
     throw tooLarge(maxBytes);
   }
-  const bytes = await readCapped(response, maxBytes);
+  const bytes = await readResponse(response, maxBytes);
   const contentType = response.headers.get('content-type');
   const declared = contentType ? contentType.split(';')[0]!.trim().toLowerCase() : undefined;
   return fromBytes(bytes, declared || undefined);
@@ -213,28 +214,10 @@ function fetchSignal(timeoutMs: number, signal: AbortSignal | undefined): AbortS
   return any ? any([timeout, signal]) : signal;
 }
 
-async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array> {
+async function readResponse(response: Response, maxBytes: number): Promise<Uint8Array> {
   if (!response.body) return new Uint8Array(await response.arrayBuffer());
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.length;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  if (chunks.length === 1) return chunks[0]!;
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
+  const bytes = await readCapped(response.body, maxBytes);
+  if (bytes === 'too-large') throw tooLarge(maxBytes);
   return bytes;
 }
 
@@ -248,13 +231,7 @@ function loadDataUrl(href: string, maxBytes: number): LoadedBinary {
   const declared = params[0]?.trim().toLowerCase() || undefined;
   if (params.slice(1).some((param) => param.trim().toLowerCase() === 'base64')) {
     if (!isBase64(payload)) throw new TypeError('The data: URL payload is not valid base64');
-    if ((payload.length * 3) / 4 > maxBytes + 2) throw tooLarge(maxBytes);
-    return {
-      base64: payload,
-      head: decodeBase64(payload.slice(0, 24)),
-      declaredType: declared,
-      bytes: undefined,
-    };
+    return fromBase64(payload, declared, maxBytes);
   }
   const bytes = new TextEncoder().encode(decodeURIComponent(payload));
   return fromBytes(checkSize(bytes, maxBytes), declared);

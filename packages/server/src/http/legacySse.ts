@@ -18,6 +18,7 @@ import {
   type SendOptions,
   type Transport,
 } from '@mcpkit/core';
+import { toError } from '@mcpkit/core/internal';
 import type { Server } from '../server.js';
 import type { ServerSession } from '../session.js';
 import { accepts, deliverBody, isJsonContentType, readJsonBody } from './body.js';
@@ -142,7 +143,7 @@ class LegacySseEndpoint implements HttpEndpoint {
       if (request.method === 'POST') return await this.post(request, extra);
       return Refuse.method('GET, POST');
     } catch (error) {
-      this.server.reportError(error instanceof Error ? error : new Error(String(error)));
+      this.server.reportError(toError(error));
       return Refuse.internal();
     }
   }

@@ -4,6 +4,7 @@
  * @module
  */
 import type { AuthInfo, MessageExtra } from '@mcpkit/core';
+import { readCapped } from '@mcpkit/core/internal';
 import type { AbortSignalLike, RawHttpRequest } from './rawHttp.js';
 
 /**
@@ -79,33 +80,10 @@ class WebRequestView implements RawHttpRequest {
       return 'too-large';
     }
     if (!body) return new Uint8Array();
-    const reader = body.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
     try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.byteLength;
-        if (size > limit) {
-          void reader.cancel().catch(() => {});
-          return 'too-large';
-        }
-        chunks.push(value);
-      }
+      return await readCapped(body, limit);
     } catch {
       return 'aborted';
     }
-    return chunks.length === 1 ? chunks[0]! : concat(chunks, size);
   }
-}
-
-function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return all;
 }

@@ -27,6 +27,7 @@ import {
   type SendOptions,
   type Transport,
 } from '@mcpkit/core';
+import { toError } from '@mcpkit/core/internal';
 import type { ServerSession } from '../session.js';
 import type { ServerSessionState, SessionStateHolder } from '../sessionState.js';
 import { deliverBody } from './body.js';
@@ -726,8 +727,4 @@ function randomHex(bytes: number): string {
   let hex = '';
   for (const byte of buffer) hex += byte.toString(16).padStart(2, '0');
   return hex;
-}
-
-function toError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
 }

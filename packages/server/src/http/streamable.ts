@@ -16,6 +16,7 @@ import {
   type ProtocolVersion,
   type RequestId,
 } from '@mcpkit/core';
+import { toError } from '@mcpkit/core/internal';
 import type { RequestContext } from '../context.js';
 import type { Server } from '../server.js';
 import { accepts, isJsonContentType, readJsonBody } from './body.js';
@@ -620,8 +621,4 @@ function optionalInterval(value: number | false | undefined, fallback: number, n
 
 function clamp(value: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, value));
-}
-
-function toError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
 }

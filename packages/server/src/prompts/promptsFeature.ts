@@ -5,12 +5,12 @@
 
 import type { GetPromptResult, ListPromptsResult } from '@mcpkit/core';
 import { Method } from '@mcpkit/core';
+import { formatIssues, isPromiseLike } from '@mcpkit/core/internal';
 import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
 import type { ItemList } from '../listChanged.js';
 import { PagedCollection } from '../pagination.js';
-import { invalidParams, isPromiseLike, requireString, stringRecord } from '../params.js';
-import { describeIssues } from '../tools/schemas.js';
+import { invalidParams, requireString, stringRecord } from '../params.js';
 import { type PromptConfig, type PromptHandler, RegisteredPrompt, toGetPromptResult } from './prompt.js';
 
 /**
@@ -75,7 +75,9 @@ export class PromptsFeature extends Feature {
       const pending = state.schema.validate(args);
       const checked = isPromiseLike(pending) ? await pending : pending;
       if (!checked.valid) {
-        throw invalidParams(`Invalid arguments for prompt "${name}":\n${describeIssues(checked.issues)}`);
+        throw invalidParams(
+          `Invalid arguments for prompt "${name}":\n${formatIssues(checked.issues, 'list')}`,
+        );
       }
       value = checked.value;
     }

@@ -228,15 +228,8 @@ export type TemplateVariables<T extends string> = string extends T
  * };
  * ```
  */
-export interface ResourceTemplateConfig<Name extends string = string> {
-  name: string;
-  title?: string;
-  description?: string;
-  /** Set only when every matching resource has this type. */
-  mimeType?: string;
-  annotations?: Annotations;
-  icons?: Icon[];
-  _meta?: Meta;
+export interface ResourceTemplateConfig<Name extends string = string>
+  extends Omit<ResourceTemplate, 'uriTemplate'> {
   /** Completers of the template's variables, for `completion/complete` with `ref/resource`. */
   complete?: Completers<Name>;
   /** The concrete resources to show in `resources/list` (after the static ones). */

@@ -1,11 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assertProperty } from '../../../../tests/support/fastCheck.js';
+import { itJudges } from '../../../../tests/support/verdicts.js';
 import { isAbsoluteUri, MAX_URI_LENGTH, uriProblem } from './uri.js';
 
 describe('resource URIs', () => {
-  it('accepts absolute URIs of any scheme', () => {
-    for (const uri of [
+  // Absolute URIs of any scheme.
+  itJudges((uri) => uriProblem(uri) === undefined, {
+    accepts: [
       'test://static-text',
       'file:///home/user/notes.md',
       'https://example.com/a?b=c#d',
@@ -13,9 +15,7 @@ describe('resource URIs', () => {
       'urn:isbn:0451450523',
       'custom+scheme.v1-x://a/%20b',
       'file:///home/user/résumé.txt',
-    ]) {
-      expect(uriProblem(uri), uri).toBeUndefined();
-    }
+    ],
   });
 
   it('refuses relative references, spaces, braces, bad escapes and overlong URIs', () => {

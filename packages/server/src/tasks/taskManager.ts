@@ -44,8 +44,8 @@ import {
   type Tool,
   taskIdParam,
   taskParamOf,
-  ttlGranter,
 } from '@mcpkit/core';
+import { receiverSettings } from '@mcpkit/core/internal';
 import type { RequestContext } from '../context.js';
 import type { Server } from '../server.js';
 import type { ServerSession } from '../session.js';
@@ -122,7 +122,6 @@ interface RunningTask extends TaskRun {
   readonly sessionBound: boolean;
 }
 
-const DEFAULT_POLL_INTERVAL = 1_000;
 const SESSION_PREFIX = 'session:';
 
 /**
@@ -145,19 +144,15 @@ const SESSION_PREFIX = 'session:';
 export class TaskManager {
   /** Where this manager keeps its tasks. */
   readonly store: TaskStore;
-  private readonly ownsStore: boolean;
+  private readonly settings: ReturnType<typeof receiverSettings>;
   private readonly runner: TaskRunner<RunningTask>;
-  private readonly grantTtl: (requested: number | undefined) => number;
-  private readonly pollInterval: number;
   private server: Server | undefined;
   private unsubscribe: (() => void) | undefined;
   private stopWatchingSessions: (() => void) | undefined;
 
   constructor(readonly options: TaskManagerOptions = {}) {
-    this.store = options.store ?? new InMemoryTaskStore();
-    this.ownsStore = options.store === undefined;
-    this.grantTtl = ttlGranter(options);
-    this.pollInterval = options.pollInterval ?? DEFAULT_POLL_INTERVAL;
+    this.settings = receiverSettings(options);
+    this.store = this.settings.store;
     this.runner = new TaskRunner<RunningTask>(this.store, {
       sendStatus: (run, task) => run.session.notify(Notification.TasksStatus, { ...task }),
       reportError: (error, run) => this.server?.reportError(error, run.session),
@@ -235,8 +230,11 @@ export class TaskManager {
     options: TaskRunOptions & { task?: TaskMetadata } = {},
   ): Promise<CreateTaskResult> {
     const requestor = await this.requestorOf(context);
-    const ttl = this.grantTtl(options.task?.ttl);
-    const task = await this.store.create(request, requestor, { ttl, pollInterval: this.pollInterval });
+    const ttl = this.settings.grantTtl(options.task?.ttl);
+    const task = await this.store.create(request, requestor, {
+      ttl,
+      pollInterval: this.settings.pollInterval,
+    });
     const run = this.runFor(task, context, requestor);
     const failureOf = options.failureOf ?? (request.method === Method.ToolsCall ? toolFailure : undefined);
     await this.runner.start(
@@ -304,7 +302,7 @@ export class TaskManager {
     this.unsubscribe?.();
     this.stopWatchingSessions?.();
     this.runner.abortAll('The server is closing');
-    if (this.ownsStore) await this.store.close();
+    if (this.settings.ownsStore) await this.store.close();
   }
 
   /**

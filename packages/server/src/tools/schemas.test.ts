@@ -2,7 +2,7 @@ import { UnsupportedDialectError } from '@mcpkit/core';
 import { defaultValidator } from '@mcpkit/schema';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { describeIssues, prepareObjectSchema } from './schemas.js';
+import { prepareObjectSchema } from './schemas.js';
 
 const validator = defaultValidator();
 
@@ -66,16 +66,5 @@ describe('prepareObjectSchema', () => {
     expect(() => prepareObjectSchema([] as never, 'input', validator, 'T')).toThrow(
       /Standard Schema .* or a JSON Schema/,
     );
-  });
-});
-
-describe('describeIssues', () => {
-  it('writes one line per issue', () => {
-    expect(
-      describeIssues([
-        { path: '', message: 'a' },
-        { path: '/x/0', message: 'b' },
-      ]),
-    ).toBe('- (root): a\n- /x/0: b');
   });
 });

@@ -15,7 +15,6 @@ import {
   type StandardSchemaV1,
   schemaDialect,
   type ToolJsonSchema,
-  type ValidationIssue,
   type ValidationResult,
 } from '@mcpkit/core';
 import { standardValidator, toJsonSchema } from '@mcpkit/schema';
@@ -120,17 +119,4 @@ function copyJson(schema: object, what: string): Record<string, unknown> {
     throw new TypeError(`${what} must be JSON data`, { cause: error });
   }
   return JSON.parse(text as string) as Record<string, unknown>;
-}
-
-/**
- * One line per issue, `path: message`, for messages a model reads to fix its call.
- *
- * @example
- * ```ts
- * describeIssues([{ path: '/text', message: 'must be string, got number' }]);
- * // '- /text: must be string, got number'
- * ```
- */
-export function describeIssues(issues: readonly ValidationIssue[]): string {
-  return issues.map((issue) => `- ${issue.path === '' ? '(root)' : issue.path}: ${issue.message}`).join('\n');
 }

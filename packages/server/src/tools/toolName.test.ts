@@ -1,20 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assertProperty } from '../../../../tests/support/fastCheck.js';
+import { itJudges } from '../../../../tests/support/verdicts.js';
 import { isValidToolName, MAX_TOOL_NAME_LENGTH, toolNameProblem } from './toolName.js';
 
 describe('tool names', () => {
-  it('accepts 1 to 128 characters from A-Z a-z 0-9 _ - .', () => {
-    for (const name of [
-      'a',
-      'getUser',
-      'DATA_EXPORT_v2',
-      'admin.tools.list',
-      'x-y',
-      'x'.repeat(MAX_TOOL_NAME_LENGTH),
-    ]) {
-      expect(isValidToolName(name), name).toBe(true);
-    }
+  // 1 to 128 characters from A-Z a-z 0-9 _ - .
+  itJudges(isValidToolName, {
+    accepts: ['a', 'getUser', 'DATA_EXPORT_v2', 'admin.tools.list', 'x-y', 'x'.repeat(MAX_TOOL_NAME_LENGTH)],
   });
 
   it('names the problem for everything else', () => {

@@ -1,10 +1,10 @@
 import { McpError } from '@mcpkit/core';
+import { isPlainObject } from '@mcpkit/core/internal';
 import { describe, expect, it } from 'vitest';
 import {
   invalidArgumentsResult,
   isCallToolResult,
   isContentBlock,
-  isPlainObject,
   structuredResult,
   ToolError,
   thrownErrorText,

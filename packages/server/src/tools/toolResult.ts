@@ -19,7 +19,7 @@ import {
   McpError,
   type ValidationIssue,
 } from '@mcpkit/core';
-import { describeIssues } from './schemas.js';
+import { formatIssues } from '@mcpkit/core/internal';
 
 /**
  * An error whose message is written for the model. Thrown from a tool handler, it becomes an
@@ -95,21 +95,6 @@ export function isCallToolResult(value: unknown): value is CallToolResult {
 }
 
 /**
- * True for a JSON object (not an array, not a class instance such as `Date` or `Map`).
- *
- * @example
- * ```ts
- * isPlainObject({ a: 1 }); // true
- * isPlainObject([1]); // false
- * ```
- */
-export function isPlainObject(value: unknown): value is JsonObject {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-/**
  * A text block holding `value` as JSON.
  *
  * @throws {TypeError} when `value` cannot be written as JSON (a `bigint`, a cycle, a function).
@@ -176,7 +161,7 @@ export function toolErrorResult(message: string): CallToolResult {
  */
 export function invalidArgumentsResult(toolName: string, issues: readonly ValidationIssue[]): CallToolResult {
   return toolErrorResult(
-    `Invalid arguments for tool "${toolName}":\n${describeIssues(issues)}\nFix these arguments to match the tool's inputSchema and call it again.`,
+    `Invalid arguments for tool "${toolName}":\n${formatIssues(issues, 'list')}\nFix these arguments to match the tool's inputSchema and call it again.`,
   );
 }
 

@@ -18,12 +18,13 @@ import {
   UrlElicitationRequiredError,
   type ValidationResult,
 } from '@mcpkit/core';
+import { formatIssues, isPlainObject, isPromiseLike, isRecord, toError } from '@mcpkit/core/internal';
 import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
 import type { ItemList } from '../listChanged.js';
 import { PagedCollection } from '../pagination.js';
-import { invalidParams, isPromiseLike, isRecord, requireString } from '../params.js';
-import { describeIssues, prepareObjectSchema } from './schemas.js';
+import { invalidParams, requireString } from '../params.js';
+import { prepareObjectSchema } from './schemas.js';
 import {
   RegisteredTool,
   type ToolConfig,
@@ -34,7 +35,6 @@ import {
 import {
   invalidArgumentsResult,
   isCallToolResult,
-  isPlainObject,
   structuredResult,
   ToolError,
   thrownErrorText,
@@ -137,7 +137,7 @@ export class ToolsFeature extends Feature {
     if (error instanceof McpError) throw error;
     const name = typeof params.name === 'string' ? params.name : '';
     if (!(error instanceof ToolError) && !ctx.request.cancelled) {
-      this.host.reportError(error instanceof Error ? error : new Error(String(error)), ctx.session);
+      this.host.reportError(toError(error), ctx.session);
     }
     return toolErrorResult(thrownErrorText(name, error, this.options.maskErrors));
   }
@@ -215,7 +215,7 @@ export class ToolsFeature extends Feature {
   private failed(state: ToolState, error: unknown, ctx: RequestContext): CallToolResult {
     if (error instanceof UrlElicitationRequiredError) throw error;
     if (!(error instanceof ToolError) && !ctx.request.cancelled) {
-      this.host.reportError(error instanceof Error ? error : new Error(String(error)), ctx.session);
+      this.host.reportError(toError(error), ctx.session);
     }
     return toolErrorResult(thrownErrorText(state.definition.name, error, this.options.maskErrors));
   }
@@ -242,7 +242,7 @@ export class ToolsFeature extends Feature {
     if (!checked.valid) {
       return this.bug(
         ctx,
-        `Tool "${name}" returned structured content that does not match its outputSchema:\n${describeIssues(checked.issues)}`,
+        `Tool "${name}" returned structured content that does not match its outputSchema:\n${formatIssues(checked.issues, 'list')}`,
         `Tool "${name}" returned structured content that does not match its outputSchema`,
       );
     }

@@ -10,12 +10,8 @@ import {
   type ClientRequestMethod,
   Connection,
   ConnectionClosedError,
-  codecFor,
-  composeMiddleware,
   ErrorCode,
   type ExtensionMethod,
-  encodeOutgoingNotification,
-  encodeOutgoingRequest,
   type Implementation,
   type IncomingRequest,
   type InitializeResult,
@@ -25,15 +21,9 @@ import {
   Method,
   type MethodArgsOf,
   type MethodHandlerOf,
-  mergeCapabilities,
-  missingServerCapability,
-  NOT_IN_REVISION,
   Notification,
   type OutgoingRequestOptions,
   type ProtocolVersion,
-  type RevisionCodec,
-  rejectUnknownOptions,
-  revisionHas,
   type ServerCapabilities,
   type ServerNotificationMap,
   type ServerNotificationMethod,
@@ -43,6 +33,18 @@ import {
   type Transport,
   UnsupportedProtocolVersionError,
 } from '@mcpkit/core';
+import {
+  codecFor,
+  composeMiddleware,
+  encodeOutgoingNotification,
+  encodeOutgoingRequest,
+  mergeCapabilities,
+  missingServerCapability,
+  NOT_IN_REVISION,
+  type RevisionCodec,
+  rejectUnknownOptions,
+  revisionHas,
+} from '@mcpkit/core/internal';
 import { DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT, DEFAULT_MAX_INCOMING_REQUESTS } from './limits.js';
 import { type ClientMiddleware, ClientMiddlewareContext } from './middleware/context.js';
 

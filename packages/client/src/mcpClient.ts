@@ -34,10 +34,10 @@ import {
   type Resource,
   type ResourceTemplate,
   type Root,
-  rejectUnknownOptions,
   type Tool,
   type Transport,
 } from '@mcpkit/core';
+import { rejectUnknownOptions } from '@mcpkit/core/internal';
 import { defaultValidator } from '@mcpkit/schema';
 import { CLIENT_OPTION_KEYS, Client, type ClientOptions, type ClientRequestHandler } from './client.js';
 import { applyElicitationDefaults } from './elicitationDefaults.js';

@@ -16,10 +16,6 @@
  * @module
  */
 import {
-  answerCancelTask,
-  answerGetTask,
-  answerListTasks,
-  awaitTaskPayload,
   type ClientCapabilities,
   ConnectionClosedError,
   type CreateTaskResult,
@@ -29,18 +25,24 @@ import {
   McpError,
   type OutgoingRequestOptions,
   type ProgressUpdate,
-  type RunningTask,
-  revisionHas,
   type Task,
   type TaskMetadata,
-  TaskRunner,
   type TaskStore,
+  withRelatedTask,
+} from '@mcpkit/core';
+import {
+  answerCancelTask,
+  answerGetTask,
+  answerListTasks,
+  awaitTaskPayload,
+  type RunningTask,
+  revisionHas,
+  TaskRunner,
   type TaskTtlLimits,
   taskIdParam,
   taskParamOf,
   ttlGranter,
-  withRelatedTask,
-} from '@mcpkit/core';
+} from '@mcpkit/core/internal';
 import type { Client, ClientRequestHandler } from './client.js';
 
 /**

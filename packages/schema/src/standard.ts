@@ -6,13 +6,8 @@
  * preferably through the Standard JSON Schema interface (`~standard.jsonSchema`).
  * @module
  */
-import {
-  isStandardSchema,
-  type JsonSchema,
-  type StandardSchemaV1,
-  type ValidationIssue,
-  type ValidationResult,
-} from '@mcpkit/core';
+import type { JsonSchema, StandardSchemaV1, ValidationIssue, ValidationResult } from '@mcpkit/core';
+import { isStandardSchema } from '@mcpkit/core/internal';
 import { escapePointerSegment } from './issues.js';
 import type { RequireJsonSchemaConverter } from './types.js';
 

@@ -12,11 +12,8 @@ import {
   CapabilityError,
   type ClientCapabilities,
   Connection,
-  codecFor,
   ErrorCode,
   type ExtensionMethod,
-  encodeOutgoingNotification,
-  encodeOutgoingRequest,
   type Implementation,
   type IncomingRequest,
   type InitializeResult,
@@ -25,18 +22,23 @@ import {
   type MessageExtra,
   Method,
   type MethodArgsOf,
-  missingClientCapability,
-  NOT_IN_REVISION,
   Notification,
-  negotiateProtocolVersion,
   type OutgoingRequestOptions,
   type ProtocolVersion,
-  type RevisionCodec,
   type ServerCapabilities,
   type ServerRequestMap,
   type ServerRequestMethod,
   type Transport,
 } from '@mcpkit/core';
+import {
+  codecFor,
+  encodeOutgoingNotification,
+  encodeOutgoingRequest,
+  missingClientCapability,
+  NOT_IN_REVISION,
+  negotiateProtocolVersion,
+  type RevisionCodec,
+} from '@mcpkit/core/internal';
 import { RequestContext } from './context.js';
 import type { Server } from './server.js';
 import {

@@ -10,13 +10,13 @@ import {
   ConnectionClosedError,
   DEFAULT_MAX_INCOMING_PER_SECOND,
   DEFAULT_MAX_JSON_DEPTH,
-  IncomingRateLimit,
   type JsonRpcMessage,
   JsonTooDeepError,
   type MessageSink,
   type SendOptions,
   type Transport,
 } from '@mcpkit/core';
+import { IncomingRateLimit } from '@mcpkit/core/internal';
 import { buildChildEnvironment, type InheritEnv } from './environment.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, jsonLineHandler, type LineHandler, LineReader } from './lineReader.js';
 import { LineWriter } from './lineWriter.js';

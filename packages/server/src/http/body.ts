@@ -2,7 +2,8 @@
  * Reading request bodies under a size cap, and the media-type checks of the MCP endpoints.
  * @module
  */
-import { DEFAULT_MAX_JSON_DEPTH, exceedsJsonDepth, type RawHttpRequest } from '@mcpkit/core';
+import { DEFAULT_MAX_JSON_DEPTH, type RawHttpRequest } from '@mcpkit/core';
+import { exceedsJsonDepth } from '@mcpkit/core/internal';
 
 /** What {@link readJsonBody} found. */
 export type BodyResult =

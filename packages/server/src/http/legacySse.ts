@@ -9,7 +9,6 @@
  * @module
  */
 import {
-  classifyMessage,
   DEFAULT_MAX_JSON_DEPTH,
   type JsonRpcMessage,
   type MessageExtra,
@@ -20,6 +19,7 @@ import {
   type SendOptions,
   type Transport,
 } from '@mcpkit/core';
+import { classifyMessage } from '@mcpkit/core/internal';
 import type { Server } from '../server.js';
 import type { ServerSession } from '../session.js';
 import { accepts, isJsonContentType, readJsonBody } from './body.js';

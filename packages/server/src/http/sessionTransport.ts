@@ -19,7 +19,6 @@ import {
   type AbortSignalLike,
   CapabilityError,
   ErrorCode,
-  errorResponse,
   type JsonRpcMessage,
   type MessageExtra,
   type MessageSink,
@@ -27,6 +26,7 @@ import {
   type SendOptions,
   type Transport,
 } from '@mcpkit/core';
+import { errorResponse } from '@mcpkit/core/internal';
 import type { ServerSession } from '../session.js';
 import type { ServerSessionState, SessionStateHolder } from '../sessionState.js';
 import type { EventStore } from './eventStore.js';

@@ -6,19 +6,17 @@
  */
 import {
   type AuthInfo,
-  classifyMessage,
-  codecFor,
   DEFAULT_HTTP_PROTOCOL_VERSION,
   DEFAULT_MAX_JSON_DEPTH,
   isSupportedProtocolVersion,
   type MessageExtra,
-  negotiateProtocolVersion,
   type ProtocolVersion,
   RAW_HTTP_HANDLER,
   type RawHttpHandler,
   type RawHttpRequest,
   type RequestId,
 } from '@mcpkit/core';
+import { classifyMessage, codecFor, negotiateProtocolVersion } from '@mcpkit/core/internal';
 import type { RequestContext } from '../context.js';
 import type { Server } from '../server.js';
 import { accepts, isJsonContentType, readJsonBody } from './body.js';

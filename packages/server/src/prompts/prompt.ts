@@ -7,17 +7,17 @@
  * also validates the values (which clients always send as strings).
  * @module
  */
-import {
-  type GetPromptResult,
-  type Icon,
-  isStandardSchema,
-  type JsonSchemaValidator,
-  type Meta,
-  type Prompt,
-  type PromptArgument,
-  type PromptMessage,
-  type ToolJsonSchema,
+import type {
+  GetPromptResult,
+  Icon,
+  JsonSchemaValidator,
+  Meta,
+  Prompt,
+  PromptArgument,
+  PromptMessage,
+  ToolJsonSchema,
 } from '@mcpkit/core';
+import { isStandardSchema } from '@mcpkit/core/internal';
 import type { InferSchemaOutput, RequireJsonSchemaConverter } from '@mcpkit/schema';
 import { type Completer, type Completers, checkCompleters } from '../completion/complete.js';
 import type { RequestContext } from '../context.js';

@@ -23,23 +23,25 @@ import {
   type CreateMessageRequestParams,
   type CreateMessageResult,
   type CreateTaskResult,
-  DEFAULT_TASK_RESULT_TIMEOUT,
   type ElicitRequestFormParams,
   type ElicitRequestURLParams,
   type ElicitResult,
   ErrorCode,
   type GetTaskResult,
-  isTask,
   type ListTasksResult,
   McpError,
   Method,
-  missingClientCapability,
   type OutgoingRequestOptions,
+  type Task,
+} from '@mcpkit/core';
+import {
+  DEFAULT_TASK_RESULT_TIMEOUT,
+  isTask,
+  missingClientCapability,
   pollTaskUntilDone,
   revisionHas,
-  type Task,
   type TaskPollOptions,
-} from '@mcpkit/core';
+} from '@mcpkit/core/internal';
 import type { ServerSession } from '../session.js';
 
 /**

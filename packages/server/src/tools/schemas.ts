@@ -9,15 +9,14 @@
  * and listed through its JSON Schema converter.
  * @module
  */
-import {
-  isStandardSchema,
-  type JsonSchemaValidator,
-  type StandardSchemaV1,
-  schemaDialect,
-  type ToolJsonSchema,
-  type ValidationIssue,
-  type ValidationResult,
+import type {
+  JsonSchemaValidator,
+  StandardSchemaV1,
+  ToolJsonSchema,
+  ValidationIssue,
+  ValidationResult,
 } from '@mcpkit/core';
+import { isStandardSchema, schemaDialect } from '@mcpkit/core/internal';
 import { standardValidator, toJsonSchema } from '@mcpkit/schema';
 
 /**

@@ -45,11 +45,12 @@ import {
   rejectUnknownOptions,
   revisionHas,
 } from '@mcpkit/core/internal';
+import { ClientRequestContext } from './context.js';
 import { DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT, DEFAULT_MAX_INCOMING_REQUESTS } from './limits.js';
 import { type ClientMiddleware, ClientMiddlewareContext } from './middleware/context.js';
 
-/** Answers one request the server sends. */
-export type ClientRequestHandler = (params: Record<string, unknown>, request: IncomingRequest) => unknown;
+/** Answers one request the server sends; `ctx` carries its signal, progress and notifications. */
+export type ClientRequestHandler = (params: Record<string, unknown>, ctx: ClientRequestContext) => unknown;
 
 /** Receives one notification the server sends. */
 export type ClientNotificationHandler = (params: Record<string, unknown>) => void;
@@ -65,7 +66,7 @@ export type ClientNotificationHandler = (params: Record<string, unknown>) => voi
  */
 export type ClientMethodHandler<M extends ServerRequestMethod> = MethodHandlerOf<
   ServerRequestMap[M],
-  IncomingRequest
+  ClientRequestContext
 >;
 
 /**
@@ -507,7 +508,7 @@ export class Client {
 
   private answer(method: string, params: Record<string, unknown>, request: IncomingRequest): unknown {
     if (method === Method.Ping) return {};
-    return this.requestHandlers.get(method)!(params, request);
+    return this.requestHandlers.get(method)!(params, new ClientRequestContext(this, request));
   }
 
   private handleNotification(method: string, params: Record<string, unknown> | undefined): void {

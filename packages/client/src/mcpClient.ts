@@ -17,7 +17,6 @@ import {
   type ElicitResult,
   ErrorCode,
   type GetPromptResult,
-  type IncomingRequest,
   type InitializeResult,
   type JsonSchemaValidator,
   type ListPromptsResult,
@@ -40,30 +39,35 @@ import {
 import { rejectUnknownOptions } from '@mcpkit/core/internal';
 import { defaultValidator } from '@mcpkit/schema';
 import { CLIENT_OPTION_KEYS, Client, type ClientOptions, type ClientRequestHandler } from './client.js';
+import type { ClientRequestContext } from './context.js';
 import { applyElicitationDefaults } from './elicitationDefaults.js';
 import { DEFAULT_MAX_PAGES, PaginationError } from './limits.js';
 import { SessionSetup } from './sessionSetup.js';
 import { type ClientTaskMethod, type ClientTaskOptions, ClientTaskReceiver } from './taskReceiver.js';
 
-/** The context a client-side handler gets: the server's request, with its signal and id. */
-export type ServerRequestContext = IncomingRequest;
+/**
+ * The context a client-side handler gets.
+ * @deprecated Use {@link ClientRequestContext}, the same type under the name that mirrors the
+ *   server's `RequestContext`.
+ */
+export type ServerRequestContext = ClientRequestContext;
 
 /** Answers `sampling/createMessage`: run the model, return its message. */
 export type SamplingHandler = (
   params: CreateMessageRequestParams,
-  context: ServerRequestContext,
+  context: ClientRequestContext,
 ) => CreateMessageResult | Promise<CreateMessageResult>;
 
 /** Answers a form-mode `elicitation/create`: ask the user, return accept/decline/cancel. */
 export type FormElicitationHandler = (
   params: ElicitRequestFormParams,
-  context: ServerRequestContext,
+  context: ClientRequestContext,
 ) => ElicitResult | Promise<ElicitResult>;
 
 /** Answers a URL-mode `elicitation/create`: offer the URL to the user, report their choice. */
 export type UrlElicitationHandler = (
   params: ElicitRequestURLParams,
-  context: ServerRequestContext,
+  context: ClientRequestContext,
 ) => ElicitResult | Promise<ElicitResult>;
 
 /** The roots this client exposes, or a function that lists them when asked. */

@@ -44,6 +44,7 @@ import {
   ttlGranter,
 } from '@mcpkit/core/internal';
 import type { Client, ClientRequestHandler } from './client.js';
+import { ClientRequestContext } from './context.js';
 
 /**
  * Options of {@link ClientTaskReceiver} (and of `McpClient`'s `tasks` option).
@@ -78,10 +79,10 @@ type Owner = ConstructorParameters<typeof IncomingRequest>[0];
 const DEFAULT_POLL_INTERVAL = 1_000;
 
 /**
- * What a sampling or elicitation handler gets while it runs as a task: the server's request as
- * before (`params`, `meta`, `id`), but tied to the task rather than to the request, which was
+ * What a sampling or elicitation handler gets while it runs as a task: a
+ * {@link ClientRequestContext} as before (`meta`, `requestId`, `progress`), but tied to the task rather than to the request, which was
  * answered with a `CreateTaskResult` long ago. `signal` fires on `tasks/cancel`, TTL expiry and
- * connection close; `sendProgress` keeps using the request's `progressToken` until the task is
+ * connection close; `progress` keeps using the request's `progressToken` until the task is
  * terminal; notifications and requests it sends carry the related-task `_meta`.
  *
  * @example
@@ -92,9 +93,10 @@ const DEFAULT_POLL_INTERVAL = 1_000;
  * };
  * ```
  */
-export class ClientTaskContext extends IncomingRequest {
+export class ClientTaskContext extends ClientRequestContext {
   /** @internal */
   constructor(
+    client: Client,
     owner: Owner,
     request: IncomingRequest,
     params: Record<string, unknown>,
@@ -102,7 +104,7 @@ export class ClientTaskContext extends IncomingRequest {
     readonly taskId: string,
     private readonly taskController: AbortController,
   ) {
-    super(owner, request.id, request.method, params, request.extra);
+    super(client, new IncomingRequest(owner, request.id, request.method, params, request.extra));
   }
 
   /** Fires on `tasks/cancel`, when the task's TTL elapses, or when the connection closes. */
@@ -159,7 +161,7 @@ export class ClientTaskReceiver {
       abortError: (reason) => new ClientTaskAbortedError(reason),
       concerns: (_run, requestor) => requestor === this.requestor,
       onEnd: (run) => {
-        run.context.done = true;
+        run.context.request.done = true;
       },
     });
   }
@@ -198,9 +200,9 @@ export class ClientTaskReceiver {
    * ```
    */
   taskable(method: ClientTaskMethod, handler: ClientRequestHandler): ClientRequestHandler {
-    return (params, request) => {
+    return (params, ctx) => {
       const task = this.requested(params);
-      return task ? this.run(method, params, request, task, handler) : handler(params, request);
+      return task ? this.run(method, params, ctx, task, handler) : handler(params, ctx);
     };
   }
 
@@ -282,7 +284,7 @@ export class ClientTaskReceiver {
   private async run(
     method: ClientTaskMethod,
     params: Record<string, unknown>,
-    request: IncomingRequest,
+    ctx: ClientRequestContext,
     metadata: TaskMetadata,
     handler: ClientRequestHandler,
   ): Promise<CreateTaskResult> {
@@ -292,17 +294,18 @@ export class ClientTaskReceiver {
       ttl,
       pollInterval: this.pollInterval,
     });
-    const run = this.runFor(task, request, work);
-    await this.runner.start(run, this.requestor, request.cancelled, () => handler(work, run.context), {
+    const run = this.runFor(task, ctx, work);
+    await this.runner.start(run, this.requestor, ctx.request.cancelled, () => handler(work, run.context), {
       quietAfterEnd: true,
     });
     return { task };
   }
 
-  private runFor(task: Task, request: IncomingRequest, params: Record<string, unknown>): ClientRun {
+  private runFor(task: Task, ctx: ClientRequestContext, params: Record<string, unknown>): ClientRun {
     const controller = new AbortController();
     const taskId = task.taskId;
-    const context = new ClientTaskContext(this.ownerFor(taskId), request, params, taskId, controller);
+    const owner = this.ownerFor(taskId);
+    const context = new ClientTaskContext(ctx.client, owner, ctx.request, params, taskId, controller);
     return { taskId, controller, context, terminal: false };
   }
 

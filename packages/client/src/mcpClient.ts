@@ -422,6 +422,7 @@ export class McpClient extends Client {
    *
    * @example
    * ```ts
+   * declare function render(tools: Tool[]): void;
    * client.onListChanged('tools', async () => render(await client.tools()));
    * ```
    */
@@ -440,6 +441,7 @@ export class McpClient extends Client {
    *
    * @example
    * ```ts
+   * declare function closeBrowserPrompt(elicitationId: string): void;
    * client.onElicitationComplete((id) => closeBrowserPrompt(id));
    * ```
    */

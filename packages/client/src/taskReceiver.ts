@@ -43,7 +43,7 @@ import {
   taskParamOf,
   ttlGranter,
 } from '@mcpkit/core/internal';
-import type { Client, ClientRequestHandler } from './client.js';
+import type { Client, ClientMethodHandler, ClientRequestHandler } from './client.js';
 import { ClientRequestContext } from './context.js';
 
 /**
@@ -51,6 +51,7 @@ import { ClientRequestContext } from './context.js';
  *
  * @example
  * ```ts
+ * declare const sampling: SamplingHandler;
  * const client = new McpClient(info, { sampling, tasks: { maxTtl: 600_000, pollInterval: 500 } });
  * ```
  */
@@ -87,6 +88,7 @@ const DEFAULT_POLL_INTERVAL = 1_000;
  *
  * @example
  * ```ts
+ * declare function runModel(params: CreateMessageRequestParams, options: { signal: AbortSignal }): Promise<CreateMessageResult>;
  * const sampling: SamplingHandler = async (params, context) => {
  *   if (context instanceof ClientTaskContext) console.error('running as task', context.taskId);
  *   return runModel(params, { signal: context.signal });
@@ -118,6 +120,7 @@ export class ClientTaskContext extends ClientRequestContext {
  *
  * @example
  * ```ts
+ * declare const context: ClientTaskContext;
  * context.signal.addEventListener('abort', () => console.error((context.signal.reason as Error).message));
  * ```
  */
@@ -132,6 +135,7 @@ export class ClientTaskAbortedError extends Error {
  *
  * @example
  * ```ts
+ * declare const runModel: ClientMethodHandler<'sampling/createMessage'>;
  * const receiver = new ClientTaskReceiver({ maxTtl: 600_000 });
  * const client = new Client(info, { capabilities: { sampling: {}, ...receiver.capabilitiesFor(['sampling/createMessage']) } });
  * client.setRequestHandler('sampling/createMessage', receiver.taskable('sampling/createMessage', runModel));
@@ -171,6 +175,7 @@ export class ClientTaskReceiver {
    *
    * @example
    * ```ts
+   * declare const receiver: ClientTaskReceiver;
    * receiver.capabilitiesFor(['elicitation/create']);
    * // { tasks: { list: {}, cancel: {}, requests: { elicitation: { create: {} } } } }
    * ```
@@ -196,10 +201,18 @@ export class ClientTaskReceiver {
    *
    * @example
    * ```ts
+   * declare const receiver: ClientTaskReceiver;
+   * declare const runModel: ClientMethodHandler<'sampling/createMessage'>;
    * client.setRequestHandler('sampling/createMessage', receiver.taskable('sampling/createMessage', runModel));
    * ```
    */
-  taskable(method: ClientTaskMethod, handler: ClientRequestHandler): ClientRequestHandler {
+  taskable<M extends ClientTaskMethod>(method: M, handler: ClientMethodHandler<M>): ClientMethodHandler<M>;
+  taskable(method: ClientTaskMethod, handler: ClientRequestHandler): ClientRequestHandler;
+  taskable(
+    method: ClientTaskMethod,
+    typed: ClientRequestHandler | ClientMethodHandler<any>,
+  ): ClientRequestHandler {
+    const handler = typed as ClientRequestHandler;
     return (params, ctx) => {
       const task = this.requested(params);
       return task ? this.run(method, params, ctx, task, handler) : handler(params, ctx);
@@ -212,6 +225,7 @@ export class ClientTaskReceiver {
    *
    * @example
    * ```ts
+   * declare const receiver: ClientTaskReceiver;
    * receiver.install(client, (error) => console.error(error));
    * ```
    */
@@ -255,6 +269,7 @@ export class ClientTaskReceiver {
    *
    * @example
    * ```ts
+   * declare const receiver: ClientTaskReceiver;
    * await receiver.close();
    * ```
    */

@@ -97,6 +97,7 @@ const MAX_TIMER_DELAY = 2_147_483_647;
  *
  * @example
  * ```ts
+ * const task = await getTask(client, taskId);
  * if (isTaskTerminal(task)) console.log('done:', task.status);
  * ```
  */

@@ -62,10 +62,6 @@ export {
   UnsupportedDialectError,
 } from './protocol/dialect.js';
 export {
-  DEFAULT_MAX_ICON_SOURCE_LENGTH,
-  type IconCheckOptions,
-} from './protocol/icons.js';
-export {
   isReservedMetaKey,
   isValidMetaKey,
 } from './protocol/meta.js';

@@ -38,6 +38,8 @@ export {
   schemaDialect,
 } from './protocol/dialect.js';
 export {
+  DEFAULT_MAX_ICON_SOURCE_LENGTH,
+  type IconCheckOptions,
   isSafeIconSource,
   validateIcon,
   validateIcons,

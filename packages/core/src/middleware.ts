@@ -16,6 +16,7 @@
  *
  * @example
  * ```ts
+ * declare function record(method: string, params: unknown): void;
  * const audit: Middleware<MiddlewareContextBase> = async (ctx, next) => {
  *   const result = await next();
  *   record(ctx.method, ctx.params);
@@ -39,6 +40,7 @@ export interface MiddlewareContextBase {
  *
  * @example
  * ```ts
+ * declare const metrics: { observe(method: string, ms: number): void };
  * const timing: Middleware<MiddlewareContextBase> = async (ctx, next) => {
  *   const started = performance.now();
  *   try {

@@ -27,6 +27,7 @@ export type SchemaSide = 'input' | 'output';
  *
  * @example
  * ```ts
+ * const Result = z.object({ sum: z.number() });
  * const outputSchema = toJsonSchema(Result, { io: 'output' } satisfies ToJsonSchemaOptions);
  * ```
  */
@@ -158,7 +159,7 @@ export function toJsonSchema<S extends StandardSchemaV1 | JsonSchema>(
  *   properties: { text: { type: 'string' } },
  *   required: ['text'],
  * });
- * toJsonSchema(Echo).required; // ['text']
+ * toJsonSchema(Echo); // the JSON Schema above
  * ```
  */
 export function withJsonSchema<Input, Output>(

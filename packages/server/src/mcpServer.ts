@@ -226,7 +226,9 @@ export class McpServer extends Server implements FeatureHost {
    *
    * @example
    * ```ts
-   * watcher.on('change', () => server.notifyResourceUpdated('file:///var/log/app.log'));
+   * import { watch } from 'node:fs';
+   *
+   * watch('/var/log/app.log', () => server.notifyResourceUpdated('file:///var/log/app.log'));
    * ```
    */
   notifyResourceUpdated(uri: string): void {
@@ -275,6 +277,7 @@ export class McpServer extends Server implements FeatureHost {
    *
    * @example
    * ```ts
+   * declare function audit(ctx: RequestContext, tool: string): void;
    * class AuditedServer extends McpServer {
    *   protected override runToolAsTask(tool: RegisteredTool, args: Record<string, unknown>, ctx: RequestContext, params: CallToolRequestParams) {
    *     audit(ctx, tool.name);
@@ -302,7 +305,14 @@ export class McpServer extends Server implements FeatureHost {
    *
    * @example
    * ```ts
-   * const result = await this.executeTool(tool, { text: 'hi' }, ctx);
+   * class TimedServer extends McpServer {
+   *   protected override async executeTool(tool: RegisteredTool, args: Record<string, unknown>, ctx: RequestContext) {
+   *     const started = Date.now();
+   *     const result = await super.executeTool(tool, args, ctx);
+   *     console.error(tool.name, Date.now() - started, 'ms');
+   *     return result;
+   *   }
+   * }
    * ```
    */
   protected executeTool(

@@ -175,7 +175,8 @@ export class ServerSession {
    *
    * @example
    * ```ts
-   * await store.set(session.key, JSON.stringify(session.snapshot()));
+   * const saved = new Map<string, string>(); // Redis, a database, …
+   * saved.set(session.key, JSON.stringify(session.snapshot()));
    * ```
    */
   snapshot(): ServerSessionState | undefined {

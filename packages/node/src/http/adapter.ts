@@ -336,6 +336,8 @@ async function serveOne<Extra>(
  *
  * @example
  * ```ts
+ * import { createServer } from 'node:http';
+ *
  * createServer(async (req, res) => {
  *   const controller = new AbortController();
  *   res.once('close', () => controller.abort());

@@ -55,9 +55,9 @@ export type StderrMode = 'pipe' | 'inherit' | 'ignore';
  * const options: StdioClientOptions = {
  *   command: 'uvx',
  *   args: ['mcp-server-git', '--repository', '.'],
- *   env: { GITHUB_TOKEN: token },
+ *   env: { GITHUB_TOKEN: process.env.GITHUB_TOKEN ?? '' },
  *   stderr: 'pipe',
- *   onStderr: (text) => log.debug(text),
+ *   onStderr: (text) => console.debug(text),
  * };
  * ```
  */
@@ -120,6 +120,7 @@ export interface StdioClientOptions {
  *
  * @example
  * ```ts
+ * declare const transport: StdioClientTransport;
  * await transport.close();
  * if (transport.exitStatus?.signal === 'SIGKILL') console.warn('the server had to be killed');
  * ```
@@ -170,7 +171,8 @@ const STDIN_ERROR_GRACE_MS = 1000;
  *   env: { API_KEY: process.env.API_KEY },
  *   onStderr: (text) => process.stderr.write(text),
  * });
- * const client = await Client.connect(transport);
+ * const client = new McpClient({ name: 'my-host', version: '1.0.0' });
+ * await client.connect(transport);
  * ```
  */
 export class StdioClientTransport implements Transport {

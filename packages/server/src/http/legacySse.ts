@@ -63,6 +63,9 @@ export interface LegacySseHandlerOptions extends HostSecurityOptions {
  *
  * @example
  * ```ts
+ * import { Hono } from 'hono';
+ *
+ * const app = new Hono();
  * const legacy = createLegacySseHandler(server);
  * app.all('/sse', (c) => legacy(c.req.raw));
  * ```

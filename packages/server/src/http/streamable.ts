@@ -121,6 +121,8 @@ export interface HttpRequestExtra {
  *
  * @example
  * ```ts
+ * declare const request: Request;
+ * declare function verifyToken(request: Request): Promise<AuthInfo>;
  * const handler = createStreamableHttpHandler(server);
  * const response = await handler(request, { authInfo: await verifyToken(request) });
  * // On shutdown:
@@ -182,6 +184,7 @@ interface BodySummary {
  * ```ts
  * const server = new McpServer({ name: 'demo', version: '1.0.0' });
  * const handler = createStreamableHttpHandler(server, { enableJsonResponse: true });
+ * declare const Bun: { serve(options: { port: number; hostname: string; fetch(request: Request): Promise<Response> }): void };
  * Bun.serve({ port: 3000, hostname: '127.0.0.1', fetch: (request) => handler(request) });
  * ```
  */

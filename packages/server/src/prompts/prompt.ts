@@ -127,6 +127,7 @@ export type PromptHandler<Args = Record<string, string | undefined>> = (
  *
  * @example
  * ```ts
+ * const prompt = server.prompt('review', () => 'Review this code');
  * prompt.update({ description: 'Asks for a thorough review' });
  * ```
  */
@@ -195,6 +196,7 @@ export class RegisteredPrompt extends ListedItem<PromptState> {
    * @throws {TypeError} for an invalid change or a name already taken; nothing changes then.
    * @example
    * ```ts
+   * declare const prompt: RegisteredPrompt;
    * prompt.update({ name: 'code-review' });
    * ```
    */

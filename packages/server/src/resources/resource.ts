@@ -38,6 +38,7 @@ export interface ResourceConfig {
  *
  * @example
  * ```ts
+ * declare function fetchNotes(auth: AuthInfo | undefined): Promise<{ markdown: string }>;
  * const read: ResourceReader = async (uri, ctx) => (await fetchNotes(ctx.authInfo)).markdown;
  * ```
  */
@@ -51,6 +52,7 @@ export type ResourceReader = (
  *
  * @example
  * ```ts
+ * declare const resource: RegisteredResource;
  * resource.update({ description: 'Refreshed hourly', size: 2048 });
  * ```
  */
@@ -78,7 +80,7 @@ export interface ResourceState {
  *
  * @example
  * ```ts
- * const readme = server.resource('file:///README.md', { mimeType: 'text/markdown' }, () => text);
+ * const readme = server.resource('file:///README.md', { mimeType: 'text/markdown' }, () => '# Demo');
  * readme.update({ description: 'Project overview' });
  * server.notifyResourceUpdated('file:///README.md');
  * ```
@@ -110,6 +112,7 @@ export class RegisteredResource extends ListedItem<ResourceState> {
    * @throws {TypeError} for an invalid change or a URI already registered; nothing changes then.
    * @example
    * ```ts
+   * declare const resource: RegisteredResource;
    * resource.update({ mimeType: 'application/json' });
    * ```
    */
@@ -220,6 +223,7 @@ export type TemplateVariables<T extends string> = string extends T
  *
  * @example
  * ```ts
+ * const ids = ['1', '2', '3'];
  * const config: ResourceTemplateConfig<'id'> = {
  *   name: 'record',
  *   mimeType: 'application/json',
@@ -248,6 +252,7 @@ export interface ResourceTemplateConfig<Name extends string = string> {
  *
  * @example
  * ```ts
+ * declare function load(id: string): object;
  * const read: TemplateReader<{ readonly id: string | string[] }> = (uri, { id }) => JSON.stringify(load(String(id)));
  * ```
  */
@@ -262,6 +267,7 @@ export type TemplateReader<Variables = Readonly<Record<string, string | string[]
  *
  * @example
  * ```ts
+ * declare const template: RegisteredResourceTemplate;
  * template.update({ description: 'Records, newest first' });
  * ```
  */
@@ -293,6 +299,7 @@ export interface ResourceTemplateState {
  *
  * @example
  * ```ts
+ * declare function load(id: string): string;
  * const records = server.resourceTemplate('db://records/{id}', { name: 'record' }, (uri, { id }) => load(String(id)));
  * records.disable();
  * ```
@@ -329,6 +336,7 @@ export class RegisteredResourceTemplate extends ListedItem<ResourceTemplateState
    * @throws {TypeError} for an invalid change or a template already registered; nothing changes.
    * @example
    * ```ts
+   * declare const template: RegisteredResourceTemplate;
    * template.update({ list: undefined }); // stop listing concrete resources
    * ```
    */

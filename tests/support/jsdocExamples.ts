@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 
@@ -44,12 +45,7 @@ export const compilerOptions: ts.CompilerOptions = {
   noEmit: true,
 };
 
-const parsed = new Map<string, ts.SourceFile | undefined>();
-
-/**
- * A compiler host that serves `virtual` files from memory and parses each real file once for all
- * the programs of a test run (parsing the packages and their dependencies is most of the cost).
- */
+/** A compiler host that serves `virtual` files from memory and the rest from disk. */
 export function createHost(virtual: ReadonlyMap<string, string>): ts.CompilerHost {
   const host = ts.createCompilerHost(compilerOptions);
   const { fileExists, readFile, getSourceFile } = host;
@@ -57,9 +53,8 @@ export function createHost(virtual: ReadonlyMap<string, string>): ts.CompilerHos
   host.readFile = (file) => virtual.get(file) ?? readFile.call(host, file);
   host.getSourceFile = (file, language, ...rest) => {
     const text = virtual.get(file);
-    if (text !== undefined) return ts.createSourceFile(file, text, language, true);
-    if (!parsed.has(file)) parsed.set(file, getSourceFile.call(host, file, language, ...rest));
-    return parsed.get(file);
+    if (text === undefined) return getSourceFile.call(host, file, language, ...rest);
+    return ts.createSourceFile(file, text, language, true);
   };
   return host;
 }
@@ -106,8 +101,7 @@ function mentionedNames(source: ts.SourceFile): Set<string> {
 }
 
 /** The ```ts blocks under the `@example` tags of a declaration's JSDoc. */
-function examplesOf(declaration: ts.Node): Example[] {
-  const documented = ts.isVariableDeclaration(declaration) ? declaration.parent.parent : declaration;
+function examplesOf(documented: ts.Node): Example[] {
   const source = documented.getSourceFile();
   const pkg = relative(join(root, 'packages'), source.fileName).split('/')[0]!;
   const tags = ts.getJSDocTags(documented);
@@ -127,50 +121,80 @@ function examplesOf(declaration: ts.Node): Example[] {
     });
 }
 
-/** An exported declaration and, for a class or interface, its members. */
-function documentedDeclarations(symbol: ts.Symbol): ts.Declaration[] {
-  const own = symbol.declarations ?? [];
-  const members = [...(symbol.members?.values() ?? []), ...(symbol.exports?.values() ?? [])].filter(
-    (member) =>
-      member.flags &
-      (ts.SymbolFlags.Property |
-        ts.SymbolFlags.Method |
-        ts.SymbolFlags.Accessor |
-        ts.SymbolFlags.Constructor),
+/** The names an entry point exports; entry points export by name, so this is syntax alone. */
+function exportedNames(file: ts.SourceFile): string[] {
+  return file.statements.flatMap((statement) => {
+    if (ts.isExportDeclaration(statement)) {
+      const clause = statement.exportClause;
+      if (!clause || !ts.isNamedExports(clause))
+        throw new Error(`${file.fileName}: export * hides the public names`);
+      return clause.elements.map((element) => element.name.text);
+    }
+    return isExported(statement) && declaredName(statement) ? [declaredName(statement)!] : [];
+  });
+}
+
+function isExported(node: ts.Node): boolean {
+  return (ts.getCombinedModifierFlags(node as ts.Declaration) & ts.ModifierFlags.Export) !== 0;
+}
+
+function declaredName(statement: ts.Statement): string | undefined {
+  if (ts.isVariableStatement(statement)) {
+    const [declaration] = statement.declarationList.declarations;
+    return declaration && ts.isIdentifier(declaration.name) ? declaration.name.text : undefined;
+  }
+  const named = statement as ts.Statement & { name?: ts.Node };
+  return named.name && ts.isIdentifier(named.name) ? named.name.text : undefined;
+}
+
+/** The public members of a class or interface. */
+function membersOf(statement: ts.Statement): readonly ts.Node[] {
+  if (!ts.isClassDeclaration(statement) && !ts.isInterfaceDeclaration(statement)) return [];
+  return (statement.members as ts.NodeArray<ts.ClassElement | ts.TypeElement>).filter(
+    (member) => !(ts.getCombinedModifierFlags(member as ts.Declaration) & ts.ModifierFlags.Private),
   );
-  return [...own, ...members.flatMap((member) => member.declarations ?? [])];
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /(?<!\.test(?:-d)?)\.ts$/.test(entry.name) ? [path] : [];
+  });
+}
+
+function parse(path: string): ts.SourceFile {
+  return ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.ES2022, true);
 }
 
 /**
  * What the packages offer: where each public name is imported from (per package, its own entry
  * points win, so `serve` in a `mcpkit` example is the CLI's and elsewhere `@mcpkit/node/http`'s),
- * and the examples in the JSDoc of the public declarations, their members and the entry points.
+ * and the examples in the JSDoc of the entry points, of the exported declarations that bear a
+ * public name, and of their public members. Syntax alone, so that the test builds one Program.
  */
 export function publicApi(): { names: Map<string, Map<string, string>>; examples: Example[] } {
-  const files = Object.values(ENTRY_POINTS).map((entry) => join(root, entry));
-  const program = ts.createProgram(files, compilerOptions, createHost(new Map()));
-  const checker = program.getTypeChecker();
   const names = new Map<string, Map<string, string>>();
-  const seen = new Set<ts.Node>();
   const examples: Example[] = [];
-  const collect = (declaration: ts.Node): void => {
-    if (seen.has(declaration) || !declaration.getSourceFile().fileName.startsWith(join(root, 'packages')))
-      return;
-    seen.add(declaration);
-    examples.push(...examplesOf(declaration));
-  };
   for (const [specifier, entry] of Object.entries(ENTRY_POINTS)) {
     const pkg = entry.split('/')[1]!;
-    const file = program.getSourceFile(join(root, entry))!;
-    const firstStatement = file.statements[0];
-    if (firstStatement) collect(firstStatement);
-    for (const exported of checker.getExportsOfModule(checker.getSymbolAtLocation(file)!)) {
-      const homes = names.get(exported.name) ?? new Map<string, string>();
+    const file = parse(join(root, entry));
+    if (file.statements[0]) examples.push(...examplesOf(file.statements[0]));
+    for (const name of exportedNames(file)) {
+      const homes = names.get(name) ?? new Map<string, string>();
       if (!homes.has(pkg)) homes.set(pkg, specifier);
       if (!homes.has('*')) homes.set('*', specifier);
-      names.set(exported.name, homes);
-      const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
-      for (const declaration of documentedDeclarations(symbol)) collect(declaration);
+      names.set(name, homes);
+    }
+  }
+  const entries = new Set(Object.values(ENTRY_POINTS).map((entry) => join(root, entry)));
+  const packages = readdirSync(join(root, 'packages'));
+  for (const path of packages.flatMap((pkg) => sourceFiles(join(root, 'packages', pkg, 'src')))) {
+    if (entries.has(path)) continue;
+    for (const statement of parse(path).statements) {
+      const name = declaredName(statement);
+      if (!name || !names.has(name) || !isExported(statement)) continue;
+      for (const node of [statement, ...membersOf(statement)]) examples.push(...examplesOf(node));
     }
   }
   return { names, examples };

@@ -3,7 +3,7 @@
  *
  * Not part of the public API: no semver promise, and names come and go between any two
  * releases. Kept off the main entry point so that the public surface (and its generated types)
- * holds only what users call. (No `@internal` tag here: `stripInternal` would drop the exports.)
+ * holds only what users call. (Not tagged internal for `stripInternal`: that would drop the exports.)
  *
  * @module
  */

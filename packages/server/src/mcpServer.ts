@@ -22,7 +22,6 @@ import type {
 import { Method } from '@mcpkit/core';
 import { defaultValidator } from '@mcpkit/schema';
 import type { RequestContext } from './context.js';
-import type { FeatureHost } from './feature.js';
 import {
   checkedPageSize,
   createFeatureSet,
@@ -80,7 +79,7 @@ export type { McpServerOptions } from './mcpServerOptions.js';
  * server.connect(transport);
  * ```
  */
-export class McpServer extends Server implements FeatureHost {
+export class McpServer extends Server {
   /** Items per list page. */
   readonly pageSize: number;
   /** The JSON Schema validator tool schemas are compiled with. */

@@ -137,7 +137,7 @@ export interface PromptUpdate extends PromptConfig {
 }
 
 /**
- * @internal Everything a `prompts/get` reads, built once per registration or update.
+ * Everything a `prompts/get` reads, built once per registration or update.
  *
  * @example
  * ```ts
@@ -180,7 +180,7 @@ export class RegisteredPrompt extends ListedItem<PromptState> {
     return this.state.definition.name;
   }
 
-  /** @internal */
+  /** The key clients use. */
   get key(): string {
     return this.state.definition.name;
   }

@@ -62,7 +62,7 @@ export interface ResourceUpdate extends ResourceConfig {
 }
 
 /**
- * @internal Everything a read of a static resource uses.
+ * Everything a read of a static resource uses.
  *
  * @example
  * ```ts
@@ -96,7 +96,7 @@ export class RegisteredResource extends ListedItem<ResourceState> {
     return this.state.definition.uri;
   }
 
-  /** @internal */
+  /** The key clients use. */
   get key(): string {
     return this.state.definition.uri;
   }
@@ -277,7 +277,7 @@ export interface ResourceTemplateUpdate extends Partial<ResourceTemplateConfig> 
 }
 
 /**
- * @internal Everything a read, listing or completion through a template uses.
+ * Everything a read, listing or completion through a template uses.
  *
  * @example
  * ```ts
@@ -320,7 +320,7 @@ export class RegisteredResourceTemplate extends ListedItem<ResourceTemplateState
     return this.state.definition.uriTemplate;
   }
 
-  /** @internal */
+  /** The key clients use. */
   get key(): string {
     return this.state.definition.uriTemplate;
   }

@@ -141,7 +141,7 @@ export interface ToolUpdate extends ToolConfig {
 }
 
 /**
- * @internal Everything a call reads, built once per registration or update.
+ * Everything a call reads, built once per registration or update.
  *
  * @example
  * ```ts
@@ -202,7 +202,7 @@ export class RegisteredTool extends ListedItem<ToolState> {
     return this.state.definition.name;
   }
 
-  /** @internal */
+  /** The key clients use. */
   get key(): string {
     return this.state.definition.name;
   }

@@ -10,6 +10,7 @@ import {
   type ClientRequestMethod,
   Connection,
   ConnectionClosedError,
+  composeMiddleware,
   ErrorCode,
   type ExtensionMethod,
   type Implementation,
@@ -35,7 +36,6 @@ import {
 } from '@mcpkit/core';
 import {
   codecFor,
-  composeMiddleware,
   encodeOutgoingNotification,
   encodeOutgoingRequest,
   mergeCapabilities,

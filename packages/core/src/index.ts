@@ -53,9 +53,10 @@ export {
   type RequestId,
 } from './jsonrpc/messages.js';
 export { DEFAULT_MAX_INCOMING_PER_SECOND } from './jsonrpc/rateLimit.js';
-export type {
-  Middleware,
-  MiddlewareContextBase,
+export {
+  composeMiddleware,
+  type Middleware,
+  type MiddlewareContextBase,
 } from './middleware.js';
 export {
   type JsonSchemaDialect,

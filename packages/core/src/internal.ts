@@ -15,7 +15,6 @@ export {
   type MessageKind,
 } from './jsonrpc/messages.js';
 export { IncomingRateLimit } from './jsonrpc/rateLimit.js';
-export { composeMiddleware } from './middleware.js';
 export { rejectUnknownOptions } from './options.js';
 export {
   mergeCapabilities,

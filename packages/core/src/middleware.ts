@@ -63,8 +63,12 @@ export type Middleware<Ctx extends MiddlewareContextBase, Result = unknown> = (
  *
  * @example
  * ```ts
- * const run = composeMiddleware([audit, timing], (ctx) => handlers.get(ctx.method)!(ctx.params));
- * await run(ctx);
+ * declare const audit: Middleware<MiddlewareContextBase>;
+ * declare const timing: Middleware<MiddlewareContextBase>;
+ * declare const context: MiddlewareContextBase;
+ * const handlers = new Map<string, (params: unknown) => unknown>();
+ * const run = composeMiddleware([audit, timing], (ctx) => handlers.get(ctx.method)?.(ctx.params));
+ * await run(context);
  * ```
  */
 export function composeMiddleware<Ctx extends MiddlewareContextBase>(

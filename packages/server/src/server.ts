@@ -12,6 +12,7 @@ import {
   type AuthInfo,
   type ClientNotificationMethod,
   type ClientRequestMethod,
+  composeMiddleware,
   ErrorCode,
   type ExtensionMethod,
   type Implementation,
@@ -24,7 +25,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   type Transport,
 } from '@mcpkit/core';
-import { composeMiddleware, mergeCapabilities, rejectUnknownOptions } from '@mcpkit/core/internal';
+import { mergeCapabilities, rejectUnknownOptions } from '@mcpkit/core/internal';
 import type { RequestContext } from './context.js';
 import {
   type MethodHandler,

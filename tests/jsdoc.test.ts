@@ -1,35 +1,12 @@
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { compilerOptions, ENTRY_POINTS as PUBLIC_ENTRY_POINTS, root } from './support/jsdocExamples.js';
 
-const root = join(import.meta.dirname, '..');
-
-/** Every public entry point, as users import it. */
-const ENTRY_POINTS = [
-  'packages/core/src/index.ts',
-  'packages/schema/src/index.ts',
-  'packages/schema/src/ajv.ts',
-  'packages/server/src/index.ts',
-  'packages/server/src/http.ts',
-  'packages/client/src/index.ts',
-  'packages/client/src/http.ts',
-  'packages/node/src/index.ts',
-  'packages/node/src/stdio.ts',
-  'packages/node/src/http.ts',
-  'packages/cli/src/index.ts',
-  'packages/auth/src/client.ts',
-  'packages/auth/src/server.ts',
-].map((entry) => join(root, entry));
+const ENTRY_POINTS = Object.values(PUBLIC_ENTRY_POINTS).map((entry) => join(root, entry));
 
 function exportsWithoutExample(): string[] {
-  const program = ts.createProgram(ENTRY_POINTS, {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    customConditions: ['@mcpkit/source'],
-    types: ['node'],
-    noEmit: true,
-  });
+  const program = ts.createProgram(ENTRY_POINTS, compilerOptions);
   const checker = program.getTypeChecker();
   const missing: string[] = [];
   for (const entry of ENTRY_POINTS) {

@@ -4,13 +4,12 @@
  * them, in closed mode (no member the older schema does not define).
  */
 import {
-  codecFor,
   createInMemoryPair,
   type JsonRpcMessage,
   type MessageSink,
-  NOT_IN_REVISION,
   type ProtocolVersion,
 } from '@mcpkit/core';
+import { codecFor, NOT_IN_REVISION } from '@mcpkit/core/internal';
 import { describe, expect, it } from 'vitest';
 import {
   type MessageDirection,

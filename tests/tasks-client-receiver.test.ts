@@ -494,7 +494,7 @@ describe('client task receiver: clients that cannot run tasks', () => {
         },
       },
     );
-    client.setRequestHandler<string>(
+    client.setRequestHandler(
       'sampling/createMessage',
       receiver.taskable('sampling/createMessage', async () => reply('from a task')),
     );

@@ -8,7 +8,9 @@
  *
  * @example
  * ```ts
- * import { ExitCode } from 'mcpkit';
+ * import { ExitCode, type ExitCodeValue } from 'mcpkit';
+ *
+ * declare const status: ExitCodeValue;
  * if (status === ExitCode.ToolError) console.error('the tool reported a failure');
  * ```
  */

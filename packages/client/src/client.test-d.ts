@@ -6,12 +6,14 @@ import type {
   CallToolResult,
   CreateMessageRequestParams,
   CreateTaskResult,
-  IncomingRequest,
   ListToolsResult,
   LoggingMessageNotificationParams,
+  ProtocolVersion,
 } from '@mcpkit/core';
 import { describe, expectTypeOf, it } from 'vitest';
 import { Client } from './client.js';
+import type { ClientRequestContext } from './context.js';
+import { McpClient } from './mcpClient.js';
 
 const client = new Client({ name: 'types', version: '1.0.0' });
 
@@ -39,7 +41,7 @@ describe('Client.setRequestHandler and onNotification', () => {
   it('infers params and checks results by method', () => {
     client.setRequestHandler('sampling/createMessage', (params, request) => {
       expectTypeOf(params).toEqualTypeOf<CreateMessageRequestParams>();
-      expectTypeOf(request).toEqualTypeOf<IncomingRequest>();
+      expectTypeOf(request).toEqualTypeOf<ClientRequestContext>();
       return { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm' };
     });
     // @ts-expect-error roots/list answers { roots }
@@ -52,5 +54,37 @@ describe('Client.setRequestHandler and onNotification', () => {
     client.onNotification('com.example/event', (params) => {
       expectTypeOf(params).toEqualTypeOf<Record<string, unknown>>();
     });
+  });
+});
+
+describe('client handler context', () => {
+  it('gives every client handler a ClientRequestContext, as the server gives a RequestContext', () => {
+    client.setRequestHandler('roots/list', (_params, ctx) => {
+      expectTypeOf(ctx).toEqualTypeOf<ClientRequestContext>();
+      expectTypeOf(ctx.signal).toEqualTypeOf<AbortSignal>();
+      expectTypeOf(ctx.progress(1, 2)).toEqualTypeOf<Promise<void>>();
+      expectTypeOf(ctx.protocolVersion).toEqualTypeOf<ProtocolVersion | undefined>();
+      return { roots: [] };
+    });
+    client.setRequestHandler('com.example/ask', (params, ctx) => {
+      expectTypeOf(params).toEqualTypeOf<Record<string, unknown>>();
+      expectTypeOf(ctx).toEqualTypeOf<ClientRequestContext>();
+      return {};
+    });
+    new McpClient(
+      { name: 'types', version: '1.0.0' },
+      {
+        sampling: (_params, ctx) => {
+          expectTypeOf(ctx).toEqualTypeOf<ClientRequestContext>();
+          return { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm' };
+        },
+        elicitation: {
+          form: (_params, ctx) => {
+            expectTypeOf(ctx).toEqualTypeOf<ClientRequestContext>();
+            return { action: 'decline' };
+          },
+        },
+      },
+    );
   });
 });

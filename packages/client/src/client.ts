@@ -10,12 +10,9 @@ import {
   type ClientRequestMethod,
   Connection,
   ConnectionClosedError,
-  codecFor,
   composeMiddleware,
   ErrorCode,
   type ExtensionMethod,
-  encodeOutgoingNotification,
-  encodeOutgoingRequest,
   type Implementation,
   type IncomingRequest,
   type InitializeResult,
@@ -25,15 +22,9 @@ import {
   Method,
   type MethodArgsOf,
   type MethodHandlerOf,
-  mergeCapabilities,
-  missingServerCapability,
-  NOT_IN_REVISION,
   Notification,
   type OutgoingRequestOptions,
   type ProtocolVersion,
-  type RevisionCodec,
-  rejectUnknownOptions,
-  revisionHas,
   type ServerCapabilities,
   type ServerNotificationMap,
   type ServerNotificationMethod,
@@ -43,12 +34,24 @@ import {
   type Transport,
   UnsupportedProtocolVersionError,
 } from '@mcpkit/core';
-import { toError } from '@mcpkit/core/internal';
+import {
+  codecFor,
+  encodeOutgoingNotification,
+  encodeOutgoingRequest,
+  mergeCapabilities,
+  missingServerCapability,
+  NOT_IN_REVISION,
+  type RevisionCodec,
+  rejectUnknownOptions,
+  revisionHas,
+  toError,
+} from '@mcpkit/core/internal';
+import { ClientRequestContext } from './context.js';
 import { DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT, DEFAULT_MAX_INCOMING_REQUESTS } from './limits.js';
 import { type ClientMiddleware, ClientMiddlewareContext } from './middleware/context.js';
 
-/** Answers one request the server sends. */
-export type ClientRequestHandler = (params: Record<string, unknown>, request: IncomingRequest) => unknown;
+/** Answers one request the server sends; `ctx` carries its signal, progress and notifications. */
+export type ClientRequestHandler = (params: Record<string, unknown>, ctx: ClientRequestContext) => unknown;
 
 /** Receives one notification the server sends. */
 export type ClientNotificationHandler = (params: Record<string, unknown>) => void;
@@ -64,7 +67,7 @@ export type ClientNotificationHandler = (params: Record<string, unknown>) => voi
  */
 export type ClientMethodHandler<M extends ServerRequestMethod> = MethodHandlerOf<
   ServerRequestMap[M],
-  IncomingRequest
+  ClientRequestContext
 >;
 
 /**
@@ -506,7 +509,7 @@ export class Client {
 
   private answer(method: string, params: Record<string, unknown>, request: IncomingRequest): unknown {
     if (method === Method.Ping) return {};
-    return this.requestHandlers.get(method)!(params, request);
+    return this.requestHandlers.get(method)!(params, new ClientRequestContext(this, request));
   }
 
   private handleNotification(method: string, params: Record<string, unknown> | undefined): void {

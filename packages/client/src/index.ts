@@ -18,6 +18,7 @@ export {
   type ClientRequestHandler,
   type RequestArgs,
 } from './client.js';
+export { ClientRequestContext } from './context.js';
 export { applyElicitationDefaults } from './elicitationDefaults.js';
 export {
   DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT,

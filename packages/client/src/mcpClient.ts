@@ -17,7 +17,6 @@ import {
   type ElicitResult,
   ErrorCode,
   type GetPromptResult,
-  type IncomingRequest,
   type InitializeResult,
   type JsonSchemaValidator,
   type ListPromptsResult,
@@ -34,37 +33,41 @@ import {
   type Resource,
   type ResourceTemplate,
   type Root,
-  rejectUnknownOptions,
   type Tool,
   type Transport,
 } from '@mcpkit/core';
-import { formatIssues, toError } from '@mcpkit/core/internal';
+import { formatIssues, rejectUnknownOptions, toError } from '@mcpkit/core/internal';
 import { defaultValidator } from '@mcpkit/schema';
 import { CLIENT_OPTION_KEYS, Client, type ClientOptions, type ClientRequestHandler } from './client.js';
+import type { ClientRequestContext } from './context.js';
 import { applyElicitationDefaults } from './elicitationDefaults.js';
 import { DEFAULT_MAX_PAGES, PaginationError } from './limits.js';
 import { SessionSetup } from './sessionSetup.js';
 import { type ClientTaskMethod, type ClientTaskOptions, ClientTaskReceiver } from './taskReceiver.js';
 
-/** The context a client-side handler gets: the server's request, with its signal and id. */
-export type ServerRequestContext = IncomingRequest;
+/**
+ * The context a client-side handler gets.
+ * @deprecated Use {@link ClientRequestContext}, the same type under the name that mirrors the
+ *   server's `RequestContext`.
+ */
+export type ServerRequestContext = ClientRequestContext;
 
 /** Answers `sampling/createMessage`: run the model, return its message. */
 export type SamplingHandler = (
   params: CreateMessageRequestParams,
-  context: ServerRequestContext,
+  context: ClientRequestContext,
 ) => CreateMessageResult | Promise<CreateMessageResult>;
 
 /** Answers a form-mode `elicitation/create`: ask the user, return accept/decline/cancel. */
 export type FormElicitationHandler = (
   params: ElicitRequestFormParams,
-  context: ServerRequestContext,
+  context: ClientRequestContext,
 ) => ElicitResult | Promise<ElicitResult>;
 
 /** Answers a URL-mode `elicitation/create`: offer the URL to the user, report their choice. */
 export type UrlElicitationHandler = (
   params: ElicitRequestURLParams,
-  context: ServerRequestContext,
+  context: ClientRequestContext,
 ) => ElicitResult | Promise<ElicitResult>;
 
 /** The roots this client exposes, or a function that lists them when asked. */
@@ -419,6 +422,7 @@ export class McpClient extends Client {
    *
    * @example
    * ```ts
+   * declare function render(tools: Tool[]): void;
    * client.onListChanged('tools', async () => render(await client.tools()));
    * ```
    */
@@ -437,6 +441,7 @@ export class McpClient extends Client {
    *
    * @example
    * ```ts
+   * declare function closeBrowserPrompt(elicitationId: string): void;
    * client.onElicitationComplete((id) => closeBrowserPrompt(id));
    * ```
    */

@@ -16,37 +16,42 @@
  * @module
  */
 import {
-  answerCancelTask,
-  answerGetTask,
-  answerListTasks,
-  awaitTaskPayload,
   type ClientCapabilities,
   ConnectionClosedError,
   type CreateTaskResult,
   ErrorCode,
   IncomingRequest,
+  InMemoryTaskStore,
   McpError,
   type OutgoingRequestOptions,
   type ProgressUpdate,
-  type RunningTask,
-  revisionHas,
   type Task,
   type TaskMetadata,
-  TaskRunner,
   type TaskStore,
+  withRelatedTask,
+} from '@mcpkit/core';
+import {
+  answerCancelTask,
+  answerGetTask,
+  answerListTasks,
+  awaitTaskPayload,
+  type RunningTask,
+  receiverSettings,
+  revisionHas,
+  TaskRunner,
   type TaskTtlLimits,
   taskIdParam,
   taskParamOf,
-  withRelatedTask,
-} from '@mcpkit/core';
-import { receiverSettings } from '@mcpkit/core/internal';
-import type { Client, ClientRequestHandler } from './client.js';
+} from '@mcpkit/core/internal';
+import type { Client, ClientMethodHandler, ClientRequestHandler } from './client.js';
+import { ClientRequestContext } from './context.js';
 
 /**
  * Options of {@link ClientTaskReceiver} (and of `McpClient`'s `tasks` option).
  *
  * @example
  * ```ts
+ * declare const sampling: SamplingHandler;
  * const client = new McpClient(info, { sampling, tasks: { maxTtl: 600_000, pollInterval: 500 } });
  * ```
  */
@@ -73,23 +78,25 @@ interface ClientRun extends RunningTask {
 type Owner = ConstructorParameters<typeof IncomingRequest>[0];
 
 /**
- * What a sampling or elicitation handler gets while it runs as a task: the server's request as
- * before (`params`, `meta`, `id`), but tied to the task rather than to the request, which was
+ * What a sampling or elicitation handler gets while it runs as a task: a
+ * {@link ClientRequestContext} as before (`meta`, `requestId`, `progress`), but tied to the task rather than to the request, which was
  * answered with a `CreateTaskResult` long ago. `signal` fires on `tasks/cancel`, TTL expiry and
- * connection close; `sendProgress` keeps using the request's `progressToken` until the task is
+ * connection close; `progress` keeps using the request's `progressToken` until the task is
  * terminal; notifications and requests it sends carry the related-task `_meta`.
  *
  * @example
  * ```ts
+ * declare function runModel(params: CreateMessageRequestParams, options: { signal: AbortSignal }): Promise<CreateMessageResult>;
  * const sampling: SamplingHandler = async (params, context) => {
  *   if (context instanceof ClientTaskContext) console.error('running as task', context.taskId);
  *   return runModel(params, { signal: context.signal });
  * };
  * ```
  */
-export class ClientTaskContext extends IncomingRequest {
+export class ClientTaskContext extends ClientRequestContext {
   /** @internal */
   constructor(
+    client: Client,
     owner: Owner,
     request: IncomingRequest,
     params: Record<string, unknown>,
@@ -97,7 +104,7 @@ export class ClientTaskContext extends IncomingRequest {
     readonly taskId: string,
     private readonly taskController: AbortController,
   ) {
-    super(owner, request.id, request.method, params, request.extra);
+    super(client, new IncomingRequest(owner, request.id, request.method, params, request.extra));
   }
 
   /** Fires on `tasks/cancel`, when the task's TTL elapses, or when the connection closes. */
@@ -111,6 +118,7 @@ export class ClientTaskContext extends IncomingRequest {
  *
  * @example
  * ```ts
+ * declare const context: ClientTaskContext;
  * context.signal.addEventListener('abort', () => console.error((context.signal.reason as Error).message));
  * ```
  */
@@ -125,6 +133,7 @@ export class ClientTaskAbortedError extends Error {
  *
  * @example
  * ```ts
+ * declare const runModel: ClientMethodHandler<'sampling/createMessage'>;
  * const receiver = new ClientTaskReceiver({ maxTtl: 600_000 });
  * const client = new Client(info, { capabilities: { sampling: {}, ...receiver.capabilitiesFor(['sampling/createMessage']) } });
  * client.setRequestHandler('sampling/createMessage', receiver.taskable('sampling/createMessage', runModel));
@@ -150,7 +159,7 @@ export class ClientTaskReceiver {
       abortError: (reason) => new ClientTaskAbortedError(reason),
       concerns: (_run, requestor) => requestor === this.requestor,
       onEnd: (run) => {
-        run.context.done = true;
+        run.context.request.done = true;
       },
     });
   }
@@ -160,6 +169,7 @@ export class ClientTaskReceiver {
    *
    * @example
    * ```ts
+   * declare const receiver: ClientTaskReceiver;
    * receiver.capabilitiesFor(['elicitation/create']);
    * // { tasks: { list: {}, cancel: {}, requests: { elicitation: { create: {} } } } }
    * ```
@@ -185,13 +195,21 @@ export class ClientTaskReceiver {
    *
    * @example
    * ```ts
+   * declare const receiver: ClientTaskReceiver;
+   * declare const runModel: ClientMethodHandler<'sampling/createMessage'>;
    * client.setRequestHandler('sampling/createMessage', receiver.taskable('sampling/createMessage', runModel));
    * ```
    */
-  taskable(method: ClientTaskMethod, handler: ClientRequestHandler): ClientRequestHandler {
-    return (params, request) => {
+  taskable<M extends ClientTaskMethod>(method: M, handler: ClientMethodHandler<M>): ClientMethodHandler<M>;
+  taskable(method: ClientTaskMethod, handler: ClientRequestHandler): ClientRequestHandler;
+  taskable(
+    method: ClientTaskMethod,
+    typed: ClientRequestHandler | ClientMethodHandler<any>,
+  ): ClientRequestHandler {
+    const handler = typed as ClientRequestHandler;
+    return (params, ctx) => {
       const task = this.requested(params);
-      return task ? this.run(method, params, request, task, handler) : handler(params, request);
+      return task ? this.run(method, params, ctx, task, handler) : handler(params, ctx);
     };
   }
 
@@ -201,6 +219,7 @@ export class ClientTaskReceiver {
    *
    * @example
    * ```ts
+   * declare const receiver: ClientTaskReceiver;
    * receiver.install(client, (error) => console.error(error));
    * ```
    */
@@ -244,6 +263,7 @@ export class ClientTaskReceiver {
    *
    * @example
    * ```ts
+   * declare const receiver: ClientTaskReceiver;
    * await receiver.close();
    * ```
    */
@@ -273,7 +293,7 @@ export class ClientTaskReceiver {
   private async run(
     method: ClientTaskMethod,
     params: Record<string, unknown>,
-    request: IncomingRequest,
+    ctx: ClientRequestContext,
     metadata: TaskMetadata,
     handler: ClientRequestHandler,
   ): Promise<CreateTaskResult> {
@@ -283,17 +303,18 @@ export class ClientTaskReceiver {
       ttl,
       pollInterval: this.settings.pollInterval,
     });
-    const run = this.runFor(task, request, work);
-    await this.runner.start(run, this.requestor, request.cancelled, () => handler(work, run.context), {
+    const run = this.runFor(task, ctx, work);
+    await this.runner.start(run, this.requestor, ctx.request.cancelled, () => handler(work, run.context), {
       quietAfterEnd: true,
     });
     return { task };
   }
 
-  private runFor(task: Task, request: IncomingRequest, params: Record<string, unknown>): ClientRun {
+  private runFor(task: Task, ctx: ClientRequestContext, params: Record<string, unknown>): ClientRun {
     const controller = new AbortController();
     const taskId = task.taskId;
-    const context = new ClientTaskContext(this.ownerFor(taskId), request, params, taskId, controller);
+    const owner = this.ownerFor(taskId);
+    const context = new ClientTaskContext(ctx.client, owner, ctx.request, params, taskId, controller);
     return { taskId, controller, context, terminal: false };
   }
 

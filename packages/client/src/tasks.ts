@@ -14,21 +14,23 @@ import {
   type CancelTaskResult,
   CapabilityError,
   type CreateTaskResult,
-  DEFAULT_TASK_RESULT_TIMEOUT,
   ErrorCode,
   type GetTaskResult,
-  isTask,
   type ListTasksResult,
   McpError,
-  missingServerCapability,
   type OutgoingRequestOptions,
   type ProgressUpdate,
-  pollTaskUntilDone,
   type Task,
-  type TaskPollOptions,
   type TaskStatusNotificationParams,
   type Tool,
 } from '@mcpkit/core';
+import {
+  DEFAULT_TASK_RESULT_TIMEOUT,
+  isTask,
+  missingServerCapability,
+  pollTaskUntilDone,
+  type TaskPollOptions,
+} from '@mcpkit/core/internal';
 import type { Client } from './client.js';
 
 /**
@@ -95,6 +97,7 @@ const MAX_TIMER_DELAY = 2_147_483_647;
  *
  * @example
  * ```ts
+ * const task = await getTask(client, taskId);
  * if (isTaskTerminal(task)) console.log('done:', task.status);
  * ```
  */

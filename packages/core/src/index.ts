@@ -19,43 +19,231 @@ export {
   type ConnectionHandler,
   type ConnectionOptions,
 } from './jsonrpc/connection.js';
-export * from './jsonrpc/errors.js';
+export {
+  CapabilityError,
+  ConnectionClosedError,
+  InvalidResponseError,
+  LocalError,
+  McpError,
+  RequestCancelledError,
+  RequestTimeoutError,
+  type RequiredUrlElicitation,
+  UnsupportedProtocolVersionError,
+  UrlElicitationRequiredError,
+} from './jsonrpc/errors.js';
 export {
   IncomingRequest,
   type OutgoingRequestOptions,
   type ProgressUpdate,
 } from './jsonrpc/incomingRequest.js';
-export * from './jsonrpc/jsonDepth.js';
-export * from './jsonrpc/messages.js';
-export { DEFAULT_MAX_INCOMING_PER_SECOND, IncomingRateLimit } from './jsonrpc/rateLimit.js';
-export * from './middleware.js';
-export * from './options.js';
-export * from './protocol/capabilities.js';
-export * from './protocol/codec.js';
-export * from './protocol/codecs.js';
-export * from './protocol/dialect.js';
-export * from './protocol/icons.js';
-export * from './protocol/meta.js';
-export * from './protocol/methods.js';
-export * from './protocol/outgoing.js';
-export * from './protocol/revisions.js';
-export * from './protocol/types.js';
-export * from './tasks/memoryStore.js';
-export * from './tasks/receiver.js';
 export {
-  DEFAULT_TASK_RESULT_TIMEOUT,
-  isTask,
-  pollTaskUntilDone,
-  type TaskPollOptions,
-  type TaskPollSource,
-} from './tasks/requestor.js';
+  DEFAULT_MAX_JSON_DEPTH,
+  JsonTooDeepError,
+} from './jsonrpc/jsonDepth.js';
 export {
-  type RunningTask,
-  type TaskExecutionOptions,
-  TaskRunner,
-  type TaskRunnerHooks,
-} from './tasks/runner.js';
-export * from './tasks/store.js';
-export * from './transport/inMemory.js';
-export * from './transport/transport.js';
-export * from './validation.js';
+  ErrorCode,
+  isRequestId,
+  type JsonRpcErrorObject,
+  type JsonRpcErrorResponse,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type JsonRpcResultResponse,
+  type RequestId,
+} from './jsonrpc/messages.js';
+export { DEFAULT_MAX_INCOMING_PER_SECOND } from './jsonrpc/rateLimit.js';
+export {
+  composeMiddleware,
+  type Middleware,
+  type MiddlewareContextBase,
+} from './middleware.js';
+export {
+  type JsonSchemaDialect,
+  UnsupportedDialectError,
+} from './protocol/dialect.js';
+export {
+  isReservedMetaKey,
+  isValidMetaKey,
+} from './protocol/meta.js';
+export {
+  Method,
+  type MethodName,
+  Notification,
+  type NotificationName,
+} from './protocol/methods.js';
+export {
+  DEFAULT_HTTP_PROTOCOL_VERSION,
+  isSupportedProtocolVersion,
+  LATEST_PROTOCOL_VERSION,
+  type ProtocolVersion,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from './protocol/revisions.js';
+export {
+  type Annotations,
+  type AudioContent,
+  type BaseMetadata,
+  type BlobResourceContents,
+  type BooleanSchema,
+  type CallToolRequestParams,
+  type CallToolResult,
+  type CancelledNotificationParams,
+  type CancelTaskRequestParams,
+  type CancelTaskResult,
+  type ClientCapabilities,
+  type ClientNotificationMap,
+  type ClientNotificationMethod,
+  type ClientRequestMap,
+  type ClientRequestMethod,
+  type ClientResult,
+  type CompleteRequestParams,
+  type CompleteResult,
+  type ContentBlock,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type CreateTaskResult,
+  type Cursor,
+  type ElicitationCompleteNotificationParams,
+  type ElicitRequestFormParams,
+  type ElicitRequestParams,
+  type ElicitRequestURLParams,
+  type ElicitResult,
+  type EmbeddedResource,
+  type EmptyResult,
+  type EnumSchema,
+  type ExtensionMethod,
+  type GetPromptRequestParams,
+  type GetPromptResult,
+  type GetTaskPayloadRequestParams,
+  type GetTaskPayloadResult,
+  type GetTaskRequestParams,
+  type GetTaskResult,
+  type Icon,
+  type Icons,
+  type ImageContent,
+  type Implementation,
+  type InitializeRequestParams,
+  type InitializeResult,
+  type JsonObject,
+  type LegacyTitledEnumSchema,
+  type ListPromptsResult,
+  type ListResourcesResult,
+  type ListResourceTemplatesResult,
+  type ListRootsResult,
+  type ListTasksResult,
+  type ListToolsResult,
+  LOGGING_LEVELS,
+  type LoggingLevel,
+  type LoggingMessageNotificationParams,
+  type Meta,
+  type MethodArgsOf,
+  type MethodHandlerOf,
+  MODEL_IMMEDIATE_RESPONSE_META_KEY,
+  type ModelHint,
+  type ModelPreferences,
+  type MultiSelectEnumSchema,
+  type NotificationMap,
+  type NotificationMethod,
+  type NotificationParams,
+  type NotificationParamsOf,
+  type NumberSchema,
+  type PaginatedRequestParams,
+  type PaginatedResult,
+  type PrimitiveSchemaDefinition,
+  type ProgressNotificationParams,
+  type ProgressToken,
+  type Prompt,
+  type PromptArgument,
+  type PromptMessage,
+  type PromptReference,
+  RELATED_TASK_META_KEY,
+  type ReadResourceRequestParams,
+  type ReadResourceResult,
+  type RelatedTaskMetadata,
+  type RequestMap,
+  type RequestMeta,
+  type RequestMethod,
+  type RequestParams,
+  type RequestParamsOf,
+  type RequestResultOf,
+  type Resource,
+  type ResourceContents,
+  type ResourceLink,
+  type ResourceRequestParams,
+  type ResourceTemplate,
+  type ResourceTemplateReference,
+  type ResourceUpdatedNotificationParams,
+  type Result,
+  type Role,
+  type Root,
+  type SamplingMessage,
+  type SamplingMessageContentBlock,
+  type ServerCapabilities,
+  type ServerNotificationMap,
+  type ServerNotificationMethod,
+  type ServerRequestMap,
+  type ServerRequestMethod,
+  type ServerResult,
+  type SetLevelRequestParams,
+  type SingleSelectEnumSchema,
+  type StringSchema,
+  type SubscribeRequestParams,
+  TASK_STATUSES,
+  type Task,
+  type TaskAugmentedRequestParams,
+  type TaskMetadata,
+  type TaskStatus,
+  type TaskStatusNotificationParams,
+  type TextContent,
+  type TextResourceContents,
+  type TitledMultiSelectEnumSchema,
+  type TitledSingleSelectEnumSchema,
+  type Tool,
+  type ToolAnnotations,
+  type ToolChoice,
+  type ToolExecution,
+  type ToolJsonSchema,
+  type ToolResultContent,
+  type ToolUseContent,
+  type UnsubscribeRequestParams,
+  type UntitledMultiSelectEnumSchema,
+  type UntitledSingleSelectEnumSchema,
+  type URLElicitationRequiredErrorData,
+} from './protocol/types.js';
+export {
+  InMemoryTaskStore,
+  type InMemoryTaskStoreOptions,
+} from './tasks/memoryStore.js';
+export { withRelatedTask } from './tasks/receiver.js';
+export {
+  isTerminalStatus,
+  type TaskCreateOptions,
+  type TaskEvent,
+  type TaskOutcome,
+  type TaskPage,
+  type TaskPatch,
+  type TaskRequest,
+  type TaskRequestor,
+  type TaskStore,
+  unknownTaskError,
+} from './tasks/store.js';
+export {
+  createInMemoryPair,
+  type InMemoryPairOptions,
+  InMemoryTransport,
+} from './transport/inMemory.js';
+export type {
+  AuthInfo,
+  MessageExtra,
+  MessageSink,
+  SendOptions,
+  Transport,
+} from './transport/transport.js';
+export type {
+  CompiledValidator,
+  JsonSchema,
+  JsonSchemaValidator,
+  StandardSchemaV1,
+  ValidationIssue,
+  ValidationResult,
+} from './validation.js';

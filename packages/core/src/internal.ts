@@ -1,6 +1,6 @@
 /**
  * `@mcpkit/core/internal`: small helpers the mcpkit packages share, kept in one place so that each
- * exists once.
+ * exists once, and the names sibling packages need that users do not (re-exported below).
  *
  * NOT PUBLIC API. This subpath exists only because the other `@mcpkit/*` packages depend on core;
  * it is exempt from semver and may change or disappear in any release. Do not import it from
@@ -176,4 +176,76 @@ function inlinePath(pointer: string): string {
   return pointer || '/';
 }
 
+// Names the sibling packages use and users do not: kept off the main entry point so that the
+// public surface (and its generated types) holds only what users call.
+export { exceedsJsonDepth } from './jsonrpc/jsonDepth.js';
+export {
+  type ClassifiedBody,
+  classifyBody,
+  classifyMessage,
+  errorResponse,
+  type MessageKind,
+} from './jsonrpc/messages.js';
+export { IncomingRateLimit } from './jsonrpc/rateLimit.js';
+export { rejectUnknownOptions } from './options.js';
+export {
+  mergeCapabilities,
+  missingClientCapability,
+  missingServerCapability,
+} from './protocol/capabilities.js';
+export {
+  NOT_IN_REVISION,
+  type RevisionCodec,
+  type WireParams,
+} from './protocol/codec.js';
+export {
+  codecFor,
+  REVISION_FEATURES,
+  type RevisionFeature,
+  revisionHas,
+} from './protocol/codecs.js';
+export {
+  DEFAULT_DIALECT,
+  schemaDialect,
+} from './protocol/dialect.js';
+export {
+  DEFAULT_MAX_ICON_SOURCE_LENGTH,
+  type IconCheckOptions,
+  isSafeIconSource,
+  validateIcon,
+  validateIcons,
+} from './protocol/icons.js';
+export {
+  type ValidateMetaOptions,
+  validateMeta,
+} from './protocol/meta.js';
+export {
+  encodeOutgoingNotification,
+  encodeOutgoingRequest,
+} from './protocol/outgoing.js';
+export { negotiateProtocolVersion } from './protocol/revisions.js';
+export {
+  answerCancelTask,
+  answerGetTask,
+  answerListTasks,
+  awaitTaskPayload,
+  type TaskTtlLimits,
+  taskIdParam,
+  taskParamOf,
+  ttlGranter,
+} from './tasks/receiver.js';
+export {
+  DEFAULT_TASK_RESULT_TIMEOUT,
+  isTask,
+  pollTaskUntilDone,
+  type TaskPollOptions,
+  type TaskPollSource,
+} from './tasks/requestor.js';
+export {
+  type RunningTask,
+  type TaskExecutionOptions,
+  TaskRunner,
+  type TaskRunnerHooks,
+} from './tasks/runner.js';
 export { receiverSettings } from './tasks/settings.js';
+export { isStandardSchema } from './validation.js';

@@ -16,6 +16,7 @@
  *
  * @example
  * ```ts
+ * declare function record(method: string, params: unknown): void;
  * const audit: Middleware<MiddlewareContextBase> = async (ctx, next) => {
  *   const result = await next();
  *   record(ctx.method, ctx.params);
@@ -39,6 +40,7 @@ export interface MiddlewareContextBase {
  *
  * @example
  * ```ts
+ * declare const metrics: { observe(method: string, ms: number): void };
  * const timing: Middleware<MiddlewareContextBase> = async (ctx, next) => {
  *   const started = performance.now();
  *   try {
@@ -61,8 +63,12 @@ export type Middleware<Ctx extends MiddlewareContextBase, Result = unknown> = (
  *
  * @example
  * ```ts
- * const run = composeMiddleware([audit, timing], (ctx) => handlers.get(ctx.method)!(ctx.params));
- * await run(ctx);
+ * declare const audit: Middleware<MiddlewareContextBase>;
+ * declare const timing: Middleware<MiddlewareContextBase>;
+ * declare const context: MiddlewareContextBase;
+ * const handlers = new Map<string, (params: unknown) => unknown>();
+ * const run = composeMiddleware([audit, timing], (ctx) => handlers.get(ctx.method)?.(ctx.params));
+ * await run(context);
  * ```
  */
 export function composeMiddleware<Ctx extends MiddlewareContextBase>(

@@ -9,7 +9,30 @@
  * @module
  */
 
-export * from './files.js';
-export * from './folder.js';
-export * from './http.js';
-export * from './stdio.js';
+export { fileBlob, fileUri, mimeTypeOf } from './files.js';
+export { type FolderOptions, type RootsMode, type ServedFolder, serveFolder } from './folder.js';
+export {
+  type FetchHandler,
+  type NodeListener,
+  type NodeListenerOptions,
+  type ServedHandler,
+  type ServeOptions,
+  serve,
+  toNodeListener,
+  toRequest,
+} from './http.js';
+export {
+  DEFAULT_INHERITED_ENV_VARS,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  getDefaultEnvironment,
+  type InheritEnv,
+  type StderrMode,
+  type StdioClientOptions,
+  StdioClientTransport,
+  type StdioExitStatus,
+  type StdioServerOptions,
+  StdioServerProcessError,
+  StdioServerTransport,
+  type StdioShutdownTimeouts,
+  serializeLine,
+} from './stdio.js';

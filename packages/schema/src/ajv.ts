@@ -13,10 +13,10 @@ import {
   type JsonSchema,
   type JsonSchemaDialect,
   type JsonSchemaValidator,
-  schemaDialect,
   UnsupportedDialectError,
   type ValidationResult,
 } from '@mcpkit/core';
+import { schemaDialect } from '@mcpkit/core/internal';
 import { Ajv, type Options as AjvOptions, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';

@@ -4,14 +4,14 @@
  * @module
  */
 import { dereference, type OutputUnit, type Schema, type SchemaDraft, validate } from '@cfworker/json-schema';
-import {
-  type CompiledValidator,
-  type JsonSchema,
-  type JsonSchemaDialect,
-  type JsonSchemaValidator,
-  schemaDialect,
-  type ValidationResult,
+import type {
+  CompiledValidator,
+  JsonSchema,
+  JsonSchemaDialect,
+  JsonSchemaValidator,
+  ValidationResult,
 } from '@mcpkit/core';
+import { schemaDialect } from '@mcpkit/core/internal';
 import { compileFastCheck } from './fastCheck.js';
 import {
   COLLAPSING_KEYWORDS,

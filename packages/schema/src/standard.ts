@@ -6,14 +6,9 @@
  * preferably through the Standard JSON Schema interface (`~standard.jsonSchema`).
  * @module
  */
-import {
-  isStandardSchema,
-  type JsonSchema,
-  type StandardSchemaV1,
-  type ValidationIssue,
-  type ValidationResult,
-} from '@mcpkit/core';
-import { isPromiseLike } from '@mcpkit/core/internal';
+
+import type { JsonSchema, StandardSchemaV1, ValidationIssue, ValidationResult } from '@mcpkit/core';
+import { isPromiseLike, isStandardSchema } from '@mcpkit/core/internal';
 import { escapePointerSegment } from './issues.js';
 import type { RequireJsonSchemaConverter } from './types.js';
 
@@ -33,6 +28,7 @@ export type SchemaSide = 'input' | 'output';
  *
  * @example
  * ```ts
+ * const Result = z.object({ sum: z.number() });
  * const outputSchema = toJsonSchema(Result, { io: 'output' } satisfies ToJsonSchemaOptions);
  * ```
  */
@@ -164,7 +160,7 @@ export function toJsonSchema<S extends StandardSchemaV1 | JsonSchema>(
  *   properties: { text: { type: 'string' } },
  *   required: ['text'],
  * });
- * toJsonSchema(Echo).required; // ['text']
+ * toJsonSchema(Echo); // the JSON Schema above
  * ```
  */
 export function withJsonSchema<Input, Output>(

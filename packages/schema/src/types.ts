@@ -174,7 +174,8 @@ export interface UnwrappedValibotSchema {
  * function register<const S extends SchemaInput>(schema: S & RequireJsonSchemaConverter<S>) {}
  * register(z.object({}));                          // fine
  * register(toStandardJsonSchema(v.object({})));    // fine
- * register(v.object({}));                          // error: wrap it with toStandardJsonSchema()
+ * // @ts-expect-error wrap it with toStandardJsonSchema()
+ * register(v.object({}));
  * ```
  */
 export type RequireJsonSchemaConverter<S> = S extends { readonly '~standard': { readonly vendor: 'valibot' } }

@@ -3,7 +3,8 @@
  * resource registries, and the tools feature hands task-augmented calls back to the server.
  * @module
  */
-import { Method, rejectUnknownOptions, type ServerCapabilities } from '@mcpkit/core';
+import { Method, type ServerCapabilities } from '@mcpkit/core';
+import { rejectUnknownOptions } from '@mcpkit/core/internal';
 import { CompletionFeature } from './completion/completionFeature.js';
 import type { FeatureHost } from './feature.js';
 import { SERVER_OPTION_KEYS } from './handlers.js';

@@ -47,7 +47,24 @@ export {
 } from './handlers.js';
 export { ListedItem, type ListKind } from './listChanged.js';
 export { McpServer, type McpServerOptions } from './mcpServer.js';
-export * from './middleware/index.js';
+export {
+  type ServerMethodContext,
+  type ServerMethodMiddleware,
+  type ServerMiddleware,
+  ServerMiddlewareContext,
+} from './middleware/context.js';
+export {
+  hideTools,
+  type ListMethod,
+  onCallTool,
+  onGetPrompt,
+  onIncomingNotification,
+  onInitialize,
+  onList,
+  onReadResource,
+  type ToolCall,
+} from './middleware/hooks.js';
+export { onMethod } from './middleware/method.js';
 export {
   type PromptArgumentName,
   type PromptArguments,

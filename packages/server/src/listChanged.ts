@@ -162,7 +162,7 @@ export interface ItemList {
  * ```
  */
 export abstract class ListedItem<State> implements PagedItem {
-  /** @internal Registration order, set by the collection. */
+  /** Registration order, set by the collection (list paging reads it). */
   seq = 0;
   private isEnabled = true;
 
@@ -173,7 +173,7 @@ export abstract class ListedItem<State> implements PagedItem {
     public state: State,
   ) {}
 
-  /** @internal The key clients use (name, URI or URI template). */
+  /** The key clients use (name, URI or URI template). */
   abstract get key(): string;
 
   /** False after `disable()` and after `remove()`. */

@@ -22,7 +22,6 @@ import type {
 import { Method } from '@mcpkit/core';
 import { defaultValidator } from '@mcpkit/schema';
 import type { RequestContext } from './context.js';
-import type { FeatureHost } from './feature.js';
 import {
   checkedPageSize,
   createFeatureSet,
@@ -92,7 +91,7 @@ function checkedTasks(tasks: TaskManager | undefined): TaskManager | undefined {
  * server.connect(transport);
  * ```
  */
-export class McpServer extends Server implements FeatureHost {
+export class McpServer extends Server {
   /** Items per list page. */
   readonly pageSize: number;
   /** The JSON Schema validator tool schemas are compiled with. */
@@ -245,7 +244,9 @@ export class McpServer extends Server implements FeatureHost {
    *
    * @example
    * ```ts
-   * watcher.on('change', () => server.notifyResourceUpdated('file:///var/log/app.log'));
+   * import { watch } from 'node:fs';
+   *
+   * watch('/var/log/app.log', () => server.notifyResourceUpdated('file:///var/log/app.log'));
    * ```
    */
   notifyResourceUpdated(uri: string): void {
@@ -294,6 +295,7 @@ export class McpServer extends Server implements FeatureHost {
    *
    * @example
    * ```ts
+   * declare function audit(ctx: RequestContext, tool: string): void;
    * class AuditedServer extends McpServer {
    *   protected override runToolAsTask(tool: RegisteredTool, args: Record<string, unknown>, ctx: RequestContext, params: CallToolRequestParams) {
    *     audit(ctx, tool.name);
@@ -321,7 +323,14 @@ export class McpServer extends Server implements FeatureHost {
    *
    * @example
    * ```ts
-   * const result = await this.executeTool(tool, { text: 'hi' }, ctx);
+   * class TimedServer extends McpServer {
+   *   protected override async executeTool(tool: RegisteredTool, args: Record<string, unknown>, ctx: RequestContext) {
+   *     const started = Date.now();
+   *     const result = await super.executeTool(tool, args, ctx);
+   *     console.error(tool.name, Date.now() - started, 'ms');
+   *     return result;
+   *   }
+   * }
    * ```
    */
   protected executeTool(

@@ -20,14 +20,12 @@ import {
   McpError,
   type MessageExtra,
   Method,
-  mergeCapabilities,
   type ProtocolVersion,
-  rejectUnknownOptions,
   type ServerCapabilities,
   SUPPORTED_PROTOCOL_VERSIONS,
   type Transport,
 } from '@mcpkit/core';
-import { toError } from '@mcpkit/core/internal';
+import { mergeCapabilities, rejectUnknownOptions, toError } from '@mcpkit/core/internal';
 import type { RequestContext } from './context.js';
 import {
   type MethodHandler,
@@ -135,7 +133,11 @@ export class Server {
    *
    * @example
    * ```ts
-   * server.provide({ logging: {} }, { 'logging/setLevel': (params, ctx) => setLevel(params, ctx) });
+   * declare const server: Server;
+   * server.provide({ logging: {} }, { 'logging/setLevel': (params) => {
+   *   console.error('log level', params?.level);
+   *   return {};
+   * } });
    * ```
    */
   provide(capabilities: ServerCapabilities, handlers: Readonly<Record<string, RequestHandler>>): void {
@@ -149,7 +151,12 @@ export class Server {
    *
    * @example
    * ```ts
-   * this.reserveMethods(['tools/list', 'tools/call'], 'McpServer (register tools with server.tool())');
+   * class ToolServer extends Server {
+   *   constructor() {
+   *     super({ name: 'tools', version: '1.0.0' });
+   *     this.reserveMethods(['tools/list', 'tools/call'], 'ToolServer (register tools with server.tool())');
+   *   }
+   * }
    * ```
    */
   protected reserveMethods(methods: Iterable<string>, owner: string): void {
@@ -195,6 +202,7 @@ export class Server {
    *
    * @example
    * ```ts
+   * declare function audit(method: string, clientId: string | undefined, ms: number): void;
    * server.use(async (ctx, next) => {
    *   const started = Date.now();
    *   try {
@@ -225,8 +233,10 @@ export class Server {
    *
    * @example
    * ```ts
-   * protected override middlewareFailed(ctx: ServerMiddlewareContext, error: unknown): unknown {
-   *   throw error;
+   * class StrictServer extends Server {
+   *   protected override middlewareFailed(_ctx: ServerMiddlewareContext, error: unknown): unknown {
+   *     throw error;
+   *   }
    * }
    * ```
    */
@@ -250,6 +260,7 @@ export class Server {
    *
    * @example
    * ```ts
+   * declare function refresh(session: ServerSession): void;
    * const stop = server.onNotification('notifications/roots/list_changed', (_params, session) => refresh(session));
    * ```
    */
@@ -279,6 +290,7 @@ export class Server {
    *   function, like the client's.
    * @example
    * ```ts
+   * declare function refresh(session: ServerSession): void;
    * server.setNotificationHandler('notifications/roots/list_changed', (_params, session) => refresh(session));
    * ```
    */
@@ -325,6 +337,8 @@ export class Server {
    * @throws {TypeError} when `state` is not a valid session-state record.
    * @example
    * ```ts
+   * declare const otherTransport: Transport;
+   * declare const saved: string;
    * const session = server.connect(transport);
    * session.onClose(() => console.error('client left'));
    * const resumed = server.connect(otherTransport, { state: JSON.parse(saved) });
@@ -360,7 +374,10 @@ export class Server {
    *
    * @example
    * ```ts
-   * server.onSessionClosed((s) => cache.delete(s.id));
+   * declare const cache: Map<string, unknown>;
+   * server.onSessionClosed((s) => {
+   *   if (s.id) cache.delete(s.id);
+   * });
    * ```
    */
   onSessionClosed(listener: SessionListener): () => void {

@@ -12,11 +12,8 @@ import {
   CapabilityError,
   type ClientCapabilities,
   Connection,
-  codecFor,
   ErrorCode,
   type ExtensionMethod,
-  encodeOutgoingNotification,
-  encodeOutgoingRequest,
   type Implementation,
   type IncomingRequest,
   type InitializeResult,
@@ -25,19 +22,25 @@ import {
   type MessageExtra,
   Method,
   type MethodArgsOf,
-  missingClientCapability,
-  NOT_IN_REVISION,
   Notification,
-  negotiateProtocolVersion,
   type OutgoingRequestOptions,
   type ProtocolVersion,
-  type RevisionCodec,
   type ServerCapabilities,
   type ServerRequestMap,
   type ServerRequestMethod,
   type Transport,
 } from '@mcpkit/core';
-import { isPromiseLike, toError } from '@mcpkit/core/internal';
+import {
+  codecFor,
+  encodeOutgoingNotification,
+  encodeOutgoingRequest,
+  isPromiseLike,
+  missingClientCapability,
+  NOT_IN_REVISION,
+  negotiateProtocolVersion,
+  type RevisionCodec,
+  toError,
+} from '@mcpkit/core/internal';
 import { RequestContext } from './context.js';
 import type { Server } from './server.js';
 import {
@@ -174,7 +177,8 @@ export class ServerSession {
    *
    * @example
    * ```ts
-   * await store.set(session.key, JSON.stringify(session.snapshot()));
+   * const saved = new Map<string, string>(); // Redis, a database, …
+   * saved.set(session.key, JSON.stringify(session.snapshot()));
    * ```
    */
   snapshot(): ServerSessionState | undefined {

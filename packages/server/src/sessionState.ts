@@ -102,6 +102,7 @@ export function composeSessionState(
  * @throws {TypeError} naming the first field that is wrong.
  * @example
  * ```ts
+ * declare const saved: string;
  * const state = checkSessionState(JSON.parse(saved), server.protocolVersions);
  * ```
  */

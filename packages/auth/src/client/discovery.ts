@@ -52,6 +52,7 @@ export function httpOptions(url: URL | string | undefined, ctx: RequestContext):
  *
  * @example
  * ```ts
+ * const response = await fetch('https://mcp.example.com/mcp', { method: 'POST' });
  * const challenge = await bearerChallenge(response); // { resourceMetadata, scope, error }
  * ```
  */

@@ -9,6 +9,9 @@ import { type CryptoKey, importPKCS8 } from 'jose';
  *
  * @example
  * ```ts
+ * declare const pem: string;
+ * const serverUrl = 'https://mcp.example.com/mcp';
+ * const clientId = 'my-service';
  * const privateKey = await importSigningKey(pem, 'ES256', 'key-1');
  * const auth = new OAuthClientProvider({ serverUrl, grant: 'client_credentials', clientId, privateKey, tokenEndpointAuthMethod: 'private_key_jwt' });
  * ```

@@ -71,6 +71,7 @@ export interface OAuthClientOptions {
  *
  * @example
  * ```ts
+ * declare function waitForCallback(url: URL): Promise<CallbackParameters>;
  * const auth = new OAuthClientProvider({
  *   serverUrl: 'https://mcp.example.com/mcp',
  *   redirectUri: 'http://127.0.0.1:8765/callback',

@@ -43,6 +43,8 @@ export interface TokenStore {
  *
  * @example
  * ```ts
+ * const serverUrl = 'https://mcp.example.com/mcp';
+ * declare const redirect: RedirectHook;
  * const provider = new OAuthClientProvider({ serverUrl, redirect, store: new MemoryTokenStore() });
  * ```
  */

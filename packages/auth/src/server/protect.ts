@@ -57,6 +57,7 @@ const WELL_KNOWN = '/.well-known/oauth-protected-resource';
  *
  * @example
  * ```ts
+ * declare const verifier: TokenVerifier;
  * const doc = protectedResourceMetadata({ resource: 'https://mcp.example.com/mcp', authorizationServers: ['https://auth.example.com'], verifier });
  * ```
  */

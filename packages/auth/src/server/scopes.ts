@@ -21,6 +21,8 @@ import { UriTemplate } from '@mcpkit/server';
  *
  * @example
  * ```ts
+ * declare const error: unknown;
+ * declare function askForMoreScopes(data: unknown): void;
  * if (error instanceof McpError && error.code === INSUFFICIENT_SCOPE) askForMoreScopes(error.data);
  * ```
  */
@@ -88,7 +90,13 @@ const NONE: readonly string[] = Object.freeze([]);
  *   prompts: { review: ['files:read'] },
  * });
  * server.use(scopes);
- * const handler = protect(createStreamableHttpHandler(server), { resource, authorizationServers, verifier, scopes });
+ * declare const verifier: TokenVerifier;
+ * const handler = protect(createStreamableHttpHandler(server), {
+ *   resource: 'https://mcp.example.com/mcp',
+ *   authorizationServers: ['https://auth.example.com'],
+ *   verifier,
+ *   scopes,
+ * });
  * ```
  */
 export function requireScopes(requirements: ScopeRequirements): ScopeGuard {

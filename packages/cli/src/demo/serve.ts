@@ -190,6 +190,8 @@ function listen(http: ReturnType<typeof createServer>, settings: ServeSettings):
  *
  * @example
  * ```ts
+ * declare const settings: ServeSettings;
+ * declare const style: Parameters<typeof banner>[3];
  * process.stdout.write(banner('http://127.0.0.1:3000/mcp', 'http://127.0.0.1:3000/sse', settings, style));
  * ```
  */

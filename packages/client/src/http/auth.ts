@@ -20,6 +20,8 @@
  *
  * @example
  * ```ts
+ * declare function refresh(tokens: { access: string }): Promise<{ access: string }>;
+ * let tokens = { access: 'initial-token' };
  * const auth: AuthProvider = {
  *   headers: () => ({ Authorization: `Bearer ${tokens.access}` }),
  *   async onUnauthorized() {

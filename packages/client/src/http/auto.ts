@@ -18,6 +18,7 @@ import {
  *
  * @example
  * ```ts
+ * declare const authProvider: AuthProvider;
  * await connectHttp(client, url, { authProvider, endpointTimeout: 5_000 });
  * ```
  */
@@ -31,6 +32,7 @@ export interface HttpClientTransportOptions extends StreamableHttpClientTranspor
  *
  * @example
  * ```ts
+ * const transport = await connectHttp(client, url);
  * if (transport.kind === 'sse') console.error('this server only speaks the deprecated HTTP+SSE transport');
  * ```
  */

@@ -2,7 +2,8 @@
  * Reads a `text/event-stream` body event by event with `eventsource-parser`.
  * @module
  */
-import { DEFAULT_MAX_INCOMING_PER_SECOND, IncomingRateLimit } from '@mcpkit/core';
+import { DEFAULT_MAX_INCOMING_PER_SECOND } from '@mcpkit/core';
+import { IncomingRateLimit } from '@mcpkit/core/internal';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { DEFAULT_MAX_MESSAGE_SIZE, type ResponseBody, textSource } from './requester.js';
 

@@ -25,6 +25,7 @@ export type FetchLike = (url: URL, init: RequestInit) => Promise<Response>;
  * @example
  * ```ts
  * const fixed: HeadersSource = { 'X-Api-Key': key };
+ * declare const keys: { current(): Promise<string> };
  * const rotating: HeadersSource = async () => ({ 'X-Api-Key': await keys.current() });
  * ```
  */
@@ -41,6 +42,10 @@ type HeaderValues = NonNullable<ConstructorParameters<typeof Headers>[0]>;
  *
  * @example
  * ```ts
+ * const loggingFetch: FetchLike = (input, init) => {
+ *   console.error(init?.method, String(input));
+ *   return fetch(input, init);
+ * };
  * const options: HttpRequestOptions = { headers: { 'User-Agent': 'my-host/1.0' }, fetch: loggingFetch };
  * ```
  */
@@ -222,6 +227,10 @@ function headerObject(headers: Headers): Record<string, string> {
  *
  * @example
  * ```ts
+ * import type { Readable } from 'node:stream';
+ *
+ * declare const nodeReadable: Readable;
+ * const headers = { 'content-type': 'application/json' };
  * const response = new Response(null, { status: 200, headers });
  * Object.defineProperty(response, RAW_BODY, { value: { chunks: nodeReadable, cancel: () => nodeReadable.destroy() } });
  * ```
@@ -233,6 +242,9 @@ export const RAW_BODY: unique symbol = Symbol.for('mcpkit.http.rawBody');
  *
  * @example
  * ```ts
+ * import type { Readable } from 'node:stream';
+ *
+ * declare const readable: Readable;
  * const body: RawBody = { chunks: readable, cancel: () => readable.destroy() };
  * ```
  */

@@ -257,6 +257,7 @@ export class StreamableHttpClientTransport implements Transport {
    *
    * @example
    * ```ts
+   * declare const transport: StreamableHttpClientTransport;
    * await transport.terminateSession();
    * ```
    */

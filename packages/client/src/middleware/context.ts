@@ -72,6 +72,7 @@ export class ClientMiddlewareContext implements MiddlewareContextBase {
  *
  * @example
  * ```ts
+ * declare const metrics: { observe(method: string, ms: number): void };
  * const timing: ClientMiddleware = async (ctx, next) => {
  *   const started = performance.now();
  *   try {

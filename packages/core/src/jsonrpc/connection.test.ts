@@ -5,7 +5,6 @@ import {
   Connection,
   ConnectionClosedError,
   type ConnectionHandler,
-  classifyBody,
   createInMemoryPair,
   ErrorCode,
   type IncomingRequest,
@@ -13,6 +12,7 @@ import {
   RequestCancelledError,
   RequestTimeoutError,
 } from '../index.js';
+import { classifyBody } from '../internal.js';
 
 /** `count` progress notifications for `token`, one every `ms` of (fake) time. */
 function progressEvery(ms: number, count: number, transport: ScriptedTransport, token: unknown): void {

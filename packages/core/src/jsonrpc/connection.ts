@@ -21,7 +21,6 @@ import {
 import {
   type BatchCollector,
   IncomingRequest,
-  type IncomingRequestOwner,
   type OutgoingRequestOptions,
   type ProgressUpdate,
 } from './incomingRequest.js';
@@ -120,7 +119,9 @@ const FORGOTTEN_ID_MEMORY = 256;
  * const result = await connection.request('ping');
  * ```
  */
-export class Connection implements IncomingRequestOwner {
+export class Connection {
+  // Not `implements IncomingRequestOwner`: its methods are internal, and stripInternal would leave
+  // the published class failing its own implements clause. Passing `this` as the owner checks it.
   private nextId = 1;
   private readonly pending = new Map<RequestId, PendingRequest>();
   private readonly incoming = new Map<RequestId, IncomingRequest>();

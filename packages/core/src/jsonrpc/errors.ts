@@ -62,7 +62,7 @@ export class McpError extends Error {
  *
  * @example
  * ```ts
- * try { await client.callTool({ name: 'slow' }); }
+ * try { await client.callTool('slow', {}); }
  * catch (e) { if (e instanceof LocalError) console.error('gave up locally:', e.message); }
  * ```
  */
@@ -76,6 +76,8 @@ export class LocalError extends Error {
  *
  * @example
  * ```ts
+ * declare const connection: Connection;
+ * declare const params: CallToolRequestParams;
  * try { await connection.request('tools/call', params, { timeout: 5_000 }); }
  * catch (e) { if (e instanceof RequestTimeoutError) console.error(e.message); }
  * ```
@@ -100,7 +102,9 @@ export class RequestTimeoutError extends LocalError {
  *
  * @example
  * ```ts
- * if (error instanceof ConnectionClosedError) reconnect();
+ * client.onClose((error) => {
+ *   if (error instanceof ConnectionClosedError) console.error('connection lost:', error.message);
+ * });
  * ```
  */
 export class ConnectionClosedError extends LocalError {
@@ -116,6 +120,8 @@ export class ConnectionClosedError extends LocalError {
  *
  * @example
  * ```ts
+ * declare const connection: Connection;
+ * declare const params: CallToolRequestParams;
  * const controller = new AbortController();
  * const pending = connection.request('tools/call', params, { signal: controller.signal });
  * controller.abort('user pressed stop'); // pending rejects with RequestCancelledError
@@ -144,6 +150,7 @@ function describe(reason: unknown): string {
  *
  * @example
  * ```ts
+ * declare const params: CreateMessageRequestParams;
  * await ctx.sample(params); // throws CapabilityError when the client has no "sampling" capability
  * ```
  */
@@ -161,7 +168,11 @@ export class CapabilityError extends LocalError {
  *
  * @example
  * ```ts
- * catch (e) { if (e instanceof InvalidResponseError) console.error(e.method, e.message); }
+ * try {
+ *   await client.ping();
+ * } catch (e) {
+ *   if (e instanceof InvalidResponseError) console.error(e.method, e.message);
+ * }
  * ```
  */
 export class InvalidResponseError extends LocalError {
@@ -179,7 +190,11 @@ export class InvalidResponseError extends LocalError {
  *
  * @example
  * ```ts
- * catch (e) { if (e instanceof UnsupportedProtocolVersionError) console.error(e.offered); }
+ * try {
+ *   await client.connect(transport);
+ * } catch (e) {
+ *   if (e instanceof UnsupportedProtocolVersionError) console.error(e.offered);
+ * }
  * ```
  */
 export class UnsupportedProtocolVersionError extends LocalError {

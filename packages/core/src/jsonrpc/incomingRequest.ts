@@ -56,11 +56,15 @@ export interface BatchCollector {
  *
  * @example
  * ```ts
- * onRequest(request) {
- *   request.signal.addEventListener('abort', stopWork);
- *   request.sendProgress({ progress: 1, total: 2 });
- *   return { content: [] };
- * }
+ * declare function stopWork(): void;
+ * const connection = new Connection(transport, {
+ *   onRequest(request) {
+ *     request.signal.addEventListener('abort', stopWork);
+ *     request.sendProgress({ progress: 1, total: 2 });
+ *     return { content: [] };
+ *   },
+ *   onNotification() {},
+ * });
  * ```
  */
 export class IncomingRequest {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_JSON_DEPTH, exceedsJsonDepth } from '../index.js';
+import { DEFAULT_MAX_JSON_DEPTH } from '../index.js';
+import { exceedsJsonDepth } from '../internal.js';
 
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 

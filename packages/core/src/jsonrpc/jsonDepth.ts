@@ -15,7 +15,7 @@
  *
  * @example
  * ```ts
- * exceedsJsonDepth(text, DEFAULT_MAX_JSON_DEPTH); // false for every real message
+ * new StdioServerTransport({ maxJsonDepth: 2 * DEFAULT_MAX_JSON_DEPTH });
  * ```
  */
 export const DEFAULT_MAX_JSON_DEPTH = 512;
@@ -77,7 +77,8 @@ function closingQuote(text: string, open: number): number {
  *
  * @example
  * ```ts
- * if (exceedsJsonDepth(line, 512)) sink.parseError(new JsonTooDeepError(512));
+ * declare const sink: MessageSink;
+ * sink.parseError(new JsonTooDeepError(512)); // answered -32700, naming the limit
  * ```
  */
 export class JsonTooDeepError extends Error {

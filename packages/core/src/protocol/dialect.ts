@@ -23,8 +23,11 @@ const DIALECT_BY_URI: Readonly<Record<string, JsonSchemaDialect>> = {
  *
  * @example
  * ```ts
- * try { schemaDialect({ $schema: 'https://example.com/my-dialect' }); }
- * catch (error) { if (error instanceof UnsupportedDialectError) console.error(error.dialect); }
+ * try {
+ *   server.tool('t', { inputSchema: { $schema: 'https://example.com/my-dialect', type: 'object' } }, () => 'ok');
+ * } catch (error) {
+ *   if (error instanceof UnsupportedDialectError) console.error(error.dialect);
+ * }
  * ```
  */
 export class UnsupportedDialectError extends Error {

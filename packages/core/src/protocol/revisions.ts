@@ -36,6 +36,7 @@ export const LATEST_PROTOCOL_VERSION: ProtocolVersion = '2025-11-25';
  *
  * @example
  * ```ts
+ * declare const request: Request;
  * const version = request.headers.get('mcp-protocol-version') ?? DEFAULT_HTTP_PROTOCOL_VERSION;
  * ```
  */

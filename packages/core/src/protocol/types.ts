@@ -1885,6 +1885,7 @@ export type ElicitationCompleteNotificationParams = NotificationParams & {
  * @since 2025-11-25
  * @example
  * ```ts
+ * declare const urlParams: ElicitRequestURLParams;
  * const data: URLElicitationRequiredErrorData = { elicitations: [urlParams] };
  * ```
  */

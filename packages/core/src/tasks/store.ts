@@ -192,6 +192,7 @@ export function isTerminalStatus(status: TaskStatus): boolean {
  *
  * @example
  * ```ts
+ * const task = await store.get(taskId, requestor);
  * if (!task) throw unknownTaskError(taskId);
  * ```
  */

@@ -92,7 +92,8 @@ export class InMemoryTransport implements Transport {
  * ```ts
  * const [clientTransport, serverTransport] = createInMemoryPair();
  * server.connect(serverTransport);
- * const client = await Client.connect(clientTransport);
+ * const client = new McpClient({ name: 'test', version: '1.0.0' });
+ * await client.connect(clientTransport);
  * ```
  */
 export function createInMemoryPair(

@@ -6,7 +6,8 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { ErrorCode, McpError, type Resource, rejectUnknownOptions } from '@mcpkit/core';
+import { ErrorCode, McpError, type Resource } from '@mcpkit/core';
+import { rejectUnknownOptions } from '@mcpkit/core/internal';
 import type {
   McpServer,
   RegisteredResourceTemplate,

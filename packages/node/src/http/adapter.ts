@@ -385,6 +385,8 @@ async function serveOne(
  *
  * @example
  * ```ts
+ * import { createServer } from 'node:http';
+ *
  * createServer(async (req, res) => {
  *   const controller = new AbortController();
  *   res.once('close', () => controller.abort());

@@ -15,6 +15,8 @@ import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
  *
  * @example
  * ```ts
+ * import { readFileSync } from 'node:fs';
+ *
  * const options: UndiciFetchOptions = { ca: readFileSync('corp-root.pem', 'utf8'), connections: 32 };
  * ```
  */

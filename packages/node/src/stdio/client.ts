@@ -10,14 +10,13 @@ import {
   ConnectionClosedError,
   DEFAULT_MAX_INCOMING_PER_SECOND,
   DEFAULT_MAX_JSON_DEPTH,
-  IncomingRateLimit,
   type JsonRpcMessage,
   JsonTooDeepError,
   type MessageSink,
   type SendOptions,
   type Transport,
 } from '@mcpkit/core';
-import { toError } from '@mcpkit/core/internal';
+import { IncomingRateLimit, toError } from '@mcpkit/core/internal';
 import { buildChildEnvironment, type InheritEnv } from './environment.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, jsonLineHandler, type LineHandler, LineReader } from './lineReader.js';
 import { LineWriter } from './lineWriter.js';
@@ -56,9 +55,9 @@ export type StderrMode = 'pipe' | 'inherit' | 'ignore';
  * const options: StdioClientOptions = {
  *   command: 'uvx',
  *   args: ['mcp-server-git', '--repository', '.'],
- *   env: { GITHUB_TOKEN: token },
+ *   env: { GITHUB_TOKEN: process.env.GITHUB_TOKEN ?? '' },
  *   stderr: 'pipe',
- *   onStderr: (text) => log.debug(text),
+ *   onStderr: (text) => console.debug(text),
  * };
  * ```
  */
@@ -121,6 +120,7 @@ export interface StdioClientOptions {
  *
  * @example
  * ```ts
+ * declare const transport: StdioClientTransport;
  * await transport.close();
  * if (transport.exitStatus?.signal === 'SIGKILL') console.warn('the server had to be killed');
  * ```
@@ -171,7 +171,8 @@ const STDIN_ERROR_GRACE_MS = 1000;
  *   env: { API_KEY: process.env.API_KEY },
  *   onStderr: (text) => process.stderr.write(text),
  * });
- * const client = await Client.connect(transport);
+ * const client = new McpClient({ name: 'my-host', version: '1.0.0' });
+ * await client.connect(transport);
  * ```
  */
 export class StdioClientTransport implements Transport {

@@ -62,7 +62,7 @@ export const DEFAULT_INHERITED_ENV_VARS: readonly string[] = Object.freeze(
  *
  * @example
  * ```ts
- * const env = { ...getDefaultEnvironment(), API_KEY: key };
+ * const env = { ...getDefaultEnvironment(), API_KEY: process.env.API_KEY ?? '' };
  * ```
  */
 export function getDefaultEnvironment(): Record<string, string> {

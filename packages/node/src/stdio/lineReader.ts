@@ -7,8 +7,8 @@
  * concatenations, and a multibyte character split across two chunks decodes correctly.
  * @module
  */
-import { DEFAULT_MAX_JSON_DEPTH, exceedsJsonDepth, JsonTooDeepError, type MessageSink } from '@mcpkit/core';
-import { toError } from '@mcpkit/core/internal';
+import { DEFAULT_MAX_JSON_DEPTH, JsonTooDeepError, type MessageSink } from '@mcpkit/core';
+import { exceedsJsonDepth, toError } from '@mcpkit/core/internal';
 
 const LF = 0x0a;
 const CR = 0x0d;

@@ -12,6 +12,9 @@ import { LineWriter } from './lineWriter.js';
  *
  * @example
  * ```ts
+ * import type { Socket } from 'node:net';
+ *
+ * declare const socket: Socket;
  * // Serve over a socket instead of the process's own streams.
  * new StdioServerTransport({ stdin: socket, stdout: socket, maxMessageBytes: 8 * 1024 * 1024 });
  * ```

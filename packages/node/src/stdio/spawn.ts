@@ -10,10 +10,8 @@ import path from 'node:path';
  *
  * @example
  * ```ts
- * const client = await Client.connect(transport, {
- *   onClose: (error) => {
- *     if (error instanceof StdioServerProcessError) console.error(error.message, error.stderrTail);
- *   },
+ * client.onClose((error) => {
+ *   if (error instanceof StdioServerProcessError) console.error(error.message, error.stderrTail);
  * });
  * ```
  */

@@ -11,6 +11,7 @@ import type { RequestContext } from '../context.js';
  *
  * @example
  * ```ts
+ * declare const values: string[];
  * values.slice(0, MAX_COMPLETION_VALUES);
  * ```
  */
@@ -21,6 +22,7 @@ export const MAX_COMPLETION_VALUES = 100;
  *
  * @example
  * ```ts
+ * declare function citiesOf(country: string): string[];
  * const completeCity: Completer = (value, { arguments: args }) =>
  *   citiesOf(args.country ?? '').filter((city) => city.startsWith(value));
  * ```
@@ -37,6 +39,7 @@ export interface CompletionContext {
  * @example
  * ```ts
  * const all: CompletionValues = ['paris', 'pau'];
+ * declare const firstHundred: string[];
  * const counted: CompletionValues = { values: firstHundred, total: 2_500 };
  * ```
  */
@@ -64,6 +67,7 @@ export type Completer = (
  *
  * @example
  * ```ts
+ * const languages = ['go', 'rust', 'typescript'];
  * const complete: Completers<'language'> = { language: (value) => languages.filter((l) => l.startsWith(value)) };
  * ```
  */

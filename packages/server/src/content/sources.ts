@@ -17,6 +17,8 @@ import { type BlockOptions, embeddedResource } from './content.js';
  *
  * @example
  * ```ts
+ * declare const bytes: Uint8Array;
+ * declare const blob: Blob;
  * const sources: BinarySource[] = [bytes, blob, new URL('https://example.com/a.png'), 'iVBORw0KGgo='];
  * ```
  */
@@ -61,6 +63,8 @@ interface LoadedBinary {
  * @throws {TypeError} for a `file:` URL, bad base64, or an unknown image type.
  * @example
  * ```ts
+ * import { readFile } from 'node:fs/promises';
+ *
  * server.tool('logo', {}, async () => imageFrom(await readFile('logo.png')));
  * server.tool('chart', {}, async (_args, ctx) => imageFrom(new URL('https://example.com/c.png'), { signal: ctx.signal }));
  * ```
@@ -96,8 +100,9 @@ export async function audioFrom(source: BinarySource, options: SourceOptions = {
  * @throws {TypeError} for a `file:` URL or bad base64; `options.text` with bytes that are not UTF-8.
  * @example
  * ```ts
- * const bytes = await readFile('notes.md'); // node:fs/promises, in your code
- * return fileResource('file:///notes.md', bytes, { mimeType: 'text/markdown' });
+ * import { readFile } from 'node:fs/promises';
+ *
+ * const notes = await fileResource('file:///notes.md', await readFile('notes.md'), { mimeType: 'text/markdown' });
  * ```
  */
 export async function fileResource(

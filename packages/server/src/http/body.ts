@@ -3,13 +3,8 @@
  * handing a classified body to the engine.
  * @module
  */
-import {
-  type ClassifiedBody,
-  DEFAULT_MAX_JSON_DEPTH,
-  exceedsJsonDepth,
-  type MessageExtra,
-  type MessageSink,
-} from '@mcpkit/core';
+import { DEFAULT_MAX_JSON_DEPTH, type MessageExtra, type MessageSink } from '@mcpkit/core';
+import { type ClassifiedBody, exceedsJsonDepth } from '@mcpkit/core/internal';
 import type { RawHttpRequest } from './rawHttp.js';
 
 /** What {@link readJsonBody} found. */

@@ -29,6 +29,11 @@ export type ReplaySink = (eventId: string, data: string) => void | Promise<void>
  * @example
  * ```ts
  * // A Redis-backed store, sketched: one Redis stream per SSE stream, ids "<stream>/<entry id>".
+ * declare const redis: {
+ *   xadd(key: string, id: string, field: string, value: string): Promise<string>;
+ *   xrange(key: string, start: string, end: string): Promise<Array<[string, string[]]>>;
+ *   del(key: string): Promise<number>;
+ * };
  * const store: EventStore = {
  *   async storeEvent(streamId, data) {
  *     return `${streamId}/${await redis.xadd(`sse:${streamId}`, '*', 'd', data)}`;
@@ -41,7 +46,9 @@ export type ReplaySink = (eventId: string, data: string) => void | Promise<void>
  *     for (const [id, [, data]] of entries) if (data) await send(`${streamId}/${id}`, data);
  *     return streamId;
  *   },
- *   deleteStream: (streamId) => redis.del(`sse:${streamId}`),
+ *   async deleteStream(streamId) {
+ *     await redis.del(`sse:${streamId}`);
+ *   },
  * };
  * ```
  */

@@ -27,6 +27,8 @@ export interface HttpRequestExtra {
  *
  * @example
  * ```ts
+ * declare const Bun: { serve(options: { fetch(request: Request, server: unknown): Promise<Response> }): void };
+ * declare const verified: AuthInfo;
  * const handler = createStreamableHttpHandler(server);
  * Bun.serve({ fetch: handler });                      // one argument: the runtime's second is never read
  * const authed = (request: Request) => handler.handle(request, { authInfo: verified });

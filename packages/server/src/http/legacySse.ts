@@ -9,8 +9,6 @@
  * @module
  */
 import {
-  type ClassifiedBody,
-  classifyBody,
   DEFAULT_MAX_JSON_DEPTH,
   type JsonRpcMessage,
   type MessageExtra,
@@ -18,7 +16,7 @@ import {
   type SendOptions,
   type Transport,
 } from '@mcpkit/core';
-import { toError } from '@mcpkit/core/internal';
+import { type ClassifiedBody, classifyBody, classifyMessage, toError } from '@mcpkit/core/internal';
 import type { Server } from '../server.js';
 import type { ServerSession } from '../session.js';
 import { accepts, deliverBody, isJsonContentType, readJsonBody } from './body.js';
@@ -71,6 +69,9 @@ export interface LegacySseHandlerOptions extends HostSecurityOptions {
  *
  * @example
  * ```ts
+ * import { Hono } from 'hono';
+ *
+ * const app = new Hono();
  * const legacy = createLegacySseHandler(server);
  * app.all('/sse', (c) => legacy(c.req.raw));
  * ```

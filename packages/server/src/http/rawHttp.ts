@@ -34,6 +34,7 @@ export interface AbortSignalLike {
  *
  * @example
  * ```ts
+ * declare const request: RawHttpRequest;
  * const accept = request.header('accept'); // null when absent
  * const body = await request.readBody(4 * 1024 * 1024);
  * ```
@@ -81,6 +82,7 @@ export interface RawHttpReply {
  *
  * @example
  * ```ts
+ * declare const handler: object;
  * const raw = (handler as { [RAW_HTTP_HANDLER]?: RawHttpHandler })[RAW_HTTP_HANDLER];
  * ```
  */
@@ -95,6 +97,7 @@ export type RawHttpHandler<Extra = unknown> = (
  *
  * @example
  * ```ts
+ * declare const handler: { [RAW_HTTP_HANDLER]?: RawHttpHandler };
  * const raw = typeof handler[RAW_HTTP_HANDLER] === 'function' ? handler[RAW_HTTP_HANDLER] : undefined;
  * ```
  */

@@ -17,9 +17,7 @@
  */
 import {
   CapabilityError,
-  type ClassifiedBody,
   ErrorCode,
-  errorResponse,
   type JsonRpcMessage,
   type MessageExtra,
   type MessageSink,
@@ -27,7 +25,7 @@ import {
   type SendOptions,
   type Transport,
 } from '@mcpkit/core';
-import { toError } from '@mcpkit/core/internal';
+import { type ClassifiedBody, errorResponse, toError } from '@mcpkit/core/internal';
 import type { ServerSession } from '../session.js';
 import type { ServerSessionState, SessionStateHolder } from '../sessionState.js';
 import { deliverBody } from './body.js';

@@ -5,18 +5,22 @@
  * @module
  */
 import {
-  type ClassifiedBody,
-  classifyBody,
-  codecFor,
+  type AuthInfo,
   DEFAULT_HTTP_PROTOCOL_VERSION,
   DEFAULT_MAX_JSON_DEPTH,
   isSupportedProtocolVersion,
   type MessageExtra,
-  negotiateProtocolVersion,
   type ProtocolVersion,
   type RequestId,
 } from '@mcpkit/core';
-import { toError } from '@mcpkit/core/internal';
+import {
+  type ClassifiedBody,
+  classifyBody,
+  classifyMessage,
+  codecFor,
+  negotiateProtocolVersion,
+  toError,
+} from '@mcpkit/core/internal';
 import type { RequestContext } from '../context.js';
 import type { Server } from '../server.js';
 import { accepts, isJsonContentType, readJsonBody } from './body.js';
@@ -122,6 +126,9 @@ export interface StreamableHttpHandlerOptions extends HostSecurityOptions {
  *
  * @example
  * ```ts
+ * declare const request: Request;
+ * declare function verifyToken(request: Request): Promise<AuthInfo>;
+ * declare const Deno: { serve(handler: (request: Request, info: unknown) => Promise<Response>): void };
  * const handler = createStreamableHttpHandler(server);
  * Deno.serve(handler);
  * // Behind your own authentication: the verified caller becomes ctx.authInfo.
@@ -186,6 +193,7 @@ interface BodySummary {
  * ```ts
  * const server = new McpServer({ name: 'demo', version: '1.0.0' });
  * const handler = createStreamableHttpHandler(server, { enableJsonResponse: true });
+ * declare const Bun: { serve(options: { port: number; hostname: string; fetch(request: Request): Promise<Response> }): void };
  * Bun.serve({ port: 3000, hostname: '127.0.0.1', fetch: handler });
  * ```
  */

@@ -103,6 +103,7 @@ export class ServerMiddlewareContext implements MiddlewareContextBase {
  *
  * @example
  * ```ts
+ * declare const audit: { write(entry: object): void };
  * const log: ServerMiddleware = async (ctx, next) => {
  *   try {
  *     return await next();
@@ -120,8 +121,10 @@ export type ServerMiddleware = Middleware<ServerMiddlewareContext>;
  *
  * @example
  * ```ts
- * const ctx: ServerMethodContext<'resources/read'> = context;
- * ctx.params.uri; // string
+ * const read: ServerMethodMiddleware<'resources/read'> = (ctx, next) => {
+ *   console.error(ctx.params.uri); // string
+ *   return next();
+ * };
  * ```
  */
 export type ServerMethodContext<M extends ClientRequestMethod> = ServerMiddlewareContext & {

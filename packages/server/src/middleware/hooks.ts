@@ -88,6 +88,7 @@ export function onReadResource(
  *
  * @example
  * ```ts
+ * const counts = new Map<string, number>();
  * server.use(onGetPrompt((name, _args, _ctx, next) => { counts.set(name, (counts.get(name) ?? 0) + 1); return next(); }));
  * ```
  */
@@ -164,6 +165,7 @@ export function onInitialize(
  *
  * @example
  * ```ts
+ * const seen: string[] = [];
  * server.use(onIncomingNotification((ctx, next) => {
  *   seen.push(ctx.method);
  *   return next();

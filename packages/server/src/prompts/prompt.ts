@@ -7,17 +7,17 @@
  * also validates the values (which clients always send as strings).
  * @module
  */
-import {
-  type GetPromptResult,
-  type Icon,
-  isStandardSchema,
-  type JsonSchemaValidator,
-  type Meta,
-  type Prompt,
-  type PromptArgument,
-  type PromptMessage,
-  type ToolJsonSchema,
+import type {
+  GetPromptResult,
+  Icon,
+  JsonSchemaValidator,
+  Meta,
+  Prompt,
+  PromptArgument,
+  PromptMessage,
+  ToolJsonSchema,
 } from '@mcpkit/core';
+import { isStandardSchema } from '@mcpkit/core/internal';
 import type { InferSchemaOutput, RequireJsonSchemaConverter } from '@mcpkit/schema';
 import { type Completer, type Completers, checkCompleters } from '../completion/complete.js';
 import type { RequestContext } from '../context.js';
@@ -127,6 +127,7 @@ export type PromptHandler<Args = Record<string, string | undefined>> = (
  *
  * @example
  * ```ts
+ * const prompt = server.prompt('review', () => 'Review this code');
  * prompt.update({ description: 'Asks for a thorough review' });
  * ```
  */
@@ -136,7 +137,7 @@ export interface PromptUpdate extends PromptConfig {
 }
 
 /**
- * @internal Everything a `prompts/get` reads, built once per registration or update.
+ * Everything a `prompts/get` reads, built once per registration or update.
  *
  * @example
  * ```ts
@@ -179,7 +180,7 @@ export class RegisteredPrompt extends ListedItem<PromptState> {
     return this.state.definition.name;
   }
 
-  /** @internal */
+  /** The key clients use. */
   get key(): string {
     return this.state.definition.name;
   }
@@ -195,6 +196,7 @@ export class RegisteredPrompt extends ListedItem<PromptState> {
    * @throws {TypeError} for an invalid change or a name already taken; nothing changes then.
    * @example
    * ```ts
+   * declare const prompt: RegisteredPrompt;
    * prompt.update({ name: 'code-review' });
    * ```
    */

@@ -38,6 +38,7 @@ export interface ResourceConfig {
  *
  * @example
  * ```ts
+ * declare function fetchNotes(auth: AuthInfo | undefined): Promise<{ markdown: string }>;
  * const read: ResourceReader = async (uri, ctx) => (await fetchNotes(ctx.authInfo)).markdown;
  * ```
  */
@@ -51,6 +52,7 @@ export type ResourceReader = (
  *
  * @example
  * ```ts
+ * declare const resource: RegisteredResource;
  * resource.update({ description: 'Refreshed hourly', size: 2048 });
  * ```
  */
@@ -60,7 +62,7 @@ export interface ResourceUpdate extends ResourceConfig {
 }
 
 /**
- * @internal Everything a read of a static resource uses.
+ * Everything a read of a static resource uses.
  *
  * @example
  * ```ts
@@ -78,7 +80,7 @@ export interface ResourceState {
  *
  * @example
  * ```ts
- * const readme = server.resource('file:///README.md', { mimeType: 'text/markdown' }, () => text);
+ * const readme = server.resource('file:///README.md', { mimeType: 'text/markdown' }, () => '# Demo');
  * readme.update({ description: 'Project overview' });
  * server.notifyResourceUpdated('file:///README.md');
  * ```
@@ -94,7 +96,7 @@ export class RegisteredResource extends ListedItem<ResourceState> {
     return this.state.definition.uri;
   }
 
-  /** @internal */
+  /** The key clients use. */
   get key(): string {
     return this.state.definition.uri;
   }
@@ -110,6 +112,7 @@ export class RegisteredResource extends ListedItem<ResourceState> {
    * @throws {TypeError} for an invalid change or a URI already registered; nothing changes then.
    * @example
    * ```ts
+   * declare const resource: RegisteredResource;
    * resource.update({ mimeType: 'application/json' });
    * ```
    */
@@ -220,6 +223,7 @@ export type TemplateVariables<T extends string> = string extends T
  *
  * @example
  * ```ts
+ * const ids = ['1', '2', '3'];
  * const config: ResourceTemplateConfig<'id'> = {
  *   name: 'record',
  *   mimeType: 'application/json',
@@ -241,6 +245,7 @@ export interface ResourceTemplateConfig<Name extends string = string>
  *
  * @example
  * ```ts
+ * declare function load(id: string): object;
  * const read: TemplateReader<{ readonly id: string | string[] }> = (uri, { id }) => JSON.stringify(load(String(id)));
  * ```
  */
@@ -255,6 +260,7 @@ export type TemplateReader<Variables = Readonly<Record<string, string | string[]
  *
  * @example
  * ```ts
+ * declare const template: RegisteredResourceTemplate;
  * template.update({ description: 'Records, newest first' });
  * ```
  */
@@ -264,7 +270,7 @@ export interface ResourceTemplateUpdate extends Partial<ResourceTemplateConfig> 
 }
 
 /**
- * @internal Everything a read, listing or completion through a template uses.
+ * Everything a read, listing or completion through a template uses.
  *
  * @example
  * ```ts
@@ -286,6 +292,7 @@ export interface ResourceTemplateState {
  *
  * @example
  * ```ts
+ * declare function load(id: string): string;
  * const records = server.resourceTemplate('db://records/{id}', { name: 'record' }, (uri, { id }) => load(String(id)));
  * records.disable();
  * ```
@@ -306,7 +313,7 @@ export class RegisteredResourceTemplate extends ListedItem<ResourceTemplateState
     return this.state.definition.uriTemplate;
   }
 
-  /** @internal */
+  /** The key clients use. */
   get key(): string {
     return this.state.definition.uriTemplate;
   }
@@ -322,6 +329,7 @@ export class RegisteredResourceTemplate extends ListedItem<ResourceTemplateState
    * @throws {TypeError} for an invalid change or a template already registered; nothing changes.
    * @example
    * ```ts
+   * declare const template: RegisteredResourceTemplate;
    * template.update({ list: undefined }); // stop listing concrete resources
    * ```
    */

@@ -23,23 +23,25 @@ import {
   type CreateMessageRequestParams,
   type CreateMessageResult,
   type CreateTaskResult,
-  DEFAULT_TASK_RESULT_TIMEOUT,
   type ElicitRequestFormParams,
   type ElicitRequestURLParams,
   type ElicitResult,
   ErrorCode,
   type GetTaskResult,
-  isTask,
   type ListTasksResult,
   McpError,
   Method,
-  missingClientCapability,
   type OutgoingRequestOptions,
+  type Task,
+} from '@mcpkit/core';
+import {
+  DEFAULT_TASK_RESULT_TIMEOUT,
+  isTask,
+  missingClientCapability,
   pollTaskUntilDone,
   revisionHas,
-  type Task,
   type TaskPollOptions,
-} from '@mcpkit/core';
+} from '@mcpkit/core/internal';
 import type { ServerSession } from '../session.js';
 
 /**
@@ -94,6 +96,7 @@ export interface ClientTaskWaitOptions
  *   (or the revision has no tasks).
  * @example
  * ```ts
+ * const messages: SamplingMessage[] = [{ role: 'user', content: { type: 'text', text: 'Summarize' } }];
  * const { task } = await sampleAsTask(ctx.session, { messages, maxTokens: 200 }, { ttl: 600_000 });
  * ```
  */
@@ -224,6 +227,7 @@ export function pollClientTask(
  * @throws {CapabilityError} locally when the client cannot run sampling as a task.
  * @example
  * ```ts
+ * const messages: SamplingMessage[] = [{ role: 'user', content: { type: 'text', text: 'Summarize' } }];
  * const reply = await sampleAndWait(ctx.session, { messages, maxTokens: 200 }, { signal: ctx.signal });
  * ```
  */
@@ -241,6 +245,7 @@ export function sampleAndWait(
  * @throws {CapabilityError} locally when the client cannot run elicitation as a task.
  * @example
  * ```ts
+ * const requestedSchema = { type: 'object' as const, properties: { name: { type: 'string' as const } } };
  * const answer = await elicitAndWait(ctx.session, { message: 'Your name?', requestedSchema }, { ttl: 600_000 });
  * if (answer.action === 'accept') console.error(answer.content);
  * ```

@@ -20,10 +20,6 @@
  * @module
  */
 import {
-  answerCancelTask,
-  answerGetTask,
-  answerListTasks,
-  awaitTaskPayload,
   type CreateTaskResult,
   ErrorCode,
   InMemoryTaskStore,
@@ -33,19 +29,25 @@ import {
   MODEL_IMMEDIATE_RESPONSE_META_KEY,
   Notification,
   type ProgressToken,
-  revisionHas,
   type ServerCapabilities,
   type Task,
   type TaskMetadata,
   type TaskRequest,
   type TaskRequestor,
-  TaskRunner,
   type TaskStore,
   type Tool,
+} from '@mcpkit/core';
+import {
+  answerCancelTask,
+  answerGetTask,
+  answerListTasks,
+  awaitTaskPayload,
+  receiverSettings,
+  revisionHas,
+  TaskRunner,
   taskIdParam,
   taskParamOf,
-} from '@mcpkit/core';
-import { receiverSettings } from '@mcpkit/core/internal';
+} from '@mcpkit/core/internal';
 import type { RequestContext } from '../context.js';
 import type { Server } from '../server.js';
 import type { ServerSession } from '../session.js';
@@ -131,6 +133,7 @@ const SESSION_PREFIX = 'session:';
  *
  * @example
  * ```ts
+ * declare function render(params: CallToolRequestParams, ctx: RequestContext | TaskContext): Promise<CallToolResult>;
  * const tasks = new TaskManager({ maxTtl: 600_000 });
  * const server = new Server(info, { capabilities: { tools: {}, ...tasks.capabilities } });
  * tasks.install(server);
@@ -202,6 +205,7 @@ export class TaskManager {
    * @throws {McpError} `-32602` when `task` is not an object or its `ttl` not a number.
    * @example
    * ```ts
+   * declare const params: Record<string, unknown>;
    * const task = tasks.requested(params, ctx);
    * ```
    */
@@ -217,7 +221,9 @@ export class TaskManager {
    * @throws {McpError} `-32600` when the store's task limits are reached.
    * @example
    * ```ts
-   * return tasks.run(ctx, { method: 'tools/call', params }, (taskCtx) => slowTool(args, taskCtx), {
+   * declare function slowTool(args: unknown, taskCtx: TaskContext): Promise<CallToolResult>;
+   * declare const params: CallToolRequestParams;
+   * const answer = tasks.run(ctx, { method: 'tools/call', params }, (taskCtx) => slowTool(params.arguments, taskCtx), {
    *   task: { ttl: 60_000 },
    *   modelImmediateResponse: 'Rendering started; the result will follow.',
    * });
@@ -264,6 +270,8 @@ export class TaskManager {
    *   `task`, `-32600` when the task limits are reached.
    * @example
    * ```ts
+   * declare function runTool(params: CallToolRequestParams, ctx: RequestContext | TaskContext): Promise<CallToolResult>;
+   * declare const toolDefinition: Tool;
    * server.setRequestHandler('tools/call', (params, ctx) =>
    *   params.task === undefined
    *     ? runTool(params, ctx)

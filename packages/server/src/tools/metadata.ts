@@ -4,7 +4,7 @@
  * message naming the item, rather than reaching a client.
  * @module
  */
-import { validateIcons, validateMeta } from '@mcpkit/core';
+import { validateIcons, validateMeta } from '@mcpkit/core/internal';
 
 /**
  * A deep copy of JSON data, so what a peer is shown cannot change behind the server's back when

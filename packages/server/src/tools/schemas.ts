@@ -9,14 +9,14 @@
  * and listed through its JSON Schema converter.
  * @module
  */
-import {
-  isStandardSchema,
-  type JsonSchemaValidator,
-  type StandardSchemaV1,
-  schemaDialect,
-  type ToolJsonSchema,
-  type ValidationResult,
+import type {
+  JsonSchemaValidator,
+  StandardSchemaV1,
+  ToolJsonSchema,
+  ValidationIssue,
+  ValidationResult,
 } from '@mcpkit/core';
+import { isStandardSchema, schemaDialect } from '@mcpkit/core/internal';
 import { standardValidator, toJsonSchema } from '@mcpkit/schema';
 
 /**
@@ -36,6 +36,7 @@ export type SchemaInput = StandardSchemaV1 | { readonly [keyword: string]: unkno
  *
  * @example
  * ```ts
+ * declare const prepared: PreparedSchema;
  * const check: SchemaCheck = prepared.validate;
  * const result = await check({ text: 'hi' });
  * ```
@@ -47,7 +48,7 @@ export type SchemaCheck = (value: unknown) => ValidationResult | Promise<Validat
  *
  * @example
  * ```ts
- * const prepared: PreparedSchema = prepareObjectSchema(z.object({}), 'input', validator, 'Tool "x" inputSchema');
+ * declare const prepared: PreparedSchema;
  * prepared.json.type; // 'object'
  * ```
  */

@@ -87,7 +87,8 @@ type ObjectOr<T> = unknown extends T ? Record<string, unknown> : T;
  *
  * @example
  * ```ts
- * type Args = ToolArguments<typeof schema>; // e.g. { text: string }
+ * const schema = z.object({ text: z.string() });
+ * type Args = ToolArguments<typeof schema>; // { text: string }
  * ```
  */
 export type ToolArguments<In> = [In] extends [undefined] ? EmptyArguments : ObjectOr<InferSchemaOutput<In>>;
@@ -98,7 +99,8 @@ export type ToolArguments<In> = [In] extends [undefined] ? EmptyArguments : Obje
  *
  * @example
  * ```ts
- * type Returns = ToolReturn<typeof outputSchema>; // e.g. { celsius: number } | CallToolResult
+ * const outputSchema = z.object({ celsius: z.number() });
+ * type Returns = ToolReturn<typeof outputSchema>; // { celsius: number } | CallToolResult
  * ```
  */
 export type ToolReturn<Out> = [Out] extends [undefined]
@@ -127,6 +129,7 @@ export type ToolHandler<Args = Record<string, unknown>, Return = unknown> = (
  *
  * @example
  * ```ts
+ * declare const tool: RegisteredTool;
  * tool.update({ description: 'Now with emoji', annotations: undefined });
  * ```
  */
@@ -138,7 +141,7 @@ export interface ToolUpdate extends ToolConfig {
 }
 
 /**
- * @internal Everything a call reads, built once per registration or update.
+ * Everything a call reads, built once per registration or update.
  *
  * @example
  * ```ts
@@ -175,7 +178,7 @@ const TASK_SUPPORT = new Set(['forbidden', 'optional', 'required']);
  *
  * @example
  * ```ts
- * const deploy = server.tool('deploy', { description: 'Deploys the app' }, run);
+ * const deploy = server.tool('deploy', { description: 'Deploys the app' }, () => 'deployed');
  * deploy.disable(); // hidden from tools/list; calls answer "unknown tool"
  * deploy.update({ description: 'Deploys the app to staging' });
  * deploy.enable();
@@ -199,7 +202,7 @@ export class RegisteredTool extends ListedItem<ToolState> {
     return this.state.definition.name;
   }
 
-  /** @internal */
+  /** The key clients use. */
   get key(): string {
     return this.state.definition.name;
   }
@@ -217,6 +220,7 @@ export class RegisteredTool extends ListedItem<ToolState> {
    *   the tool is then unchanged.
    * @example
    * ```ts
+   * declare const tool: RegisteredTool;
    * tool.update({ description: 'Faster now', inputSchema: z.object({ text: z.string().max(1000) }) });
    * ```
    */

@@ -9,7 +9,7 @@
  *
  * @example
  * ```ts
- * name.length <= MAX_TOOL_NAME_LENGTH;
+ * const fits = (name: string) => name.length <= MAX_TOOL_NAME_LENGTH;
  * ```
  */
 export const MAX_TOOL_NAME_LENGTH = 128;

@@ -28,6 +28,7 @@ import { formatIssues } from '@mcpkit/core/internal';
  *
  * @example
  * ```ts
+ * declare function lookup(city: string): Promise<{ summary: string } | undefined>;
  * server.tool('weather', { inputSchema: z.object({ city: z.string() }) }, async ({ city }) => {
  *   const report = await lookup(city);
  *   if (!report) throw new ToolError(`No weather station near "${city}". Try a larger city nearby.`);

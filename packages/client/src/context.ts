@@ -1,0 +1,103 @@
+/**
+ * What a client-side handler (sampling, elicitation, roots, an extension method) receives
+ * besides its params: the server's request with its signal, progress and notifications, and the
+ * session's protocol version. It mirrors the server's `RequestContext`.
+ * @module
+ */
+
+import type { IncomingRequest, ProgressUpdate, ProtocolVersion, RequestId } from '@mcpkit/core';
+import type { Client } from './client.js';
+
+/**
+ * The context of one request the server sent. One small object per request; its methods live on
+ * the prototype.
+ *
+ * @example
+ * ```ts
+ * client.setRequestHandler('sampling/createMessage', async (params, ctx) => {
+ *   await ctx.progress(1, 2, 'thinking');
+ *   if (ctx.signal.aborted) throw new Error('cancelled');
+ *   return { role: 'assistant', content: { type: 'text', text: `${params.messages.length} messages` }, model: 'echo' };
+ * });
+ * ```
+ */
+export class ClientRequestContext {
+  constructor(
+    /** The client the request arrived on. */
+    readonly client: Client,
+    /** @internal The engine's view of the request. */
+    readonly request: IncomingRequest,
+  ) {}
+
+  /** Fires when the server cancels, the request is otherwise stopped, or the connection closes. */
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+
+  /** The JSON-RPC id of the request. */
+  get requestId(): RequestId {
+    return this.request.id;
+  }
+
+  /** The method the server called, e.g. `sampling/createMessage`. */
+  get method(): string {
+    return this.request.method;
+  }
+
+  /** The request's `_meta`, if any. */
+  get meta(): Record<string, unknown> | undefined {
+    return this.request.meta;
+  }
+
+  /** The token the server asked progress to be reported under, if it asked. */
+  get progressToken(): string | number | undefined {
+    return this.request.progressToken;
+  }
+
+  /** The protocol revision negotiated with the server. */
+  get protocolVersion(): ProtocolVersion | undefined {
+    return this.client.protocolVersion;
+  }
+
+  /**
+   * Reports progress, if the server asked for it. Values must increase; others are dropped.
+   *
+   * @example
+   * ```ts
+   * declare const ctx: ClientRequestContext;
+   * await ctx.progress(3, 10, 'three of ten');
+   * ```
+   */
+  progress(progress: number, total?: number, message?: string): Promise<void> {
+    const update: ProgressUpdate = { progress };
+    if (total !== undefined) update.total = total;
+    if (message !== undefined) update.message = message;
+    return this.sendProgress(update);
+  }
+
+  /**
+   * Reports progress as an update object; {@link progress} with fields.
+   *
+   * @example
+   * ```ts
+   * declare const ctx: ClientRequestContext;
+   * await ctx.sendProgress({ progress: 1, total: 2 });
+   * ```
+   */
+  sendProgress(update: ProgressUpdate): Promise<void> {
+    return Promise.resolve(this.request.sendProgress(update));
+  }
+
+  /**
+   * Sends a notification that belongs to this request (HTTP carries it on this request's stream).
+   *
+   * @example
+   * ```ts
+   * declare const ctx: ClientRequestContext;
+   * await ctx.notify('com.example/thinking', { step: 1 });
+   * ```
+   */
+  notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    return Promise.resolve(this.request.notify(method, params));
+  }
+}

@@ -8,6 +8,9 @@
  * ```
  * @module
  */
+
+export { Catalogue, type CatalogueKind, type HostEntry, type Route } from './catalogue/catalogue.js';
+export { type Naming, namespacedName, namespacedUri, splitNamespacedUri } from './catalogue/names.js';
 export {
   type AskInput,
   type ConfigSource,
@@ -15,4 +18,23 @@ export {
   parseServerEntry,
   type ServerEntry,
 } from './config.js';
+export { type Connector, httpConnector } from './connection/connector.js';
+export { type KeepAliveOptions, keepAlive } from './connection/keepAlive.js';
+export type { RestartOptions } from './connection/restart.js';
+export type { ServerState, StateChange } from './connection/upstream.js';
 export { HostConfigError, NameCollisionError, ServerUnavailableError } from './errors.js';
+export { type ListChange, McpHost, type McpHostOptions } from './host.js';
+export { matchesPattern } from './policy/patterns.js';
+export { chooseModel } from './policy/sampling.js';
+export type {
+  AuditEvent,
+  ConsentDecision,
+  ConsentStore,
+  ElicitationHook,
+  HostHooks,
+  ModelCallback,
+  SamplingConsent,
+  SamplingPolicy,
+  ServerPolicy,
+  ToolCallConsent,
+} from './policy/types.js';

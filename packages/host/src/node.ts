@@ -13,3 +13,4 @@
  * @module
  */
 export { type LoadConfigOptions, loadHostConfig, loadServerEntry } from './node/config.js';
+export { type NodeConnectorOptions, nodeConnector } from './node/connector.js';

@@ -26,7 +26,7 @@ export async function audited<T>(
     'ok',
 ): Promise<T> {
   const emit = sink.emit;
-  if (!emit) return work();
+  if (!emit) return work().catch(unwrapDenial);
   const started = Date.now();
   const report = (outcome: AuditEvent['outcome'], reason?: string) =>
     emit({
@@ -53,6 +53,10 @@ export async function audited<T>(
     report(denied ? 'denied' : 'error', error instanceof Error ? error.message : String(error));
     throw denied ? error.original : error;
   }
+}
+
+function unwrapDenial(error: unknown): never {
+  throw error instanceof PolicyDenial ? error.original : error;
 }
 
 /**

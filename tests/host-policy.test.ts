@@ -14,7 +14,6 @@ import {
   McpHost,
   type McpHostOptions,
   type ModelCallback,
-  type ServerEntry,
 } from '@mcpkit/host';
 import { nodeConnector } from '@mcpkit/host/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

@@ -19,6 +19,8 @@ const ENTRY_POINTS = [
   'packages/cli/src/index.ts',
   'packages/auth/src/client.ts',
   'packages/auth/src/server.ts',
+  'packages/host/src/index.ts',
+  'packages/host/src/node.ts',
 ].map((entry) => join(root, entry));
 
 function exportsWithoutExample(): string[] {

@@ -15,6 +15,7 @@ import {
 } from '@mcpkit/host';
 import { nodeConnector } from '@mcpkit/host/node';
 import { afterEach, describe, expect, it } from 'vitest';
+import { demoHttp } from './fixtures/hostServers.js';
 
 const UPSTREAM = fileURLToPath(new URL('./fixtures/host-upstream.mjs', import.meta.url));
 const hosts: Host[] = [];
@@ -171,6 +172,26 @@ describe('McpHost connections (real stdio processes)', () => {
     expect(fixtureChildren()).toEqual([]);
     expect(h.status()[0]!.state).toBe('stopped');
   }, 120_000);
+
+  it('an HTTP server that forgot the session (404) is re-initialized, and the call succeeds', async () => {
+    const http = await demoHttp('web');
+    try {
+      const h = host({ servers: [http.entry], policy: { web: { trusted: true } } });
+      const recovered: string[] = [];
+      expect((await h.callTool('echo', { text: 'before' })).content).toEqual([
+        { type: 'text', text: 'before' },
+      ]);
+      (await h.client('web')).onSessionRecovered(() => recovered.push('recovered'));
+      await http.restart();
+      expect((await h.callTool('echo', { text: 'after' })).content).toEqual([
+        { type: 'text', text: 'after' },
+      ]);
+      expect(recovered).toEqual(['recovered']);
+      expect(h.status()[0]).toMatchObject({ state: 'ready', restarts: 0 });
+    } finally {
+      await http.close();
+    }
+  });
 
   it('shuts down every server, closing stdin first so each exits on its own', async () => {
     const h = host({ servers: [entry('a'), entry('b')], eager: true });

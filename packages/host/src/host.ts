@@ -3,19 +3,11 @@
  * one namespaced catalogue; calls routed by name; policy, consent and audit at each boundary.
  * @module
  */
-import {
-  type ClientMiddleware,
-  type FormElicitationHandler,
-  McpClient,
-  type SamplingHandler,
-  type UrlElicitationHandler,
-} from '@mcpkit/client';
+import type { McpClient } from '@mcpkit/client';
 import {
   type CallToolResult,
   type CompleteRequestParams,
   type CompleteResult,
-  type ElicitRequestFormParams,
-  type ElicitRequestURLParams,
   ErrorCode,
   type GetPromptResult,
   type Implementation,
@@ -31,16 +23,14 @@ import {
 } from '@mcpkit/core';
 import { Catalogue, type CatalogueKind, type HostEntry, type Route } from './catalogue/catalogue.js';
 import type { Naming } from './catalogue/names.js';
+import { ClientFactory } from './clientFactory.js';
 import type { ServerEntry } from './config.js';
 import { type Connector, httpConnector } from './connection/connector.js';
 import type { KeepAliveOptions } from './connection/keepAlive.js';
 import { type RestartOptions, restartPolicy } from './connection/restart.js';
 import { type ServerState, type StateChange, Upstream } from './connection/upstream.js';
 import { ServerUnavailableError } from './errors.js';
-import { type AuditSink, audited } from './policy/audit.js';
 import { ConsentMemory } from './policy/consent.js';
-import { samplingHandler } from './policy/sampling.js';
-import { toolBoundary } from './policy/tools.js';
 import type { AuditEvent, ConsentStore, HostHooks, ModelCallback, ServerPolicy } from './policy/types.js';
 import { Subscriptions } from './subscriptions.js';
 
@@ -112,9 +102,7 @@ const KINDS = ['tools', 'prompts', 'resources'] as const;
 export class McpHost {
   private readonly upstreams = new Map<string, Upstream>();
   private readonly catalogue: Catalogue;
-  private readonly consent: ConsentMemory;
-  private readonly auditSink: AuditSink;
-  private readonly samplers = new Map<string, SamplingHandler>();
+  private readonly clients: ClientFactory;
   private readonly subscriptions = new Subscriptions();
   private readonly stateListeners = new Set<(change: StateChange) => void>();
   private readonly listListeners = new Set<(change: ListChange) => void>();
@@ -129,13 +117,19 @@ export class McpHost {
       separator: options.naming?.separator ?? '__',
       prefixes,
     });
-    this.consent = new ConsentMemory(options.consentStore);
-    this.auditSink = { emit: options.audit, showArguments: options.auditArguments === true };
+    this.clients = new ClientFactory({
+      info: options.info ?? { name: 'mcpkit-host', version: '0.1.0' },
+      hooks: options.hooks ?? {},
+      ...(options.model ? { model: options.model } : {}),
+      models: options.models ?? [],
+      consent: new ConsentMemory(options.consentStore),
+      audit: { emit: options.audit, showArguments: options.auditArguments === true },
+    });
     const deps = {
-      connector: options.connector ?? httpConnector,
+      connector: options.connector ?? httpConnector(),
       restart: restartPolicy(options.restart),
       keepAlive: options.keepAlive ?? {},
-      createClient: (entry: ServerEntry) => this.createClient(entry),
+      createClient: (entry: ServerEntry) => this.clients.create(entry, this.policyOf(entry.name)),
       attached: (server: string, client: McpClient) => this.attached(server, client),
       stateChanged: (change: StateChange) => {
         for (const listener of this.stateListeners) listener(change);
@@ -375,54 +369,6 @@ export class McpHost {
 
   private policyOf(server: string): ServerPolicy {
     return this.options.policy?.[server] ?? {};
-  }
-
-  private createClient(entry: ServerEntry): McpClient {
-    const server = entry.name;
-    const policy = this.policyOf(server);
-    const client = new McpClient(this.options.info ?? { name: 'mcpkit-host', version: '0.1.0' }, {
-      ...(entry.timeoutMs === undefined ? {} : { requestTimeout: entry.timeoutMs }),
-      ...(policy.roots ? { roots: policy.roots } : {}),
-      ...(this.options.model ? { sampling: this.samplerOf(server, policy) } : {}),
-      ...(this.options.hooks?.elicitation ? { elicitation: this.elicitation(server) } : {}),
-    });
-    const boundary = { server, policy, autoApprove: entry.autoApprove, hooks: this.options.hooks ?? {} };
-    const middleware: ClientMiddleware = toolBoundary(
-      { ...boundary, consent: this.consent, audit: this.auditSink },
-      client,
-    );
-    return client.use(middleware);
-  }
-
-  /** One sampling handler per server for the host's lifetime, so its rate limit survives restarts. */
-  private samplerOf(server: string, policy: ServerPolicy): SamplingHandler {
-    let handler = this.samplers.get(server);
-    if (!handler) {
-      handler = samplingHandler({
-        server,
-        policy: policy.sampling ?? {},
-        models: this.options.models ?? [],
-        model: this.options.model!,
-        hooks: this.options.hooks ?? {},
-        consent: this.consent,
-        audit: this.auditSink,
-      });
-      this.samplers.set(server, handler);
-    }
-    return handler;
-  }
-
-  private elicitation(server: string): { form: FormElicitationHandler; url: UrlElicitationHandler } {
-    const hook = this.options.hooks!.elicitation!;
-    const run =
-      (mode: 'form' | 'url') =>
-      (params: ElicitRequestFormParams | ElicitRequestURLParams, context: { signal: AbortSignal }) =>
-        audited(
-          this.auditSink,
-          { server, operation: 'elicitation/create', item: mode, arguments: params },
-          async () => hook({ server, mode, params, signal: context.signal }),
-        );
-    return { form: run('form'), url: run('url') };
   }
 
   /** A (re)started server: route its notifications, renew its subscriptions, refresh listeners. */

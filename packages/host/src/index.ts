@@ -18,7 +18,7 @@ export {
   parseServerEntry,
   type ServerEntry,
 } from './config.js';
-export { type Connector, httpConnector } from './connection/connector.js';
+export { type Connector, type HttpConnectorOptions, httpConnector } from './connection/connector.js';
 export { type KeepAliveOptions, keepAlive } from './connection/keepAlive.js';
 export type { RestartOptions } from './connection/restart.js';
 export type { ServerState, StateChange } from './connection/upstream.js';

@@ -4,7 +4,12 @@
  * @module
  */
 
-import { HttpClientTransport, SseClientTransport } from '@mcpkit/client/http';
+import {
+  type AuthProvider,
+  type FetchLike,
+  HttpClientTransport,
+  SseClientTransport,
+} from '@mcpkit/client/http';
 import type { Transport } from '@mcpkit/core';
 import type { ServerEntry } from '../config.js';
 import { HostConfigError } from '../errors.js';
@@ -20,23 +25,48 @@ import { HostConfigError } from '../errors.js';
 export type Connector = (entry: ServerEntry) => Transport | Promise<Transport>;
 
 /**
+ * Options of {@link httpConnector}.
+ *
+ * @example
+ * ```ts
+ * const options: HttpConnectorOptions = { authProvider: (entry) => providers.get(entry.name) };
+ * ```
+ */
+export interface HttpConnectorOptions {
+  /**
+   * The OAuth client of a remote server (e.g. `@mcpkit/auth/client`'s `OAuthClientProvider`, with
+   * the host's token store), chosen per server so no token reaches another server.
+   */
+  authProvider?: (entry: ServerEntry & { kind: 'url' }) => AuthProvider | undefined;
+  /** The `fetch` to use. Default: the global one. */
+  fetch?: FetchLike;
+}
+
+/**
  * The runtime-neutral connector: Streamable HTTP (falling back to legacy HTTP+SSE), or SSE when
  * the entry's `type` says so. A stdio entry is refused with a hint.
  *
  * @example
  * ```ts
- * const host = new McpHost({ servers, connector: httpConnector });
+ * const host = new McpHost({ servers, connector: httpConnector({ authProvider: (entry) => oauthFor(entry.url) }) });
  * ```
  */
-export const httpConnector: Connector = (entry) => {
-  if (entry.kind === 'stdio') {
-    throw new HostConfigError(
-      `Server "${entry.name}" is a stdio server, and this host has no way to start processes`,
-      "Pass connector: nodeConnector() from '@mcpkit/host/node'",
-    );
-  }
-  const options = { headers: { ...entry.headers } };
-  return entry.transport === 'sse'
-    ? new SseClientTransport(entry.url, options)
-    : new HttpClientTransport(entry.url, options);
-};
+export function httpConnector(options: HttpConnectorOptions = {}): Connector {
+  return (entry) => {
+    if (entry.kind === 'stdio') {
+      throw new HostConfigError(
+        `Server "${entry.name}" is a stdio server, and this host has no way to start processes`,
+        "Pass connector: nodeConnector() from '@mcpkit/host/node'",
+      );
+    }
+    const authProvider = options.authProvider?.(entry);
+    const transportOptions = {
+      headers: { ...entry.headers },
+      ...(authProvider ? { authProvider } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    };
+    return entry.transport === 'sse'
+      ? new SseClientTransport(entry.url, transportOptions)
+      : new HttpClientTransport(entry.url, transportOptions);
+  };
+}

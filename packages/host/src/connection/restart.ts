@@ -79,6 +79,11 @@ export class CrashWindow {
     return this.times.length >= this.policy.circuitCrashes;
   }
 
+  /** Forgets every crash (a manual retry closes the circuit). */
+  reset(): void {
+    this.times = [];
+  }
+
   /** Crashes inside the window. */
   get count(): number {
     return this.times.length;

@@ -109,6 +109,7 @@ export class Upstream {
   /** Clears a `failed` state (an open circuit included) and starts again. */
   retry(): Promise<McpClient> {
     this.failure = undefined;
+    this.crashes.reset();
     return this.ready();
   }
 

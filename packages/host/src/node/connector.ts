@@ -4,7 +4,7 @@
  */
 import { type StdioClientOptions, StdioClientTransport } from '@mcpkit/node/stdio';
 import type { ServerEntry } from '../config.js';
-import { type Connector, httpConnector } from '../connection/connector.js';
+import { type Connector, type HttpConnectorOptions, httpConnector } from '../connection/connector.js';
 
 /**
  * Options of {@link nodeConnector}.
@@ -14,7 +14,7 @@ import { type Connector, httpConnector } from '../connection/connector.js';
  * const options: NodeConnectorOptions = { onStderr: (server, text) => log.debug(server, text) };
  * ```
  */
-export interface NodeConnectorOptions {
+export interface NodeConnectorOptions extends HttpConnectorOptions {
   /** Receives each server's stderr text, labelled with the server. Default: discarded. */
   onStderr?: (server: string, text: string) => void;
   /** Which of this process's variables servers inherit (see `StdioClientOptions.inheritEnv`). */
@@ -31,8 +31,9 @@ export interface NodeConnectorOptions {
  * ```
  */
 export function nodeConnector(options: NodeConnectorOptions = {}): Connector {
+  const http = httpConnector(options);
   return (entry: ServerEntry) => {
-    if (entry.kind !== 'stdio') return httpConnector(entry);
+    if (entry.kind !== 'stdio') return http(entry);
     const onStderr = options.onStderr;
     return new StdioClientTransport({
       command: entry.command,

@@ -21,7 +21,13 @@ import {
   type Root,
   type Tool,
 } from '@mcpkit/core';
-import { Catalogue, type CatalogueKind, type HostEntry, type Route } from './catalogue/catalogue.js';
+import {
+  Catalogue,
+  type CatalogueKind,
+  type HostEntry,
+  type NameCollision,
+  type Route,
+} from './catalogue/catalogue.js';
 import type { Naming } from './catalogue/names.js';
 import { ClientFactory } from './clientFactory.js';
 import type { ServerEntry } from './config.js';
@@ -68,6 +74,8 @@ export interface McpHostOptions {
   auditArguments?: boolean;
   restart?: RestartOptions;
   keepAlive?: KeepAliveOptions;
+  /** Told when two items still share a name after namespacing; both get a `_HASH` suffix. */
+  onNameCollision?: (collision: NameCollision) => void;
 }
 
 /**
@@ -112,11 +120,14 @@ export class McpHost {
     const prefixes: Record<string, string> = {};
     for (const [server, policy] of Object.entries(options.policy ?? {}))
       if (policy.prefix) prefixes[server] = policy.prefix;
-    this.catalogue = new Catalogue({
-      mode: options.naming?.mode ?? 'onCollision',
-      separator: options.naming?.separator ?? '__',
-      prefixes,
-    });
+    this.catalogue = new Catalogue(
+      {
+        mode: options.naming?.mode ?? 'onCollision',
+        separator: options.naming?.separator ?? '__',
+        prefixes,
+      },
+      options.onNameCollision,
+    );
     this.clients = new ClientFactory({
       info: options.info ?? { name: 'mcpkit-host', version: '0.1.0' },
       hooks: options.hooks ?? {},

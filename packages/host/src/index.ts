@@ -9,8 +9,20 @@
  * @module
  */
 
-export { Catalogue, type CatalogueKind, type HostEntry, type Route } from './catalogue/catalogue.js';
-export { type Naming, namespacedName, namespacedUri, splitNamespacedUri } from './catalogue/names.js';
+export {
+  Catalogue,
+  type CatalogueKind,
+  type HostEntry,
+  type NameCollision,
+  type Route,
+} from './catalogue/catalogue.js';
+export {
+  hashedName,
+  type Naming,
+  namespacedName,
+  namespacedUri,
+  splitNamespacedUri,
+} from './catalogue/names.js';
 export {
   type AskInput,
   type ConfigSource,

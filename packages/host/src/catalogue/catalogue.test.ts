@@ -97,3 +97,29 @@ it('keeps names valid: long names get a stable hash, separators in server keys a
   expect(namespacedName(naming, 'my server', 'a.b')).toMatch(VALID);
   expect(splitNamespacedUri(namespacedUri('a/b c', 'x://y?z'))).toEqual({ server: 'a/b c', uri: 'x://y?z' });
 });
+
+it('renames items that still collide after namespacing, deterministically, and reports it', () => {
+  const reported: unknown[] = [];
+  const shared = new Catalogue({ ...naming, mode: 'always', prefixes: { a: 'same', b: 'same' } }, (c) =>
+    reported.push(c),
+  );
+  const build = (order: Array<readonly [string, Array<{ name: string }>]>) =>
+    shared
+      .build('tools', order)
+      .map((tool) => `${tool.server}:${tool.name}`)
+      .sort();
+  const first = build([
+    ['a', [{ name: 'echo' }]],
+    ['b', [{ name: 'echo' }]],
+  ]);
+  expect(first).toHaveLength(2);
+  expect(first[0]).toMatch(/^a:same__echo_[0-9a-f]{8}$/);
+  expect(first[1]).toMatch(/^b:same__echo_[0-9a-f]{8}$/);
+  expect(
+    build([
+      ['b', [{ name: 'echo' }]],
+      ['a', [{ name: 'echo' }]],
+    ]),
+  ).toEqual(first);
+  expect(reported[0]).toEqual({ kind: 'tools', name: 'same__echo', servers: ['a', 'b'] });
+});

@@ -4,7 +4,7 @@
  * @module
  */
 import { NameCollisionError } from '../errors.js';
-import { type Naming, namespacedName, namespacedUri, splitNamespacedUri } from './names.js';
+import { hashedName, type Naming, namespacedName, namespacedUri, splitNamespacedUri } from './names.js';
 
 /**
  * The four lists a host aggregates.
@@ -40,6 +40,21 @@ export interface Route {
   readonly original: string;
 }
 
+/**
+ * Two items still had the same name after namespacing (two servers given the same prefix, say):
+ * each was renamed to `name_HASH`, deterministically, and this is reported.
+ *
+ * @example
+ * ```ts
+ * const host = new McpHost({ servers, onNameCollision: ({ name, servers }) => console.warn(name, servers) });
+ * ```
+ */
+export interface NameCollision {
+  readonly kind: CatalogueKind;
+  readonly name: string;
+  readonly servers: readonly string[];
+}
+
 const KEYS = { tools: 'name', prompts: 'name', resources: 'uri', resourceTemplates: 'uriTemplate' } as const;
 
 /**
@@ -56,7 +71,10 @@ export class Catalogue {
   /** Each server's template prefixes (text before the first `{`), for reads of unlisted URIs. */
   private templatePrefixes: Array<[server: string, prefix: string]> = [];
 
-  constructor(private readonly naming: Naming) {}
+  constructor(
+    private readonly naming: Naming,
+    private readonly onCollision: (collision: NameCollision) => void = () => {},
+  ) {}
 
   /**
    * Aggregates one kind of list. Servers are given in any order; names depend only on each
@@ -75,16 +93,26 @@ export class Catalogue {
         owners.set(original, [...(owners.get(original) ?? []), server]);
       }
     }
-    const routes = new Map<string, Route>();
-    const out: HostEntry<T>[] = [];
+    const named: Array<{ server: string; original: string; name: string; item: T }> = [];
+    const uses = new Map<string, string[]>();
     for (const [server, items] of lists) {
       for (const item of items) {
         const original = (item as Record<string, unknown>)[key] as string;
         const name = this.nameOf(kind, server, original, owners.get(original)!);
-        routes.set(name, { server, original });
-        out.push({ ...item, [key]: name, server, original });
+        named.push({ server, original, name, item });
+        uses.set(name, [...(uses.get(name) ?? []), server]);
       }
     }
+    const routes = new Map<string, Route>();
+    const out: HostEntry<T>[] = [];
+    for (const entry of named) {
+      const clash = uses.get(entry.name)!;
+      // Still equal after namespacing: rename every holder the same way, whatever the order.
+      const name = clash.length > 1 ? hashedName(entry.name, entry.server, entry.original) : entry.name;
+      routes.set(name, { server: entry.server, original: entry.original });
+      out.push({ ...entry.item, [key]: name, server: entry.server, original: entry.original });
+    }
+    for (const [name, servers] of uses) if (servers.length > 1) this.onCollision({ kind, name, servers });
     this.routes.set(kind, routes);
     if (kind === 'resourceTemplates') {
       this.templatePrefixes = out.map((entry) => [entry.server, entry.original.split('{')[0]!]);

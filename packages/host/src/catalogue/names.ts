@@ -40,7 +40,20 @@ export function namespacedName(naming: Naming, server: string, name: string): st
   const plain = `${prefix}${naming.separator}${name}`;
   const clean = plain.replace(INVALID, '_');
   if (clean === plain && clean.length <= MAX_NAME) return clean;
-  return `${clean.slice(0, MAX_NAME - 9)}_${hash8(`${server}\u0000${name}`)}`;
+  return hashedName(clean, server, name);
+}
+
+/**
+ * `name` cut to fit, ending in a stable hash of the server and the original name: distinct
+ * whenever the pair is.
+ *
+ * @example
+ * ```ts
+ * hashedName('a__echo', 'a', 'echo'); // 'a__echo_1f2e3d4c'
+ * ```
+ */
+export function hashedName(name: string, server: string, original: string): string {
+  return `${name.slice(0, MAX_NAME - 9)}_${hash8(`${server}\u0000${original}`)}`;
 }
 
 /**

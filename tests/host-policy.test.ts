@@ -182,7 +182,15 @@ describe('McpHost policy (real servers)', () => {
     expect(rootsOfA).not.toContain(pathToFileURL(b).href);
     // server-filesystem replaces its command-line directory by the roots it is given.
     expect(await allowedOnce(h, (dirs) => dirs.includes(b))).toEqual([b]);
+    const sent: Record<string, string[]> = { A: [], B: [] };
+    for (const server of ['A', 'B']) {
+      (await h.client(server)).use((ctx, next) => {
+        if (ctx.direction === 'send' && ctx.isNotification) sent[server]!.push(ctx.method);
+        return next();
+      });
+    }
     await h.setRoots('B', [{ uri: pathToFileURL(a).href, name: 'now a' }]);
+    expect(sent).toEqual({ A: [], B: ['notifications/roots/list_changed'] });
     expect(await allowedOnce(h, (dirs) => dirs.includes(a))).toEqual([a]);
     expect(text(await h.callTool('list_roots'))).not.toContain('now a');
   });
@@ -216,6 +224,30 @@ describe('McpHost policy (real servers)', () => {
       { server: 'A', model: 'claude-sonnet', maxTokens: 50 },
       { server: 'demoB', model: 'gpt-small', maxTokens: 200 },
     ]);
+  });
+
+  it('sampling from the reference everything server reaches the hook labelled with its key, capped by policy', async () => {
+    const asked: string[] = [];
+    const seen: number[] = [];
+    const h = host({
+      servers: [reference('everything', 'server-everything', ['stdio']), demoStdio('A')],
+      policy: { everything: { trusted: true, sampling: { maxTokens: 64 } } },
+      models: ['m'],
+      model: (request) => {
+        seen.push(request.params.maxTokens);
+        return model(request);
+      },
+      hooks: {
+        sampling: ({ server }) => {
+          asked.push(server);
+          return 'once';
+        },
+      },
+    });
+    const result = await h.callTool('trigger-sampling-request', { prompt: 'hello', maxTokens: 5000 });
+    expect(JSON.stringify(result.content)).toContain('summary with maxTokens 64');
+    expect(asked).toEqual(['everything']);
+    expect(seen).toEqual([64]);
   });
 
   it('sampling refused: by the hook, without a hook, with no allowed model, past the rate limit', async () => {

@@ -269,10 +269,16 @@ export class McpHost {
   async subscribe(uri: string, listener: (uri: string) => void): Promise<() => Promise<void>> {
     const route = await this.resolveUri(uri);
     const first = this.subscriptions.add(route, uri, listener);
-    if (first)
-      await this.onServer(route.server, 'resources/subscribe', (client) =>
-        client.subscribeResource(route.original),
-      );
+    if (first) {
+      try {
+        await this.onServer(route.server, 'resources/subscribe', (client) =>
+          client.subscribeResource(route.original),
+        );
+      } catch (error) {
+        this.subscriptions.remove(route, listener); // no upstream subscription, so no listener either
+        throw error;
+      }
+    }
     return async () => {
       if (!this.subscriptions.remove(route, listener)) return;
       const upstream = this.upstream(route.server);

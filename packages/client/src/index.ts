@@ -19,6 +19,7 @@ export {
   type RequestArgs,
 } from './client.js';
 export { applyElicitationDefaults } from './elicitationDefaults.js';
+export { type KeepAliveOptions, keepAlive } from './keepAlive.js';
 export {
   DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT,
   DEFAULT_MAX_INCOMING_REQUESTS,

@@ -3,7 +3,7 @@
  * one namespaced catalogue; calls routed by name; policy, consent and audit at each boundary.
  * @module
  */
-import type { McpClient } from '@mcpkit/client';
+import type { KeepAliveOptions, McpClient } from '@mcpkit/client';
 import {
   type CallToolResult,
   type CompleteRequestParams,
@@ -32,7 +32,6 @@ import type { Naming } from './catalogue/names.js';
 import { ClientFactory } from './clientFactory.js';
 import type { ServerEntry } from './config.js';
 import { type Connector, httpConnector } from './connection/connector.js';
-import type { KeepAliveOptions } from './connection/keepAlive.js';
 import { type RestartOptions, restartPolicy } from './connection/restart.js';
 import { type ServerState, type StateChange, Upstream } from './connection/upstream.js';
 import { ServerUnavailableError } from './errors.js';

@@ -31,7 +31,6 @@ export {
   type ServerEntry,
 } from './config.js';
 export { type Connector, type HttpConnectorOptions, httpConnector } from './connection/connector.js';
-export { type KeepAliveOptions, keepAlive } from './connection/keepAlive.js';
 export type { RestartOptions } from './connection/restart.js';
 export type { ServerState, StateChange } from './connection/upstream.js';
 export { HostConfigError, NameCollisionError, ServerUnavailableError } from './errors.js';

@@ -2,11 +2,10 @@
  * One server of the host: its client, its state, and its restarts.
  * @module
  */
-import type { McpClient } from '@mcpkit/client';
+import { type KeepAliveOptions, keepAlive, type McpClient } from '@mcpkit/client';
 import type { ServerEntry } from '../config.js';
 import { ServerUnavailableError } from '../errors.js';
 import type { Connector } from './connector.js';
-import { type KeepAliveOptions, keepAlive } from './keepAlive.js';
 import { backoffDelay, CrashWindow, type RestartPolicy } from './restart.js';
 
 /**

@@ -3,7 +3,7 @@
  * one ping in flight, however slow the server.
  * @module
  */
-import type { Client } from '@mcpkit/client';
+import type { Client } from './client.js';
 
 /**
  * Options of {@link keepAlive}.
@@ -23,7 +23,6 @@ export interface KeepAliveOptions {
 /**
  * Pings `client` every `intervalMs`; `onResult(true)` after a ping answered in time,
  * `onResult(false, error)` after one that failed or timed out. Returns the function that stops it.
- * Works on a plain `McpClient` as well as on the host's.
  *
  * @example
  * ```ts

@@ -14,6 +14,7 @@ function connect(state: { answerPings: boolean }) {
       if (request.method === 'ping' && state.answerPings) return {};
       return new Promise(() => {}); // a hung server
     },
+    onNotification: () => {},
   });
   return { server, clientSide };
 }

@@ -35,6 +35,13 @@ export function checkEntry(
   if (entry.command !== undefined && entry.url !== undefined) {
     throw new HostConfigError(`${where} has both "command" and "url"; keep one`);
   }
+  if (entry.envFile !== undefined) {
+    // Ignoring it would start the server without its variables: refuse instead, and say what works.
+    throw new HostConfigError(
+      `${where}: "envFile" is not supported`,
+      `List the variables under "env"; use \${env:NAME} for secrets`,
+    );
+  }
   const timeout = optionalPositive(where, entry, 'timeout');
   const common = {
     name,

@@ -95,11 +95,26 @@ describe('McpHost aggregation over five real servers', () => {
     const resources = await host.resources();
     const readme = resources.filter((resource) => resource.original === 'demo://readme');
     expect(readme.map((resource) => resource.uri).sort()).toEqual([
-      'mcp-host://demoA/demo%3A%2F%2Freadme',
-      'mcp-host://demoB/demo%3A%2F%2Freadme',
+      'mcp-host://demoA/demo://readme',
+      'mcp-host://demoB/demo://readme',
     ]);
-    const read = await host.readResource('mcp-host://demoB/demo%3A%2F%2Freadme');
+    const read = await host.readResource('mcp-host://demoB/demo://readme');
     expect(read.contents[0]).toMatchObject({ uri: 'demo://readme' });
+    // Colliding templates are rewritten the same way, so they expand to routable URIs.
+    const templates = (await host.resourceTemplates()).filter(
+      (t) => t.original === 'demo://items/{category}/{id}',
+    );
+    expect(templates.map((t) => t.uriTemplate).sort()).toEqual([
+      'mcp-host://demoA/demo://items/{category}/{id}',
+      'mcp-host://demoB/demo://items/{category}/{id}',
+    ]);
+    const item = await host.readResource('mcp-host://demoA/demo://items/fruit/apple');
+    expect(item.contents[0]).toMatchObject({ uri: 'demo://items/fruit/apple' });
+    const categories = await host.complete({
+      ref: { type: 'ref/resource', uri: 'mcp-host://demoB/demo://items/{category}/{id}' },
+      argument: { name: 'category', value: 'fr' },
+    });
+    expect(categories.completion.values).toEqual(['fruit']);
   });
 
   it('routes completion/complete by prompt name', async () => {

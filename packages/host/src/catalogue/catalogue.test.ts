@@ -33,11 +33,11 @@ it('namespaces colliding tools and prompts, rewrites colliding URIs, and routes 
     ],
   ]);
   expect(resources.map((resource) => resource.uri)).toEqual([
-    'mcp-host://a/file%3A%2F%2F%2Fa',
-    'mcp-host://b/file%3A%2F%2F%2Fa',
+    'mcp-host://a/file:///a',
+    'mcp-host://b/file:///a',
     'file:///b',
   ]);
-  expect(catalogue.routeUri('mcp-host://b/file%3A%2F%2F%2Fa')).toEqual({
+  expect(catalogue.routeUri('mcp-host://b/file:///a')).toEqual({
     server: 'b',
     original: 'file:///a',
   });

@@ -155,7 +155,7 @@ export class Catalogue {
     }
     if (kind === 'resources' || kind === 'resourceTemplates') {
       // URIs mean something to the model and to links between resources: rewritten only on collision.
-      return shared && kind === 'resources' ? namespacedUri(server, original) : original;
+      return shared ? namespacedUri(server, original) : original;
     }
     return shared || this.naming.mode === 'always' ? namespacedName(this.naming, server, original) : original;
   }

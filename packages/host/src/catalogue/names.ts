@@ -57,15 +57,17 @@ export function hashedName(name: string, server: string, original: string): stri
 }
 
 /**
- * The reversible URI of a resource (or template) that two servers both offer.
+ * The reversible URI of a resource (or template) that two servers both offer: the server's key
+ * as the authority, the original URI (or template) verbatim as the rest, so a rewritten template
+ * still expands to a rewritten URI.
  *
  * @example
  * ```ts
- * namespacedUri('files', 'file:///a'); // 'mcp-host://files/file%3A%2F%2F%2Fa'
+ * namespacedUri('files', 'file:///a'); // 'mcp-host://files/file:///a'
  * ```
  */
 export function namespacedUri(server: string, uri: string): string {
-  return `mcp-host://${encodeURIComponent(server)}/${encodeURIComponent(uri)}`;
+  return `mcp-host://${encodeURIComponent(server)}/${uri}`;
 }
 
 /**
@@ -73,14 +75,15 @@ export function namespacedUri(server: string, uri: string): string {
  *
  * @example
  * ```ts
- * splitNamespacedUri('mcp-host://files/file%3A%2F%2F%2Fa'); // { server: 'files', uri: 'file:///a' }
+ * splitNamespacedUri('mcp-host://files/file:///a'); // { server: 'files', uri: 'file:///a' }
  * ```
  */
 export function splitNamespacedUri(uri: string): { server: string; uri: string } | undefined {
-  const match = /^mcp-host:\/\/([^/]*)\/(.*)$/s.exec(uri);
-  if (!match) return undefined;
+  if (!uri.startsWith('mcp-host://')) return undefined;
+  const slash = uri.indexOf('/', 11);
+  if (slash < 0) return undefined;
   try {
-    return { server: decodeURIComponent(match[1]!), uri: decodeURIComponent(match[2]!) };
+    return { server: decodeURIComponent(uri.slice(11, slash)), uri: uri.slice(slash + 1) };
   } catch {
     return undefined;
   }

@@ -24,6 +24,7 @@ const slowTests = [
   'tests/auth-*.test.ts',
   'tests/cli-auth.test.ts',
   'tests/browser-*.test.ts',
+  'tests/host-*.test.ts',
   'packages/schema/src/fastCheck.test.ts',
   'packages/core/src/jsonrpc/connection.property.test.ts',
 ];

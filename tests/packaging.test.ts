@@ -31,6 +31,18 @@ describe('packaging rules', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('packages/host imports node: and @mcpkit/node only from its ./node entry point', () => {
+    const hostSrc = join(root, 'packages/host/src');
+    const offenders = sourceFiles(hostSrc)
+      .filter((file) => file !== join(hostSrc, 'node.ts') && !file.startsWith(`${join(hostSrc, 'node')}/`))
+      .filter((file) =>
+        /^(?:import|export|\})[^\n]*from\s+['"](?:node:|@mcpkit\/node)|import\(\s*['"]node:/m.test(
+          readFileSync(file, 'utf8'),
+        ),
+      );
+    expect(offenders).toEqual([]);
+  });
+
   it('the core imports no other package at all', () => {
     const offenders = sourceFiles(join(root, 'packages/core/src')).filter((file) =>
       /^(?:import|export|\})[^\n]*from\s+['"][^./]/m.test(readFileSync(file, 'utf8')),

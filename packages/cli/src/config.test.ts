@@ -50,6 +50,8 @@ describe('loadServerEntry', () => {
       args: ['-y', 'server-files', '/tmp'],
       env: { LEVEL: 'debug', PORT: '8080' },
       cwd: path.join(dir, 'work'),
+      disabled: false,
+      autoApprove: [],
     });
   });
 
@@ -73,6 +75,8 @@ describe('loadServerEntry', () => {
       url: new URL('https://example.com/mcp'),
       headers: { Authorization: 'Bearer t0k3n' },
       transport: 'auto',
+      disabled: false,
+      autoApprove: [],
     });
     expect(await loadServerEntry(file, 'old', env)).toMatchObject({ kind: 'url', transport: 'sse' });
     expect(await loadServerEntry(file, 'local', env)).toMatchObject({ kind: 'stdio', command: 'node' });

@@ -20,6 +20,7 @@ export {
 } from './client.js';
 export { ClientRequestContext } from './context.js';
 export { applyElicitationDefaults } from './elicitationDefaults.js';
+export { type KeepAliveOptions, keepAlive } from './keepAlive.js';
 export {
   DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT,
   DEFAULT_MAX_INCOMING_REQUESTS,

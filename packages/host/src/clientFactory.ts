@@ -1,0 +1,92 @@
+/**
+ * The client a host makes for each server (again on each restart): the host's sampling and
+ * elicitation hooks labelled with that server, its roots, and its policy as middleware.
+ * @module
+ */
+import {
+  type FormElicitationHandler,
+  McpClient,
+  type SamplingHandler,
+  type UrlElicitationHandler,
+} from '@mcpkit/client';
+import type { ElicitRequestFormParams, ElicitRequestURLParams, Implementation } from '@mcpkit/core';
+import type { ServerEntry } from './config.js';
+import { type AuditSink, audited } from './policy/audit.js';
+import type { ConsentMemory } from './policy/consent.js';
+import { samplingHandler } from './policy/sampling.js';
+import { toolBoundary } from './policy/tools.js';
+import type { HostHooks, ModelCallback, ServerPolicy } from './policy/types.js';
+
+/** What every client of one host shares. */
+export interface ClientFactoryOptions {
+  readonly info: Implementation;
+  readonly hooks: HostHooks;
+  readonly model?: ModelCallback;
+  readonly models: readonly string[];
+  readonly consent: ConsentMemory;
+  readonly audit: AuditSink;
+}
+
+/**
+ * Makes the host's clients.
+ *
+ * @example
+ * ```ts
+ * const client = factory.create(entry, policy);
+ * await client.connect(transport);
+ * ```
+ */
+export class ClientFactory {
+  /** One sampling handler per server for the host's lifetime, so its rate limit survives restarts. */
+  private readonly samplers = new Map<string, SamplingHandler>();
+
+  constructor(private readonly options: ClientFactoryOptions) {}
+
+  /** A fresh client for `entry`, with `policy` enforced in its middleware. */
+  create(entry: ServerEntry, policy: ServerPolicy): McpClient {
+    const server = entry.name;
+    const { hooks, model, consent, audit } = this.options;
+    const client = new McpClient(this.options.info, {
+      ...(entry.timeoutMs === undefined ? {} : { requestTimeout: entry.timeoutMs }),
+      ...(policy.roots ? { roots: policy.roots } : {}),
+      ...(model ? { sampling: this.samplerOf(server, policy, model) } : {}),
+      ...(hooks.elicitation ? { elicitation: this.elicitation(server, hooks.elicitation) } : {}),
+    });
+    return client.use(
+      toolBoundary({ server, policy, autoApprove: entry.autoApprove, hooks, consent, audit }, client),
+    );
+  }
+
+  private samplerOf(server: string, policy: ServerPolicy, model: ModelCallback): SamplingHandler {
+    let handler = this.samplers.get(server);
+    if (!handler) {
+      const { models, hooks, consent, audit } = this.options;
+      handler = samplingHandler({
+        server,
+        policy: policy.sampling ?? {},
+        models,
+        model,
+        hooks,
+        consent,
+        audit,
+      });
+      this.samplers.set(server, handler);
+    }
+    return handler;
+  }
+
+  private elicitation(
+    server: string,
+    hook: NonNullable<HostHooks['elicitation']>,
+  ): { form: FormElicitationHandler; url: UrlElicitationHandler } {
+    const run =
+      (mode: 'form' | 'url') =>
+      (params: ElicitRequestFormParams | ElicitRequestURLParams, context: { signal: AbortSignal }) =>
+        audited(
+          this.options.audit,
+          { server, operation: 'elicitation/create', item: mode, arguments: params },
+          async () => hook({ server, mode, params, signal: context.signal }),
+        );
+    return { form: run('form'), url: run('url') };
+  }
+}

@@ -1,0 +1,240 @@
+/**
+ * One server of the host: its client, its state, and its restarts.
+ * @module
+ */
+import { type KeepAliveOptions, keepAlive, type McpClient } from '@mcpkit/client';
+import type { ServerEntry } from '../config.js';
+import { ServerUnavailableError } from '../errors.js';
+import type { Connector } from './connector.js';
+import { backoffDelay, CrashWindow, type RestartPolicy } from './restart.js';
+
+/**
+ * A server's state: `stopped` (not started yet, or shut down), `starting` (also while waiting to
+ * restart), `ready`, `degraded` (connected, but its last keep-alive ping failed) or `failed`
+ * (its restarts are used up or its circuit is open; see the event's error).
+ *
+ * @example
+ * ```ts
+ * host.onStateChange(({ server, state }) => { if (state === 'failed') alert(server); });
+ * ```
+ */
+export type ServerState = 'stopped' | 'starting' | 'ready' | 'degraded' | 'failed';
+
+/**
+ * A server changed state.
+ *
+ * @example
+ * ```ts
+ * const show = (event: StateChange) => `${event.server}: ${event.previous} → ${event.state}`;
+ * ```
+ */
+export interface StateChange {
+  readonly server: string;
+  readonly state: ServerState;
+  readonly previous: ServerState;
+  /** Why, when the change was caused by a failure. */
+  readonly error?: Error;
+}
+
+/** What an {@link Upstream} needs from its host. */
+export interface UpstreamDeps {
+  readonly connector: Connector;
+  readonly restart: RestartPolicy;
+  readonly keepAlive: KeepAliveOptions;
+  /** A fresh client for this server (with the host's handlers and policy installed). */
+  readonly createClient: (entry: ServerEntry) => McpClient;
+  /** A new client is connected: hook its notifications, re-subscribe, refresh the catalogue. */
+  readonly attached: (server: string, client: McpClient) => void | Promise<void>;
+  readonly stateChanged: (change: StateChange) => void;
+}
+
+/**
+ * One server's connection, restarted when it dies.
+ *
+ * @example
+ * ```ts
+ * const client = await upstream.ready(); // starts it if needed, waits for a restart in progress
+ * ```
+ */
+export class Upstream {
+  private current: ServerState = 'stopped';
+  private client: McpClient | undefined;
+  private starting: Promise<McpClient> | undefined;
+  private failure: ServerUnavailableError | undefined;
+  private stopKeepAlive: (() => void) | undefined;
+  private readonly crashes: CrashWindow;
+  private readonly shutdown = new AbortController();
+  /** How many times the server was (re)started successfully. */
+  restarts = -1;
+
+  constructor(
+    readonly entry: ServerEntry,
+    private readonly deps: UpstreamDeps,
+  ) {
+    this.crashes = new CrashWindow(deps.restart);
+  }
+
+  /** The server's key. */
+  get name(): string {
+    return this.entry.name;
+  }
+
+  /** The current state. */
+  get state(): ServerState {
+    return this.current;
+  }
+
+  /** The last failure, while the state is `failed`. */
+  get lastError(): Error | undefined {
+    return this.failure;
+  }
+
+  /**
+   * The connected client: starts the server on first use, waits for a start or restart in progress.
+   * @throws {ServerUnavailableError} stopped, failed, or circuit open.
+   */
+  ready(): Promise<McpClient> {
+    if (this.shutdown.signal.aborted) return Promise.reject(this.unavailable('stopped', 'was shut down'));
+    if (this.client) return Promise.resolve(this.client);
+    if (this.failure) return Promise.reject(this.failure);
+    return this.starting ?? this.start(0);
+  }
+
+  /** True when `client` is no longer this server's live connection (it closed or was replaced). */
+  lost(client: McpClient): boolean {
+    return client !== this.client || !client.connected;
+  }
+
+  /** Clears a `failed` state (an open circuit included) and starts again. */
+  retry(): Promise<McpClient> {
+    this.failure = undefined;
+    this.crashes.reset();
+    return this.ready();
+  }
+
+  /**
+   * Closes the server in the spec's order (stdio: close stdin, wait, SIGTERM, SIGKILL; HTTP: end
+   * the session) and stops restarting it.
+   */
+  async close(): Promise<void> {
+    this.shutdown.abort();
+    this.stopKeepAlive?.();
+    const starting = this.starting;
+    if (starting) await starting.catch(() => undefined);
+    const client = this.client;
+    this.client = undefined;
+    await client?.close();
+    this.setState('stopped');
+  }
+
+  private start(delayMs: number): Promise<McpClient> {
+    this.setState('starting');
+    const run = this.startLoop(delayMs).finally(() => {
+      if (this.starting === run) this.starting = undefined;
+    });
+    this.starting = run;
+    run.catch(() => undefined); // the failure is reported through state and ready()
+    return run;
+  }
+
+  private async startLoop(firstDelayMs: number): Promise<McpClient> {
+    let delayMs = firstDelayMs;
+    for (let attempt = 0; ; attempt++) {
+      if (delayMs > 0) await sleep(delayMs, this.shutdown.signal);
+      if (this.shutdown.signal.aborted) throw this.unavailable('stopped', 'was shut down');
+      try {
+        return await this.connectOnce();
+      } catch (error) {
+        if (this.shutdown.signal.aborted) throw this.unavailable('stopped', 'was shut down');
+        if (attempt + 1 >= this.deps.restart.maxAttempts) {
+          throw this.fail(
+            'failed',
+            `could not be started (${attempt + 1} attempts): ${messageOf(error)}`,
+            error,
+          );
+        }
+        delayMs = backoffDelay(this.deps.restart, attempt);
+      }
+    }
+  }
+
+  private async connectOnce(): Promise<McpClient> {
+    const client = this.deps.createClient(this.entry);
+    const transport = await this.deps.connector(this.entry);
+    client.onClose((error) => this.closed(client, error));
+    try {
+      await client.connect(transport);
+      await this.deps.attached(this.name, client);
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+    this.client = client;
+    this.restarts++;
+    this.setState('ready');
+    this.stopKeepAlive = keepAlive(client, this.deps.keepAlive, (alive, error) => {
+      if (this.client !== client) return;
+      if (!alive && this.current === 'ready') this.setState('degraded', error);
+      else if (alive && this.current === 'degraded') this.setState('ready');
+    });
+    return client;
+  }
+
+  /** The client closed: a crash unless we are shutting down. */
+  private closed(client: McpClient, error: Error | undefined): void {
+    if (client !== this.client || this.shutdown.signal.aborted) return;
+    this.client = undefined;
+    this.stopKeepAlive?.();
+    const cause = error ?? new Error('the connection closed');
+    const { circuitCrashes, circuitWindowMs } = this.deps.restart;
+    if (this.crashes.record(Date.now())) {
+      this.fail(
+        'circuit-open',
+        `crashed ${circuitCrashes} times in ${circuitWindowMs / 1000} s; its circuit is open and it is not restarted ` +
+          `(last: ${cause.message}). Fix the server, then call retry()`,
+        cause,
+      );
+      return;
+    }
+    this.setState('starting', cause);
+    void this.start(backoffDelay(this.deps.restart, this.crashes.count - 1));
+  }
+
+  private fail(reason: 'failed' | 'circuit-open', text: string, cause: unknown): ServerUnavailableError {
+    this.failure = this.unavailable(reason, text, cause);
+    this.setState('failed', this.failure);
+    return this.failure;
+  }
+
+  private unavailable(
+    reason: ServerUnavailableError['reason'],
+    text: string,
+    cause?: unknown,
+  ): ServerUnavailableError {
+    return new ServerUnavailableError(this.name, reason, `Server "${this.name}" ${text}`, cause);
+  }
+
+  private setState(state: ServerState, error?: Error): void {
+    const previous = this.current;
+    if (previous === state) return;
+    this.current = state;
+    this.deps.stateChanged({ server: this.name, state, previous, ...(error ? { error } : {}) });
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

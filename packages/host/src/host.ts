@@ -1,0 +1,406 @@
+/**
+ * `McpHost`: many servers in one application. One client per server, restarted when it dies;
+ * one namespaced catalogue; calls routed by name; policy, consent and audit at each boundary.
+ * @module
+ */
+import type { KeepAliveOptions, McpClient } from '@mcpkit/client';
+import {
+  type CallToolResult,
+  type CompleteRequestParams,
+  type CompleteResult,
+  ErrorCode,
+  type GetPromptResult,
+  type Implementation,
+  LocalError,
+  McpError,
+  type OutgoingRequestOptions,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+  type Root,
+  type Tool,
+} from '@mcpkit/core';
+import {
+  Catalogue,
+  type CatalogueKind,
+  type HostEntry,
+  type NameCollision,
+  type Route,
+} from './catalogue/catalogue.js';
+import type { Naming } from './catalogue/names.js';
+import { ClientFactory } from './clientFactory.js';
+import type { ServerEntry } from './config.js';
+import { type Connector, httpConnector } from './connection/connector.js';
+import { type RestartOptions, restartPolicy } from './connection/restart.js';
+import { type ServerState, type StateChange, Upstream } from './connection/upstream.js';
+import { ServerUnavailableError } from './errors.js';
+import { ConsentMemory } from './policy/consent.js';
+import type { AuditEvent, ConsentStore, HostHooks, ModelCallback, ServerPolicy } from './policy/types.js';
+import { Subscriptions } from './subscriptions.js';
+
+/**
+ * Options of {@link McpHost}.
+ *
+ * @example
+ * ```ts
+ * const options: McpHostOptions = { servers, connector: nodeConnector(), policy: { files: { readOnly: true } } };
+ * ```
+ */
+export interface McpHostOptions {
+  /** The servers, e.g. from `loadHostConfig`. Entries marked `disabled` are never started. */
+  servers: readonly ServerEntry[];
+  /** Turns an entry into a transport. Default: HTTP only; use `nodeConnector()` for stdio. */
+  connector?: Connector;
+  /** How the host introduces itself to every server. */
+  info?: Implementation;
+  /** Start every server in `start()`; otherwise each starts on first use. Default false. */
+  eager?: boolean;
+  /** Namespacing: mode (default `onCollision`), separator (default `__`). */
+  naming?: { mode?: Naming['mode']; separator?: string };
+  /** Rules per server key. */
+  policy?: Readonly<Record<string, ServerPolicy>>;
+  hooks?: HostHooks;
+  /** The host's one model; without it servers are not offered sampling. */
+  model?: ModelCallback;
+  /** The models `model` can run, best first (matched against `modelPreferences.hints`). */
+  models?: readonly string[];
+  /** Keeps `always`/`never` decisions; without it they last for this host's lifetime. */
+  consentStore?: ConsentStore;
+  /** Receives one event per call, read, prompt, completion, sampling and elicitation. */
+  audit?: (event: AuditEvent) => void;
+  /** Put arguments into audit events in full. Default false (`'[redacted]'`). */
+  auditArguments?: boolean;
+  restart?: RestartOptions;
+  keepAlive?: KeepAliveOptions;
+  /** Told when two items still share a name after namespacing; both get a `_HASH` suffix. */
+  onNameCollision?: (collision: NameCollision) => void;
+}
+
+/**
+ * A `list_changed` from one server; the catalogue's next listing includes the change.
+ *
+ * @example
+ * ```ts
+ * host.onListChanged(({ server, kind }) => console.log(`${server} changed its ${kind}`));
+ * ```
+ */
+export interface ListChange {
+  readonly server: string;
+  readonly kind: 'tools' | 'prompts' | 'resources';
+}
+
+const KINDS = ['tools', 'prompts', 'resources'] as const;
+
+/**
+ * An MCP host over any number of servers.
+ *
+ * @example
+ * ```ts
+ * import { McpHost } from '@mcpkit/host';
+ * import { loadHostConfig, nodeConnector } from '@mcpkit/host/node';
+ *
+ * const host = new McpHost({ servers: await loadHostConfig('mcp.json'), connector: nodeConnector() });
+ * const tools = await host.tools(); // every server's tools; `a__echo` and `b__echo` if both have `echo`
+ * const result = await host.callTool(tools[0]!.name, {});
+ * await host.close();
+ * ```
+ */
+export class McpHost {
+  private readonly upstreams = new Map<string, Upstream>();
+  private readonly catalogue: Catalogue;
+  private readonly clients: ClientFactory;
+  private readonly subscriptions = new Subscriptions();
+  private readonly stateListeners = new Set<(change: StateChange) => void>();
+  private readonly listListeners = new Set<(change: ListChange) => void>();
+  private closed = false;
+
+  constructor(private readonly options: McpHostOptions) {
+    const prefixes: Record<string, string> = {};
+    for (const [server, policy] of Object.entries(options.policy ?? {}))
+      if (policy.prefix) prefixes[server] = policy.prefix;
+    this.catalogue = new Catalogue(
+      {
+        mode: options.naming?.mode ?? 'onCollision',
+        separator: options.naming?.separator ?? '__',
+        prefixes,
+      },
+      options.onNameCollision,
+    );
+    this.clients = new ClientFactory({
+      info: options.info ?? { name: 'mcpkit-host', version: '0.1.0' },
+      hooks: options.hooks ?? {},
+      ...(options.model ? { model: options.model } : {}),
+      models: options.models ?? [],
+      consent: new ConsentMemory(options.consentStore),
+      audit: { emit: options.audit, showArguments: options.auditArguments === true },
+    });
+    const deps = {
+      connector: options.connector ?? httpConnector(),
+      restart: restartPolicy(options.restart),
+      keepAlive: options.keepAlive ?? {},
+      createClient: (entry: ServerEntry) => this.clients.create(entry, this.policyOf(entry.name)),
+      attached: (server: string, client: McpClient) => this.attached(server, client),
+      stateChanged: (change: StateChange) => {
+        for (const listener of this.stateListeners) listener(change);
+      },
+    };
+    for (const entry of options.servers) this.upstreams.set(entry.name, new Upstream(entry, deps));
+  }
+
+  /** Starts every enabled server when `eager`; resolves once each is ready or has failed. */
+  async start(): Promise<void> {
+    if (!this.options.eager) return;
+    await Promise.all(this.enabled().map((upstream) => upstream.ready().catch(() => undefined)));
+  }
+
+  /**
+   * Each server's state, restarts and last error.
+   *
+   * @example
+   * ```ts
+   * for (const s of host.status()) console.log(s.server, s.state, s.restarts);
+   * ```
+   */
+  status(): Array<{ server: string; state: ServerState; restarts: number; lastError?: string }> {
+    return [...this.upstreams.values()].map((upstream) => ({
+      server: upstream.name,
+      state: upstream.entry.disabled ? 'stopped' : upstream.state,
+      restarts: Math.max(0, upstream.restarts),
+      ...(upstream.lastError ? { lastError: upstream.lastError.message } : {}),
+    }));
+  }
+
+  /** Calls `listener` on every state change of any server; returns the function that stops it. */
+  onStateChange(listener: (change: StateChange) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  /** Calls `listener` when a server says a list changed; returns the function that stops it. */
+  onListChanged(listener: (change: ListChange) => void): () => void {
+    this.listListeners.add(listener);
+    return () => this.listListeners.delete(listener);
+  }
+
+  /** Every server's tools (policy applied), namespaced on collision. */
+  tools(): Promise<HostEntry<Tool>[]> {
+    return this.aggregate('tools', (client) => (client.serverCapabilities?.tools ? client.tools() : []));
+  }
+
+  /** Every server's prompts, namespaced on collision. */
+  prompts(): Promise<HostEntry<Prompt>[]> {
+    return this.aggregate('prompts', (client) =>
+      client.serverCapabilities?.prompts ? client.prompts() : [],
+    );
+  }
+
+  /** Every server's resources; a URI two servers share is rewritten (reversibly). */
+  resources(): Promise<HostEntry<Resource>[]> {
+    return this.aggregate('resources', (client) =>
+      client.serverCapabilities?.resources ? client.resources() : [],
+    );
+  }
+
+  /** Every server's resource templates. */
+  resourceTemplates(): Promise<HostEntry<ResourceTemplate>[]> {
+    return this.aggregate('resourceTemplates', (client) =>
+      client.serverCapabilities?.resources ? client.resourceTemplates() : [],
+    );
+  }
+
+  /**
+   * Calls a tool by its catalogue name on the server that owns it. Progress, cancellation and
+   * timeouts in `options` reach that server. A refused call resolves to an `isError` result.
+   *
+   * @throws {McpError} `-32602` for a name the catalogue does not hold (a denied tool included).
+   * @throws {ServerUnavailableError} the server is failed, or died while the call was in flight.
+   */
+  async callTool(
+    name: string,
+    args: Record<string, unknown> = {},
+    options?: OutgoingRequestOptions,
+  ): Promise<CallToolResult> {
+    const route = await this.resolve('tools', name, 'tool');
+    return this.onServer(route.server, 'tools/call', (client) =>
+      client.callTool(route.original, args, options),
+    );
+  }
+
+  /** Gets a prompt by its catalogue name from the server that owns it. */
+  async getPrompt(
+    name: string,
+    args?: Record<string, string>,
+    options?: OutgoingRequestOptions,
+  ): Promise<GetPromptResult> {
+    const route = await this.resolve('prompts', name, 'prompt');
+    return this.onServer(route.server, 'prompts/get', (client) =>
+      client.getPrompt(route.original, args, options),
+    );
+  }
+
+  /** Reads a resource: a listed URI, a rewritten one, or one matching a server's template. */
+  async readResource(uri: string, options?: OutgoingRequestOptions): Promise<ReadResourceResult> {
+    const route = await this.resolveUri(uri);
+    return this.onServer(route.server, 'resources/read', (client) =>
+      client.readResource(route.original, options),
+    );
+  }
+
+  /** Completes a prompt or resource-template argument on the server that owns the reference. */
+  async complete(params: CompleteRequestParams, options?: OutgoingRequestOptions): Promise<CompleteResult> {
+    const ref = params.ref;
+    const route =
+      ref.type === 'ref/prompt'
+        ? await this.resolve('prompts', ref.name, 'prompt')
+        : await this.resolveUri(ref.uri);
+    const upstreamRef =
+      ref.type === 'ref/prompt' ? { ...ref, name: route.original } : { ...ref, uri: route.original };
+    return this.onServer(route.server, 'completion/complete', (client) =>
+      client.complete({ ...params, ref: upstreamRef }, options),
+    );
+  }
+
+  /**
+   * Subscribes to a resource on its server; `listener` gets each `notifications/resources/updated`
+   * for it (as the catalogue URI). Kept across restarts. Returns the function that unsubscribes.
+   */
+  async subscribe(uri: string, listener: (uri: string) => void): Promise<() => Promise<void>> {
+    const route = await this.resolveUri(uri);
+    const first = this.subscriptions.add(route, uri, listener);
+    if (first) {
+      try {
+        await this.onServer(route.server, 'resources/subscribe', (client) =>
+          client.subscribeResource(route.original),
+        );
+      } catch (error) {
+        this.subscriptions.remove(route, listener); // no upstream subscription, so no listener either
+        throw error;
+      }
+    }
+    return async () => {
+      if (!this.subscriptions.remove(route, listener)) return;
+      const upstream = this.upstream(route.server);
+      if (upstream.state === 'ready' || upstream.state === 'degraded') {
+        await (await upstream.ready()).unsubscribeResource(route.original);
+      }
+    };
+  }
+
+  /** Changes the roots one server sees; only that server is told (`roots/list_changed`). */
+  async setRoots(server: string, roots: readonly Root[]): Promise<void> {
+    const upstream = this.upstream(server);
+    this.options.policy = { ...this.options.policy, [server]: { ...this.options.policy?.[server], roots } };
+    if (upstream.state === 'ready' || upstream.state === 'degraded')
+      await (await upstream.ready()).setRoots(roots);
+  }
+
+  /** The connected client of one server (started if needed): for what the host does not route. */
+  client(server: string): Promise<McpClient> {
+    return this.upstream(server).ready();
+  }
+
+  /** Starts a `failed` server again (its circuit included). */
+  retry(server: string): Promise<McpClient> {
+    return this.upstream(server).retry();
+  }
+
+  /** Closes every server (stdio: stdin, then SIGTERM, then SIGKILL) and stops restarting them. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.upstreams.values()].map((upstream) => upstream.close()));
+  }
+
+  private enabled(): Upstream[] {
+    return [...this.upstreams.values()].filter((upstream) => !upstream.entry.disabled);
+  }
+
+  private upstream(server: string): Upstream {
+    const upstream = this.upstreams.get(server);
+    if (!upstream) throw new ServerUnavailableError(server, 'stopped', `The host has no server "${server}"`);
+    if (upstream.entry.disabled)
+      throw new ServerUnavailableError(server, 'stopped', `Server "${server}" is disabled`);
+    return upstream;
+  }
+
+  private async aggregate<T extends object>(
+    kind: CatalogueKind,
+    list: (client: McpClient) => T[] | Promise<T[]>,
+  ): Promise<HostEntry<T>[]> {
+    if (this.closed) throw new LocalError('The host is closed');
+    const lists = await Promise.all(
+      this.enabled().map(async (upstream): Promise<readonly [string, T[]]> => {
+        try {
+          return [upstream.name, await list(await upstream.ready())];
+        } catch {
+          return [upstream.name, []]; // a failed server offers nothing; its state says why
+        }
+      }),
+    );
+    return this.catalogue.build(kind, lists);
+  }
+
+  /** The route of a catalogue name; the catalogue is refreshed once when the name is not known. */
+  private async resolve(kind: 'tools' | 'prompts', name: string, label: string): Promise<Route> {
+    let route = this.catalogue.route(kind, name);
+    if (!route) {
+      await (kind === 'tools' ? this.tools() : this.prompts());
+      route = this.catalogue.route(kind, name);
+    }
+    if (!route) throw new McpError(ErrorCode.InvalidParams, `Unknown ${label}: ${name}`);
+    return route;
+  }
+
+  private async resolveUri(uri: string): Promise<Route> {
+    let route = this.catalogue.routeUri(uri);
+    if (!route) {
+      await Promise.all([this.resources(), this.resourceTemplates()]);
+      route = this.catalogue.routeUri(uri);
+    }
+    if (!route) throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`);
+    return route;
+  }
+
+  /** Runs `work` on a server's client; a failure because the server died says so. */
+  private async onServer<T>(
+    server: string,
+    method: string,
+    work: (client: McpClient) => Promise<T>,
+  ): Promise<T> {
+    const upstream = this.upstream(server);
+    const client = await upstream.ready();
+    try {
+      return await work(client);
+    } catch (error) {
+      if (!upstream.lost(client)) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      throw new ServerUnavailableError(
+        server,
+        'crashed',
+        `Server "${server}" died while "${method}" was in flight (${message}); it is being restarted, so retry`,
+        error,
+      );
+    }
+  }
+
+  private policyOf(server: string): ServerPolicy {
+    return this.options.policy?.[server] ?? {};
+  }
+
+  /** A (re)started server: route its notifications, renew its subscriptions, refresh listeners. */
+  private async attached(server: string, client: McpClient): Promise<void> {
+    for (const kind of KINDS) {
+      client.onListChanged(kind, () => this.listChanged({ server, kind }));
+    }
+    client.onResourceUpdated((uri) => this.subscriptions.notify(server, uri));
+    for (const uri of this.subscriptions.of(server)) await client.subscribeResource(uri);
+    if (this.upstreams.get(server)!.restarts >= 0) {
+      // A restarted server may offer something else now.
+      for (const kind of KINDS) this.listChanged({ server, kind });
+    }
+  }
+
+  private listChanged(change: ListChange): void {
+    for (const listener of this.listListeners) listener(change);
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * `@mcpkit/host`: many MCP servers in one application, runtime-neutral.
+ *
+ * @example
+ * ```ts
+ * import { parseHostConfig } from '@mcpkit/host';
+ * const servers = await parseHostConfig({ file: 'mcp.json', text, workspaceFolder: '/w', env: {} });
+ * ```
+ * @module
+ */
+
+export {
+  Catalogue,
+  type CatalogueKind,
+  type HostEntry,
+  type NameCollision,
+  type Route,
+} from './catalogue/catalogue.js';
+export {
+  hashedName,
+  type Naming,
+  namespacedName,
+  namespacedUri,
+  splitNamespacedUri,
+} from './catalogue/names.js';
+export {
+  type AskInput,
+  type ConfigSource,
+  parseHostConfig,
+  parseServerEntry,
+  type ServerEntry,
+} from './config.js';
+export { type Connector, type HttpConnectorOptions, httpConnector } from './connection/connector.js';
+export type { RestartOptions } from './connection/restart.js';
+export type { ServerState, StateChange } from './connection/upstream.js';
+export { HostConfigError, NameCollisionError, ServerUnavailableError } from './errors.js';
+export { type ListChange, McpHost, type McpHostOptions } from './host.js';
+export { matchesPattern } from './policy/patterns.js';
+export { chooseModel } from './policy/sampling.js';
+export type {
+  AuditEvent,
+  ConsentDecision,
+  ConsentStore,
+  ElicitationHook,
+  HostHooks,
+  ModelCallback,
+  SamplingConsent,
+  SamplingPolicy,
+  ServerPolicy,
+  ToolCallConsent,
+} from './policy/types.js';

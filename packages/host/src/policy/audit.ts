@@ -1,0 +1,78 @@
+/**
+ * Timing one operation and reporting it as one {@link AuditEvent}.
+ * @module
+ */
+import type { AuditEvent } from './types.js';
+
+/** Where audit events go, and whether arguments are shown. */
+export interface AuditSink {
+  readonly emit: ((event: AuditEvent) => void) | undefined;
+  readonly showArguments: boolean;
+}
+
+/**
+ * Runs `work` and emits one event for it (none when the host has no audit sink).
+ *
+ * @example
+ * ```ts
+ * const result = await audited(sink, { server, operation: 'resources/read', item: uri }, () => client.readResource(uri));
+ * ```
+ */
+export async function audited<T>(
+  sink: AuditSink,
+  what: Pick<AuditEvent, 'server' | 'operation' | 'item'> & { arguments?: unknown },
+  work: () => Promise<T>,
+  outcomeOf: (result: T) => AuditEvent['outcome'] | { outcome: AuditEvent['outcome']; reason: string } = () =>
+    'ok',
+): Promise<T> {
+  const emit = sink.emit;
+  if (!emit) return work().catch(unwrapDenial);
+  const started = Date.now();
+  const report = (outcome: AuditEvent['outcome'], reason?: string) =>
+    emit({
+      time: new Date(started).toISOString(),
+      server: what.server,
+      operation: what.operation,
+      item: what.item,
+      decision: outcome === 'denied' ? 'denied' : 'allowed',
+      outcome,
+      durationMs: Date.now() - started,
+      ...(reason === undefined ? {} : { reason }),
+      ...(what.arguments === undefined
+        ? {}
+        : { arguments: sink.showArguments ? what.arguments : '[redacted]' }),
+    });
+  try {
+    const result = await work();
+    const outcome = outcomeOf(result);
+    if (typeof outcome === 'string') report(outcome);
+    else report(outcome.outcome, outcome.reason);
+    return result;
+  } catch (error) {
+    const denied = error instanceof PolicyDenial;
+    report(denied ? 'denied' : 'error', error instanceof Error ? error.message : String(error));
+    throw denied ? error.original : error;
+  }
+}
+
+function unwrapDenial(error: unknown): never {
+  throw error instanceof PolicyDenial ? error.original : error;
+}
+
+/**
+ * Thrown inside {@link audited} work to record a refusal: the audit says `denied`, and the
+ * caller receives `original` (an `isError` result is returned instead by the tool path).
+ *
+ * @example
+ * ```ts
+ * throw new PolicyDenial('no consent hook', new McpError(-1, 'User rejected sampling request'));
+ * ```
+ */
+export class PolicyDenial extends Error {
+  constructor(
+    message: string,
+    readonly original: unknown,
+  ) {
+    super(message);
+  }
+}

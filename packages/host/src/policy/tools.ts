@@ -1,0 +1,154 @@
+/**
+ * The tool boundary, as client middleware on each server's client: denied tools are dropped from
+ * `tools/list` and refused on `tools/call` before anything is sent; calls that need consent ask
+ * for it; every call, read, prompt and completion is audited.
+ * @module
+ */
+import type { ClientMiddleware, McpClient } from '@mcpkit/client';
+import { type CallToolResult, ErrorCode, McpError, type Tool } from '@mcpkit/core';
+import { type AuditSink, audited } from './audit.js';
+import type { ConsentMemory } from './consent.js';
+import { matchesAny } from './patterns.js';
+import type { AuditEvent, HostHooks, ServerPolicy } from './types.js';
+
+/** What the tool boundary of one server needs. */
+export interface ToolBoundary {
+  readonly server: string;
+  readonly policy: ServerPolicy;
+  /** Cline's `autoApprove` from the config entry. */
+  readonly autoApprove: readonly string[];
+  readonly hooks: HostHooks;
+  readonly consent: ConsentMemory;
+  readonly audit: AuditSink;
+}
+
+/**
+ * True when policy offers the tool at all (allow/deny patterns and read-only mode).
+ *
+ * @example
+ * ```ts
+ * const visible = tools.filter((tool) => toolOffered(policy, tool));
+ * ```
+ */
+export function toolOffered(policy: ServerPolicy, tool: Tool): boolean {
+  if (policy.allow && !matchesAny(policy.allow, tool.name)) return false;
+  if (matchesAny(policy.deny, tool.name)) return false;
+  return !policy.readOnly || tool.annotations?.readOnlyHint === true;
+}
+
+/**
+ * True when a call needs consent: by the spec's defaults a tool is destructive and open-world
+ * unless annotated otherwise, so only read-only (or non-destructive) closed-world tools, trusted
+ * servers and auto-approved names go without.
+ *
+ * @example
+ * ```ts
+ * if (needsConsent(boundary, tool)) await ask();
+ * ```
+ */
+export function needsConsent(boundary: ToolBoundary, tool: Tool | undefined): boolean {
+  if (boundary.policy.trusted) return false;
+  if (
+    tool &&
+    (matchesAny(boundary.autoApprove, tool.name) || matchesAny(boundary.policy.autoApprove, tool.name))
+  ) {
+    return false;
+  }
+  const hints = tool?.annotations;
+  const destructive = hints?.readOnlyHint !== true && hints?.destructiveHint !== false;
+  const openWorld = hints?.openWorldHint !== false;
+  return destructive || openWorld;
+}
+
+const OPERATIONS: Record<
+  string,
+  { operation: AuditEvent['operation']; item: (params: Record<string, unknown>) => string }
+> = {
+  'resources/read': { operation: 'resources/read', item: (params) => String(params.uri) },
+  'prompts/get': { operation: 'prompts/get', item: (params) => String(params.name) },
+  'completion/complete': {
+    operation: 'completion/complete',
+    item: (params) => {
+      const ref = params.ref as { name?: string; uri?: string } | undefined;
+      return String(ref?.name ?? ref?.uri);
+    },
+  },
+};
+
+/**
+ * The middleware that enforces one server's tool policy and audits its operations.
+ *
+ * @example
+ * ```ts
+ * client.use(toolBoundary(boundary, client));
+ * ```
+ */
+export function toolBoundary(boundary: ToolBoundary, client: McpClient): ClientMiddleware {
+  return (ctx, next) => {
+    if (ctx.direction !== 'send') return next();
+    if (ctx.method === 'tools/list') {
+      return next().then((result) => {
+        const list = result as { tools: Tool[] };
+        return { ...list, tools: list.tools.filter((tool) => toolOffered(boundary.policy, tool)) };
+      });
+    }
+    if (ctx.method === 'tools/call') return guardedCall(boundary, client, ctx.params, next);
+    const audit = OPERATIONS[ctx.method];
+    if (!audit) return next();
+    return audited(
+      boundary.audit,
+      { server: boundary.server, operation: audit.operation, item: audit.item(ctx.params) },
+      next,
+    );
+  };
+}
+
+async function guardedCall(
+  boundary: ToolBoundary,
+  client: McpClient,
+  params: Record<string, unknown>,
+  next: () => Promise<unknown>,
+): Promise<unknown> {
+  const name = String(params.name);
+  const args = (params.arguments ?? {}) as Record<string, unknown>;
+  const what = { server: boundary.server, operation: 'tools/call' as const, item: name, arguments: args };
+  const refusals = new WeakSet<object>();
+  return audited(
+    boundary.audit,
+    what,
+    async () => {
+      const tool = (await client.tools()).find((candidate) => candidate.name === name);
+      // Not offered (denied by policy, or unknown): the server never hears of the call.
+      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      if (!needsConsent(boundary, tool)) return next();
+      const ask = boundary.hooks.toolCall;
+      const allowed = await boundary.consent.decide(`tool:${boundary.server}:${name}`, () =>
+        ask?.({ server: boundary.server, tool: name, arguments: args, annotations: tool.annotations }),
+      );
+      if (allowed) return next();
+      const refusal = refusedCall(boundary.server, name, ask === undefined);
+      refusals.add(refusal);
+      return refusal;
+    },
+    (result) => {
+      if (refusals.has(result as object)) {
+        return {
+          outcome: 'denied',
+          reason:
+            (result as CallToolResult).content[0]?.type === 'text'
+              ? ((result as CallToolResult).content[0] as { text: string }).text
+              : 'denied',
+        };
+      }
+      return (result as CallToolResult).isError ? 'isError' : 'ok';
+    },
+  );
+}
+
+function refusedCall(server: string, tool: string, unattended: boolean): CallToolResult {
+  const why = unattended ? 'it needs consent and this host has no one to ask' : 'the user declined it';
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `The tool "${tool}" of server "${server}" was not run: ${why}.` }],
+  };
+}

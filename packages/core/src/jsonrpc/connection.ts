@@ -8,7 +8,7 @@
  * @module
  */
 
-import { isPromiseLike, toError } from '../internal.js';
+import { isPromiseLike, toError } from '../shared.js';
 import type { MessageExtra, MessageSink, SendOptions, Transport } from '../transport/transport.js';
 import { DeadlineTimer } from './deadlines.js';
 import {

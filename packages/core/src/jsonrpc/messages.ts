@@ -6,7 +6,7 @@
  * the method.
  * @module
  */
-import { isRecord } from '../internal.js';
+import { isRecord } from '../shared.js';
 
 /** A request id: a string or an integer, never null, never reused within a session. */
 export type RequestId = string | number;

@@ -5,7 +5,7 @@
  * "did I promise this?" check can never disagree.
  * @module
  */
-import { isRecord } from '../internal.js';
+import { isRecord } from '../shared.js';
 
 type Capabilities = Record<string, unknown> | undefined;
 

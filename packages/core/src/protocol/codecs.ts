@@ -22,7 +22,7 @@
  * @module
  */
 
-import { isRecord } from '../internal.js';
+import { isRecord } from '../shared.js';
 import { NOT_IN_REVISION, type RevisionCodec, type WireParams } from './codec.js';
 import { type ProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from './revisions.js';
 import { RELATED_TASK_META_KEY } from './types.js';

@@ -8,7 +8,7 @@
  * SVG as active content remain the renderer's job.
  * @module
  */
-import { isBase64Char } from '../internal.js';
+import { isBase64Char } from '../shared.js';
 
 /**
  * Options of {@link isSafeIconSource} and {@link validateIcon}.

@@ -6,11 +6,11 @@
  * @module
  */
 
-import { toError } from '../internal.js';
 import { DeadlineTimer } from '../jsonrpc/deadlines.js';
 import { McpError } from '../jsonrpc/errors.js';
 import { ErrorCode } from '../jsonrpc/messages.js';
 import type { Task } from '../protocol/types.js';
+import { toError } from '../shared.js';
 import {
   isTerminalStatus,
   type TaskCreateOptions,

@@ -7,10 +7,10 @@
  * @module
  */
 
-import { toError } from '../internal.js';
 import { McpError } from '../jsonrpc/errors.js';
 import { ErrorCode, type JsonRpcErrorObject } from '../jsonrpc/messages.js';
 import type { Task } from '../protocol/types.js';
+import { toError } from '../shared.js';
 import {
   isTerminalStatus,
   type TaskEvent,

@@ -1,0 +1,174 @@
+/**
+ * Small helpers the mcpkit packages share (each exists once). Core's own modules import them from
+ * here; other packages reach them through `@mcpkit/core/internal`, which re-exports them. Kept
+ * apart from `internal.ts` so that a core module importing a helper does not import, through that
+ * barrel, modules that import it back.
+ *
+ * @example
+ * ```ts
+ * import { toError } from './shared.js';
+ * ```
+ * @module
+ */
+import type { ValidationIssue } from './validation.js';
+
+/**
+ * `value` if it is an `Error`, else an `Error` whose message is `String(value)`. Never throws,
+ * even for values `String()` cannot convert (an object without a prototype).
+ *
+ * @example
+ * ```ts
+ * try { await work(); } catch (error) { onError(toError(error)); }
+ * ```
+ */
+export function toError(value: unknown): Error {
+  if (value instanceof Error) return value;
+  try {
+    return new Error(String(value));
+  } catch {
+    // String() throws on an object without a prototype or with a toString that is not a function.
+    // (Worded for the usual case: a handler or hook that threw.)
+    return new Error(`A handler threw a non-Error value (${typeof value})`);
+  }
+}
+
+/**
+ * True for a non-null object that is not an array (class instances included).
+ *
+ * @example
+ * ```ts
+ * isRecord({}); // true
+ * isRecord([]); // false
+ * ```
+ */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * True for a plain JSON-like object: not an array, and not a class instance such as `Date` or
+ * `Map` (its prototype is `Object.prototype` or `null`).
+ *
+ * @example
+ * ```ts
+ * isPlainObject({ a: 1 }); // true
+ * isPlainObject(new Date()); // false
+ * ```
+ */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (!isRecord(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * True when `value` is a thenable (a native promise or a foreign promise-like), so that a result
+ * that may or may not be async is awaited only when it has to be.
+ *
+ * @example
+ * ```ts
+ * const result = handler(params);
+ * return isPromiseLike(result) ? result.then(finish) : finish(result);
+ * ```
+ */
+export function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
+}
+
+/**
+ * True for a character code of the base64 alphabet (`A-Z a-z 0-9 + /`, without `=` padding).
+ *
+ * @example
+ * ```ts
+ * isBase64Char('+'.charCodeAt(0)); // true
+ * ```
+ */
+export function isBase64Char(code: number): boolean {
+  return (
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    (code >= 48 && code <= 57) ||
+    code === 43 ||
+    code === 47
+  );
+}
+
+/**
+ * Joins byte chunks into one array of `total` bytes (the sum of their lengths, which the caller
+ * counted while reading). A single chunk is returned as it is, without a copy.
+ *
+ * @example
+ * ```ts
+ * concatBytes([new Uint8Array([1]), new Uint8Array([2, 3])], 3); // Uint8Array [1, 2, 3]
+ * ```
+ */
+export function concatBytes(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * Reads a byte stream whole, up to `limit` bytes: past it the stream is cancelled (without waiting)
+ * and the answer is `'too-large'`, so a peer cannot make us buffer more. A failed read rejects.
+ *
+ * @example
+ * ```ts
+ * const bytes = await readCapped(response.body, 4 * 1024 * 1024);
+ * if (bytes === 'too-large') throw new Error('too large');
+ * ```
+ */
+export async function readCapped(
+  stream: ReadableStream<Uint8Array>,
+  limit: number,
+): Promise<Uint8Array | 'too-large'> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      void reader.cancel().catch(() => {});
+      return 'too-large';
+    }
+    chunks.push(value);
+  }
+  return concatBytes(chunks, size);
+}
+
+/**
+ * Validation issues as text, `path: message` each: `'list'` puts one per line as `- path: …`
+ * (for messages a model reads to fix its call), `'inline'` joins them with `; ` for a one-line
+ * error. `pathText` names a path; by default the root is `(root)` in a list and `/` inline.
+ *
+ * @example
+ * ```ts
+ * formatIssues([{ path: '/text', message: 'must be string' }], 'list'); // '- /text: must be string'
+ * formatIssues([{ path: '', message: 'must be object' }], 'inline'); // '/: must be object'
+ * ```
+ */
+export function formatIssues(
+  issues: readonly ValidationIssue[],
+  style: 'list' | 'inline',
+  pathText: (pointer: string) => string = style === 'list' ? listPath : inlinePath,
+): string {
+  const bullet = style === 'list' ? '- ' : '';
+  return issues
+    .map((issue) => `${bullet}${pathText(issue.path)}: ${issue.message}`)
+    .join(style === 'list' ? '\n' : '; ');
+}
+
+function listPath(pointer: string): string {
+  return pointer === '' ? '(root)' : pointer;
+}
+
+function inlinePath(pointer: string): string {
+  return pointer || '/';
+}

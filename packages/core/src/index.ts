@@ -29,6 +29,7 @@ export * from './jsonrpc/jsonDepth.js';
 export * from './jsonrpc/messages.js';
 export { DEFAULT_MAX_INCOMING_PER_SECOND, IncomingRateLimit } from './jsonrpc/rateLimit.js';
 export * from './middleware.js';
+export * from './observer.js';
 export * from './options.js';
 export * from './protocol/capabilities.js';
 export * from './protocol/codec.js';

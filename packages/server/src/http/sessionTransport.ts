@@ -165,6 +165,7 @@ class LogicalStream implements SseConnectionOwner {
  * to be constructed by applications.
  */
 export class HttpSessionTransport implements Transport, SessionStateHolder {
+  readonly networkTransport = 'tcp';
   /** The `ServerSession` serving this transport (set by the handler right after connecting). */
   session: ServerSession | undefined;
   /** When the client last sent anything (ms since epoch); idle sessions expire. */
@@ -404,7 +405,9 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     responseId: RequestId | undefined,
   ): string | undefined {
     try {
-      return JSON.stringify(message);
+      const text = JSON.stringify(message);
+      if (this.sink?.size) this.sink.size('out', utf8Length(text));
+      return text;
     } catch (error) {
       // A result that cannot be serialized (a cycle, a BigInt) must still answer its request.
       this.runtime.report(toError(error));
@@ -721,4 +724,9 @@ function randomHex(bytes: number): string {
 
 function toError(value: unknown): Error {
   return value instanceof Error ? value : new Error(String(value));
+}
+
+/** The UTF-8 size of `text` (for an observer of message sizes; web APIs only). */
+function utf8Length(text: string): number {
+  return new TextEncoder().encode(text).length;
 }

@@ -107,6 +107,8 @@ export interface ServeSettings {
   readonly authIssuer?: string;
   /** The audience tokens must name (default: the server's own `/mcp` URL). */
   readonly authAudience?: string;
+  /** With `--metrics-port`: serve Prometheus metrics on this port of 127.0.0.1. */
+  readonly metricsPort?: number;
 }
 
 /**
@@ -186,6 +188,7 @@ const OPTIONS = {
   'no-login': { type: 'boolean' },
   'auth-issuer': { type: 'string' },
   'auth-audience': { type: 'string' },
+  'metrics-port': { type: 'string' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -229,6 +232,7 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
     'json-response',
     'auth-issuer',
     'auth-audience',
+    'metrics-port',
   ],
 };
 
@@ -362,12 +366,15 @@ function serveSettings(values: Values): ServeSettings {
   }
   return {
     transport,
-    port: values.port === undefined ? DEFAULT_HTTP_PORT : parsePort(values.port as string),
+    port: values.port === undefined ? DEFAULT_HTTP_PORT : parsePort(values.port as string, 'port'),
     host: (values.host as string | undefined) ?? DEFAULT_HTTP_HOST,
     stateless: values.stateless === true,
     jsonResponse: values['json-response'] === true,
     ...(authIssuer === undefined ? {} : { authIssuer }),
     ...(authAudience === undefined ? {} : { authAudience }),
+    ...(values['metrics-port'] === undefined
+      ? {}
+      : { metricsPort: parsePort(values['metrics-port'] as string, 'metrics-port') }),
   };
 }
 
@@ -378,12 +385,12 @@ function optionalUrl(values: Values, name: 'auth-issuer' | 'auth-audience'): str
   return text;
 }
 
-function parsePort(text: string): number {
+function parsePort(text: string, name: 'port' | 'metrics-port'): number {
   const port = Number(text);
   if (!/^\d{1,5}$/.test(text) || port > 65535) {
     throw usageError(
-      `--port must be a number from 0 to 65535, got "${text}"`,
-      'Use --port 0 for any free port',
+      `--${name} must be a number from 0 to 65535, got "${text}"`,
+      `Use --${name} 0 for any free port`,
     );
   }
   return port;

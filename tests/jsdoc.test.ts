@@ -16,6 +16,8 @@ const ENTRY_POINTS = [
   'packages/node/src/index.ts',
   'packages/node/src/stdio.ts',
   'packages/node/src/http.ts',
+  'packages/node/src/metrics.ts',
+  'packages/otel/src/index.ts',
   'packages/cli/src/index.ts',
   'packages/auth/src/client.ts',
   'packages/auth/src/server.ts',

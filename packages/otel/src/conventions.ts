@@ -6,7 +6,14 @@
  */
 import { MCP_DURATION_BUCKETS } from '@mcpkit/core';
 
-/** Span and metric attribute names. */
+/**
+ * Span and metric attribute names.
+ *
+ * @example
+ * ```ts
+ * span.attributes[Attr.toolName]; // the value of 'gen_ai.tool.name'
+ * ```
+ */
 export const Attr = {
   methodName: 'mcp.method.name',
   sessionId: 'mcp.session.id',
@@ -23,7 +30,14 @@ export const Attr = {
   toolResult: 'gen_ai.tool.call.result',
 } as const;
 
-/** The four duration histograms, in seconds. */
+/**
+ * The four duration histograms, in seconds.
+ *
+ * @example
+ * ```ts
+ * metrics.find((m) => m.descriptor.name === Metric.serverOperation);
+ * ```
+ */
 export const Metric = {
   clientOperation: 'mcp.client.operation.duration',
   serverOperation: 'mcp.server.operation.duration',
@@ -31,8 +45,22 @@ export const Metric = {
   serverSession: 'mcp.server.session.duration',
 } as const;
 
-/** The conventions' advisory bucket boundaries (seconds) for all four histograms. */
+/**
+ * The conventions' advisory bucket boundaries (seconds) for all four histograms.
+ *
+ * @example
+ * ```ts
+ * meter.createHistogram('my.duration', { unit: 's', advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] } });
+ * ```
+ */
 export const DURATION_BUCKETS: readonly number[] = MCP_DURATION_BUCKETS;
 
-/** `error.type` of a `tools/call` whose result says `isError: true`. */
+/**
+ * `error.type` of a `tools/call` whose result says `isError: true`.
+ *
+ * @example
+ * ```ts
+ * if (span.attributes['error.type'] === TOOL_ERROR) failedTools++;
+ * ```
+ */
 export const TOOL_ERROR = 'tool_error';

@@ -8,6 +8,8 @@
  *   reader), exporting to exporters that drop everything: the cost of recording, not of shipping.
  * - `prometheus`: `@mcpkit/node/metrics` (prom-client), not scraped during the load.
  * - `both`: the two combined.
+ * - `otel-nosdk`: `@mcpkit/otel` with no SDK registered (what a library user pays who has not
+ *   turned OpenTelemetry on).
  * @module
  */
 import { combineObservers } from '@mcpkit/core';
@@ -17,8 +19,9 @@ const mode = process.env.MCPKIT_BENCH_OBSERVE ?? '';
 /** The observer for the benchmark's server, or `undefined`. */
 export async function benchObserver() {
   if (mode === '') return undefined;
+  if (mode === 'otel-nosdk') return (await import('@mcpkit/otel')).createOtelObserver();
   if (!['otel', 'prometheus', 'both'].includes(mode)) {
-    throw new Error(`MCPKIT_BENCH_OBSERVE must be otel, prometheus or both, got "${mode}"`);
+    throw new Error(`MCPKIT_BENCH_OBSERVE must be otel, otel-nosdk, prometheus or both, got "${mode}"`);
   }
   const otel = mode === 'prometheus' ? undefined : await otelObserver();
   const prometheus =

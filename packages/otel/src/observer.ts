@@ -17,7 +17,9 @@ import {
   type Attributes,
   type Context,
   context,
+  createNoopMeter,
   type Histogram,
+  isSpanContextValid,
   type Link,
   type MeterProvider,
   metrics,
@@ -89,10 +91,13 @@ class OtelObserver implements Observer {
   private readonly serverOperation: Histogram;
   private readonly clientSession: Histogram;
   private readonly serverSession: Histogram;
+  private readonly recordsMetrics: boolean;
 
   constructor(private readonly options: OtelObserverOptions) {
     this.tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(NAME);
     const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(NAME);
+    // The metrics API has no proxy: a no-op meter now stays one, so skip building attributes.
+    this.recordsMetrics = meter.constructor !== createNoopMeter().constructor;
     const histogram = (name: string, description: string): Histogram =>
       meter.createHistogram(name, {
         unit: 's',
@@ -117,6 +122,8 @@ class OtelObserver implements Observer {
     const ambient = context.active();
     if (request.role === 'client') {
       const span = this.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, ambient);
+      // Without an SDK (or with no trace to continue) there is nothing to carry or end.
+      if (!span.isRecording() && !isSpanContextValid(span.spanContext())) return;
       const active = trace.setSpan(ambient, span);
       propagation.inject(active, request, metaSetter);
       request.state = { span, context: active } satisfies SpanState;
@@ -124,15 +131,16 @@ class OtelObserver implements Observer {
     }
     // The peer's context in `_meta` is the parent; the ambient one (an HTTP server span) is only
     // linked, since one MCP request may span several HTTP requests and one HTTP request many.
-    const meta = request.params?._meta;
+    const meta = request.params?._meta as Record<string, unknown> | undefined;
     let parent = ambient;
     let links: Link[] | undefined;
-    if (typeof meta === 'object' && meta !== null) {
-      parent = propagation.extract(ambient, meta as Record<string, unknown>, metaGetter);
+    if (meta !== undefined && typeof meta === 'object' && meta !== null && 'traceparent' in meta) {
+      parent = propagation.extract(ambient, meta, metaGetter);
       const outer = trace.getSpanContext(ambient);
       if (outer && parent !== ambient) links = [{ context: outer }];
     }
     const span = this.tracer.startSpan(name, { kind: SpanKind.SERVER, attributes, links }, parent);
+    if (!span.isRecording() && !isSpanContextValid(span.spanContext())) return;
     request.state = { span, context: trace.setSpan(parent, span) } satisfies SpanState;
   }
 
@@ -145,6 +153,7 @@ class OtelObserver implements Observer {
     const state = request.state as SpanState | undefined;
     const errorType = observedErrorType(request.method, outcome);
     if (state) this.endSpan(state.span, request, outcome, errorType);
+    if (!this.recordsMetrics) return;
     const attributes = metricAttributes(request);
     if (errorType !== undefined) attributes[Attr.errorType] = errorType;
     if (outcome.errorCode !== undefined) attributes[Attr.statusCode] = String(outcome.errorCode);

@@ -6,10 +6,15 @@
  * the modes interleaved round after round. Reports the median CPU µs per call of each mode and its
  * cost against none. Uses the built packages (`npm run build` first).
  *
- *   node bench/observability.bench.mjs [--rounds 3] [--calls 20000]
+ *   node bench/observability.bench.mjs [--rounds 3] [--calls 20000] [--baseline <checkout>]
+ *
+ * `--baseline` adds a row `baseline`: the same measurement in another built checkout (one without
+ * the observer seam, say), to check that `none` is within noise of it. Copy this file into that
+ * checkout's bench/ first.
  * @module
  */
 import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -18,6 +23,7 @@ const { values } = parseArgs({
   options: {
     rounds: { type: 'string', default: '3' },
     calls: { type: 'string', default: '20000' },
+    baseline: { type: 'string' },
     child: { type: 'string' },
   },
 });
@@ -26,11 +32,16 @@ if (values.child !== undefined) {
   await measure(Number(values.calls));
 } else {
   const script = fileURLToPath(import.meta.url);
-  const samples = Object.fromEntries(MODES.map((mode) => [mode, []]));
+  const modes = values.baseline ? ['baseline', ...MODES] : MODES;
+  const samples = Object.fromEntries(modes.map((mode) => [mode, []]));
   for (let round = 0; round < Number(values.rounds); round++) {
-    for (const mode of MODES) {
-      const env = { ...process.env, MCPKIT_BENCH_OBSERVE: mode === 'none' ? '' : mode };
-      const run = spawnSync(process.execPath, [script, '--child', mode, '--calls', values.calls], {
+    for (const mode of modes) {
+      const env = {
+        ...process.env,
+        MCPKIT_BENCH_OBSERVE: MODES.includes(mode) && mode !== 'none' ? mode : '',
+      };
+      const file = mode === 'baseline' ? path.join(values.baseline, 'bench', path.basename(script)) : script;
+      const run = spawnSync(process.execPath, [file, '--child', mode, '--calls', values.calls], {
         env,
         encoding: 'utf8',
       });
@@ -41,9 +52,10 @@ if (values.child !== undefined) {
   const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
   const base = median(samples.none);
   console.log('mode        CPU µs/call (median)  vs none   samples');
-  for (const mode of MODES) {
+  for (const mode of modes) {
     const value = median(samples[mode]);
-    const cost = mode === 'none' ? '' : `+${(((value - base) / base) * 100).toFixed(0)}%`;
+    const change = Math.round(((value - base) / base) * 100);
+    const cost = mode === 'none' ? '' : `${change >= 0 ? '+' : ''}${change}%`;
     console.log(
       `${mode.padEnd(12)}${value.toFixed(1).padStart(20)}  ${cost.padStart(7)}   ${samples[mode].map((s) => s.toFixed(1)).join(', ')}`,
     );

@@ -237,6 +237,25 @@ describe('@mcpkit/otel with the OpenTelemetry SDK', () => {
     expect(serverSpan.attributes['mcp.session.id']).toBe(sdk.transport?.sessionId);
   });
 
+  it('never records the bearer token or headers of the transport', async () => {
+    const { url } = await startServer();
+    const token = 'tok_4f9a0c2e1b7d';
+    const client = new McpClient({ name: 'host', version: '1.0.0' }, { observer: observer() });
+    await client.connect(
+      new StreamableHttpClientTransport(url, { headers: { Authorization: `Bearer ${token}` } }),
+    );
+    cleanups.push(() => client.close());
+    await client.callTool('echo', { text: 'hi' });
+    const exported = JSON.stringify(
+      spans
+        .getFinishedSpans()
+        .map((span) => ({ name: span.name, attributes: span.attributes, links: span.links })),
+    );
+    expect(exported).toContain('tools/call echo'); // the spans are there...
+    expect(exported).not.toContain(token); // ...and the token is not
+    expect(exported.toLowerCase()).not.toContain('authorization');
+  });
+
   it('records tool arguments and results only when asked to', async () => {
     const server = new McpServer(
       { name: 'payloads', version: '1.0.0' },

@@ -12,7 +12,7 @@ import {
   McpError,
   type MessageSink,
   type ObservedOutcome,
-  type ObservedRequest,
+  ObservedRequest,
   type Observer,
   observedErrorType,
   observedTarget,
@@ -164,6 +164,23 @@ describe('the observer seam', () => {
     expect(sizes).toEqual([42]);
   });
 
+  it('gives each combined observer its own request.state', async () => {
+    const seen: string[] = [];
+    const own = (name: string): Observer => ({
+      requestStarted: (request) => {
+        request.state = name;
+      },
+      runHandler: (request, handler) => {
+        seen.push(`run ${name}=${String(request.state)}`);
+        return handler();
+      },
+      requestFinished: (request) => seen.push(`end ${name}=${String(request.state)}`),
+    });
+    const { client } = await pair(() => ({}), undefined, combineObservers(own('a'), own('b')));
+    await client.request('x');
+    expect(seen).toEqual(['run a=a', 'run b=b', 'end a=a', 'end b=b']);
+  });
+
   it('names targets and combines observers', () => {
     expect(observedTarget('prompts/get', { name: 'review' })).toBe('review');
     expect(observedTarget('resources/read', { uri: 'file:///a' })).toBe('file:///a');
@@ -173,7 +190,9 @@ describe('the observer seam', () => {
     const b = recorder();
     const both = combineObservers(a, undefined, b)!;
     both.sessionOpened?.({ role: 'server', id: undefined, protocolVersion: undefined, transport: 'pipe' });
-    both.requestFinished?.({} as ObservedRequest, { durationMs: 1 });
+    const request = new ObservedRequest('server', 'x', 1, undefined, undefined);
+    both.requestStarted?.(request);
+    both.requestFinished?.(request, { durationMs: 1 });
     expect([a.seen.finished.length, b.seen.finished.length]).toEqual([1, 1]);
   });
 });

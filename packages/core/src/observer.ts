@@ -194,7 +194,8 @@ export function observedErrorType(method: string, outcome: ObservedOutcome): str
 
 /**
  * One observer that forwards to each of `observers` in order (`undefined` entries are skipped);
- * `runHandler` nests, the first outermost.
+ * `runHandler` nests, the first outermost. Each observer keeps its own `request.state`: the
+ * combination holds one slot per observer and shows each its own during its calls.
  *
  * @example
  * ```ts
@@ -204,22 +205,26 @@ export function observedErrorType(method: string, outcome: ObservedOutcome): str
 export function combineObservers(...observers: Array<Observer | undefined>): Observer | undefined {
   const list = observers.filter((o): o is Observer => o !== undefined);
   if (list.length <= 1) return list[0];
-  const runners = list.filter((o) => o.runHandler);
+  const runners = list.flatMap((o, index) => (o.runHandler ? [index] : []));
   return {
     requestStarted: (request) => {
-      for (const o of list) o.requestStarted?.(request);
+      const slots: unknown[] = new Array(list.length);
+      request.state = slots;
+      list.forEach((o, i) => inSlot(request, slots, i, () => o.requestStarted?.(request)));
     },
     runHandler: <T>(request: ObservedRequest, handler: () => T): T => {
+      const slots = request.state as unknown[];
       let run = handler;
-      for (let i = runners.length - 1; i >= 0; i--) {
+      for (let r = runners.length - 1; r >= 0; r--) {
         const inner = run;
-        const observer = runners[i]!;
-        run = () => observer.runHandler!(request, inner);
+        const index = runners[r]!;
+        run = () => inSlot(request, slots, index, () => list[index]!.runHandler!(request, inner));
       }
       return run();
     },
     requestFinished: (request, outcome) => {
-      for (const o of list) o.requestFinished?.(request, outcome);
+      const slots = request.state as unknown[];
+      list.forEach((o, i) => inSlot(request, slots, i, () => o.requestFinished?.(request, outcome)));
     },
     sessionOpened: (session) => {
       for (const o of list) o.sessionOpened?.(session);
@@ -231,6 +236,18 @@ export function combineObservers(...observers: Array<Observer | undefined>): Obs
       for (const o of list) o.messageSize?.(direction, bytes, session);
     },
   };
+}
+
+/** Calls `fn` with `request.state` set to slot `index`, keeps what it leaves there, restores. */
+function inSlot<T>(request: ObservedRequest, slots: unknown[], index: number, fn: () => T): T {
+  const outer = request.state;
+  request.state = slots[index];
+  try {
+    return fn();
+  } finally {
+    slots[index] = request.state;
+    request.state = outer;
+  }
 }
 
 /**

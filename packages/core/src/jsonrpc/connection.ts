@@ -36,6 +36,7 @@ import {
   type JsonRpcResponse,
   type RequestId,
 } from './messages.js';
+import { elapsed, outgoingOutcome, withMeta } from './observing.js';
 
 const CANCELLED = 'notifications/cancelled';
 const PROGRESS = 'notifications/progress';
@@ -749,35 +750,6 @@ function withProgressToken(
 /** Copies an own `__proto__` member as data, as a spread would, instead of setting the prototype. */
 function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-/** A copy of `params` whose `_meta` also carries `meta` (the caller's objects stay as they were). */
-function withMeta(
-  params: Record<string, unknown> | undefined,
-  meta: Record<string, string>,
-): Record<string, unknown> {
-  const given = params?._meta;
-  const merged = typeof given === 'object' && given !== null ? { ...(given as object), ...meta } : meta;
-  return { ...params, _meta: merged };
-}
-
-function elapsed(observed: ObservedRequest): number {
-  return performance.now() - observed.startedAt;
-}
-
-/** How an outgoing request ended, as an observer is told. */
-function outgoingOutcome(
-  observed: ObservedRequest,
-  result: unknown,
-  error: Error | undefined,
-): ObservedOutcome {
-  const durationMs = elapsed(observed);
-  if (!error) return { durationMs, result: result as Record<string, unknown> };
-  if (error instanceof McpError) return { durationMs, errorCode: error.code, errorMessage: error.message };
-  if (error instanceof RequestTimeoutError) return { durationMs, failure: 'timeout' };
-  if (error instanceof RequestCancelledError) return { durationMs, failure: 'cancelled' };
-  if (error instanceof ConnectionClosedError) return { durationMs, failure: 'closed' };
-  return { durationMs, failure: error.name };
 }
 
 function sendOptions(relatedRequestId: RequestId | undefined): SendOptions | undefined {

@@ -210,7 +210,8 @@ export function combineObservers(...observers: Array<Observer | undefined>): Obs
     requestStarted: (request) => {
       const slots: unknown[] = new Array(list.length);
       request.state = slots;
-      list.forEach((o, i) => inSlot(request, slots, i, () => o.requestStarted?.(request)));
+      for (let i = 0; i < list.length; i++)
+        inSlot(request, slots, i, () => list[i]!.requestStarted?.(request));
     },
     runHandler: <T>(request: ObservedRequest, handler: () => T): T => {
       const slots = request.state as unknown[];
@@ -224,7 +225,9 @@ export function combineObservers(...observers: Array<Observer | undefined>): Obs
     },
     requestFinished: (request, outcome) => {
       const slots = request.state as unknown[];
-      list.forEach((o, i) => inSlot(request, slots, i, () => o.requestFinished?.(request, outcome)));
+      for (let i = 0; i < list.length; i++) {
+        inSlot(request, slots, i, () => list[i]!.requestFinished?.(request, outcome));
+      }
     },
     sessionOpened: (session) => {
       for (const o of list) o.sessionOpened?.(session);

@@ -125,8 +125,10 @@ describe('Prometheus metrics', () => {
       }),
     ).toBe(10);
     expect(value(families, 'mcpkit_server_sessions_open', { network_transport: 'tcp' })).toBe(1);
-    // Streamable HTTP reports the responses it writes.
-    expect(count(families, 'mcpkit_message_size_bytes', { direction: 'out' })).toBeGreaterThanOrEqual(11);
+    // Streamable HTTP reports the responses it writes and the POST bodies it reads: initialize,
+    // notifications/initialized and the 10 calls (the SDK client lists no tools first).
+    expect(count(families, 'mcpkit_message_size_bytes', { direction: 'out' })).toBeGreaterThanOrEqual(10);
+    expect(count(families, 'mcpkit_message_size_bytes', { direction: 'in' })).toBe(12);
   });
 
   it('answers 404 off /metrics', async () => {

@@ -124,7 +124,7 @@ class PrometheusObserver implements Observer {
     });
     this.sizes = new Histogram({
       name: 'mcpkit_message_size_bytes',
-      help: 'Sizes of MCP messages on transports that report them (stdio, Streamable HTTP responses).',
+      help: 'Sizes of MCP messages on transports that report them (stdio, Streamable HTTP server).',
       labelNames: ['direction'],
       buckets: SIZE_BUCKETS,
       registers,

@@ -279,6 +279,10 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
 
   /** Hands a parsed body (one message or a batch) to the session's connection. */
   deliver(value: unknown, extra: MessageExtra): void {
+    if (this.sink?.size) {
+      const bytes = (extra as { bodyBytes?: number }).bodyBytes;
+      if (bytes !== undefined) this.sink.size('in', bytes);
+    }
     this.sink?.message(value, extra);
   }
 

@@ -9,6 +9,7 @@ import { defineConfig } from 'vitest/config';
 const slowTests = [
   'tests/pack-install.test.ts',
   'tests/cli.test.ts',
+  'tests/cli-metrics.test.ts',
   'tests/cli-everything.test.ts',
   'tests/conformance.test.ts',
   'tests/interop-*.test.ts',

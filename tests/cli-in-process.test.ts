@@ -292,7 +292,7 @@ describe.concurrent('VS Code variables in config files (issue 10)', { timeout: 3
     ]);
     expect(declared.code, declared.stderr).toBe(2);
     expect(declared.stderr).toMatch(
-      /server "tools", "args\[2\]" uses \$\{input:token\}, which must be asked of the user[^]*Run on a terminal/,
+      /server "tools", "args\[2\]" uses \$\{input:token\}, which must be asked of the user[\s\S]*Run on a terminal/,
     );
     expect(undeclared.code, undeclared.stderr).toBe(2);
     expect(undeclared.stderr).toMatch(

@@ -74,6 +74,8 @@ beforeAll(async () => {
     'ajv@^8.17.0', // the optional peers of @mcpkit/schema/ajv
     'ajv-formats@^3.0.1',
     'undici@^7.30.2', // the optional peer of @mcpkit/node/http-client (with @mcpkit/client)
+    '@opentelemetry/api@^1.9.0', // the optional peer of @mcpkit/otel
+    'prom-client@^15.1.3', // the optional peer of @mcpkit/node/metrics
     `@types/node@${TYPES_NODE_VERSION}`,
   ]);
   await writeFile(path.join(app, 'entries.ts'), importEveryEntry());

@@ -13,7 +13,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Packages that must run on any runtime: Node, Bun, Deno, browsers, Workers. */
-const RUNTIME_NEUTRAL = ['core', 'schema', 'server', 'client', 'auth'];
+const RUNTIME_NEUTRAL = ['core', 'schema', 'server', 'client', 'auth', 'otel'];
 
 describe('packaging rules', () => {
   it('the core package has no runtime dependencies', () => {

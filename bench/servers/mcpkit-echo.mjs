@@ -5,6 +5,10 @@
  */
 import { McpServer } from '@mcpkit/server';
 import { ECHO_INPUT_SCHEMA, SERVER_INFO, TOOL_DESCRIPTION, TOOL_NAME } from '../lib/echo.mjs';
+import { benchObserver } from '../lib/observe.mjs';
+
+// MCPKIT_BENCH_OBSERVE=otel|prometheus|both installs an observer (see ../lib/observe.mjs).
+const observer = await benchObserver();
 
 /**
  * A new McpServer with the `echo` tool (input schema `{ text: string }`, validated on every call).
@@ -12,7 +16,7 @@ import { ECHO_INPUT_SCHEMA, SERVER_INFO, TOOL_DESCRIPTION, TOOL_NAME } from '../
  * createMcpkitEchoServer().connect(new StdioServerTransport());
  */
 export function createMcpkitEchoServer() {
-  const server = new McpServer({ ...SERVER_INFO });
+  const server = new McpServer({ ...SERVER_INFO }, observer ? { observer } : {});
   server.tool(
     TOOL_NAME,
     { description: TOOL_DESCRIPTION, inputSchema: ECHO_INPUT_SCHEMA },

@@ -109,6 +109,8 @@ export interface ServeSettings {
   readonly authAudience?: string;
   /** Directories served read-only next to the demo's resources (`--folder`, repeatable). */
   readonly folders: readonly string[];
+  /** With `--metrics-port`: serve Prometheus metrics on this port of 127.0.0.1. */
+  readonly metricsPort?: number;
 }
 
 /**
@@ -189,6 +191,7 @@ const OPTIONS = {
   'auth-issuer': { type: 'string' },
   'auth-audience': { type: 'string' },
   folder: { type: 'string', multiple: true },
+  'metrics-port': { type: 'string' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -233,6 +236,7 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
     'auth-issuer',
     'auth-audience',
     'folder',
+    'metrics-port',
   ],
 };
 
@@ -366,13 +370,16 @@ function serveSettings(values: Values): ServeSettings {
   }
   return {
     transport,
-    port: values.port === undefined ? DEFAULT_HTTP_PORT : parsePort(values.port as string),
+    port: values.port === undefined ? DEFAULT_HTTP_PORT : parsePort(values.port as string, 'port'),
     host: (values.host as string | undefined) ?? DEFAULT_HTTP_HOST,
     stateless: values.stateless === true,
     jsonResponse: values['json-response'] === true,
     ...(authIssuer === undefined ? {} : { authIssuer }),
     ...(authAudience === undefined ? {} : { authAudience }),
     folders: (values.folder as string[] | undefined) ?? [],
+    ...(values['metrics-port'] === undefined
+      ? {}
+      : { metricsPort: parsePort(values['metrics-port'] as string, 'metrics-port') }),
   };
 }
 
@@ -383,12 +390,12 @@ function optionalUrl(values: Values, name: 'auth-issuer' | 'auth-audience'): str
   return text;
 }
 
-function parsePort(text: string): number {
+function parsePort(text: string, name: 'port' | 'metrics-port'): number {
   const port = Number(text);
   if (!/^\d{1,5}$/.test(text) || port > 65535) {
     throw usageError(
-      `--port must be a number from 0 to 65535, got "${text}"`,
-      'Use --port 0 for any free port',
+      `--${name} must be a number from 0 to 65535, got "${text}"`,
+      `Use --${name} 0 for any free port`,
     );
   }
   return port;

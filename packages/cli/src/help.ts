@@ -146,7 +146,7 @@ ${AUTHORIZATION}`,
 
 Deletes the cached tokens of that server, and the client id remembered for it.`,
   serve: `Usage: mcpkit serve [--http [--port N] [--host H] [--stateless] [--json-response]
-                    [--auth-issuer URL [--auth-audience URL]] | --stdio] [--folder DIR]…
+                    [--auth-issuer URL [--auth-audience URL]] | --stdio] [--folder DIR]… [--metrics-port N]
 
 Runs the demo server, which exercises every MCP 2025-11-25 feature with small examples.
   --http            Streamable HTTP on http://HOST:PORT/mcp (the default)
@@ -160,7 +160,9 @@ Runs the demo server, which exercises every MCP 2025-11-25 feature with small ex
   --auth-audience URL
                     the audience tokens must name (default: the server's own /mcp URL)
   --stdio           serve one client over stdin/stdout (for Claude Desktop, VS Code, Cursor)
-  --folder DIR      also serve the files of DIR, read-only, as file:// resources (repeatable)`,
+  --folder DIR      also serve the files of DIR, read-only, as file:// resources (repeatable)
+
+  --metrics-port N  also serve Prometheus metrics at http://127.0.0.1:N/metrics (0: any free port)`,
 };
 
 /**

@@ -23,6 +23,7 @@ import {
   type MethodArgsOf,
   type MethodHandlerOf,
   Notification,
+  type Observer,
   type OutgoingRequestOptions,
   type ProtocolVersion,
   type ServerCapabilities,
@@ -30,6 +31,7 @@ import {
   type ServerNotificationMethod,
   type ServerRequestMap,
   type ServerRequestMethod,
+  SessionObservation,
   SUPPORTED_PROTOCOL_VERSIONS,
   type Transport,
   UnsupportedProtocolVersionError,
@@ -118,6 +120,11 @@ export interface ClientOptions {
    * the console, so pass a hook to see them.
    */
   onError?: (error: Error) => void;
+  /**
+   * Sees every request the client sends and receives, and the session's lifetime (tracing with
+   * trace context in `_meta`: `@mcpkit/otel`). Default: none, at no cost.
+   */
+  observer?: Observer;
 }
 
 /**
@@ -136,6 +143,7 @@ export const CLIENT_OPTION_KEYS: Readonly<Record<keyof ClientOptions, true>> = {
   maxTotalTimeout: true,
   onError: true,
   maxIncomingRequests: true,
+  observer: true,
 };
 
 type ClientState = 'new' | 'initializing' | 'ready' | 'closed';
@@ -159,6 +167,7 @@ export class Client {
   private readonly notificationHandlers = new Map<string, Set<ClientNotificationHandler>>();
   private implied: ClientCapabilities = {};
   private closeListeners: Array<(error?: Error) => void> = [];
+  private observation: SessionObservation | undefined;
   private readonly middlewares: ClientMiddleware[] = [];
   /** The composed middleware chain; `undefined` while none is installed (the plain path). */
   private pipeline: ((ctx: ClientMiddlewareContext) => Promise<unknown>) | undefined;
@@ -235,6 +244,8 @@ export class Client {
   async connect(transport: Transport, options: OutgoingRequestOptions = {}): Promise<InitializeResult> {
     if (this.state !== 'new') throw new Error('A client connects once; create a new Client to reconnect');
     this.state = 'initializing';
+    const observer = this.options.observer;
+    if (observer) this.observation = new SessionObservation('client', transport, () => this.protocolVersion);
     const connection = new Connection(
       transport,
       {
@@ -250,6 +261,8 @@ export class Client {
         acceptBatches: () => this.codec.acceptsBatches,
         // Progress the engine sends for the server's requests must fit the negotiated revision.
         encodeNotification: (method, params) => encodeOutgoingNotification(this.codec, method, params),
+        observer,
+        observedSession: this.observation,
       },
     );
     this.connectionInstance = connection;
@@ -276,6 +289,7 @@ export class Client {
     this.initializeResult = result;
     transport.setProtocolVersion?.(version);
     this.state = 'ready';
+    if (this.observation) this.observation.open(observer!);
     await connection.notify(Notification.Initialized);
     return result;
   }
@@ -535,6 +549,7 @@ export class Client {
 
   private handleClose(error?: Error): void {
     this.state = 'closed';
+    if (this.observation) this.observation.close(this.options.observer!);
     for (const listener of this.closeListeners.splice(0)) {
       try {
         listener(error);

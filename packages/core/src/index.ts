@@ -59,6 +59,18 @@ export {
   type MiddlewareContextBase,
 } from './middleware.js';
 export {
+  combineObservers,
+  MCP_DURATION_BUCKETS,
+  type ObservedOutcome,
+  ObservedRequest,
+  type ObservedRole,
+  type ObservedSession,
+  type Observer,
+  observedErrorType,
+  observedTarget,
+  SessionObservation,
+} from './observer.js';
+export {
   type JsonSchemaDialect,
   UnsupportedDialectError,
 } from './protocol/dialect.js';

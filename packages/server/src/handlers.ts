@@ -9,6 +9,7 @@ import type {
   ClientRequestMap,
   ClientRequestMethod,
   MethodHandlerOf,
+  Observer,
   ProtocolVersion,
   ServerCapabilities,
 } from '@mcpkit/core';
@@ -68,6 +69,12 @@ export interface ServerOptions {
    * "Internal error"), malformed notifications, transport failures. Default: `console.error`.
    */
   onError?: (error: Error, session?: ServerSession) => void;
+  /**
+   * Sees every request each session receives and sends, sessions opening and closing, and
+   * message sizes (tracing, metrics: `@mcpkit/otel`, `@mcpkit/node/metrics`). Default: none, at
+   * no cost.
+   */
+  observer?: Observer;
 }
 
 /**
@@ -86,4 +93,5 @@ export const SERVER_OPTION_KEYS: Readonly<Record<keyof ServerOptions, true>> = {
   requestTimeout: true,
   maxTotalTimeout: true,
   onError: true,
+  observer: true,
 };

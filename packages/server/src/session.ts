@@ -28,6 +28,7 @@ import {
   type ServerCapabilities,
   type ServerRequestMap,
   type ServerRequestMethod,
+  SessionObservation,
   type Transport,
 } from '@mcpkit/core';
 import {
@@ -114,6 +115,8 @@ export class ServerSession {
   private stableKey: string | undefined;
   private closeListeners: Array<() => void> | undefined;
   private userData: Map<string, unknown> | undefined;
+  /** What observers see of this session; made only when the server has an observer. */
+  private readonly observation: SessionObservation | undefined;
   /** The minimum level of log notifications this client wants; unset until it says. */
   logLevel: LoggingLevel | undefined;
   /** URIs this session subscribed to (created on first subscription). */
@@ -128,6 +131,8 @@ export class ServerSession {
     this.codec = codecFor(this.version);
     if (options.stateless) this.phase = 'ready';
     if (options.state) this.restore(checkSessionState(options.state, server.protocolVersions));
+    const observer = server.options.observer;
+    if (observer) this.observation = new SessionObservation('server', transport, () => this.version);
     this.connection = new Connection(
       transport,
       {
@@ -141,6 +146,8 @@ export class ServerSession {
         onError: (error) => server.reportError(error, this),
         acceptBatches: () => this.codec.acceptsBatches,
         encodeNotification: (method, params) => encodeOutgoingNotification(this.codec, method, params),
+        observer,
+        observedSession: this.observation,
       },
     );
   }
@@ -436,6 +443,7 @@ export class ServerSession {
     if (method === Notification.Initialized) {
       if (this.phase !== 'initializing') return;
       this.phase = 'ready';
+      if (this.observation) this.observation.open(this.server.options.observer!);
       this.server.sessionInitialized(this);
       return;
     }
@@ -445,6 +453,7 @@ export class ServerSession {
   private handleClose(): void {
     if (this.phase === 'closed') return;
     this.phase = 'closed';
+    if (this.observation) this.observation.close(this.server.options.observer!);
     const listeners = this.closeListeners;
     this.closeListeners = undefined;
     if (listeners) for (const listener of listeners) listener();

@@ -52,9 +52,37 @@ export async function serve(settings: ServeSettings, io: CliIo): Promise<number>
   const log = (line: string) => io.stderr.write(`[mcpkit demo] ${line}\n`);
   // Stateless HTTP gives every request a fresh session, so a task could never be reached again.
   const stateless = settings.transport === 'http' && settings.stateless;
-  const server = createDemoServer({ log, tasks: !stateless, stateless });
+  const metrics =
+    settings.metricsPort === undefined ? undefined : await startMetrics(settings.metricsPort, log);
+  const server = createDemoServer({
+    log,
+    tasks: !stateless,
+    stateless,
+    ...(metrics ? { serverOptions: { observer: metrics.observer } } : {}),
+  });
   serveFolders(server, settings.folders, io, log);
-  return settings.transport === 'stdio' ? serveStdio(server, io, log) : serveHttp(server, settings, io, log);
+  try {
+    return settings.transport === 'stdio'
+      ? await serveStdio(server, io, log)
+      : await serveHttp(server, settings, io, log);
+  } finally {
+    await metrics?.close();
+  }
+}
+
+/** `--metrics-port`: Prometheus metrics on their own loopback port (loaded only when asked for). */
+async function startMetrics(port: number, log: (line: string) => void) {
+  const { createPrometheusMetrics, serveMetrics } = await import('@mcpkit/node/metrics');
+  const prometheus = createPrometheusMetrics();
+  const listener = await serveMetrics(prometheus, { port }).catch((error: NodeJS.ErrnoException) => {
+    throw new CliError(
+      ExitCode.Connection,
+      `Could not serve metrics on 127.0.0.1:${port}: ${error.code ?? error.message}`,
+      'Pick another port: --metrics-port 9465 (or 0 for any free one)',
+    );
+  });
+  log(`Prometheus metrics on http://127.0.0.1:${listener.port}/metrics`);
+  return { observer: prometheus.observer, close: () => listener.close() };
 }
 
 /** `--folder DIR…`: each directory as read-only `file://` resources beside the demo's own. */

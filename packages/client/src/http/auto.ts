@@ -57,6 +57,7 @@ const LEGACY_SIGNALS = new Set([400, 404, 405]);
  * ```
  */
 export class HttpClientTransport implements Transport {
+  readonly networkTransport = 'tcp';
   /** The URL given: the MCP endpoint, or the legacy SSE endpoint. */
   readonly url: URL;
   /** Called after the transport replaced a session the server forgot; see {@link Transport}. */

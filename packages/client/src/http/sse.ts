@@ -58,6 +58,7 @@ const DEFAULT_ENDPOINT_TIMEOUT = 10_000;
  * ```
  */
 export class SseClientTransport implements Transport {
+  readonly networkTransport = 'tcp';
   /** The SSE endpoint. */
   readonly url: URL;
   private readonly requester: HttpRequester;

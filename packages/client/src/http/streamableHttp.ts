@@ -161,6 +161,7 @@ const REINITIALIZE_TIMEOUT = 30_000;
  * ```
  */
 export class StreamableHttpClientTransport implements Transport {
+  readonly networkTransport = 'tcp';
   /** The MCP endpoint. */
   readonly url: URL;
   /** Called after the transport replaced a session the server forgot; see {@link Transport}. */

@@ -7,7 +7,7 @@
  * What the methods mean is the handler's business (see the MCP session layers).
  * @module
  */
-
+import { type ObservedOutcome, ObservedRequest, type ObservedSession, type Observer } from '../observer.js';
 import { isPromiseLike, toError } from '../shared.js';
 import type { MessageExtra, MessageSink, SendOptions, Transport } from '../transport/transport.js';
 import { DeadlineTimer } from './deadlines.js';
@@ -39,6 +39,7 @@ import {
   type MessageKind,
   type RequestId,
 } from './messages.js';
+import { elapsed, outgoingOutcome, withMeta } from './observing.js';
 
 const CANCELLED = 'notifications/cancelled';
 const PROGRESS = 'notifications/progress';
@@ -83,6 +84,10 @@ export interface ConnectionOptions {
     method: string,
     params: Record<string, unknown>,
   ) => Record<string, unknown> | undefined;
+  /** Sees every request sent and received, and message sizes (see {@link Observer}). */
+  observer?: Observer | undefined;
+  /** The session the observer is told requests belong to. */
+  observedSession?: ObservedSession | undefined;
 }
 
 interface PendingRequest {
@@ -99,6 +104,8 @@ interface PendingRequest {
   lastProgress: number;
   readonly signal: AbortSignal | undefined;
   readonly onAbort: (() => void) | undefined;
+  /** Set only when an observer is installed. */
+  readonly observed: ObservedRequest | undefined;
 }
 
 const DEFAULT_TIMEOUT = 60_000;
@@ -132,6 +139,7 @@ export class Connection {
   private readonly uncancellable: ReadonlySet<string>;
   private closedError: Error | undefined;
   private isClosed = false;
+  private readonly observer: Observer | undefined;
   /** What the transport talks to; kept off the public surface of the connection. */
   private readonly sink: MessageSink = {
     message: (value, extra) => this.receive(value, extra),
@@ -149,6 +157,13 @@ export class Connection {
     this.requestTimeout = options.requestTimeout ?? DEFAULT_TIMEOUT;
     this.maxTotalTimeout = options.maxTotalTimeout ?? DEFAULT_MAX_TOTAL_TIMEOUT;
     this.uncancellable = new Set(options.uncancellableMethods ?? ['initialize']);
+    this.observer = options.observer;
+    const sizes = options.observer?.messageSize;
+    // Transports check for this member once per message: present only when someone listens.
+    if (sizes) {
+      const observer = options.observer!;
+      this.sink.size = (direction, bytes) => sizes.call(observer, direction, bytes, options.observedSession);
+    }
   }
 
   /** Starts the transport; messages flow from here on. */
@@ -204,6 +219,7 @@ export class Connection {
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
     const withToken = wantsToken ? withProgressToken(params, id) : params;
     if (withToken !== undefined) message.params = withToken;
+    const observed = this.observer ? this.observeOutgoing(message) : undefined;
 
     return new Promise<R>((resolve, reject) => {
       const now = Date.now();
@@ -225,6 +241,7 @@ export class Connection {
         lastProgress: Number.NEGATIVE_INFINITY,
         signal,
         onAbort,
+        observed,
       };
       this.pending.set(id, entry);
       if (onAbort) signal!.addEventListener('abort', onAbort, { once: true });
@@ -276,6 +293,7 @@ export class Connection {
     if (this.pending.get(entry.id) !== entry) return;
     this.pending.delete(entry.id);
     if (entry.onAbort) entry.signal!.removeEventListener('abort', entry.onAbort);
+    if (entry.observed) this.observeEnd(entry.observed, outgoingOutcome(entry.observed, result, error));
     if (error) {
       this.remember(entry.id);
       entry.reject(error);
@@ -417,7 +435,7 @@ export class Connection {
     this.incoming.set(message.id, request);
     let result: unknown;
     try {
-      result = this.handler.onRequest(request);
+      result = this.observer ? this.runObserved(request) : this.handler.onRequest(request);
     } catch (error) {
       this.fail(request, error);
       return;
@@ -449,11 +467,23 @@ export class Connection {
       request.batch,
       request.id,
     );
+    const observed = request.observed;
+    if (observed)
+      this.observeEnd(observed, { durationMs: elapsed(observed), result: body as Record<string, unknown> });
   }
 
   private fail(request: IncomingRequest, error: unknown): void {
     if (!this.finish(request)) return;
-    this.reply(this.errorFor(request.id, error), request.batch, request.id);
+    const response = this.errorFor(request.id, error);
+    this.reply(response, request.batch, request.id);
+    const observed = request.observed;
+    if (observed) {
+      this.observeEnd(observed, {
+        durationMs: elapsed(observed),
+        errorCode: response.error.code,
+        errorMessage: response.error.message,
+      });
+    }
   }
 
   /** Marks a request answered. False when no answer may be sent (cancelled or closed). */
@@ -462,6 +492,11 @@ export class Connection {
     request.done = true;
     this.incoming.delete(request.id);
     if (request.cancelled || this.isClosed) {
+      const observed = request.observed;
+      if (observed) {
+        const failure = request.cancelled && !this.isClosed ? 'cancelled' : 'closed';
+        this.observeEnd(observed, { durationMs: elapsed(observed), failure });
+      }
       if (request.batch) {
         request.batch.pending--;
         this.flushBatch(request.batch);
@@ -564,6 +599,54 @@ export class Connection {
     const entry = id === undefined ? undefined : this.pending.get(id);
     this.report(new Error(`Dropped an invalid response (id ${JSON.stringify(id)}): ${reason}`));
     if (entry) this.settle(entry, undefined, new InvalidResponseError(entry.method, reason));
+  }
+
+  // ---------------------------------------------------------------- observer
+
+  /** Observes a request about to be sent; an observer's `_meta` entries (trace context) join it. */
+  private observeOutgoing(message: JsonRpcRequest): ObservedRequest {
+    const observed = new ObservedRequest(
+      'client',
+      message.method,
+      message.id,
+      message.params,
+      this.options.observedSession,
+    );
+    try {
+      this.observer!.requestStarted?.(observed);
+    } catch (error) {
+      this.report(toError(error));
+    }
+    if (observed.meta) message.params = withMeta(message.params, observed.meta);
+    return observed;
+  }
+
+  /** Runs the handler of a received request under the observer (and inside its context). */
+  private runObserved(request: IncomingRequest): unknown {
+    const observer = this.observer!;
+    const observed = new ObservedRequest(
+      'server',
+      request.method,
+      request.id,
+      request.params,
+      this.options.observedSession,
+    );
+    request.observed = observed;
+    try {
+      observer.requestStarted?.(observed);
+    } catch (error) {
+      this.report(toError(error));
+    }
+    if (!observer.runHandler) return this.handler.onRequest(request);
+    return observer.runHandler(observed, () => this.handler.onRequest(request));
+  }
+
+  private observeEnd(observed: ObservedRequest, outcome: ObservedOutcome): void {
+    try {
+      this.observer?.requestFinished?.(observed, outcome);
+    } catch (error) {
+      this.report(toError(error));
+    }
   }
 
   // ---------------------------------------------------------------- IncomingRequestOwner

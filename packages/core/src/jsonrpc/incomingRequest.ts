@@ -2,6 +2,7 @@
  * One request the peer sent us, while its handler runs.
  * @module
  */
+import type { ObservedRequest } from '../observer.js';
 import type { MessageExtra } from '../transport/transport.js';
 import type { RequestId } from './messages.js';
 
@@ -77,6 +78,8 @@ export class IncomingRequest {
   done = false;
   /** @internal */
   batch: BatchCollector | undefined;
+  /** @internal Set only when an observer is installed. */
+  observed: ObservedRequest | undefined;
 
   constructor(
     private readonly owner: IncomingRequestOwner,

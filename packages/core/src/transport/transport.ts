@@ -46,6 +46,11 @@ export interface MessageSink {
   error(error: Error): void;
   /** The transport is closed and will deliver nothing more. `error` says why, if it failed. */
   closed(error?: Error): void;
+  /**
+   * Present only when an observer wants message sizes: a transport that knows them reports each
+   * message's bytes, in and out (check the member, then call it: no cost when absent).
+   */
+  size?(direction: 'in' | 'out', bytes: number): void;
 }
 
 /** Per-message routing hints for transports that have more than one outgoing channel. */
@@ -79,6 +84,8 @@ export interface Transport {
   setProtocolVersion?(version: string): void;
   /** The HTTP session id, for transports that have sessions. */
   readonly sessionId?: string | undefined;
+  /** What the transport runs over, as OpenTelemetry's `network.transport` names it: `pipe`, `tcp`... */
+  readonly networkTransport?: string;
   /**
    * Set by the client that uses a transport with sessions. Called when the server had forgotten
    * the session (restart, failover) and the transport opened a new one on its own: what the

@@ -19,7 +19,7 @@ import {
 import { IncomingRateLimit, toError } from '@mcpkit/core/internal';
 import { buildChildEnvironment, type InheritEnv } from './environment.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, jsonLineHandler, type LineHandler, LineReader } from './lineReader.js';
-import { LineWriter } from './lineWriter.js';
+import { LineWriter, lineBytesOf } from './lineWriter.js';
 import { exitFailure, planSpawn, type StdioServerProcessError, spawnFailure } from './spawn.js';
 
 /**
@@ -176,6 +176,7 @@ const STDIN_ERROR_GRACE_MS = 1000;
  * ```
  */
 export class StdioClientTransport implements Transport {
+  readonly networkTransport = 'pipe';
   /**
    * The server's stderr when `stderr` is `'pipe'`, otherwise `null`. Available before `start()`.
    * Output is only buffered here once someone reads it (a `data` listener, `pipe`, or iteration),
@@ -254,6 +255,7 @@ export class StdioClientTransport implements Transport {
     this.writer = new LineWriter(child.stdin!, {
       maxQueuedChars: this.options.maxWriteQueueBytes ?? DEFAULT_MAX_WRITE_QUEUE_BYTES,
       onOverflow: (error) => this.abort(error),
+      onLineBytes: lineBytesOf(sink),
     });
     this.listen(child);
     return new Promise((resolve, reject) => {

@@ -175,6 +175,7 @@ export function jsonLineHandler(
 ): LineHandler {
   return {
     line(text) {
+      if (sink.size) sink.size('in', Buffer.byteLength(text) + 1);
       if (exceedsJsonDepth(text, maxDepth)) {
         sink.parseError(new JsonTooDeepError(maxDepth));
         return;

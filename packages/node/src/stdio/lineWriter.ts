@@ -9,6 +9,7 @@
  * @module
  */
 import type { Writable } from 'node:stream';
+import type { MessageSink } from '@mcpkit/core';
 
 /** Queued lines are joined into writes of about this many characters when flushing. */
 const FLUSH_BATCH_CHARS = 64 * 1024;
@@ -65,6 +66,22 @@ export interface LineWriterOptions {
   readonly maxQueuedChars?: number;
   /** Told once when `maxQueuedChars` is exceeded; the writer has failed already. */
   readonly onOverflow?: (error: Error) => void;
+  /** Told the size in bytes of each line written (an observer's message sizes); absent, no cost. */
+  readonly onLineBytes?: ((bytes: number) => void) | undefined;
+}
+
+/**
+ * The `onLineBytes` option that reports written lines to `sink`'s size observer, or `undefined`
+ * when nothing observes sizes (the writer then does nothing per line).
+ *
+ * @example
+ * ```ts
+ * new LineWriter(process.stdout, { onLineBytes: lineBytesOf(sink) });
+ * ```
+ */
+export function lineBytesOf(sink: MessageSink): ((bytes: number) => void) | undefined {
+  const size = sink.size;
+  return size ? (bytes) => size.call(sink, 'out', bytes) : undefined;
 }
 
 /** A backpressure-aware line writer bound to one stream for its whole life. */
@@ -105,6 +122,7 @@ export class LineWriter {
   write(message: unknown): undefined | Promise<void> {
     if (this.failure) throw this.failure;
     const line = serializeLine(message);
+    if (this.options.onLineBytes) this.options.onLineBytes(Buffer.byteLength(line));
     if (this.waiters) {
       const shared = this.waiters.promise;
       this.queue.push(line);

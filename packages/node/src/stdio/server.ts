@@ -5,7 +5,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { JsonRpcMessage, MessageSink, SendOptions, Transport } from '@mcpkit/core';
 import { DEFAULT_MAX_MESSAGE_BYTES, jsonLineHandler, LineReader } from './lineReader.js';
-import { LineWriter } from './lineWriter.js';
+import { LineWriter, lineBytesOf } from './lineWriter.js';
 
 /**
  * Options of {@link StdioServerTransport}.
@@ -49,6 +49,7 @@ export interface StdioServerOptions {
  * ```
  */
 export class StdioServerTransport implements Transport {
+  readonly networkTransport = 'pipe';
   private readonly stdin: Readable;
   private readonly stdout: Writable;
   private readonly maxMessageBytes: number;
@@ -74,7 +75,7 @@ export class StdioServerTransport implements Transport {
     this.reader = new LineReader(this.maxMessageBytes, jsonLineHandler(sink, 'stdin', this.maxJsonDepth));
     // Responses produced in one tick (to a burst of requests) leave in one write; the client
     // side writes at once, so the two processes overlap instead of taking turns.
-    this.writer = new LineWriter(this.stdout, { coalesce: true });
+    this.writer = new LineWriter(this.stdout, { coalesce: true, onLineBytes: lineBytesOf(sink) });
     this.stdout.on('error', this.onStdoutError);
     this.stdin.on('error', this.onStdinError);
     this.stdin.on('end', this.onStdinEnd);

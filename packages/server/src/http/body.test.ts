@@ -21,7 +21,11 @@ describe('readJsonBody', () => {
   it('parses a body split across chunks, even inside a multi-byte character', async () => {
     const bytes = new TextEncoder().encode('{"text":"héllo ✓"}');
     const chunks = [bytes.slice(0, 10), bytes.slice(10, 11), bytes.slice(11)];
-    expect(await readJsonBody(streamed(chunks), 1024)).toEqual({ ok: true, value: { text: 'héllo ✓' } });
+    expect(await readJsonBody(streamed(chunks), 1024)).toEqual({
+      ok: true,
+      value: { text: 'héllo ✓' },
+      bytes: bytes.length,
+    });
   });
 
   it('stops reading as soon as the limit is passed', async () => {

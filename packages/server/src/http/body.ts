@@ -9,7 +9,7 @@ import type { RawHttpRequest } from './rawHttp.js';
 
 /** What {@link readJsonBody} found. */
 export type BodyResult =
-  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: true; readonly value: unknown; readonly bytes: number }
   | { readonly ok: false; readonly problem: 'too-large' | 'parse' | 'too-deep' | 'aborted' };
 
 const TOO_LARGE = { ok: false, problem: 'too-large' } as const;
@@ -39,7 +39,7 @@ export async function readJsonBody(
   }
   if (exceedsJsonDepth(text, maxDepth)) return TOO_DEEP;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return { ok: true, value: JSON.parse(text), bytes: bytes.length };
   } catch {
     return PARSE;
   }

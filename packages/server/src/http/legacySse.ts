@@ -213,6 +213,7 @@ class LegacySseEndpoint implements HttpEndpoint {
 
 /** One legacy session: a single event stream carries everything the server sends. */
 class LegacySseTransport implements Transport, SseConnectionOwner {
+  readonly networkTransport = 'tcp';
   session: ServerSession | undefined;
   /** The principal that opened the session (see `principalOf`); it alone may post to it. */
   principal: string | undefined;

@@ -33,6 +33,8 @@ export class HttpMessageExtra implements MessageExtra {
   constructor(
     readonly authInfo: AuthInfo | undefined,
     private readonly view: RawHttpRequest,
+    /** The size of the POST body in bytes (for an observer of message sizes). */
+    readonly bodyBytes?: number,
   ) {}
 
   get httpRequest(): Request {

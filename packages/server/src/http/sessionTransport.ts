@@ -170,6 +170,7 @@ class LogicalStream implements SseConnectionOwner {
  * to be constructed by applications.
  */
 export class HttpSessionTransport implements Transport, SessionStateHolder {
+  readonly networkTransport = 'tcp';
   /** The `ServerSession` serving this transport (set by the handler right after connecting). */
   session: ServerSession | undefined;
   /** When the client last sent anything (ms since epoch); idle sessions expire. */
@@ -286,6 +287,10 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
 
   /** Hands a parsed body (one message or a batch) to the session's connection. */
   deliver(body: ClassifiedBody, extra: MessageExtra): void {
+    if (this.sink?.size) {
+      const bytes = (extra as { bodyBytes?: number }).bodyBytes;
+      if (bytes !== undefined) this.sink.size('in', bytes);
+    }
     deliverBody(this.sink, body, extra);
   }
 
@@ -412,7 +417,9 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     responseId: RequestId | undefined,
   ): string | undefined {
     try {
-      return JSON.stringify(message);
+      const text = JSON.stringify(message);
+      if (this.sink?.size) this.sink.size('out', utf8Length(text));
+      return text;
     } catch (error) {
       // A result that cannot be serialized (a cycle, a BigInt) must still answer its request.
       this.runtime.report(toError(error));
@@ -725,4 +732,9 @@ function randomHex(bytes: number): string {
   let hex = '';
   for (const byte of buffer) hex += byte.toString(16).padStart(2, '0');
   return hex;
+}
+
+/** The UTF-8 size of `text` (for an observer of message sizes; web APIs only). */
+function utf8Length(text: string): number {
+  return new TextEncoder().encode(text).length;
 }

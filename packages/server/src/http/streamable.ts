@@ -352,7 +352,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     }
     const summary = summarize(body.value);
     if (summary instanceof Reply) return summary;
-    const messageExtra = new HttpMessageExtra(extra?.authInfo, request);
+    const messageExtra = new HttpMessageExtra(extra?.authInfo, request, body.bytes);
     if (this.stateless) return this.postStateless(request, summary, messageExtra);
 
     const sessionId = request.header(SESSION_HEADER);

@@ -1,0 +1,279 @@
+/**
+ * `@mcpkit/otel` with the real OpenTelemetry SDK (tracing with an in-memory exporter, metrics with
+ * a collecting reader): mcpkit client → Streamable HTTP → mcpkit server is one trace, client span
+ * to server span, with the MCP semantic conventions' attributes and histograms; the official SDK
+ * client's `_meta` continues a trace too.
+ */
+import { McpClient } from '@mcpkit/client';
+import { StreamableHttpClientTransport } from '@mcpkit/client/http';
+import { serve } from '@mcpkit/node/http';
+import { createOtelObserver, DURATION_BUCKETS } from '@mcpkit/otel';
+import { McpServer } from '@mcpkit/server';
+import { createStreamableHttpHandler } from '@mcpkit/server/http';
+import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import {
+  AggregationTemporality,
+  type HistogramMetricData,
+  MeterProvider,
+  MetricReader,
+} from '@opentelemetry/sdk-metrics';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+/** A pull reader: `collect()` gathers what the meters recorded so far. */
+class CollectingReader extends MetricReader {
+  constructor() {
+    super({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
+  }
+  protected async onForceFlush(): Promise<void> {}
+  protected async onShutdown(): Promise<void> {}
+}
+
+const spans = new InMemorySpanExporter();
+const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
+const hostTracer = tracerProvider.getTracer('host-app');
+let reader: CollectingReader;
+let meterProvider: MeterProvider;
+const cleanups: Array<() => Promise<void>> = [];
+
+beforeAll(() => {
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(
+    new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+  );
+});
+afterAll(() => {
+  context.disable();
+  propagation.disable();
+});
+beforeEach(() => {
+  spans.reset();
+  reader = new CollectingReader();
+  meterProvider = new MeterProvider({ readers: [reader] });
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function observer() {
+  return createOtelObserver({ tracerProvider, meterProvider });
+}
+
+function demoServer(): McpServer {
+  const server = new McpServer({ name: 'traced', version: '1.0.0' }, { observer: observer() });
+  server.tool('echo', { inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }, (args) =>
+    String(args.text),
+  );
+  server.prompt('greeting', {}, () => ({ messages: [] }));
+  server.tool('broken', () => ({ content: [{ type: 'text', text: 'no' }], isError: true }));
+  // A tool that asks the client for its roots: the server's own request is a child of its span.
+  server.tool('roots', async (_args, ctx) => {
+    const { roots } = await ctx.listRoots();
+    return roots.map((root) => root.uri).join(',');
+  });
+  return server;
+}
+
+async function startServer() {
+  const server = demoServer();
+  const handler = createStreamableHttpHandler(server);
+  const served = await serve(handler, { path: '/mcp' });
+  cleanups.push(() => served.close());
+  return { server, url: served.url };
+}
+
+const named = (name: string, kind: SpanKind): ReadableSpan => {
+  const found = spans.getFinishedSpans().filter((span) => span.name === name && span.kind === kind);
+  expect(found, `${name} (${SpanKind[kind]})`).toHaveLength(1);
+  return found[0]!;
+};
+const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
+
+async function histogram(name: string): Promise<HistogramMetricData> {
+  const { resourceMetrics } = await reader.collect();
+  const metric = resourceMetrics.scopeMetrics
+    .flatMap((scope) => scope.metrics)
+    .find((m) => m.descriptor.name === name);
+  expect(metric, name).toBeDefined();
+  return metric as HistogramMetricData;
+}
+
+describe('@mcpkit/otel with the OpenTelemetry SDK', () => {
+  it('makes one trace of a host span, the client span and the server span over HTTP', async () => {
+    const { url } = await startServer();
+    const client = new McpClient({ name: 'host', version: '1.0.0' }, { observer: observer() });
+    await client.connect(new StreamableHttpClientTransport(url));
+    cleanups.push(() => client.close());
+
+    await hostTracer.startActiveSpan('host turn', async (host) => {
+      await client.callTool('echo', { text: 'hi' });
+      host.end();
+    });
+
+    const host = named('host turn', SpanKind.INTERNAL);
+    const clientSpan = named('tools/call echo', SpanKind.CLIENT);
+    const serverSpan = named('tools/call echo', SpanKind.SERVER);
+    const traceId = host.spanContext().traceId;
+    expect(clientSpan.spanContext().traceId).toBe(traceId);
+    expect(serverSpan.spanContext().traceId).toBe(traceId);
+    expect(parentOf(clientSpan)).toBe(host.spanContext().spanId);
+    expect(parentOf(serverSpan)).toBe(clientSpan.spanContext().spanId);
+
+    const sessionId = client.connection.transport.sessionId;
+    expect(sessionId).toMatch(/./);
+    for (const span of [clientSpan, serverSpan]) {
+      expect(span.attributes).toMatchObject({
+        'mcp.method.name': 'tools/call',
+        'gen_ai.tool.name': 'echo',
+        'gen_ai.operation.name': 'execute_tool',
+        'mcp.protocol.version': client.protocolVersion,
+        'mcp.session.id': sessionId,
+        'network.transport': 'tcp',
+      });
+      expect(span.attributes['jsonrpc.request.id']).toMatch(/^\d+$/);
+      expect(span.attributes['error.type']).toBeUndefined();
+      expect(span.attributes['gen_ai.tool.call.arguments']).toBeUndefined(); // not opted in
+    }
+    expect(serverSpan.attributes['jsonrpc.request.id']).toBe(clientSpan.attributes['jsonrpc.request.id']);
+  });
+
+  it('records error.type for JSON-RPC errors and tool errors, with an error status', async () => {
+    const { url } = await startServer();
+    const client = new McpClient({ name: 'host', version: '1.0.0' }, { observer: observer() });
+    await client.connect(new StreamableHttpClientTransport(url));
+    cleanups.push(() => client.close());
+
+    await client.callTool('broken', {});
+    await expect(client.request('prompts/get', { name: 'nope' })).rejects.toThrow();
+
+    for (const kind of [SpanKind.CLIENT, SpanKind.SERVER]) {
+      const broken = named('tools/call broken', kind);
+      expect(broken.attributes['error.type']).toBe('tool_error');
+      expect(broken.status.code).toBe(SpanStatusCode.ERROR);
+      const missing = named('prompts/get nope', kind);
+      expect(missing.attributes['gen_ai.prompt.name']).toBe('nope');
+      expect(missing.attributes['error.type']).toMatch(/^-32\d{3}$/);
+      expect(missing.attributes['rpc.response.status_code']).toBe(missing.attributes['error.type']);
+      expect(missing.status).toMatchObject({ code: SpanStatusCode.ERROR, message: expect.any(String) });
+    }
+  });
+
+  it("continues the trace into the server's own requests to the client (roots/list)", async () => {
+    const { url } = await startServer();
+    const client = new McpClient(
+      { name: 'host', version: '1.0.0' },
+      { observer: observer(), roots: [{ uri: 'file:///work' }] },
+    );
+    await client.connect(new StreamableHttpClientTransport(url));
+    cleanups.push(() => client.close());
+
+    expect(await client.callTool('roots', {})).toMatchObject({ content: [{ text: 'file:///work' }] });
+
+    const serverCall = named('tools/call roots', SpanKind.SERVER);
+    const serverAsks = named('roots/list', SpanKind.CLIENT);
+    const clientAnswers = named('roots/list', SpanKind.SERVER);
+    expect(parentOf(serverAsks)).toBe(serverCall.spanContext().spanId);
+    expect(parentOf(clientAnswers)).toBe(serverAsks.spanContext().spanId);
+    expect(clientAnswers.spanContext().traceId).toBe(serverCall.spanContext().traceId);
+  });
+
+  it('records the operation and session histograms with the advisory buckets', async () => {
+    const { url } = await startServer();
+    const client = new McpClient({ name: 'host', version: '1.0.0' }, { observer: observer() });
+    await client.connect(new StreamableHttpClientTransport(url));
+    for (let i = 0; i < 3; i++) await client.callTool('echo', { text: String(i) });
+    await client.close();
+
+    for (const name of ['mcp.client.operation.duration', 'mcp.server.operation.duration']) {
+      const metric = await histogram(name);
+      expect(metric.descriptor.unit).toBe('s');
+      const calls = metric.dataPoints.filter((point) => point.attributes['mcp.method.name'] === 'tools/call');
+      expect(calls).toHaveLength(1);
+      expect(calls[0]!.attributes).toMatchObject({ 'gen_ai.tool.name': 'echo', 'network.transport': 'tcp' });
+      expect(calls[0]!.value.count).toBe(3);
+      expect(calls[0]!.value.buckets.boundaries).toEqual(DURATION_BUCKETS);
+      // No per-session attribute on metrics: that would be unbounded cardinality.
+      expect(calls[0]!.attributes['mcp.session.id']).toBeUndefined();
+    }
+    const clientSession = await histogram('mcp.client.session.duration');
+    expect(clientSession.dataPoints[0]!.value.count).toBe(1);
+    expect(clientSession.dataPoints[0]!.value.buckets.boundaries).toEqual(DURATION_BUCKETS);
+    // Closing the client deletes the HTTP session; the server session then ends too.
+    await expect
+      .poll(async () => (await histogram('mcp.server.session.duration')).dataPoints[0]?.value.count)
+      .toBe(1);
+  });
+
+  it("continues a trace sent in the official SDK client's _meta (SDK 1.32 sends none itself)", async () => {
+    const { url } = await startServer();
+    const sdk = new SdkClient({ name: 'sdk-host', version: '1.0.0' });
+    await sdk.connect(new StreamableHTTPClientTransport(new URL(url)));
+    cleanups.push(() => sdk.close());
+
+    // Without help, the official client sends no trace context: the server span is a root.
+    await sdk.callTool({ name: 'echo', arguments: { text: 'plain' } });
+    expect(parentOf(named('tools/call echo', SpanKind.SERVER))).toBeUndefined();
+    spans.reset();
+
+    const host = hostTracer.startSpan('sdk host turn');
+    const carrier: Record<string, string> = {};
+    propagation.inject(trace.setSpan(context.active(), host), carrier);
+    expect(Object.keys(carrier)).toContain('traceparent');
+    await sdk.callTool({ name: 'echo', arguments: { text: 'traced' }, _meta: carrier });
+    host.end();
+
+    const serverSpan = named('tools/call echo', SpanKind.SERVER);
+    expect(serverSpan.spanContext().traceId).toBe(host.spanContext().traceId);
+    expect(parentOf(serverSpan)).toBe(host.spanContext().spanId);
+    expect(serverSpan.attributes['mcp.session.id']).toBe(sdk.transport?.sessionId);
+  });
+
+  it('never records the bearer token or headers of the transport', async () => {
+    const { url } = await startServer();
+    const token = 'tok_4f9a0c2e1b7d';
+    const client = new McpClient({ name: 'host', version: '1.0.0' }, { observer: observer() });
+    await client.connect(
+      new StreamableHttpClientTransport(url, { headers: { Authorization: `Bearer ${token}` } }),
+    );
+    cleanups.push(() => client.close());
+    await client.callTool('echo', { text: 'hi' });
+    const exported = JSON.stringify(
+      spans
+        .getFinishedSpans()
+        .map((span) => ({ name: span.name, attributes: span.attributes, links: span.links })),
+    );
+    expect(exported).toContain('tools/call echo'); // the spans are there...
+    expect(exported).not.toContain(token); // ...and the token is not
+    expect(exported.toLowerCase()).not.toContain('authorization');
+  });
+
+  it('records tool arguments and results only when asked to', async () => {
+    const server = new McpServer(
+      { name: 'payloads', version: '1.0.0' },
+      { observer: createOtelObserver({ tracerProvider, meterProvider, recordToolPayloads: true }) },
+    );
+    server.tool(
+      'echo',
+      { inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
+      (args) => String(args.text),
+    );
+    const served = await serve(createStreamableHttpHandler(server), { path: '/mcp' });
+    cleanups.push(() => served.close());
+    const client = new McpClient({ name: 'host', version: '1.0.0' });
+    await client.connect(new StreamableHttpClientTransport(served.url));
+    cleanups.push(() => client.close());
+    await client.callTool('echo', { text: 'secret-ish' });
+    const span = named('tools/call echo', SpanKind.SERVER);
+    expect(JSON.parse(String(span.attributes['gen_ai.tool.call.arguments']))).toEqual({ text: 'secret-ish' });
+    expect(String(span.attributes['gen_ai.tool.call.result'])).toContain('secret-ish');
+  });
+});

@@ -74,7 +74,7 @@ describe('server middleware: the pipeline', () => {
   it('may change the params, change the result and short-circuit', async () => {
     const { server } = makeServer();
     server.use('tools/call', async (ctx, next) => {
-      if (ctx.params.name === 'cached') return { content: [{ type: 'text', text: 'from cache' }] };
+      if (ctx.params.arguments?.text === 'cached') return { content: [{ type: 'text', text: 'from cache' }] };
       ctx.params = { ...ctx.params, arguments: { text: 'changed' } };
       const result = await next();
       return {
@@ -88,7 +88,7 @@ describe('server middleware: the pipeline', () => {
       { type: 'text', text: 'changed' },
       { type: 'text', text: 'appended' },
     ]);
-    expect(textOf(await client.callTool('cached', {}))).toBe('from cache');
+    expect(textOf(await client.callTool('echo', { text: 'cached' }))).toBe('from cache');
   });
 
   it('a deliberate McpError from a middleware reaches the peer with its code and data', async () => {

@@ -31,6 +31,7 @@ import {
   negotiateProtocolVersion,
   type OutgoingRequestOptions,
   type ProtocolVersion,
+  type RequestId,
   type RevisionCodec,
   type ServerCapabilities,
   type ServerRequestMap,
@@ -38,6 +39,7 @@ import {
   type Transport,
 } from '@mcpkit/core';
 import { RequestContext } from './context.js';
+import { sendThrough } from './middleware/sending.js';
 import type { Server } from './server.js';
 import {
   checkSessionState,
@@ -287,6 +289,11 @@ export class ServerSession {
     options?: OutgoingRequestOptions,
   ): Promise<R>;
   request<R>(method: string, params?: object, options?: OutgoingRequestOptions): Promise<R> {
+    if (this.server.sendPipeline) {
+      return sendThrough(this, method, params as Record<string, unknown> | undefined, false, undefined, {
+        options,
+      }) as Promise<R>;
+    }
     try {
       const prepared = this.prepareRequest(method, params as Record<string, unknown> | undefined);
       return this.connection.request<R>(method, prepared, options);
@@ -320,6 +327,9 @@ export class ServerSession {
     params?: Record<string, unknown>,
     relatedRequestId?: string | number,
   ): void | Promise<void> {
+    if (this.server.sendPipeline && this.phase !== 'closed') {
+      return sendThrough(this, method, params, true, undefined, { relatedRequestId }).then(() => undefined);
+    }
     const encoded = this.codec.encodeParams(method, params);
     if (encoded === NOT_IN_REVISION || this.phase === 'closed') return;
     return this.connection.notify(
@@ -357,7 +367,26 @@ export class ServerSession {
    * ```
    */
   async ping(options?: OutgoingRequestOptions): Promise<void> {
-    await this.connection.request(Method.Ping, undefined, { resetTimeoutOnProgress: false, ...options });
+    const pingOptions = { resetTimeoutOnProgress: false, ...options };
+    if (this.server.sendPipeline)
+      await sendThrough(this, Method.Ping, undefined, false, undefined, { options: pingOptions });
+    else await this.connection.request(Method.Ping, undefined, pingOptions);
+  }
+
+  /** @internal Encodes and sends a notification, as the sending middleware left it. */
+  notifyNow(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    relatedRequestId: RequestId | undefined,
+  ): Promise<void> | undefined {
+    const encoded = this.codec.encodeParams(method, params);
+    if (encoded === NOT_IN_REVISION || this.phase === 'closed') return undefined;
+    const sent = this.connection.notify(
+      method,
+      encoded,
+      relatedRequestId === undefined ? undefined : { relatedRequestId },
+    );
+    return sent ?? undefined;
   }
 
   /** Closes the session's transport. */

@@ -21,6 +21,7 @@ import {
 import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
 import type { ItemList } from '../listChanged.js';
+import type { ServerMiddlewareContext } from '../middleware/context.js';
 import { PagedCollection } from '../pagination.js';
 import { invalidParams, isPromiseLike, isRecord, requireString } from '../params.js';
 import { describeIssues, prepareObjectSchema } from './schemas.js';
@@ -158,28 +159,90 @@ export class ToolsFeature extends Feature {
   }
 
   private callTool(params: Record<string, unknown>, ctx: RequestContext): unknown {
+    const { tool, args } = this.route(params);
+    if (!this.host.hasMiddleware) return this.dispatchCall(tool, args, params, ctx);
+    if (params.task !== undefined || this.options.execute) {
+      // The call runs elsewhere (a task, a subclass's executeTool): the chain wraps it whole.
+      const ran = this.host.runMiddleware(Method.ToolsCall, params, ctx, (c) => {
+        const routed = this.route(c.params);
+        return this.dispatchCall(routed.tool, routed.args, c.params, ctx);
+      });
+      return ran.catch((error: unknown) => this.middlewareFailed(params, error, ctx));
+    }
+    const pending = tool.state.input.validate(args);
+    if (isPromiseLike(pending)) {
+      return Promise.resolve(pending).then((checked) => this.callValidated(tool, params, checked, ctx));
+    }
+    return this.callValidated(tool, params, pending, ctx);
+  }
+
+  /** Routing: the tool by name, and the arguments as an object; a refusal here passes no middleware. */
+  private route(params: Record<string, unknown>): { tool: RegisteredTool; args: Record<string, unknown> } {
     const name = requireString(params.name, 'tools/call: "name"');
     const tool = this.registry.find(name);
     if (!tool) throw unknownToolError(name);
     const args = params.arguments ?? {};
     if (!isRecord(args)) throw invalidParams('tools/call: "arguments" must be an object');
-    if (params.task !== undefined) {
-      return this.options.runAsTask(tool, args, ctx, params as CallToolRequestParams);
-    }
-    if (tool.state.definition.execution?.taskSupport === 'required') {
+    if (params.task === undefined && tool.state.definition.execution?.taskSupport === 'required') {
       throw new McpError(
         ErrorCode.MethodNotFound,
         `Tool "${name}" can only be called as a task: add "task" to the tools/call params`,
       );
     }
+    return { tool, args };
+  }
+
+  private dispatchCall(
+    tool: RegisteredTool,
+    args: Record<string, unknown>,
+    params: Record<string, unknown>,
+    ctx: RequestContext,
+  ): unknown {
+    if (params.task !== undefined) {
+      return this.options.runAsTask(tool, args, ctx, params as CallToolRequestParams);
+    }
     const execute = this.options.execute;
     return execute ? execute(tool, args, ctx) : this.execute(tool, args, ctx);
+  }
+
+  /**
+   * A plain call with middleware installed: the chain runs after argument validation (it sees the
+   * validated arguments) and before output validation, so no middleware can make the server send
+   * `structuredContent` that breaks the tool's `outputSchema`. A middleware that changes the call's
+   * name or arguments has it routed and validated again.
+   */
+  private callValidated(
+    tool: RegisteredTool,
+    params: Record<string, unknown>,
+    checked: ValidationResult,
+    ctx: RequestContext,
+  ): CallToolResult | Promise<CallToolResult> {
+    if (!checked.valid) return invalidArgumentsResult(tool.state.definition.name, checked.issues);
+    const args = checked.value as Record<string, unknown>;
+    const called = args === params.arguments ? params : { ...params, arguments: args };
+    let state = tool.state;
+    const end = (c: ServerMiddlewareContext): unknown => {
+      const now = c.params;
+      if (now === called || (now.name === called.name && now.arguments === args)) {
+        return this.runHandler(state, checked, ctx, false);
+      }
+      const routed = this.route(now);
+      state = routed.tool.state;
+      const again = state.input.validate(routed.args);
+      if (!isPromiseLike(again)) return this.runHandler(state, again, ctx, false);
+      return Promise.resolve(again).then((result) => this.runHandler(state, result, ctx, false));
+    };
+    return this.host.runMiddleware(Method.ToolsCall, called, ctx, end).then(
+      (result) => (state.output ? this.structured(state, result, ctx) : (result as CallToolResult)),
+      (error: unknown) => this.middlewareFailed(called, error, ctx),
+    );
   }
 
   private runHandler(
     state: ToolState,
     checked: ValidationResult,
     ctx: RequestContext,
+    checkOutput = true,
   ): CallToolResult | Promise<CallToolResult> {
     if (!checked.valid) return invalidArgumentsResult(state.definition.name, checked.issues);
     let returned: unknown;
@@ -188,21 +251,31 @@ export class ToolsFeature extends Feature {
     } catch (error) {
       return this.failed(state, error, ctx);
     }
-    if (!isPromiseLike(returned)) return this.finish(state, returned, ctx);
+    if (!isPromiseLike(returned)) return this.finish(state, returned, ctx, checkOutput);
     return Promise.resolve(returned).then(
-      (value) => this.finish(state, value, ctx),
+      (value) => this.finish(state, value, ctx, checkOutput),
       (error: unknown) => this.failed(state, error, ctx),
     );
   }
 
-  /** What the handler returned, as a `CallToolResult`; a failure to build one is the tool's error. */
+  /**
+   * What the handler returned, as a `CallToolResult`; a failure to build one is the tool's error.
+   * Without `checkOutput` (a middleware runs behind), structured output is only shaped: it is
+   * checked once the middleware is done.
+   */
   private finish(
     state: ToolState,
     returned: unknown,
     ctx: RequestContext,
+    checkOutput: boolean,
   ): CallToolResult | Promise<CallToolResult> {
     try {
       if (!state.output) return toCallToolResult(returned);
+      if (!checkOutput) {
+        return isCallToolResult(returned) || !isPlainObject(returned)
+          ? toCallToolResult(returned)
+          : structuredResult(returned);
+      }
       return this.structured(state, returned, ctx).then(undefined, (error: unknown) =>
         this.failed(state, error, ctx),
       );

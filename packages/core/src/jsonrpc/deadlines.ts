@@ -8,7 +8,15 @@
  * @module
  */
 
-/** Runs `sweep(now)` at (or just after) the earliest scheduled time. */
+/**
+ * Runs `sweep(now)` at (or just after) the earliest scheduled time.
+ *
+ * @example
+ * ```ts
+ * const timer = new DeadlineTimer((now) => expireDue(now)); // returns the next deadline, or Infinity
+ * timer.schedule(Date.now() + 5_000);
+ * ```
+ */
 export class DeadlineTimer {
   private handle: ReturnType<typeof setTimeout> | undefined;
   private armedAt = Number.POSITIVE_INFINITY;

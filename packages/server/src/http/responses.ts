@@ -92,6 +92,10 @@ export const Refuse = {
   invalid: (reason: string, id?: RequestId) =>
     refusal(400, `Invalid Request: ${reason}`, ErrorCode.InvalidRequest, undefined, id),
   missingSession: () => refusal(400, 'Bad Request: the Mcp-Session-Id header is required'),
+  tooManyRequests: (retryAfterMs: number) =>
+    refusal(429, 'Too Many Requests: the rate limit is exceeded; retry later', -32029, {
+      'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
+    }),
   unknownSession: () => refusal(404, 'Session not found: initialize a new session'),
   badProtocolVersion: (version: string) =>
     refusal(400, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version.slice(0, 40))}`),

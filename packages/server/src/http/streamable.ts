@@ -110,6 +110,15 @@ export interface StreamableHttpHandlerOptions extends HostSecurityOptions {
    * characters. Default `crypto.randomUUID()`.
    */
   sessionIdGenerator?: () => string;
+  /**
+   * Looks at each POST before its body is read and returns the milliseconds the client must wait
+   * (a positive number refuses it: 429 with `Retry-After`), else `0`/`undefined`. For
+   * `rateLimit().httpGate` of `@mcpkit/server/guards`. Default: none.
+   */
+  gate?: (
+    request: RawHttpRequest,
+    extra: HttpRequestExtra | undefined,
+  ) => number | undefined | Promise<number | undefined>;
 }
 
 /** What the host adds to a request besides the `Request` itself. */
@@ -240,6 +249,7 @@ class StreamableHttpEndpoint implements HttpRuntime {
   private readonly enableGet: boolean;
   private readonly enableDelete: boolean;
   private readonly strictVersion: boolean;
+  private readonly gate: StreamableHttpHandlerOptions['gate'];
   private readonly allow: string;
   private readonly newSessionId: () => string;
   private readonly tickInterval: number;
@@ -290,6 +300,7 @@ class StreamableHttpEndpoint implements HttpRuntime {
     this.enableGet = options.enableGetStream ?? true;
     this.enableDelete = options.enableDelete ?? true;
     this.strictVersion = options.strictProtocolVersion ?? false;
+    this.gate = options.gate;
     this.guard = createHostGuard(options);
     this.newSessionId = options.sessionIdGenerator ?? (() => crypto.randomUUID());
     this.allow = this.stateless
@@ -333,6 +344,8 @@ class StreamableHttpEndpoint implements HttpRuntime {
   // ---------------------------------------------------------------- POST
 
   private async post(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {
+    const wait = this.gate ? await this.gate(request, extra) : undefined;
+    if (wait !== undefined && wait > 0) return Refuse.tooManyRequests(wait);
     const accept = request.header('accept');
     if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream')) {
       return Refuse.notAcceptable(BOTH_TYPES);

@@ -137,7 +137,7 @@ export class ToolsFeature extends Feature {
   middlewareFailed(params: Record<string, unknown>, error: unknown, ctx: RequestContext): CallToolResult {
     if (error instanceof McpError) throw error;
     const name = typeof params.name === 'string' ? params.name : '';
-    if (!(error instanceof ToolError) && !ctx.request.cancelled) {
+    if (!(error instanceof ToolError) && !ctx.request.cancelled && !ctx.request.aborted) {
       this.host.reportError(error instanceof Error ? error : new Error(String(error)), ctx.session);
     }
     return toolErrorResult(thrownErrorText(name, error, this.options.maskErrors));
@@ -287,7 +287,7 @@ export class ToolsFeature extends Feature {
   /** A thrown error becomes an `isError` result, except one the specification answers as an error. */
   private failed(state: ToolState, error: unknown, ctx: RequestContext): CallToolResult {
     if (error instanceof UrlElicitationRequiredError) throw error;
-    if (!(error instanceof ToolError) && !ctx.request.cancelled) {
+    if (!(error instanceof ToolError) && !ctx.request.cancelled && !ctx.request.aborted) {
       this.host.reportError(error instanceof Error ? error : new Error(String(error)), ctx.session);
     }
     return toolErrorResult(thrownErrorText(state.definition.name, error, this.options.maskErrors));

@@ -71,6 +71,8 @@ export interface ServeSettings {
   readonly host: string;
   readonly stateless: boolean;
   readonly jsonResponse: boolean;
+  /** `--rate-limit`: requests per second and burst per client; absent when not limited. */
+  readonly rateLimit?: { readonly rate: number; readonly burst: number };
 }
 
 /**
@@ -142,6 +144,7 @@ const OPTIONS = {
   host: { type: 'string' },
   stateless: { type: 'boolean' },
   'json-response': { type: 'boolean' },
+  'rate-limit': { type: 'string' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -169,7 +172,7 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
   get: [...CLIENT_OPTIONS, 'args'],
   complete: CLIENT_OPTIONS,
   ping: CLIENT_OPTIONS,
-  serve: ['help', 'stdio', 'http', 'port', 'host', 'stateless', 'json-response'],
+  serve: ['help', 'stdio', 'http', 'port', 'host', 'stateless', 'json-response', 'rate-limit'],
 };
 
 /** The demo server's default address, as the quickstart documents it. */
@@ -289,13 +292,43 @@ function serveSettings(values: Values): ServeSettings {
       if (values[name] !== undefined) throw usageError(`--${name} applies to --http only`, SERVE_HINT);
     }
   }
-  return {
+  const settings: ServeSettings = {
     transport,
     port: values.port === undefined ? DEFAULT_HTTP_PORT : parsePort(values.port as string),
     host: (values.host as string | undefined) ?? DEFAULT_HTTP_HOST,
     stateless: values.stateless === true,
     jsonResponse: values['json-response'] === true,
   };
+  const limit = values['rate-limit'] as string | undefined;
+  return limit === undefined ? settings : { ...settings, rateLimit: parseRateLimit(limit) };
+}
+
+/** `N/s` or `N/m`, optionally `,burst=B` (default twice the per-second rate, at least 1). */
+const RATE_LIMIT = /^(\d{1,9}(?:\.\d{1,9})?)\/(s|m)(?:,burst=(\d{1,9}))?$/;
+
+/**
+ * Parses `--rate-limit`: `20/s` (20 per second, bursts of 40), `20/s,burst=5`, `30/m`.
+ *
+ * @throws {CliError} a usage error for anything else.
+ * @example
+ * ```ts
+ * parseRateLimit('20/s,burst=40'); // { rate: 20, burst: 40 }
+ * ```
+ */
+export function parseRateLimit(text: string): { rate: number; burst: number } {
+  const match = RATE_LIMIT.exec(text);
+  const count = Number(match?.[1]);
+  if (!match || !(count > 0)) {
+    throw usageError(
+      `--rate-limit must look like 20/s, 20/s,burst=40 or 30/m, got "${text.slice(0, 40)}"`,
+      'mcpkit serve --rate-limit 20/s',
+    );
+  }
+  const rate = match[2] === 'm' ? count / 60 : count;
+  const burst = match[3] === undefined ? Math.max(1, rate * 2) : Number(match[3]);
+  if (burst < 1)
+    throw usageError('--rate-limit: burst must be at least 1', 'mcpkit serve --rate-limit 20/s,burst=40');
+  return { rate, burst };
 }
 
 function parsePort(text: string): number {

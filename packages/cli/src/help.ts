@@ -117,7 +117,7 @@ complete; further pairs are arguments already chosen (context). Examples:
   ping: `Usage: mcpkit ping TARGET
 
 Pings the server and prints the round-trip time. With --json: {"latencyMs": N}.`,
-  serve: `Usage: mcpkit serve [--http [--port N] [--host H] [--stateless] [--json-response] | --stdio]
+  serve: `Usage: mcpkit serve [--http [--port N] [--host H] [--stateless] [--json-response] | --stdio] [--rate-limit R]
 
 Runs the demo server, which exercises every MCP 2025-11-25 feature with small examples.
   --http            Streamable HTTP on http://HOST:PORT/mcp (the default)
@@ -125,7 +125,10 @@ Runs the demo server, which exercises every MCP 2025-11-25 feature with small ex
   --host H          address to bind (default 127.0.0.1)
   --stateless       no sessions: every request stands alone
   --json-response   answer with JSON bodies instead of SSE streams
-  --stdio           serve one client over stdin/stdout (for Claude Desktop, VS Code, Cursor)`,
+  --stdio           serve one client over stdin/stdout (for Claude Desktop, VS Code, Cursor)
+  --rate-limit R    limit each client (its principal when authorized, else its session) to R:
+                    20/s (bursts of twice the rate), 20/s,burst=40, or 30/m; a refused request
+                    gets error -32029 with data.retryAfterMs, a refused HTTP POST 429`,
 };
 
 /**

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { toNodeListener } from '@mcpkit/node/http';
 import { StdioServerTransport } from '@mcpkit/node/stdio';
 import type { McpServer } from '@mcpkit/server';
+import { type HttpGate, rateLimit } from '@mcpkit/server/guards';
 import { createLegacySseHandler, createStreamableHttpHandler } from '@mcpkit/server/http';
 import type { ServeSettings } from '../args.js';
 import { CliError, ExitCode } from '../errors.js';
@@ -51,7 +52,16 @@ export async function serve(settings: ServeSettings, io: CliIo): Promise<number>
   // Stateless HTTP gives every request a fresh session, so a task could never be reached again.
   const stateless = settings.transport === 'http' && settings.stateless;
   const server = createDemoServer({ log, tasks: !stateless, stateless });
-  return settings.transport === 'stdio' ? serveStdio(server, io, log) : serveHttp(server, settings, io, log);
+  // Per principal when a request carries one, else per session (per address on stateless HTTP).
+  const limiter = settings.rateLimit ? rateLimit(settings.rateLimit) : undefined;
+  if (limiter) {
+    server.use(limiter);
+    const { rate, burst } = settings.rateLimit!;
+    log(`rate limit: ${rate} requests per second per client, bursts of ${burst}`);
+  }
+  return settings.transport === 'stdio'
+    ? serveStdio(server, io, log)
+    : serveHttp(server, settings, io, log, limiter?.httpGate);
 }
 
 /** Stdio: stdout carries nothing but protocol; every human-readable line goes to stderr. */
@@ -74,10 +84,12 @@ async function serveHttp(
   settings: ServeSettings,
   io: CliIo,
   log: (line: string) => void,
+  gate: HttpGate | undefined,
 ): Promise<number> {
   const streamable = createStreamableHttpHandler(server, {
     stateless: settings.stateless,
     enableJsonResponse: settings.jsonResponse,
+    gate,
   });
   const legacy = createLegacySseHandler(server);
   const onError = (error: Error) => log(`HTTP error: ${error.message}`);

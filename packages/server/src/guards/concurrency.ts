@@ -49,7 +49,8 @@ export function concurrencyLimit(options: ConcurrencyLimitOptions = {}): ServerM
 
   const release = (key: string, slots: Slots): void => {
     const waiter = slots.waiting.shift();
-    if (waiter) waiter(); // the slot passes straight to the next in line
+    if (waiter)
+      waiter(); // the slot passes straight to the next in line
     else if (--slots.running === 0) clients.delete(key);
   };
   const run = (key: string, slots: Slots, next: () => Promise<unknown>): Promise<unknown> =>

@@ -23,7 +23,10 @@ export interface RateLimitOptions {
   per?: 'client' | 'method' | 'tool';
   /** Which client a request counts against; `undefined` leaves it unlimited. Default {@link clientKey}. */
   key?: (ctx: ServerMiddlewareContext) => string | undefined;
-  /** Limit only these methods. Default: every request (notifications are never refused). */
+  /**
+   * Limit only these methods. Default: every request but `initialize`, which opens a session (the
+   * HTTP handler's session caps govern that); notifications are never refused.
+   */
   methods?: readonly string[];
   /** Where buckets live. Default a {@link MemoryBucketStore} with `maxKeys` and `now`. */
   store?: RateLimitStore;
@@ -87,7 +90,9 @@ export function rateLimit(options: RateLimitOptions = {}): RateLimitGuard {
   const methods = options.methods ? new Set(options.methods) : undefined;
 
   const middleware: ServerMiddleware = (ctx, next) => {
-    if (ctx.isNotification || (methods && !methods.has(ctx.method))) return next();
+    if (ctx.isNotification || (methods ? !methods.has(ctx.method) : ctx.method === 'initialize')) {
+      return next();
+    }
     const client = keyOf(ctx);
     if (client === undefined) return next();
     const wait = store.take(bucketKey(client, per, ctx), limit);

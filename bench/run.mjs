@@ -23,6 +23,7 @@ import { bundleGroup, installGroup } from './scenarios/footprint.mjs';
 import { httpGroups } from './scenarios/http.mjs';
 import { httpClientGroup } from './scenarios/httpClient.mjs';
 import { memoryGroup } from './scenarios/memory.mjs';
+import { middlewareHttpGroup, middlewareStdioGroup } from './scenarios/middleware.mjs';
 import { coldStartGroup, importGroup } from './scenarios/startup.mjs';
 
 const GROUPS = [
@@ -30,6 +31,8 @@ const GROUPS = [
   stdioGroup,
   ...httpGroups,
   httpClientGroup,
+  middlewareStdioGroup,
+  middlewareHttpGroup,
   memoryGroup,
   coldStartGroup,
   importGroup,

@@ -20,6 +20,8 @@ export interface ConnectOptions {
   command: string;
   args: string[];
   cwd: string;
+  /** Extra environment variables of the server process (e.g. a middleware variant), if any. */
+  env?: Record<string, string>;
 }
 
 export type Connect = (options: ConnectOptions) => Promise<BenchSession>;

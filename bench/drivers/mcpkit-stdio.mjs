@@ -2,6 +2,7 @@
 import { McpClient } from '@mcpkit/client';
 import { StdioClientTransport } from '@mcpkit/node/stdio';
 import { CLIENT_INFO, TOOL_NAME } from '../lib/echo.mjs';
+import { processCpuUs } from '../lib/procStat.mjs';
 
 /** @type {import('./driver.js').Connect} */
 export async function connect({ command, args, cwd, env }) {
@@ -19,5 +20,6 @@ export async function connect({ command, args, cwd, env }) {
   return {
     call: (text) => client.callTool(TOOL_NAME, { text }),
     close: () => client.close(),
+    serverCpuUs: () => processCpuUs(transport.pid),
   };
 }

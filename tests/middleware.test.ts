@@ -313,4 +313,21 @@ describe('server middleware: visibility per session', () => {
     });
     expect(hidden.code).toBe(ErrorCode.InvalidParams);
   });
+
+  it('a hidden tool is refused as unknown even with invalid arguments (argument validation cannot reveal it)', async () => {
+    const { server } = makeServer();
+    server.use(adminsOnly);
+    const user = await connect(server, { token: 'u', clientId: 'user', scopes: [] });
+    const error = await rejection(
+      user.request<unknown>('tools/call', { name: 'admin_reset', arguments: { not: 'allowed' } }),
+    );
+    expect(error.code).toBe(ErrorCode.InvalidParams);
+    expect(error.message).toContain('Unknown tool: "admin_reset"');
+    const admin = await connect(server, { token: 'a', clientId: 'admin', scopes: ['admin'] });
+    const invalid = await admin.request<CallToolResult>('tools/call', {
+      name: 'admin_reset',
+      arguments: { not: 'allowed' },
+    });
+    expect(invalid.isError).toBe(true);
+  });
 });

@@ -43,6 +43,8 @@ export interface FeatureHost {
   provide(capabilities: ServerCapabilities, handlers: FeatureHandlers): void;
   /** A list changed: sessions that were told it can change hear of it (debounced). */
   changed(kind: ListKind, item?: ListedItem<unknown>): void;
+  /** True when a `hideTools` middleware hides tool `name` from the session of `context`. */
+  hidesTool(name: string, params: Record<string, unknown>, context: RequestContext): boolean;
   /** True when a receiving middleware is installed. */
   readonly hasMiddleware: boolean;
   /** Runs the receiving middleware around `end` (for a method whose handler places the chain). */

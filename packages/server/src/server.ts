@@ -40,10 +40,13 @@ import {
   type ServerMethodMiddleware,
   type ServerMiddleware,
   ServerMiddlewareContext,
+  TOOL_VISIBILITY,
 } from './middleware/context.js';
 import { onMethod } from './middleware/method.js';
 import { deliver } from './middleware/sending.js';
 import { ServerSession, type SessionConnectOptions } from './session.js';
+
+type ToolVisibility = (name: string, ctx: ServerMiddlewareContext) => boolean;
 
 /** Called when a session starts or ends. */
 export type SessionListener = (session: ServerSession) => void;
@@ -82,6 +85,8 @@ export class Server {
   /** Methods whose handler runs {@link pipeline} itself, at its own point. */
   private readonly wrapsItself = new Set<string>();
   private readonly sendingMiddlewares: ServerMiddleware[] = [];
+  /** The predicates of `hideTools` middlewares, consulted when a `tools/call` is routed. */
+  private readonly toolVisibility: ToolVisibility[] = [];
   /** @internal The composed sending chain; `undefined` while none is installed. */
   sendPipeline: ((ctx: ServerMiddlewareContext) => Promise<unknown>) | undefined;
   private implied: ServerCapabilities = {};
@@ -186,6 +191,16 @@ export class Server {
     return handler(params, context);
   }
 
+  /**
+   * @internal True when a `hideTools` middleware hides tool `name` from the session of `context`:
+   * routing then refuses the call like a call to an unknown tool.
+   */
+  hidesTool(name: string, params: Record<string, unknown>, context: RequestContext): boolean {
+    if (this.toolVisibility.length === 0) return false;
+    const ctx = new ServerMiddlewareContext(Method.ToolsCall, params, context.session, context);
+    return this.toolVisibility.some((visible) => !visible(name, ctx));
+  }
+
   /** True when a receiving middleware is installed. */
   get hasMiddleware(): boolean {
     return this.pipeline !== undefined;
@@ -248,6 +263,8 @@ export class Server {
     const given = typeof first === 'string' ? second : first;
     if (typeof given !== 'function') throw new TypeError('server.use() needs a middleware function');
     const middleware = typeof first === 'string' ? onMethod(first, given as ServerMiddleware) : first;
+    const visibility = (middleware as { [TOOL_VISIBILITY]?: ToolVisibility })[TOOL_VISIBILITY];
+    if (visibility) this.toolVisibility.push(visibility);
     this.middlewares.push(middleware);
     this.pipeline = composeMiddleware(this.middlewares.slice(), (ctx) => this.handle(ctx));
     return this;

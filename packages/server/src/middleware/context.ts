@@ -186,3 +186,6 @@ export type ServerMethodMiddleware<M extends ClientRequestMethod> = (
   ctx: ServerMethodContext<M>,
   next: () => Promise<ClientRequestMap[M]['result']>,
 ) => ClientRequestMap[M]['result'] | PromiseLike<ClientRequestMap[M]['result']>;
+
+/** @internal Where `hideTools` leaves its predicate for `server.use` to register with routing. */
+export const TOOL_VISIBILITY: unique symbol = Symbol('mcpkit.toolVisibility');

@@ -14,7 +14,12 @@ import {
   type ReadResourceResult,
 } from '@mcpkit/core';
 import { unknownToolError } from '../tools/toolsFeature.js';
-import type { ServerMethodContext, ServerMiddleware, ServerMiddlewareContext } from './context.js';
+import {
+  type ServerMethodContext,
+  type ServerMiddleware,
+  type ServerMiddlewareContext,
+  TOOL_VISIBILITY,
+} from './context.js';
 import { onMethod } from './method.js';
 
 type Awaitable<T> = T | PromiseLike<T>;
@@ -188,7 +193,7 @@ export function onIncomingNotification(
 export function hideTools(
   visible: (name: string, ctx: ServerMiddlewareContext) => boolean,
 ): ServerMiddleware {
-  return async (ctx, next) => {
+  const middleware: ServerMiddleware = async (ctx, next) => {
     if (ctx.isNotification) return next();
     if (ctx.method === Method.ToolsCall) {
       const name = ctx.params.name;
@@ -200,4 +205,7 @@ export function hideTools(
     const tools = page.tools.filter((tool) => visible(tool.name, ctx));
     return tools.length === page.tools.length ? page : { ...page, tools };
   };
+  // `server.use` also registers `visible` with routing: a hidden tool is refused where an unknown
+  // one is, before argument validation, so not even an invalid-arguments answer reveals it.
+  return Object.assign(middleware, { [TOOL_VISIBILITY]: visible });
 }

@@ -159,12 +159,12 @@ export class ToolsFeature extends Feature {
   }
 
   private callTool(params: Record<string, unknown>, ctx: RequestContext): unknown {
-    const { tool, args } = this.route(params);
+    const { tool, args } = this.route(params, ctx);
     if (!this.host.hasMiddleware) return this.dispatchCall(tool, args, params, ctx);
     if (params.task !== undefined || this.options.execute) {
       // The call runs elsewhere (a task, a subclass's executeTool): the chain wraps it whole.
       const ran = this.host.runMiddleware(Method.ToolsCall, params, ctx, (c) => {
-        const routed = this.route(c.params);
+        const routed = this.route(c.params, ctx);
         return this.dispatchCall(routed.tool, routed.args, c.params, ctx);
       });
       return ran.catch((error: unknown) => this.middlewareFailed(params, error, ctx));
@@ -177,10 +177,13 @@ export class ToolsFeature extends Feature {
   }
 
   /** Routing: the tool by name, and the arguments as an object; a refusal here passes no middleware. */
-  private route(params: Record<string, unknown>): { tool: RegisteredTool; args: Record<string, unknown> } {
+  private route(
+    params: Record<string, unknown>,
+    ctx: RequestContext,
+  ): { tool: RegisteredTool; args: Record<string, unknown> } {
     const name = requireString(params.name, 'tools/call: "name"');
     const tool = this.registry.find(name);
-    if (!tool) throw unknownToolError(name);
+    if (!tool || this.host.hidesTool(name, params, ctx)) throw unknownToolError(name);
     const args = params.arguments ?? {};
     if (!isRecord(args)) throw invalidParams('tools/call: "arguments" must be an object');
     if (params.task === undefined && tool.state.definition.execution?.taskSupport === 'required') {
@@ -226,7 +229,7 @@ export class ToolsFeature extends Feature {
       if (now === called || (now.name === called.name && now.arguments === args)) {
         return this.runHandler(state, checked, ctx, false);
       }
-      const routed = this.route(now);
+      const routed = this.route(now, ctx);
       state = routed.tool.state;
       const again = state.input.validate(routed.args);
       if (!isPromiseLike(again)) return this.runHandler(state, again, ctx, false);

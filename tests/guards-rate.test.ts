@@ -7,7 +7,7 @@
  */
 import { McpClient } from '@mcpkit/client';
 import { StreamableHttpClientTransport } from '@mcpkit/client/http';
-import { McpError } from '@mcpkit/core';
+import { createInMemoryPair, McpError } from '@mcpkit/core';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
 import { McpServer } from '@mcpkit/server';
 import { GuardErrorCode, type RateLimitGuard, rateLimit } from '@mcpkit/server/guards';
@@ -52,6 +52,32 @@ async function burst(mcp: McpClient, count: number) {
   const refusals = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as McpError] : []));
   return { served: settled.filter((s) => s.status === 'fulfilled').length, refusals };
 }
+
+describe('rateLimit: who counts as one client', () => {
+  it('sessions of one principal share a bucket; another principal has its own', async () => {
+    const clock = manualClock();
+    const server = new McpServer({ name: 'p', version: '1' });
+    server.tool('work', { description: 'Does a unit of work' }, () => 'done');
+    server.use(rateLimit({ rate: 1, burst: 2, methods: ['tools/call'], now: clock.now }));
+    const connectAs = async (clientId: string) => {
+      const [clientSide, serverSide] = createInMemoryPair({ extra: { authInfo: { token: 't', clientId } } });
+      server.connect(serverSide);
+      const mcp = new McpClient({ name: clientId, version: '1' });
+      await mcp.connect(clientSide);
+      return mcp;
+    };
+    const [alice1, alice2, bob] = [
+      await connectAs('alice'),
+      await connectAs('alice'),
+      await connectAs('bob'),
+    ];
+    await alice1.callTool('work');
+    await alice2.callTool('work');
+    await expect(alice1.callTool('work')).rejects.toMatchObject({ code: GuardErrorCode.TooManyRequests });
+    await expect(alice2.callTool('work')).rejects.toMatchObject({ code: GuardErrorCode.TooManyRequests });
+    expect((await bob.callTool('work')).isError).toBeFalsy();
+  });
+});
 
 describe('rateLimit over Streamable HTTP', () => {
   it('a flooding session is refused with retryAfterMs while a session at 5 calls/s gets every call served', async () => {

@@ -159,13 +159,19 @@ export class ToolsFeature extends Feature {
   }
 
   private callTool(params: Record<string, unknown>, ctx: RequestContext): unknown {
-    const { tool, args } = this.route(params, ctx);
+    const tool = this.route(params, ctx);
+    const args = (params.arguments ?? {}) as Record<string, unknown>;
     if (!this.host.hasMiddleware) return this.dispatchCall(tool, args, params, ctx);
     if (params.task !== undefined || this.options.execute) {
       // The call runs elsewhere (a task, a subclass's executeTool): the chain wraps it whole.
       const ran = this.host.runMiddleware(Method.ToolsCall, params, ctx, (c) => {
         const routed = this.route(c.params, ctx);
-        return this.dispatchCall(routed.tool, routed.args, c.params, ctx);
+        return this.dispatchCall(
+          routed,
+          (c.params.arguments ?? {}) as Record<string, unknown>,
+          c.params,
+          ctx,
+        );
       });
       return ran.catch((error: unknown) => this.middlewareFailed(params, error, ctx));
     }
@@ -176,11 +182,11 @@ export class ToolsFeature extends Feature {
     return this.callValidated(tool, params, pending, ctx);
   }
 
-  /** Routing: the tool by name, and the arguments as an object; a refusal here passes no middleware. */
-  private route(
-    params: Record<string, unknown>,
-    ctx: RequestContext,
-  ): { tool: RegisteredTool; args: Record<string, unknown> } {
+  /**
+   * Routing: the tool by name (a hidden one is unknown), arguments that are an object, a plain
+   * call to a task-only tool refused; a refusal here passes no middleware.
+   */
+  private route(params: Record<string, unknown>, ctx: RequestContext): RegisteredTool {
     const name = requireString(params.name, 'tools/call: "name"');
     const tool = this.registry.find(name);
     if (!tool || this.host.hidesTool(name, params, ctx)) throw unknownToolError(name);
@@ -192,7 +198,7 @@ export class ToolsFeature extends Feature {
         `Tool "${name}" can only be called as a task: add "task" to the tools/call params`,
       );
     }
-    return { tool, args };
+    return tool;
   }
 
   private dispatchCall(
@@ -229,9 +235,8 @@ export class ToolsFeature extends Feature {
       if (now === called || (now.name === called.name && now.arguments === args)) {
         return this.runHandler(state, checked, ctx, false);
       }
-      const routed = this.route(now, ctx);
-      state = routed.tool.state;
-      const again = state.input.validate(routed.args);
+      state = this.route(now, ctx).state;
+      const again = state.input.validate((now.arguments ?? {}) as Record<string, unknown>);
       if (!isPromiseLike(again)) return this.runHandler(state, again, ctx, false);
       return Promise.resolve(again).then((result) => this.runHandler(state, result, ctx, false));
     };

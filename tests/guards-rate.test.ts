@@ -153,7 +153,9 @@ describe('rateLimit over Streamable HTTP', () => {
     });
     expect(response.status).toBe(429);
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect((await response.json()).error.code).toBe(GuardErrorCode.TooManyRequests);
+    const { error } = await response.json();
+    expect(error.code).toBe(GuardErrorCode.TooManyRequests);
+    expect(error.data.retryAfterMs).toBeGreaterThan(0);
     clock.advance(2_000);
     expect((await mcp.listTools()).tools.map((t) => t.name)).toEqual(['work']);
   });

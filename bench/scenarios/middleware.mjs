@@ -3,7 +3,8 @@
  * pass-through middlewares), mcpkit only, side by side: no middleware, three pass-through
  * middlewares, and the rate limiter on (a limit no load reaches, so every request pays the bucket
  * bookkeeping and none is refused; over HTTP its gate runs too). On stdio at 16 calls in flight and
- * on stateful Streamable HTTP (JSON responses, 50 connections). Each round runs every variant in a
+ * on stateful Streamable HTTP (JSON responses, 50 connections), as issue 21 asks, and in memory (one
+ * process, 16 in flight), where the CPU per call has the least noise to hide a small cost in. Each round runs every variant in a
  * fresh server process, in an order rotated by the round, so drift hits the variants alike.
  * @module
  */
@@ -36,7 +37,9 @@ function variantGroup(spec) {
       ...spec.extra,
     })),
     rounds: (profile) => (spec.id.includes('http') ? profile.rounds.http : profile.rounds.calls),
-    participates: (impl) => impl.id === 'mcpkit' && Boolean(impl.files.stdioServer && impl.files.httpServer),
+    participates: (impl) =>
+      impl.id === 'mcpkit' &&
+      Boolean(impl.files.inmemoryDriver && impl.files.stdioServer && impl.files.httpServer),
     async measure(impl, ctx, rows) {
       const samples = {};
       const notes = [];
@@ -51,6 +54,22 @@ function variantGroup(spec) {
     },
   };
 }
+
+export const middlewareInMemoryGroup = variantGroup({
+  id: 'mw-inmemory',
+  title: 'Middleware cost: in-memory tools/call, 16 in flight (mcpkit)',
+  rowLabel: 'in-memory 16 in flight',
+  unit: 'calls/s',
+  extra: { concurrency: 16 },
+  measureOne: (impl, ctx, row) =>
+    measureThroughput(ctx, {
+      driver: impl.files.inmemoryDriver,
+      connect: {},
+      rows: [row],
+      nodeArgs: ctx.nodeArgs('mw-inmemory', impl.id),
+      env: { MCPKIT_BENCH_MIDDLEWARE: row.variant },
+    }),
+});
 
 export const middlewareStdioGroup = variantGroup({
   id: 'mw-stdio',

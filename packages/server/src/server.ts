@@ -209,7 +209,7 @@ export class Server {
   /**
    * @internal Runs the receiving chain around `end` for a method whose handler places the chain
    * itself ({@link placesMiddleware}): `tools/call` runs it after routing and argument validation
-   * and before output validation. Without middleware, calls `end` with no context at all.
+   * and before output validation. Call it only when {@link hasMiddleware}.
    */
   runMiddleware(
     method: string,

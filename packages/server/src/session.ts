@@ -330,13 +330,7 @@ export class ServerSession {
     if (this.server.sendPipeline && this.phase !== 'closed') {
       return sendThrough(this, method, params, true, undefined, { relatedRequestId }).then(() => undefined);
     }
-    const encoded = this.codec.encodeParams(method, params);
-    if (encoded === NOT_IN_REVISION || this.phase === 'closed') return;
-    return this.connection.notify(
-      method,
-      encoded,
-      relatedRequestId === undefined ? undefined : { relatedRequestId },
-    );
+    return this.notifyNow(method, params, relatedRequestId);
   }
 
   /**
@@ -373,20 +367,19 @@ export class ServerSession {
     else await this.connection.request(Method.Ping, undefined, pingOptions);
   }
 
-  /** @internal Encodes and sends a notification, as the sending middleware left it. */
+  /** @internal Encodes and sends a notification (the plain path, and the end of the sending chain). */
   notifyNow(
     method: string,
     params: Record<string, unknown> | undefined,
     relatedRequestId: RequestId | undefined,
-  ): Promise<void> | undefined {
+  ): void | Promise<void> {
     const encoded = this.codec.encodeParams(method, params);
-    if (encoded === NOT_IN_REVISION || this.phase === 'closed') return undefined;
-    const sent = this.connection.notify(
+    if (encoded === NOT_IN_REVISION || this.phase === 'closed') return;
+    return this.connection.notify(
       method,
       encoded,
       relatedRequestId === undefined ? undefined : { relatedRequestId },
     );
-    return sent ?? undefined;
   }
 
   /** Closes the session's transport. */

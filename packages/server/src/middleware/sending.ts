@@ -41,7 +41,7 @@ export function sendThrough(
  * const run = composeMiddleware(middlewares, deliver);
  * ```
  */
-export function deliver(ctx: ServerMiddlewareContext): Promise<unknown> | undefined {
+export function deliver(ctx: ServerMiddlewareContext): unknown {
   const session = ctx.session;
   const outgoing = ctx.outgoing!;
   const params = outgoing.noParams && Object.keys(ctx.params).length === 0 ? undefined : ctx.params;

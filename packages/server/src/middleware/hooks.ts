@@ -32,9 +32,11 @@ export interface ToolCall {
 }
 
 /**
- * A hook around `tools/call`, with the tool's name and arguments. It runs for calls whose `name`
- * is a string and whose `arguments` are an object or absent; a malformed call goes on to the
- * tools feature, which refuses it.
+ * A hook around `tools/call`, with the tool's name and arguments. On an `McpServer` it runs after
+ * routing and argument validation (an unknown tool or invalid arguments are answered before it), so
+ * `call.arguments` are the validated ones; changing them has them validated again. On a low-level
+ * `Server` it runs for calls whose `name` is a string and whose `arguments` are an object or
+ * absent; anything else goes on to the handler.
  *
  * @example
  * ```ts

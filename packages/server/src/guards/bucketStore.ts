@@ -6,8 +6,8 @@
  * bucket; it arms one `setTimeout` per key to expire it; it reads `Date.now()` itself (no clock to
  * inject in tests); and nothing caps how many keys it holds, so a flood of distinct keys grows it
  * without bound. The store here refills lazily (no timer at all), keeps keys in least-recently-used
- * order, evicts buckets that have refilled (an idle bucket is the same as none) a few at a time as
- * it is used, and past `maxKeys` evicts the least recently used. A shared store across nodes
+ * order (to the second), evicts buckets that have refilled (an idle bucket is the same as none) a
+ * batch at a time as it is used, and past `maxKeys` evicts the least recently used. A shared store across nodes
  * (Redis, issue 17) implements the same two methods, e.g. on `rate-limiter-flexible`.
  * @module
  */
@@ -48,10 +48,15 @@ interface Bucket {
   at: number;
   /** When the bucket will be full again: from then on it is the same as no bucket. */
   fullAt: number;
+  /** When the bucket last moved to the recently-used end of the map. */
+  movedAt: number;
 }
 
-/** How many buckets past their refill a `take` sweeps from the cold end. */
-const SWEEP = 2;
+/** A used bucket moves to the recently-used end at most this often: LRU to the second, cheaply. */
+const MOVE_EVERY_MS = 1_000;
+/** Every this many takes, up to {@link SWEEP_LOOK} buckets at the cold end are checked for eviction. */
+const SWEEP_EVERY = 64;
+const SWEEP_LOOK = 128;
 
 /**
  * The default rate-limit store: token buckets in a `Map`, bounded (see the module comment).
@@ -66,6 +71,7 @@ export class MemoryBucketStore implements RateLimitStore {
   private readonly buckets = new Map<string, Bucket>();
   private readonly maxKeys: number;
   private readonly now: () => number;
+  private takes = 0;
 
   constructor(options: MemoryBucketStoreOptions = {}) {
     const maxKeys = options.maxKeys ?? 10_000;
@@ -81,20 +87,26 @@ export class MemoryBucketStore implements RateLimitStore {
 
   take(key: string, limit: BucketLimit): number {
     const now = this.now();
-    this.sweep(now);
+    if (++this.takes % SWEEP_EVERY === 0) this.sweep(now);
     let bucket = this.buckets.get(key);
-    if (bucket) {
-      bucket.tokens = refilled(bucket, limit, now);
-      this.buckets.delete(key); // re-inserted below: the Map's order is least recently used first
-    } else {
+    if (bucket === undefined) {
       if (this.buckets.size >= this.maxKeys) this.dropOldest();
-      bucket = { tokens: limit.burst, at: now, fullAt: now };
+      bucket = { tokens: limit.burst, at: now, fullAt: now, movedAt: now };
+      this.buckets.set(key, bucket);
+    } else {
+      bucket.tokens = refilled(bucket, limit, now);
+      bucket.at = now;
+      if (now - bucket.movedAt >= MOVE_EVERY_MS) {
+        // The Map's order is least recently used first; moving on every take would cost a delete
+        // and an insert per request.
+        this.buckets.delete(key);
+        this.buckets.set(key, bucket);
+        bucket.movedAt = now;
+      }
     }
-    bucket.at = now;
     const wait = bucket.tokens >= 1 ? 0 : msUntilOne(bucket.tokens, limit);
     if (wait === 0) bucket.tokens -= 1;
     bucket.fullAt = now + ((limit.burst - bucket.tokens) * 1000) / limit.rate;
-    this.buckets.set(key, bucket);
     return wait;
   }
 
@@ -105,12 +117,12 @@ export class MemoryBucketStore implements RateLimitStore {
     return tokens >= 1 ? 0 : msUntilOne(tokens, limit);
   }
 
-  /** Drops a few buckets that have refilled, from the least recently used end. */
+  /** Drops the buckets that have refilled among the first few at the least recently used end. */
   private sweep(now: number): void {
     let looked = 0;
     for (const [key, bucket] of this.buckets) {
-      if (looked++ >= SWEEP || bucket.fullAt > now) return;
-      this.buckets.delete(key);
+      if (looked++ >= SWEEP_LOOK) return;
+      if (bucket.fullAt <= now) this.buckets.delete(key);
     }
   }
 

@@ -4,6 +4,7 @@
  */
 import type { AuthInfo } from '@mcpkit/core';
 import type { ServerMiddlewareContext } from '../middleware/context.js';
+import type { ServerSession } from '../session.js';
 
 /**
  * The default key of a guard: the principal (`authInfo.clientId`, from the authorization layer),
@@ -17,12 +18,24 @@ import type { ServerMiddlewareContext } from '../middleware/context.js';
  * ```
  */
 export function clientKey(ctx: ServerMiddlewareContext): string {
-  return (
-    principalKey(ctx.authInfo) ??
-    (ctx.sessionId !== undefined ? `session:${ctx.sessionId}` : undefined) ??
-    (ctx.remoteAddress !== undefined ? `address:${ctx.remoteAddress}` : `session:${ctx.session.key}`)
-  );
+  const principal = ctx.authInfo?.clientId;
+  if (principal !== undefined) return `principal:${principal}`;
+  // The session's key is the same on every request: built once per session, not per request.
+  let key = sessionKeys.get(ctx.session);
+  if (key === undefined) {
+    key =
+      ctx.sessionId !== undefined
+        ? `session:${ctx.sessionId}`
+        : ctx.remoteAddress !== undefined
+          ? `address:${ctx.remoteAddress}`
+          : `session:${ctx.session.key}`;
+    // Stateless HTTP serves each request on a throwaway session: its address key is not kept.
+    if (ctx.sessionId !== undefined || ctx.remoteAddress === undefined) sessionKeys.set(ctx.session, key);
+  }
+  return key;
 }
+
+const sessionKeys = new WeakMap<ServerSession, string>();
 
 /** @internal The key of a principal, if the request carries one. */
 export function principalKey(authInfo: AuthInfo | undefined): string | undefined {

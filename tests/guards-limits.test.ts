@@ -119,6 +119,37 @@ describe('concurrencyLimit', () => {
   });
 });
 
+describe('concurrencyLimit: a cancelled waiter', () => {
+  it('leaves the queue, so the slot goes to the next one in line', async () => {
+    const server = new McpServer({ name: 'cq', version: '1' });
+    const started: string[] = [];
+    const waiting: (() => void)[] = [];
+    server.tool('slow', { inputSchema: z.object({ tag: z.string() }) }, ({ tag }) => {
+      started.push(tag);
+      return new Promise<string>((resolve) => waiting.push(() => resolve(tag)));
+    });
+    server.use(concurrencyLimit({ max: 1, queue: 2, methods: ['tools/call'] }));
+    const client = await connect(server);
+    const running = client.callTool('slow', { tag: 'running' });
+    await until(() => started.length === 1);
+    const abort = new AbortController();
+    const cancelled = client
+      .callTool('slow', { tag: 'cancelled' }, { signal: abort.signal })
+      .catch((e: unknown) => e);
+    const next = client.callTool('slow', { tag: 'next' });
+    abort.abort();
+    expect(await cancelled).toBeInstanceOf(Error);
+    // A ping travels behind notifications/cancelled: once it is answered, the server has seen the cancel.
+    await client.ping();
+    waiting.shift()!();
+    await running;
+    await until(() => started.length === 2);
+    expect(started).toEqual(['running', 'next']);
+    waiting.shift()!();
+    expect((await next).content).toEqual([{ type: 'text', text: 'next' }]);
+  });
+});
+
 describe('deadline', () => {
   it("aborts the handler's signal past the tool's limit and answers with the timeout error", async () => {
     const server = new McpServer({ name: 'd', version: '1' });

@@ -55,43 +55,42 @@ function variantGroup(spec) {
   };
 }
 
-export const middlewareInMemoryGroup = variantGroup({
-  id: 'mw-inmemory',
-  title: 'Middleware cost: in-memory tools/call, 16 in flight (mcpkit)',
-  rowLabel: 'in-memory 16 in flight',
-  unit: 'calls/s',
-  extra: { concurrency: 16 },
-  measureOne: (impl, ctx, row) =>
-    measureThroughput(ctx, {
-      driver: impl.files.inmemoryDriver,
-      connect: {},
-      rows: [row],
-      nodeArgs: ctx.nodeArgs('mw-inmemory', impl.id),
-      env: { MCPKIT_BENCH_MIDDLEWARE: row.variant },
-    }),
-});
-
-export const middlewareStdioGroup = variantGroup({
-  id: 'mw-stdio',
-  title: 'Middleware cost: stdio tools/call, 16 in flight (mcpkit)',
-  rowLabel: 'stdio 16 in flight',
-  unit: 'calls/s',
-  extra: { concurrency: 16 },
-  measureOne: (impl, ctx, row) => {
-    const nodeArgs = ctx.nodeArgs('mw-stdio', impl.id);
-    return measureThroughput(ctx, {
-      driver: impl.files.stdioDriver,
-      connect: {
+/**
+ * A group of tools/call throughput at 16 in flight, in memory or over stdio.
+ * @param {'inmemory' | 'stdio'} transport
+ */
+function callVariants(transport) {
+  const id = `mw-${transport}`;
+  const name = transport === 'inmemory' ? 'in-memory' : 'stdio';
+  return variantGroup({
+    id,
+    title: `Middleware cost: ${name} tools/call, 16 in flight (mcpkit)`,
+    rowLabel: `${name} 16 in flight`,
+    unit: 'calls/s',
+    extra: { concurrency: 16 },
+    measureOne: (impl, ctx, row) => {
+      const nodeArgs = ctx.nodeArgs(id, impl.id);
+      const env = { MCPKIT_BENCH_MIDDLEWARE: row.variant };
+      // In memory the server runs in the worker (env of the worker); over stdio in its child.
+      const stdio = {
         command: process.execPath,
         args: [...nodeArgs, impl.files.stdioServer],
         cwd: ctx.paths.bench,
-        env: { MCPKIT_BENCH_MIDDLEWARE: row.variant },
-      },
-      rows: [row],
-      nodeArgs,
-    });
-  },
-});
+        env,
+      };
+      return measureThroughput(ctx, {
+        driver: transport === 'inmemory' ? impl.files.inmemoryDriver : impl.files.stdioDriver,
+        connect: transport === 'inmemory' ? {} : stdio,
+        rows: [row],
+        nodeArgs,
+        env: transport === 'inmemory' ? env : undefined,
+      });
+    },
+  });
+}
+
+export const middlewareInMemoryGroup = callVariants('inmemory');
+export const middlewareStdioGroup = callVariants('stdio');
 
 export const middlewareHttpGroup = variantGroup({
   id: 'mw-http',

@@ -23,6 +23,11 @@ import { bundleGroup, installGroup } from './scenarios/footprint.mjs';
 import { httpGroups } from './scenarios/http.mjs';
 import { httpClientGroup } from './scenarios/httpClient.mjs';
 import { memoryGroup } from './scenarios/memory.mjs';
+import {
+  middlewareHttpGroup,
+  middlewareInMemoryGroup,
+  middlewareStdioGroup,
+} from './scenarios/middleware.mjs';
 import { coldStartGroup, importGroup } from './scenarios/startup.mjs';
 
 const GROUPS = [
@@ -30,6 +35,9 @@ const GROUPS = [
   stdioGroup,
   ...httpGroups,
   httpClientGroup,
+  middlewareInMemoryGroup,
+  middlewareStdioGroup,
+  middlewareHttpGroup,
   memoryGroup,
   coldStartGroup,
   importGroup,

@@ -70,7 +70,7 @@ describe('server middleware: the pipeline', () => {
   it('may change the params, change the result and short-circuit', async () => {
     const { server } = makeServer();
     server.use('tools/call', async (ctx, next) => {
-      if (ctx.params.name === 'cached') return { content: [{ type: 'text', text: 'from cache' }] };
+      if (ctx.params.arguments?.text === 'cached') return { content: [{ type: 'text', text: 'from cache' }] };
       ctx.params = { ...ctx.params, arguments: { text: 'changed' } };
       const result = await next();
       return {
@@ -84,7 +84,7 @@ describe('server middleware: the pipeline', () => {
       { type: 'text', text: 'changed' },
       { type: 'text', text: 'appended' },
     ]);
-    expect(textOf(await client.callTool('cached', {}))).toBe('from cache');
+    expect(textOf(await client.callTool('echo', { text: 'cached' }))).toBe('from cache');
   });
 
   it('a deliberate McpError from a middleware reaches the peer with its code and data', async () => {
@@ -308,5 +308,22 @@ describe('server middleware: visibility per session', () => {
       data: unknown.data,
     });
     expect(hidden.code).toBe(ErrorCode.InvalidParams);
+  });
+
+  it('a hidden tool is refused as unknown even with invalid arguments (argument validation cannot reveal it)', async () => {
+    const { server } = makeServer();
+    server.use(adminsOnly);
+    const user = await connect(server, { token: 'u', clientId: 'user', scopes: [] });
+    const error = await rejection(
+      user.request<unknown>('tools/call', { name: 'admin_reset', arguments: { not: 'allowed' } }),
+    );
+    expect(error.code).toBe(ErrorCode.InvalidParams);
+    expect(error.message).toContain('Unknown tool: "admin_reset"');
+    const admin = await connect(server, { token: 'a', clientId: 'admin', scopes: ['admin'] });
+    const invalid = await admin.request<CallToolResult>('tools/call', {
+      name: 'admin_reset',
+      arguments: { not: 'allowed' },
+    });
+    expect(invalid.isError).toBe(true);
   });
 });

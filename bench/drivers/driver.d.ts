@@ -9,6 +9,8 @@ export interface BenchSession {
   call(text: string): Promise<unknown>;
   /** Closes the client and, for stdio, ends the server process; must leave no open handles. */
   close(): Promise<void>;
+  /** Optional, stdio: the server process's CPU time so far in µs (recorded as `serverCpuUsPerCall`). */
+  serverCpuUs?(): number | undefined;
 }
 
 /**
@@ -20,6 +22,8 @@ export interface ConnectOptions {
   command: string;
   args: string[];
   cwd: string;
+  /** Extra environment variables of the server process (e.g. a middleware variant), if any. */
+  env?: Record<string, string>;
 }
 
 export type Connect = (options: ConnectOptions) => Promise<BenchSession>;

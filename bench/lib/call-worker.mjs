@@ -52,7 +52,7 @@ class LatencySample {
 /**
  * Keeps `concurrency` echo calls in flight until `durationMs` has passed. The deadline is checked
  * between calls rather than by a timer because an in-memory transport may never yield to the timer phase.
- * @param {{ call(text: string): Promise<unknown> }} session
+ * @param {{ call(text: string): Promise<unknown>, serverCpuUs?: () => number | undefined }} session
  * @param {number} concurrency
  * @param {number} durationMs
  * @param {boolean} record whether to keep per-call latencies
@@ -62,6 +62,7 @@ async function keepInFlight(session, concurrency, durationMs, record) {
   let calls = 0;
   let wrong = 0;
   const cpuBefore = process.cpuUsage();
+  const serverBefore = session.serverCpuUs?.();
   const started = performance.now();
   const deadline = started + durationMs;
   const loop = async () => {
@@ -81,7 +82,19 @@ async function keepInFlight(session, concurrency, durationMs, record) {
   // CPU time of this process per call: client and server for in-memory, the client side for stdio. It is
   // far less sensitive than calls/s to other work competing for the machine.
   const cpuUsPerCall = (cpu.user + cpu.system) / calls;
-  return { value: calls / (elapsedMs / 1000), calls, p50Us: p50 * 1000, p99Us: p99 * 1000, cpuUsPerCall };
+  const result = {
+    value: calls / (elapsedMs / 1000),
+    calls,
+    p50Us: p50 * 1000,
+    p99Us: p99 * 1000,
+    cpuUsPerCall,
+  };
+  // The stdio server's own CPU per call, where the driver can read it (10 ms ticks: coarse, fine over a run).
+  const serverAfter = session.serverCpuUs?.();
+  if (serverBefore !== undefined && serverAfter !== undefined) {
+    return { ...result, serverCpuUsPerCall: (serverAfter - serverBefore) / calls };
+  }
+  return result;
 }
 
 /** Cold start: the time from starting to connect (which spawns the server) to the first tool result. */

@@ -123,13 +123,13 @@ export async function startServer({ script, env, cwd, agent, timeoutMs = 20_000,
  * reported, because that means the code under test left a handle open.
  * @param {string} script
  * @param {object} task
- * @param {{ timeoutMs: number, cwd?: string, execArgv?: string[] }} options
+ * @param {{ timeoutMs: number, cwd?: string, execArgv?: string[], env?: Record<string, string> }} options (`env`: added to this process's)
  * @returns {Promise<{ reply: any, stderr: string, notes: string[] }>}
  * @example
  * const { reply } = await runWorker(callWorker, { driver, rows }, { timeoutMs: 60_000 });
  */
-export async function runWorker(script, task, { timeoutMs, cwd, execArgv = [] }) {
-  const child = fork(script, [], { cwd, silent: true, execArgv });
+export async function runWorker(script, task, { timeoutMs, cwd, execArgv = [], env }) {
+  const child = fork(script, [], { cwd, silent: true, execArgv, env: env && { ...process.env, ...env } });
   const stderr = collect(child.stderr);
   collect(child.stdout);
   const exited = once(child, 'exit');

@@ -39,9 +39,9 @@ function callGroup(spec) {
  * `minWarmupMs` lengthens the profile's warm-up for scenarios whose code takes longer to reach
  * optimized code.
  * @param {any} ctx
- * @param {{ driver: string, connect: object, rows: { id: string, concurrency: number }[], nodeArgs: string[], minWarmupMs?: number }} spec
+ * @param {{ driver: string, connect: object, rows: { id: string, concurrency: number }[], nodeArgs: string[], minWarmupMs?: number, env?: Record<string, string> }} spec
  */
-export async function measureThroughput(ctx, { driver, connect, rows, nodeArgs, minWarmupMs = 0 }) {
+export async function measureThroughput(ctx, { driver, connect, rows, nodeArgs, minWarmupMs = 0, env }) {
   const { durationMs } = ctx.profile.calls;
   const warmupMs = Math.max(ctx.profile.calls.warmupMs, minWarmupMs);
   const task = {
@@ -57,6 +57,7 @@ export async function measureThroughput(ctx, { driver, connect, rows, nodeArgs, 
     timeoutMs,
     cwd: ctx.paths.bench,
     execArgv: nodeArgs,
+    env,
   });
   if (!reply.ok) throw Object.assign(new Error(reply.error), { stderr });
   return { samples: reply.results, stderr, notes };

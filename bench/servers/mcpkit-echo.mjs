@@ -11,6 +11,23 @@ import { benchObserver } from '../lib/observe.mjs';
 const observer = await benchObserver();
 
 /**
+ * MCPKIT_BENCH_MIDDLEWARE selects what the server installs (issue 21: at most 5% with three
+ * pass-through middlewares): unset or `none`, nothing (the published numbers); `n` or `mw<n>`, n
+ * pass-through middlewares; `ratelimit`, the rate-limit guard with a limit no load reaches, so every
+ * request pays its bookkeeping and none is refused. The guards are imported only then, through a
+ * specifier the bundle scenario does not follow, so the other measurements stay as they were.
+ */
+const VARIANT = process.env.MCPKIT_BENCH_MIDDLEWARE ?? 'none';
+const GUARDS = '@mcpkit/server/guards';
+const PASS_THROUGH = VARIANT === 'none' || VARIANT === 'ratelimit' ? 0 : Number(VARIANT.replace(/^mw/, ''));
+if (!Number.isInteger(PASS_THROUGH) || PASS_THROUGH < 0)
+  throw new Error(`bad MCPKIT_BENCH_MIDDLEWARE=${VARIANT}`);
+
+/** The rate limiter of the `ratelimit` variant (its `httpGate` goes on the HTTP handler), else undefined. */
+export const benchRateLimiter =
+  VARIANT === 'ratelimit' ? (await import(GUARDS)).rateLimit({ rate: 1e9 }) : undefined;
+
+/**
  * A new McpServer with the `echo` tool (input schema `{ text: string }`, validated on every call).
  * @example
  * createMcpkitEchoServer().connect(new StdioServerTransport());
@@ -22,9 +39,7 @@ export function createMcpkitEchoServer() {
     { description: TOOL_DESCRIPTION, inputSchema: ECHO_INPUT_SCHEMA },
     ({ text }) => text,
   );
-  // MCPKIT_BENCH_MIDDLEWARE=n installs n pass-through middlewares, to measure the pipeline's cost
-  // (issue 21: at most 5% with three). Unset, the server has none: the published numbers.
-  const layers = Number(process.env.MCPKIT_BENCH_MIDDLEWARE ?? 0);
-  for (let i = 0; i < layers; i++) server.use((_ctx, next) => next());
+  for (let i = 0; i < PASS_THROUGH; i++) server.use((_ctx, next) => next());
+  if (benchRateLimiter) server.use(benchRateLimiter);
   return server;
 }

@@ -7,12 +7,13 @@ import { createServer } from 'node:http';
 import { toNodeListener } from '@mcpkit/node/http';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
 import { httpServerOptions, listenAndAnnounce } from '../lib/serve.mjs';
-import { createMcpkitEchoServer } from './mcpkit-echo.mjs';
+import { benchRateLimiter, createMcpkitEchoServer } from './mcpkit-echo.mjs';
 
 const options = httpServerOptions();
 const handler = createStreamableHttpHandler(createMcpkitEchoServer(), {
   stateless: options.mode === 'stateless',
   enableJsonResponse: options.mode !== 'sse',
+  gate: benchRateLimiter?.httpGate,
 });
 const listener = toNodeListener(handler);
 const httpServer = createServer((req, res) => {

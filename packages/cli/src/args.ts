@@ -111,6 +111,8 @@ export interface ServeSettings {
   readonly folders: readonly string[];
   /** With `--metrics-port`: serve Prometheus metrics on this port of 127.0.0.1. */
   readonly metricsPort?: number;
+  /** `--rate-limit`: requests per second and burst per client; absent when not limited. */
+  readonly rateLimit?: { readonly rate: number; readonly burst: number };
 }
 
 /**
@@ -192,6 +194,7 @@ const OPTIONS = {
   'auth-audience': { type: 'string' },
   folder: { type: 'string', multiple: true },
   'metrics-port': { type: 'string' },
+  'rate-limit': { type: 'string' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -237,6 +240,7 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
     'auth-audience',
     'folder',
     'metrics-port',
+    'rate-limit',
   ],
 };
 
@@ -368,7 +372,7 @@ function serveSettings(values: Values): ServeSettings {
   if (authAudience !== undefined && authIssuer === undefined) {
     throw usageError('--auth-audience needs --auth-issuer', 'mcpkit serve --http --auth-issuer URL');
   }
-  return {
+  const settings: ServeSettings = {
     transport,
     port: values.port === undefined ? DEFAULT_HTTP_PORT : parsePort(values.port as string, 'port'),
     host: (values.host as string | undefined) ?? DEFAULT_HTTP_HOST,
@@ -381,6 +385,36 @@ function serveSettings(values: Values): ServeSettings {
       ? {}
       : { metricsPort: parsePort(values['metrics-port'] as string, 'metrics-port') }),
   };
+  const limit = values['rate-limit'] as string | undefined;
+  return limit === undefined ? settings : { ...settings, rateLimit: parseRateLimit(limit) };
+}
+
+/** `N/s` or `N/m`, optionally `,burst=B` (default twice the per-second rate, at least 1). */
+const RATE_LIMIT = /^(\d{1,9}(?:\.\d{1,9})?)\/(s|m)(?:,burst=(\d{1,9}))?$/;
+
+/**
+ * Parses `--rate-limit`: `20/s` (20 per second, bursts of 40), `20/s,burst=5`, `30/m`.
+ *
+ * @throws {CliError} a usage error for anything else.
+ * @example
+ * ```ts
+ * parseRateLimit('20/s,burst=40'); // { rate: 20, burst: 40 }
+ * ```
+ */
+export function parseRateLimit(text: string): { rate: number; burst: number } {
+  const match = RATE_LIMIT.exec(text);
+  const count = Number(match?.[1]);
+  if (!match || !(count > 0)) {
+    throw usageError(
+      `--rate-limit must look like 20/s, 20/s,burst=40 or 30/m, got "${text.slice(0, 40)}"`,
+      'mcpkit serve --rate-limit 20/s',
+    );
+  }
+  const rate = match[2] === 'm' ? count / 60 : count;
+  const burst = match[3] === undefined ? Math.max(1, rate * 2) : Number(match[3]);
+  if (burst < 1)
+    throw usageError('--rate-limit: burst must be at least 1', 'mcpkit serve --rate-limit 20/s,burst=40');
+  return { rate, burst };
 }
 
 function optionalUrl(values: Values, name: 'auth-issuer' | 'auth-audience'): string | undefined {

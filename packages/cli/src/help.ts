@@ -146,7 +146,7 @@ ${AUTHORIZATION}`,
 
 Deletes the cached tokens of that server, and the client id remembered for it.`,
   serve: `Usage: mcpkit serve [--http [--port N] [--host H] [--stateless] [--json-response]
-                    [--auth-issuer URL [--auth-audience URL]] | --stdio] [--folder DIR]… [--metrics-port N]
+                    [--auth-issuer URL [--auth-audience URL]] | --stdio] [--folder DIR]… [--metrics-port N] [--rate-limit R]
 
 Runs the demo server, which exercises every MCP 2025-11-25 feature with small examples.
   --http            Streamable HTTP on http://HOST:PORT/mcp (the default)
@@ -162,7 +162,10 @@ Runs the demo server, which exercises every MCP 2025-11-25 feature with small ex
   --stdio           serve one client over stdin/stdout (for Claude Desktop, VS Code, Cursor)
   --folder DIR      also serve the files of DIR, read-only, as file:// resources (repeatable)
 
-  --metrics-port N  also serve Prometheus metrics at http://127.0.0.1:N/metrics (0: any free port)`,
+  --metrics-port N  also serve Prometheus metrics at http://127.0.0.1:N/metrics (0: any free port)
+  --rate-limit R    limit each client (its principal when authorized, else its session) to R:
+                    20/s (bursts of twice the rate), 20/s,burst=40, or 30/m; a refused request
+                    gets error -32029 with data.retryAfterMs, a refused HTTP POST 429`,
 };
 
 /**

@@ -19,6 +19,7 @@ export {
   type ConnectionHandler,
   type ConnectionOptions,
 } from './jsonrpc/connection.js';
+export { DeadlineTimer } from './jsonrpc/deadlines.js';
 export {
   CapabilityError,
   ConnectionClosedError,

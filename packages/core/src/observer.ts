@@ -199,7 +199,9 @@ export function observedErrorType(method: string, outcome: ObservedOutcome): str
  *
  * @example
  * ```ts
- * const observer = combineObservers(createOtelObserver(), prometheus.observer);
+ * declare const tracing: Observer; // e.g. createOtelObserver() from @mcpkit/otel
+ * declare const metrics: Observer; // e.g. createPrometheusMetrics().observer from @mcpkit/node/metrics
+ * const observer = combineObservers(tracing, metrics);
  * ```
  */
 export function combineObservers(...observers: Array<Observer | undefined>): Observer | undefined {
@@ -260,6 +262,7 @@ function inSlot<T>(request: ObservedRequest, slots: unknown[], index: number, fn
  * @example
  * ```ts
  * const observed = new SessionObservation('server', transport, () => session.protocolVersion);
+ * declare const observer: Observer;
  * observed.open(observer);
  * ```
  */

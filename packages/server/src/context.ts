@@ -17,7 +17,8 @@ import type {
   OutgoingRequestOptions,
   RequestId,
 } from '@mcpkit/core';
-import { Method } from '@mcpkit/core';
+import { Method, Notification, type ProgressUpdate } from '@mcpkit/core';
+import { sendThrough } from './middleware/sending.js';
 import type { ServerSession } from './session.js';
 
 /** Log methods bound to one request, one per RFC 5424 level. */
@@ -117,7 +118,15 @@ export class RequestContext {
     const update: { progress: number; total?: number; message?: string } = { progress };
     if (total !== undefined) update.total = total;
     if (message !== undefined) update.message = message;
+    if (this.session.server.sendPipeline) {
+      return sendThrough(this.session, Notification.Progress, update, true, this, {}).then(() => undefined);
+    }
     return Promise.resolve(this.request.sendProgress(update));
+  }
+
+  /** @internal Sends a progress update as the sending middleware left it (no progress token: the engine adds it). */
+  sendProgressNow(params: Record<string, unknown>): Promise<void> {
+    return Promise.resolve(this.request.sendProgress(params as unknown as ProgressUpdate));
   }
 
   /**
@@ -202,6 +211,11 @@ export class RequestContext {
     params: object,
     options?: OutgoingRequestOptions,
   ): Promise<R> {
+    if (this.session.server.sendPipeline) {
+      return sendThrough(this.session, method, params as Record<string, unknown>, false, this, {
+        options,
+      }) as Promise<R>;
+    }
     try {
       const prepared = this.session.prepareRequest(method, params as Record<string, unknown>);
       return this.request.request<R>(method, prepared, options);
@@ -219,6 +233,9 @@ export class RequestContext {
    * ```
    */
   notify(method: string, params?: Record<string, unknown>): void | Promise<void> {
+    if (this.session.server.sendPipeline) {
+      return sendThrough(this.session, method, params, true, this, {}).then(() => undefined);
+    }
     return this.session.notify(method, params, this.request.id);
   }
 }

@@ -9,8 +9,10 @@
  * @module
  */
 import type { JsonSchemaValidator, ServerCapabilities } from '@mcpkit/core';
+import type { RequestContext } from './context.js';
 import type { RequestHandler } from './handlers.js';
 import type { ListedItem, ListKind } from './listChanged.js';
+import type { ServerMiddlewareContext } from './middleware/context.js';
 import type { PagedCollection } from './pagination.js';
 import type { ServerSession } from './session.js';
 
@@ -41,6 +43,17 @@ export interface FeatureHost {
   provide(capabilities: ServerCapabilities, handlers: FeatureHandlers): void;
   /** A list changed: sessions that were told it can change hear of it (debounced). */
   changed(kind: ListKind, item?: ListedItem<unknown>): void;
+  /** True when a `hideTools` middleware hides tool `name` from the session of `context`. */
+  hidesTool(name: string, params: Record<string, unknown>, context: RequestContext): boolean;
+  /** True when a receiving middleware is installed. */
+  readonly hasMiddleware: boolean;
+  /** Runs the receiving middleware around `end` (for a method whose handler places the chain). */
+  runMiddleware(
+    method: string,
+    params: Record<string, unknown>,
+    context: RequestContext,
+    end: (ctx: ServerMiddlewareContext) => unknown,
+  ): Promise<unknown>;
   /** Reports an error no peer can be told about. */
   reportError(error: Error, session?: ServerSession): void;
   /** Sends a notification to every initialized session that `filter` accepts. */

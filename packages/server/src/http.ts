@@ -10,7 +10,8 @@
  * message or batch (`-32600`), missing session id, unsupported `MCP-Protocol-Version`, unknown
  * `Last-Event-ID`; 403 `Host`/`Origin` not allowed; 404 unknown or ended session; 405 method not
  * offered; 406 `Accept` lacks a required type; 409 a second standalone GET stream; 413 body too
- * large; 415 not `application/json`; 429 the client holds its quota of sessions, all busy; 503 the
+ * large; 415 not `application/json`; 429 the client holds its quota of sessions, all busy, or the
+ * `gate` option (a rate limit) refused the POST, with `Retry-After`; 503 the
  * session cap is reached and every session is busy (an idle one would have been replaced).
  *
  * @example

@@ -32,7 +32,6 @@ import {
 } from './featureSet.js';
 import type { ListedItem, ListKind } from './listChanged.js';
 import type { McpServerOptions } from './mcpServerOptions.js';
-import type { ServerMiddlewareContext } from './middleware/context.js';
 import type {
   PromptArguments,
   PromptArgumentsInput,
@@ -105,6 +104,8 @@ export class McpServer extends Server {
     this.pageSize = checkedPageSize(options.pageSize);
     this.validator = options.validator ?? defaultValidator();
     this.reserveMethods(OWNED_METHODS.methods, OWNED_METHODS.owner);
+    // The tools feature runs the middleware after routing and argument validation, before output validation.
+    this.placesMiddleware([Method.ToolsCall]);
     const execute =
       this.executeTool === McpServer.prototype.executeTool ? undefined : this.executeTool.bind(this);
     const hooks = { runAsTask: this.runToolAsTask.bind(this), execute };
@@ -116,20 +117,6 @@ export class McpServer extends Server {
       this.tasks.install(this);
     }
     installDeclared(this.features, options.capabilities);
-  }
-
-  /**
-   * A middleware's unexpected error around `tools/call` is answered like the tool's own: masked
-   * in an `isError` result and reported to `onError`. Protocol errors reach the peer as they are.
-   *
-   * @example
-   * ```ts
-   * server.use(onCallTool(() => { throw new Error('bug'); })); // the model reads: Tool "x" failed with an internal error.
-   * ```
-   */
-  protected override middlewareFailed(ctx: ServerMiddlewareContext, error: unknown): unknown {
-    if (ctx.method !== Method.ToolsCall || !ctx.request) throw error;
-    return this.features.tools.middlewareFailed(ctx.params, error, ctx.request);
   }
 
   /**

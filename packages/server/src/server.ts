@@ -39,9 +39,13 @@ import {
   type ServerMethodMiddleware,
   type ServerMiddleware,
   ServerMiddlewareContext,
+  TOOL_VISIBILITY,
 } from './middleware/context.js';
 import { onMethod } from './middleware/method.js';
+import { deliver } from './middleware/sending.js';
 import { ServerSession, type SessionConnectOptions } from './session.js';
+
+type ToolVisibility = (name: string, ctx: ServerMiddlewareContext) => boolean;
 
 /** Called when a session starts or ends. */
 export type SessionListener = (session: ServerSession) => void;
@@ -77,6 +81,13 @@ export class Server {
   private readonly middlewares: ServerMiddleware[] = [];
   /** The composed middleware chain; `undefined` while none is installed (the plain path). */
   private pipeline: ((ctx: ServerMiddlewareContext) => Promise<unknown>) | undefined;
+  /** Methods whose handler runs {@link pipeline} itself, at its own point. */
+  private readonly wrapsItself = new Set<string>();
+  private readonly sendingMiddlewares: ServerMiddleware[] = [];
+  /** The predicates of `hideTools` middlewares, consulted when a `tools/call` is routed. */
+  private readonly toolVisibility: ToolVisibility[] = [];
+  /** @internal The composed sending chain; `undefined` while none is installed. */
+  sendPipeline: ((ctx: ServerMiddlewareContext) => Promise<unknown>) | undefined;
   private implied: ServerCapabilities = {};
   private declared: ServerCapabilities | undefined;
 
@@ -182,14 +193,59 @@ export class Server {
   dispatch(method: string, params: Record<string, unknown>, context: RequestContext): unknown {
     const handler = this.requestHandlers.get(method);
     if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-    if (this.pipeline) {
-      const ctx = new ServerMiddlewareContext(method, params, context.session, context);
-      const result = this.pipeline(ctx);
-      // The base class rethrows anyway: skip the extra promise unless a subclass handles failures.
-      if (this.middlewareFailed === Server.prototype.middlewareFailed) return result;
-      return result.catch((error: unknown) => this.middlewareFailed(ctx, error));
+    if (this.pipeline && !this.wrapsItself.has(method)) {
+      return this.pipeline(new ServerMiddlewareContext(method, params, context.session, context));
     }
     return handler(params, context);
+  }
+
+  /**
+   * @internal True when a `hideTools` middleware hides tool `name` from the session of `context`:
+   * routing then refuses the call like a call to an unknown tool.
+   */
+  hidesTool(name: string, params: Record<string, unknown>, context: RequestContext): boolean {
+    if (this.toolVisibility.length === 0) return false;
+    const ctx = new ServerMiddlewareContext(Method.ToolsCall, params, context.session, context);
+    return this.toolVisibility.some((visible) => !visible(name, ctx));
+  }
+
+  /** True when a receiving middleware is installed. */
+  get hasMiddleware(): boolean {
+    return this.pipeline !== undefined;
+  }
+
+  /**
+   * @internal Runs the receiving chain around `end` for a method whose handler places the chain
+   * itself ({@link placesMiddleware}): `tools/call` runs it after routing and argument validation
+   * and before output validation. Call it only when {@link hasMiddleware}.
+   */
+  runMiddleware(
+    method: string,
+    params: Record<string, unknown>,
+    context: RequestContext,
+    end: (ctx: ServerMiddlewareContext) => unknown,
+  ): Promise<unknown> {
+    const ctx = new ServerMiddlewareContext(method, params, context.session, context);
+    ctx.end = end;
+    return this.pipeline!(ctx);
+  }
+
+  /**
+   * Marks methods whose handler runs the middleware chain itself, at its own point, with
+   * {@link runMiddleware}; {@link dispatch} then calls the handler directly.
+   *
+   * @example
+   * ```ts
+   * class ToolServer extends Server {
+   *   constructor() {
+   *     super({ name: 'tools', version: '1.0.0' });
+   *     this.placesMiddleware(['tools/call']);
+   *   }
+   * }
+   * ```
+   */
+  protected placesMiddleware(methods: Iterable<string>): void {
+    for (const method of methods) this.wrapsItself.add(method);
   }
 
   /**
@@ -221,31 +277,41 @@ export class Server {
     const given = typeof first === 'string' ? second : first;
     if (typeof given !== 'function') throw new TypeError('server.use() needs a middleware function');
     const middleware = typeof first === 'string' ? onMethod(first, given as ServerMiddleware) : first;
+    const visibility = (middleware as { [TOOL_VISIBILITY]?: ToolVisibility })[TOOL_VISIBILITY];
+    if (visibility) this.toolVisibility.push(visibility);
     this.middlewares.push(middleware);
     this.pipeline = composeMiddleware(this.middlewares.slice(), (ctx) => this.handle(ctx));
     return this;
   }
 
   /**
-   * What a middleware's unexpected failure becomes. The low-level server rethrows: the connection
-   * answers `-32603` and reports it to `onError`, an `McpError` reaches the peer as it is.
-   * `McpServer` answers a failed `tools/call` like a tool's own error.
+   * Adds a middleware around every request and notification any session sends to its client:
+   * requests (`session.request()`, `ctx.sample()`, `ctx.elicit()`, `ctx.listRoots()`,
+   * `session.ping()`…) and notifications (`session.notify()`, logs, progress, list changes,
+   * broadcasts). Same shape as {@link use}, with `ctx.direction === 'send'`; `ctx.options` holds a
+   * request's options. It runs before the capability check and the encoding for the client's
+   * revision, so a changed `ctx.params` is checked and encoded like the caller's own. A server
+   * without sending middleware sends exactly as before.
    *
    * @example
    * ```ts
-   * class StrictServer extends Server {
-   *   protected override middlewareFailed(_ctx: ServerMiddlewareContext, error: unknown): unknown {
-   *     throw error;
-   *   }
-   * }
+   * server.useSending(async (ctx, next) => {
+   *   if (ctx.method === 'sampling/createMessage') ctx.params = { ...ctx.params, maxTokens: Math.min(Number(ctx.params.maxTokens), 500) };
+   *   return next();
+   * });
    * ```
    */
-  protected middlewareFailed(_ctx: ServerMiddlewareContext, error: unknown): unknown {
-    throw error;
+  useSending(middleware: ServerMiddleware): this {
+    if (typeof middleware !== 'function')
+      throw new TypeError('server.useSending() needs a middleware function');
+    this.sendingMiddlewares.push(middleware);
+    this.sendPipeline = composeMiddleware(this.sendingMiddlewares.slice(), deliver);
+    return this;
   }
 
   /** The end of the chain: the method's handler, or a notification's listeners. */
   private handle(ctx: ServerMiddlewareContext): unknown {
+    if (ctx.end) return ctx.end(ctx);
     if (!ctx.request) {
       this.runListeners(ctx.method, ctx.params, ctx.session);
       return undefined;

@@ -25,6 +25,7 @@ import {
   Notification,
   type OutgoingRequestOptions,
   type ProtocolVersion,
+  type RequestId,
   type ServerCapabilities,
   type ServerRequestMap,
   type ServerRequestMethod,
@@ -43,6 +44,7 @@ import {
   toError,
 } from '@mcpkit/core/internal';
 import { RequestContext } from './context.js';
+import { sendThrough } from './middleware/sending.js';
 import type { Server } from './server.js';
 import {
   checkSessionState,
@@ -299,6 +301,11 @@ export class ServerSession {
     options?: OutgoingRequestOptions,
   ): Promise<R>;
   request<R>(method: string, params?: object, options?: OutgoingRequestOptions): Promise<R> {
+    if (this.server.sendPipeline) {
+      return sendThrough(this, method, params as Record<string, unknown> | undefined, false, undefined, {
+        options,
+      }) as Promise<R>;
+    }
     try {
       const prepared = this.prepareRequest(method, params as Record<string, unknown> | undefined);
       return this.connection.request<R>(method, prepared, options);
@@ -332,13 +339,10 @@ export class ServerSession {
     params?: Record<string, unknown>,
     relatedRequestId?: string | number,
   ): void | Promise<void> {
-    const encoded = this.codec.encodeParams(method, params);
-    if (encoded === NOT_IN_REVISION || this.phase === 'closed') return;
-    return this.connection.notify(
-      method,
-      encoded,
-      relatedRequestId === undefined ? undefined : { relatedRequestId },
-    );
+    if (this.server.sendPipeline && this.phase !== 'closed') {
+      return sendThrough(this, method, params, true, undefined, { relatedRequestId }).then(() => undefined);
+    }
+    return this.notifyNow(method, params, relatedRequestId);
   }
 
   /**
@@ -369,7 +373,25 @@ export class ServerSession {
    * ```
    */
   async ping(options?: OutgoingRequestOptions): Promise<void> {
-    await this.connection.request(Method.Ping, undefined, { resetTimeoutOnProgress: false, ...options });
+    const pingOptions = { resetTimeoutOnProgress: false, ...options };
+    if (this.server.sendPipeline)
+      await sendThrough(this, Method.Ping, undefined, false, undefined, { options: pingOptions });
+    else await this.connection.request(Method.Ping, undefined, pingOptions);
+  }
+
+  /** @internal Encodes and sends a notification (the plain path, and the end of the sending chain). */
+  notifyNow(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    relatedRequestId: RequestId | undefined,
+  ): void | Promise<void> {
+    const encoded = this.codec.encodeParams(method, params);
+    if (encoded === NOT_IN_REVISION || this.phase === 'closed') return;
+    return this.connection.notify(
+      method,
+      encoded,
+      relatedRequestId === undefined ? undefined : { relatedRequestId },
+    );
   }
 
   /** Closes the session's transport. */

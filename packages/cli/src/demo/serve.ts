@@ -11,6 +11,7 @@ import { serveFolder } from '@mcpkit/node/folder';
 import { toNodeListener } from '@mcpkit/node/http';
 import { StdioServerTransport } from '@mcpkit/node/stdio';
 import type { McpServer } from '@mcpkit/server';
+import { type HttpGate, rateLimit } from '@mcpkit/server/guards';
 import { createLegacySseHandler, createStreamableHttpHandler } from '@mcpkit/server/http';
 import type { ServeSettings } from '../args.js';
 import { CliError, ExitCode } from '../errors.js';
@@ -61,10 +62,17 @@ export async function serve(settings: ServeSettings, io: CliIo): Promise<number>
     ...(metrics ? { serverOptions: { observer: metrics.observer } } : {}),
   });
   serveFolders(server, settings.folders, io, log);
+  // Per principal when a request carries one, else per session (per address on stateless HTTP).
+  const limiter = settings.rateLimit ? rateLimit(settings.rateLimit) : undefined;
+  if (limiter) {
+    server.use(limiter);
+    const { rate, burst } = settings.rateLimit!;
+    log(`rate limit: ${rate} requests per second per client, bursts of ${burst}`);
+  }
   try {
     return settings.transport === 'stdio'
       ? await serveStdio(server, io, log)
-      : await serveHttp(server, settings, io, log);
+      : await serveHttp(server, settings, io, log, limiter?.httpGate);
   } finally {
     await metrics?.close();
   }
@@ -127,10 +135,12 @@ async function serveHttp(
   settings: ServeSettings,
   io: CliIo,
   log: (line: string) => void,
+  gate: HttpGate | undefined,
 ): Promise<number> {
   const streamable = createStreamableHttpHandler(server, {
     stateless: settings.stateless,
     enableJsonResponse: settings.jsonResponse,
+    gate,
   });
   const legacy = createLegacySseHandler(server);
   const onError = (error: Error) => log(`HTTP error: ${error.message}`);

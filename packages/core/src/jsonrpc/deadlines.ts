@@ -11,7 +11,16 @@
 /** `setTimeout` cannot wait longer than this (about 24.8 days); a later deadline re-arms on waking. */
 const MAX_TIMER_DELAY = 2_147_483_647;
 
-/** Runs `sweep(now)` at (or just after) the earliest scheduled time. */
+/**
+ * Runs `sweep(now)` at (or just after) the earliest scheduled time.
+ *
+ * @example
+ * ```ts
+ * declare function expireDue(now: number): number;
+ * const timer = new DeadlineTimer((now) => expireDue(now)); // returns the next deadline, or Infinity
+ * timer.schedule(Date.now() + 5_000);
+ * ```
+ */
 export class DeadlineTimer {
   private handle: ReturnType<typeof setTimeout> | undefined;
   private armedAt = Number.POSITIVE_INFINITY;

@@ -74,6 +74,8 @@ export class IncomingRequest {
   private lastProgress = Number.NEGATIVE_INFINITY;
   /** True once the request was cancelled or its connection closed. No response will be sent. */
   cancelled = false;
+  /** True once {@link abort} fired the signal (a server-side deadline); a response is still sent. */
+  aborted = false;
   /** True once a response was sent (or suppressed by cancellation). */
   done = false;
   /** @internal */
@@ -93,7 +95,7 @@ export class IncomingRequest {
   get signal(): AbortSignal {
     if (!this.controller) {
       this.controller = new AbortController();
-      if (this.cancelled) this.controller.abort(this.abortReason);
+      if (this.cancelled || this.aborted) this.controller.abort(this.abortReason);
     }
     return this.controller.signal;
   }
@@ -135,6 +137,23 @@ export class IncomingRequest {
     options?: OutgoingRequestOptions,
   ): Promise<R> {
     return this.owner.requestFor<R>(this, method, params, options);
+  }
+
+  /**
+   * Fires the signal without cancelling the request: its handler should stop, and the response
+   * (e.g. a deadline's timeout error) is still sent.
+   *
+   * @example
+   * ```ts
+   * declare const request: IncomingRequest;
+   * request.abort(new McpError(-32001, 'Too slow'));
+   * ```
+   */
+  abort(reason: unknown): void {
+    if (this.cancelled || this.aborted) return;
+    this.aborted = true;
+    this.abortReason = reason;
+    this.controller?.abort(reason);
   }
 
   /** @internal Marks the request cancelled and fires its signal. */

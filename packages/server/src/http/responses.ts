@@ -93,6 +93,16 @@ export const Refuse = {
   invalid: (reason: string, id?: RequestId) =>
     refusal(400, `Invalid Request: ${reason}`, ErrorCode.InvalidRequest, undefined, id),
   missingSession: () => refusal(400, 'Bad Request: the Mcp-Session-Id header is required'),
+  tooManyRequests: (retryAfterMs: number) => {
+    const wait = Math.max(1, Math.ceil(retryAfterMs));
+    const error = {
+      code: -32029,
+      message: 'Too Many Requests: the rate limit is exceeded',
+      data: { retryAfterMs: wait },
+    };
+    const headers = { 'content-type': JSON_TYPE, 'retry-after': String(Math.ceil(wait / 1000)) };
+    return new Reply(429, headers, JSON.stringify({ jsonrpc: '2.0', error }));
+  },
   unknownSession: () => refusal(404, 'Session not found: initialize a new session'),
   badProtocolVersion: (version: string) =>
     refusal(400, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version.slice(0, 40))}`),

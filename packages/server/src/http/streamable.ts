@@ -117,6 +117,15 @@ export interface StreamableHttpHandlerOptions extends HostSecurityOptions {
    * characters. Default `crypto.randomUUID()`.
    */
   sessionIdGenerator?: () => string;
+  /**
+   * Looks at each POST before its body is read and returns the milliseconds the client must wait
+   * (a positive number refuses it: 429 with `Retry-After`), else `0`/`undefined`. For
+   * `rateLimit().httpGate` of `@mcpkit/server/guards`. Default: none.
+   */
+  gate?: (
+    request: RawHttpRequest,
+    extra: HttpRequestExtra | undefined,
+  ) => number | undefined | Promise<number | undefined>;
 }
 
 /**
@@ -237,6 +246,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
   private readonly enableGet: boolean;
   private readonly enableDelete: boolean;
   private readonly strictVersion: boolean;
+  private readonly gate: StreamableHttpHandlerOptions['gate'];
   private readonly allow: string;
   private readonly newSessionId: () => string;
   private readonly tickInterval: number;
@@ -287,6 +297,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     this.enableGet = options.enableGetStream ?? true;
     this.enableDelete = options.enableDelete ?? true;
     this.strictVersion = options.strictProtocolVersion ?? false;
+    this.gate = options.gate;
     this.allow = this.stateless
       ? 'POST'
       : ['GET', 'POST', ...(this.enableDelete ? ['DELETE'] : [])].join(', ');
@@ -339,6 +350,8 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
   // ---------------------------------------------------------------- POST
 
   private async post(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {
+    const wait = this.gate ? await this.gate(request, extra) : undefined;
+    if (wait !== undefined && wait > 0) return Refuse.tooManyRequests(wait);
     const accept = request.header('accept');
     if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream')) {
       return Refuse.notAcceptable(BOTH_TYPES);

@@ -10,13 +10,30 @@ import type {
   MessageExtra,
   Middleware,
   MiddlewareContextBase,
+  OutgoingRequestOptions,
   ProtocolVersion,
+  RequestId,
 } from '@mcpkit/core';
 import type { RequestContext } from '../context.js';
 import type { ServerSession } from '../session.js';
 
+/** Which way a message travels, seen from the server. */
+export type ServerMessageDirection = 'receive' | 'send';
+
+/** @internal What a context of a message the server sends carries besides the message. */
+export interface OutgoingMessage {
+  readonly notification: boolean;
+  /** The request options (timeout, signal, progress) of a request; a middleware may replace them. */
+  options?: OutgoingRequestOptions;
+  /** The request a notification belongs to, when not sent through a `RequestContext`. */
+  readonly relatedRequestId?: RequestId;
+  /** True when the caller passed no params (so none are sent unless a middleware adds some). */
+  readonly noParams?: boolean;
+}
+
 /**
- * The context of one message a server receives, as its middleware sees it.
+ * The context of one message a server receives (`server.use`) or sends (`server.useSending`), as
+ * its middleware sees it.
  *
  * @example
  * ```ts
@@ -28,6 +45,8 @@ import type { ServerSession } from '../session.js';
  */
 export class ServerMiddlewareContext implements MiddlewareContextBase {
   private storeMap: Map<unknown, unknown> | undefined;
+  /** @internal The end of the chain, for a handler that places the chain itself. */
+  end: ((ctx: ServerMiddlewareContext) => unknown) | undefined;
 
   constructor(
     readonly method: string,
@@ -35,14 +54,33 @@ export class ServerMiddlewareContext implements MiddlewareContextBase {
     public params: Record<string, unknown>,
     /** The session the message arrived on. */
     readonly session: ServerSession,
-    /** The handler's context, for a request; `undefined` for a notification. */
+    /**
+     * Received: the handler's context of the request (`undefined` for a notification). Sent: the
+     * request on whose behalf the message goes out (`ctx.sample()`, `ctx.notify()`…), if any.
+     */
     readonly request: RequestContext | undefined,
     private readonly extra?: MessageExtra,
+    /** @internal Set for a message the server sends. */
+    readonly outgoing?: OutgoingMessage,
   ) {}
+
+  /** `'receive'` for what a client sent, `'send'` for what the server sends (`server.useSending`). */
+  get direction(): ServerMessageDirection {
+    return this.outgoing ? 'send' : 'receive';
+  }
 
   /** True for a notification. */
   get isNotification(): boolean {
-    return this.request === undefined;
+    return this.outgoing ? this.outgoing.notification : this.request === undefined;
+  }
+
+  /** A request the server sends: its options (timeout, signal, progress); assign to replace them. */
+  get options(): OutgoingRequestOptions | undefined {
+    return this.outgoing?.options;
+  }
+
+  set options(options: OutgoingRequestOptions | undefined) {
+    if (this.outgoing) this.outgoing.options = options;
   }
 
   /** The session id (Streamable HTTP, stateful); `undefined` on stdio, in-memory and stateless HTTP. */
@@ -86,9 +124,12 @@ export class ServerMiddlewareContext implements MiddlewareContextBase {
     return this.transportExtra?.httpRequest?.headers;
   }
 
-  /** Fires when the request is cancelled or its connection closes; `undefined` for a notification. */
+  /**
+   * Received: fires when the request is cancelled or its connection closes (`undefined` for a
+   * notification). Sent: the signal of the request it is sent for, else the caller's own.
+   */
   get signal(): AbortSignal | undefined {
-    return this.request?.signal;
+    return this.request?.signal ?? this.outgoing?.options?.signal;
   }
 
   /** A per-message store for values passed to the middleware behind this one. */
@@ -99,7 +140,8 @@ export class ServerMiddlewareContext implements MiddlewareContextBase {
 }
 
 /**
- * A server middleware: sees every request and notification a session receives.
+ * A server middleware: sees every request and notification a session receives (`server.use`),
+ * or sends (`server.useSending`).
  *
  * @example
  * ```ts
@@ -147,3 +189,6 @@ export type ServerMethodMiddleware<M extends ClientRequestMethod> = (
   ctx: ServerMethodContext<M>,
   next: () => Promise<ClientRequestMap[M]['result']>,
 ) => ClientRequestMap[M]['result'] | PromiseLike<ClientRequestMap[M]['result']>;
+
+/** @internal Where `hideTools` leaves its predicate for `server.use` to register with routing. */
+export const TOOL_VISIBILITY: unique symbol = Symbol('mcpkit.toolVisibility');

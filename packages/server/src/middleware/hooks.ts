@@ -14,7 +14,12 @@ import {
   type ReadResourceResult,
 } from '@mcpkit/core';
 import { unknownToolError } from '../tools/toolsFeature.js';
-import type { ServerMethodContext, ServerMiddleware, ServerMiddlewareContext } from './context.js';
+import {
+  type ServerMethodContext,
+  type ServerMiddleware,
+  type ServerMiddlewareContext,
+  TOOL_VISIBILITY,
+} from './context.js';
 import { onMethod } from './method.js';
 
 type Awaitable<T> = T | PromiseLike<T>;
@@ -27,9 +32,11 @@ export interface ToolCall {
 }
 
 /**
- * A hook around `tools/call`, with the tool's name and arguments. It runs for calls whose `name`
- * is a string and whose `arguments` are an object or absent; a malformed call goes on to the
- * tools feature, which refuses it.
+ * A hook around `tools/call`, with the tool's name and arguments. On an `McpServer` it runs after
+ * routing and argument validation (an unknown tool or invalid arguments are answered before it), so
+ * `call.arguments` are the validated ones; changing them has them validated again. On a low-level
+ * `Server` it runs for calls whose `name` is a string and whose `arguments` are an object or
+ * absent; anything else goes on to the handler.
  *
  * @example
  * ```ts
@@ -190,7 +197,7 @@ export function onIncomingNotification(
 export function hideTools(
   visible: (name: string, ctx: ServerMiddlewareContext) => boolean,
 ): ServerMiddleware {
-  return async (ctx, next) => {
+  const middleware: ServerMiddleware = async (ctx, next) => {
     if (ctx.isNotification) return next();
     if (ctx.method === Method.ToolsCall) {
       const name = ctx.params.name;
@@ -202,4 +209,7 @@ export function hideTools(
     const tools = page.tools.filter((tool) => visible(tool.name, ctx));
     return tools.length === page.tools.length ? page : { ...page, tools };
   };
+  // `server.use` also registers `visible` with routing: a hidden tool is refused where an unknown
+  // one is, before argument validation, so not even an invalid-arguments answer reveals it.
+  return Object.assign(middleware, { [TOOL_VISIBILITY]: visible });
 }

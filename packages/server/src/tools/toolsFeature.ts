@@ -22,6 +22,7 @@ import { formatIssues, isPlainObject, isPromiseLike, isRecord, toError } from '@
 import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
 import type { ItemList } from '../listChanged.js';
+import type { ServerMiddlewareContext } from '../middleware/context.js';
 import { PagedCollection } from '../pagination.js';
 import { invalidParams, requireString } from '../params.js';
 import { prepareObjectSchema } from './schemas.js';
@@ -136,7 +137,7 @@ export class ToolsFeature extends Feature {
   middlewareFailed(params: Record<string, unknown>, error: unknown, ctx: RequestContext): CallToolResult {
     if (error instanceof McpError) throw error;
     const name = typeof params.name === 'string' ? params.name : '';
-    if (!(error instanceof ToolError) && !ctx.request.cancelled) {
+    if (!(error instanceof ToolError) && !ctx.request.cancelled && !ctx.request.aborted) {
       this.host.reportError(toError(error), ctx.session);
     }
     return toolErrorResult(thrownErrorText(name, error, this.options.maskErrors));
@@ -158,28 +159,98 @@ export class ToolsFeature extends Feature {
   }
 
   private callTool(params: Record<string, unknown>, ctx: RequestContext): unknown {
+    const tool = this.route(params, ctx);
+    const args = (params.arguments ?? {}) as Record<string, unknown>;
+    if (!this.host.hasMiddleware) return this.dispatchCall(tool, args, params, ctx);
+    if (params.task !== undefined || this.options.execute) {
+      // The call runs elsewhere (a task, a subclass's executeTool): the chain wraps it whole.
+      const ran = this.host.runMiddleware(Method.ToolsCall, params, ctx, (c) => {
+        const routed = this.route(c.params, ctx);
+        return this.dispatchCall(
+          routed,
+          (c.params.arguments ?? {}) as Record<string, unknown>,
+          c.params,
+          ctx,
+        );
+      });
+      return ran.catch((error: unknown) => this.middlewareFailed(params, error, ctx));
+    }
+    const pending = tool.state.input.validate(args);
+    if (isPromiseLike(pending)) {
+      return Promise.resolve(pending).then((checked) => this.callValidated(tool, params, checked, ctx));
+    }
+    return this.callValidated(tool, params, pending, ctx);
+  }
+
+  /**
+   * Routing: the tool by name (a hidden one is unknown), arguments that are an object, a plain
+   * call to a task-only tool refused; a refusal here passes no middleware.
+   */
+  private route(params: Record<string, unknown>, ctx: RequestContext): RegisteredTool {
     const name = requireString(params.name, 'tools/call: "name"');
     const tool = this.registry.find(name);
-    if (!tool) throw unknownToolError(name);
+    if (!tool || this.host.hidesTool(name, params, ctx)) throw unknownToolError(name);
     const args = params.arguments ?? {};
     if (!isRecord(args)) throw invalidParams('tools/call: "arguments" must be an object');
-    if (params.task !== undefined) {
-      return this.options.runAsTask(tool, args, ctx, params as CallToolRequestParams);
-    }
-    if (tool.state.definition.execution?.taskSupport === 'required') {
+    if (params.task === undefined && tool.state.definition.execution?.taskSupport === 'required') {
       throw new McpError(
         ErrorCode.MethodNotFound,
         `Tool "${name}" can only be called as a task: add "task" to the tools/call params`,
       );
     }
+    return tool;
+  }
+
+  private dispatchCall(
+    tool: RegisteredTool,
+    args: Record<string, unknown>,
+    params: Record<string, unknown>,
+    ctx: RequestContext,
+  ): unknown {
+    if (params.task !== undefined) {
+      return this.options.runAsTask(tool, args, ctx, params as CallToolRequestParams);
+    }
     const execute = this.options.execute;
     return execute ? execute(tool, args, ctx) : this.execute(tool, args, ctx);
+  }
+
+  /**
+   * A plain call with middleware installed: the chain runs after argument validation (it sees the
+   * validated arguments) and before output validation, so no middleware can make the server send
+   * `structuredContent` that breaks the tool's `outputSchema`. A middleware that changes the call's
+   * name or arguments has it routed and validated again.
+   */
+  private callValidated(
+    tool: RegisteredTool,
+    params: Record<string, unknown>,
+    checked: ValidationResult,
+    ctx: RequestContext,
+  ): CallToolResult | Promise<CallToolResult> {
+    if (!checked.valid) return invalidArgumentsResult(tool.state.definition.name, checked.issues);
+    const args = checked.value as Record<string, unknown>;
+    const called = args === params.arguments ? params : { ...params, arguments: args };
+    let state = tool.state;
+    const end = (c: ServerMiddlewareContext): unknown => {
+      const now = c.params;
+      if (now === called || (now.name === called.name && now.arguments === args)) {
+        return this.runHandler(state, checked, ctx, false);
+      }
+      state = this.route(now, ctx).state;
+      const again = state.input.validate((now.arguments ?? {}) as Record<string, unknown>);
+      if (!isPromiseLike(again)) return this.runHandler(state, again, ctx, false);
+      return Promise.resolve(again).then((result) => this.runHandler(state, result, ctx, false));
+    };
+    return this.host.runMiddleware(Method.ToolsCall, called, ctx, end).then(
+      (result) => (state.output ? this.structured(state, result, ctx) : (result as CallToolResult)),
+      (error: unknown) => this.middlewareFailed(called, error, ctx),
+    );
   }
 
   private runHandler(
     state: ToolState,
     checked: ValidationResult,
     ctx: RequestContext,
+    checkOutput = true,
   ): CallToolResult | Promise<CallToolResult> {
     if (!checked.valid) return invalidArgumentsResult(state.definition.name, checked.issues);
     let returned: unknown;
@@ -188,21 +259,31 @@ export class ToolsFeature extends Feature {
     } catch (error) {
       return this.failed(state, error, ctx);
     }
-    if (!isPromiseLike(returned)) return this.finish(state, returned, ctx);
+    if (!isPromiseLike(returned)) return this.finish(state, returned, ctx, checkOutput);
     return Promise.resolve(returned).then(
-      (value) => this.finish(state, value, ctx),
+      (value) => this.finish(state, value, ctx, checkOutput),
       (error: unknown) => this.failed(state, error, ctx),
     );
   }
 
-  /** What the handler returned, as a `CallToolResult`; a failure to build one is the tool's error. */
+  /**
+   * What the handler returned, as a `CallToolResult`; a failure to build one is the tool's error.
+   * Without `checkOutput` (a middleware runs behind), structured output is only shaped: it is
+   * checked once the middleware is done.
+   */
   private finish(
     state: ToolState,
     returned: unknown,
     ctx: RequestContext,
+    checkOutput: boolean,
   ): CallToolResult | Promise<CallToolResult> {
     try {
       if (!state.output) return toCallToolResult(returned);
+      if (!checkOutput) {
+        return isCallToolResult(returned) || !isPlainObject(returned)
+          ? toCallToolResult(returned)
+          : structuredResult(returned);
+      }
       return this.structured(state, returned, ctx).then(undefined, (error: unknown) =>
         this.failed(state, error, ctx),
       );
@@ -214,7 +295,7 @@ export class ToolsFeature extends Feature {
   /** A thrown error becomes an `isError` result, except one the specification answers as an error. */
   private failed(state: ToolState, error: unknown, ctx: RequestContext): CallToolResult {
     if (error instanceof UrlElicitationRequiredError) throw error;
-    if (!(error instanceof ToolError) && !ctx.request.cancelled) {
+    if (!(error instanceof ToolError) && !ctx.request.cancelled && !ctx.request.aborted) {
       this.host.reportError(toError(error), ctx.session);
     }
     return toolErrorResult(thrownErrorText(state.definition.name, error, this.options.maskErrors));

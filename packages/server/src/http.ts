@@ -38,6 +38,11 @@ export {
 } from './http/legacySse.js';
 export { type HostSecurityOptions, LOCALHOST_NAMES } from './http/security.js';
 export {
+  InMemorySessionStore,
+  type SessionStore,
+  SessionStoreUnavailable,
+} from './http/sessionStore.js';
+export {
   closeSseStream,
   createStreamableHttpHandler,
   type HttpRequestExtra,

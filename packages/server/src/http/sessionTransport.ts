@@ -54,6 +54,8 @@ export interface HttpRuntime {
   sessionReady(transport: HttpSessionTransport): void;
   /** A session transport closed. */
   sessionEnded(transport: HttpSessionTransport): void;
+  /** A request of the session was answered (its state may have changed). Only with a session store. */
+  readonly answered?: (transport: HttpSessionTransport) => void;
 }
 
 /** How an exchange answers. */
@@ -177,6 +179,13 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
   handshakeDone = false;
   /** The key this session counts under in a per-client quota, when one is enforced. */
   clientKey: string | undefined;
+  /**
+   * Closing ends this process's copy only: the session lives on in a shared session store, so its
+   * events in the shared event store stay for the node that serves it next.
+   */
+  localOnly = false;
+  /** Makes this copy's stream ids unique when other nodes serve the same session (restored copies). */
+  private streamTag = '';
   /** Streams that ended but whose events the store still holds, deleted with the session. */
   private endedStreams: string[] | undefined;
   private sink: MessageSink | undefined;
@@ -199,7 +208,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
 
   /** Stream ids only leave the process as event ids, which need a store: a counter suffices without. */
   private streamId(sequence: number): string {
-    return this.runtime.eventStore ? `${this.streamPrefix}${sequence}` : String(sequence);
+    return this.runtime.eventStore ? `${this.streamPrefix}${this.streamTag}${sequence}` : String(sequence);
   }
 
   /** Made on first use: a stateless request without an event store never needs one. */
@@ -219,8 +228,15 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     return part;
   }
 
+  /** Fixes the event-id prefix now, so the record saved for other nodes carries it. */
+  ensurePrefix(): void {
+    void this.streamPrefix;
+  }
+
   restoreSessionState(state: ServerSessionState): void {
     if (state.eventIdPrefix !== undefined) this.prefix = state.eventIdPrefix;
+    // The node that began the session numbers its streams 0, 1, 2…; another copy must not reuse them.
+    this.streamTag = `${randomHex(4)}.`;
     if (state.principal !== undefined) this.principal = state.principal;
   }
 
@@ -380,7 +396,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
       exchange.unwatch();
     }
     this.exchanges.clear();
-    const store = this.runtime.eventStore;
+    const store = this.localOnly ? undefined : this.runtime.eventStore;
     for (const stream of this.streams.values()) {
       stream.live = false;
       // Queued resumes would otherwise leave their GETs hanging.
@@ -422,6 +438,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
       this.exchanges.delete((message as { id: RequestId }).id);
       exchange.remaining--;
     }
+    this.runtime.answered?.(this);
     if (!exchange.stream) {
       const sessionHeader = exchange.options.opensSession ? this.initialized(message) : undefined;
       if (exchange.remaining <= 0 && exchange.options.preferJson) {
@@ -595,8 +612,9 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     this.streams.delete(stream.id);
     stream.connection?.close();
     stream.connection = undefined;
-    if (stream.hasIds && this.runtime.eventStore?.deleteStream && !this.stateless)
-      this.rememberEnded(stream.id);
+    const store = this.runtime.eventStore;
+    if (stream.hasIds && store?.endStream) this.settle(store.endStream(stream.id));
+    if (stream.hasIds && store?.deleteStream && !this.stateless) this.rememberEnded(stream.id);
   }
 
   /**
@@ -652,10 +670,13 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     connection: SseConnection,
     lastEventId: string,
   ): Promise<void> {
+    const send = (id: string, data: string): void => {
+      connection.write(messageEvent(data, id));
+    };
     try {
-      await store.replayEventsAfter(lastEventId, (id, data) => {
-        connection.write(messageEvent(data, id));
-      });
+      // A shared store may hold a stream another node is still writing: follow it to its end.
+      if (store.followEventsAfter) await store.followEventsAfter(lastEventId, send, () => connection.closed);
+      else await store.replayEventsAfter(lastEventId, send);
     } catch (error) {
       this.runtime.report(toError(error));
     } finally {
@@ -665,11 +686,15 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
 
   private forget(store: EventStore, streamId: string): void {
     try {
-      const deleted = store.deleteStream!(streamId);
-      if (deleted) deleted.catch((error: unknown) => this.runtime.report(toError(error)));
+      this.settle(store.deleteStream!(streamId));
     } catch (error) {
       this.runtime.report(toError(error));
     }
+  }
+
+  /** Reports the failure of a store call nobody waits for. */
+  private settle(pending: void | Promise<void>): void {
+    if (pending) pending.catch((error: unknown) => this.runtime.report(toError(error)));
   }
 
   /** Closes through the session when there is one, so the engine and server see it end. */

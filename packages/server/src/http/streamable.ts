@@ -33,8 +33,10 @@ import {
   toResponse,
 } from './responses.js';
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
+import { type SessionStore, SessionStoreUnavailable } from './sessionStore.js';
 import { clientKeyOf, mayUseSession, principalOf, type SessionLimits, SessionTable } from './sessionTable.js';
 import { type HttpRuntime, HttpSessionTransport } from './sessionTransport.js';
+import { type SharedRefusal, SharedSessions } from './sharedSessions.js';
 import { type ConnectionRegistry, KEEP_ALIVE } from './sse.js';
 
 /** Options of {@link createStreamableHttpHandler}. Every one has a safe default. */
@@ -110,6 +112,14 @@ export interface StreamableHttpHandlerOptions extends HostSecurityOptions {
    * characters. Default `crypto.randomUUID()`.
    */
   sessionIdGenerator?: () => string;
+  /**
+   * Keeps sessions in a store several server processes share (`RedisSessionStore` from
+   * `@mcpkit/redis`), so any of them serves any session: a process that does not know a session id
+   * restores the session from its record, with no new handshake; DELETE and idle expiry
+   * (`sessionIdleTimeout`) hold on every process. Use with a shared `eventStore`. When the store
+   * cannot be reached, requests get 503. Default: none, sessions live in this process only.
+   */
+  sessionStore?: SessionStore;
 }
 
 /** What the host adds to a request besides the `Request` itself. */
@@ -244,6 +254,9 @@ class StreamableHttpEndpoint implements HttpRuntime {
   private readonly newSessionId: () => string;
   private readonly tickInterval: number;
   private timer: ReturnType<typeof setInterval> | undefined;
+  /** Only with a session store. */
+  private readonly shared: SharedSessions | undefined;
+  readonly answered: ((transport: HttpSessionTransport) => void) | undefined;
 
   constructor(
     private readonly server: Server,
@@ -283,7 +296,19 @@ class StreamableHttpEndpoint implements HttpRuntime {
         'maxSessionsPerClient',
       ),
     };
-    this.sessions = new SessionTable(limits, (transport) => void this.closeTransport(transport));
+    this.sessions = new SessionTable(limits, (transport) => {
+      // With a store, expiry here only frees this process's copy; the record expires on its own.
+      transport.localOnly = this.shared !== undefined;
+      void this.closeTransport(transport);
+    });
+    if (options.sessionStore && !this.stateless) {
+      const ttl = limits.idleTimeout === Number.POSITIVE_INFINITY ? undefined : limits.idleTimeout;
+      const shared = new SharedSessions(options.sessionStore, ttl, this.sessions, server, this);
+      this.shared = shared;
+      this.answered = (transport) => {
+        shared.save(transport).catch((error: unknown) => this.report(toError(error)));
+      };
+    }
     this.maxBodyBytes = nonNegative(options.maxBodyBytes, DEFAULTS.maxBodyBytes, 'maxBodyBytes');
     this.maxJsonDepth = nonNegative(options.maxJsonDepth, DEFAULT_MAX_JSON_DEPTH, 'maxJsonDepth');
     this.preferJson = options.enableJsonResponse ?? false;
@@ -320,6 +345,7 @@ class StreamableHttpEndpoint implements HttpRuntime {
           return Refuse.method(this.allow);
       }
     } catch (error) {
+      if (error instanceof SessionStoreUnavailable) return Refuse.storeUnavailable();
       this.report(toError(error));
       return Refuse.internal();
     }
@@ -327,6 +353,8 @@ class StreamableHttpEndpoint implements HttpRuntime {
 
   async close(): Promise<void> {
     this.stopTimer();
+    // A process leaving a cluster takes its copies down, not the sessions.
+    if (this.shared) for (const transport of this.sessions.values()) transport.localOnly = true;
     await Promise.allSettled([...this.sessions.values()].map((transport) => this.closeTransport(transport)));
   }
 
@@ -354,8 +382,8 @@ class StreamableHttpEndpoint implements HttpRuntime {
       if (!summary.initialize) return Refuse.missingSession();
       return this.initialize(request, summary, body.value, messageExtra);
     }
-    const transport = this.lookup(sessionId, extra);
-    if (!transport) return Refuse.unknownSession();
+    const transport = await this.lookup(sessionId, request, extra);
+    if (transport instanceof Reply) return transport;
     const versionProblem = this.checkVersion(request, transport);
     if (versionProblem) return versionProblem;
     transport.lastActivity = Date.now();
@@ -409,7 +437,20 @@ class StreamableHttpEndpoint implements HttpRuntime {
     });
     transport.session = this.server.connect(transport);
     transport.deliver(value, extra);
-    return response;
+    return this.shared ? this.savedFirst(transport, response) : response;
+  }
+
+  /** The answer to `initialize` goes out once the session's record is saved: any node knows it then. */
+  private async savedFirst(transport: HttpSessionTransport, response: Promise<Reply>): Promise<Reply> {
+    const reply = await response;
+    if (transport.closed || transport.protocolVersion === undefined) return reply;
+    try {
+      await this.shared!.save(transport);
+    } catch (error) {
+      void this.closeTransport(transport);
+      throw error;
+    }
+    return reply;
   }
 
   private postStateless(
@@ -450,7 +491,7 @@ class StreamableHttpEndpoint implements HttpRuntime {
     if (lastEventId === null && !this.enableGet) return Refuse.method(this.allow);
     if (!accepts(request.header('accept'), 'text/event-stream'))
       return Refuse.notAcceptable('text/event-stream');
-    const found = this.sessionFor(request, extra);
+    const found = await this.sessionFor(request, extra);
     if (found instanceof Reply) return found;
     if (lastEventId !== null) {
       if (!isVisibleAscii(lastEventId, MAX_EVENT_ID_LENGTH)) return Refuse.unknownEventId();
@@ -461,32 +502,43 @@ class StreamableHttpEndpoint implements HttpRuntime {
 
   private async delete(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {
     if (this.stateless || !this.enableDelete) return Refuse.method(this.allow);
-    const found = this.sessionFor(request, extra);
+    const found = await this.sessionFor(request, extra);
     if (found instanceof Reply) return found;
+    if (this.shared) await this.shared.delete(found);
     await this.closeTransport(found);
     return emptyReply(200);
   }
 
   /** The session a GET or DELETE names, or the refusal to answer with. */
-  private sessionFor(
+  private async sessionFor(
     request: RawHttpRequest,
     extra: HttpRequestExtra | undefined,
-  ): HttpSessionTransport | Reply {
+  ): Promise<HttpSessionTransport | Reply> {
     const sessionId = request.header(SESSION_HEADER);
     if (sessionId === null) return Refuse.missingSession();
-    const transport = this.lookup(sessionId, extra);
-    if (!transport) return Refuse.unknownSession();
+    const transport = await this.lookup(sessionId, request, extra);
+    if (transport instanceof Reply) return transport;
     const versionProblem = this.checkVersion(request, transport);
     if (versionProblem) return versionProblem;
     transport.lastActivity = Date.now();
     return transport;
   }
 
-  /** A live session by id; a session bound to a principal answers only to that principal. */
-  private lookup(sessionId: string, extra: HttpRequestExtra | undefined): HttpSessionTransport | undefined {
+  /**
+   * A live session by id; a session bound to a principal answers only to that principal. With a
+   * session store, the store has the last word (and restores sessions this process does not hold).
+   */
+  private lookup(
+    sessionId: string,
+    request: RawHttpRequest,
+    extra: HttpRequestExtra | undefined,
+  ): HttpSessionTransport | Reply | Promise<HttpSessionTransport | Reply> {
+    if (this.shared) {
+      return this.shared.find(sessionId, extra?.authInfo, request.remoteAddress).then(sharedReply);
+    }
     const transport = this.sessions.get(sessionId);
-    if (!transport || transport.closed) return undefined;
-    return mayUseSession(transport.principal, extra?.authInfo) ? transport : undefined;
+    if (!transport || transport.closed) return Refuse.unknownSession();
+    return mayUseSession(transport.principal, extra?.authInfo) ? transport : Refuse.unknownSession();
   }
 
   /**
@@ -518,6 +570,7 @@ class StreamableHttpEndpoint implements HttpRuntime {
   }
 
   sessionReady(transport: HttpSessionTransport): void {
+    if (this.shared) transport.ensurePrefix();
     this.sessions.add(transport);
     this.wake();
   }
@@ -534,6 +587,7 @@ class StreamableHttpEndpoint implements HttpRuntime {
       }
     }
     if (this.sessions.expires) this.sessions.sweep(now);
+    this.shared?.touchBusy();
     if (this.sessions.size === 0 && this.connections.size === 0) this.stopTimer();
   };
 
@@ -587,6 +641,13 @@ function summarize(value: unknown): BodySummary | Reply {
   }
   if (initialize && batch) return Refuse.invalid('initialize must not be part of a batch');
   return { batch, ids, initialize, cancels, initialized };
+}
+
+function sharedReply(found: HttpSessionTransport | SharedRefusal): HttpSessionTransport | Reply {
+  if (found === 'unknown') return Refuse.unknownSession();
+  if (found === 'quota') return Refuse.tooManyClientSessions();
+  if (found === 'busy') return Refuse.tooManySessions();
+  return found;
 }
 
 function acceptsBatches(version: string | undefined): boolean {

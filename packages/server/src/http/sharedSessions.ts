@@ -1,0 +1,129 @@
+/**
+ * The Streamable HTTP handler's side of a {@link SessionStore}: checking a known session against
+ * the store on each request, restoring an unknown one from it, and saving what changed. Only
+ * built when a store is configured, so a single-node handler pays nothing.
+ * @module
+ */
+import type { AuthInfo } from '@mcpkit/core';
+import type { Server } from '../server.js';
+import type { ServerSessionState } from '../sessionState.js';
+import { guarded, type SessionStore } from './sessionStore.js';
+import { clientKeyOf, mayUseSession, type SessionTable } from './sessionTable.js';
+import { type HttpRuntime, HttpSessionTransport } from './sessionTransport.js';
+
+/** Why a session could not be served: unknown (404), or no room for it on this node. */
+export type SharedRefusal = 'unknown' | 'busy' | 'quota';
+
+export class SharedSessions {
+  /** Restores under way, so concurrent first requests for one session restore it once. */
+  private readonly restoring = new Map<string, Promise<HttpSessionTransport | SharedRefusal>>();
+  /** The record each session last saved or read, serialized, to save only what changed. */
+  private readonly known = new WeakMap<HttpSessionTransport, string>();
+
+  constructor(
+    private readonly store: SessionStore,
+    /** Record time to live: the idle timeout (`undefined` when sessions never expire). */
+    private readonly ttl: number | undefined,
+    private readonly table: SessionTable,
+    private readonly server: Server,
+    private readonly runtime: HttpRuntime,
+  ) {}
+
+  /**
+   * The session `sessionId` names, as this node serves it. A session this node holds is checked
+   * against the store (it may have been deleted or expired elsewhere) and takes the log level and
+   * subscriptions another node recorded; an unknown one is restored from its record.
+   *
+   * @throws {SessionStoreUnavailable} when the store cannot be reached.
+   */
+  async find(
+    sessionId: string,
+    authInfo: AuthInfo | undefined,
+    remoteAddress: string | undefined,
+  ): Promise<HttpSessionTransport | SharedRefusal> {
+    const local = this.table.get(sessionId);
+    if (local && !local.closed) {
+      const state = await guarded(() => this.store.load(sessionId, this.ttl));
+      if (!state) {
+        // Deleted or expired on another node: this copy ends too, leaving the shared events be.
+        local.localOnly = true;
+        void local.session?.close();
+        return 'unknown';
+      }
+      this.refresh(local, state);
+      return mayUseSession(local.principal, authInfo) ? local : 'unknown';
+    }
+    let pending = this.restoring.get(sessionId);
+    if (!pending) {
+      pending = this.restore(sessionId, authInfo, remoteAddress).finally(() =>
+        this.restoring.delete(sessionId),
+      );
+      this.restoring.set(sessionId, pending);
+    }
+    const found = await pending;
+    if (typeof found === 'string') return found;
+    return mayUseSession(found.principal, authInfo) ? found : 'unknown';
+  }
+
+  /** Saves the session's record when it differs from what the store last had. */
+  async save(transport: HttpSessionTransport): Promise<void> {
+    const state = transport.session?.snapshot();
+    if (!state || transport.sessionId === undefined || transport.closed) return;
+    const json = JSON.stringify(state);
+    if (this.known.get(transport) === json) return;
+    this.known.set(transport, json);
+    await guarded(() => this.store.save(transport.sessionId!, state, this.ttl));
+  }
+
+  /** The session ended for good (DELETE): its record goes, so every node forgets it. */
+  async delete(transport: HttpSessionTransport): Promise<void> {
+    await guarded(() => this.store.delete(transport.sessionId!));
+  }
+
+  /** Keeps records alive while this node holds a stream of their session open. */
+  touchBusy(): void {
+    for (const transport of this.table.values()) {
+      if (!transport.busy || transport.sessionId === undefined) continue;
+      Promise.resolve()
+        .then(() => this.store.touch(transport.sessionId!, this.ttl))
+        .catch((error: unknown) => this.runtime.report(toError(error)));
+    }
+  }
+
+  private async restore(
+    sessionId: string,
+    authInfo: AuthInfo | undefined,
+    remoteAddress: string | undefined,
+  ): Promise<HttpSessionTransport | SharedRefusal> {
+    const state = await guarded(() => this.store.load(sessionId, this.ttl));
+    if (!state || !mayUseSession(state.principal, authInfo)) return 'unknown';
+    const transport = new HttpSessionTransport(this.runtime, sessionId, false);
+    const refused = this.table.admit(transport, clientKeyOf(authInfo, remoteAddress));
+    if (refused) return refused;
+    transport.handshakeDone = true;
+    try {
+      transport.session = this.server.connect(transport, { state });
+    } catch (error) {
+      // A record this server cannot take (another revision set, a corrupted value): unknown.
+      this.table.remove(transport);
+      this.runtime.report(toError(error));
+      return 'unknown';
+    }
+    this.known.set(transport, JSON.stringify(transport.session.snapshot()));
+    this.runtime.sessionReady(transport);
+    return transport;
+  }
+
+  /** Takes what another node changed: the log level and the subscriptions. */
+  private refresh(transport: HttpSessionTransport, state: ServerSessionState): void {
+    const session = transport.session;
+    if (!session) return;
+    session.logLevel = state.logLevel;
+    session.subscriptions = state.subscriptions?.length ? new Set(state.subscriptions) : undefined;
+    this.known.set(transport, JSON.stringify(session.snapshot()));
+  }
+}
+
+function toError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}

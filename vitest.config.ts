@@ -22,6 +22,7 @@ const slowTests = [
   'tests/fuzz-*.test.ts',
   'tests/deep-json.test.ts',
   'tests/auth-*.test.ts',
+  'tests/cluster*.test.ts',
   'packages/schema/src/fastCheck.test.ts',
   'packages/core/src/jsonrpc/connection.property.test.ts',
 ];

@@ -107,6 +107,8 @@ export interface ServeSettings {
   readonly authIssuer?: string;
   /** The audience tokens must name (default: the server's own `/mcp` URL). */
   readonly authAudience?: string;
+  /** With `--redis`: run as one node of a cluster whose sessions, events and tasks live in this Redis. */
+  readonly redis?: string;
 }
 
 /**
@@ -186,6 +188,7 @@ const OPTIONS = {
   'no-login': { type: 'boolean' },
   'auth-issuer': { type: 'string' },
   'auth-audience': { type: 'string' },
+  redis: { type: 'string' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -229,6 +232,7 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
     'json-response',
     'auth-issuer',
     'auth-audience',
+    'redis',
   ],
 };
 
@@ -351,7 +355,7 @@ function serveSettings(values: Values): ServeSettings {
   if (values.stdio && values.http) throw usageError('Choose one of --stdio and --http', SERVE_HINT);
   const transport = values.stdio ? 'stdio' : 'http';
   if (transport === 'stdio') {
-    for (const name of ['port', 'host', 'stateless', 'json-response', 'auth-issuer'] as const) {
+    for (const name of ['port', 'host', 'stateless', 'json-response', 'auth-issuer', 'redis'] as const) {
       if (values[name] !== undefined) throw usageError(`--${name} applies to --http only`, SERVE_HINT);
     }
   }
@@ -359,6 +363,16 @@ function serveSettings(values: Values): ServeSettings {
   const authAudience = optionalUrl(values, 'auth-audience');
   if (authAudience !== undefined && authIssuer === undefined) {
     throw usageError('--auth-audience needs --auth-issuer', 'mcpkit serve --http --auth-issuer URL');
+  }
+  const redis = values.redis as string | undefined;
+  if (redis !== undefined && !/^rediss?:\/\//.test(redis)) {
+    throw usageError(`--redis expects a redis:// or rediss:// URL, got "${redis}"`);
+  }
+  if (redis !== undefined && values.stateless === true) {
+    throw usageError(
+      '--redis and --stateless exclude each other',
+      'a stateless server keeps no state to share',
+    );
   }
   return {
     transport,
@@ -368,6 +382,7 @@ function serveSettings(values: Values): ServeSettings {
     jsonResponse: values['json-response'] === true,
     ...(authIssuer === undefined ? {} : { authIssuer }),
     ...(authAudience === undefined ? {} : { authAudience }),
+    ...(redis === undefined ? {} : { redis }),
   };
 }
 

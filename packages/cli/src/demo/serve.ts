@@ -75,9 +75,15 @@ async function serveHttp(
   io: CliIo,
   log: (line: string) => void,
 ): Promise<number> {
+  // With --redis, sessions and streams live in Redis: this process is one node of a cluster.
+  const cluster =
+    settings.redis === undefined
+      ? undefined
+      : await (await import('./cluster.js')).joinCluster(settings.redis, log);
   const streamable = createStreamableHttpHandler(server, {
     stateless: settings.stateless,
     enableJsonResponse: settings.jsonResponse,
+    ...cluster?.handlerOptions,
   });
   const legacy = createLegacySseHandler(server);
   const onError = (error: Error) => log(`HTTP error: ${error.message}`);
@@ -124,6 +130,7 @@ async function serveHttp(
   const closed = new Promise<void>((resolve) => http.close(() => resolve()));
   http.closeAllConnections();
   await Promise.allSettled([streamable.close(), legacy.close(), server.close(), closed]);
+  await cluster?.close();
   return ExitCode.Success;
 }
 

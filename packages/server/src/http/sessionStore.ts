@@ -41,6 +41,15 @@ export interface SessionStore {
   delete(sessionId: string): void | Promise<void>;
   /** Extends the record's expiry (a node holds a stream of it open); false when it is gone. */
   touch(sessionId: string, ttlMs: number | undefined): boolean | Promise<boolean>;
+  /**
+   * Sends the client's answers to a server-to-client request (sampling, elicitation, roots) to
+   * every node, because the node whose handler waits for them may not be the one the client
+   * POSTed to. Optional, with {@link onForward}: without them such answers reach only the node
+   * they land on.
+   */
+  forward?(sessionId: string, message: unknown): void | Promise<void>;
+  /** Receives what any node {@link forward}ed; returns an unsubscribe function. */
+  onForward?(listener: (sessionId: string, message: unknown) => void): () => void;
 }
 
 /**

@@ -75,6 +75,8 @@ const MAX_BACKLOG = 64;
 /** Ended streams a session keeps resumable (and remembers, to delete their events when it ends). */
 const MAX_ENDED_STREAMS = 64;
 const CANCELLED = 'notifications/cancelled';
+/** Requests to the client remembered per session when answers are routed between nodes. */
+const MAX_AWAITING = 256;
 const STATELESS_REQUEST =
   'A stateless Streamable HTTP server cannot send requests to the client (sampling, elicitation, roots, ping): its answer would reach no session';
 
@@ -186,6 +188,19 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
   localOnly = false;
   /** Makes this copy's stream ids unique when other nodes serve the same session (restored copies). */
   private streamTag = '';
+  /**
+   * Ids of this copy's requests to the client still unanswered, kept only when answers are routed
+   * between nodes (`trackRequests`), so a node knows which answers are its own.
+   */
+  private awaiting: Set<RequestId> | undefined;
+  /** Keep {@link awaiting}: set by the handler when a session store routes answers. */
+  trackRequests = false;
+  /**
+   * Several nodes serve this session through a shared event store that can be followed: the
+   * standalone stream is one Redis-like stream all of them write, and the node holding the GET
+   * follows it (so a notification sent on any node reaches the client's GET on any node).
+   */
+  clustered = false;
   /** Streams that ended but whose events the store still holds, deleted with the session. */
   private endedStreams: string[] | undefined;
   private sink: MessageSink | undefined;
@@ -315,6 +330,10 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     const stream = this.standalone();
     if (stream.connection || stream.resuming) return undefined;
     const connection = this.attachNewConnection(stream);
+    if (this.sharesStandalone()) {
+      void this.followStandalone(stream, connection);
+      return sseReply(connection.body);
+    }
     const backlog = stream.backlog;
     stream.backlog = undefined;
     if (backlog) for (const text of backlog) connection.write(text);
@@ -333,10 +352,12 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     if (streamId === undefined || !streamId.startsWith(this.streamPrefix) || this.isClosed) {
       return Refuse.unknownEventId();
     }
-    const stream = this.streams.get(streamId);
+    let stream = this.streams.get(streamId);
     if (stream === this.standaloneStream && stream && (stream.connection || stream.resuming)) {
       return Refuse.conflict('the session already has an open GET stream');
     }
+    // The shared standalone stream is read from the store, whichever node wrote it.
+    if (stream === this.standaloneStream && this.sharesStandalone()) stream = undefined;
     const connection = new SseConnection(this.runtime.connections, this.runtime.maxBufferedBytes);
     this.runtime.wake();
     if (stream) {
@@ -369,6 +390,8 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     // The client POSTs its answer with no session to route it by, so it could never arrive: fail
     // the request now instead of letting it wait for its timeout.
     if (this.stateless && isRequest(message)) throw new CapabilityError(STATELESS_REQUEST);
+    if (this.trackRequests && !Array.isArray(message) && 'method' in message && 'id' in message)
+      this.await(message.id);
     const responseId = responseIdOf(message, this.exchanges);
     const target = responseId ?? (isResponse(message) ? undefined : options?.relatedRequestId);
     const exchange = target === undefined ? undefined : this.exchanges.get(target);
@@ -385,6 +408,30 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
       if (!exchange.stream) this.openSse(exchange, undefined);
       this.enqueue(exchange.stream!, json);
     }
+  }
+
+  /**
+   * Whether `value` (a body of responses only) answers requests this copy sent, all of them; when
+   * it does, they are no longer awaited. False sends them to the node that waits for them.
+   */
+  claimAnswers(value: unknown): boolean {
+    if (!this.awaiting) return false;
+    const items: unknown[] = Array.isArray(value) ? value : [value];
+    const ids: RequestId[] = [];
+    for (const item of items) {
+      const id = (item as { id?: unknown }).id;
+      if ((typeof id !== 'string' && typeof id !== 'number') || !this.awaiting.has(id)) return false;
+      ids.push(id);
+    }
+    for (const id of ids) this.awaiting.delete(id);
+    return true;
+  }
+
+  private await(id: RequestId): void {
+    this.awaiting ??= new Set();
+    this.awaiting.add(id);
+    // Answers that never come (timeouts, cancellations) must not pile up.
+    if (this.awaiting.size > MAX_AWAITING) this.awaiting.delete(this.awaiting.values().next().value!);
   }
 
   /** Ends every exchange and stream, and tells the engine. */
@@ -514,9 +561,37 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     return connection;
   }
 
+  /** The standalone stream is shared between the nodes serving this session (see {@link clustered}). */
+  private sharesStandalone(): boolean {
+    return this.clustered && this.runtime.eventStore?.followEventsAfter !== undefined;
+  }
+
+  /** Shared standalone stream: marks the position the GET starts at, then follows the store. */
+  private async followStandalone(stream: LogicalStream, connection: SseConnection): Promise<void> {
+    const store = this.runtime.eventStore!;
+    try {
+      const start = await store.storeEvent(stream.id, '');
+      stream.hasIds = true;
+      if (this.primes()) connection.write(primingEvent(start, this.runtime.retryInterval));
+      await store.followEventsAfter!(
+        start,
+        (id, data) => {
+          connection.write(messageEvent(data, id));
+        },
+        () => connection.closed || !stream.live,
+      );
+    } catch (error) {
+      this.runtime.report(toError(error));
+    } finally {
+      connection.close();
+    }
+  }
+
   private standalone(): LogicalStream {
     if (!this.standaloneStream) {
-      this.standaloneStream = new LogicalStream(this, this.streamId(0), undefined);
+      // Shared: one id for every node's copy (the restored copies' tag left out).
+      const id = this.sharesStandalone() ? `${this.streamPrefix}0` : this.streamId(0);
+      this.standaloneStream = new LogicalStream(this, id, undefined);
       this.streams.set(this.standaloneStream.id, this.standaloneStream);
     }
     return this.standaloneStream;
@@ -599,6 +674,8 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
       if (id !== undefined) stream.connection?.write(primingEvent(id, this.runtime.retryInterval));
       return;
     }
+    // The shared standalone stream reaches the client through the node that follows it.
+    if (stream === this.standaloneStream && this.sharesStandalone()) return;
     const text = messageEvent(data, id);
     if (stream.connection?.write(text)) return;
     if (stream === this.standaloneStream) {

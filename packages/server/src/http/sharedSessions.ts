@@ -4,7 +4,7 @@
  * built when a store is configured, so a single-node handler pays nothing.
  * @module
  */
-import type { AuthInfo } from '@mcpkit/core';
+import type { AuthInfo, MessageExtra } from '@mcpkit/core';
 import type { Server } from '../server.js';
 import type { ServerSessionState } from '../sessionState.js';
 import { guarded, type SessionStore } from './sessionStore.js';
@@ -27,7 +27,37 @@ export class SharedSessions {
     private readonly table: SessionTable,
     private readonly server: Server,
     private readonly runtime: HttpRuntime,
-  ) {}
+  ) {
+    if (store.forward && store.onForward) {
+      this.routes = true;
+      store.onForward((sessionId, message) => {
+        const transport = this.table.get(sessionId);
+        if (transport && !transport.closed && transport.claimAnswers(message))
+          transport.deliver(message, FORWARDED);
+      });
+    }
+  }
+
+  /** Whether answers to requests to the client are routed to the node that waits for them. */
+  readonly routes: boolean = false;
+
+  /**
+   * Delivers a body of responses (answers to requests to the client) to the node that waits for
+   * them: this one, or, through the store, whichever node it is.
+   */
+  async answer(transport: HttpSessionTransport, value: unknown, extra: MessageExtra): Promise<void> {
+    if (!this.routes || transport.claimAnswers(value)) {
+      transport.deliver(value, extra);
+      return;
+    }
+    await guarded(() => this.store.forward!(transport.sessionId!, value));
+  }
+
+  /** Copies made here keep track of their requests to the client, when answers are routed. */
+  track(transport: HttpSessionTransport): void {
+    transport.trackRequests = this.routes;
+    transport.clustered = true;
+  }
 
   /**
    * The session `sessionId` names, as this node serves it. A session this node holds is checked
@@ -101,6 +131,7 @@ export class SharedSessions {
     const refused = this.table.admit(transport, clientKeyOf(authInfo, remoteAddress));
     if (refused) return refused;
     transport.handshakeDone = true;
+    this.track(transport);
     try {
       transport.session = this.server.connect(transport, { state });
     } catch (error) {
@@ -123,6 +154,9 @@ export class SharedSessions {
     this.known.set(transport, JSON.stringify(session.snapshot()));
   }
 }
+
+/** A message that came from another node: its HTTP request is not here. */
+const FORWARDED: MessageExtra = {};
 
 function toError(value: unknown): Error {
   return value instanceof Error ? value : new Error(String(value));

@@ -170,6 +170,8 @@ interface BodySummary {
   readonly cancels: RequestId[] | undefined;
   /** The body holds `notifications/initialized`: the client finished the handshake. */
   readonly initialized: boolean;
+  /** The body holds responses only (answers to requests the server sent). */
+  readonly responses: boolean;
 }
 
 /**
@@ -400,7 +402,8 @@ class StreamableHttpEndpoint implements HttpRuntime {
       }
     }
     if (summary.ids.length === 0) {
-      transport.deliver(body.value, messageExtra);
+      if (this.shared && summary.responses) await this.shared.answer(transport, body.value, messageExtra);
+      else transport.deliver(body.value, messageExtra);
       if (summary.cancels) transport.clientCancelled(summary.cancels);
       return emptyReply(202);
     }
@@ -430,6 +433,7 @@ class StreamableHttpEndpoint implements HttpRuntime {
     if (refused === 'quota') return Refuse.tooManyClientSessions(summary.ids[0]);
     if (refused === 'busy') return Refuse.tooManySessions(summary.ids[0]);
     transport.principal = principalOf(extra.authInfo);
+    this.shared?.track(transport);
     const response = transport.openExchange(summary.ids, {
       preferJson: this.preferJson,
       opensSession: true,
@@ -616,9 +620,11 @@ function summarize(value: unknown): BodySummary | Reply {
   let initialize = false;
   let cancels: RequestId[] | undefined;
   let initialized = false;
+  let responses = true;
   for (const item of items) {
     const kind = classifyMessage(item);
     if (kind.kind === 'invalid') return Refuse.invalid(kind.reason, batch ? undefined : kind.id);
+    if (kind.kind !== 'response') responses = false;
     if (kind.kind === 'request') {
       const id = kind.message.id;
       if (seen) {
@@ -640,7 +646,7 @@ function summarize(value: unknown): BodySummary | Reply {
     }
   }
   if (initialize && batch) return Refuse.invalid('initialize must not be part of a batch');
-  return { batch, ids, initialize, cancels, initialized };
+  return { batch, ids, initialize, cancels, initialized, responses };
 }
 
 function sharedReply(found: HttpSessionTransport | SharedRefusal): HttpSessionTransport | Reply {

@@ -1,0 +1,103 @@
+/**
+ * Horizontal scale-out with real parts (issue 17): Debian's redis-server, three
+ * `mcpkit serve --http --redis URL` processes, and nginx balancing them round-robin with no
+ * stickiness. Every request of a session lands on another node than the one before, and the
+ * features still work; a node killed with SIGKILL while it carries a call's stream loses nothing.
+ */
+import { McpClient } from '@mcpkit/client';
+import { StreamableHttpClientTransport } from '@mcpkit/client/http';
+import type { ProgressUpdate } from '@mcpkit/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RawClient } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
+import { Balancer, NodeProcess, RedisProcess } from './support/cluster.js';
+import { eventually } from './support/eventually.js';
+
+let redis: RedisProcess;
+let nodes: NodeProcess[];
+let balancer: Balancer;
+
+beforeAll(async () => {
+  redis = await RedisProcess.start();
+  nodes = await Promise.all([0, 1, 2].map(() => NodeProcess.start(redis.url)));
+  balancer = await Balancer.start(nodes.map((node) => node.port));
+}, 60_000);
+
+afterAll(async () => {
+  await balancer?.stop();
+  for (const node of nodes ?? []) if (node.running) await node.kill();
+  await redis?.remove();
+});
+
+/** A fetch that records which node (nginx's `X-Upstream`) answered each request. */
+function recordingFetch(upstreams: string[]): typeof fetch {
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    const response = await fetch(input, init);
+    upstreams.push(response.headers.get('x-upstream') ?? '?');
+    return response;
+  }) as typeof fetch;
+}
+
+function text(result: { content: unknown[] }): string {
+  return (result.content[0] as { text: string }).text;
+}
+
+describe('three nodes behind nginx round-robin', () => {
+  it('serves one session from every node: tools, progress, logging, sampling and elicitation during a call', async () => {
+    const upstreams: string[] = [];
+    const logs: string[] = [];
+    const client = new McpClient(
+      { name: 'cluster-client', version: '1.0.0' },
+      {
+        sampling: async () => ({
+          role: 'assistant',
+          content: { type: 'text', text: 'A short summary.' },
+          model: 'test-model',
+        }),
+        elicitation: {
+          form: async () => ({ action: 'accept', content: { name: 'Ada', date: '2026-12-24', guests: 3 } }),
+        },
+      },
+    );
+    client.onNotification('notifications/message', (params) => {
+      logs.push(String(params.data));
+    });
+    await client.connect(
+      new StreamableHttpClientTransport(balancer.url, { fetch: recordingFetch(upstreams) }),
+    );
+
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('slow_count');
+    expect(text(await client.callTool('echo', { text: 'through nginx' }))).toContain('through nginx');
+    await client.setLoggingLevel('info');
+
+    const progress: ProgressUpdate[] = [];
+    const counted = await client.callTool(
+      'slow_count',
+      { steps: 4, delayMs: 20 },
+      { onProgress: (update) => progress.push(update) },
+    );
+    expect(counted.isError).not.toBe(true);
+    expect(progress.map((update) => update.progress)).toEqual([1, 2, 3, 4]);
+    expect(logs.filter((line) => line.includes('of 4'))).toHaveLength(4);
+
+    // The handler runs on the node that got the call; the client's answer is POSTed through the
+    // balancer, so to another node, and must reach the waiting handler.
+    expect(text(await client.callTool('summarize', { text: 'Redis keeps the sessions.' }))).toContain(
+      'A short summary.',
+    );
+    expect(text(await client.callTool('book_table', {}))).toContain('Booked Chez mcpkit for Ada, 3 guest(s)');
+
+    // Round-robin with no stickiness: consecutive requests never land on the same node.
+    const answered = upstreams.filter((upstream) => upstream !== '?');
+    expect(new Set(answered).size).toBe(3);
+    for (let i = 1; i < answered.length; i++) expect(answered[i]).not.toBe(answered[i - 1]);
+    await client.close();
+  }, 60_000);
+
+  it('ends a session on every node with one DELETE', async () => {
+    const client = new RawClient(balancer.url);
+    await client.connect();
+    expect((await client.request('tools/list')).status).toBe(200);
+    expect((await client.delete()).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await client.request('tools/list')).status).toBe(404);
+  }, 30_000);
+});

@@ -17,7 +17,7 @@ let nodes: NodeProcess[];
 let balancer: Balancer;
 
 beforeAll(async () => {
-  redis = await RedisProcess.start();
+  redis = await RedisProcess.start({ durable: true });
   nodes = await Promise.all([0, 1, 2].map(() => NodeProcess.start(redis.url)));
   balancer = await Balancer.start(nodes.map((node) => node.port));
 }, 60_000);
@@ -100,4 +100,46 @@ describe('three nodes behind nginx round-robin', () => {
     expect((await client.delete()).status).toBe(200);
     for (let i = 0; i < 3; i++) expect((await client.request('tools/list')).status).toBe(404);
   }, 30_000);
+
+  it('reaches a subscriber with resources/updated whichever node holds its GET stream', async () => {
+    const client = new McpClient({ name: 'subscriber', version: '1.0.0' });
+    const updates: string[] = [];
+    client.onNotification('notifications/resources/updated', (params) => {
+      updates.push(String(params.uri));
+    });
+    await client.connect(new StreamableHttpClientTransport(balancer.url));
+    await client.subscribeResource('demo://clock');
+    // The demo's clock ticks every 5 s on each node; the node that ticks writes to the session's
+    // shared stream, and the node holding the GET (another one, round-robin) carries it.
+    await eventually(() => updates.includes('demo://clock'), 'a clock update', 20_000);
+    await client.close();
+  }, 30_000);
+
+  it('answers 503 with a JSON-RPC error while Redis is away, never crashes, and recovers', async () => {
+    const client = new RawClient(balancer.url);
+    await client.connect();
+    await redis.stop();
+    for (let i = 0; i < 3; i++) {
+      const refused = await client.post({ jsonrpc: '2.0', id: 100 + i, method: 'tools/list' });
+      expect(refused.status).toBe(503);
+      const body = (await refused.json()) as { jsonrpc: string; error: { code: number; message: string } };
+      expect(body).toMatchObject({ jsonrpc: '2.0', error: { code: -32603 } });
+      expect(body.error.message).toMatch(/session store cannot be reached/);
+    }
+    await expect(new RawClient(balancer.url).connect()).rejects.toThrow(/503/);
+    expect(nodes.every((node) => node.running)).toBe(true);
+
+    await redis.start();
+    // ioredis reconnects within a second; then every node serves the same session again.
+    let status = 0;
+    for (let attempt = 0; attempt < 150 && status !== 200; attempt++) {
+      status = (await client.request('tools/list')).status;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await client.request('tools/list')).status).toBe(200);
+    const fresh = new RawClient(balancer.url);
+    await fresh.connect();
+    expect((await fresh.request('tools/list')).status).toBe(200);
+  }, 60_000);
 });

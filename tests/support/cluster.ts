@@ -71,11 +71,13 @@ export class RedisProcess {
   private constructor(
     readonly port: number,
     private readonly dir: string,
+    private readonly durable: boolean,
   ) {}
 
-  static async start(): Promise<RedisProcess> {
+  /** `durable`: every write is on disk before Redis answers, so a killed Redis comes back with it. */
+  static async start(options: { durable?: boolean } = {}): Promise<RedisProcess> {
     const dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-redis-'));
-    const redis = new RedisProcess(await freePort(), dir);
+    const redis = new RedisProcess(await freePort(), dir, options.durable ?? false);
     await redis.start();
     return redis;
   }
@@ -86,7 +88,10 @@ export class RedisProcess {
 
   async start(): Promise<void> {
     const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir];
-    const child = spawn('redis-server', [...args, '--save', '', '--appendonly', 'no'], {
+    const persistence = this.durable
+      ? ['--appendonly', 'yes', '--appendfsync', 'always']
+      : ['--appendonly', 'no'];
+    const child = spawn('redis-server', [...args, '--save', '', ...persistence], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;

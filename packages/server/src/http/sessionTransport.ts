@@ -665,7 +665,14 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
       this.write(stream, id, data);
       return;
     }
-    return id.then((stored) => this.write(stream, stored, data));
+    return id.then(
+      (stored) => this.write(stream, stored, data),
+      (error: unknown) => {
+        // The store is down: the client still gets the message, without a position to resume at.
+        this.runtime.report(toError(error));
+        this.write(stream, undefined, data);
+      },
+    );
   }
 
   private write(stream: LogicalStream, id: string | undefined, data: string): void {

@@ -4,7 +4,7 @@
  * stickiness. Every request of a session lands on another node than the one before, and the
  * features still work; a node killed with SIGKILL while it carries a call's stream loses nothing.
  */
-import { McpClient } from '@mcpkit/client';
+import { callToolAsTask, cancelTask, getTask, getTaskResult, McpClient, pollTask } from '@mcpkit/client';
 import { StreamableHttpClientTransport } from '@mcpkit/client/http';
 import type { ProgressUpdate } from '@mcpkit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,6 +90,32 @@ describe('three nodes behind nginx round-robin', () => {
     const answered = upstreams.filter((upstream) => upstream !== '?');
     expect(new Set(answered).size).toBe(3);
     for (let i = 1; i < answered.length; i++) expect(answered[i]).not.toBe(answered[i - 1]);
+    await client.close();
+  }, 60_000);
+
+  it('runs tasks across nodes: created on one, polled, resulted and cancelled through the others', async () => {
+    const upstreams: string[] = [];
+    const client = new McpClient({ name: 'tasker', version: '1.0.0' });
+    await client.connect(
+      new StreamableHttpClientTransport(balancer.url, { fetch: recordingFetch(upstreams) }),
+    );
+    const created = await callToolAsTask(
+      client,
+      'research',
+      { topic: 'clusters', stageMs: 30 },
+      { ttl: 60_000 },
+    );
+    expect(created.task.status).toBe('working');
+    const done = await pollTask(client, created.task.taskId);
+    expect(done.status).toBe('completed');
+    const result = await getTaskResult(client, created.task.taskId);
+    expect(text(result)).toContain('clusters');
+
+    const doomed = await callToolAsTask(client, 'research', { topic: 'cancelled', stageMs: 5_000 });
+    expect((await cancelTask(client, doomed.task.taskId)).status).toBe('cancelled');
+    expect((await getTask(client, doomed.task.taskId)).status).toBe('cancelled');
+    await expect(cancelTask(client, doomed.task.taskId)).rejects.toMatchObject({ code: -32602 });
+    expect(new Set(upstreams.filter((upstream) => upstream !== '?')).size).toBe(3);
     await client.close();
   }, 60_000);
 

@@ -4,6 +4,7 @@
  *
  * - {@link RedisSessionStore}: session records, so any node serves any session (no stickiness);
  * - {@link RedisEventStore}: resumable SSE streams on Redis Streams, resumable on any node;
+ * - {@link RedisTaskStore}: tasks created on one node are polled, cancelled and resulted on any;
  * - {@link connectRedis}: an ioredis connection that fails fast while Redis is down (503s, not hangs).
  *
  * @example
@@ -20,3 +21,4 @@
 export { type ConnectRedisOptions, connectRedis } from './client.js';
 export { RedisEventStore, type RedisEventStoreOptions } from './eventStore.js';
 export { RedisSessionStore, type RedisSessionStoreOptions } from './sessionStore.js';
+export { RedisTaskStore, type RedisTaskStoreOptions } from './taskStore.js';

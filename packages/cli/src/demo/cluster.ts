@@ -4,13 +4,16 @@
  * balancer without sticky sessions serve clients as one server.
  * @module
  */
-import { connectRedis, RedisEventStore, RedisSessionStore } from '@mcpkit/redis';
+import type { TaskStore } from '@mcpkit/core';
+import { connectRedis, RedisEventStore, RedisSessionStore, RedisTaskStore } from '@mcpkit/redis';
 import type { StreamableHttpHandlerOptions } from '@mcpkit/server/http';
 import { CliError, ExitCode } from '../errors.js';
 
 /** What a node adds to its Streamable HTTP handler, and how it leaves. */
 export interface ClusterNode {
   readonly handlerOptions: Pick<StreamableHttpHandlerOptions, 'sessionStore' | 'eventStore'>;
+  /** For the server's TaskManager: tasks are polled, cancelled and resulted on any node. */
+  readonly taskStore: TaskStore;
   close(): Promise<void>;
 }
 
@@ -44,9 +47,12 @@ export async function joinCluster(url: string, log: (line: string) => void): Pro
   });
   log(`cluster node on Redis ${redactUrl(url)}`);
   const sessionStore = new RedisSessionStore(redis);
+  const taskStore = new RedisTaskStore(redis, { onError: (error) => log(`tasks: ${error.message}`) });
   return {
     handlerOptions: { sessionStore, eventStore: new RedisEventStore(redis) },
+    taskStore,
     close: async () => {
+      taskStore.close();
       sessionStore.close();
       redis.disconnect();
     },

@@ -14,6 +14,7 @@ import type { ServeSettings } from '../args.js';
 import { CliError, ExitCode } from '../errors.js';
 import { createStyle, type Style, wantsColor } from '../output.js';
 import type { CliIo } from '../run.js';
+import type { ClusterNode } from './cluster.js';
 import { createDemoServer } from './server.js';
 
 /**
@@ -50,8 +51,18 @@ export async function serve(settings: ServeSettings, io: CliIo): Promise<number>
   const log = (line: string) => io.stderr.write(`[mcpkit demo] ${line}\n`);
   // Stateless HTTP gives every request a fresh session, so a task could never be reached again.
   const stateless = settings.transport === 'http' && settings.stateless;
-  const server = createDemoServer({ log, tasks: !stateless, stateless });
-  return settings.transport === 'stdio' ? serveStdio(server, io, log) : serveHttp(server, settings, io, log);
+  // With --redis, sessions, streams and tasks live in Redis: this process is one node of a cluster.
+  const cluster =
+    settings.transport === 'http' && settings.redis !== undefined
+      ? await (await import('./cluster.js')).joinCluster(settings.redis, log)
+      : undefined;
+  const server = createDemoServer({ log, tasks: !stateless, stateless, taskStore: cluster?.taskStore });
+  if (settings.transport === 'stdio') return serveStdio(server, io, log);
+  try {
+    return await serveHttp(server, settings, io, log, cluster);
+  } finally {
+    await cluster?.close();
+  }
 }
 
 /** Stdio: stdout carries nothing but protocol; every human-readable line goes to stderr. */
@@ -74,12 +85,8 @@ async function serveHttp(
   settings: ServeSettings,
   io: CliIo,
   log: (line: string) => void,
+  cluster: ClusterNode | undefined,
 ): Promise<number> {
-  // With --redis, sessions and streams live in Redis: this process is one node of a cluster.
-  const cluster =
-    settings.redis === undefined
-      ? undefined
-      : await (await import('./cluster.js')).joinCluster(settings.redis, log);
   const streamable = createStreamableHttpHandler(server, {
     stateless: settings.stateless,
     enableJsonResponse: settings.jsonResponse,
@@ -130,7 +137,6 @@ async function serveHttp(
   const closed = new Promise<void>((resolve) => http.close(() => resolve()));
   http.closeAllConnections();
   await Promise.allSettled([streamable.close(), legacy.close(), server.close(), closed]);
-  await cluster?.close();
   return ExitCode.Success;
 }
 

@@ -107,7 +107,20 @@ function expiry(ttlMs: number | undefined): number {
   return ttlMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + ttlMs;
 }
 
-/** The store could not be reached: the handler answers 503 instead of failing the request. */
+/**
+ * The store could not be reached: the handler answers 503 instead of failing the request, and
+ * reports this error to the server's `onError`. Its `cause` is the store's own error, never sent
+ * to the client.
+ *
+ * @example
+ * ```ts
+ * const server = new McpServer(info, {
+ *   onError: (error) => {
+ *     if (error instanceof SessionStoreUnavailable) alertOps(error.cause);
+ *   },
+ * });
+ * ```
+ */
 export class SessionStoreUnavailable extends Error {
   override readonly name = 'SessionStoreUnavailable';
 }

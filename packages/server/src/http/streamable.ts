@@ -347,8 +347,8 @@ class StreamableHttpEndpoint implements HttpRuntime {
           return Refuse.method(this.allow);
       }
     } catch (error) {
-      if (error instanceof SessionStoreUnavailable) return Refuse.storeUnavailable();
       this.report(toError(error));
+      if (error instanceof SessionStoreUnavailable) return Refuse.storeUnavailable();
       return Refuse.internal();
     }
   }

@@ -122,3 +122,36 @@ it('a store that cannot be reached gives 503 with a JSON-RPC error, and service 
   down = false;
   expect((await client.request('tools/list')).status).toBe(200);
 });
+
+it('a session idle past the timeout is gone on every node', async () => {
+  const store = new InMemorySessionStore();
+  const eventStore = new InMemoryEventStore();
+  const urls: string[] = [];
+  for (const node of ['a', 'b']) {
+    const handler = createStreamableHttpHandler(defineServer(node), {
+      sessionStore: store,
+      eventStore,
+      sessionIdleTimeout: 1_000,
+    });
+    const served = await serve(handler, { path: '/mcp' });
+    cleanups.push(async () => {
+      await handler.close();
+      await served.close();
+    });
+    urls.push(served.url.toString());
+  }
+  const onA = new RawClient(urls[0]!);
+  await onA.connect();
+  const onB = new RawClient(urls[1]!);
+  onB.sessionId = onA.sessionId;
+  onB.protocolVersion = onA.protocolVersion;
+  expect((await onB.request('tools/list')).status).toBe(200);
+  // Activity on either node keeps it alive for both.
+  for (let i = 0; i < 3; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect((await (i % 2 ? onA : onB).request('tools/list')).status).toBe(200);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1_300));
+  expect((await onA.request('tools/list')).status).toBe(404);
+  expect((await onB.request('tools/list')).status).toBe(404);
+});

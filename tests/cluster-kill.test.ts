@@ -10,26 +10,30 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Json, RawClient, sseEvents } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
-import { Balancer, NodeProcess, RedisProcess } from './support/cluster.js';
+import {
+  type Balancer,
+  type Cluster,
+  NodeProcess,
+  type RedisProcess,
+  startCluster,
+} from './support/cluster.js';
 
 const SEED = Number(process.env.CLUSTER_SEED ?? Date.now() % 2 ** 31);
 const KILLS = Number(process.env.CLUSTER_KILLS ?? 20);
 const STEPS = 8;
 
+let cluster: Cluster;
 let redis: RedisProcess;
 let nodes: NodeProcess[];
 let balancer: Balancer;
 
 beforeAll(async () => {
-  redis = await RedisProcess.start();
-  nodes = await Promise.all([0, 1, 2].map(() => NodeProcess.start(redis.url)));
-  balancer = await Balancer.start(nodes.map((node) => node.port));
+  cluster = await startCluster({ durable: false });
+  ({ redis, nodes, balancer } = cluster);
 }, 60_000);
 
 afterAll(async () => {
-  await balancer?.stop();
-  for (const node of nodes ?? []) if (node.running) await node.kill();
-  await redis?.remove();
+  await cluster?.stop();
 });
 
 /** mulberry32: a small seeded generator, so a failing run can be replayed. */

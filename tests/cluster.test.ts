@@ -9,23 +9,27 @@ import { StreamableHttpClientTransport } from '@mcpkit/client/http';
 import type { ProgressUpdate } from '@mcpkit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RawClient } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
-import { Balancer, NodeProcess, RedisProcess } from './support/cluster.js';
+import {
+  type Balancer,
+  type Cluster,
+  type NodeProcess,
+  type RedisProcess,
+  startCluster,
+} from './support/cluster.js';
 import { eventually } from './support/eventually.js';
 
+let cluster: Cluster;
 let redis: RedisProcess;
 let nodes: NodeProcess[];
 let balancer: Balancer;
 
 beforeAll(async () => {
-  redis = await RedisProcess.start({ durable: true });
-  nodes = await Promise.all([0, 1, 2].map(() => NodeProcess.start(redis.url)));
-  balancer = await Balancer.start(nodes.map((node) => node.port));
+  cluster = await startCluster({ durable: true });
+  ({ redis, nodes, balancer } = cluster);
 }, 60_000);
 
 afterAll(async () => {
-  await balancer?.stop();
-  for (const node of nodes ?? []) if (node.running) await node.kill();
-  await redis?.remove();
+  await cluster?.stop();
 });
 
 /** A fetch that records which node (nginx's `X-Upstream`) answered each request. */

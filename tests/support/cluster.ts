@@ -230,3 +230,31 @@ http {
     throw new Error('nginx did not start');
   }
 }
+
+/** Redis, three nodes and nginx in front of them, started together; `stop()` ends them all. */
+export interface Cluster {
+  readonly redis: RedisProcess;
+  /** The nodes; a test that kills one may put a restarted one in its place. */
+  readonly nodes: NodeProcess[];
+  readonly balancer: Balancer;
+  stop(): Promise<void>;
+}
+
+/** Starts a {@link Cluster} of `size` nodes. */
+export async function startCluster(options: { size?: number; durable?: boolean } = {}): Promise<Cluster> {
+  const redis = await RedisProcess.start({ durable: options.durable ?? false });
+  const nodes = await Promise.all(
+    Array.from({ length: options.size ?? 3 }, () => NodeProcess.start(redis.url)),
+  );
+  const balancer = await Balancer.start(nodes.map((node) => node.port));
+  return {
+    redis,
+    nodes,
+    balancer,
+    stop: async () => {
+      await balancer.stop();
+      for (const node of nodes) if (node.running) await node.kill();
+      await redis.remove();
+    },
+  };
+}

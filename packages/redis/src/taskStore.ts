@@ -12,6 +12,8 @@ import {
   ErrorCode,
   isTerminalStatus,
   McpError,
+  makeTaskCursor,
+  parseTaskCursor,
   type Task,
   type TaskCreateOptions,
   type TaskEvent,
@@ -143,7 +145,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async list(requestor: TaskRequestor, cursor?: string, limit?: number): Promise<TaskPage> {
-    let after = cursor === undefined ? 0 : parseCursor(cursor);
+    let after = cursor === undefined ? 0 : parseTaskCursor(cursor);
     const size = Math.max(1, Math.min(limit ?? this.pageSize, this.pageSize));
     const tasks: Task[] = [];
     const listKey = this.listKey(requestor);
@@ -164,7 +166,7 @@ export class RedisTaskStore implements TaskStore {
         if (json === null) {
           await this.redis.zrem(listKey, taskId); // expired: forget it here too
         } else if (tasks.length === size) {
-          return { tasks, nextCursor: makeCursor(after) };
+          return { tasks, nextCursor: makeTaskCursor(after) };
         } else {
           tasks.push(JSON.parse(json) as Task);
         }
@@ -358,25 +360,4 @@ function ended(task: Task, status: Task['status'], message: string | undefined):
   if (message !== undefined) next.statusMessage = message;
   else delete next.statusMessage;
   return next;
-}
-
-const CURSOR_PREFIX = 'task-seq:';
-
-function makeCursor(sequence: number): string {
-  return btoa(`${CURSOR_PREFIX}${sequence}`);
-}
-
-function parseCursor(cursor: string): number {
-  let decoded = '';
-  try {
-    decoded = atob(cursor);
-  } catch {
-    // Not base64: reported below like any other foreign cursor.
-  }
-  const digits = decoded.startsWith(CURSOR_PREFIX) ? decoded.slice(CURSOR_PREFIX.length) : '';
-  let valid = digits.length > 0 && digits.length <= 15;
-  for (let i = 0; valid && i < digits.length; i++)
-    valid = digits.charCodeAt(i) >= 0x30 && digits.charCodeAt(i) <= 0x39;
-  if (!valid) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor for tasks/list');
-  return Number(digits);
 }

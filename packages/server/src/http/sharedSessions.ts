@@ -19,6 +19,8 @@ export class SharedSessions {
   private readonly restoring = new Map<string, Promise<HttpSessionTransport | SharedRefusal>>();
   /** The record each session last saved or read, serialized, to save only what changed. */
   private readonly known = new WeakMap<HttpSessionTransport, string>();
+  /** The last save of each session, so the next one waits for it. */
+  private readonly saving = new WeakMap<HttpSessionTransport, Promise<void>>();
 
   constructor(
     private readonly store: SessionStore,
@@ -95,14 +97,28 @@ export class SharedSessions {
     return mayUseSession(found.principal, authInfo) ? found : 'unknown';
   }
 
-  /** Saves the session's record when it differs from what the store last had. */
-  async save(transport: HttpSessionTransport): Promise<void> {
+  /**
+   * Saves the session's record when it differs from what the store last had. Saves of one session
+   * run one after the other, so an older record never overwrites a newer one, and awaiting a save
+   * also awaits the ones before it.
+   */
+  save(transport: HttpSessionTransport): Promise<void> {
+    const previous = this.saving.get(transport);
+    const next = previous ? previous.then(() => this.saveNow(transport)) : this.saveNow(transport);
+    this.saving.set(
+      transport,
+      next.catch(() => {}),
+    );
+    return next;
+  }
+
+  private async saveNow(transport: HttpSessionTransport): Promise<void> {
     const state = transport.session?.snapshot();
     if (!state || transport.sessionId === undefined || transport.closed) return;
     const json = JSON.stringify(state);
     if (this.known.get(transport) === json) return;
-    this.known.set(transport, json);
     await guarded(() => this.store.save(transport.sessionId!, state, this.ttl));
+    this.known.set(transport, json);
   }
 
   /** The session ended for good (DELETE): its record goes, so every node forgets it. */
@@ -148,11 +164,23 @@ export class SharedSessions {
   /** Takes what another node changed: the log level and the subscriptions. */
   private refresh(transport: HttpSessionTransport, state: ServerSessionState): void {
     const session = transport.session;
-    if (!session) return;
+    if (!session || sameParts(session, state)) return;
     session.logLevel = state.logLevel;
     session.subscriptions = state.subscriptions?.length ? new Set(state.subscriptions) : undefined;
     this.known.set(transport, JSON.stringify(session.snapshot()));
   }
+}
+
+/** Whether the record holds what the session has already: the common case costs no serializing. */
+function sameParts(
+  session: { logLevel: unknown; subscriptions: ReadonlySet<string> | undefined },
+  state: ServerSessionState,
+): boolean {
+  if (session.logLevel !== state.logLevel) return false;
+  const stored = state.subscriptions ?? [];
+  const held = session.subscriptions;
+  if ((held?.size ?? 0) !== stored.length) return false;
+  return stored.every((uri) => held!.has(uri));
 }
 
 /** A message that came from another node: its HTTP request is not here. */

@@ -7,13 +7,9 @@
 import { McpClient } from '@mcpkit/client';
 import { StreamableHttpClientTransport } from '@mcpkit/client/http';
 import { serve } from '@mcpkit/node/http';
-import { McpServer } from '@mcpkit/server';
-import {
-  createStreamableHttpHandler,
-  InMemoryEventStore,
-  InMemorySessionStore,
-  type SessionStore,
-} from '@mcpkit/server/http';
+import { McpServer, type ServerSessionState } from '@mcpkit/server';
+import { InMemorySessionStore, SessionStoreBase } from '@mcpkit/server/cluster';
+import { createStreamableHttpHandler, InMemoryEventStore, type SessionStore } from '@mcpkit/server/http';
 import { afterEach, expect, it } from 'vitest';
 import { RawClient } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
 
@@ -101,12 +97,13 @@ it('a store that cannot be reached gives 503 with a JSON-RPC error, and service 
     if (down) throw new Error('ECONNREFUSED 127.0.0.1:6379');
     return call();
   };
-  const flaky: SessionStore = {
-    load: (id, ttl) => check(() => inner.load(id, ttl)),
-    save: (id, state, ttl) => check(() => inner.save(id, state, ttl)),
-    delete: (id) => check(() => inner.delete(id)),
-    touch: (id, ttl) => check(() => inner.touch(id, ttl)),
-  };
+  const flaky = new (class extends SessionStoreBase {
+    load = (id: string, ttl: number | undefined) => check(() => inner.load(id, ttl));
+    save = (id: string, state: ServerSessionState, ttl: number | undefined) =>
+      check(() => inner.save(id, state, ttl));
+    delete = (id: string) => check(() => inner.delete(id));
+    touch = (id: string, ttl: number | undefined) => check(() => inner.touch(id, ttl));
+  })();
   const nodes = await cluster(flaky);
   const client = new RawClient(nodes.urls[0]!);
   await client.connect();
@@ -154,4 +151,16 @@ it('a session idle past the timeout is gone on every node', async () => {
   await new Promise((resolve) => setTimeout(resolve, 1_300));
   expect((await onA.request('tools/list')).status).toBe(404);
   expect((await onB.request('tools/list')).status).toBe(404);
+});
+
+it('refuses a session store that does not extend SessionStoreBase, naming the fix', () => {
+  const plain: SessionStore = {
+    load: () => undefined,
+    save: () => {},
+    delete: () => {},
+    touch: () => false,
+  };
+  expect(() => createStreamableHttpHandler(defineServer('a'), { sessionStore: plain })).toThrow(
+    /extend SessionStoreBase from @mcpkit\/server\/cluster/,
+  );
 });

@@ -5,7 +5,7 @@
  * @module
  */
 import type { ServerSessionState } from '@mcpkit/server';
-import type { SessionStore } from '@mcpkit/server/http';
+import { SessionStoreBase } from '@mcpkit/server/cluster';
 import type { Redis } from 'ioredis';
 
 /** Options of {@link RedisSessionStore}. */
@@ -26,7 +26,7 @@ export interface RedisSessionStoreOptions {
  * });
  * ```
  */
-export class RedisSessionStore implements SessionStore {
+export class RedisSessionStore extends SessionStoreBase {
   private readonly prefix: string;
   private readonly channel: string;
   /** The subscriber connection (pub/sub needs one of its own), made on first {@link onForward}. */
@@ -37,6 +37,7 @@ export class RedisSessionStore implements SessionStore {
     private readonly redis: Redis,
     options: RedisSessionStoreOptions = {},
   ) {
+    super();
     this.prefix = `${options.keyPrefix ?? 'mcpkit:'}session:`;
     this.channel = `${options.keyPrefix ?? 'mcpkit:'}answers`;
   }

@@ -37,11 +37,7 @@ export {
   type LegacySseHandlerOptions,
 } from './http/legacySse.js';
 export { type HostSecurityOptions, LOCALHOST_NAMES } from './http/security.js';
-export {
-  InMemorySessionStore,
-  type SessionStore,
-  SessionStoreUnavailable,
-} from './http/sessionStore.js';
+export type { SessionStore } from './http/sessionStore.js';
 export {
   closeSseStream,
   createStreamableHttpHandler,

@@ -10,9 +10,12 @@
  * @module
  */
 import type { ServerSessionState } from '../sessionState.js';
+import { SharedSessions } from './sharedSessions.js';
+import { SHARED_SESSIONS } from './storeErrors.js';
 
 /**
- * Shared storage of session-state records, by session id.
+ * Shared storage of session-state records, by session id. Implementations extend
+ * {@link SessionStoreBase} (the handler refuses a store that does not).
  *
  * Contract: `ttlMs` is the handler's idle timeout (`undefined`: no expiry); a record not loaded,
  * saved or touched for that long is gone. Every method may answer synchronously or with a
@@ -30,6 +33,8 @@ import type { ServerSessionState } from '../sessionState.js';
  * ```
  */
 export interface SessionStore {
+  /** The handler-side logic: present when the store extends {@link SessionStoreBase}. */
+  readonly [SHARED_SESSIONS]?: typeof SharedSessions;
   /** The session's record, extending its expiry; `undefined` when it does not exist (any more). */
   load(
     sessionId: string,
@@ -53,6 +58,35 @@ export interface SessionStore {
 }
 
 /**
+ * What every session store extends: it brings the handler the code that uses a store, so a
+ * handler without one (the single-node default) does not carry that code in its bundle.
+ *
+ * @example
+ * ```ts
+ * class KvSessionStore extends SessionStoreBase {
+ *   async load(id: string, ttl: number | undefined) { return parse(await kv.getAndExpire(id, ttl)); }
+ *   async save(id: string, state: ServerSessionState, ttl: number | undefined) { await kv.set(id, JSON.stringify(state), ttl); }
+ *   async delete(id: string) { await kv.del(id); }
+ *   async touch(id: string, ttl: number | undefined) { return kv.expire(id, ttl); }
+ * }
+ * ```
+ */
+export abstract class SessionStoreBase implements SessionStore {
+  readonly [SHARED_SESSIONS] = SharedSessions;
+  abstract load(
+    sessionId: string,
+    ttlMs: number | undefined,
+  ): ServerSessionState | undefined | Promise<ServerSessionState | undefined>;
+  abstract save(
+    sessionId: string,
+    state: ServerSessionState,
+    ttlMs: number | undefined,
+  ): void | Promise<void>;
+  abstract delete(sessionId: string): void | Promise<void>;
+  abstract touch(sessionId: string, ttlMs: number | undefined): boolean | Promise<boolean>;
+}
+
+/**
  * A {@link SessionStore} in this process's memory: for several handlers in one process (tests,
  * a blue/green switch), and as the reference of the contract. Several processes need a shared
  * store such as `RedisSessionStore` from `@mcpkit/redis`.
@@ -64,7 +98,7 @@ export interface SessionStore {
  * const b = createStreamableHttpHandler(server, { sessionStore: sessions, eventStore });
  * ```
  */
-export class InMemorySessionStore implements SessionStore {
+export class InMemorySessionStore extends SessionStoreBase {
   private readonly records = new Map<string, { json: string; expires: number }>();
 
   load(sessionId: string, ttlMs: number | undefined): ServerSessionState | undefined {
@@ -105,38 +139,4 @@ export class InMemorySessionStore implements SessionStore {
 
 function expiry(ttlMs: number | undefined): number {
   return ttlMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + ttlMs;
-}
-
-/**
- * The store could not be reached: the handler answers 503 instead of failing the request, and
- * reports this error to the server's `onError`. Its `cause` is the store's own error, never sent
- * to the client.
- *
- * @example
- * ```ts
- * const server = new McpServer(info, {
- *   onError: (error) => {
- *     if (error instanceof SessionStoreUnavailable) alertOps(error.cause);
- *   },
- * });
- * ```
- */
-export class SessionStoreUnavailable extends Error {
-  override readonly name = 'SessionStoreUnavailable';
-}
-
-/**
- * @internal Runs a store call, turning a throw or rejection into {@link SessionStoreUnavailable}.
- *
- * @example
- * ```ts
- * const state = await guarded(() => store.load(id, ttl));
- * ```
- */
-export async function guarded<T>(call: () => T | Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    throw new SessionStoreUnavailable('The session store cannot be reached', { cause: error });
-  }
 }

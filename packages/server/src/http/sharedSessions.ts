@@ -7,9 +7,10 @@
 import type { AuthInfo, MessageExtra } from '@mcpkit/core';
 import type { Server } from '../server.js';
 import type { ServerSessionState } from '../sessionState.js';
-import { guarded, type SessionStore } from './sessionStore.js';
+import type { SessionStore } from './sessionStore.js';
 import { clientKeyOf, mayUseSession, type SessionTable } from './sessionTable.js';
 import { type HttpRuntime, HttpSessionTransport } from './sessionTransport.js';
+import { guarded, SessionStoreUnavailable } from './storeErrors.js';
 
 /** Why a session could not be served: unknown (404), or no room for it on this node. */
 export type SharedRefusal = 'unknown' | 'busy' | 'quota';
@@ -38,6 +39,11 @@ export class SharedSessions {
           transport.deliver(message, FORWARDED);
       });
     }
+  }
+
+  /** Whether `error` means the store is down (the request gets 503). */
+  isUnavailable(error: unknown): boolean {
+    return error instanceof SessionStoreUnavailable;
   }
 
   /** Whether answers to requests to the client are routed to the node that waits for them. */

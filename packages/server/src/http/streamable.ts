@@ -33,11 +33,12 @@ import {
   toResponse,
 } from './responses.js';
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
-import { type SessionStore, SessionStoreUnavailable } from './sessionStore.js';
+import type { SessionStore } from './sessionStore.js';
 import { clientKeyOf, mayUseSession, principalOf, type SessionLimits, SessionTable } from './sessionTable.js';
 import { type HttpRuntime, HttpSessionTransport } from './sessionTransport.js';
-import { type SharedRefusal, SharedSessions } from './sharedSessions.js';
+import type { SharedRefusal, SharedSessions } from './sharedSessions.js';
 import { type ConnectionRegistry, KEEP_ALIVE } from './sse.js';
+import { SHARED_SESSIONS } from './storeErrors.js';
 
 /** Options of {@link createStreamableHttpHandler}. Every one has a safe default. */
 export interface StreamableHttpHandlerOptions extends HostSecurityOptions {
@@ -304,8 +305,12 @@ class StreamableHttpEndpoint implements HttpRuntime {
       void this.closeTransport(transport);
     });
     if (options.sessionStore && !this.stateless) {
+      // The store brings the code that uses it: single-node bundles do not carry it.
+      const Shared = options.sessionStore[SHARED_SESSIONS];
+      if (!Shared)
+        throw new TypeError('sessionStore must extend SessionStoreBase from @mcpkit/server/cluster');
       const ttl = limits.idleTimeout === Number.POSITIVE_INFINITY ? undefined : limits.idleTimeout;
-      const shared = new SharedSessions(options.sessionStore, ttl, this.sessions, server, this);
+      const shared = new Shared(options.sessionStore, ttl, this.sessions, server, this);
       this.shared = shared;
       this.answered = (transport) => {
         shared.save(transport).catch((error: unknown) => this.report(toError(error)));
@@ -348,7 +353,7 @@ class StreamableHttpEndpoint implements HttpRuntime {
       }
     } catch (error) {
       this.report(toError(error));
-      if (error instanceof SessionStoreUnavailable) return Refuse.storeUnavailable();
+      if (this.shared?.isUnavailable(error)) return Refuse.storeUnavailable();
       return Refuse.internal();
     }
   }

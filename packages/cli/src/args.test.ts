@@ -162,6 +162,17 @@ describe('the login options and verbs', () => {
       '--auth-issuer applies to --http only',
     );
   });
+
+  it('reads serve --redis, and refuses it with a non-Redis URL, --stateless or --stdio', () => {
+    expect(parseCommandLine(['serve', '--http', '--redis', 'redis://127.0.0.1:6379'])).toMatchObject({
+      serve: { transport: 'http', redis: 'redis://127.0.0.1:6379' },
+    });
+    expect(usage(['serve', '--redis', 'http://127.0.0.1:6379'])).toContain('--redis expects a redis://');
+    expect(usage(['serve', '--redis', 'redis://h', '--stateless'])).toBe(
+      '--redis and --stateless exclude each other',
+    );
+    expect(usage(['serve', '--stdio', '--redis', 'redis://h'])).toBe('--redis applies to --http only');
+  });
 });
 
 describe('parseServerUrl', () => {

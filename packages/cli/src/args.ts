@@ -113,6 +113,8 @@ export interface ServeSettings {
   readonly metricsPort?: number;
   /** `--rate-limit`: requests per second and burst per client; absent when not limited. */
   readonly rateLimit?: { readonly rate: number; readonly burst: number };
+  /** With `--redis`: run as one node of a cluster whose sessions, events and tasks live in this Redis. */
+  readonly redis?: string;
 }
 
 /**
@@ -195,6 +197,7 @@ const OPTIONS = {
   folder: { type: 'string', multiple: true },
   'metrics-port': { type: 'string' },
   'rate-limit': { type: 'string' },
+  redis: { type: 'string' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -241,6 +244,7 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
     'folder',
     'metrics-port',
     'rate-limit',
+    'redis',
   ],
 };
 
@@ -363,7 +367,7 @@ function serveSettings(values: Values): ServeSettings {
   if (values.stdio && values.http) throw usageError('Choose one of --stdio and --http', SERVE_HINT);
   const transport = values.stdio ? 'stdio' : 'http';
   if (transport === 'stdio') {
-    for (const name of ['port', 'host', 'stateless', 'json-response', 'auth-issuer'] as const) {
+    for (const name of ['port', 'host', 'stateless', 'json-response', 'auth-issuer', 'redis'] as const) {
       if (values[name] !== undefined) throw usageError(`--${name} applies to --http only`, SERVE_HINT);
     }
   }
@@ -371,6 +375,16 @@ function serveSettings(values: Values): ServeSettings {
   const authAudience = optionalUrl(values, 'auth-audience');
   if (authAudience !== undefined && authIssuer === undefined) {
     throw usageError('--auth-audience needs --auth-issuer', 'mcpkit serve --http --auth-issuer URL');
+  }
+  const redis = values.redis as string | undefined;
+  if (redis !== undefined && !/^rediss?:\/\//.test(redis)) {
+    throw usageError(`--redis expects a redis:// or rediss:// URL, got "${redis}"`);
+  }
+  if (redis !== undefined && values.stateless === true) {
+    throw usageError(
+      '--redis and --stateless exclude each other',
+      'a stateless server keeps no state to share',
+    );
   }
   const settings: ServeSettings = {
     transport,
@@ -384,6 +398,7 @@ function serveSettings(values: Values): ServeSettings {
     ...(values['metrics-port'] === undefined
       ? {}
       : { metricsPort: parsePort(values['metrics-port'] as string, 'metrics-port') }),
+    ...(redis === undefined ? {} : { redis }),
   };
   const limit = values['rate-limit'] as string | undefined;
   return limit === undefined ? settings : { ...settings, rateLimit: parseRateLimit(limit) };

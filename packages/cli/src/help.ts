@@ -146,7 +146,7 @@ ${AUTHORIZATION}`,
 
 Deletes the cached tokens of that server, and the client id remembered for it.`,
   serve: `Usage: mcpkit serve [--http [--port N] [--host H] [--stateless] [--json-response]
-                    [--auth-issuer URL [--auth-audience URL]] | --stdio] [--folder DIR]… [--metrics-port N] [--rate-limit R]
+                    [--auth-issuer URL [--auth-audience URL]] [--redis URL] | --stdio] [--folder DIR]… [--metrics-port N] [--rate-limit R]
 
 Runs the demo server, which exercises every MCP 2025-11-25 feature with small examples.
   --http            Streamable HTTP on http://HOST:PORT/mcp (the default)
@@ -159,6 +159,9 @@ Runs the demo server, which exercises every MCP 2025-11-25 feature with small ex
                     Protected Resource Metadata is served at /.well-known/oauth-protected-resource
   --auth-audience URL
                     the audience tokens must name (default: the server's own /mcp URL)
+  --redis URL       run as one node of a cluster (e.g. redis://127.0.0.1:6379): sessions,
+                    resumable streams and tasks live in Redis, so any node behind a load
+                    balancer serves any session
   --stdio           serve one client over stdin/stdout (for Claude Desktop, VS Code, Cursor)
   --folder DIR      also serve the files of DIR, read-only, as file:// resources (repeatable)
 

@@ -72,6 +72,7 @@ export {
   readCapped,
   toError,
 } from './shared.js';
+export { makeTaskCursor, parseTaskCursor } from './tasks/memoryStore.js';
 export {
   answerCancelTask,
   answerGetTask,

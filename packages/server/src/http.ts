@@ -48,6 +48,7 @@ export {
   type RawHttpRequest,
 } from './http/rawHttp.js';
 export { type HostSecurityOptions, LOCALHOST_NAMES } from './http/security.js';
+export type { SessionStore } from './http/sessionStore.js';
 export {
   closeSseStream,
   createStreamableHttpHandler,

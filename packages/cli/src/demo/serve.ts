@@ -17,6 +17,7 @@ import type { ServeSettings } from '../args.js';
 import { CliError, ExitCode } from '../errors.js';
 import { createStyle, type Style, wantsColor } from '../output.js';
 import type { CliIo } from '../run.js';
+import type { ClusterNode } from './cluster.js';
 import { createDemoServer } from './server.js';
 
 /**
@@ -55,10 +56,16 @@ export async function serve(settings: ServeSettings, io: CliIo): Promise<number>
   const stateless = settings.transport === 'http' && settings.stateless;
   const metrics =
     settings.metricsPort === undefined ? undefined : await startMetrics(settings.metricsPort, log);
+  // With --redis, sessions, streams and tasks live in Redis: this process is one node of a cluster.
+  const cluster =
+    settings.transport === 'http' && settings.redis !== undefined
+      ? await (await import('./cluster.js')).joinCluster(settings.redis, log)
+      : undefined;
   const server = createDemoServer({
     log,
     tasks: !stateless,
     stateless,
+    taskStore: cluster?.taskStore,
     ...(metrics ? { serverOptions: { observer: metrics.observer } } : {}),
   });
   serveFolders(server, settings.folders, io, log);
@@ -72,8 +79,9 @@ export async function serve(settings: ServeSettings, io: CliIo): Promise<number>
   try {
     return settings.transport === 'stdio'
       ? await serveStdio(server, io, log)
-      : await serveHttp(server, settings, io, log, limiter?.httpGate);
+      : await serveHttp(server, settings, io, log, limiter?.httpGate, cluster);
   } finally {
+    await cluster?.close();
     await metrics?.close();
   }
 }
@@ -136,11 +144,13 @@ async function serveHttp(
   io: CliIo,
   log: (line: string) => void,
   gate: HttpGate | undefined,
+  cluster: ClusterNode | undefined,
 ): Promise<number> {
   const streamable = createStreamableHttpHandler(server, {
     stateless: settings.stateless,
     enableJsonResponse: settings.jsonResponse,
     gate,
+    ...cluster?.handlerOptions,
   });
   const legacy = createLegacySseHandler(server);
   const onError = (error: Error) => log(`HTTP error: ${error.message}`);

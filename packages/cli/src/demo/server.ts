@@ -4,7 +4,13 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { CapabilityError, ErrorCode, McpError, UrlElicitationRequiredError } from '@mcpkit/core';
+import {
+  CapabilityError,
+  ErrorCode,
+  McpError,
+  type TaskStore,
+  UrlElicitationRequiredError,
+} from '@mcpkit/core';
 import {
   audio,
   embeddedResource,
@@ -38,6 +44,8 @@ export interface DemoServerOptions {
    * stateless HTTP without auth, where no request could reach a task created by another.
    */
   tasks?: boolean;
+  /** Where tasks are kept (a store shared by cluster nodes). Default: in memory. */
+  taskStore?: TaskStore;
   /**
    * The server is served over stateless HTTP, so it can never send a request to the client:
    * the sampling, elicitation and roots tools then say so instead of blaming the client.
@@ -114,7 +122,7 @@ class DemoServer extends McpServer {
       {
         instructions: INSTRUCTIONS,
         resources: resourceSupport,
-        tasks: demoOptions.tasks === false ? undefined : new TaskManager(),
+        tasks: demoOptions.tasks === false ? undefined : new TaskManager({ store: demoOptions.taskStore }),
         ...demoOptions.serverOptions,
       },
     );

@@ -167,7 +167,7 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async list(requestor: TaskRequestor, cursor?: string, limit?: number): Promise<TaskPage> {
-    const after = cursor === undefined ? 0 : parseCursor(cursor);
+    const after = cursor === undefined ? 0 : parseTaskCursor(cursor);
     const size = Math.max(1, Math.min(limit ?? this.pageSize, this.pageSize));
     const now = Date.now();
     const tasks: Task[] = [];
@@ -182,7 +182,7 @@ export class InMemoryTaskStore implements TaskStore {
       tasks.push({ ...entry.task });
       last = entry.seq;
     }
-    return more ? { tasks, nextCursor: makeCursor(last) } : { tasks };
+    return more ? { tasks, nextCursor: makeTaskCursor(last) } : { tasks };
   }
 
   async cancel(taskId: string, requestor: TaskRequestor, statusMessage?: string): Promise<Task> {
@@ -338,11 +338,29 @@ export class InMemoryTaskStore implements TaskStore {
   }
 }
 
-function makeCursor(seq: number): string {
+/**
+ * The `tasks/list` cursor after the task with creation sequence `seq` (opaque to clients). Shared
+ * by task stores that page by a creation sequence, so their cursors look alike.
+ *
+ * @example
+ * ```ts
+ * const page = { tasks, nextCursor: makeTaskCursor(lastSeq) };
+ * ```
+ */
+export function makeTaskCursor(seq: number): string {
   return btoa(`${CURSOR_PREFIX}${seq}`);
 }
 
-function parseCursor(cursor: string): number {
+/**
+ * The creation sequence a {@link makeTaskCursor} cursor names.
+ *
+ * @throws {McpError} `-32602` for a cursor this scheme did not make.
+ * @example
+ * ```ts
+ * const after = cursor === undefined ? 0 : parseTaskCursor(cursor);
+ * ```
+ */
+export function parseTaskCursor(cursor: string): number {
   let decoded = '';
   try {
     decoded = atob(cursor);

@@ -61,6 +61,21 @@ export interface EventStore {
   replayEventsAfter(lastEventId: string, send: ReplaySink): string | undefined | Promise<string | undefined>;
   /** Forgets a stream that can no longer be resumed (its session ended). Optional. */
   deleteStream?(streamId: string): void | Promise<void>;
+  /**
+   * The stream got its last event (its request was answered). Optional; a store shared by several
+   * nodes records it so that {@link followEventsAfter} knows when to stop.
+   */
+  endStream?(streamId: string): void | Promise<void>;
+  /**
+   * Like {@link replayEventsAfter}, then keeps sending the stream's new events (written by another
+   * node) until the stream ends or `stopped()` turns true. Optional: a shared store implements it
+   * so a client can resume, on any node, a stream whose request still runs elsewhere.
+   */
+  followEventsAfter?(
+    lastEventId: string,
+    send: ReplaySink,
+    stopped: () => boolean,
+  ): Promise<string | undefined>;
 }
 
 /** Limits of {@link InMemoryEventStore}. When one is exceeded, the oldest events go first. */

@@ -126,5 +126,12 @@ export const Refuse = {
       undefined,
       id,
     ),
+  storeUnavailable: () =>
+    refusal(
+      503,
+      'Service Unavailable: the session store cannot be reached; try again later',
+      ErrorCode.InternalError,
+      { 'retry-after': '1' },
+    ),
   internal: () => refusal(500, 'Internal error', ErrorCode.InternalError),
 } as const;

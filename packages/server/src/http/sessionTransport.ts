@@ -55,6 +55,8 @@ export interface HttpRuntime {
   sessionReady(transport: HttpSessionTransport): void;
   /** A session transport closed. */
   sessionEnded(transport: HttpSessionTransport): void;
+  /** A request of the session was answered (its state may have changed). Only with a session store. */
+  readonly answered?: (transport: HttpSessionTransport) => void;
 }
 
 /** How an exchange answers. */
@@ -78,6 +80,8 @@ const MAX_BACKLOG = 64;
 /** Ended streams a session keeps resumable (and remembers, to delete their events when it ends). */
 const MAX_ENDED_STREAMS = 64;
 const CANCELLED = 'notifications/cancelled';
+/** Requests to the client remembered per session when answers are routed between nodes. */
+const MAX_AWAITING = 256;
 const STATELESS_REQUEST =
   'A stateless Streamable HTTP server cannot send requests to the client (sampling, elicitation, roots, ping): its answer would reach no session';
 
@@ -183,6 +187,26 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
   handshakeDone = false;
   /** The key this session counts under in a per-client quota, when one is enforced. */
   clientKey: string | undefined;
+  /**
+   * Closing ends this process's copy only: the session lives on in a shared session store, so its
+   * events in the shared event store stay for the node that serves it next.
+   */
+  localOnly = false;
+  /** Makes this copy's stream ids unique when other nodes serve the same session (restored copies). */
+  private streamTag = '';
+  /**
+   * Ids of this copy's requests to the client still unanswered, kept only when answers are routed
+   * between nodes (`trackRequests`), so a node knows which answers are its own.
+   */
+  private awaiting: Set<RequestId> | undefined;
+  /** Keep {@link awaiting}: set by the handler when a session store routes answers. */
+  trackRequests = false;
+  /**
+   * Several nodes serve this session through a shared event store that can be followed: the
+   * standalone stream is one Redis-like stream all of them write, and the node holding the GET
+   * follows it (so a notification sent on any node reaches the client's GET on any node).
+   */
+  clustered = false;
   /** Streams that ended but whose events the store still holds, deleted with the session. */
   private endedStreams: string[] | undefined;
   private sink: MessageSink | undefined;
@@ -205,7 +229,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
 
   /** Stream ids only leave the process as event ids, which need a store: a counter suffices without. */
   private streamId(sequence: number): string {
-    return this.runtime.eventStore ? `${this.streamPrefix}${sequence}` : String(sequence);
+    return this.runtime.eventStore ? `${this.streamPrefix}${this.streamTag}${sequence}` : String(sequence);
   }
 
   /** Made on first use: a stateless request without an event store never needs one. */
@@ -225,8 +249,15 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     return part;
   }
 
+  /** Fixes the event-id prefix now, so the record saved for other nodes carries it. */
+  ensurePrefix(): void {
+    void this.streamPrefix;
+  }
+
   restoreSessionState(state: ServerSessionState): void {
     if (state.eventIdPrefix !== undefined) this.prefix = state.eventIdPrefix;
+    // The node that began the session numbers its streams 0, 1, 2…; another copy must not reuse them.
+    this.streamTag = `${randomHex(4)}.`;
     if (state.principal !== undefined) this.principal = state.principal;
   }
 
@@ -312,6 +343,10 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     const stream = this.standalone();
     if (stream.connection || stream.resuming) return undefined;
     const connection = this.attachNewConnection(stream);
+    if (this.sharesStandalone()) {
+      void this.followStandalone(stream, connection);
+      return sseReply(connection.body);
+    }
     const backlog = stream.backlog;
     stream.backlog = undefined;
     if (backlog) for (const text of backlog) connection.write(text);
@@ -330,10 +365,12 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     if (streamId === undefined || !streamId.startsWith(this.streamPrefix) || this.isClosed) {
       return Refuse.unknownEventId();
     }
-    const stream = this.streams.get(streamId);
+    let stream = this.streams.get(streamId);
     if (stream === this.standaloneStream && stream && (stream.connection || stream.resuming)) {
       return Refuse.conflict('the session already has an open GET stream');
     }
+    // The shared standalone stream is read from the store, whichever node wrote it.
+    if (stream === this.standaloneStream && this.sharesStandalone()) stream = undefined;
     const connection = new SseConnection(this.runtime.connections, this.runtime.maxBufferedBytes);
     this.runtime.wake();
     if (stream) {
@@ -366,6 +403,8 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     // The client POSTs its answer with no session to route it by, so it could never arrive: fail
     // the request now instead of letting it wait for its timeout.
     if (this.stateless && isRequest(message)) throw new CapabilityError(STATELESS_REQUEST);
+    if (this.trackRequests && !Array.isArray(message) && 'method' in message && 'id' in message)
+      this.await(message.id);
     const responseId = responseIdOf(message, this.exchanges);
     const target = responseId ?? (isResponse(message) ? undefined : options?.relatedRequestId);
     const exchange = target === undefined ? undefined : this.exchanges.get(target);
@@ -384,6 +423,30 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     }
   }
 
+  /**
+   * Whether `value` (a body of responses only) answers requests this copy sent, all of them; when
+   * it does, they are no longer awaited. False sends them to the node that waits for them.
+   */
+  claimAnswers(value: unknown): boolean {
+    if (!this.awaiting) return false;
+    const items: unknown[] = Array.isArray(value) ? value : [value];
+    const ids: RequestId[] = [];
+    for (const item of items) {
+      const id = (item as { id?: unknown }).id;
+      if ((typeof id !== 'string' && typeof id !== 'number') || !this.awaiting.has(id)) return false;
+      ids.push(id);
+    }
+    for (const id of ids) this.awaiting.delete(id);
+    return true;
+  }
+
+  private await(id: RequestId): void {
+    this.awaiting ??= new Set();
+    this.awaiting.add(id);
+    // Answers that never come (timeouts, cancellations) must not pile up.
+    if (this.awaiting.size > MAX_AWAITING) this.awaiting.delete(this.awaiting.values().next().value!);
+  }
+
   /** Ends every exchange and stream, and tells the engine. */
   async close(): Promise<void> {
     if (this.isClosed) return;
@@ -393,7 +456,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
       exchange.unwatch();
     }
     this.exchanges.clear();
-    const store = this.runtime.eventStore;
+    const store = this.localOnly ? undefined : this.runtime.eventStore;
     for (const stream of this.streams.values()) {
       stream.live = false;
       // Queued resumes would otherwise leave their GETs hanging.
@@ -437,6 +500,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
       this.exchanges.delete((message as { id: RequestId }).id);
       exchange.remaining--;
     }
+    this.runtime.answered?.(this);
     if (!exchange.stream) {
       const sessionHeader = exchange.options.opensSession ? this.initialized(message) : undefined;
       if (exchange.remaining <= 0 && exchange.options.preferJson) {
@@ -512,9 +576,37 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     return connection;
   }
 
+  /** The standalone stream is shared between the nodes serving this session (see {@link clustered}). */
+  private sharesStandalone(): boolean {
+    return this.clustered && this.runtime.eventStore?.followEventsAfter !== undefined;
+  }
+
+  /** Shared standalone stream: marks the position the GET starts at, then follows the store. */
+  private async followStandalone(stream: LogicalStream, connection: SseConnection): Promise<void> {
+    const store = this.runtime.eventStore!;
+    try {
+      const start = await store.storeEvent(stream.id, '');
+      stream.hasIds = true;
+      if (this.primes()) connection.write(primingEvent(start, this.runtime.retryInterval));
+      await store.followEventsAfter!(
+        start,
+        (id, data) => {
+          connection.write(messageEvent(data, id));
+        },
+        () => connection.closed || !stream.live,
+      );
+    } catch (error) {
+      this.runtime.report(toError(error));
+    } finally {
+      connection.close();
+    }
+  }
+
   private standalone(): LogicalStream {
     if (!this.standaloneStream) {
-      this.standaloneStream = new LogicalStream(this, this.streamId(0), undefined);
+      // Shared: one id for every node's copy (the restored copies' tag left out).
+      const id = this.sharesStandalone() ? `${this.streamPrefix}0` : this.streamId(0);
+      this.standaloneStream = new LogicalStream(this, id, undefined);
       this.streams.set(this.standaloneStream.id, this.standaloneStream);
     }
     return this.standaloneStream;
@@ -588,7 +680,14 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
       this.write(stream, id, data);
       return;
     }
-    return id.then((stored) => this.write(stream, stored, data));
+    return id.then(
+      (stored) => this.write(stream, stored, data),
+      (error: unknown) => {
+        // The store is down: the client still gets the message, without a position to resume at.
+        this.runtime.report(toError(error));
+        this.write(stream, undefined, data);
+      },
+    );
   }
 
   private write(stream: LogicalStream, id: string | undefined, data: string): void {
@@ -597,6 +696,8 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
       if (id !== undefined) stream.connection?.write(primingEvent(id, this.runtime.retryInterval));
       return;
     }
+    // The shared standalone stream reaches the client through the node that follows it.
+    if (stream === this.standaloneStream && this.sharesStandalone()) return;
     const text = messageEvent(data, id);
     if (stream.connection?.write(text)) return;
     if (stream === this.standaloneStream) {
@@ -610,8 +711,9 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     this.streams.delete(stream.id);
     stream.connection?.close();
     stream.connection = undefined;
-    if (stream.hasIds && this.runtime.eventStore?.deleteStream && !this.stateless)
-      this.rememberEnded(stream.id);
+    const store = this.runtime.eventStore;
+    if (stream.hasIds && store?.endStream) this.settle(store.endStream(stream.id));
+    if (stream.hasIds && store?.deleteStream && !this.stateless) this.rememberEnded(stream.id);
   }
 
   /**
@@ -667,10 +769,13 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     connection: SseConnection,
     lastEventId: string,
   ): Promise<void> {
+    const send = (id: string, data: string): void => {
+      connection.write(messageEvent(data, id));
+    };
     try {
-      await store.replayEventsAfter(lastEventId, (id, data) => {
-        connection.write(messageEvent(data, id));
-      });
+      // A shared store may hold a stream another node is still writing: follow it to its end.
+      if (store.followEventsAfter) await store.followEventsAfter(lastEventId, send, () => connection.closed);
+      else await store.replayEventsAfter(lastEventId, send);
     } catch (error) {
       this.runtime.report(toError(error));
     } finally {
@@ -680,11 +785,15 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
 
   private forget(store: EventStore, streamId: string): void {
     try {
-      const deleted = store.deleteStream!(streamId);
-      if (deleted) deleted.catch((error: unknown) => this.runtime.report(toError(error)));
+      this.settle(store.deleteStream!(streamId));
     } catch (error) {
       this.runtime.report(toError(error));
     }
+  }
+
+  /** Reports the failure of a store call nobody waits for. */
+  private settle(pending: void | Promise<void>): void {
+    if (pending) pending.catch((error: unknown) => this.runtime.report(toError(error)));
   }
 
   /** Closes through the session when there is one, so the engine and server see it end. */

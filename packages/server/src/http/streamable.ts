@@ -36,9 +36,12 @@ import type { RawHttpRequest } from './rawHttp.js';
 import { HttpMessageExtra } from './requestView.js';
 import { emptyReply, PROTOCOL_VERSION_HEADER, Refuse, Reply, SESSION_HEADER } from './responses.js';
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
+import type { SessionStore } from './sessionStore.js';
 import { clientKeyOf, mayUseSession, principalOf, type SessionLimits, SessionTable } from './sessionTable.js';
 import { type HttpRuntime, HttpSessionTransport } from './sessionTransport.js';
+import type { SharedRefusal, SharedSessions } from './sharedSessions.js';
 import { type ConnectionRegistry, DEFAULT_KEEP_ALIVE_INTERVAL, KEEP_ALIVE } from './sse.js';
+import { SHARED_SESSIONS } from './storeErrors.js';
 
 /** Options of {@link createStreamableHttpHandler}. Every one has a safe default. */
 export interface StreamableHttpHandlerOptions extends HostSecurityOptions {
@@ -126,6 +129,14 @@ export interface StreamableHttpHandlerOptions extends HostSecurityOptions {
     request: RawHttpRequest,
     extra: HttpRequestExtra | undefined,
   ) => number | undefined | Promise<number | undefined>;
+  /**
+   * Keeps sessions in a store several server processes share (`RedisSessionStore` from
+   * `@mcpkit/redis`), so any of them serves any session: a process that does not know a session id
+   * restores the session from its record, with no new handshake; DELETE and idle expiry
+   * (`sessionIdleTimeout`) hold on every process. Use with a shared `eventStore`. When the store
+   * cannot be reached, requests get 503. Default: none, sessions live in this process only.
+   */
+  sessionStore?: SessionStore;
 }
 
 /**
@@ -174,6 +185,8 @@ interface BodySummary {
   readonly cancels: RequestId[] | undefined;
   /** The body holds `notifications/initialized`: the client finished the handshake. */
   readonly initialized: boolean;
+  /** The body holds responses only (answers to requests the server sent). */
+  readonly responses: boolean;
 }
 
 /**
@@ -251,6 +264,9 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
   private readonly newSessionId: () => string;
   private readonly tickInterval: number;
   private timer: ReturnType<typeof setInterval> | undefined;
+  /** Only with a session store. */
+  private readonly shared: SharedSessions | undefined;
+  readonly answered: ((transport: HttpSessionTransport) => void) | undefined;
 
   constructor(
     private readonly server: Server,
@@ -290,7 +306,23 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
         'maxSessionsPerClient',
       ),
     };
-    this.sessions = new SessionTable(limits, (transport) => void this.closeTransport(transport));
+    this.sessions = new SessionTable(limits, (transport) => {
+      // With a store, expiry here only frees this process's copy; the record expires on its own.
+      transport.localOnly = this.shared !== undefined;
+      void this.closeTransport(transport);
+    });
+    if (options.sessionStore && !this.stateless) {
+      // The store brings the code that uses it: single-node bundles do not carry it.
+      const Shared = options.sessionStore[SHARED_SESSIONS];
+      if (!Shared)
+        throw new TypeError('sessionStore must extend SessionStoreBase from @mcpkit/server/cluster');
+      const ttl = limits.idleTimeout === Number.POSITIVE_INFINITY ? undefined : limits.idleTimeout;
+      const shared = new Shared(options.sessionStore, ttl, this.sessions, server, this);
+      this.shared = shared;
+      this.answered = (transport) => {
+        shared.save(transport).catch((error: unknown) => this.report(toError(error)));
+      };
+    }
     this.maxBodyBytes = nonNegative(options.maxBodyBytes, DEFAULTS.maxBodyBytes, 'maxBodyBytes');
     this.maxJsonDepth = nonNegative(options.maxJsonDepth, DEFAULT_MAX_JSON_DEPTH, 'maxJsonDepth');
     this.preferJson = options.enableJsonResponse ?? false;
@@ -338,12 +370,15 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
       }
     } catch (error) {
       this.report(toError(error));
+      if (this.shared?.isUnavailable(error)) return Refuse.storeUnavailable();
       return Refuse.internal();
     }
   }
 
   async close(): Promise<void> {
     this.stopTimer();
+    // A process leaving a cluster takes its copies down, not the sessions.
+    if (this.shared) for (const transport of this.sessions.values()) transport.localOnly = true;
     await Promise.allSettled([...this.sessions.values()].map((transport) => this.closeTransport(transport)));
   }
 
@@ -373,8 +408,8 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
       if (!summary.initialize) return Refuse.missingSession();
       return this.initialize(request, summary, messageExtra);
     }
-    const transport = this.lookup(sessionId, extra);
-    if (!transport) return Refuse.unknownSession();
+    const transport = await this.lookup(sessionId, request, extra);
+    if (transport instanceof Reply) return transport;
     const versionProblem = this.checkVersion(request, transport);
     if (versionProblem) return versionProblem;
     transport.lastActivity = Date.now();
@@ -391,7 +426,8 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
       }
     }
     if (summary.ids.length === 0) {
-      transport.deliver(summary.body, messageExtra);
+      if (this.shared && summary.responses) await this.shared.answer(transport, summary.body, messageExtra);
+      else transport.deliver(summary.body, messageExtra);
       if (summary.cancels) transport.clientCancelled(summary.cancels);
       return emptyReply(202);
     }
@@ -420,6 +456,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     if (refused === 'quota') return Refuse.tooManyClientSessions(summary.ids[0]);
     if (refused === 'busy') return Refuse.tooManySessions(summary.ids[0]);
     transport.principal = principalOf(extra.authInfo);
+    this.shared?.track(transport);
     const response = transport.openExchange(summary.ids, {
       preferJson: this.preferJson,
       opensSession: true,
@@ -427,7 +464,20 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     });
     transport.session = this.server.connect(transport);
     transport.deliver(summary.body, extra);
-    return response;
+    return this.shared ? this.savedFirst(transport, response) : response;
+  }
+
+  /** The answer to `initialize` goes out once the session's record is saved: any node knows it then. */
+  private async savedFirst(transport: HttpSessionTransport, response: Promise<Reply>): Promise<Reply> {
+    const reply = await response;
+    if (transport.closed || transport.protocolVersion === undefined) return reply;
+    try {
+      await this.shared!.save(transport);
+    } catch (error) {
+      void this.closeTransport(transport);
+      throw error;
+    }
+    return reply;
   }
 
   private postStateless(
@@ -467,7 +517,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     if (lastEventId === null && !this.enableGet) return Refuse.method(this.allow);
     if (!accepts(request.header('accept'), 'text/event-stream'))
       return Refuse.notAcceptable('text/event-stream');
-    const found = this.sessionFor(request, extra);
+    const found = await this.sessionFor(request, extra);
     if (found instanceof Reply) return found;
     if (lastEventId !== null) {
       if (!isVisibleAscii(lastEventId, MAX_EVENT_ID_LENGTH)) return Refuse.unknownEventId();
@@ -478,32 +528,43 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
 
   private async delete(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {
     if (this.stateless || !this.enableDelete) return Refuse.method(this.allow);
-    const found = this.sessionFor(request, extra);
+    const found = await this.sessionFor(request, extra);
     if (found instanceof Reply) return found;
+    if (this.shared) await this.shared.delete(found);
     await this.closeTransport(found);
     return emptyReply(200);
   }
 
   /** The session a GET or DELETE names, or the refusal to answer with. */
-  private sessionFor(
+  private async sessionFor(
     request: RawHttpRequest,
     extra: HttpRequestExtra | undefined,
-  ): HttpSessionTransport | Reply {
+  ): Promise<HttpSessionTransport | Reply> {
     const sessionId = request.header(SESSION_HEADER);
     if (sessionId === null) return Refuse.missingSession();
-    const transport = this.lookup(sessionId, extra);
-    if (!transport) return Refuse.unknownSession();
+    const transport = await this.lookup(sessionId, request, extra);
+    if (transport instanceof Reply) return transport;
     const versionProblem = this.checkVersion(request, transport);
     if (versionProblem) return versionProblem;
     transport.lastActivity = Date.now();
     return transport;
   }
 
-  /** A live session by id; a session bound to a principal answers only to that principal. */
-  private lookup(sessionId: string, extra: HttpRequestExtra | undefined): HttpSessionTransport | undefined {
+  /**
+   * A live session by id; a session bound to a principal answers only to that principal. With a
+   * session store, the store has the last word (and restores sessions this process does not hold).
+   */
+  private lookup(
+    sessionId: string,
+    request: RawHttpRequest,
+    extra: HttpRequestExtra | undefined,
+  ): HttpSessionTransport | Reply | Promise<HttpSessionTransport | Reply> {
+    if (this.shared) {
+      return this.shared.find(sessionId, extra?.authInfo, request.remoteAddress).then(sharedReply);
+    }
     const transport = this.sessions.get(sessionId);
-    if (!transport || transport.closed) return undefined;
-    return mayUseSession(transport.principal, extra?.authInfo) ? transport : undefined;
+    if (!transport || transport.closed) return Refuse.unknownSession();
+    return mayUseSession(transport.principal, extra?.authInfo) ? transport : Refuse.unknownSession();
   }
 
   /**
@@ -535,6 +596,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
   }
 
   sessionReady(transport: HttpSessionTransport): void {
+    if (this.shared) transport.ensurePrefix();
     this.sessions.add(transport);
     this.wake();
   }
@@ -551,6 +613,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
       }
     }
     if (this.sessions.expires) this.sessions.sweep(now);
+    this.shared?.touchBusy();
     if (this.sessions.size === 0 && this.connections.size === 0) this.stopTimer();
   };
 
@@ -583,8 +646,10 @@ function summarize(value: unknown): BodySummary | Reply {
   let initialize = false;
   let cancels: RequestId[] | undefined;
   let initialized = false;
+  let responses = true;
   for (const kind of body.kinds) {
     if (kind.kind === 'invalid') return Refuse.invalid(kind.reason, batch ? undefined : kind.id);
+    if (kind.kind !== 'response') responses = false;
     if (kind.kind === 'request') {
       const id = kind.message.id;
       if (seen) {
@@ -606,7 +671,14 @@ function summarize(value: unknown): BodySummary | Reply {
     }
   }
   if (initialize && batch) return Refuse.invalid('initialize must not be part of a batch');
-  return { body, ids, initialize, cancels, initialized };
+  return { body, ids, initialize, cancels, initialized, responses };
+}
+
+function sharedReply(found: HttpSessionTransport | SharedRefusal): HttpSessionTransport | Reply {
+  if (found === 'unknown') return Refuse.unknownSession();
+  if (found === 'quota') return Refuse.tooManyClientSessions();
+  if (found === 'busy') return Refuse.tooManySessions();
+  return found;
 }
 
 function acceptsBatches(version: string | undefined): boolean {

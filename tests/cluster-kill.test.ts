@@ -1,0 +1,154 @@
+/**
+ * A node dies mid-call (issue 17): three `mcpkit serve --redis` nodes behind nginx round-robin. A
+ * long tool call streams progress; the client leaves the call's stream at a random point and
+ * resumes it with `Last-Event-ID` on another node, which follows the stream from Redis; that node
+ * is killed with SIGKILL at a random point, and the client resumes once more through a third.
+ * Every progress notification and the result must arrive exactly once, and the session goes on.
+ *
+ * The kill points come from a seeded generator; the seed is printed, and `CLUSTER_SEED=<seed>`
+ * replays a run. `CLUSTER_KILLS` sets the number of repetitions (default 20).
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type Json, RawClient, sseEvents } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
+import {
+  type Balancer,
+  type Cluster,
+  NodeProcess,
+  type RedisProcess,
+  startCluster,
+} from './support/cluster.js';
+
+const SEED = Number(process.env.CLUSTER_SEED ?? Date.now() % 2 ** 31);
+const KILLS = Number(process.env.CLUSTER_KILLS ?? 20);
+const STEPS = 8;
+
+let cluster: Cluster;
+let redis: RedisProcess;
+let nodes: NodeProcess[];
+let balancer: Balancer;
+
+beforeAll(async () => {
+  cluster = await startCluster({ durable: false });
+  ({ redis, nodes, balancer } = cluster);
+}, 60_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+/** mulberry32: a small seeded generator, so a failing run can be replayed. */
+function generator(seed: number): (below: number) => number {
+  let state = seed >>> 0;
+  return (below) => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * below);
+  };
+}
+
+interface CallState {
+  lastEventId: string | undefined;
+  messages: Json[];
+}
+
+/**
+ * Reads `response`'s events into `state`: at most `budget` messages (then returns, leaving the
+ * stream open), or to the stream's end (`budget` undefined). A connection cut by a killed node
+ * ends the read like the stream's end does.
+ */
+async function read(
+  events: AsyncIterator<{ id?: string; data: string }>,
+  state: CallState,
+  budget?: number,
+): Promise<void> {
+  let read = 0;
+  // A position to resume from comes first (the priming event), whatever the budget.
+  while (budget === undefined || read < budget || state.lastEventId === undefined) {
+    const next = await events.next().catch(() => ({ done: true as const, value: undefined }));
+    if (next.done) return;
+    if (next.value.id !== undefined) state.lastEventId = next.value.id;
+    if (next.value.data === '') continue;
+    state.messages.push(JSON.parse(next.value.data) as Json);
+    read++;
+  }
+}
+
+function nodeOf(response: Response): number {
+  const upstream = response.headers.get('x-upstream') ?? '';
+  return nodes.findIndex((node) => upstream.endsWith(`:${node.port}`));
+}
+
+it(`kills the node carrying a resumed stream at ${KILLS} random points; every message arrives exactly once`, async () => {
+  console.log(`cluster kill test: seed ${SEED} (replay with CLUSTER_SEED=${SEED})`);
+  const random = generator(SEED);
+  const client = new RawClient(balancer.url);
+  await client.connect();
+  // Rounds whose answer came through a node other than the killed one (the killed node may have
+  // flushed everything before it died, but not in every round).
+  let resumedAfterKill = 0;
+  for (let round = 0; round < KILLS; round++) {
+    const id = `call-${round}`;
+    const state: CallState = { lastEventId: undefined, messages: [] };
+    const leave = new AbortController();
+    const post = await client.post(
+      {
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: {
+          name: 'slow_count',
+          arguments: { steps: STEPS, delayMs: 30 },
+          _meta: { progressToken: id },
+        },
+      },
+      undefined,
+      leave.signal,
+    );
+    expect(post.status).toBe(200);
+    const handlerNode = nodeOf(post);
+    // Leave the call's own stream after 0-2 messages (the priming event gives a position at once).
+    const first = sseEvents(post)[Symbol.asyncIterator]();
+    await read(first, state, random(3));
+    leave.abort();
+    await first.return?.();
+    expect(state.lastEventId).toBeDefined();
+
+    // Resume on another node, read a random number of messages, then kill that node.
+    const resumed = await client.get({ 'last-event-id': state.lastEventId! });
+    expect(resumed.status).toBe(200);
+    const follower = nodeOf(resumed);
+    expect(follower).not.toBe(handlerNode);
+    const second = sseEvents(resumed)[Symbol.asyncIterator]();
+    await read(second, state, random(STEPS));
+    await nodes[follower]!.kill();
+    await read(second, state);
+
+    // Resume through the balancer again until the answer arrives (nginx skips the dead node).
+    // The killed node never carried the whole call: at most STEPS - 1 of its messages were read.
+    let resumes = 0;
+    while (!state.messages.some((message) => message.id === id)) {
+      resumes++;
+      const again = await client.get({ 'last-event-id': state.lastEventId! });
+      expect(again.status).toBe(200);
+      await read(sseEvents(again)[Symbol.asyncIterator](), state);
+    }
+    const progress = state.messages
+      .filter((message) => message.method === 'notifications/progress')
+      .map((message) => (message.params as { progress: number }).progress);
+    const answers = state.messages.filter((message) => message.id === id);
+    expect({ round, progress, answers: answers.length }).toEqual({
+      round,
+      progress: Array.from({ length: STEPS }, (_, i) => i + 1),
+      answers: 1,
+    });
+    expect((answers[0]!.result as { isError?: boolean }).isError).not.toBe(true);
+    if (resumes > 0) resumedAfterKill++;
+    nodes[follower] = await NodeProcess.start(redis.url, nodes[follower]!.port);
+  }
+  expect(resumedAfterKill).toBeGreaterThan(0);
+  // The session outlived every node it touched.
+  const listed = await client.request('tools/list');
+  expect(listed.status).toBe(200);
+}, 300_000);

@@ -1,0 +1,114 @@
+/**
+ * The stores of `@mcpkit/redis` against a real redis-server, each "node" with its own connection:
+ * event ids unique across nodes and replayable from any, a stream followed live from another node
+ * until it ends, streams bounded by length and by age; tasks created on one node, cancelled on
+ * another, and a late result that cannot undo the cancel.
+ */
+import { connectRedis, RedisEventStore, RedisTaskStore } from '@mcpkit/redis';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { RedisProcess } from './support/cluster.js';
+import { eventually } from './support/eventually.js';
+
+let redis: RedisProcess;
+const connections: Redis[] = [];
+
+beforeAll(async () => {
+  redis = await RedisProcess.start();
+}, 30_000);
+
+afterAll(async () => {
+  for (const connection of connections) connection.disconnect();
+  await redis?.remove();
+});
+
+async function connect(): Promise<Redis> {
+  const connection = await connectRedis(redis.url);
+  connections.push(connection);
+  return connection;
+}
+
+it('gives event ids unique across nodes and replays them from any node', async () => {
+  const [a, b] = [new RedisEventStore(await connect()), new RedisEventStore(await connect())];
+  const ids: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    ids.push(await a.storeEvent('s-a', `a${i}`));
+    ids.push(await b.storeEvent('s-b', `b${i}`));
+  }
+  expect(new Set(ids).size).toBe(10);
+  expect(await b.streamIdOf(ids[0]!)).toBe('s-a');
+  const replayed: string[] = [];
+  expect(await b.replayEventsAfter(ids[0]!, (_id, data) => void replayed.push(data))).toBe('s-a');
+  expect(replayed).toEqual(['a1', 'a2', 'a3', 'a4']);
+  for (const bad of ['s-a/1-x', 's-a', '/1-0', 's-a/-1', 'nope/1-0']) {
+    expect(await b.replayEventsAfter(bad, () => {})).toBeUndefined();
+  }
+});
+
+it('follows a stream another node is still writing, until it ends', async () => {
+  const writer = new RedisEventStore(await connect());
+  const reader = new RedisEventStore(await connect(), { followPoll: 50 });
+  const start = await writer.storeEvent('live', '');
+  const seen: string[] = [];
+  const following = reader.followEventsAfter(
+    start,
+    (_id, data) => void seen.push(data),
+    () => false,
+  );
+  for (let i = 0; i < 3; i++) {
+    await writer.storeEvent('live', `m${i}`);
+    await eventually(() => seen.length === i + 1, `message ${i}`);
+  }
+  await writer.endStream('live');
+  await writer.storeEvent('live', 'after the end');
+  expect(await following).toBe('live');
+  expect(seen).toEqual(['m0', 'm1', 'm2']);
+});
+
+it('bounds each stream by length and by age', async () => {
+  const connection = await connect();
+  const short = new RedisEventStore(connection, { maxEventsPerStream: 10 });
+  for (let i = 0; i < 1_000; i++) await short.storeEvent('long', String(i));
+  // MAXLEN ~ trims whole macro nodes (100 entries by default): far below what was written.
+  expect(await connection.xlen('mcpkit:events:long')).toBeLessThanOrEqual(200);
+
+  const brief = new RedisEventStore(connection, { maxAge: 100 });
+  const id = await brief.storeEvent('brief', 'soon gone');
+  expect(await brief.streamIdOf(id)).toBe('brief');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(await brief.streamIdOf(id)).toBeUndefined();
+});
+
+it('runs a task created on one node, cancelled on another; a late result does not undo it', async () => {
+  const a = new RedisTaskStore(await connect());
+  const b = new RedisTaskStore(await connect());
+  try {
+    const task = await a.create({ method: 'tools/call' }, 'alice', { ttl: 60_000 });
+    expect(await b.get(task.taskId, 'alice')).toMatchObject({ taskId: task.taskId, status: 'working' });
+    expect(await b.get(task.taskId, 'mallory')).toBeUndefined();
+    const statuses: string[] = [];
+    a.subscribe((event) => {
+      if (event.type === 'status' && event.task.taskId === task.taskId) statuses.push(event.task.status);
+    });
+    const waited = a.waitForTerminal(task.taskId, 'alice');
+    expect((await b.cancel(task.taskId, 'alice')).status).toBe('cancelled');
+    expect((await waited)?.status).toBe('cancelled');
+    await eventually(() => statuses.includes('cancelled'), 'the cancel event on the other node');
+    const late = await a.setResult(task.taskId, 'completed', { result: { content: [] } });
+    expect(late?.status).toBe('cancelled');
+    expect(await b.getResult(task.taskId, 'alice')).toMatchObject({ error: { code: -32603 } });
+    await expect(a.cancel(task.taskId, 'alice')).rejects.toMatchObject({ code: -32602 });
+
+    const more = [];
+    for (let i = 0; i < 3; i++) more.push(await a.create({ method: 'tools/call' }, 'bob', { ttl: null }));
+    const first = await b.list('bob', undefined, 2);
+    expect(first.tasks.map((t) => t.taskId)).toEqual(more.slice(0, 2).map((t) => t.taskId));
+    const second = await b.list('bob', first.nextCursor, 2);
+    expect(second).toEqual({ tasks: [more[2]] });
+    expect(await b.delete(more[0]!.taskId)).toBe(true);
+    expect((await a.list('bob')).tasks).toHaveLength(2);
+  } finally {
+    a.close();
+    b.close();
+  }
+});

@@ -1,0 +1,175 @@
+/**
+ * Horizontal scale-out with real parts (issue 17): Debian's redis-server, three
+ * `mcpkit serve --http --redis URL` processes, and nginx balancing them round-robin with no
+ * stickiness. Every request of a session lands on another node than the one before, and the
+ * features still work; a node killed with SIGKILL while it carries a call's stream loses nothing.
+ */
+import { callToolAsTask, cancelTask, getTask, getTaskResult, McpClient, pollTask } from '@mcpkit/client';
+import { StreamableHttpClientTransport } from '@mcpkit/client/http';
+import type { ProgressUpdate } from '@mcpkit/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RawClient } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
+import {
+  type Balancer,
+  type Cluster,
+  type NodeProcess,
+  type RedisProcess,
+  startCluster,
+} from './support/cluster.js';
+import { eventually } from './support/eventually.js';
+
+let cluster: Cluster;
+let redis: RedisProcess;
+let nodes: NodeProcess[];
+let balancer: Balancer;
+
+beforeAll(async () => {
+  cluster = await startCluster({ durable: true });
+  ({ redis, nodes, balancer } = cluster);
+}, 60_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+/** A fetch that records which node (nginx's `X-Upstream`) answered each request. */
+function recordingFetch(upstreams: string[]): typeof fetch {
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    const response = await fetch(input, init);
+    upstreams.push(response.headers.get('x-upstream') ?? '?');
+    return response;
+  }) as typeof fetch;
+}
+
+function text(result: { content: unknown[] }): string {
+  return (result.content[0] as { text: string }).text;
+}
+
+describe('three nodes behind nginx round-robin', () => {
+  it('serves one session from every node: tools, progress, logging, sampling and elicitation during a call', async () => {
+    const upstreams: string[] = [];
+    const logs: string[] = [];
+    const client = new McpClient(
+      { name: 'cluster-client', version: '1.0.0' },
+      {
+        sampling: async () => ({
+          role: 'assistant',
+          content: { type: 'text', text: 'A short summary.' },
+          model: 'test-model',
+        }),
+        elicitation: {
+          form: async () => ({ action: 'accept', content: { name: 'Ada', date: '2026-12-24', guests: 3 } }),
+        },
+      },
+    );
+    client.onNotification('notifications/message', (params) => {
+      logs.push(String(params.data));
+    });
+    await client.connect(
+      new StreamableHttpClientTransport(balancer.url, { fetch: recordingFetch(upstreams) }),
+    );
+
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('slow_count');
+    expect(text(await client.callTool('echo', { text: 'through nginx' }))).toContain('through nginx');
+    await client.setLoggingLevel('info');
+
+    const progress: ProgressUpdate[] = [];
+    const counted = await client.callTool(
+      'slow_count',
+      { steps: 4, delayMs: 20 },
+      { onProgress: (update) => progress.push(update) },
+    );
+    expect(counted.isError).not.toBe(true);
+    expect(progress.map((update) => update.progress)).toEqual([1, 2, 3, 4]);
+    expect(logs.filter((line) => line.includes('of 4'))).toHaveLength(4);
+
+    // The handler runs on the node that got the call; the client's answer is POSTed through the
+    // balancer, so to another node, and must reach the waiting handler.
+    expect(text(await client.callTool('summarize', { text: 'Redis keeps the sessions.' }))).toContain(
+      'A short summary.',
+    );
+    expect(text(await client.callTool('book_table', {}))).toContain('Booked Chez mcpkit for Ada, 3 guest(s)');
+
+    // Round-robin with no stickiness: consecutive requests never land on the same node.
+    const answered = upstreams.filter((upstream) => upstream !== '?');
+    expect(new Set(answered).size).toBe(3);
+    for (let i = 1; i < answered.length; i++) expect(answered[i]).not.toBe(answered[i - 1]);
+    await client.close();
+  }, 60_000);
+
+  it('runs tasks across nodes: created on one, polled, resulted and cancelled through the others', async () => {
+    const upstreams: string[] = [];
+    const client = new McpClient({ name: 'tasker', version: '1.0.0' });
+    await client.connect(
+      new StreamableHttpClientTransport(balancer.url, { fetch: recordingFetch(upstreams) }),
+    );
+    const created = await callToolAsTask(
+      client,
+      'research',
+      { topic: 'clusters', stageMs: 30 },
+      { ttl: 60_000 },
+    );
+    expect(created.task.status).toBe('working');
+    const done = await pollTask(client, created.task.taskId);
+    expect(done.status).toBe('completed');
+    const result = await getTaskResult(client, created.task.taskId);
+    expect(text(result)).toContain('clusters');
+
+    const doomed = await callToolAsTask(client, 'research', { topic: 'cancelled', stageMs: 5_000 });
+    expect((await cancelTask(client, doomed.task.taskId)).status).toBe('cancelled');
+    expect((await getTask(client, doomed.task.taskId)).status).toBe('cancelled');
+    await expect(cancelTask(client, doomed.task.taskId)).rejects.toMatchObject({ code: -32602 });
+    expect(new Set(upstreams.filter((upstream) => upstream !== '?')).size).toBe(3);
+    await client.close();
+  }, 60_000);
+
+  it('ends a session on every node with one DELETE', async () => {
+    const client = new RawClient(balancer.url);
+    await client.connect();
+    expect((await client.request('tools/list')).status).toBe(200);
+    expect((await client.delete()).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await client.request('tools/list')).status).toBe(404);
+  }, 30_000);
+
+  it('reaches a subscriber with resources/updated whichever node holds its GET stream', async () => {
+    const client = new McpClient({ name: 'subscriber', version: '1.0.0' });
+    const updates: string[] = [];
+    client.onNotification('notifications/resources/updated', (params) => {
+      updates.push(String(params.uri));
+    });
+    await client.connect(new StreamableHttpClientTransport(balancer.url));
+    await client.subscribeResource('demo://clock');
+    // The demo's clock ticks every 5 s on each node; the node that ticks writes to the session's
+    // shared stream, and the node holding the GET (another one, round-robin) carries it.
+    await eventually(() => updates.includes('demo://clock'), 'a clock update', 20_000);
+    await client.close();
+  }, 30_000);
+
+  it('answers 503 with a JSON-RPC error while Redis is away, never crashes, and recovers', async () => {
+    const client = new RawClient(balancer.url);
+    await client.connect();
+    await redis.stop();
+    for (let i = 0; i < 3; i++) {
+      const refused = await client.post({ jsonrpc: '2.0', id: 100 + i, method: 'tools/list' });
+      expect(refused.status).toBe(503);
+      const body = (await refused.json()) as { jsonrpc: string; error: { code: number; message: string } };
+      expect(body).toMatchObject({ jsonrpc: '2.0', error: { code: -32603 } });
+      expect(body.error.message).toMatch(/session store cannot be reached/);
+    }
+    await expect(new RawClient(balancer.url).connect()).rejects.toThrow(/503/);
+    expect(nodes.every((node) => node.running)).toBe(true);
+
+    await redis.start();
+    // ioredis reconnects within a second; then every node serves the same session again.
+    let status = 0;
+    for (let attempt = 0; attempt < 150 && status !== 200; attempt++) {
+      status = (await client.request('tools/list')).status;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await client.request('tools/list')).status).toBe(200);
+    const fresh = new RawClient(balancer.url);
+    await fresh.connect();
+    expect((await fresh.request('tools/list')).status).toBe(200);
+  }, 60_000);
+});

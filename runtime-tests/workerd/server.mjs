@@ -1,6 +1,5 @@
-// The test server as a Worker: each mode's handler is an entrypoint's `fetch`, passed directly.
+// The test server as a Worker, configured as the README and examples/worker.ts tell Workers users:
+// stateless, with keepAliveInterval: false. The handler is the entrypoint's `fetch`, passed directly.
 import { createHandler } from '../app/mcp-server.mjs';
 
-export default { fetch: createHandler('sse') };
-export const json = { fetch: createHandler('json') };
-export const stateless = { fetch: createHandler('stateless') };
+export default { fetch: createHandler('stateless', { keepAliveInterval: false }) };

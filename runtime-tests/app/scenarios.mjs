@@ -23,7 +23,8 @@ function check(condition, message) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const textOf = (result) => result.content?.[0]?.text;
-const stateful = (mode) => mode !== 'stateless';
+/** Modes are named by their options: `stateless`, and on workerd `stateless-json`, have no sessions. */
+const stateful = (mode) => !mode.startsWith('stateless');
 
 /** Resolves when `predicate` holds, polling; throws after EVENT_WAIT_MS. */
 async function eventually(what, predicate) {
@@ -120,7 +121,7 @@ export const SCENARIOS = {
     );
   },
 
-  async 'sampling during a call'(url, mode, cleanups) {
+  async 'sampling during a call'(url, mode, cleanups, limitation) {
     const { client } = await connect(url, cleanups);
     const result = await client.callTool('ask_model', { question: 'six times seven?' });
     if (stateful(mode)) {
@@ -131,10 +132,11 @@ export const SCENARIOS = {
     } else {
       // Documented: a stateless server cannot send requests to the client; the tool fails.
       check(result.isError === true, `stateless ask_model should fail, answered ${JSON.stringify(result)}`);
+      return limitation;
     }
   },
 
-  async 'list_changed to an idle session'(url, mode, cleanups) {
+  async 'list_changed to an idle session'(url, mode, cleanups, limitation) {
     const getStatuses = [];
     let changed = false;
     const idle = await connect(url, cleanups, { onGet: (status) => getStatuses.push(status) });
@@ -144,7 +146,7 @@ export const SCENARIOS = {
     await eventually('the standalone GET stream opening', () => getStatuses.length > 0);
     if (!stateful(mode)) {
       check(getStatuses[0] === 405, `a stateless GET should get 405, got ${getStatuses[0]}`);
-      return;
+      return limitation;
     }
     check(getStatuses[0] === 200, `the standalone GET got HTTP ${getStatuses[0]}`);
     const other = await connect(url, cleanups);

@@ -69,9 +69,12 @@ const DENO_JSON_NOTICE = {
  * What Workers cannot do, as the README documents: scenarios listed here assert the limitation
  * (and record it) instead of the behavior other runtimes have.
  */
+const STATELESS_ONLY = 'documented limitation: Workers run stateless (README, examples/worker.ts)';
 const WORKERD_LIMITATIONS = {
+  'sampling during a call': `${STATELESS_ONLY}: no requests to the client, the tool fails`,
+  'list_changed to an idle session': `${STATELESS_ONLY}: no sessions, a GET answers 405`,
   'disconnect reaches the handler signal':
-    'documented limitation: workerd tells a Worker nothing when its client leaves (neither request.signal, even with enable_request_signal, nor a cancel of the response body), so ctx.signal does not fire',
+    'documented limitation: workerd tells a Worker nothing when its client leaves (neither request.signal, read by the JSON mode with enable_request_signal on, nor a cancel of the SSE response body), so ctx.signal does not fire',
 };
 
 const workerd = {
@@ -79,19 +82,19 @@ const workerd = {
   async server(app) {
     // Stateless only, as Workers must run (README, examples/worker.ts): the stateful modes' scenarios
     // are not skipped, the stateless ones assert what stateless cannot do (GET 405, no sampling).
-    const port = await freePort();
-    const args = ['serve', path.join('workerd', 'config.capnp'), 'server'];
-    const child = start(workerd.binary(), [...args, '--socket-addr', `stateless=127.0.0.1:${port}`], {
-      cwd: app,
-    });
-    const urls = { stateless: `http://127.0.0.1:${port}/mcp` };
+    const modes = ['stateless', 'stateless-json'];
+    const ports = await Promise.all(modes.map(() => freePort()));
+    const sockets = modes.flatMap((mode, i) => ['--socket-addr', `${mode}=127.0.0.1:${ports[i]}`]);
+    const args = ['serve', path.join('workerd', 'config.capnp'), 'server', ...sockets];
+    const child = start(workerd.binary(), args, { cwd: app });
+    const urls = Object.fromEntries(modes.map((mode, i) => [mode, `http://127.0.0.1:${ports[i]}/mcp`]));
     try {
-      await listening(urls.stateless);
+      for (const url of Object.values(urls)) await listening(url);
     } catch (error) {
       await child.stop();
       throw new Error(`${error.message}\n${tail(child.output)}`);
     }
-    return { urls, processes: [{ child, modes: ['stateless'] }], limitations: WORKERD_LIMITATIONS };
+    return { urls, processes: [{ child, modes }], limitations: WORKERD_LIMITATIONS };
   },
   async client(app, urls) {
     const port = await freePort();

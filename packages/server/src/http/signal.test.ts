@@ -85,6 +85,16 @@ describe('disconnect detection without request.signal', () => {
     await handler.close();
   });
 
+  it('a stateless call never reads request.signal, and a cancelled SSE body still stops the handler', async () => {
+    const { handler, reads, aborted, call } = setup({ stateless: true });
+    const response = await call();
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    await response.body!.cancel();
+    await aborted;
+    expect(reads.count).toBe(0);
+    await handler.close();
+  });
+
   it('an undecided JSON answer reads the signal (only then) and its abort stops the handler', async () => {
     const { handler, reads, started, aborted, open, call } = setup({ enableJsonResponse: true });
     await open();

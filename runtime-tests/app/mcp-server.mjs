@@ -95,7 +95,10 @@ export function createServer() {
   return server;
 }
 
-/** The web-standard handler of one mode, over its own server definition. */
-export function createHandler(mode) {
-  return createStreamableHttpHandler(createServer(), MODES[mode]);
+/**
+ * The web-standard handler of one mode, over its own server definition. `options` adds to the
+ * mode's (a runtime's documented settings, e.g. `keepAliveInterval: false` on Workers).
+ */
+export function createHandler(mode, options = {}) {
+  return createStreamableHttpHandler(createServer(), { ...MODES[mode], ...options });
 }

@@ -73,17 +73,23 @@ function setup(options: StreamableHttpHandlerOptions) {
 }
 
 describe('disconnect detection without request.signal', () => {
-  it('an SSE session never reads request.signal, and a cancelled SSE body still stops the handler', async () => {
-    const { handler, reads, aborted, open, call } = setup({ eventStore: false });
-    await open();
-    const response = await call();
-    expect(response.headers.get('content-type')).toBe('text/event-stream');
-    // The client goes away: the runtime cancels the response body.
-    await response.body!.cancel();
-    await aborted;
-    expect(reads.count).toBe(0);
-    await handler.close();
-  });
+  it.each([
+    ['an SSE session', { eventStore: false }, true],
+    ['a stateless call', { stateless: true }, false],
+  ] as const)(
+    '%s never reads request.signal, and a cancelled SSE body still stops the handler',
+    async (_name, options, session) => {
+      const { handler, reads, aborted, open, call } = setup(options);
+      if (session) await open();
+      const response = await call();
+      expect(response.headers.get('content-type')).toBe('text/event-stream');
+      // The client goes away: the runtime cancels the response body.
+      await response.body!.cancel();
+      await aborted;
+      expect(reads.count).toBe(0);
+      await handler.close();
+    },
+  );
 
   it('an undecided JSON answer reads the signal (only then) and its abort stops the handler', async () => {
     const { handler, reads, started, aborted, open, call } = setup({ enableJsonResponse: true });

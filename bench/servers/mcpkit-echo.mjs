@@ -5,10 +5,12 @@
  */
 import { McpServer } from '@mcpkit/server';
 import { ECHO_INPUT_SCHEMA, SERVER_INFO, TOOL_DESCRIPTION, TOOL_NAME } from '../lib/echo.mjs';
-import { benchObserver } from '../lib/observe.mjs';
 
-// MCPKIT_BENCH_OBSERVE=otel|prometheus|both installs an observer (see ../lib/observe.mjs).
-const observer = await benchObserver();
+// MCPKIT_BENCH_OBSERVE=otel|prometheus|both installs an observer (see ../lib/observe.mjs). Loaded
+// only then, through a specifier the bundle scenario does not follow: the minimal-server bundles
+// must not carry the OpenTelemetry SDK and prom-client that the observability rows bring in.
+const OBSERVE = '../lib/observe.mjs';
+const observer = process.env.MCPKIT_BENCH_OBSERVE ? await (await import(OBSERVE)).benchObserver() : undefined;
 
 /**
  * MCPKIT_BENCH_MIDDLEWARE selects what the server installs (issue 21: at most 5% with three

@@ -4,8 +4,9 @@
  *
  * NOT PUBLIC API. This subpath exists only because the other `@mcpkit/*` packages depend on core;
  * it is exempt from semver and may change or disappear in any release. Do not import it from
- * application code. (No `@internal` tags here: `stripInternal` would empty this entry's types,
- * and the packages built against it need them.)
+ * application code. (Nothing here carries the internal JSDoc tag, and no comment here may spell
+ * it: `stripInternal` drops any declaration whose leading comment contains it, and the packages
+ * built against this entry need its types.)
  *
  * @example
  * ```ts

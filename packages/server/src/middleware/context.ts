@@ -20,7 +20,7 @@ import type { ServerSession } from '../session.js';
 /** Which way a message travels, seen from the server. */
 export type ServerMessageDirection = 'receive' | 'send';
 
-/** @internal What a context of a message the server sends carries besides the message. */
+/** What a context of a message the server sends carries besides the message (not for application code). */
 export interface OutgoingMessage {
   readonly notification: boolean;
   /** The request options (timeout, signal, progress) of a request; a middleware may replace them. */

@@ -22,6 +22,7 @@ export const VERBS = [
   'login',
   'logout',
   'serve',
+  'gateway',
 ] as const;
 
 /** One of {@link VERBS}. */
@@ -141,6 +142,21 @@ export type ClientAction =
   | { readonly verb: 'login' };
 
 /**
+ * `mcpkit gateway`: every server of a config file served as one MCP server.
+ *
+ * @example
+ * ```ts
+ * const settings: GatewaySettings = { config: 'mcp.json', transport: 'http', port: 3000, host: '127.0.0.1' };
+ * ```
+ */
+export interface GatewaySettings {
+  readonly config: string;
+  readonly transport: 'stdio' | 'http';
+  readonly port: number;
+  readonly host: string;
+}
+
+/**
  * A fully parsed command line.
  *
  * @example
@@ -152,6 +168,7 @@ export type ParsedCommand =
   | { readonly kind: 'help'; readonly verb: Verb | undefined }
   | { readonly kind: 'version' }
   | { readonly kind: 'serve'; readonly serve: ServeSettings }
+  | { readonly kind: 'gateway'; readonly gateway: GatewaySettings }
   | { readonly kind: 'logout'; readonly target: TargetSpec; readonly settings: ClientSettings }
   | {
       readonly kind: 'client';
@@ -234,6 +251,7 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
     'auth-audience',
     'folder',
   ],
+  gateway: ['help', 'config', 'stdio', 'http', 'port', 'host'],
 };
 
 /** The demo server's default address, as the quickstart documents it. */
@@ -271,6 +289,11 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommand {
       );
     }
     return { kind: 'serve', serve: serveSettings(values) };
+  }
+  if (verb === 'gateway') {
+    if (rest.length > 0 || after !== undefined)
+      throw usageError('"gateway" takes no arguments', GATEWAY_HINT);
+    return { kind: 'gateway', gateway: gatewaySettings(values) };
   }
   const { target, verbArgs } = splitTarget(verb, rest, after, values);
   const settings = clientSettings(values, target);
@@ -373,6 +396,23 @@ function serveSettings(values: Values): ServeSettings {
     ...(authIssuer === undefined ? {} : { authIssuer }),
     ...(authAudience === undefined ? {} : { authAudience }),
     folders: (values.folder as string[] | undefined) ?? [],
+  };
+}
+
+const GATEWAY_HINT = 'mcpkit gateway --config mcp.json --stdio, or --http [--port N --host H]';
+
+function gatewaySettings(values: Values): GatewaySettings {
+  const config = values.config as string | undefined;
+  if (config === undefined) throw usageError('"gateway" needs --config FILE', GATEWAY_HINT);
+  if (values.stdio === values.http) throw usageError('Choose one of --stdio and --http', GATEWAY_HINT);
+  if (values.stdio && (values.port !== undefined || values.host !== undefined)) {
+    throw usageError('--port and --host apply to --http only', GATEWAY_HINT);
+  }
+  return {
+    config,
+    transport: values.stdio ? 'stdio' : 'http',
+    port: values.port === undefined ? DEFAULT_HTTP_PORT : parsePort(values.port as string),
+    host: (values.host as string | undefined) ?? DEFAULT_HTTP_HOST,
   };
 }
 
@@ -563,7 +603,7 @@ function parseLogLevel(text: string | undefined): LoggingLevel | undefined {
 }
 
 function clientAction(
-  verb: Exclude<Verb, 'serve'>,
+  verb: Exclude<Verb, 'serve' | 'gateway'>,
   args: string[],
   values: Values,
 ): ClientAction | { readonly verb: 'logout' } {
@@ -606,7 +646,7 @@ function clientAction(
 
 const COMPLETE_EXAMPLE = 'Example: mcpkit complete http://127.0.0.1:3000/mcp greet name=A';
 
-const VERB_USAGE: Readonly<Record<Exclude<Verb, 'serve'>, string>> = {
+const VERB_USAGE: Readonly<Record<Exclude<Verb, 'serve' | 'gateway'>, string>> = {
   info: 'mcpkit info TARGET',
   ping: 'mcpkit ping TARGET',
   login: 'mcpkit login URL [--client-id ID] [--client-secret SECRET] [--scope SCOPE]',
@@ -618,14 +658,14 @@ const VERB_USAGE: Readonly<Record<Exclude<Verb, 'serve'>, string>> = {
   complete: 'mcpkit complete TARGET PROMPT|TEMPLATE-URI NAME=PARTIAL [name=value …]',
 };
 
-function need(verb: Exclude<Verb, 'serve'>, value: string | undefined, what: string): string {
+function need(verb: Exclude<Verb, 'serve' | 'gateway'>, value: string | undefined, what: string): string {
   if (value === undefined || value === '') {
     throw usageError(`"${verb}" needs a ${what}`, `Usage: ${VERB_USAGE[verb]}`);
   }
   return value;
 }
 
-function noMoreArgs(verb: Exclude<Verb, 'serve'>, args: string[], max: number): void {
+function noMoreArgs(verb: Exclude<Verb, 'serve' | 'gateway'>, args: string[], max: number): void {
   if (args.length <= max) return;
   throw usageError(
     `Unexpected argument "${args[max]}" for "${verb}"`,

@@ -152,7 +152,18 @@ async function serveHttp(
   return ExitCode.Success;
 }
 
-function listen(http: ReturnType<typeof createServer>, settings: ServeSettings): Promise<void> {
+/**
+ * Listens on `settings.host:settings.port`; a port in use or not allowed is a clear CLI error.
+ *
+ * @example
+ * ```ts
+ * await listen(createServer(listener), { host: '127.0.0.1', port: 0 });
+ * ```
+ */
+export function listen(
+  http: ReturnType<typeof createServer>,
+  settings: Pick<ServeSettings, 'host' | 'port'>,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     http.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') {

@@ -1,0 +1,12 @@
+/**
+ * `@mcpkit/host/gateway`: a host served as one MCP server.
+ *
+ * @example
+ * ```ts
+ * import { createGateway } from '@mcpkit/host/gateway';
+ * const gateway = createGateway({ host: { servers } });
+ * ```
+ * @module
+ */
+export { createGateway, type GatewayOptions, McpGateway } from './gateway/gateway.js';
+export { CallRouter } from './gateway/router.js';

@@ -16,7 +16,11 @@ import { demoStdio, reference } from './fixtures/hostServers.js';
 import { runCliInProcess } from './support/inProcessCli.js';
 import { repoRoot } from './support/officialSchema.js';
 
-const CLI = ['--import', path.join(repoRoot, 'conformance/register-ts.mjs'), path.join(repoRoot, 'packages/cli/src/main.ts')];
+const CLI = [
+  '--import',
+  path.join(repoRoot, 'conformance/register-ts.mjs'),
+  path.join(repoRoot, 'packages/cli/src/main.ts'),
+];
 
 let dir = '';
 let config = '';
@@ -39,7 +43,10 @@ afterAll(async () => {
 async function listAndCall(client: Client): Promise<void> {
   const { tools } = await client.listTools();
   expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['demo__echo', 'everything__echo']));
-  const result = await client.callTool({ name: 'everything__echo', arguments: { message: 'through the gateway' } });
+  const result = await client.callTool({
+    name: 'everything__echo',
+    arguments: { message: 'through the gateway' },
+  });
   expect(JSON.stringify(result.content)).toContain('through the gateway');
   const demo = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } }); // only the demo has it: not prefixed
   expect(JSON.stringify(demo.content)).toContain('5');

@@ -44,7 +44,6 @@ beforeAll(async () => {
           transport: 'auto',
           disabled: false,
           autoApprove: [],
-          env: {},
         },
       ],
     },

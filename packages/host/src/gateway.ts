@@ -4,7 +4,8 @@
  * @example
  * ```ts
  * import { createGateway } from '@mcpkit/host/gateway';
- * const gateway = createGateway({ host: { servers } });
+ * import { loadHostConfig } from '@mcpkit/host/node';
+ * const gateway = createGateway({ host: { servers: await loadHostConfig('mcp.json') } });
  * ```
  * @module
  */

@@ -31,6 +31,8 @@ import { type RoutedHost, routedHost } from './sessionHost.js';
  *
  * @example
  * ```ts
+ * import { loadHostConfig, nodeConnector } from '@mcpkit/host/node';
+ * const servers = await loadHostConfig('mcp.json');
  * const options: GatewayOptions = { host: { servers, connector: nodeConnector() }, upstreams: 'perSession' };
  * ```
  */
@@ -98,6 +100,8 @@ export class McpGateway {
    *
    * @example
    * ```ts
+   * import { StdioServerTransport } from '@mcpkit/node/stdio';
+   * declare const gateway: McpGateway;
    * const session = gateway.connect(new StdioServerTransport());
    * ```
    */
@@ -110,6 +114,9 @@ export class McpGateway {
    *
    * @example
    * ```ts
+   * import { createServer } from 'node:http';
+   * import { toNodeListener } from '@mcpkit/node/http';
+   * declare const gateway: McpGateway;
    * const handler = gateway.httpHandler();
    * createServer(toNodeListener(handler)).listen(3000, '127.0.0.1');
    * ```
@@ -125,6 +132,7 @@ export class McpGateway {
    *
    * @example
    * ```ts
+   * declare const gateway: McpGateway;
    * for (const host of gateway.hosts()) console.log(host.status());
    * ```
    */
@@ -169,7 +177,8 @@ export class McpGateway {
  *
  * @example
  * ```ts
- * const gateway = createGateway({ host: { servers, connector: nodeConnector() } });
+ * import { loadHostConfig, nodeConnector } from '@mcpkit/host/node';
+ * const gateway = createGateway({ host: { servers: await loadHostConfig('mcp.json'), connector: nodeConnector() } });
  * const handler = gateway.httpHandler();
  * ```
  */

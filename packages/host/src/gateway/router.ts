@@ -17,6 +17,8 @@ import type { ServerSession } from '@mcpkit/server';
  *
  * @example
  * ```ts
+ * import type { ServerSession } from '@mcpkit/server';
+ * declare const session: ServerSession;
  * const router = new CallRouter();
  * const end = router.begin('everything', session);
  * router.target('everything'); // session

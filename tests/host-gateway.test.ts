@@ -3,7 +3,7 @@
  * HTTP in front, the demo server over stdio and HTTP and the reference everything server behind.
  * Listing and calls across upstreams; sampling, elicitation, progress and log messages routed to
  * the session that made the call (100 of 100 with two clients at once); refusals when that
- * session lacks the capability; list_changed and resources/updated downstream.
+ * session lacks the capability; cancellation upstream; list_changed and resources/updated downstream.
  */
 import type { ServerEntry } from '@mcpkit/host';
 import { createGateway, type McpGateway } from '@mcpkit/host/gateway';
@@ -179,6 +179,30 @@ describe('the gateway, driven by the official SDK client over Streamable HTTP', 
     expect(result.isError).toBeFalsy();
     expect(progress).toEqual([1, 2, 3]);
     await eventually(() => logs.includes('step 3 of 3'), 'the last log message');
+  });
+
+  it('cancels the upstream call when the caller cancels', async () => {
+    let started = 0;
+    let aborted = 0;
+    upstreamHttp.server.tool(
+      'wait_for_cancel',
+      { description: 'runs until cancelled' },
+      async (_args, ctx) => {
+        started++;
+        await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+        aborted++;
+        return 'cancelled';
+      },
+    );
+    const client = await connect(await startGateway(), 'canceller');
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'wait_for_cancel', arguments: {} }, undefined, {
+      signal: controller.signal,
+    });
+    await eventually(() => started === 1, 'the upstream call');
+    controller.abort('changed my mind');
+    await expect(call).rejects.toThrow();
+    await eventually(() => aborted === 1, 'the upstream cancellation');
   });
 
   it('propagates list_changed and resources/updated to the downstream session', async () => {

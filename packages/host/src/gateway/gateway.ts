@@ -263,7 +263,7 @@ async function callTool(
 /** The downstream request's cancellation and progress, passed to the upstream call. */
 function forwarded(ctx: RequestContext): OutgoingRequestOptions {
   const options: OutgoingRequestOptions = { signal: ctx.signal };
-  if (ctx.request.progressToken !== undefined) {
+  if (ctx.meta?.progressToken !== undefined) {
     options.onProgress = (update) => void ctx.progress(update.progress, update.total, update.message);
   }
   return options;

@@ -59,20 +59,16 @@ export async function resolveTarget(
     case 'stdio':
       return { kind: 'stdio', command: spec.command, args: spec.args, env: settings.env, cwd: settings.cwd };
     case 'config': {
-      if (spec.server === undefined) {
-        const servers = await loadAllServers(spec.file, process.env, ask);
-        if (servers.length > 1) {
-          if (
-            Object.keys(settings.env).length > 0 ||
-            settings.cwd !== undefined ||
-            settings.headers.length > 0
-          ) {
-            throw usageError('-e, --cwd and --header apply to one server', 'Add --server NAME');
-          }
-          return { kind: 'gateway', file: spec.file, servers };
+      // Without --server: the only server of the file, or all of them behind an in-process gateway.
+      const servers = spec.server === undefined ? await loadAllServers(spec.file, process.env, ask) : [];
+      if (servers.length > 1) {
+        const oneServerOnly = Object.keys(settings.env).length > 0 || settings.cwd !== undefined;
+        if (oneServerOnly || settings.headers.length > 0) {
+          throw usageError('-e, --cwd and --header apply to one server', 'Add --server NAME');
         }
+        return { kind: 'gateway', file: spec.file, servers };
       }
-      const entry = await loadServerEntry(spec.file, spec.server, process.env, ask);
+      const entry = servers[0] ?? (await loadServerEntry(spec.file, spec.server, process.env, ask));
       if (entry.kind === 'url') {
         if (Object.keys(settings.env).length > 0 || settings.cwd !== undefined) {
           throw usageError(`Server "${entry.name}" is an HTTP server; -e and --cwd apply to stdio servers`);

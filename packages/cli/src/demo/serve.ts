@@ -16,6 +16,7 @@ import type { ServeSettings } from '../args.js';
 import { CliError, ExitCode } from '../errors.js';
 import { createStyle, type Style, wantsColor } from '../output.js';
 import type { CliIo } from '../run.js';
+import { untilStopped } from '../stopped.js';
 import { createDemoServer } from './server.js';
 
 /**
@@ -83,13 +84,7 @@ function serveFolders(
 async function serveStdio(server: McpServer, io: CliIo, log: (line: string) => void): Promise<number> {
   const session = server.connect(new StdioServerTransport());
   log('serving one client on stdio');
-  await new Promise<void>((resolve) => {
-    session.onClose(resolve);
-    const stop = io.onInterrupt(() => {
-      stop();
-      resolve();
-    });
-  });
+  await untilStopped(io, (stop) => session.onClose(stop));
   await server.close();
   return ExitCode.Success;
 }
@@ -139,12 +134,7 @@ async function serveHttp(
       createStyle(wantsColor(io.stdout, io.env)),
     ),
   );
-  await new Promise<void>((resolve) => {
-    const stop = io.onInterrupt(() => {
-      stop();
-      resolve();
-    });
-  });
+  await untilStopped(io);
   log('shutting down');
   const closed = new Promise<void>((resolve) => http.close(() => resolve()));
   http.closeAllConnections();

@@ -14,6 +14,7 @@ import { loadAllServers } from '../config.js';
 import { listen, MCP_PATH } from '../demo/serve.js';
 import { ExitCode } from '../errors.js';
 import type { CliIo } from '../run.js';
+import { untilStopped } from '../stopped.js';
 
 /**
  * Runs the gateway until stdin closes (stdio) or Ctrl-C.
@@ -69,18 +70,4 @@ async function serveHttp(
   const closed = new Promise<void>((resolve) => http.close(() => resolve()));
   http.closeAllConnections();
   await closed;
-}
-
-/** Resolves on Ctrl-C or SIGTERM, or when `also` calls its argument. */
-function untilStopped(io: CliIo, also?: (stop: () => void) => void): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const stop = io.onInterrupt(() => {
-      stop();
-      resolve();
-    });
-    also?.(() => {
-      stop();
-      resolve();
-    });
-  });
 }

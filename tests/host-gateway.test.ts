@@ -14,6 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
+  ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
@@ -29,10 +30,14 @@ let servers: ServerEntry[];
 const running: Array<{ gateway: McpGateway; served: ServedHandler }> = [];
 const clients: Client[] = [];
 
-async function startGateway(upstreams: 'perSession' | 'shared' = 'perSession'): Promise<string> {
+async function startGateway(
+  upstreams: 'perSession' | 'shared' = 'perSession',
+  forwardRoots = false,
+): Promise<string> {
   const gateway = createGateway({
     host: { servers, connector: nodeConnector(), policy: { live: { trusted: true } } },
     upstreams,
+    forwardRoots,
   });
   const served = await serve(gateway.httpHandler(), { port: 0, path: '/mcp' });
   running.push({ gateway, served });
@@ -179,6 +184,29 @@ describe('the gateway, driven by the official SDK client over Streamable HTTP', 
     expect(result.isError).toBeFalsy();
     expect(progress).toEqual([1, 2, 3]);
     await eventually(() => logs.includes('step 3 of 3'), 'the last log message');
+  });
+
+  it('with forwardRoots, an upstream sees the roots of the client that called it, and only those', async () => {
+    const url = await startGateway('perSession', true);
+    const withRoots = async (name: string) => {
+      const client = await connect(url, name, { capabilities: { roots: { listChanged: true } } });
+      client.setRequestHandler(ListRootsRequestSchema, async () => ({
+        roots: [{ uri: `file:///work/${name}`, name }],
+      }));
+      return client;
+    };
+    const [alice, bob] = await Promise.all([withRoots('alice'), withRoots('bob')]);
+    const [seenByAlice, seenByBob] = await Promise.all([
+      alice.callTool({ name: 'demo__list_roots', arguments: {} }),
+      bob.callTool({ name: 'demo__list_roots', arguments: {} }),
+    ]);
+    expect(textOf(seenByAlice)).toContain('file:///work/alice');
+    expect(textOf(seenByAlice)).not.toContain('bob');
+    expect(textOf(seenByBob)).toContain('file:///work/bob');
+    expect(textOf(seenByBob)).not.toContain('alice');
+    const plain = await connect(url, 'no-roots');
+    const refused = await plain.callTool({ name: 'demo__list_roots', arguments: {} });
+    expect(textOf(refused)).toMatch(/does not support "roots\/list"/);
   });
 
   it('cancels the upstream call when the caller cancels', async () => {

@@ -48,6 +48,12 @@ export interface GatewayOptions {
   upstreams?: 'perSession' | 'shared';
   /** How the gateway introduces itself downstream. */
   info?: Implementation;
+  /**
+   * Give each upstream without `roots` in its policy the roots of the calling client (asked on
+   * each `roots/list`; the client's `roots/list_changed` is passed on). Default false: upstreams
+   * see only the roots the host's policy gives them.
+   */
+  forwardRoots?: boolean;
 }
 
 interface SessionState extends RoutedHost {
@@ -86,12 +92,17 @@ export class McpGateway {
       },
     });
     if (options.upstreams === 'shared') {
-      this.shared = routedHost(options.host);
+      this.shared = routedHost(options.host, undefined, options.forwardRoots);
       this.shared.host.onListChanged(({ kind }) => {
         for (const session of this.sessions.keys()) void session.notify(`notifications/${kind}/list_changed`);
       });
     }
     this.server.onSessionClosed((session) => void this.release(session));
+    if (options.forwardRoots) {
+      this.server.onNotification('notifications/roots/list_changed', (_params, session) => {
+        void this.rootsChanged(session);
+      });
+    }
     installHandlers(this.server, (ctx) => this.stateOf(ctx.session));
   }
 
@@ -152,7 +163,7 @@ export class McpGateway {
   private stateOf(session: ServerSession): SessionState {
     let state = this.sessions.get(session);
     if (!state) {
-      const routed = this.shared ?? routedHost(this.options.host, session);
+      const routed = this.shared ?? routedHost(this.options.host, session, this.options.forwardRoots);
       state = { ...routed, subscriptions: new Map() };
       if (!this.shared) {
         routed.host.onListChanged(({ kind }) => void session.notify(`notifications/${kind}/list_changed`));
@@ -160,6 +171,18 @@ export class McpGateway {
       this.sessions.set(session, state);
     }
     return state;
+  }
+
+  /** A client's roots changed: every running upstream that sees them is told. */
+  private async rootsChanged(session: ServerSession): Promise<void> {
+    const state = this.sessions.get(session);
+    if (!state) return;
+    for (const { server, state: upstream } of state.host.status()) {
+      if (upstream !== 'ready' && upstream !== 'degraded') continue;
+      if (this.options.host.policy?.[server]?.roots !== undefined) continue;
+      const client = await state.host.client(server);
+      await Promise.resolve(client.notify('notifications/roots/list_changed')).catch(() => undefined);
+    }
   }
 
   private async release(session: ServerSession): Promise<void> {

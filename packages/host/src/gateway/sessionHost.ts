@@ -13,6 +13,7 @@ import {
 } from '@mcpkit/core';
 import type { ServerSession } from '@mcpkit/server';
 import { McpHost, type McpHostOptions } from '../host.js';
+import type { ServerPolicy } from '../policy/types.js';
 import { CallRouter } from './router.js';
 
 /**
@@ -37,11 +38,12 @@ export interface RoutedHost {
  * const { host } = routedHost({ servers }, session);
  * ```
  */
-export function routedHost(options: McpHostOptions, owner?: ServerSession): RoutedHost {
+export function routedHost(options: McpHostOptions, owner?: ServerSession, forwardRoots = false): RoutedHost {
   const router = new CallRouter(owner);
   const hooks = options.hooks ?? {};
   const host = new McpHost({
     ...options,
+    ...(forwardRoots ? { policy: withCallerRoots(options, router) } : {}),
     models: options.models ?? [DOWNSTREAM_MODEL],
     hooks: {
       toolCall: hooks.toolCall ?? (() => 'once'),
@@ -67,6 +69,24 @@ export function routedHost(options: McpHostOptions, owner?: ServerSession): Rout
     void session?.log(level, message.data, message.logger ?? server);
   });
   return { host, router };
+}
+
+/**
+ * Each server without roots of its own in the policy is given the roots of the calling session,
+ * asked when the server asks (`roots/list`); a session without the `roots` capability is refused
+ * with -32601.
+ */
+function withCallerRoots(options: McpHostOptions, router: CallRouter): Record<string, ServerPolicy> {
+  const policy: Record<string, ServerPolicy> = { ...options.policy };
+  for (const { name } of options.servers) {
+    if (policy[name]?.roots !== undefined) continue;
+    const roots = async () => {
+      const session = router.sessionFor(name, 'roots/list', (s) => s.clientCapabilities.roots !== undefined);
+      return (await session.request('roots/list')).roots;
+    };
+    policy[name] = { ...policy[name], roots };
+  }
+  return policy;
 }
 
 /** Form mode needs `elicitation` (an empty object means form); URL mode needs `elicitation.url`. */

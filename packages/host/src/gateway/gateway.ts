@@ -56,6 +56,9 @@ export interface GatewayOptions {
   forwardRoots?: boolean;
 }
 
+/** The default `maxSessions` of a per-session gateway's HTTP handler. */
+const PER_SESSION_MAX_SESSIONS = 100;
+
 interface SessionState extends RoutedHost {
   /** Downstream URI to the function that ends its upstream subscription. */
   readonly subscriptions: Map<string, () => Promise<void>>;
@@ -122,6 +125,7 @@ export class McpGateway {
 
   /**
    * A Streamable HTTP endpoint for the gateway (a fetch-style handler; wrap it in `protect()`).
+   * With per-session upstreams, `maxSessions` defaults to 100 (idle sessions expire as usual).
    *
    * @example
    * ```ts
@@ -133,7 +137,10 @@ export class McpGateway {
    * ```
    */
   httpHandler(options?: StreamableHttpHandlerOptions): StreamableHttpHandler {
-    const handler = createStreamableHttpHandler(this.server, options);
+    // Each session starts its own upstreams (processes, for stdio): far fewer sessions than the
+    // handler's default, unless the caller says otherwise.
+    const sessions = this.shared ? {} : { maxSessions: PER_SESSION_MAX_SESSIONS };
+    const handler = createStreamableHttpHandler(this.server, { ...sessions, ...options });
     this.http.push(handler);
     return handler;
   }

@@ -14,7 +14,7 @@
 /**
  * @typedef {object} Implementation
  * @property {string} id short name used in file names and on the command line
- * @property {'subject' | 'reference' | 'baseline'} role subject = measured against the others' numbers
+ * @property {'subject' | 'reference' | 'baseline' | 'variant'} role subject = measured against the others' numbers; a variant is shown beside them
  * @property {string} label
  * @property {string[]} [importEntry] modules whose import time is "the server entry point"
  * @property {{ npm?: string[], workspaces?: string[] }} [install] how to measure install footprint
@@ -45,6 +45,18 @@ export const IMPLEMENTATIONS = [
     label: '@modelcontextprotocol/sdk 1.32.2',
     importEntry: ['@modelcontextprotocol/sdk/server/mcp.js'],
     install: { npm: ['@modelcontextprotocol/sdk@1.32.2'] },
+  },
+  {
+    // mcpkit behind `@mcpkit/host/gateway` (stdio rows only): target at least 0.5x mcpkit at 16 in flight.
+    id: 'gateway',
+    role: 'variant',
+    label: 'mcpkit through the gateway (@mcpkit/host/gateway, stdio upstream)',
+    requires: [
+      'packages/host/dist/gateway.js',
+      'packages/host/dist/node.js',
+      'packages/node/dist/stdio.js',
+      'packages/client/dist/index.js',
+    ],
   },
   {
     id: 'bare',

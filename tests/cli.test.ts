@@ -760,10 +760,14 @@ describe.concurrent('bad input gets a clear error and the right exit code', { ti
     ]);
     expect(json(overHttp).content[0].text).toBe('via config');
     expect(overStdio).toMatchObject({ code: 0, stdout: '3\n' });
-    expect(none.stderr).toContain('lists 2 servers; choose one with --server');
+    // Without --server, every server of the file: the namespaced catalogue and each server's state.
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stdout).toContain('http__echo');
+    expect(none.stdout).toContain('stdio__echo');
+    expect(none.stdout).toMatch(/Servers\n\s+http\s+ready\n\s+stdio\s+ready/);
     expect(unknown.stderr).toContain('has no server named "nope"');
     expect(wrongOption.stderr).toContain('is an HTTP server; -e and --cwd apply to stdio servers');
-    for (const run of [none, unknown, wrongOption]) expect(run.code, run.stderr).toBe(2);
+    for (const run of [unknown, wrongOption]) expect(run.code, run.stderr).toBe(2);
   });
 
   it('help and version', async () => {

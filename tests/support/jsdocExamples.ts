@@ -21,6 +21,7 @@ export const ENTRY_POINTS: Readonly<Record<string, string>> = {
   mcpkit: 'packages/cli/src/index.ts',
   '@mcpkit/auth/client': 'packages/auth/src/client.ts',
   '@mcpkit/auth/server': 'packages/auth/src/server.ts',
+  '@mcpkit/host/gateway': 'packages/host/src/gateway.ts',
 };
 
 /** One ```ts block under an `@example` tag. */

@@ -22,6 +22,7 @@ export const VERBS = [
   'login',
   'logout',
   'serve',
+  'gateway',
 ] as const;
 
 /** One of {@link VERBS}. */
@@ -147,6 +148,21 @@ export type ClientAction =
   | { readonly verb: 'login' };
 
 /**
+ * `mcpkit gateway`: every server of a config file served as one MCP server.
+ *
+ * @example
+ * ```ts
+ * const settings: GatewaySettings = { config: 'mcp.json', transport: 'http', port: 3000, host: '127.0.0.1' };
+ * ```
+ */
+export interface GatewaySettings {
+  readonly config: string;
+  readonly transport: 'stdio' | 'http';
+  readonly port: number;
+  readonly host: string;
+}
+
+/**
  * A fully parsed command line.
  *
  * @example
@@ -158,6 +174,7 @@ export type ParsedCommand =
   | { readonly kind: 'help'; readonly verb: Verb | undefined }
   | { readonly kind: 'version' }
   | { readonly kind: 'serve'; readonly serve: ServeSettings }
+  | { readonly kind: 'gateway'; readonly gateway: GatewaySettings }
   | { readonly kind: 'logout'; readonly target: TargetSpec; readonly settings: ClientSettings }
   | {
       readonly kind: 'client';
@@ -246,6 +263,7 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
     'rate-limit',
     'redis',
   ],
+  gateway: ['help', 'config', 'stdio', 'http', 'port', 'host'],
 };
 
 /** The demo server's default address, as the quickstart documents it. */
@@ -283,6 +301,11 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommand {
       );
     }
     return { kind: 'serve', serve: serveSettings(values) };
+  }
+  if (verb === 'gateway') {
+    if (rest.length > 0 || after !== undefined)
+      throw usageError('"gateway" takes no arguments', GATEWAY_HINT);
+    return { kind: 'gateway', gateway: gatewaySettings(values) };
   }
   const { target, verbArgs } = splitTarget(verb, rest, after, values);
   const settings = clientSettings(values, target);
@@ -430,6 +453,23 @@ export function parseRateLimit(text: string): { rate: number; burst: number } {
   if (burst < 1)
     throw usageError('--rate-limit: burst must be at least 1', 'mcpkit serve --rate-limit 20/s,burst=40');
   return { rate, burst };
+}
+
+const GATEWAY_HINT = 'mcpkit gateway --config mcp.json --stdio, or --http [--port N --host H]';
+
+function gatewaySettings(values: Values): GatewaySettings {
+  const config = values.config as string | undefined;
+  if (config === undefined) throw usageError('"gateway" needs --config FILE', GATEWAY_HINT);
+  if (values.stdio === values.http) throw usageError('Choose one of --stdio and --http', GATEWAY_HINT);
+  if (values.stdio && (values.port !== undefined || values.host !== undefined)) {
+    throw usageError('--port and --host apply to --http only', GATEWAY_HINT);
+  }
+  return {
+    config,
+    transport: values.stdio ? 'stdio' : 'http',
+    port: values.port === undefined ? DEFAULT_HTTP_PORT : parsePort(values.port as string, 'port'),
+    host: (values.host as string | undefined) ?? DEFAULT_HTTP_HOST,
+  };
 }
 
 function optionalUrl(values: Values, name: 'auth-issuer' | 'auth-audience'): string | undefined {
@@ -619,7 +659,7 @@ function parseLogLevel(text: string | undefined): LoggingLevel | undefined {
 }
 
 function clientAction(
-  verb: Exclude<Verb, 'serve'>,
+  verb: Exclude<Verb, 'serve' | 'gateway'>,
   args: string[],
   values: Values,
 ): ClientAction | { readonly verb: 'logout' } {
@@ -662,7 +702,7 @@ function clientAction(
 
 const COMPLETE_EXAMPLE = 'Example: mcpkit complete http://127.0.0.1:3000/mcp greet name=A';
 
-const VERB_USAGE: Readonly<Record<Exclude<Verb, 'serve'>, string>> = {
+const VERB_USAGE: Readonly<Record<Exclude<Verb, 'serve' | 'gateway'>, string>> = {
   info: 'mcpkit info TARGET',
   ping: 'mcpkit ping TARGET',
   login: 'mcpkit login URL [--client-id ID] [--client-secret SECRET] [--scope SCOPE]',
@@ -674,14 +714,14 @@ const VERB_USAGE: Readonly<Record<Exclude<Verb, 'serve'>, string>> = {
   complete: 'mcpkit complete TARGET PROMPT|TEMPLATE-URI NAME=PARTIAL [name=value …]',
 };
 
-function need(verb: Exclude<Verb, 'serve'>, value: string | undefined, what: string): string {
+function need(verb: Exclude<Verb, 'serve' | 'gateway'>, value: string | undefined, what: string): string {
   if (value === undefined || value === '') {
     throw usageError(`"${verb}" needs a ${what}`, `Usage: ${VERB_USAGE[verb]}`);
   }
   return value;
 }
 
-function noMoreArgs(verb: Exclude<Verb, 'serve'>, args: string[], max: number): void {
+function noMoreArgs(verb: Exclude<Verb, 'serve' | 'gateway'>, args: string[], max: number): void {
   if (args.length <= max) return;
   throw usageError(
     `Unexpected argument "${args[max]}" for "${verb}"`,

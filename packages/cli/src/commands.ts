@@ -50,6 +50,8 @@ export interface VerbContext {
   readonly clearProgress: () => void;
   /** Says something on stderr. */
   readonly notice: (text: string) => void;
+  /** With `--config FILE` and no `--server`: the state of each server of the file. */
+  readonly servers?: () => ReadonlyArray<{ server: string; state: string; lastError?: string }>;
 }
 
 /**
@@ -132,8 +134,9 @@ async function list(kind: ListKindArg | undefined, context: VerbContext): Promis
     if (one === 'templates') listing.resourceTemplates = supported ? await client.resourceTemplates() : [];
     if (one === 'prompts') listing.prompts = supported ? await client.prompts() : [];
   }
+  const servers = context.servers?.();
   if (context.settings.json) {
-    writeJson(context.stdout, listing);
+    writeJson(context.stdout, servers ? { ...listing, servers } : listing);
     return ExitCode.Success;
   }
   // In the human view, hide what the server does not support at all, unless it was asked for.
@@ -149,7 +152,21 @@ async function list(kind: ListKindArg | undefined, context: VerbContext): Promis
   context.stdout.write(
     renderListing(shown, context.outStyle, context.stdout.isTTY ? context.stdout.columns : undefined),
   );
+  if (servers) context.stdout.write(renderServers(servers, context.outStyle));
   return ExitCode.Success;
+}
+
+/** The servers behind `--config FILE`, one per line with its state (and why it failed). */
+function renderServers(
+  servers: ReadonlyArray<{ server: string; state: string; lastError?: string }>,
+  style: Style,
+): string {
+  const width = Math.max(...servers.map((s) => s.server.length));
+  const lines = servers.map(({ server, state, lastError }) => {
+    const shown = state === 'ready' ? style.green(state) : state === 'failed' ? style.red(state) : state;
+    return `  ${server.padEnd(width)}  ${shown}${lastError ? style.dim(` (${lastError})`) : ''}`;
+  });
+  return `\n${style.bold('Servers')}\n${lines.join('\n')}\n`;
 }
 
 /** Looks up a tool or prompt by name; an unknown name is a usage error with the closest match. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { type AskInput, HostConfigError, type ServerEntry } from '@mcpkit/host';
-import { loadServerEntry as loadEntry } from '@mcpkit/host/node';
+import { loadServerEntry as loadEntry, loadHostConfig } from '@mcpkit/host/node';
 import { usageError } from './errors.js';
 
 export type { AskInput, ServerEntry } from '@mcpkit/host';
@@ -29,8 +29,29 @@ export async function loadServerEntry(
   env: Readonly<Record<string, string | undefined>> = process.env,
   ask?: AskInput,
 ): Promise<ServerEntry> {
+  return asUsageError(loadEntry(file, name, { env, ...(ask ? { ask } : {}) }));
+}
+
+/**
+ * Reads every server of `file` (for `--config FILE` without `--server`).
+ *
+ * @throws {CliError} a usage error naming the file, the entry and the problem.
+ * @example
+ * ```ts
+ * const servers = await loadAllServers('mcp.json');
+ * ```
+ */
+export async function loadAllServers(
+  file: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  ask?: AskInput,
+): Promise<ServerEntry[]> {
+  return asUsageError(loadHostConfig(file, { env, ...(ask ? { ask } : {}) }));
+}
+
+async function asUsageError<T>(loading: Promise<T>): Promise<T> {
   try {
-    return await loadEntry(file, name, { env, ...(ask ? { ask } : {}) });
+    return await loading;
   } catch (error) {
     if (error instanceof HostConfigError) throw usageError(error.message, error.hint);
     throw error;

@@ -71,6 +71,8 @@ Verbs:
   login                               log in to an HTTP server that asks for OAuth
   logout                              delete the cached tokens of a server
   serve [--http|--stdio]              run the demo server
+  gateway --config FILE (--stdio|--http)
+                                      serve every server of FILE as one MCP server
 
 ${TARGETS}
 
@@ -96,6 +98,14 @@ More: mcpkit VERB --help
 `;
 
 const VERB_HELP: Readonly<Record<Verb, string>> = {
+  gateway: `Usage: mcpkit gateway --config FILE (--stdio | --http [--port N] [--host H])
+
+Serves every server of FILE (mcpServers or VS Code's servers format) as one MCP server: names
+that collide are namespaced (server__name), calls are routed to the server that owns them, and
+what a server asks during a call (sampling, elicitation), its progress and its log messages go
+back to the client that made the call. --http serves Streamable HTTP at /mcp (default
+127.0.0.1:3000; --port 0 picks a free port and the URL is printed on stdout). Each client gets
+its own connections to the servers. See docs/host.md.`,
   info: `Usage: mcpkit info TARGET
 
 Shows the server's name, version and instructions, the negotiated protocol revision, and its
@@ -104,7 +114,11 @@ capabilities. With --json: the server's initialize result, exactly.`,
 
 Lists tools, resources, resource templates and prompts (all of them when no kind is given),
 following pagination. With --json: {"tools": […], "resources": […], "resourceTemplates": […],
-"prompts": […]} (only the kind asked for, when one is given).`,
+"prompts": […]} (only the kind asked for, when one is given).
+
+With --config FILE and no --server, when FILE lists several servers: the namespaced catalogue of
+all of them (server__name where names collide), then each server's state ("servers" in --json).
+Every other verb works across them too: mcpkit call --config FILE everything__echo message=hi`,
   call: `Usage: mcpkit call TARGET TOOL [key=value…] [--args JSON] [--task]
 
 Calls a tool. Each key=value is typed by the tool's inputSchema: numbers, booleans, null, JSON

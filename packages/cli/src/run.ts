@@ -121,6 +121,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
         const { serve } = await import('./demo/serve.js');
         return await serve(command.serve, io);
       }
+      case 'gateway': {
+        const { runGateway } = await import('./gateway/serve.js');
+        return await runGateway(command.gateway, io);
+      }
       case 'client':
         return await runClient(command.action, command.target, command.settings, io, errStyle);
       case 'logout': {
@@ -198,6 +202,7 @@ async function runClient(
       onProgress: screen.progress,
       clearProgress: screen.clearProgress,
       notice: screen.notice,
+      ...(target.kind === 'gateway' ? { servers: () => target.status?.() ?? [] } : {}),
     };
     const run =
       action.verb === 'login'
@@ -359,6 +364,7 @@ async function applyLogLevel(
 function targetHintOf(spec: TargetSpec, target: ResolvedTarget): string {
   if (spec.kind === 'stdio') return `-- ${describeTarget(target)}`;
   if (spec.kind === 'url') return spec.url.href;
+  if (target.kind === 'gateway') return `--config ${spec.file}`;
   return `--config ${spec.file}${spec.server ? ` --server ${spec.server}` : ''}`;
 }
 

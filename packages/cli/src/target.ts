@@ -11,8 +11,9 @@ import {
 import type { Transport } from '@mcpkit/core';
 import { StdioClientTransport } from '@mcpkit/node/stdio';
 import type { ClientSettings, TargetSpec } from './args.js';
-import { type AskInput, loadServerEntry } from './config.js';
+import { type AskInput, loadAllServers, loadServerEntry, type ServerEntry } from './config.js';
 import { usageError } from './errors.js';
+import { gatewayTransport, type ServerStatusLine } from './gateway/inProcess.js';
 
 /** A server to connect to, with everything the command line and config file say about it. */
 export type ResolvedTarget =
@@ -28,6 +29,14 @@ export type ResolvedTarget =
       readonly url: URL;
       readonly headers: Readonly<Record<string, string>>;
       readonly legacySse: boolean;
+    }
+  | {
+      /** Every server of a config file, behind an in-process gateway. */
+      readonly kind: 'gateway';
+      readonly file: string;
+      readonly servers: readonly ServerEntry[];
+      /** Each server's state, once the transport is made. */
+      status?: () => ServerStatusLine[];
     };
 
 /**
@@ -50,7 +59,16 @@ export async function resolveTarget(
     case 'stdio':
       return { kind: 'stdio', command: spec.command, args: spec.args, env: settings.env, cwd: settings.cwd };
     case 'config': {
-      const entry = await loadServerEntry(spec.file, spec.server, process.env, ask);
+      // Without --server: the only server of the file, or all of them behind an in-process gateway.
+      const servers = spec.server === undefined ? await loadAllServers(spec.file, process.env, ask) : [];
+      if (servers.length > 1) {
+        const oneServerOnly = Object.keys(settings.env).length > 0 || settings.cwd !== undefined;
+        if (oneServerOnly || settings.headers.length > 0) {
+          throw usageError('-e, --cwd and --header apply to one server', 'Add --server NAME');
+        }
+        return { kind: 'gateway', file: spec.file, servers };
+      }
+      const entry = servers[0] ?? (await loadServerEntry(spec.file, spec.server, process.env, ask));
       if (entry.kind === 'url') {
         if (Object.keys(settings.env).length > 0 || settings.cwd !== undefined) {
           throw usageError(`Server "${entry.name}" is an HTTP server; -e and --cwd apply to stdio servers`);
@@ -89,6 +107,7 @@ export async function resolveTarget(
  */
 export function describeTarget(target: ResolvedTarget): string {
   if (target.kind === 'http') return target.url.href;
+  if (target.kind === 'gateway') return `every server of ${target.file}`;
   return [target.command, ...target.args].map(shellQuote).join(' ');
 }
 
@@ -137,6 +156,11 @@ export function createTransport(
   onNetworkFailure?: (error: unknown) => void,
   authProvider?: AuthProvider,
 ): Transport {
+  if (target.kind === 'gateway') {
+    const { transport, status } = gatewayTransport(target.servers);
+    target.status = status;
+    return transport;
+  }
   if (target.kind === 'stdio') {
     return new StdioClientTransport({
       command: target.command,

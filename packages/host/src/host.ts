@@ -12,6 +12,7 @@ import {
   type GetPromptResult,
   type Implementation,
   LocalError,
+  type LoggingMessageNotificationParams,
   McpError,
   type OutgoingRequestOptions,
   type Prompt,
@@ -113,6 +114,9 @@ export class McpHost {
   private readonly subscriptions = new Subscriptions();
   private readonly stateListeners = new Set<(change: StateChange) => void>();
   private readonly listListeners = new Set<(change: ListChange) => void>();
+  private readonly logListeners = new Set<
+    (server: string, message: LoggingMessageNotificationParams) => void
+  >();
   private closed = false;
 
   constructor(private readonly options: McpHostOptions) {
@@ -181,6 +185,33 @@ export class McpHost {
   onListChanged(listener: (change: ListChange) => void): () => void {
     this.listListeners.add(listener);
     return () => this.listListeners.delete(listener);
+  }
+
+  /**
+   * Calls `listener` with every log message (`notifications/message`) any server sends; returns
+   * the function that stops it.
+   *
+   * @example
+   * ```ts
+   * host.onLog((server, { level, data }) => console.error(`[${server}] ${level}`, data));
+   * ```
+   */
+  onLog(listener: (server: string, message: LoggingMessageNotificationParams) => void): () => void {
+    this.logListeners.add(listener);
+    return () => this.logListeners.delete(listener);
+  }
+
+  /**
+   * The server that owns a catalogue tool or prompt name.
+   *
+   * @throws {McpError} `-32602` for a name the catalogue does not hold.
+   * @example
+   * ```ts
+   * const server = await host.serverOf('tools', 'everything__echo'); // 'everything'
+   * ```
+   */
+  async serverOf(kind: 'tools' | 'prompts', name: string): Promise<string> {
+    return (await this.resolve(kind, name, kind === 'tools' ? 'tool' : 'prompt')).server;
   }
 
   /** Every server's tools (policy applied), namespaced on collision. */
@@ -393,6 +424,9 @@ export class McpHost {
       client.onListChanged(kind, () => this.listChanged({ server, kind }));
     }
     client.onResourceUpdated((uri) => this.subscriptions.notify(server, uri));
+    client.onLog((message) => {
+      for (const listener of this.logListeners) listener(server, message);
+    });
     for (const uri of this.subscriptions.of(server)) await client.subscribeResource(uri);
     if (this.upstreams.get(server)!.restarts >= 0) {
       // A restarted server may offer something else now.

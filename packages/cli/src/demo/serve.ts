@@ -17,6 +17,7 @@ import type { ServeSettings } from '../args.js';
 import { CliError, ExitCode } from '../errors.js';
 import { createStyle, type Style, wantsColor } from '../output.js';
 import type { CliIo } from '../run.js';
+import { untilStopped } from '../stopped.js';
 import type { ClusterNode } from './cluster.js';
 import { createDemoServer } from './server.js';
 
@@ -127,13 +128,7 @@ function serveFolders(
 async function serveStdio(server: McpServer, io: CliIo, log: (line: string) => void): Promise<number> {
   const session = server.connect(new StdioServerTransport());
   log('serving one client on stdio');
-  await new Promise<void>((resolve) => {
-    session.onClose(resolve);
-    const stop = io.onInterrupt(() => {
-      stop();
-      resolve();
-    });
-  });
+  await untilStopped(io, (stop) => session.onClose(stop));
   await server.close();
   return ExitCode.Success;
 }
@@ -187,12 +182,7 @@ async function serveHttp(
       createStyle(wantsColor(io.stdout, io.env)),
     ),
   );
-  await new Promise<void>((resolve) => {
-    const stop = io.onInterrupt(() => {
-      stop();
-      resolve();
-    });
-  });
+  await untilStopped(io);
   log('shutting down');
   const closed = new Promise<void>((resolve) => http.close(() => resolve()));
   http.closeAllConnections();
@@ -200,7 +190,18 @@ async function serveHttp(
   return ExitCode.Success;
 }
 
-function listen(http: ReturnType<typeof createServer>, settings: ServeSettings): Promise<void> {
+/**
+ * Listens on `settings.host:settings.port`; a port in use or not allowed is a clear CLI error.
+ *
+ * @example
+ * ```ts
+ * await listen(createServer(listener), { host: '127.0.0.1', port: 0 });
+ * ```
+ */
+export function listen(
+  http: ReturnType<typeof createServer>,
+  settings: Pick<ServeSettings, 'host' | 'port'>,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     http.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') {

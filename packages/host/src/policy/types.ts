@@ -2,13 +2,13 @@
  * The host's policy: per-server rules, consent hooks, the consent store, and audit events.
  * @module
  */
+import type { RootsSource } from '@mcpkit/client';
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
   ElicitRequestFormParams,
   ElicitRequestURLParams,
   ElicitResult,
-  Root,
   ToolAnnotations,
 } from '@mcpkit/core';
 
@@ -153,8 +153,8 @@ export interface ServerPolicy {
   trusted?: boolean;
   /** Tool patterns that run without consent (Cline's `autoApprove` is added to these). */
   autoApprove?: readonly string[];
-  /** The roots this server sees (and only this server). */
-  roots?: readonly Root[];
+  /** The roots this server sees (and only this server): a list, or a function asked on each `roots/list`. */
+  roots?: RootsSource;
   sampling?: SamplingPolicy;
   /** The prefix of this server's namespaced names; default its key. */
   prefix?: string;

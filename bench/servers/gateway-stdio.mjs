@@ -1,0 +1,28 @@
+// The gateway over stdio, fronting the minimal mcpkit stdio server as its one upstream (shared
+// upstream connection: the bench's client is one session). The tool keeps its name (`echo`): one
+// server, no collision. Compared with `mcpkit` in the stdio rows: the cost of the extra hop.
+import { fileURLToPath } from 'node:url';
+import { createGateway } from '@mcpkit/host/gateway';
+import { nodeConnector } from '@mcpkit/host/node';
+import { StdioServerTransport } from '@mcpkit/node/stdio';
+
+const upstream = fileURLToPath(new URL('./mcpkit-stdio.mjs', import.meta.url));
+const gateway = createGateway({
+  host: {
+    servers: [
+      {
+        kind: 'stdio',
+        name: 'echo',
+        command: process.execPath,
+        args: [upstream],
+        env: {},
+        disabled: false,
+        autoApprove: [],
+      },
+    ],
+    connector: nodeConnector(),
+    policy: { echo: { trusted: true } },
+  },
+  upstreams: 'shared',
+});
+gateway.connect(new StdioServerTransport()).onClose(() => void gateway.close());

@@ -1,0 +1,68 @@
+/**
+ * `--config FILE` without `--server`, for a file with several servers: the CLI talks to an
+ * in-process gateway over every server of the file, so each verb works across all of them
+ * (`list` shows the namespaced catalogue, `call everything__echo` is routed).
+ * @module
+ */
+import { createInMemoryPair, type Transport } from '@mcpkit/core';
+import type { ServerEntry } from '@mcpkit/host';
+import { createGateway, type McpGateway } from '@mcpkit/host/gateway';
+import { nodeConnector } from '@mcpkit/host/node';
+
+/** The state of one server behind the in-process gateway, as `list` shows it. */
+export interface ServerStatusLine {
+  readonly server: string;
+  readonly state: string;
+  readonly lastError?: string;
+}
+
+/**
+ * An in-process gateway over `servers` and a client transport connected to it; closing the
+ * transport closes the gateway and every server it started.
+ *
+ * @example
+ * ```ts
+ * const { transport, status } = gatewayTransport(await loadHostConfig('mcp.json'));
+ * await client.connect(transport);
+ * ```
+ */
+export function gatewayTransport(servers: readonly ServerEntry[]): {
+  transport: Transport;
+  status: () => ServerStatusLine[];
+} {
+  const gateway = createGateway({
+    host: { servers, connector: nodeConnector() },
+    info: { name: 'mcpkit (config)', version: '0.1.0' },
+  });
+  const [client, server] = createInMemoryPair();
+  gateway.connect(server);
+  return { transport: new ClosingTransport(client, gateway), status: () => statusOf(gateway, servers) };
+}
+
+function statusOf(gateway: McpGateway, servers: readonly ServerEntry[]): ServerStatusLine[] {
+  const host = gateway.hosts()[0];
+  if (!host) return servers.map((entry) => ({ server: entry.name, state: 'stopped' }));
+  return host.status().map(({ server, state, lastError }) => ({
+    server,
+    state,
+    ...(lastError ? { lastError } : {}),
+  }));
+}
+
+/** The client end of the pair; `close()` also shuts the gateway down. */
+class ClosingTransport implements Transport {
+  constructor(
+    private readonly inner: Transport,
+    private readonly gateway: McpGateway,
+  ) {}
+  start(sink: Parameters<Transport['start']>[0]): ReturnType<Transport['start']> {
+    return this.inner.start(sink);
+  }
+  send(...args: Parameters<Transport['send']>): ReturnType<Transport['send']> {
+    return this.inner.send(...args);
+  }
+  async close(): Promise<void> {
+    await this.inner.close();
+    await this.gateway.close();
+  }
+}

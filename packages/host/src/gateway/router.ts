@@ -1,0 +1,85 @@
+/**
+ * Which downstream session a request from an upstream belongs to.
+ *
+ * Over stdio, and in general, a server's `sampling/createMessage`, `elicitation/create` or
+ * `roots/list` says nothing on the wire about the call that caused it. A gateway therefore routes
+ * it by the calls in flight: to the one downstream session that has a call running on that
+ * upstream. When no session, or more than one, has a call in flight there, the request is
+ * refused; it is never guessed. A gateway with one host per downstream session (the default)
+ * always knows: every request of its upstreams belongs to its one session.
+ * @module
+ */
+import { ErrorCode, McpError } from '@mcpkit/core';
+import type { ServerSession } from '@mcpkit/server';
+
+/**
+ * The calls in flight of one host, by upstream server and downstream session.
+ *
+ * @example
+ * ```ts
+ * import type { ServerSession } from '@mcpkit/server';
+ * declare const session: ServerSession;
+ * const router = new CallRouter();
+ * const end = router.begin('everything', session);
+ * router.target('everything'); // session
+ * end();
+ * ```
+ */
+export class CallRouter {
+  private readonly inFlight = new Map<string, Map<ServerSession, number>>();
+
+  /** @param owner The one session of a per-session host: every request goes there. */
+  constructor(private readonly owner?: ServerSession) {}
+
+  /** Marks a call of `session` on `server` as running; returns the function that ends it. */
+  begin(server: string, session: ServerSession): () => void {
+    if (this.owner) return noop;
+    let sessions = this.inFlight.get(server);
+    if (!sessions) {
+      sessions = new Map();
+      this.inFlight.set(server, sessions);
+    }
+    sessions.set(session, (sessions.get(session) ?? 0) + 1);
+    return () => {
+      const left = (sessions.get(session) ?? 1) - 1;
+      if (left > 0) sessions.set(session, left);
+      else sessions.delete(session);
+    };
+  }
+
+  /** The session `server`'s requests and notifications belong to now, if exactly one. */
+  target(server: string): ServerSession | undefined {
+    if (this.owner) return this.owner.closed ? undefined : this.owner;
+    const sessions = this.inFlight.get(server);
+    if (sessions?.size !== 1) return undefined;
+    return sessions.keys().next().value;
+  }
+
+  /**
+   * The session a request of `server` goes to, checked for the capability it needs.
+   *
+   * @throws {McpError} `-32601` when that session did not declare `capability`; `-32603` when no
+   *   single session can be told apart.
+   */
+  sessionFor(server: string, method: string, capability: (session: ServerSession) => boolean): ServerSession {
+    const session = this.target(server);
+    if (!session) {
+      const running = this.inFlight.get(server)?.size ?? 0;
+      throw new McpError(
+        ErrorCode.InternalError,
+        running === 0
+          ? `"${method}" from "${server}" arrived outside any call of a connected client, so the gateway has no one to ask`
+          : `"${method}" from "${server}" arrived while ${running} clients have calls in flight on it; the gateway cannot tell whose it is and refuses it`,
+      );
+    }
+    if (!capability(session)) {
+      throw new McpError(
+        ErrorCode.MethodNotFound,
+        `The client behind this gateway does not support "${method}"`,
+      );
+    }
+    return session;
+  }
+}
+
+function noop(): void {}

@@ -1,0 +1,100 @@
+/**
+ * The host behind one downstream session (or behind all of them, when shared): its hooks send
+ * the upstreams' sampling and elicitation to the session the router names, its log messages and
+ * list changes go downstream, and resource subscriptions are kept per session.
+ * @module
+ */
+import {
+  type ClientCapabilities,
+  type CreateMessageResult,
+  type ElicitResult,
+  LOGGING_LEVELS,
+  type LoggingLevel,
+} from '@mcpkit/core';
+import type { ServerSession } from '@mcpkit/server';
+import { McpHost, type McpHostOptions } from '../host.js';
+import type { ServerPolicy } from '../policy/types.js';
+import { CallRouter } from './router.js';
+
+/**
+ * The model name the host's sampling policy chooses when the gateway's options name no models:
+ * the downstream client picks the real model from the request's `modelPreferences`.
+ */
+const DOWNSTREAM_MODEL = 'downstream-client';
+
+/** A host with the router its hooks ask. */
+export interface RoutedHost {
+  readonly host: McpHost;
+  readonly router: CallRouter;
+}
+
+/**
+ * Makes a host whose server-to-client requests go to the session `router` names. Without hooks
+ * of its own, tool calls and sampling are allowed at the gateway: the downstream client is the
+ * host that asks its user (the upstreams' policy, allow/deny lists and rate limits still apply).
+ *
+ * @example
+ * ```ts
+ * const { host } = routedHost({ servers }, session);
+ * ```
+ */
+export function routedHost(options: McpHostOptions, owner?: ServerSession, forwardRoots = false): RoutedHost {
+  const router = new CallRouter(owner);
+  const hooks = options.hooks ?? {};
+  const host = new McpHost({
+    ...options,
+    ...(forwardRoots ? { policy: withCallerRoots(options, router) } : {}),
+    models: options.models ?? [DOWNSTREAM_MODEL],
+    hooks: {
+      toolCall: hooks.toolCall ?? (() => 'once'),
+      sampling: hooks.sampling ?? (() => 'once'),
+      elicitation: ({ server, mode, params, signal }) => {
+        const method = mode === 'url' ? 'elicitation/create (url mode)' : 'elicitation/create';
+        const session = router.sessionFor(server, method, (s) => canElicit(s.clientCapabilities, mode));
+        return session.request('elicitation/create', params as never, { signal }) as Promise<ElicitResult>;
+      },
+    },
+    model: ({ server, params, signal }) => {
+      const session = router.sessionFor(
+        server,
+        'sampling/createMessage',
+        (s) => s.clientCapabilities.sampling !== undefined,
+      );
+      return session.request('sampling/createMessage', params, { signal }) as Promise<CreateMessageResult>;
+    },
+  });
+  host.onLog((server, message) => {
+    const session = router.target(server);
+    const level = LOGGING_LEVELS.includes(message.level) ? (message.level as LoggingLevel) : 'info';
+    void session?.log(level, message.data, message.logger ?? server);
+  });
+  return { host, router };
+}
+
+/**
+ * Each server without roots of its own in the policy is given the roots of the calling session,
+ * asked when the server asks (`roots/list`); a session without the `roots` capability is refused
+ * with -32601.
+ */
+function withCallerRoots(options: McpHostOptions, router: CallRouter): Record<string, ServerPolicy> {
+  const policy: Record<string, ServerPolicy> = { ...options.policy };
+  for (const { name } of options.servers) {
+    if (policy[name]?.roots !== undefined) continue;
+    const roots = async () => {
+      const session = router.sessionFor(name, 'roots/list', (s) => s.clientCapabilities.roots !== undefined);
+      return (await session.request('roots/list')).roots;
+    };
+    policy[name] = { ...policy[name], roots };
+  }
+  return policy;
+}
+
+/** Form mode needs `elicitation` (an empty object means form); URL mode needs `elicitation.url`. */
+function canElicit(capabilities: ClientCapabilities, mode: 'form' | 'url'): boolean {
+  const elicitation = capabilities.elicitation as Record<string, unknown> | undefined;
+  if (!elicitation) return false;
+  if (mode === 'url') return elicitation.url !== undefined;
+  return (
+    elicitation.url === undefined || elicitation.form !== undefined || Object.keys(elicitation).length === 0
+  );
+}

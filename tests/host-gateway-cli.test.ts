@@ -1,0 +1,135 @@
+/**
+ * The CLI across every server of a config file: `mcpkit list --config FILE` and `mcpkit call
+ * --config FILE everything__echo` (in process), and `mcpkit gateway` as a real process over stdio
+ * and over HTTP, driven by the official SDK client. Upstreams: the demo server over stdio and the
+ * reference everything server.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoStdio, reference } from './fixtures/hostServers.js';
+import { runCliInProcess } from './support/inProcessCli.js';
+import { repoRoot } from './support/officialSchema.js';
+
+const CLI = [
+  '--import',
+  path.join(repoRoot, 'conformance/register-ts.mjs'),
+  path.join(repoRoot, 'packages/cli/src/main.ts'),
+];
+
+let dir = '';
+let config = '';
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-gateway-cli-'));
+  config = path.join(dir, 'mcp.json');
+  const mcpServers: Record<string, unknown> = {};
+  for (const entry of [demoStdio('demo'), reference('everything', 'server-everything', ['stdio'])]) {
+    if (entry.kind !== 'stdio') throw new Error('stdio entries expected');
+    mcpServers[entry.name] = { command: entry.command, args: entry.args };
+  }
+  await writeFile(config, JSON.stringify({ mcpServers }));
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function listAndCall(client: Client): Promise<void> {
+  const { tools } = await client.listTools();
+  expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['demo__echo', 'everything__echo']));
+  const result = await client.callTool({
+    name: 'everything__echo',
+    arguments: { message: 'through the gateway' },
+  });
+  expect(JSON.stringify(result.content)).toContain('through the gateway');
+  const demo = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } }); // only the demo has it: not prefixed
+  expect(JSON.stringify(demo.content)).toContain('5');
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
+}
+
+describe('mcpkit with --config FILE and no --server', () => {
+  it('list shows the namespaced catalogue of every server and each server state', async () => {
+    const run = await runCliInProcess(['list', '--config', config]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('demo__echo');
+    expect(run.stdout).toContain('everything__echo');
+    expect(run.stdout).toMatch(/Servers\n\s+demo\s+ready\n\s+everything\s+ready\n/);
+    const json = await runCliInProcess(['list', 'tools', '--json', '--config', config]);
+    expect(JSON.parse(json.stdout).servers).toEqual([
+      { server: 'demo', state: 'ready' },
+      { server: 'everything', state: 'ready' },
+    ]);
+  });
+
+  it('call routes a namespaced tool to its server', async () => {
+    const run = await runCliInProcess(['call', '--config', config, 'everything__echo', 'message=hi']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Echo: hi');
+  });
+});
+
+describe('mcpkit gateway as a process, driven by the official SDK client', () => {
+  it('serves every server of the file over stdio', async () => {
+    const client = new Client({ name: 'sdk', version: '1.0.0' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [...CLI, 'gateway', '--config', config, '--stdio'],
+      stderr: 'ignore',
+    });
+    await client.connect(transport);
+    try {
+      await listAndCall(client);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('serves every server of the file over Streamable HTTP and stops on SIGTERM', async () => {
+    const child = spawn(process.execPath, [...CLI, 'gateway', '--config', config, '--http', '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const done = exited(child);
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        child.stdout!.on('data', (chunk: Buffer) => {
+          text += chunk.toString('utf8');
+          const match = /^(http:\/\/\S+)$/m.exec(text);
+          if (match) resolve(match[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`mcpkit gateway exited early (${code})`)));
+      });
+      const client = new Client({ name: 'sdk', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      try {
+        await listAndCall(client);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await done).toBe(0);
+  });
+
+  it('refuses a gateway without --config or without a transport, with usage hints', async () => {
+    const noConfig = await runCliInProcess(['gateway', '--stdio']);
+    expect(noConfig.code).toBe(2);
+    expect(noConfig.stderr).toMatch(/"gateway" needs --config FILE/);
+    const noTransport = await runCliInProcess(['gateway', '--config', config]);
+    expect(noTransport.stderr).toMatch(/Choose one of --stdio and --http/);
+  });
+});

@@ -9,10 +9,13 @@ import { HostConfigError } from '../errors.js';
 // config readers import their field helpers from one place.
 export { isRecord };
 
+/** One entry of the configuration, already known to be an object. */
+type Entry = Record<string, unknown>;
+
 /** `entry[key]` when absent or passing `test`; otherwise a {@link HostConfigError} saying it `must be …`. */
 function optionalField<T>(
   where: string,
-  entry: Record<string, unknown>,
+  entry: Entry,
   key: string,
   test: (value: unknown) => value is T,
   mustBe: string,
@@ -28,25 +31,17 @@ const isPositive = (value: unknown): value is number =>
   typeof value === 'number' && Number.isFinite(value) && value > 0;
 
 /** A string field, or `undefined` when absent. */
-export function optionalString(
-  where: string,
-  entry: Record<string, unknown>,
-  key: string,
-): string | undefined {
+export function optionalString(where: string, entry: Entry, key: string): string | undefined {
   return optionalField(where, entry, key, isString, 'a string');
 }
 
 /** A boolean field, `false` when absent. */
-export function optionalBoolean(where: string, entry: Record<string, unknown>, key: string): boolean {
+export function optionalBoolean(where: string, entry: Entry, key: string): boolean {
   return optionalField(where, entry, key, isBoolean, 'true or false') === true;
 }
 
 /** A positive number field, or `undefined` when absent. */
-export function optionalPositive(
-  where: string,
-  entry: Record<string, unknown>,
-  key: string,
-): number | undefined {
+export function optionalPositive(where: string, entry: Entry, key: string): number | undefined {
   return optionalField(where, entry, key, isPositive, 'a positive number');
 }
 

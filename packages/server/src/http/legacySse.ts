@@ -16,7 +16,7 @@ import {
   type SendOptions,
   type Transport,
 } from '@mcpkit/core';
-import { type ClassifiedBody, classifyBody, classifyMessage, toError } from '@mcpkit/core/internal';
+import { type ClassifiedBody, classifyBody, toError } from '@mcpkit/core/internal';
 import type { Server } from '../server.js';
 import type { ServerSession } from '../session.js';
 import { accepts, deliverBody, readJsonPost } from './body.js';

@@ -5,7 +5,6 @@
  * @module
  */
 import {
-  type AuthInfo,
   DEFAULT_HTTP_PROTOCOL_VERSION,
   DEFAULT_MAX_JSON_DEPTH,
   isSupportedProtocolVersion,
@@ -16,7 +15,6 @@ import {
 import {
   type ClassifiedBody,
   classifyBody,
-  classifyMessage,
   codecFor,
   negotiateProtocolVersion,
   toError,

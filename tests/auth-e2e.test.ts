@@ -137,18 +137,7 @@ describe('OAuth against a real oidc-provider', () => {
   });
 
   it('an expiring access token is refreshed with the resource indicator and the refresh token is rotated', async () => {
-    const { resource } = await startProtected();
-    const store = new MemoryTokenStore();
-    as.accessTokenTtl = 2;
-    const seen: URL[] = [];
-    const auth = new OAuthClientProvider({
-      serverUrl: resource,
-      redirectUri: REDIRECT,
-      redirect: browser(REDIRECT, seen),
-      store,
-      refreshSkewSeconds: 1,
-    });
-    const client = await connect(auth, resource);
+    const { resource, store, seen, client } = await expiringTokenClient();
     const first = store.loadTokens(resource);
     expect(first?.refreshToken).toBeDefined();
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -160,18 +149,7 @@ describe('OAuth against a real oidc-provider', () => {
   });
 
   it('parallel requests on an expiring token share one refresh, so rotation does not revoke the grant', async () => {
-    const { resource } = await startProtected();
-    const store = new MemoryTokenStore();
-    as.accessTokenTtl = 2;
-    const seen: URL[] = [];
-    const auth = new OAuthClientProvider({
-      serverUrl: resource,
-      redirectUri: REDIRECT,
-      redirect: browser(REDIRECT, seen),
-      store,
-      refreshSkewSeconds: 1,
-    });
-    const client = await connect(auth, resource);
+    const { resource, store, seen, client } = await expiringTokenClient();
     const first = store.loadTokens(resource);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     // Before the fix each request refreshed with the same refresh token; oidc-provider then revoked
@@ -283,6 +261,20 @@ function userProvider(
     redirect: browser(REDIRECT, seen),
     ...extra,
   });
+}
+
+/**
+ * A user client on a protected server whose access tokens live 2 s, refreshed 1 s early: the
+ * next request after a 1.5 s wait goes through a refresh.
+ */
+async function expiringTokenClient() {
+  const { resource } = await startProtected();
+  const store = new MemoryTokenStore();
+  as.accessTokenTtl = 2;
+  const seen: URL[] = [];
+  const auth = userProvider(resource, seen, { store, refreshSkewSeconds: 1 });
+  const client = await connect(auth, resource);
+  return { resource, store, seen, client };
 }
 
 /** A machine client (client credentials, client_secret_basic) pre-registered at the fixture. */

@@ -8,33 +8,15 @@
  * The kill points come from a seeded generator; the seed is printed, and `CLUSTER_SEED=<seed>`
  * replays a run. `CLUSTER_KILLS` sets the number of repetitions (default 20).
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { type Json, RawClient, sseEvents } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
-import {
-  type Balancer,
-  type Cluster,
-  NodeProcess,
-  type RedisProcess,
-  startCluster,
-} from './support/cluster.js';
+import { NodeProcess, useCluster } from './support/cluster.js';
 
 const SEED = Number(process.env.CLUSTER_SEED ?? Date.now() % 2 ** 31);
 const KILLS = Number(process.env.CLUSTER_KILLS ?? 20);
 const STEPS = 8;
 
-let cluster: Cluster;
-let redis: RedisProcess;
-let nodes: NodeProcess[];
-let balancer: Balancer;
-
-beforeAll(async () => {
-  cluster = await startCluster({ durable: false });
-  ({ redis, nodes, balancer } = cluster);
-}, 60_000);
-
-afterAll(async () => {
-  await cluster?.stop();
-});
+const cluster = useCluster({ durable: false });
 
 /** mulberry32: a small seeded generator, so a failing run can be replayed. */
 function generator(seed: number): (below: number) => number {
@@ -77,13 +59,13 @@ async function read(
 
 function nodeOf(response: Response): number {
   const upstream = response.headers.get('x-upstream') ?? '';
-  return nodes.findIndex((node) => upstream.endsWith(`:${node.port}`));
+  return cluster.nodes.findIndex((node) => upstream.endsWith(`:${node.port}`));
 }
 
 it(`kills the node carrying a resumed stream at ${KILLS} random points; every message arrives exactly once`, async () => {
   console.log(`cluster kill test: seed ${SEED} (replay with CLUSTER_SEED=${SEED})`);
   const random = generator(SEED);
-  const client = new RawClient(balancer.url);
+  const client = new RawClient(cluster.balancer.url);
   await client.connect();
   // Rounds whose answer came through a node other than the killed one (the killed node may have
   // flushed everything before it died, but not in every round).
@@ -122,7 +104,7 @@ it(`kills the node carrying a resumed stream at ${KILLS} random points; every me
     expect(follower).not.toBe(handlerNode);
     const second = sseEvents(resumed)[Symbol.asyncIterator]();
     await read(second, state, random(STEPS));
-    await nodes[follower]!.kill();
+    await cluster.nodes[follower]!.kill();
     await read(second, state);
 
     // Resume through the balancer again until the answer arrives (nginx skips the dead node).
@@ -145,7 +127,7 @@ it(`kills the node carrying a resumed stream at ${KILLS} random points; every me
     });
     expect((answers[0]!.result as { isError?: boolean }).isError).not.toBe(true);
     if (resumes > 0) resumedAfterKill++;
-    nodes[follower] = await NodeProcess.start(redis.url, nodes[follower]!.port);
+    cluster.nodes[follower] = await NodeProcess.start(cluster.redis.url, cluster.nodes[follower]!.port);
   }
   expect(resumedAfterKill).toBeGreaterThan(0);
   // The session outlived every node it touched.

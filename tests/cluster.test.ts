@@ -7,30 +7,12 @@
 import { callToolAsTask, cancelTask, getTask, getTaskResult, McpClient, pollTask } from '@mcpkit/client';
 import { StreamableHttpClientTransport } from '@mcpkit/client/http';
 import type { ProgressUpdate } from '@mcpkit/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RawClient } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
-import {
-  type Balancer,
-  type Cluster,
-  type NodeProcess,
-  type RedisProcess,
-  startCluster,
-} from './support/cluster.js';
+import { useCluster } from './support/cluster.js';
 import { eventually } from './support/eventually.js';
 
-let cluster: Cluster;
-let redis: RedisProcess;
-let nodes: NodeProcess[];
-let balancer: Balancer;
-
-beforeAll(async () => {
-  cluster = await startCluster({ durable: true });
-  ({ redis, nodes, balancer } = cluster);
-}, 60_000);
-
-afterAll(async () => {
-  await cluster?.stop();
-});
+const cluster = useCluster({ durable: true });
 
 /** A fetch that records which node (nginx's `X-Upstream`) answered each request. */
 function recordingFetch(upstreams: string[]): typeof fetch {
@@ -66,7 +48,7 @@ describe('three nodes behind nginx round-robin', () => {
       logs.push(String(params.data));
     });
     await client.connect(
-      new StreamableHttpClientTransport(balancer.url, { fetch: recordingFetch(upstreams) }),
+      new StreamableHttpClientTransport(cluster.balancer.url, { fetch: recordingFetch(upstreams) }),
     );
 
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('slow_count');
@@ -101,7 +83,7 @@ describe('three nodes behind nginx round-robin', () => {
     const upstreams: string[] = [];
     const client = new McpClient({ name: 'tasker', version: '1.0.0' });
     await client.connect(
-      new StreamableHttpClientTransport(balancer.url, { fetch: recordingFetch(upstreams) }),
+      new StreamableHttpClientTransport(cluster.balancer.url, { fetch: recordingFetch(upstreams) }),
     );
     const created = await callToolAsTask(
       client,
@@ -124,7 +106,7 @@ describe('three nodes behind nginx round-robin', () => {
   }, 60_000);
 
   it('ends a session on every node with one DELETE', async () => {
-    const client = new RawClient(balancer.url);
+    const client = new RawClient(cluster.balancer.url);
     await client.connect();
     expect((await client.request('tools/list')).status).toBe(200);
     expect((await client.delete()).status).toBe(200);
@@ -137,7 +119,7 @@ describe('three nodes behind nginx round-robin', () => {
     client.onNotification('notifications/resources/updated', (params) => {
       updates.push(String(params.uri));
     });
-    await client.connect(new StreamableHttpClientTransport(balancer.url));
+    await client.connect(new StreamableHttpClientTransport(cluster.balancer.url));
     await client.subscribeResource('demo://clock');
     // The demo's clock ticks every 5 s on each node; the node that ticks writes to the session's
     // shared stream, and the node holding the GET (another one, round-robin) carries it.
@@ -146,9 +128,9 @@ describe('three nodes behind nginx round-robin', () => {
   }, 30_000);
 
   it('answers 503 with a JSON-RPC error while Redis is away, never crashes, and recovers', async () => {
-    const client = new RawClient(balancer.url);
+    const client = new RawClient(cluster.balancer.url);
     await client.connect();
-    await redis.stop();
+    await cluster.redis.stop();
     for (let i = 0; i < 3; i++) {
       const refused = await client.post({ jsonrpc: '2.0', id: 100 + i, method: 'tools/list' });
       expect(refused.status).toBe(503);
@@ -156,10 +138,10 @@ describe('three nodes behind nginx round-robin', () => {
       expect(body).toMatchObject({ jsonrpc: '2.0', error: { code: -32603 } });
       expect(body.error.message).toMatch(/session store cannot be reached/);
     }
-    await expect(new RawClient(balancer.url).connect()).rejects.toThrow(/503/);
-    expect(nodes.every((node) => node.running)).toBe(true);
+    await expect(new RawClient(cluster.balancer.url).connect()).rejects.toThrow(/503/);
+    expect(cluster.nodes.every((node) => node.running)).toBe(true);
 
-    await redis.start();
+    await cluster.redis.start();
     // ioredis reconnects within a second; then every node serves the same session again.
     let status = 0;
     for (let attempt = 0; attempt < 150 && status !== 200; attempt++) {
@@ -168,7 +150,7 @@ describe('three nodes behind nginx round-robin', () => {
     }
     expect(status).toBe(200);
     for (let i = 0; i < 3; i++) expect((await client.request('tools/list')).status).toBe(200);
-    const fresh = new RawClient(balancer.url);
+    const fresh = new RawClient(cluster.balancer.url);
     await fresh.connect();
     expect((await fresh.request('tools/list')).status).toBe(200);
   }, 60_000);

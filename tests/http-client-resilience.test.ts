@@ -110,6 +110,33 @@ function basics(req: IncomingMessage, res: ServerResponse, body: Exchange['body'
   return false;
 }
 
+/**
+ * Answers what {@link basics} answers, and a tools/call with `event` on an SSE stream that then
+ * ends, the start of every resumption case. True when it answered.
+ */
+function primedCall(
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: Exchange['body'],
+  event: string,
+): boolean {
+  if (basics(req, res, body)) return true;
+  if (body?.method !== 'tools/call') return false;
+  openSse(res);
+  res.end(event);
+  return true;
+}
+
+/** Answers `initialize` with a new session each time (`s1`, `s2`, …): true when it answered. */
+function renewingSessions() {
+  let sessions = 0;
+  return (req: IncomingMessage, res: ServerResponse, body: Exchange['body']): boolean => {
+    if (body?.method !== 'initialize') return false;
+    sessions++;
+    return basics(req, res, body, `s${sessions}`);
+  };
+}
+
 async function connect(url: string, options: StreamableHttpClientTransportOptions = {}) {
   const errors: Error[] = [];
   const client = new Client(
@@ -138,12 +165,8 @@ describe.each(PATHS)('over %s', (_name, path) => {
       'regression: sdk#2499 resumption token re-sent when a resumed stream drops before any id-bearing event (%s)',
       async (_how, drop) => {
         const server = await startServer((req, res, body) => {
-          if (basics(req, res, body)) return;
-          if (body?.method === 'tools/call') {
-            openSse(res);
-            res.end(`id: e1\nretry: 20\ndata: \n\n`); // priming event, then a polling close
-            return;
-          }
+          // A priming event, then a polling close.
+          if (primedCall(req, res, body, 'id: e1\nretry: 20\ndata: \n\n')) return;
           const resumes = server.resumes().length;
           openSse(res);
           if (resumes === 1) {
@@ -193,12 +216,7 @@ describe.each(PATHS)('over %s', (_name, path) => {
 
     it('uses initialReconnectionDelay when the server sent no retry:, and backs off after failed attempts', async () => {
       const server = await startServer((req, res, body) => {
-        if (basics(req, res, body)) return;
-        if (body?.method === 'tools/call') {
-          openSse(res);
-          res.end('id: a1\ndata: \n\n');
-          return;
-        }
+        if (primedCall(req, res, body, 'id: a1\ndata: \n\n')) return;
         if (server.resumes().length <= 2) {
           res.writeHead(503).end();
           return;
@@ -224,12 +242,7 @@ describe.each(PATHS)('over %s', (_name, path) => {
 
     it('fails the request with a clear error after maxRetries failed attempts, instead of hanging', async () => {
       const server = await startServer((req, res, body) => {
-        if (basics(req, res, body)) return;
-        if (body?.method === 'tools/call') {
-          openSse(res);
-          res.end('id: b1\nretry: 10\ndata: \n\n');
-          return;
-        }
+        if (primedCall(req, res, body, 'id: b1\nretry: 10\ndata: \n\n')) return;
         res.writeHead(503).end();
       });
       const { client } = await connect(server.url, { maxRetries: 2 });
@@ -254,12 +267,7 @@ describe.each(PATHS)('over %s', (_name, path) => {
 
     it('does not resume a non-resumable failure (404 on the resume GET)', async () => {
       const server = await startServer((req, res, body) => {
-        if (basics(req, res, body)) return;
-        if (body?.method === 'tools/call') {
-          openSse(res);
-          res.end('id: c1\nretry: 10\ndata: \n\n');
-          return;
-        }
+        if (primedCall(req, res, body, 'id: c1\nretry: 10\ndata: \n\n')) return;
         json(res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' } });
       });
       const { client } = await connect(server.url);
@@ -269,12 +277,7 @@ describe.each(PATHS)('over %s', (_name, path) => {
 
     it('stops resuming once the client cancels the request', async () => {
       const server = await startServer((req, res, body) => {
-        if (basics(req, res, body)) return;
-        if (body?.method === 'tools/call') {
-          openSse(res);
-          res.end('id: d1\nretry: 150\ndata: \n\n');
-          return;
-        }
+        if (primedCall(req, res, body, 'id: d1\nretry: 150\ndata: \n\n')) return;
         openSse(res); // never answers
       });
       const { client } = await connect(server.url);
@@ -342,13 +345,9 @@ describe.each(PATHS)('over %s', (_name, path) => {
 
   describe('sessions', () => {
     it('fails clearly when the session keeps expiring: one re-initialization per failure, no loop', async () => {
-      let sessions = 0;
+      const initialize = renewingSessions();
       const server = await startServer((req, res, body) => {
-        if (body?.method === 'initialize') {
-          sessions++;
-          basics(req, res, body, `s${sessions}`);
-          return;
-        }
+        if (initialize(req, res, body)) return;
         if (body?.method === 'tools/call') {
           json(res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' } });
           return;
@@ -385,13 +384,9 @@ describe.each(PATHS)('over %s', (_name, path) => {
     });
 
     it('re-initializes once for concurrent requests that hit the same expired session', async () => {
-      let sessions = 0;
+      const initialize = renewingSessions();
       const server = await startServer((req, res, body) => {
-        if (body?.method === 'initialize') {
-          sessions++;
-          basics(req, res, body, `s${sessions}`);
-          return;
-        }
+        if (initialize(req, res, body)) return;
         if (body?.method === 'tools/call') {
           if (req.headers['mcp-session-id'] === 's1')
             json(res, 404, { jsonrpc: '2.0', error: { code: -32001, message: 'gone' } });

@@ -25,7 +25,6 @@ import {
   RequestCancelledError,
   RequestTimeoutError,
   type Tool,
-  UrlElicitationRequiredError,
 } from '@mcpkit/core';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
 import { createStreamableHttpHandler, type StreamableHttpHandlerOptions } from '@mcpkit/server/http';
@@ -41,10 +40,11 @@ import { EverythingObserver, everythingClient, texts } from './fixtures/everythi
 import { createMcpkitServer, TINY_PNG } from './fixtures/mcpkitServer.js';
 import * as officialChecks from './fixtures/mcpkitServerSuite.js';
 import { officialPeer } from './fixtures/mcpkitServerSuite.js';
-import { ClientProbe, countProgress, probingClient, ROOT, textOf, tick } from './fixtures/probe.js';
+import { ClientProbe, countProgress, probingClient, textOf, tick } from './fixtures/probe.js';
 import { fromSdkTransport, toSdkTransport } from './fixtures/sdkBridge.js';
 import { type SdkHttpMode, type SdkHttpServer, startSdkHttpServer } from './fixtures/sdkHttpServer.js';
 import { SdkProbe, type SdkProbingClient, sdkProbingClient, sdkText } from './fixtures/sdkProbingClient.js';
+import * as sdkChecks from './fixtures/sdkServerSuite.js';
 import { eventually as until } from './support/eventually.js';
 import { SchemaRecorder } from './support/officialSchema.js';
 
@@ -107,14 +107,7 @@ describe.each(MCPKIT_SERVER_MODES)(
       expect(http.protocolVersion).toBe('2025-11-25');
       if (stateless) expect(http.sessionId).toBeUndefined();
       else expect(http.sessionId).toMatch(UUID);
-      expect(client.getServerVersion()).toMatchObject({ name: 'mcpkit-fixture', version: '1.0.0' });
-      expect(client.getServerCapabilities()).toMatchObject({
-        tools: { listChanged: true },
-        resources: { subscribe: true, listChanged: true },
-        prompts: { listChanged: true },
-        completions: {},
-        logging: {},
-      });
+      officialChecks.expectFixtureServerInfo(peer);
       await client.ping();
     });
 
@@ -266,9 +259,7 @@ describe.each(SDK_SERVER_MODES)(
         transportKind === 'auto'
           ? new HttpClientTransport(sdk.url)
           : new StreamableHttpClientTransport(sdk.url);
-      client = probingClient(probe);
-      await client.connect(recorder.wrap(transport));
-      await client.setLoggingLevel('debug');
+      client = await sdkChecks.connectToSdkFixture(probe, recorder, transport);
     });
 
     afterAll(async () => {
@@ -277,9 +268,7 @@ describe.each(SDK_SERVER_MODES)(
     });
 
     it('initializes on 2025-11-25 and pings', async () => {
-      expect(client.protocolVersion).toBe('2025-11-25');
-      expect(client.serverInfo).toMatchObject({ name: 'sdk-fixture', version: '1.0.0' });
-      expect(client.instructions).toBe('Official SDK fixture');
+      sdkChecks.expectSdkFixtureInfo(client);
       if (stateless) expect(transport.sessionId).toBeUndefined();
       else expect(transport.sessionId).toMatch(UUID);
       if (transport instanceof HttpClientTransport) expect(transport.kind).toBe('streamable-http');
@@ -287,17 +276,7 @@ describe.each(SDK_SERVER_MODES)(
     });
 
     it('lists tools and calls them: structuredContent checked against outputSchema, isError, images', async () => {
-      const tools = await client.tools();
-      const add = tools.find((tool) => tool.name === 'add');
-      expect(add?.outputSchema).toMatchObject({ type: 'object', properties: { sum: { type: 'number' } } });
-      const sum = await client.callTool('add', { a: 2, b: 3 });
-      expect(sum.structuredContent).toEqual({ sum: 5 });
-      expect(textOf(sum)).toBe('5');
-      const failed = await client.callTool('fail');
-      expect(failed.isError).toBe(true);
-      expect(textOf(failed)).toBe('it went wrong');
-      const image = await client.callTool('image');
-      expect(image.content[0]).toMatchObject({ type: 'image', mimeType: 'image/png' });
+      await sdkChecks.expectSdkToolCalls(client);
     });
 
     if (mode === 'json') {
@@ -365,58 +344,20 @@ describe.each(SDK_SERVER_MODES)(
     }
 
     it('lists and reads resources and templates, completing a template variable', async () => {
-      const resources = await client.resources();
-      expect(resources.map((r) => r.uri)).toEqual(
-        expect.arrayContaining(['mem://readme', 'mem://logo', 'mem://notes/1', 'mem://notes/3']),
-      );
-      const readme = await client.readResource('mem://readme');
-      expect(readme.contents).toEqual([{ uri: 'mem://readme', mimeType: 'text/markdown', text: '# Hello' }]);
-      const logo = await client.readResource('mem://logo');
-      expect(logo.contents[0]).toMatchObject({ mimeType: 'image/png', blob: TINY_PNG });
-      const templates = await client.resourceTemplates();
-      expect(templates).toEqual([expect.objectContaining({ name: 'note', uriTemplate: 'mem://notes/{id}' })]);
-      const note = await client.readResource('mem://notes/2');
-      expect(note.contents[0]).toMatchObject({ uri: 'mem://notes/2', text: 'second note' });
-      const { completion } = await client.complete({
-        ref: { type: 'ref/resource', uri: 'mem://notes/{id}' },
-        argument: { name: 'id', value: '' },
-      });
-      expect(completion.values).toEqual(['1', '2', '3']);
+      await sdkChecks.expectSdkResources(client, TINY_PNG);
     });
 
     it('lists and gets prompts, completing an argument', async () => {
-      const prompts = await client.prompts();
-      expect(prompts.find((p) => p.name === 'greet')?.arguments).toEqual([
-        expect.objectContaining({ name: 'name', required: true }),
-      ]);
-      const { completion } = await client.complete({
-        ref: { type: 'ref/prompt', name: 'greet' },
-        argument: { name: 'name', value: 'A' },
-      });
-      expect(completion.values).toEqual(['Ada', 'Alan']);
-      const greet = await client.getPrompt('greet', { name: 'Ada' });
-      expect(greet.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Hello, Ada!' } }]);
+      await sdkChecks.expectSdkPrompts(client);
     });
 
     it('surfaces -32042 as UrlElicitationRequiredError', async () => {
-      const error = await client.callTool('needs-auth').catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(UrlElicitationRequiredError);
-      expect((error as UrlElicitationRequiredError).elicitations).toEqual([
-        { mode: 'url', message: 'Authorize', url: 'https://example.com/authorize', elicitationId: 'auth-1' },
-      ]);
+      await sdkChecks.expectSdkUrlElicitationRequired(client);
     });
 
     if (!stateless) {
       it('subscribes, receives resources/updated on the GET stream, and stops after unsubscribing', async () => {
-        await client.subscribeResource('mem://readme');
-        await client.callTool('touch', { uri: 'mem://readme' });
-        await until(() => probe.updates.includes('mem://readme'), 'resources/updated');
-        await client.unsubscribeResource('mem://readme');
-        const before = probe.updates.length;
-        await client.callTool('touch', { uri: 'mem://readme' });
-        await client.ping();
-        await tick(50);
-        expect(probe.updates.length).toBe(before);
+        await sdkChecks.expectSdkSubscriptionStops(client, probe, () => tick(50));
       });
 
       it('filters log messages by logging/setLevel', async () => {
@@ -457,20 +398,11 @@ describe.each(SDK_SERVER_MODES)(
       });
 
       it('serves roots and announces roots/list_changed', async () => {
-        expect(JSON.parse(textOf(await client.callTool('list-roots')))).toEqual([ROOT]);
-        await client.setRoots([ROOT, { uri: 'file:///tmp' }]);
-        await until(() => probe.logged('roots changed'), 'the server to see roots/list_changed');
-        expect(JSON.parse(textOf(await client.callTool('list-roots')))).toHaveLength(2);
+        await sdkChecks.expectSdkRootsChanged(client, probe);
       });
 
       it('refreshes its caches on tools, prompts and resources list_changed', async () => {
-        await client.callTool('grow');
-        await until(
-          () => ['tools', 'prompts', 'resources'].every((k) => probe.listChanges.includes(k)),
-          'list_changed',
-        );
-        expect((await client.tools()).some((tool) => tool.name === 'grown')).toBe(true);
-        expect((await client.prompts()).some((prompt) => prompt.name === 'grown-prompt')).toBe(true);
+        await sdkChecks.expectSdkListChanged(client, probe);
       });
     } else {
       it('receives logs sent on a call’s answer stream', async () => {

@@ -11,12 +11,7 @@
  */
 import path from 'node:path';
 import type { McpClient } from '@mcpkit/client';
-import {
-  createInMemoryPair,
-  type ProgressUpdate,
-  type Transport,
-  UrlElicitationRequiredError,
-} from '@mcpkit/core';
+import { createInMemoryPair, type ProgressUpdate, type Transport } from '@mcpkit/core';
 import { StdioClientTransport } from '@mcpkit/node/stdio';
 import { TaskManager } from '@mcpkit/server/tasks';
 import { StdioClientTransport as SdkStdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -26,10 +21,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpkitServer } from './fixtures/mcpkitServer.js';
 import * as officialChecks from './fixtures/mcpkitServerSuite.js';
 import { officialPeer } from './fixtures/mcpkitServerSuite.js';
-import { ClientProbe, callAndCancel, countProgress, probingClient, ROOT, textOf } from './fixtures/probe.js';
+import { ClientProbe, callAndCancel, countProgress, textOf } from './fixtures/probe.js';
 import { fromSdkTransport, toSdkTransport } from './fixtures/sdkBridge.js';
 import { SdkProbe, type SdkProbingClient, sdkProbingClient, sdkText } from './fixtures/sdkProbingClient.js';
 import { createSdkServer } from './fixtures/sdkServer.js';
+import * as sdkChecks from './fixtures/sdkServerSuite.js';
 import { eventually as until } from './support/eventually.js';
 import { repoRoot, type SchemaFailure, SchemaRecorder } from './support/officialSchema.js';
 
@@ -74,9 +70,7 @@ describe.each(Object.keys(officialServerConnections))(
 
     beforeAll(async () => {
       connection = await officialServerConnections[mode]!();
-      client = probingClient(probe);
-      await client.connect(recorder.wrap(connection.transport));
-      await client.setLoggingLevel('debug');
+      client = await sdkChecks.connectToSdkFixture(probe, recorder, connection.transport);
     });
 
     afterAll(async () => {
@@ -85,26 +79,15 @@ describe.each(Object.keys(officialServerConnections))(
     });
 
     it('initializes on 2025-11-25 and pings both ways', async () => {
-      expect(client.protocolVersion).toBe('2025-11-25');
-      expect(client.serverInfo).toMatchObject({ name: 'sdk-fixture', version: '1.0.0' });
-      expect(client.instructions).toBe('Official SDK fixture');
+      sdkChecks.expectSdkFixtureInfo(client);
       await client.ping();
       expect(textOf(await client.callTool('ping-client'))).toBe('pong');
     });
 
     it('lists tools and calls them: structuredContent checked against outputSchema, isError, images', async () => {
-      const tools = await client.tools();
-      const add = tools.find((tool) => tool.name === 'add');
-      expect(add?.outputSchema).toMatchObject({ type: 'object', properties: { sum: { type: 'number' } } });
+      await sdkChecks.expectSdkToolCalls(client);
+      const add = (await client.tools()).find((tool) => tool.name === 'add');
       expect(add?.annotations?.readOnlyHint).toBe(true);
-      const sum = await client.callTool('add', { a: 2, b: 3 });
-      expect(sum.structuredContent).toEqual({ sum: 5 });
-      expect(textOf(sum)).toBe('5');
-      const failed = await client.callTool('fail');
-      expect(failed.isError).toBe(true);
-      expect(textOf(failed)).toBe('it went wrong');
-      const image = await client.callTool('image');
-      expect(image.content[0]).toMatchObject({ type: 'image', mimeType: 'image/png' });
       const invalid = await client.callTool('add', { a: 'two', b: 3 }).catch((error: unknown) => error);
       expect(invalid instanceof Error || (invalid as { isError?: boolean }).isError === true).toBe(true);
     });
@@ -122,48 +105,15 @@ describe.each(Object.keys(officialServerConnections))(
     });
 
     it('lists and reads resources and templates, completing a template variable', async () => {
-      const resources = await client.resources();
-      expect(resources.map((r) => r.uri)).toEqual(
-        expect.arrayContaining(['mem://readme', 'mem://logo', 'mem://notes/1', 'mem://notes/3']),
-      );
-      const readme = await client.readResource('mem://readme');
-      expect(readme.contents).toEqual([{ uri: 'mem://readme', mimeType: 'text/markdown', text: '# Hello' }]);
-      const logo = await client.readResource('mem://logo');
-      expect(logo.contents[0]).toMatchObject({ mimeType: 'image/png', blob: expect.any(String) });
-      const templates = await client.resourceTemplates();
-      expect(templates).toEqual([expect.objectContaining({ name: 'note', uriTemplate: 'mem://notes/{id}' })]);
-      const note = await client.readResource('mem://notes/2');
-      expect(note.contents[0]).toMatchObject({ uri: 'mem://notes/2', text: 'second note' });
-      const { completion } = await client.complete({
-        ref: { type: 'ref/resource', uri: 'mem://notes/{id}' },
-        argument: { name: 'id', value: '' },
-      });
-      expect(completion.values).toEqual(['1', '2', '3']);
+      await sdkChecks.expectSdkResources(client, expect.any(String));
     });
 
     it('subscribes, receives resources/updated, and stops after unsubscribing', async () => {
-      await client.subscribeResource('mem://readme');
-      await client.callTool('touch', { uri: 'mem://readme' });
-      await until(() => probe.updates.includes('mem://readme'), 'resources/updated');
-      await client.unsubscribeResource('mem://readme');
-      const before = probe.updates.length;
-      await client.callTool('touch', { uri: 'mem://readme' });
-      await client.ping();
-      expect(probe.updates.length).toBe(before);
+      await sdkChecks.expectSdkSubscriptionStops(client, probe);
     });
 
     it('lists and gets prompts, with completion of an argument', async () => {
-      const prompts = await client.prompts();
-      expect(prompts.find((p) => p.name === 'greet')?.arguments).toEqual([
-        expect.objectContaining({ name: 'name', required: true }),
-      ]);
-      const { completion } = await client.complete({
-        ref: { type: 'ref/prompt', name: 'greet' },
-        argument: { name: 'name', value: 'A' },
-      });
-      expect(completion.values).toEqual(['Ada', 'Alan']);
-      const greet = await client.getPrompt('greet', { name: 'Ada' });
-      expect(greet.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Hello, Ada!' } }]);
+      await sdkChecks.expectSdkPrompts(client);
       const plain = await client.getPrompt('plain');
       expect(plain.messages[1]?.content).toMatchObject({
         type: 'resource',
@@ -216,29 +166,16 @@ describe.each(Object.keys(officialServerConnections))(
     });
 
     it('surfaces -32042 as UrlElicitationRequiredError', async () => {
-      const error = await client.callTool('needs-auth').catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(UrlElicitationRequiredError);
-      expect((error as UrlElicitationRequiredError).elicitations).toEqual([
-        { mode: 'url', message: 'Authorize', url: 'https://example.com/authorize', elicitationId: 'auth-1' },
-      ]);
+      await sdkChecks.expectSdkUrlElicitationRequired(client);
     });
 
     it('serves roots and announces roots/list_changed', async () => {
-      expect(JSON.parse(textOf(await client.callTool('list-roots')))).toEqual([ROOT]);
-      await client.setRoots([ROOT, { uri: 'file:///tmp' }]);
-      await until(() => probe.logged('roots changed'), 'the server to see roots/list_changed');
-      expect(JSON.parse(textOf(await client.callTool('list-roots')))).toHaveLength(2);
+      await sdkChecks.expectSdkRootsChanged(client, probe);
     });
 
     it('refreshes its caches on tools, prompts and resources list_changed', async () => {
       expect((await client.tools()).some((tool) => tool.name === 'grown')).toBe(false);
-      await client.callTool('grow');
-      await until(
-        () => ['tools', 'prompts', 'resources'].every((k) => probe.listChanges.includes(k)),
-        'list_changed',
-      );
-      expect((await client.tools()).some((tool) => tool.name === 'grown')).toBe(true);
-      expect((await client.prompts()).some((prompt) => prompt.name === 'grown-prompt')).toBe(true);
+      await sdkChecks.expectSdkListChanged(client, probe);
       expect((await client.resources()).some((resource) => resource.uri === 'mem://grown')).toBe(true);
     });
 
@@ -313,15 +250,8 @@ describe.each(Object.keys(mcpkitServerConnections))('official Client → mcpkit 
   });
 
   it('initializes on 2025-11-25 and pings both ways', async () => {
-    expect(client.getServerVersion()).toMatchObject({ name: 'mcpkit-fixture', version: '1.0.0' });
+    officialChecks.expectFixtureServerInfo(peer);
     expect(client.getInstructions()).toBe('mcpkit fixture');
-    expect(client.getServerCapabilities()).toMatchObject({
-      tools: { listChanged: true },
-      resources: { subscribe: true, listChanged: true },
-      prompts: { listChanged: true },
-      completions: {},
-      logging: {},
-    });
     await client.ping();
     expect(sdkText(await call('ping-client'))).toBe('pong');
   });

@@ -11,6 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 
 /** What tests/fixtures/report-listening.mjs prints when a server listens. */
 const LISTENING_MARK = 'MCPKIT_LISTENING';
@@ -255,6 +256,38 @@ export async function startCluster(options: { size?: number; durable?: boolean }
       await balancer.stop();
       for (const node of nodes) if (node.running) await node.kill();
       await redis.remove();
+    },
+  };
+}
+
+/** The running parts of a {@link Cluster} a test file shares, read through {@link useCluster}. */
+export type ClusterView = Omit<Cluster, 'stop'>;
+
+/**
+ * Starts a {@link Cluster} before the file's tests (up to 60 s) and stops it after them. The view
+ * reads the running cluster when a test touches it, so `cluster.nodes[0]` works inside a test.
+ */
+export function useCluster(options: { size?: number; durable?: boolean } = {}): ClusterView {
+  let cluster: Cluster | undefined;
+  beforeAll(async () => {
+    cluster = await startCluster(options);
+  }, 60_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+  const running = (): Cluster => {
+    if (cluster === undefined) throw new Error('the cluster is not running (read it inside a test)');
+    return cluster;
+  };
+  return {
+    get redis() {
+      return running().redis;
+    },
+    get nodes() {
+      return running().nodes;
+    },
+    get balancer() {
+      return running().balancer;
     },
   };
 }

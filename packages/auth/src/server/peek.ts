@@ -5,6 +5,7 @@
  * line may already be on the wire, and an error there can only be a JSON-RPC error.
  * @module
  */
+import { readCapped } from '@mcpkit/core/internal';
 import type { ScopeGuard } from './scopes.js';
 import { union } from './scopes.js';
 
@@ -35,8 +36,10 @@ export async function scopesNeededBy(
   if (request.method !== 'POST' || !request.body) return undefined;
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > limit) return 'too-large';
-  const text = await readCapped(request.clone(), limit);
-  if (text === undefined) return 'too-large';
+  // A clone, so that the handler still reads the body; past `limit` the copy is not read further.
+  const bytes = await readCapped(request.clone().body as ReadableStream<Uint8Array>, limit);
+  if (bytes === 'too-large') return 'too-large';
+  const text = new TextDecoder().decode(bytes);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -54,22 +57,4 @@ export async function scopesNeededBy(
   if (scopes.length === 0) return undefined;
   const id = Array.isArray(value) ? null : (value as { id?: unknown }).id;
   return { scopes, id: typeof id === 'string' || typeof id === 'number' ? id : null };
-}
-
-/** The body as text, or `undefined` once it passes `limit` bytes (the rest is not read). */
-async function readCapped(request: Request, limit: number): Promise<string | undefined> {
-  const reader = (request.body as ReadableStream<Uint8Array<ArrayBuffer>>).getReader();
-  const chunks: Uint8Array<ArrayBuffer>[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return new Blob(chunks).text();
 }

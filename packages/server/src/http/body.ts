@@ -6,6 +6,7 @@
 import { DEFAULT_MAX_JSON_DEPTH, type MessageExtra, type MessageSink } from '@mcpkit/core';
 import { type ClassifiedBody, exceedsJsonDepth } from '@mcpkit/core/internal';
 import type { RawHttpRequest } from './rawHttp.js';
+import { Refuse, type Reply } from './responses.js';
 
 /** What {@link readJsonBody} found. */
 export type BodyResult =
@@ -43,6 +44,24 @@ export async function readJsonBody(
   } catch {
     return PARSE;
   }
+}
+
+/**
+ * A POST's JSON body, or the refusal both MCP endpoints answer instead: a `Content-Type` that is
+ * not JSON (415), a body over `limit` bytes (413), one nested deeper than `maxDepth`, one that
+ * does not parse, or one that could not be read.
+ */
+export async function readJsonPost(
+  request: RawHttpRequest,
+  limit: number,
+  maxDepth: number,
+): Promise<Extract<BodyResult, { ok: true }> | Reply> {
+  if (!isJsonContentType(request.header('content-type'))) return Refuse.unsupportedMediaType();
+  const body = await readJsonBody(request, limit, maxDepth);
+  if (body.ok) return body;
+  if (body.problem === 'too-large') return Refuse.tooLarge(limit);
+  if (body.problem === 'too-deep') return Refuse.tooDeep(maxDepth);
+  return body.problem === 'parse' ? Refuse.parse() : Refuse.invalid('the body could not be read');
 }
 
 /**

@@ -16,10 +16,10 @@ import {
   type SendOptions,
   type Transport,
 } from '@mcpkit/core';
-import { type ClassifiedBody, classifyBody, classifyMessage, toError } from '@mcpkit/core/internal';
+import { type ClassifiedBody, classifyBody, toError } from '@mcpkit/core/internal';
 import type { Server } from '../server.js';
 import type { ServerSession } from '../session.js';
-import { accepts, deliverBody, isJsonContentType, readJsonBody } from './body.js';
+import { accepts, deliverBody, readJsonPost } from './body.js';
 import { CorsPolicy, withCors } from './cors.js';
 import {
   type HttpEndpoint,
@@ -29,7 +29,7 @@ import {
 } from './fetchHandler.js';
 import type { RawHttpRequest } from './rawHttp.js';
 import { HttpMessageExtra } from './requestView.js';
-import { emptyReply, Refuse, type Reply, sseReply } from './responses.js';
+import { emptyReply, Refuse, Reply, sseReply } from './responses.js';
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
 import { mayUseSession, principalOf } from './sessionTable.js';
 import {
@@ -179,13 +179,8 @@ class LegacySseEndpoint implements HttpEndpoint {
     if (sessionId === null) return Refuse.invalid('the sessionId query parameter is required');
     const transport = this.sessions.get(sessionId);
     if (!transport || !mayUseSession(transport.principal, extra?.authInfo)) return Refuse.unknownSession();
-    if (!isJsonContentType(request.header('content-type'))) return Refuse.unsupportedMediaType();
-    const body = await readJsonBody(request, this.maxBodyBytes, this.maxJsonDepth);
-    if (!body.ok) {
-      if (body.problem === 'too-large') return Refuse.tooLarge(this.maxBodyBytes);
-      if (body.problem === 'too-deep') return Refuse.tooDeep(this.maxJsonDepth);
-      return body.problem === 'parse' ? Refuse.parse() : Refuse.invalid('the body could not be read');
-    }
+    const body = await readJsonPost(request, this.maxBodyBytes, this.maxJsonDepth);
+    if (body instanceof Reply) return body;
     const classified = classifyBody(body.value);
     const single = classified.batch ? undefined : classified.kinds[0]!;
     if (single?.kind === 'invalid') return Refuse.invalid(single.reason, single.id);

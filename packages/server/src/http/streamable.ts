@@ -5,7 +5,6 @@
  * @module
  */
 import {
-  type AuthInfo,
   DEFAULT_HTTP_PROTOCOL_VERSION,
   DEFAULT_MAX_JSON_DEPTH,
   isSupportedProtocolVersion,
@@ -16,14 +15,13 @@ import {
 import {
   type ClassifiedBody,
   classifyBody,
-  classifyMessage,
   codecFor,
   negotiateProtocolVersion,
   toError,
 } from '@mcpkit/core/internal';
 import type { RequestContext } from '../context.js';
 import type { Server } from '../server.js';
-import { accepts, isJsonContentType, readJsonBody } from './body.js';
+import { accepts, readJsonPost } from './body.js';
 import { CorsPolicy, withCors } from './cors.js';
 import { type EventStore, InMemoryEventStore } from './eventStore.js';
 import {
@@ -391,13 +389,8 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream')) {
       return Refuse.notAcceptable(BOTH_TYPES);
     }
-    if (!isJsonContentType(request.header('content-type'))) return Refuse.unsupportedMediaType();
-    const body = await readJsonBody(request, this.maxBodyBytes, this.maxJsonDepth);
-    if (!body.ok) {
-      if (body.problem === 'too-large') return Refuse.tooLarge(this.maxBodyBytes);
-      if (body.problem === 'too-deep') return Refuse.tooDeep(this.maxJsonDepth);
-      return body.problem === 'parse' ? Refuse.parse() : Refuse.invalid('the body could not be read');
-    }
+    const body = await readJsonPost(request, this.maxBodyBytes, this.maxJsonDepth);
+    if (body instanceof Reply) return body;
     const summary = summarize(body.value);
     if (summary instanceof Reply) return summary;
     const messageExtra = new HttpMessageExtra(extra?.authInfo, request, body.bytes);
@@ -431,11 +424,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
       if (summary.cancels) transport.clientCancelled(summary.cancels);
       return emptyReply(202);
     }
-    const response = transport.openExchange(summary.ids, {
-      preferJson: this.preferJson,
-      opensSession: false,
-      request,
-    });
+    const response = this.openExchange(transport, summary.ids, request, false);
     transport.deliver(summary.body, messageExtra);
     if (summary.cancels) transport.clientCancelled(summary.cancels);
     return response;
@@ -457,11 +446,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     if (refused === 'busy') return Refuse.tooManySessions(summary.ids[0]);
     transport.principal = principalOf(extra.authInfo);
     this.shared?.track(transport);
-    const response = transport.openExchange(summary.ids, {
-      preferJson: this.preferJson,
-      opensSession: true,
-      request,
-    });
+    const response = this.openExchange(transport, summary.ids, request, true);
     transport.session = this.server.connect(transport);
     transport.deliver(summary.body, extra);
     return this.shared ? this.savedFirst(transport, response) : response;
@@ -478,6 +463,16 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
       throw error;
     }
     return reply;
+  }
+
+  /** Opens the exchange that answers `ids` on `transport`, in this endpoint's response mode. */
+  private openExchange(
+    transport: HttpSessionTransport,
+    ids: readonly RequestId[],
+    request: RawHttpRequest,
+    opensSession: boolean,
+  ): Promise<Reply> {
+    return transport.openExchange(ids, { preferJson: this.preferJson, opensSession, request });
   }
 
   private postStateless(
@@ -497,11 +492,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
       return Refuse.invalid('JSON-RPC batches are not supported by this protocol version');
     }
     const transport = new HttpSessionTransport(this, undefined, true);
-    const response = transport.openExchange(summary.ids, {
-      preferJson: this.preferJson,
-      opensSession: false,
-      request,
-    });
+    const response = this.openExchange(transport, summary.ids, request, false);
     // `initialize` gets a real (one-request) handshake; everything else runs pre-initialized.
     const connectOptions = summary.initialize ? undefined : { stateless: { protocolVersion: version } };
     transport.session = this.server.connect(transport, connectOptions);

@@ -8,6 +8,10 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { jwtVerifier, protect, requireScopes } from '@mcpkit/auth/server';
+import { serve } from '@mcpkit/node/http';
+import { McpServer } from '@mcpkit/server';
+import { createStreamableHttpHandler } from '@mcpkit/server/http';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliIo, runCli } from '../packages/cli/src/index.js';
@@ -279,6 +283,44 @@ describe('mcpkit login, the token cache and logout', () => {
     expect(JSON.parse(await readFile(file as string, 'utf8')).client).toMatchObject({ clientId: client_id });
     const again = await mcpkit(['ping', demo.url]);
     expect(again.code, again.stderr).toBe(0);
+  });
+
+  it('a call to a tool that needs more scope steps up: a second login for the wider scope, then the call succeeds', async () => {
+    // A protected server whose write_note needs mcp:write on top of the mcp:read every request needs.
+    const scopes = requireScopes({ tools: { write_note: ['mcp:write'] } });
+    const server = new McpServer({ name: 'notes', version: '1.0.0' });
+    server.tool('write_note', () => 'written');
+    server.use(scopes);
+    const mcp = createStreamableHttpHandler(server);
+    let guarded: (request: Request) => Promise<Response> = async () => new Response(null, { status: 503 });
+    const served = await serve((request: Request) => guarded(request));
+    try {
+      const resource = `${served.url.replace(/\/$/, '')}/mcp`;
+      guarded = protect(mcp, {
+        resource,
+        authorizationServers: [as.issuer],
+        verifier: jwtVerifier({ issuer: as.issuer, audience: resource, jwks: `${as.issuer}/jwks` }),
+        requiredScopes: ['mcp:read'],
+        scopes,
+      });
+      const seen: URL[] = [];
+      const run = await mcpkit(['call', resource, 'write_note', '--scope', 'mcp:read'], {
+        tty: true,
+        openBrowser: person(seen),
+      });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('written');
+      // The first login asked for mcp:read; the 403 insufficient_scope sent the person back once,
+      // for both scopes.
+      expect(seen).toHaveLength(2);
+      expect(seen[1]?.searchParams.get('scope')?.split(' ')).toEqual(
+        expect.arrayContaining(['mcp:read', 'mcp:write']),
+      );
+      expect(seen[0]?.searchParams.get('scope')?.split(' ')).not.toContain('mcp:write');
+    } finally {
+      await mcp.close();
+      await served.close();
+    }
   });
 
   it('login and logout refuse a stdio target as a usage error', async () => {

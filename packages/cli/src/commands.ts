@@ -3,15 +3,17 @@
  * @module
  */
 import { callToolAndWait, type McpClient } from '@mcpkit/client';
-import type {
-  CallToolResult,
-  CompleteRequestParams,
-  OutgoingRequestOptions,
-  ProgressUpdate,
-  Prompt,
-  ReadResourceResult,
-  Task,
-  Tool,
+import {
+  type CallToolResult,
+  type CompleteRequestParams,
+  ErrorCode,
+  McpError,
+  type OutgoingRequestOptions,
+  type ProgressUpdate,
+  type Prompt,
+  type ReadResourceResult,
+  type Task,
+  type Tool,
 } from '@mcpkit/core';
 import { formatIssues } from '@mcpkit/core/internal';
 import { defaultValidator } from '@mcpkit/schema';
@@ -207,7 +209,7 @@ async function call(
   context: VerbContext,
 ): Promise<ExitCodeValue> {
   const { client } = context;
-  const tool = await findNamed('tools', action.tool, context);
+  const { tool, missing } = await toolForCall(action.tool, context);
   const args = buildToolArguments(tool, action.pairs, action.argsJson);
   const support = tool.execution?.taskSupport ?? 'forbidden';
   if (action.task && support === 'forbidden') {
@@ -230,13 +232,32 @@ async function call(
       ...(context.settings.timeoutMs === undefined ? {} : { resultTimeout: context.settings.timeoutMs }),
     });
   } else {
-    result = await client.callTool(tool.name, args, requestOptions(context, true));
+    result = await client.callTool(tool.name, args, requestOptions(context, true)).catch((error: unknown) => {
+      // An unlisted tool the server does not know either: the listing's error and hint.
+      if (missing && error instanceof McpError && error.code === ErrorCode.InvalidParams) throw missing;
+      throw error;
+    });
   }
   context.clearProgress();
   expectList(result, 'content', 'tools/call');
   const code = printToolResult(tool.name, result, context);
   checkStructuredOutput(tool, result);
   return code;
+}
+
+/**
+ * The tool to call: the listed one, or, when the listing does not show it, a stand-in with an open
+ * input schema. A server may hide a tool the caller's token lacks the scope for and answer a call
+ * to it with `403 insufficient_scope`, which the OAuth step-up recovers from; so the call is still
+ * made, and only a server that does not know the tool either gets the listing's error.
+ */
+async function toolForCall(name: string, context: VerbContext): Promise<{ tool: Tool; missing?: CliError }> {
+  try {
+    return { tool: await findNamed('tools', name, context) };
+  } catch (error) {
+    if (!(error instanceof CliError) || !context.client.serverCapabilities?.tools) throw error;
+    return { tool: { name, inputSchema: { type: 'object' } }, missing: error };
+  }
 }
 
 /**

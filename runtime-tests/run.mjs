@@ -1,19 +1,23 @@
 #!/usr/bin/env node
 /**
- * The runtime tests: mcpkit from packed tarballs on Node 20 (this Node), Node 22 and 24, Bun, Deno
- * and workerd. For each runtime:
+ * The runtime tests: mcpkit from packed tarballs on Node 20 (this Node), Node 22 and 24, Bun, Deno,
+ * workerd, and (client only) headless Chromium. For each runtime:
  *   - the runtime serves `app/mcp-server.mjs` in SSE, JSON and stateless mode (`<runtime>/server.mjs`),
  *     and the scenarios of `app/scenarios.mjs` run against it from this Node process;
  *   - the runtime runs the same scenarios with the client (`<runtime>/client.mjs`) against the
- *     server on this Node;
+ *     server on this Node; Chromium runs them in a page from its own loopback origin, which the
+ *     Node server allows with the handler's `cors` option (lib/chromium.mjs), and has no server
+ *     side (`n/a` in the table);
  *   - the server's and client's stderr must stay empty (a runtime's warnings about the code fail),
  *     except for a notice the README documents, which must then be exactly that notice;
  *   - a runtime's documented limitation (workerd: stateless only, no disconnect signal) is asserted
  *     by its scenario and recorded as "documented limitation: …" in the results, never skipped.
- * Runtimes are installed from npm into node_modules/.cache/runtimes on first use (scripts/lib/runtimes.mjs).
+ * Runtimes are installed from npm into node_modules/.cache/runtimes on first use (scripts/lib/runtimes.mjs);
+ * Chromium is Debian's /usr/bin/chromium (scripts/install-chromium.sh), driven by playwright-core.
  *
  *   npm run test:runtimes                              every runtime
  *   npm run test:runtimes -- --runtime bun,deno        some
+ *   npm run test:runtimes -- --runtime chromium        the client in a browser page only
  *   npm run test:runtimes -- --install-only            install the runtimes and stop
  *   npm run test:runtimes -- --keep                    keep the scratch project (its path is printed)
  *
@@ -24,6 +28,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { versionOf } from '../scripts/lib/runtimes.mjs';
+import { startPage } from './lib/chromium.mjs';
 import { LAUNCHERS } from './lib/launchers.mjs';
 import { bundleWorkers, makeScratchProject } from './lib/project.mjs';
 
@@ -57,7 +62,11 @@ if (values['install-only']) process.exit(0);
 const app = await timed('packed and installed into a scratch project', makeScratchProject);
 if (names.includes('workerd')) await timed('Workers bundled', () => bundleWorkers(app));
 const { runScenarios } = await import(pathToFileURL(`${app}/app/scenarios.mjs`).href);
-const nodeServer = await LAUNCHERS.node20.server(app);
+// The Chromium client's page comes first: the Node server must know its origin to allow it (CORS).
+const page = names.includes('chromium')
+  ? await timed('Chromium page bundled and served', () => startPage(app))
+  : undefined;
+const nodeServer = await LAUNCHERS.node20.server(app, page && { RUNTIME_TESTS_PAGE_ORIGIN: page.origin });
 
 /** One row per check: a scenario as server or client, or a quiet stderr. */
 const rows = [];
@@ -91,11 +100,12 @@ const stopAll = (processes) => Promise.all(processes.map(({ child }) => child.st
 
 async function testRuntime(name) {
   const launcher = LAUNCHERS[name];
-  const { urls, processes, limitations } = await launcher.server(app);
+  // A runtime without a server side (Chromium) runs only its client.
+  const { urls, processes, limitations } = launcher.server ? await launcher.server(app) : { processes: [] };
   try {
     const [asServer, asClient] = await Promise.all([
-      runScenarios(urls, { limitations }),
-      launcher.client(app, nodeServer.urls).catch((error) => ({ error })),
+      urls ? runScenarios(urls, { limitations }) : [],
+      launcher.client(app, nodeServer.urls, page).catch((error) => ({ error })),
     ]);
     for (const row of asServer) rows.push({ runtime: name, side: 'server', ...row });
     if (asClient.error) {
@@ -135,6 +145,7 @@ try {
   }
 } finally {
   await stopAll(nodeServer.processes);
+  await page?.close();
   if (values.keep) log(`scratch project kept: ${app}`);
   else await rm(path.dirname(app), { recursive: true, force: true });
 }
@@ -159,13 +170,14 @@ process.exit(failures.length ? 1 : 0);
 
 /**
  * Scenario × runtime, one cell per side: "ok", "limited" (passed by asserting a documented
- * limitation, listed after the table) or which modes failed.
+ * limitation, listed after the table), which modes failed, or "n/a" for the server rows of a
+ * runtime that serves nothing (Chromium).
  */
 function printTable() {
   const scenarios = [...new Set(rows.map((row) => `${row.side}: ${row.scenario}`))];
   const cell = (runtime, key) => {
     const matching = rows.filter((row) => row.runtime === runtime && `${row.side}: ${row.scenario}` === key);
-    if (matching.length === 0) return '';
+    if (matching.length === 0) return key.startsWith('server: ') && !LAUNCHERS[runtime].server ? 'n/a' : '';
     const failed = matching.filter((row) => !row.ok).map((row) => row.mode);
     if (failed.length > 0) return `FAIL ${failed.join(',')}`;
     return matching.some((row) => row.note) ? 'limited' : 'ok';

@@ -202,19 +202,23 @@ export const SCENARIOS = {
  * Runs every scenario in every mode at once (they wait more than they compute) and reports each.
  *
  * @param {Record<string, string>} urls endpoint URL per mode (`sse`, `json`, `stateless`)
- * @param {{ limitations?: Record<string, string> }} [options] documented limitations, by scenario
+ * @param {{ limitations?: Record<string, string>, serialPerMode?: boolean }} [options] documented
+ *   limitations, by scenario; `serialPerMode` runs one mode's scenarios one after another (a
+ *   browser page holds only 6 connections per host, and most scenarios keep a stream open)
  * @returns {Promise<{ mode: string, scenario: string, ok: boolean, note?: string, error?: string, ms: number }[]>}
  * @example
  * const results = await runScenarios({ sse: 'http://127.0.0.1:3000/mcp', json: '…', stateless: '…' });
  */
-export async function runScenarios(urls, { limitations = {} } = {}) {
-  const runs = [];
-  for (const [mode, url] of Object.entries(urls)) {
-    for (const [scenario, run] of Object.entries(SCENARIOS)) {
-      runs.push(runOne(mode, scenario, (cleanups) => run(url, mode, cleanups, limitations[scenario])));
-    }
-  }
-  return Promise.all(runs);
+export async function runScenarios(urls, { limitations = {}, serialPerMode = false } = {}) {
+  const modes = Object.entries(urls).map(async ([mode, url]) => {
+    const one = ([scenario, run]) =>
+      runOne(mode, scenario, (cleanups) => run(url, mode, cleanups, limitations[scenario]));
+    if (!serialPerMode) return Promise.all(Object.entries(SCENARIOS).map(one));
+    const results = [];
+    for (const entry of Object.entries(SCENARIOS)) results.push(await one(entry));
+    return results;
+  });
+  return (await Promise.all(modes)).flat();
 }
 
 async function runOne(mode, scenario, body) {

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { ensureRuntime } from '../../scripts/lib/runtimes.mjs';
+import { chromiumLauncher } from './chromium.mjs';
 import { freePort, listening, start, tail } from './processes.mjs';
 
 const urlsLine = (line) => line.startsWith('{"urls"');
@@ -31,11 +32,11 @@ async function clientResults(command, args, app) {
  * @param {{ modes: string[], flags?: string[], stderr?: ExpectedStderr }[] | undefined} groups
  */
 function scriptRuntime(binary, folder, runArgs = [], groups = undefined) {
-  const startServer = async (app, group) => {
+  const startServer = async (app, group, env) => {
     const modeArgs = group ? [group.modes.join(',')] : [];
     const flags = group?.flags ?? [];
     const args = [...runArgs, ...flags, `${folder}/server.mjs`, ...modeArgs];
-    const child = start(binary(), args, { cwd: app });
+    const child = start(binary(), args, { cwd: app, env });
     const { urls } = JSON.parse(await child.line(urlsLine));
     const named = Object.entries(urls).map(([mode, url]) => [[mode, ...flags].join(' '), url]);
     const modes = named.map(([mode]) => mode);
@@ -43,8 +44,9 @@ function scriptRuntime(binary, folder, runArgs = [], groups = undefined) {
   };
   return {
     binary,
-    async server(app) {
-      const started = await Promise.all((groups ?? [undefined]).map((group) => startServer(app, group)));
+    /** `env` adds to the server processes' environment (the Node server's page origin, for Chromium). */
+    async server(app, env) {
+      const started = await Promise.all((groups ?? [undefined]).map((group) => startServer(app, group, env)));
       return {
         urls: Object.assign({}, ...started.map((s) => s.urls)),
         processes: started.map((s) => s.process),
@@ -137,4 +139,6 @@ export const LAUNCHERS = {
     ],
   ),
   workerd,
+  // A client only: the page's scenarios against the Node server (lib/chromium.mjs).
+  chromium: chromiumLauncher,
 };

@@ -13,7 +13,7 @@ import { installInto, packPackages, ROOT, run, workspacePackages } from '../../s
 const HERE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The packages a server or client on a web runtime installs, and @mcpkit/node for the Node server. */
 const NEEDED = ['@mcpkit/core', '@mcpkit/schema', '@mcpkit/server', '@mcpkit/client', '@mcpkit/node'];
-const COPIED = ['app', 'bun', 'deno', 'node', 'workerd'];
+const COPIED = ['app', 'bun', 'chromium', 'deno', 'node', 'workerd'];
 
 /**
  * Builds, packs and installs the packages into a new temporary project; returns its folder.

@@ -20,21 +20,10 @@ import { createStreamableHttpHandler, type StreamableHttpHandlerOptions } from '
 import { build } from 'esbuild';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../scripts/lib/chromium.mjs';
 
-const CHROMIUM = '/usr/bin/chromium';
 const skip = process.env.MCPKIT_SKIP_BROWSER === '1';
 if (skip) console.warn('tests/browser-cors.test.ts skipped: MCPKIT_SKIP_BROWSER=1 is set');
-
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** @mcpkit/client as one browser module, from the TypeScript sources. */
 async function bundleClient(): Promise<string> {
@@ -123,7 +112,7 @@ describe.skipIf(skip)('CORS in headless Chromium', () => {
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: CHROMIUM,
       headless: true,
-      args: FLAGS,
+      args: [...CHROMIUM_FLAGS],
     });
   }, 60_000);
 

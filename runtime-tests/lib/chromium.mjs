@@ -11,18 +11,8 @@ import { createServer } from 'node:http';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../../scripts/lib/chromium.mjs';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** Above the longest scenario (the 12 s silent call, and the serial runs before it). */
 const RESULTS_TIMEOUT_MS = 120_000;
 /**
@@ -86,7 +76,7 @@ async function within(promise, ms, what) {
  * (except the browser's notes about HTTP error statuses). The browser is always closed.
  */
 async function runInPage(origin, urls) {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
   const stderr = [];
   try {
     const tab = await browser.newPage();

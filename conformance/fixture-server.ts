@@ -9,7 +9,15 @@
  * Runs until SIGTERM or SIGINT; logs go to stderr.
  */
 import { serve } from '@mcpkit/node/http';
-import { audio, embeddedResource, image, McpServer, resourceSupport, text } from '@mcpkit/server';
+import {
+  audio,
+  embeddedResource,
+  image,
+  McpServer,
+  promptSupport,
+  resourceSupport,
+  text,
+} from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
 
 /** A 1×1 RGB PNG (valid base64, made for this project). */
@@ -361,7 +369,11 @@ function registerPrompts(server: McpServer): void {
 function createFixtureServer(): McpServer {
   const server = new McpServer(
     { name: 'mcpkit-conformance-fixture', version: '1.0.0' },
-    { onError: (error) => console.error(`[fixture] ${error.message}`), resources: resourceSupport },
+    {
+      onError: (error) => console.error(`[fixture] ${error.message}`),
+      resources: resourceSupport,
+      prompts: promptSupport,
+    },
   );
   registerContentTools(server);
   registerStreamingTools(server);

@@ -6,7 +6,7 @@
  * Talk to it:     npx mcpkit call roll dice=3 -- node --import ./conformance/register-ts.mjs examples/server-stdio.ts
  */
 import { StdioServerTransport } from '@mcpkit/node/stdio';
-import { McpServer, resourceSupport } from '@mcpkit/server';
+import { McpServer, promptSupport, resourceSupport } from '@mcpkit/server';
 import { z } from 'zod';
 
 const server = new McpServer(
@@ -14,6 +14,7 @@ const server = new McpServer(
   {
     instructions: 'Rolls dice. Use "roll" for a quick roll and "roll_slowly" to watch progress.',
     resources: resourceSupport,
+    prompts: promptSupport,
   },
 );
 

@@ -25,12 +25,12 @@ const HEADROOM = 1.03;
 
 /**
  * Budgets `--update` never exceeds. The benchmark's target for the minimal stdio server is at most a
- * third of the official SDK's bundle (103.1 KB gz, so 34.4 KB). It was met (33.4 KB), then the
- * observer seam and the server's sending middleware brought it to 35.4 KB (0.343×): the cap holds
- * it there so it cannot grow further unnoticed, until the cut in docs/benchmarks.md lands (prompts
- * and completion opt-in like resources, measured at about 1.7 KB) and the cap returns to 34,800.
+ * third of the official SDK's bundle (103.1 KB gz, so 34.4 KB; we aim at 34.0). It was met (33.4 KB),
+ * lost to the observer seam and the sending middleware (35.4 KB), and met again once prompts and
+ * completion became opt-in like resources (33.97 KB, see docs/benchmarks.md): the cap keeps it under
+ * the target.
  */
-const CAPS = { 'bench: minimal stdio server': 36_500 };
+const CAPS = { 'bench: minimal stdio server': 34_800 };
 
 /** The benchmark's minimal servers: what a user actually ships. */
 const SERVERS = {

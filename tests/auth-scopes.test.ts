@@ -15,7 +15,7 @@ import { callToolAsTask, getTask, getTaskResult, McpClient } from '@mcpkit/clien
 import { StreamableHttpClientTransport } from '@mcpkit/client/http';
 import { type AuthInfo, type CallToolResult, createInMemoryPair, McpError } from '@mcpkit/core';
 import { serve } from '@mcpkit/node/http';
-import { McpServer, resourceSupport } from '@mcpkit/server';
+import { McpServer, promptSupport, resourceSupport } from '@mcpkit/server';
 import { createLegacySseHandler, createStreamableHttpHandler } from '@mcpkit/server/http';
 import { TaskManager } from '@mcpkit/server/tasks';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -47,7 +47,7 @@ type Seen = string[];
 function notesServer(seen: Seen): McpServer {
   const server = new McpServer(
     { name: 'notes', version: '1.0.0' },
-    { resources: resourceSupport, tasks: new TaskManager() },
+    { resources: resourceSupport, prompts: promptSupport, tasks: new TaskManager() },
   );
   const who = (kind: string, auth: AuthInfo | undefined) => {
     seen.push(`${kind}:${String(auth?.extra?.sub)}`);

@@ -12,7 +12,7 @@ import {
   McpError,
   RequestTimeoutError,
 } from '@mcpkit/core';
-import { McpServer, type RequestContext, resourceSupport, Server } from '@mcpkit/server';
+import { McpServer, promptSupport, type RequestContext, resourceSupport, Server } from '@mcpkit/server';
 import { describe, expect, it } from 'vitest';
 
 const QUESTION: CreateMessageRequestParams = {
@@ -26,7 +26,7 @@ const sampleWithTimeout = (ctx: RequestContext) => ctx.sample(QUESTION, { timeou
 function featureServer(errors: Error[]): McpServer {
   const server = new McpServer(
     { name: 'local-errors', version: '1.0.0' },
-    { onError: (e) => errors.push(e), resources: resourceSupport },
+    { onError: (e) => errors.push(e), resources: resourceSupport, prompts: promptSupport },
   );
   server.prompt('ask', async (_args, ctx) => {
     await sampleWithTimeout(ctx);

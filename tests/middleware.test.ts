@@ -15,6 +15,7 @@ import {
   onInitialize,
   onList,
   onReadResource,
+  promptSupport,
   type RequestContext,
   resourceSupport,
   type ServerMiddlewareContext,
@@ -27,7 +28,7 @@ function makeServer() {
   const errors: Error[] = [];
   const server = new McpServer(
     { name: 'mw', version: '1.0.0' },
-    { onError: (error) => errors.push(error), resources: resourceSupport },
+    { onError: (error) => errors.push(error), resources: resourceSupport, prompts: promptSupport },
   );
   server.tool('echo', { inputSchema: z.object({ text: z.string() }) }, ({ text }) => text);
   server.tool('admin_reset', { description: 'Admins only' }, () => 'reset');

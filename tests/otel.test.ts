@@ -8,7 +8,7 @@ import { McpClient } from '@mcpkit/client';
 import { StreamableHttpClientTransport } from '@mcpkit/client/http';
 import { serve } from '@mcpkit/node/http';
 import { createOtelObserver, DURATION_BUCKETS } from '@mcpkit/otel';
-import { McpServer } from '@mcpkit/server';
+import { McpServer, promptSupport } from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -69,7 +69,10 @@ function observer() {
 }
 
 function demoServer(): McpServer {
-  const server = new McpServer({ name: 'traced', version: '1.0.0' }, { observer: observer() });
+  const server = new McpServer(
+    { name: 'traced', version: '1.0.0' },
+    { observer: observer(), prompts: promptSupport },
+  );
   server.tool('echo', { inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }, (args) =>
     String(args.text),
   );

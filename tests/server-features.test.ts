@@ -23,6 +23,7 @@ import {
   image,
   McpServer,
   type McpServerOptions,
+  promptSupport,
   type RegisteredTool,
   type RequestContext,
   resourceLink,
@@ -48,7 +49,7 @@ function newServer(options: McpServerOptions = {}) {
   const onError = vi.fn();
   const server = new McpServer(
     { name: 'features', version: '1.0.0' },
-    { onError, resources: resourceSupport, ...options },
+    { onError, resources: resourceSupport, prompts: promptSupport, ...options },
   );
   return { server, onError };
 }
@@ -961,7 +962,7 @@ describe('McpServer resources', () => {
   });
 
   it('needs resourceSupport to register resources, and says where to get it', async () => {
-    const bare = new McpServer({ name: 'bare', version: '1.0.0' });
+    const bare = new McpServer({ name: 'bare', version: '1.0.0' }, { prompts: promptSupport });
     const hint =
       /new McpServer\(info, \{ resources: resourceSupport \}\), with resourceSupport from '@mcpkit\/server'/;
     expect(() => bare.resource('test://x', () => 'x')).toThrow(hint);
@@ -981,6 +982,44 @@ describe('McpServer resources', () => {
       }),
     );
     expect(unknown).toMatchObject({ code: -32602, message: 'Unknown resource template: "test://{id}"' });
+  });
+
+  it('needs promptSupport to register prompts, and says where to get it', async () => {
+    const toolsOnly = new McpServer({ name: 'tools-only', version: '1.0.0' });
+    const hint =
+      /new McpServer\(info, \{ prompts: promptSupport \}\), with promptSupport from '@mcpkit\/server'/;
+    expect(() => toolsOnly.prompt('p', () => 'p')).toThrow(TypeError);
+    expect(() => toolsOnly.prompt('p', () => 'p')).toThrow(hint);
+    expect(() => new McpServer({ name: 'x', version: '1' }, { prompts: true as never })).toThrow(hint);
+    expect(
+      () => new McpServer({ name: 'x', version: '1' }, { capabilities: { prompts: { listChanged: true } } }),
+    ).toThrow(hint);
+    // Completion comes with prompt or resource support: declared without either, it says so.
+    const completions = () =>
+      new McpServer({ name: 'x', version: '1' }, { capabilities: { completions: {} } });
+    expect(completions).toThrow(TypeError);
+    expect(completions).toThrow(
+      /the completions capability needs prompt support: .* \(or resource support\)/,
+    );
+    for (const support of [{ prompts: promptSupport }, { resources: resourceSupport }]) {
+      const server = new McpServer(
+        { name: 'x', version: '1' },
+        { ...support, capabilities: { completions: {} } },
+      );
+      const { init, client } = await connect(server);
+      expect(init.capabilities.completions).toEqual({});
+      const ref = support.prompts
+        ? ({ type: 'ref/prompt', name: 'nope' } as const)
+        : ({ type: 'ref/resource', uri: 'test://{nope}' } as const);
+      const unknown = await rejection(
+        client.request('completion/complete', { ref, argument: { name: 'a', value: '' } }),
+      );
+      expect(unknown.code).toBe(-32602);
+    }
+    // A tools-only server declares neither prompts nor completion.
+    toolsOnly.tool('t', () => 't');
+    const { init } = await connect(toolsOnly);
+    expect(init.capabilities).toEqual({ logging: {}, tools: { listChanged: true } });
   });
 
   it('validates URIs, templates and annotations at registration', () => {
@@ -1501,7 +1540,7 @@ describe('McpServer dispatch', () => {
     }
     const server = new WatchedServer(
       { name: 'watched', version: '1.0.0' },
-      { onError: vi.fn(), resources: resourceSupport },
+      { onError: vi.fn(), resources: resourceSupport, prompts: promptSupport },
     );
     server.tool('t', () => 'x');
     server.resource('test://r', () => 'r');

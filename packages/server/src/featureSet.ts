@@ -1,17 +1,19 @@
 /**
  * The feature modules of one {@link McpServer}, built together: completion reads the prompt and
  * resource registries, and the tools feature hands task-augmented calls back to the server.
+ * Resources, prompts and completion come only through the `resources` and `prompts` options, so a
+ * tools-only server bundles none of them.
  * @module
  */
 import { Method, type ServerCapabilities } from '@mcpkit/core';
 import { rejectUnknownOptions } from '@mcpkit/core/internal';
-import { CompletionFeature } from './completion/completionFeature.js';
+import type { CompletionFeature } from './completion/completionFeature.js';
 import type { FeatureHost } from './feature.js';
 import { SERVER_OPTION_KEYS } from './handlers.js';
 import { ListChangeAnnouncer } from './listChanged.js';
 import { LoggingFeature } from './logging/loggingFeature.js';
 import type { McpServerOptions } from './mcpServerOptions.js';
-import { PromptsFeature } from './prompts/promptsFeature.js';
+import type { PromptsFeature } from './prompts/promptsFeature.js';
 import type { ResourcesFeature } from './resources/resourcesFeature.js';
 import type { Server } from './server.js';
 import { ToolsFeature, type ToolsFeatureOptions } from './tools/toolsFeature.js';
@@ -56,8 +58,10 @@ export interface FeatureSet {
   readonly tools: ToolsFeature;
   /** Present with the `resources` option only. */
   readonly resources: ResourcesFeature | undefined;
-  readonly prompts: PromptsFeature;
-  readonly completion: CompletionFeature;
+  /** Present with the `prompts` option only. */
+  readonly prompts: PromptsFeature | undefined;
+  /** Present with the `prompts` or the `resources` option only. */
+  readonly completion: CompletionFeature | undefined;
   readonly logging: LoggingFeature;
   /** Announces list changes to the sessions told they can change. */
   readonly announcer: ListChangeAnnouncer;
@@ -79,6 +83,7 @@ export const MCP_SERVER_OPTION_KEYS: Readonly<Record<keyof McpServerOptions, tru
   maskToolErrors: true,
   maxSubscriptionsPerSession: true,
   resources: true,
+  prompts: true,
   tasks: true,
 };
 
@@ -104,10 +109,14 @@ export function createFeatureSet(
   if (options.resources !== undefined && typeof options.resources !== 'function') {
     throw new TypeError(RESOURCES_NEEDED('the resources option'));
   }
+  if (options.prompts !== undefined && typeof options.prompts !== 'function') {
+    throw new TypeError(PROMPTS_NEEDED('the prompts option'));
+  }
   const resources = options.resources?.(host, options.maxSubscriptionsPerSession ?? 1000);
-  const prompts = new PromptsFeature(host);
-  const completion = new CompletionFeature(host, {
-    prompts: prompts.registry,
+  const prompts = options.prompts?.(host);
+  // Completion comes through the supports, so a server with neither does not bundle it.
+  const completion = (prompts ?? resources)?.createCompletion({
+    prompts: prompts?.registry,
     resources: resources?.resources,
     templates: resources?.templates,
   });
@@ -127,8 +136,11 @@ export function createFeatureSet(
 export function installDeclared(features: FeatureSet, declared: ServerCapabilities | undefined): void {
   if (declared?.tools) features.tools.install();
   if (declared?.resources) requireResources(features, 'the resources capability').install();
-  if (declared?.prompts) features.prompts.install();
-  if (declared?.completions) features.completion.install();
+  if (declared?.prompts) requirePrompts(features, 'the prompts capability').install();
+  if (declared?.completions) {
+    if (!features.completion) throw new TypeError(COMPLETION_NEEDED);
+    features.completion.install();
+  }
 }
 
 /**
@@ -149,6 +161,9 @@ export function checkedPageSize(pageSize: number | undefined): number {
 
 const RESOURCES_NEEDED = (what: string) =>
   `McpServer: ${what} needs resource support: new McpServer(info, { resources: resourceSupport }), with resourceSupport from '@mcpkit/server'`;
+const PROMPTS_NEEDED = (what: string) =>
+  `McpServer: ${what} needs prompt support: new McpServer(info, { prompts: promptSupport }), with promptSupport from '@mcpkit/server'`;
+const COMPLETION_NEEDED = `${PROMPTS_NEEDED('the completions capability')} (or resource support)`;
 
 /**
  * The server's resource support, or a clear error naming what needed it.
@@ -162,4 +177,18 @@ const RESOURCES_NEEDED = (what: string) =>
 export function requireResources(features: FeatureSet, what: string): ResourcesFeature {
   if (features.resources) return features.resources;
   throw new TypeError(RESOURCES_NEEDED(what));
+}
+
+/**
+ * The server's prompt support, or a clear error naming what needed it.
+ *
+ * @throws {TypeError} when the server was built without the `prompts` option.
+ * @example
+ * ```ts
+ * requirePrompts(features, 'server.prompt()').register('greet', {}, () => 'Hello');
+ * ```
+ */
+export function requirePrompts(features: FeatureSet, what: string): PromptsFeature {
+  if (features.prompts) return features.prompts;
+  throw new TypeError(PROMPTS_NEEDED(what));
 }

@@ -76,6 +76,7 @@ export {
   RegisteredPrompt,
   toGetPromptResult,
 } from './prompts/prompt.js';
+export { type PromptSupport, promptSupport } from './prompts/promptsFeature.js';
 export {
   type ReadResourceReturn,
   type ResourceContentsInput,

@@ -28,6 +28,7 @@ import {
   type FeatureSet,
   installDeclared,
   OWNED_METHODS,
+  requirePrompts,
   requireResources,
 } from './featureSet.js';
 import type { ListedItem, ListKind } from './listChanged.js';
@@ -80,10 +81,10 @@ function checkedTasks(tasks: TaskManager | undefined): TaskManager | undefined {
  *
  * @example
  * ```ts
- * import { McpServer, resourceSupport } from '@mcpkit/server';
+ * import { McpServer, promptSupport, resourceSupport } from '@mcpkit/server';
  * import { z } from 'zod';
  *
- * const server = new McpServer({ name: 'demo', version: '1.0.0' }, { resources: resourceSupport });
+ * const server = new McpServer({ name: 'demo', version: '1.0.0' }, { resources: resourceSupport, prompts: promptSupport });
  * server.tool('echo', { description: 'Echoes text', inputSchema: z.object({ text: z.string() }) }, ({ text }) => text);
  * server.resource('test://hello', { mimeType: 'text/plain' }, () => 'Hello!');
  * server.prompt('greet', { arguments: [{ name: 'name', required: true }] }, ({ name }) => `Say hello to ${name}`);
@@ -200,9 +201,9 @@ export class McpServer extends Server {
 
   /**
    * Registers a prompt. Arguments are a `PromptArgument` list or an object schema; required ones
-   * are checked before the handler runs.
+   * are checked before the handler runs. Needs the `prompts` option.
    *
-   * @throws {TypeError} for an empty or duplicate name, bad arguments, a completer for an unknown
+   * @throws {TypeError} without the `prompts` option, for an empty or duplicate name, bad arguments, a completer for an unknown
    *   argument, or bad metadata.
    * @example
    * ```ts
@@ -220,9 +221,9 @@ export class McpServer extends Server {
   ): RegisteredPrompt;
   prompt(name: string, handler: PromptHandler<Record<string, never>>): RegisteredPrompt;
   prompt(name: string, configOrHandler: PromptConfig | PromptHandler<any>, handler?: PromptHandler<any>) {
-    if (typeof configOrHandler === 'function')
-      return this.features.prompts.register(name, {}, configOrHandler);
-    return this.features.prompts.register(name, configOrHandler, handler as PromptHandler<any>);
+    const prompts = requirePrompts(this.features, 'server.prompt()');
+    if (typeof configOrHandler === 'function') return prompts.register(name, {}, configOrHandler);
+    return prompts.register(name, configOrHandler, handler as PromptHandler<any>);
   }
 
   /**
@@ -270,7 +271,7 @@ export class McpServer extends Server {
   /** @internal A list changed: completers it brings install completion; sessions hear of it. */
   changed(kind: ListKind, item?: ListedItem<unknown>): void {
     const completers = (item?.state as { complete?: object } | undefined)?.complete;
-    if (completers && Object.keys(completers).length > 0) this.features.completion.install();
+    if (completers && Object.keys(completers).length > 0) this.features.completion?.install();
     this.features.announcer.changed(kind);
   }
 

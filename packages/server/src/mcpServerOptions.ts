@@ -4,6 +4,7 @@
  */
 import type { JsonSchemaValidator } from '@mcpkit/core';
 import type { ServerOptions } from './handlers.js';
+import type { PromptSupport } from './prompts/promptsFeature.js';
 import type { ResourceSupport } from './resources/resourcesFeature.js';
 import type { TaskManager } from './tasks/taskManager.js';
 
@@ -36,6 +37,12 @@ export interface McpServerOptions extends ServerOptions {
    * resource code out.
    */
   resources?: ResourceSupport;
+  /**
+   * Prompt support: pass `promptSupport` (from `@mcpkit/server`) to register prompts. Without it
+   * `server.prompt()` throws, and the server's bundle leaves the prompt code out. Completion
+   * (`completion/complete`) comes with prompt or resource support.
+   */
+  prompts?: PromptSupport;
   /** Most resource URIs one session may subscribe to. Default 1000. */
   maxSubscriptionsPerSession?: number;
   /**

@@ -17,6 +17,7 @@ import {
   image,
   McpServer,
   type McpServerOptions,
+  promptSupport,
   type RequestContext,
   resourceLink,
   resourceSupport,
@@ -122,6 +123,7 @@ class DemoServer extends McpServer {
       {
         instructions: INSTRUCTIONS,
         resources: resourceSupport,
+        prompts: promptSupport,
         tasks: demoOptions.tasks === false ? undefined : new TaskManager({ store: demoOptions.taskStore }),
         ...demoOptions.serverOptions,
       },

@@ -24,14 +24,16 @@ import { type Completer, type CompletionValues, toCompleteResult } from './compl
  * ```
  */
 export interface CompletionSources {
-  readonly prompts: PagedCollection<RegisteredPrompt>;
+  /** Absent when the server has no prompt support. */
+  readonly prompts?: PagedCollection<RegisteredPrompt> | undefined;
   /** Absent when the server has no resource support. */
   readonly resources?: PagedCollection<RegisteredResource> | undefined;
   readonly templates?: PagedCollection<RegisteredResourceTemplate> | undefined;
 }
 
 /**
- * The `completion/complete` handler; installed once a completer is registered.
+ * The `completion/complete` handler; installed once a completer is registered. Only prompt and
+ * resource support build it (`createCompletion`), so a server with neither does not bundle it.
  *
  * @example
  * ```ts
@@ -73,7 +75,7 @@ export class CompletionFeature extends Feature {
     let completers: Readonly<Record<string, Completer | undefined>>;
     if (ref.type === 'ref/prompt') {
       const name = requireString(ref.name, 'completion/complete: "ref.name"');
-      const prompt = this.sources.prompts.find(name);
+      const prompt = this.sources.prompts?.find(name);
       if (!prompt) throw invalidParams(`Unknown prompt: "${name}"`);
       completers = prompt.state.complete;
     } else if (ref.type === 'ref/resource') {

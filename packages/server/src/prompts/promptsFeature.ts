@@ -6,12 +6,37 @@
 import type { GetPromptResult, ListPromptsResult } from '@mcpkit/core';
 import { Method } from '@mcpkit/core';
 import { formatIssues, isPromiseLike } from '@mcpkit/core/internal';
+import { CompletionFeature, type CompletionSources } from '../completion/completionFeature.js';
 import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
 import type { ItemList } from '../listChanged.js';
 import { PagedCollection } from '../pagination.js';
 import { invalidParams, requireString, stringRecord } from '../params.js';
 import { type PromptConfig, type PromptHandler, RegisteredPrompt, toGetPromptResult } from './prompt.js';
+
+/**
+ * How `McpServer` gets its prompt support; see {@link promptSupport}.
+ *
+ * @example
+ * ```ts
+ * const support: PromptSupport = promptSupport;
+ * ```
+ */
+export type PromptSupport = (host: FeatureHost) => PromptsFeature;
+
+/**
+ * Prompt support for `McpServer`, given as its `prompts` option: `server.prompt()`, `prompts/list`,
+ * `prompts/get` and completion of prompt arguments. It is a value to pass rather than built in so
+ * that servers without prompts bundle neither the prompt nor the completion code.
+ *
+ * @example
+ * ```ts
+ * import { McpServer, promptSupport } from '@mcpkit/server';
+ * const server = new McpServer({ name: 'prompts', version: '1.0.0' }, { prompts: promptSupport });
+ * server.prompt('greet', () => 'Say hello');
+ * ```
+ */
+export const promptSupport: PromptSupport = (host) => new PromptsFeature(host);
 
 /**
  * The prompt registry and the `prompts/*` handlers.
@@ -31,6 +56,11 @@ export class PromptsFeature extends Feature {
   constructor(host: FeatureHost) {
     super(host);
     this.list = { kind: 'prompt', items: this.registry, changed: (item) => host.changed('prompts', item) };
+  }
+
+  /** The completion feature over `sources`: built through prompt or resource support only. */
+  createCompletion(sources: CompletionSources): CompletionFeature {
+    return new CompletionFeature(this.host, sources);
   }
 
   /** Registers a prompt (see `McpServer.prompt`). */

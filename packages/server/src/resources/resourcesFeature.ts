@@ -12,6 +12,7 @@ import {
   Notification,
   type ReadResourceResult,
 } from '@mcpkit/core';
+import { CompletionFeature, type CompletionSources } from '../completion/completionFeature.js';
 import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
 import type { ItemList } from '../listChanged.js';
@@ -89,6 +90,11 @@ export class ResourcesFeature extends Feature {
       items: this.templates,
       changed: (item) => host.changed('resources', item),
     };
+  }
+
+  /** The completion feature over `sources`: built through prompt or resource support only. */
+  createCompletion(sources: CompletionSources): CompletionFeature {
+    return new CompletionFeature(this.host, sources);
   }
 
   /** Registers a static resource (see `McpServer.resource`). */

@@ -9,8 +9,9 @@ import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { McpServer } from '../mcpServer.js';
+import { promptSupport } from '../prompts/promptsFeature.js';
 
-const server = new McpServer({ name: 'types', version: '0.0.0' });
+const server = new McpServer({ name: 'types', version: '0.0.0' }, { prompts: promptSupport });
 
 describe('an unwrapped valibot schema is a compile error (it has no JSON Schema converter)', () => {
   it('rejects an unwrapped valibot inputSchema and outputSchema', () => {

@@ -16,6 +16,7 @@ import type { McpServerOptions } from './mcpServerOptions.js';
 import type { PromptsFeature } from './prompts/promptsFeature.js';
 import type { ResourcesFeature } from './resources/resourcesFeature.js';
 import type { Server } from './server.js';
+import type { TaskManager } from './tasks/taskManager.js';
 import { ToolsFeature, type ToolsFeatureOptions } from './tools/toolsFeature.js';
 
 /**
@@ -191,4 +192,21 @@ export function requireResources(features: FeatureSet, what: string): ResourcesF
 export function requirePrompts(features: FeatureSet, what: string): PromptsFeature {
   if (features.prompts) return features.prompts;
   throw new TypeError(PROMPTS_NEEDED(what));
+}
+
+/**
+ * The `tasks` option, checked: a `TaskManager` (from `@mcpkit/server/tasks`), so a server without
+ * tasks never bundles the task engine. Checked by shape: an `instanceof` would import it.
+ *
+ * @throws {TypeError} for anything else (`tasks: true` included), naming the import.
+ * @example
+ * ```ts
+ * checkedTasks(undefined); // undefined
+ * ```
+ */
+export function checkedTasks(tasks: TaskManager | undefined): TaskManager | undefined {
+  if (tasks === undefined || typeof (tasks as Partial<TaskManager>).install === 'function') return tasks;
+  throw new TypeError(
+    "McpServer: the tasks option takes a TaskManager: tasks: new TaskManager(options), from '@mcpkit/server/tasks'",
+  );
 }

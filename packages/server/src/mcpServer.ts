@@ -4,26 +4,24 @@
  * {@link Server}. One `McpServer` is one definition shared by every session; changes at runtime
  * reach every session at once, announced with one debounced `list_changed` per kind.
  *
- * Capabilities follow what is registered when a session initializes: `tools`, `resources`
- * (`subscribe` and `listChanged`), `prompts` and `completions` appear once a tool, a resource or
- * template, a prompt, or a completer exists; `logging` is always declared. A server that registers
- * its first item of a kind only after clients connect declares that kind up front with the
- * `capabilities` option (e.g. `{ tools: { listChanged: true } }`); its handlers are then installed
- * at construction. A `list_changed` goes only to sessions that were told the kind has `listChanged`.
+ * Capabilities follow what is registered when a session initializes (`logging` always); a kind
+ * first registered after clients connect is declared up front with the `capabilities` option
+ * (e.g. `{ tools: { listChanged: true } }`). See docs/architecture.md for the feature modules.
  * @module
  */
-import type {
-  CallToolRequestParams,
-  CallToolResult,
-  Implementation,
-  JsonSchemaValidator,
-  LoggingLevel,
+import {
+  type CallToolRequestParams,
+  type CallToolResult,
+  type Implementation,
+  type JsonSchemaValidator,
+  type LoggingLevel,
+  Method,
 } from '@mcpkit/core';
-import { Method } from '@mcpkit/core';
 import { defaultValidator } from '@mcpkit/schema';
 import type { RequestContext } from './context.js';
 import {
   checkedPageSize,
+  checkedTasks,
   createFeatureSet,
   type FeatureSet,
   installDeclared,
@@ -65,17 +63,6 @@ import type {
 export type { McpServerOptions } from './mcpServerOptions.js';
 
 /**
- * The `tasks` option is a `TaskManager` (from `@mcpkit/server/tasks`), so a server without tasks
- * never bundles the task engine. Checked by shape: an `instanceof` would import it.
- */
-function checkedTasks(tasks: TaskManager | undefined): TaskManager | undefined {
-  if (tasks === undefined || typeof (tasks as Partial<TaskManager>).install === 'function') return tasks;
-  throw new TypeError(
-    "McpServer: the tasks option takes a TaskManager: tasks: new TaskManager(options), from '@mcpkit/server/tasks'",
-  );
-}
-
-/**
  * A high-level MCP server: register tools, resources, resource templates and prompts; connect
  * any number of transports.
  *
@@ -105,18 +92,15 @@ export class McpServer extends Server {
     this.pageSize = checkedPageSize(options.pageSize);
     this.validator = options.validator ?? defaultValidator();
     this.reserveMethods(OWNED_METHODS.methods, OWNED_METHODS.owner);
-    // The tools feature runs the middleware after routing and argument validation, before output validation.
-    this.placesMiddleware([Method.ToolsCall]);
+    this.placesMiddleware([Method.ToolsCall]); // tools/call runs it after argument validation
     const execute =
       this.executeTool === McpServer.prototype.executeTool ? undefined : this.executeTool.bind(this);
     const hooks = { runAsTask: this.runToolAsTask.bind(this), execute };
     this.features = createFeatureSet(this, options, hooks, new.target === McpServer);
     this.features.logging.install();
     this.tasks = checkedTasks(options.tasks);
-    if (this.tasks) {
-      this.implyCapabilities(this.tasks.capabilities);
-      this.tasks.install(this);
-    }
+    if (this.tasks) this.implyCapabilities(this.tasks.capabilities);
+    this.tasks?.install(this);
     installDeclared(this.features, options.capabilities);
   }
 
@@ -129,11 +113,8 @@ export class McpServer extends Server {
    *   unsafe icons, or malformed metadata.
    * @example
    * ```ts
-   * const add = server.tool(
-   *   'add',
-   *   { description: 'Adds two numbers', inputSchema: z.object({ a: z.number(), b: z.number() }), outputSchema: z.object({ sum: z.number() }) },
-   *   ({ a, b }) => ({ sum: a + b }),
-   * );
+   * const sum = z.object({ sum: z.number() });
+   * server.tool('add', { inputSchema: z.object({ a: z.number(), b: z.number() }), outputSchema: sum }, ({ a, b }) => ({ sum: a + b }));
    * server.tool('ping', () => 'pong');
    * ```
    */
@@ -180,11 +161,8 @@ export class McpServer extends Server {
    *   unknown variable, or bad metadata.
    * @example
    * ```ts
-   * server.resourceTemplate(
-   *   'test://template/{id}/data',
-   *   { name: 'template', mimeType: 'application/json', complete: { id: (value) => ['1', '2'].filter((id) => id.startsWith(value)) } },
-   *   (uri, { id }) => JSON.stringify({ id }),
-   * );
+   * const complete = { id: (value: string) => ['1', '2'].filter((id) => id.startsWith(value)) };
+   * server.resourceTemplate('test://template/{id}/data', { name: 'template', complete }, (_uri, { id }) => JSON.stringify({ id }));
    * ```
    */
   resourceTemplate<const T extends string>(
@@ -192,11 +170,8 @@ export class McpServer extends Server {
     config: ResourceTemplateConfig<TemplateVariableName<T>>,
     read: TemplateReader<TemplateVariables<T>>,
   ): RegisteredResourceTemplate {
-    return requireResources(this.features, 'server.resourceTemplate()').registerTemplate(
-      uriTemplate,
-      config,
-      read,
-    );
+    const resources = requireResources(this.features, 'server.resourceTemplate()');
+    return resources.registerTemplate(uriTemplate, config, read);
   }
 
   /**
@@ -207,11 +182,7 @@ export class McpServer extends Server {
    *   argument, or bad metadata.
    * @example
    * ```ts
-   * server.prompt(
-   *   'review',
-   *   { description: 'Code review', arguments: [{ name: 'code', required: true }], complete: { code: () => [] } },
-   *   ({ code }) => `Please review:\n${code}`,
-   * );
+   * server.prompt('review', { arguments: [{ name: 'code', required: true }] }, ({ code }) => `Please review:\n${code}`);
    * ```
    */
   prompt<const A extends PromptArgumentsInput | undefined = undefined>(
@@ -232,9 +203,7 @@ export class McpServer extends Server {
    *
    * @example
    * ```ts
-   * import { watch } from 'node:fs';
-   *
-   * watch('/var/log/app.log', () => server.notifyResourceUpdated('file:///var/log/app.log'));
+   * server.notifyResourceUpdated('file:///var/log/app.log'); // e.g. from fs.watch
    * ```
    */
   notifyResourceUpdated(uri: string): void {

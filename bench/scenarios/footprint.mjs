@@ -101,7 +101,8 @@ export const bundleGroup = {
     { id: 'bundle-http', label: 'bundle, HTTP server (gz)', unit: 'KB', better: 'lower', file: 'httpServer' },
   ],
   rounds: () => 1,
-  participates: (impl) => Boolean(impl.files.stdioServer || impl.files.httpServer),
+  // A variant (the gateway) is mcpkit behind a layer, not a minimal server: its size says nothing here.
+  participates: (impl) => impl.role !== 'variant' && Boolean(impl.files.stdioServer || impl.files.httpServer),
   async measure(impl, ctx, rows) {
     const outDir = path.join(ctx.paths.scratch, 'bundles');
     await mkdir(outDir, { recursive: true });

@@ -7,15 +7,16 @@ import { describe, expect, it } from 'vitest';
 import { Server } from '../server.js';
 import { createStreamableHttpHandler, type StreamableHttpHandlerOptions } from './streamable.js';
 
-const signalGetter = Object.getOwnPropertyDescriptor(Request.prototype, 'signal')!.get!;
-
 /** A request that counts reads of its `signal`. */
 function counted(reads: { count: number }, init: RequestInit & { headers: Record<string, string> }): Request {
   const request = new Request('http://localhost/mcp', init);
+  // Taken before counting starts; read through the instance, so it works whatever Request class
+  // the global is (a test file run earlier in the same worker may have installed another).
+  const signal = request.signal;
   Object.defineProperty(request, 'signal', {
     get() {
       reads.count++;
-      return signalGetter.call(request);
+      return signal;
     },
   });
   return request;

@@ -239,6 +239,8 @@ async function call(
     });
   }
   context.clearProgress();
+  // Some servers (server-everything) answer an unknown tool with an error result, not an error.
+  if (missing && result.isError === true) throw missing;
   expectList(result, 'content', 'tools/call');
   const code = printToolResult(tool.name, result, context);
   checkStructuredOutput(tool, result);

@@ -42,7 +42,7 @@ export interface FeatureHost {
   /** Declares `capabilities` and answers the `handlers`' methods. */
   provide(capabilities: ServerCapabilities, handlers: FeatureHandlers): void;
   /** A list changed: sessions that were told it can change hear of it (debounced). */
-  changed(kind: ListKind, item?: ListedItem<unknown>): void;
+  changed(kind: ListKind, item?: ListedItem): void;
   /** True when a `hideTools` middleware hides tool `name` from the session of `context`. */
   hidesTool(name: string, params: Record<string, unknown>, context: RequestContext): boolean;
   /** True when a receiving middleware is installed. */
@@ -101,7 +101,7 @@ export abstract class Feature {
    *
    * @throws {TypeError} when the registry already has an item with the same key.
    */
-  protected addItem<T extends ListedItem<unknown>>(
+  protected addItem<T extends ListedItem>(
     registry: PagedCollection<T>,
     kind: ListKind,
     key: string,

@@ -143,8 +143,22 @@ export class ListChangeAnnouncer {
 export interface ItemList {
   /** What the items are called in messages: `tool`, `prompt`, `resource`... */
   readonly kind: string;
-  readonly items: PagedCollection<ListedItem<unknown>>;
-  changed(item: ListedItem<unknown>): void;
+  readonly items: PagedCollection<ListedItem>;
+  changed(item: ListedItem): void;
+}
+
+/**
+ * What every registered item's state holds besides what its requests read: the definition its
+ * list shows and the config the state was built from (updates merge into it).
+ *
+ * @example
+ * ```ts
+ * const state: ItemState = { definition: { name: 'echo', inputSchema: { type: 'object' } }, config: {} };
+ * ```
+ */
+export interface ItemState {
+  readonly definition: object;
+  readonly config: object;
 }
 
 /**
@@ -161,7 +175,7 @@ export interface ItemList {
  * item.remove();
  * ```
  */
-export abstract class ListedItem<State> implements PagedItem {
+export abstract class ListedItem<State extends ItemState = ItemState> implements PagedItem {
   /** Registration order, set by the collection (list paging reads it). */
   seq = 0;
   private isEnabled = true;
@@ -175,6 +189,11 @@ export abstract class ListedItem<State> implements PagedItem {
 
   /** The key clients use (name, URI or URI template). */
   abstract get key(): string;
+
+  /** The item as its list (`tools/list`, `prompts/list`...) shows it. */
+  get definition(): State['definition'] {
+    return this.state.definition;
+  }
 
   /** False after `disable()` and after `remove()`. */
   get enabled(): boolean {
@@ -202,10 +221,26 @@ export abstract class ListedItem<State> implements PagedItem {
     if (this.list.items.delete(this)) this.list.changed(this);
   }
 
-  /** @internal Swaps in an updated state, moving the item if its key changed. */
-  protected replaceState(next: State, keyOf: (state: State) => string): void {
-    const oldKey = keyOf(this.state);
-    const newKey = keyOf(next);
+  /**
+   * @internal Applies an update: `changes` merge into the config (the `keyField` and `runField`
+   * members, name and handler say, aside), `build` validates and compiles the new state, and only then
+   * is it swapped in. A build that throws leaves the item unchanged.
+   */
+  protected rebuild<K extends keyof State & string>(
+    changes: { readonly [P in K]?: State[P] },
+    keyField: string,
+    runField: K,
+    build: (key: string, config: State['config'], run: State[K]) => State,
+  ): this {
+    const config = mergeConfig(this.state.config, changes, [keyField, runField]);
+    const key = (changes as Readonly<Record<string, string | undefined>>)[keyField] ?? this.key;
+    this.replaceState(build(key, config, changes[runField] ?? this.state[runField]), key);
+    return this;
+  }
+
+  /** Swaps in an updated state (keyed `newKey`), moving the item if its key changed. */
+  private replaceState(next: State, newKey: string): void {
+    const oldKey = this.key;
     const registered = this.list.items.has(this);
     if (newKey !== oldKey && registered && this.list.items.get(newKey)) {
       throw new TypeError(

@@ -238,7 +238,7 @@ export class McpServer extends Server {
   }
 
   /** @internal A list changed: completers it brings install completion; sessions hear of it. */
-  changed(kind: ListKind, item?: ListedItem<unknown>): void {
+  changed(kind: ListKind, item?: ListedItem): void {
     const completers = (item?.state as { complete?: object } | undefined)?.complete;
     if (completers && Object.keys(completers).length > 0) this.features.completion?.install();
     this.features.announcer.changed(kind);

@@ -21,7 +21,7 @@ import { isStandardSchema } from '@mcpkit/core/internal';
 import type { InferSchemaOutput, RequireJsonSchemaConverter } from '@mcpkit/schema';
 import { type Completer, type Completers, checkCompleters } from '../completion/complete.js';
 import type { RequestContext } from '../context.js';
-import { type ItemList, ListedItem, mergeConfig } from '../listChanged.js';
+import { type ItemList, ListedItem } from '../listChanged.js';
 import { checkIconsAndMeta, checkOptionalString, cloneJson } from '../tools/metadata.js';
 import { type PreparedSchema, prepareObjectSchema, type SchemaInput } from '../tools/schemas.js';
 import { isContentBlock } from '../tools/toolResult.js';
@@ -185,11 +185,6 @@ export class RegisteredPrompt extends ListedItem<PromptState> {
     return this.state.definition.name;
   }
 
-  /** The prompt as `prompts/list` shows it. */
-  get definition(): Prompt {
-    return this.state.definition;
-  }
-
   /**
    * Changes the prompt's metadata, arguments, completers, name or handler.
    *
@@ -201,12 +196,9 @@ export class RegisteredPrompt extends ListedItem<PromptState> {
    * ```
    */
   update(changes: PromptUpdate): this {
-    const current = this.state;
-    const config = mergeConfig(current.config, changes, ['name', 'handler']);
-    const name = changes.name ?? current.definition.name;
-    const next = buildPromptState(this.validator, name, config, changes.handler ?? current.handler);
-    this.replaceState(next, (state) => state.definition.name);
-    return this;
+    return this.rebuild(changes, 'name', 'handler', (name, config, handler) =>
+      buildPromptState(this.validator, name, config, handler),
+    );
   }
 }
 

@@ -6,7 +6,7 @@
 import type { Annotations, Icon, Meta, Resource, ResourceTemplate } from '@mcpkit/core';
 import { type Completer, type Completers, checkCompleters } from '../completion/complete.js';
 import type { RequestContext } from '../context.js';
-import { type ItemList, ListedItem, mergeConfig } from '../listChanged.js';
+import { type ItemList, ListedItem } from '../listChanged.js';
 import { checkAnnotations, checkIconsAndMeta, checkOptionalString, cloneJson } from '../tools/metadata.js';
 import type { ReadResourceReturn } from './readResult.js';
 import { uriProblem } from './uri.js';
@@ -101,11 +101,6 @@ export class RegisteredResource extends ListedItem<ResourceState> {
     return this.state.definition.uri;
   }
 
-  /** The resource as `resources/list` shows it. */
-  get definition(): Resource {
-    return this.state.definition;
-  }
-
   /**
    * Changes the resource's metadata, URI or reader.
    *
@@ -117,15 +112,7 @@ export class RegisteredResource extends ListedItem<ResourceState> {
    * ```
    */
   update(changes: ResourceUpdate): this {
-    const current = this.state;
-    const config = mergeConfig(current.config, changes, ['uri', 'read']);
-    const next = buildResourceState(
-      changes.uri ?? current.definition.uri,
-      config,
-      changes.read ?? current.read,
-    );
-    this.replaceState(next, (state) => state.definition.uri);
-    return this;
+    return this.rebuild(changes, 'uri', 'read', buildResourceState);
   }
 }
 
@@ -318,11 +305,6 @@ export class RegisteredResourceTemplate extends ListedItem<ResourceTemplateState
     return this.state.definition.uriTemplate;
   }
 
-  /** The template as `resources/templates/list` shows it. */
-  get definition(): ResourceTemplate {
-    return this.state.definition;
-  }
-
   /**
    * Changes the template's metadata, template string, completers, listing or reader.
    *
@@ -334,15 +316,7 @@ export class RegisteredResourceTemplate extends ListedItem<ResourceTemplateState
    * ```
    */
   update(changes: ResourceTemplateUpdate): this {
-    const current = this.state;
-    const config = mergeConfig(current.config, changes, ['uriTemplate', 'read']);
-    const next = buildTemplateState(
-      changes.uriTemplate ?? current.definition.uriTemplate,
-      config,
-      changes.read ?? current.read,
-    );
-    this.replaceState(next, (state) => state.definition.uriTemplate);
-    return this;
+    return this.rebuild(changes, 'uriTemplate', 'read', buildTemplateState);
   }
 }
 

@@ -20,7 +20,7 @@ import type {
 } from '@mcpkit/core';
 import type { InferSchemaInput, InferSchemaOutput, RequireJsonSchemaConverter } from '@mcpkit/schema';
 import type { RequestContext } from '../context.js';
-import { type ItemList, ListedItem, mergeConfig } from '../listChanged.js';
+import { type ItemList, ListedItem } from '../listChanged.js';
 import { checkIconsAndMeta, checkOptionalString, checkToolAnnotations, cloneJson } from './metadata.js';
 import { type PreparedSchema, prepareObjectSchema, type SchemaInput } from './schemas.js';
 import { toolNameProblem } from './toolName.js';
@@ -207,11 +207,6 @@ export class RegisteredTool extends ListedItem<ToolState> {
     return this.state.definition.name;
   }
 
-  /** The tool as `tools/list` shows it. */
-  get definition(): Tool {
-    return this.state.definition;
-  }
-
   /**
    * Changes the tool's metadata, schemas, name or handler. Everything is validated and compiled
    * before anything changes.
@@ -225,12 +220,9 @@ export class RegisteredTool extends ListedItem<ToolState> {
    * ```
    */
   update(changes: ToolUpdate): this {
-    const current = this.state;
-    const config = mergeConfig(current.config, changes, ['name', 'handler']);
-    const name = changes.name ?? current.definition.name;
-    const next = buildToolState(this.context, name, config, changes.handler ?? current.handler);
-    this.replaceState(next, (state) => state.definition.name);
-    return this;
+    return this.rebuild(changes, 'name', 'handler', (name, config, handler) =>
+      buildToolState(this.context, name, config, handler),
+    );
   }
 }
 

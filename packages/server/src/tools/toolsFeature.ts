@@ -136,11 +136,7 @@ export class ToolsFeature extends Feature {
    */
   middlewareFailed(params: Record<string, unknown>, error: unknown, ctx: RequestContext): CallToolResult {
     if (error instanceof McpError) throw error;
-    const name = typeof params.name === 'string' ? params.name : '';
-    if (!(error instanceof ToolError) && !ctx.request.cancelled && !ctx.request.aborted) {
-      this.host.reportError(toError(error), ctx.session);
-    }
-    return toolErrorResult(thrownErrorText(name, error, this.options.maskErrors));
+    return this.errorResult(typeof params.name === 'string' ? params.name : '', error, ctx);
   }
 
   private changed(): void {
@@ -295,10 +291,18 @@ export class ToolsFeature extends Feature {
   /** A thrown error becomes an `isError` result, except one the specification answers as an error. */
   private failed(state: ToolState, error: unknown, ctx: RequestContext): CallToolResult {
     if (error instanceof UrlElicitationRequiredError) throw error;
+    return this.errorResult(state.definition.name, error, ctx);
+  }
+
+  /**
+   * Tool `name`'s error as an `isError` result; one it did not throw on purpose (a `ToolError`
+   * is), and that no cancellation explains, also goes to `onError`.
+   */
+  private errorResult(name: string, error: unknown, ctx: RequestContext): CallToolResult {
     if (!(error instanceof ToolError) && !ctx.request.cancelled && !ctx.request.aborted) {
       this.host.reportError(toError(error), ctx.session);
     }
-    return toolErrorResult(thrownErrorText(state.definition.name, error, this.options.maskErrors));
+    return toolErrorResult(thrownErrorText(name, error, this.options.maskErrors));
   }
 
   /** Checks structured output against `outputSchema`; a mismatch is the server's bug, reported. */

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { toError } from '@mcpkit/core/internal';
 import type { AbortSignalLike, RawHttpHandler, RawHttpReply, RawHttpRequest } from '@mcpkit/server/http';
-import { drainRequest, pipeStream } from './socketFlow.js';
+import { drainRequest, pipeStream, readLimited } from './socketFlow.js';
 
 /**
  * A web-standard request handler of one argument, such as the one `createStreamableHttpHandler`
@@ -315,37 +315,6 @@ function joinedHeaders(raw: readonly string[]): Map<string, string> {
     map.set(key, previous === undefined ? value : `${previous}, ${value}`);
   }
   return map;
-}
-
-/** Reads a body up to `limit` bytes; past it the rest is discarded. */
-function readLimited(req: IncomingMessage, limit: number): Promise<Uint8Array | 'too-large' | 'aborted'> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (result: Uint8Array | 'too-large' | 'aborted'): void => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onFailure);
-      req.off('close', onFailure);
-      resolve(result);
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > limit) {
-        finish('too-large');
-        req.resume(); // discard the rest
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => finish(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    // 'close' before 'end' means the client went away mid-body.
-    const onFailure = (): void => finish('aborted');
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onFailure);
-    req.on('close', onFailure);
-  });
 }
 
 /** A body a framework (express.json() and the like) already consumed and parsed. */

@@ -1,9 +1,11 @@
 /**
  * Moving bytes between a Node socket and the handlers' streams when the peer misbehaves: a
- * response body copied with backpressure that gives up on a client that stops reading, and the
- * unread rest of a refused upload received before the answer goes out.
+ * request body read up to a limit, a response body copied with backpressure that gives up on a
+ * client that stops reading, and the unread rest of a refused upload received before the answer
+ * goes out.
  * @module
  */
+import type { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toError } from '@mcpkit/core/internal';
 
@@ -83,6 +85,45 @@ class Backpressure {
 }
 
 /**
+ * Reads a body up to `limit` bytes; past it the rest is discarded.
+ *
+ * @example
+ * ```ts
+ * const body = await readLimited(req, 4 * 1024 * 1024);
+ * if (body === 'too-large') res.writeHead(413).end();
+ * ```
+ */
+export function readLimited(
+  req: IncomingMessage,
+  limit: number,
+): Promise<Uint8Array | 'too-large' | 'aborted'> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (result: Uint8Array | 'too-large' | 'aborted'): void => {
+      detach();
+      resolve(result);
+    };
+    // 'close' before 'end' means the client went away mid-body.
+    const aborted = (): void => finish('aborted');
+    const detach = listenAll(req, {
+      data: (chunk: Buffer): void => {
+        size += chunk.length;
+        if (size > limit) {
+          finish('too-large');
+          req.resume(); // discard the rest
+          return;
+        }
+        chunks.push(chunk);
+      },
+      end: () => finish(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)),
+      error: aborted,
+      close: aborted,
+    });
+  });
+}
+
+/**
  * Receives and discards what is left of a request body the handler did not read (a refused
  * upload), so that the client, still sending, gets to read the answer. Resolves true when the
  * request was read to its end, false when it was cut off at the bounds (the answer then closes the
@@ -94,23 +135,35 @@ export function drainRequest(req: IncomingMessage, res: ServerResponse): Promise
     let received = 0;
     const finish = (complete: boolean): void => {
       clearTimeout(timer);
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onGone);
+      detach();
       res.off('close', onGone);
       resolve(complete);
     };
-    const onData = (chunk: Buffer): void => {
-      received += chunk.length;
-      if (received > DRAIN_MAX_BYTES) finish(false);
-    };
-    const onEnd = (): void => finish(true);
     const onGone = (): void => finish(false);
     const timer = setTimeout(onGone, DRAIN_MAX_MS);
-    req.on('data', onData);
-    req.once('end', onEnd);
-    req.once('error', onGone);
+    const detach = listenAll(req, {
+      data: (chunk: Buffer): void => {
+        received += chunk.length;
+        if (received > DRAIN_MAX_BYTES) finish(false);
+      },
+      end: () => finish(true),
+      error: onGone,
+    });
     res.once('close', onGone);
     req.resume();
   });
+}
+
+/**
+ * Adds `listeners` to `emitter` and returns what removes exactly them: the one place a body read
+ * finishes detaches everything it attached, whichever event finished it.
+ */
+function listenAll(
+  emitter: EventEmitter,
+  listeners: Readonly<Record<string, (...args: any[]) => void>>,
+): () => void {
+  for (const [event, listener] of Object.entries(listeners)) emitter.on(event, listener);
+  return () => {
+    for (const [event, listener] of Object.entries(listeners)) emitter.off(event, listener);
+  };
 }

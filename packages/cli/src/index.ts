@@ -24,7 +24,8 @@ export {
 } from './args.js';
 export type { BrowserOpener } from './auth/browser.js';
 export { loadServerEntry, type ServerEntry } from './config.js';
-export { banner, LEGACY_SSE_PATH, MCP_PATH, serve } from './demo/serve.js';
+export { banner, LEGACY_SSE_PATH, serve } from './demo/serve.js';
 export { createDemoServer, type DemoServerOptions } from './demo/server.js';
 export { CliError, ExitCode, type ExitCodeValue } from './errors.js';
+export { MCP_PATH } from './httpServe.js';
 export { type CliIo, processIo, runCli } from './run.js';

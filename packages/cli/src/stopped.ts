@@ -2,6 +2,8 @@
  * How a long-running verb (`serve`, `gateway`) waits for its end.
  * @module
  */
+import type { Transport } from '@mcpkit/core';
+import { StdioServerTransport } from '@mcpkit/node/stdio';
 import type { CliIo } from './run.js';
 
 /**
@@ -26,4 +28,24 @@ export function untilStopped(io: CliIo, also?: (stop: () => void) => void): Prom
       resolve();
     });
   });
+}
+
+/**
+ * Serves one client on stdio (stdout carries nothing but protocol) until it closes stdin, or
+ * Ctrl-C. Closing the server is left to the caller.
+ *
+ * @example
+ * ```ts
+ * declare const io: CliIo;
+ * const server = createDemoServer({ log: () => {} });
+ * await serveStdioUntilStopped(server, io);
+ * await server.close();
+ * ```
+ */
+export async function serveStdioUntilStopped(
+  server: { connect(transport: Transport): { onClose(listener: () => void): void } },
+  io: CliIo,
+): Promise<void> {
+  const session = server.connect(new StdioServerTransport());
+  await untilStopped(io, (stop) => session.onClose(stop));
 }

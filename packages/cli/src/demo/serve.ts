@@ -3,33 +3,23 @@
  * endpoint beside it, for old clients).
  * @module
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { RequestListener } from 'node:http';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveFolder } from '@mcpkit/node/folder';
 import { toNodeListener } from '@mcpkit/node/http';
-import { StdioServerTransport } from '@mcpkit/node/stdio';
 import type { McpServer } from '@mcpkit/server';
 import { type HttpGate, rateLimit } from '@mcpkit/server/guards';
 import { createLegacySseHandler, createStreamableHttpHandler } from '@mcpkit/server/http';
 import type { ServeSettings } from '../args.js';
 import { CliError, ExitCode } from '../errors.js';
+import { MCP_PATH, startHttp, stopHttp } from '../httpServe.js';
 import { createStyle, type Style, wantsColor } from '../output.js';
 import type { CliIo } from '../run.js';
-import { untilStopped } from '../stopped.js';
+import { serveStdioUntilStopped, untilStopped } from '../stopped.js';
 import type { ClusterNode } from './cluster.js';
 import { createDemoServer } from './server.js';
 
-/**
- * The Streamable HTTP endpoint's path.
- *
- * @example
- * ```ts
- * const url = `http://127.0.0.1:3000${MCP_PATH}`;
- * ```
- */
-export const MCP_PATH = '/mcp';
 /**
  * The legacy HTTP+SSE endpoint's path (GET for the event stream, POST for messages).
  *
@@ -126,9 +116,8 @@ function serveFolders(
 
 /** Stdio: stdout carries nothing but protocol; every human-readable line goes to stderr. */
 async function serveStdio(server: McpServer, io: CliIo, log: (line: string) => void): Promise<number> {
-  const session = server.connect(new StdioServerTransport());
   log('serving one client on stdio');
-  await untilStopped(io, (stop) => session.onClose(stop));
+  await serveStdioUntilStopped(server, io);
   await server.close();
   return ExitCode.Success;
 }
@@ -152,23 +141,14 @@ async function serveHttp(
   // With --auth-issuer, /mcp and its metadata go through `protect`, set up once the port is known.
   const auth = settings.authIssuer === undefined ? undefined : await import('./protected.js');
   const issuer = settings.authIssuer && (await auth?.issuerMetadata(settings.authIssuer));
-  let guarded: { listener: ReturnType<typeof toNodeListener>; paths: ReadonlySet<string> } | undefined;
+  let guarded: { listener: RequestListener; paths: ReadonlySet<string> } | undefined;
   const mcpListener = toNodeListener(streamable, { onError });
   const legacyListener = toNodeListener(legacy, { onError });
-  const http = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
-    if (guarded?.paths.has(path)) guarded.listener(req, res);
-    else if (path === MCP_PATH && !issuer) mcpListener(req, res);
-    else if (path === LEGACY_SSE_PATH && !issuer) legacyListener(req, res);
-    else
-      res
-        .writeHead(404, { 'content-type': 'text/plain' })
-        .end(`Not found. The MCP endpoint is ${MCP_PATH}\n`);
+  const { http, base } = await startHttp(settings, (path) => {
+    if (guarded?.paths.has(path)) return guarded.listener;
+    if (issuer) return undefined;
+    return path === MCP_PATH ? mcpListener : path === LEGACY_SSE_PATH ? legacyListener : undefined;
   });
-  await listen(http, settings);
-  const port = (http.address() as AddressInfo).port;
-  const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
-  const base = `http://${host}:${port}`;
   if (auth && issuer) {
     const demo = auth.protectDemo(streamable, issuer, settings.authAudience, `${base}${MCP_PATH}`);
     guarded = { listener: toNodeListener(demo.handler, { onError }), paths: demo.paths };
@@ -184,53 +164,8 @@ async function serveHttp(
   );
   await untilStopped(io);
   log('shutting down');
-  const closed = new Promise<void>((resolve) => http.close(() => resolve()));
-  http.closeAllConnections();
-  await Promise.allSettled([streamable.close(), legacy.close(), server.close(), closed]);
+  await Promise.allSettled([streamable.close(), legacy.close(), server.close(), stopHttp(http)]);
   return ExitCode.Success;
-}
-
-/**
- * Listens on `settings.host:settings.port`; a port in use or not allowed is a clear CLI error.
- *
- * @example
- * ```ts
- * await listen(createServer(listener), { host: '127.0.0.1', port: 0 });
- * ```
- */
-export function listen(
-  http: ReturnType<typeof createServer>,
-  settings: Pick<ServeSettings, 'host' | 'port'>,
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    http.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') {
-        reject(
-          new CliError(
-            ExitCode.Connection,
-            `Port ${settings.port} on ${settings.host} is already in use`,
-            'Stop the other server, or pick another port: --port 3001 (or --port 0 for any free one)',
-          ),
-        );
-      } else if (error.code === 'EACCES') {
-        reject(
-          new CliError(
-            ExitCode.Connection,
-            `No permission to listen on port ${settings.port}`,
-            'Use a port above 1023',
-          ),
-        );
-      } else {
-        reject(
-          new CliError(
-            ExitCode.Connection,
-            `Could not listen on ${settings.host}:${settings.port}: ${error.code ?? error.message}`,
-          ),
-        );
-      }
-    });
-    http.listen(settings.port, settings.host, () => resolve());
-  });
 }
 
 /**

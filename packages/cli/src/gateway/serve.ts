@@ -3,18 +3,15 @@
  * Streamable HTTP, until the client closes stdin or Ctrl-C.
  * @module
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createGateway, type McpGateway } from '@mcpkit/host/gateway';
 import { nodeConnector } from '@mcpkit/host/node';
 import { toNodeListener } from '@mcpkit/node/http';
-import { StdioServerTransport } from '@mcpkit/node/stdio';
 import type { GatewaySettings } from '../args.js';
 import { loadAllServers } from '../config.js';
-import { listen, MCP_PATH } from '../demo/serve.js';
 import { ExitCode } from '../errors.js';
+import { MCP_PATH, startHttp, stopHttp } from '../httpServe.js';
 import type { CliIo } from '../run.js';
-import { untilStopped } from '../stopped.js';
+import { serveStdioUntilStopped, untilStopped } from '../stopped.js';
 
 /**
  * Runs the gateway until stdin closes (stdio) or Ctrl-C.
@@ -36,8 +33,7 @@ export async function runGateway(settings: GatewaySettings, io: CliIo): Promise<
   });
   log(`serving ${servers.length} server(s) of ${settings.config}: ${servers.map((s) => s.name).join(', ')}`);
   if (settings.transport === 'stdio') {
-    const session = gateway.connect(new StdioServerTransport());
-    await untilStopped(io, (stop) => session.onClose(stop));
+    await serveStdioUntilStopped(gateway, io);
   } else {
     await serveHttp(gateway, settings, io, log);
   }
@@ -54,20 +50,9 @@ async function serveHttp(
   const listener = toNodeListener(gateway.httpHandler(), {
     onError: (error) => log(`HTTP error: ${error.message}`),
   });
-  const http = createServer((req, res) => {
-    if ((req.url ?? '/').split('?', 1)[0] === MCP_PATH) listener(req, res);
-    else
-      res
-        .writeHead(404, { 'content-type': 'text/plain' })
-        .end(`Not found. The MCP endpoint is ${MCP_PATH}\n`);
-  });
-  await listen(http, settings);
-  const port = (http.address() as AddressInfo).port;
-  const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
-  io.stdout.write(`http://${host}:${port}${MCP_PATH}\n`);
+  const { http, base } = await startHttp(settings, (path) => (path === MCP_PATH ? listener : undefined));
+  io.stdout.write(`${base}${MCP_PATH}\n`);
   await untilStopped(io);
   log('shutting down');
-  const closed = new Promise<void>((resolve) => http.close(() => resolve()));
-  http.closeAllConnections();
-  await closed;
+  await stopHttp(http);
 }

@@ -45,8 +45,7 @@ export class ServerUnavailableError extends LocalError {
     message: string,
     cause?: unknown,
   ) {
-    super(message);
-    if (cause !== undefined) this.cause = cause;
+    super(message, cause);
   }
 }
 

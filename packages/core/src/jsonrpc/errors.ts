@@ -68,6 +68,11 @@ export class McpError extends Error {
  */
 export class LocalError extends Error {
   override name = 'LocalError';
+  /** @param cause what this error arose from, when there is something to keep (kept as `cause`). */
+  constructor(message?: string, cause?: unknown) {
+    super(message);
+    if (cause !== undefined) this.cause = cause;
+  }
 }
 
 /**
@@ -110,8 +115,7 @@ export class RequestTimeoutError extends LocalError {
 export class ConnectionClosedError extends LocalError {
   override name = 'ConnectionClosedError';
   constructor(message = 'The connection closed before a response arrived', cause?: unknown) {
-    super(message);
-    if (cause !== undefined) this.cause = cause;
+    super(message, cause);
   }
 }
 

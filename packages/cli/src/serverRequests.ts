@@ -7,16 +7,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  type CreateMessageRequestParams,
-  type CreateMessageResult,
-  type ElicitRequestFormParams,
-  type ElicitRequestURLParams,
-  type ElicitResult,
-  ErrorCode,
-  McpError,
-  type Root,
-} from '@mcpkit/core';
+import type { FormElicitationHandler, SamplingHandler, UrlElicitationHandler } from '@mcpkit/client';
+import { type CreateMessageResult, type ElicitResult, ErrorCode, McpError, type Root } from '@mcpkit/core';
 import { askForm, askUrl, type FormTerminal } from './form.js';
 import type { Style } from './output.js';
 
@@ -39,10 +31,7 @@ export type Notice = (text: string) => void;
  * const sampling = samplingHandler('python my_model.py', notice);
  * ```
  */
-export function samplingHandler(
-  command: string | undefined,
-  notice: Notice,
-): (params: CreateMessageRequestParams, context: { signal: AbortSignal }) => Promise<CreateMessageResult> {
+export function samplingHandler(command: string | undefined, notice: Notice): SamplingHandler {
   return async (params, context) => {
     if (command === undefined) {
       notice(
@@ -139,10 +128,7 @@ export function elicitationHandlers(
   notice: Notice,
   /** Hides the progress bar while the user is being asked, and shows it again after. */
   pauseProgress: (paused: boolean) => void,
-): {
-  form: (params: ElicitRequestFormParams, context: { signal: AbortSignal }) => Promise<ElicitResult>;
-  url: (params: ElicitRequestURLParams, context: { signal: AbortSignal }) => Promise<ElicitResult>;
-} {
+): { form: FormElicitationHandler; url: UrlElicitationHandler } {
   const decline = (kind: string, message: string): ElicitResult => {
     notice(
       `The server asked for ${kind} ("${message}"); declined, because stdin is not an interactive terminal.`,

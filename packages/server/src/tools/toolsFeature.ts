@@ -122,11 +122,7 @@ export class ToolsFeature extends Feature {
     ctx: RequestContext,
   ): CallToolResult | Promise<CallToolResult> {
     const state = tool.state;
-    const pending = state.input.validate(args);
-    if (isPromiseLike(pending)) {
-      return Promise.resolve(pending).then((checked) => this.runHandler(state, checked, ctx));
-    }
-    return this.runHandler(state, pending, ctx);
+    return this.runHandler(state, state.input.validate(args), ctx);
   }
 
   /**
@@ -233,8 +229,7 @@ export class ToolsFeature extends Feature {
       }
       state = this.route(now, ctx).state;
       const again = state.input.validate((now.arguments ?? {}) as Record<string, unknown>);
-      if (!isPromiseLike(again)) return this.runHandler(state, again, ctx, false);
-      return Promise.resolve(again).then((result) => this.runHandler(state, result, ctx, false));
+      return this.runHandler(state, again, ctx, false);
     };
     return this.host.runMiddleware(Method.ToolsCall, called, ctx, end).then(
       (result) => (state.output ? this.structured(state, result, ctx) : (result as CallToolResult)),
@@ -242,12 +237,16 @@ export class ToolsFeature extends Feature {
     );
   }
 
+  /** Runs the handler on arguments once their check (`checked`, perhaps still pending) passed. */
   private runHandler(
     state: ToolState,
-    checked: ValidationResult,
+    checked: ValidationResult | PromiseLike<ValidationResult>,
     ctx: RequestContext,
     checkOutput = true,
   ): CallToolResult | Promise<CallToolResult> {
+    if (isPromiseLike(checked)) {
+      return Promise.resolve(checked).then((result) => this.runHandler(state, result, ctx, checkOutput));
+    }
     if (!checked.valid) return invalidArgumentsResult(state.definition.name, checked.issues);
     let returned: unknown;
     try {

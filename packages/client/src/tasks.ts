@@ -139,14 +139,12 @@ export async function callToolAsTask(
  * const task = await getTask(client, taskId);
  * ```
  */
-export async function getTask(
+export function getTask(
   client: Client,
   taskId: string,
   options?: OutgoingRequestOptions,
 ): Promise<GetTaskResult> {
-  const task = await client.request<GetTaskResult>('tasks/get', { taskId }, options);
-  noteTask(client, task);
-  return task;
+  return requestTask<GetTaskResult>(client, 'tasks/get', taskId, options);
 }
 
 /**
@@ -200,14 +198,12 @@ export function listTasks(
  * await cancelTask(client, taskId);
  * ```
  */
-export async function cancelTask(
+export function cancelTask(
   client: Client,
   taskId: string,
   options?: OutgoingRequestOptions,
 ): Promise<CancelTaskResult> {
-  const task = await client.request<CancelTaskResult>('tasks/cancel', { taskId }, options);
-  noteTask(client, task);
-  return task;
+  return requestTask<CancelTaskResult>(client, 'tasks/cancel', taskId, options);
 }
 
 /**
@@ -390,6 +386,18 @@ function watchesOf(client: Client): Map<string, ProgressWatch> {
 }
 
 /** Every task state a helper sees passes here: a terminal one ends its task's progress watch. */
+/** Sends `tasks/get` or `tasks/cancel`; a terminal task in the answer ends its progress watch. */
+async function requestTask<R extends Task>(
+  client: Client,
+  method: 'tasks/get' | 'tasks/cancel',
+  taskId: string,
+  options: OutgoingRequestOptions | undefined,
+): Promise<R> {
+  const task = await client.request<R>(method, { taskId }, options);
+  noteTask(client, task);
+  return task;
+}
+
 function noteTask(client: Client, task: Task): void {
   if (isTask(task) && isTaskTerminal(task)) endProgressWatch(client, task.taskId);
 }

@@ -39,7 +39,14 @@ import {
   type MessageKind,
   type RequestId,
 } from './messages.js';
-import { elapsed, outgoingOutcome, withMeta } from './observing.js';
+import {
+  elapsed,
+  outgoingOutcome,
+  receiveObserved,
+  sendObserved,
+  watchesNotifications,
+  withMeta,
+} from './observing.js';
 
 const CANCELLED = 'notifications/cancelled';
 const PROGRESS = 'notifications/progress';
@@ -140,6 +147,8 @@ export class Connection {
   private closedError: Error | undefined;
   private isClosed = false;
   private readonly observer: Observer | undefined;
+  /** The observer, when it listens to notifications; else undefined (one check per notification). */
+  private readonly notificationObserver: Observer | undefined;
   /** What the transport talks to; kept off the public surface of the connection. */
   private readonly sink: MessageSink = {
     message: (value, extra) => this.receive(value, extra),
@@ -158,6 +167,7 @@ export class Connection {
     this.maxTotalTimeout = options.maxTotalTimeout ?? DEFAULT_MAX_TOTAL_TIMEOUT;
     this.uncancellable = new Set(options.uncancellableMethods ?? ['initialize']);
     this.observer = options.observer;
+    if (watchesNotifications(options.observer)) this.notificationObserver = options.observer;
     const sizes = options.observer?.messageSize;
     // Transports check for this member once per message: present only when someone listens.
     if (sizes) {
@@ -255,7 +265,11 @@ export class Connection {
     if (this.isClosed) throw this.closedFailure();
     const message: JsonRpcNotification =
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
-    return this.transport.send(message, options);
+    const observer = this.notificationObserver;
+    if (observer === undefined) return this.transport.send(message, options);
+    return sendObserved(observer, this.options.observedSession, message, this.reportUnknown, () =>
+      this.transport.send(message, options),
+    );
   }
 
   private transmit(
@@ -285,7 +299,13 @@ export class Connection {
     if (this.isClosed) return;
     const params: Record<string, unknown> =
       reason === undefined ? { requestId: id } : { requestId: id, reason };
-    this.transmit({ jsonrpc: '2.0', method: CANCELLED, params }, undefined);
+    const message: JsonRpcNotification = { jsonrpc: '2.0', method: CANCELLED, params };
+    const observer = this.notificationObserver;
+    if (observer === undefined) this.transmit(message, undefined);
+    else
+      sendObserved(observer, this.options.observedSession, message, this.reportUnknown, () =>
+        this.transmit(message, undefined),
+      );
   }
 
   /** Resolves or rejects a pending request exactly once, and forgets it. */
@@ -525,6 +545,15 @@ export class Connection {
   }
 
   private handleNotification(message: JsonRpcNotification, extra: MessageExtra | undefined): void {
+    const observer = this.notificationObserver;
+    if (observer === undefined) this.deliverNotification(message, extra);
+    else
+      receiveObserved(observer, this.options.observedSession, message, this.reportUnknown, () =>
+        this.deliverNotification(message, extra),
+      );
+  }
+
+  private deliverNotification(message: JsonRpcNotification, extra: MessageExtra | undefined): void {
     const params = message.params;
     if (message.method === CANCELLED) {
       this.handleCancelled(params);
@@ -716,6 +745,9 @@ export class Connection {
       ? new ConnectionClosedError(`The connection closed: ${cause.message}`, cause)
       : new ConnectionClosedError();
   }
+
+  /** {@link report} for anything thrown, bound once (observer hooks run per message). */
+  private readonly reportUnknown = (error: unknown): void => this.report(toError(error));
 
   private report(error: Error): void {
     try {

@@ -3,8 +3,15 @@
  * its duration, and the `_meta` an observer adds (kept out of connection.ts, which is long enough).
  * @module
  */
-import type { ObservedOutcome, ObservedRequest } from '../observer.js';
+import {
+  type ObservedMessage,
+  ObservedNotification,
+  type ObservedOutcome,
+  type ObservedSession,
+  type Observer,
+} from '../observer.js';
 import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError } from './errors.js';
+import type { JsonRpcNotification } from './messages.js';
 
 /** A copy of `params` whose `_meta` also carries `meta` (the caller's objects stay as they were). */
 export function withMeta(
@@ -16,13 +23,13 @@ export function withMeta(
   return { ...params, _meta: merged };
 }
 
-export function elapsed(observed: ObservedRequest): number {
+export function elapsed(observed: ObservedMessage): number {
   return performance.now() - observed.startedAt;
 }
 
 /** How an outgoing request ended, as an observer is told. */
 export function outgoingOutcome(
-  observed: ObservedRequest,
+  observed: ObservedMessage,
   result: unknown,
   error: Error | undefined,
 ): ObservedOutcome {
@@ -33,4 +40,56 @@ export function outgoingOutcome(
   if (error instanceof RequestCancelledError) return { durationMs, failure: 'cancelled' };
   if (error instanceof ConnectionClosedError) return { durationMs, failure: 'closed' };
   return { durationMs, failure: error.name };
+}
+
+/** Whether `observer` listens to notifications (else the engine skips them: no record built). */
+export function watchesNotifications(observer: Observer | undefined): observer is Observer {
+  return observer !== undefined && !!(observer.notificationStarted || observer.notificationFinished);
+}
+
+/**
+ * Sends `message` through `send` under the observer: started (its `_meta` entries join the
+ * message), sent, finished. Observer failures go to `report`, never to the sender.
+ */
+export function sendObserved<T>(
+  observer: Observer,
+  session: ObservedSession | undefined,
+  message: JsonRpcNotification,
+  report: (error: unknown) => void,
+  send: () => T,
+): T {
+  const observed = new ObservedNotification('client', message.method, message.params, session);
+  guard(report, () => observer.notificationStarted?.(observed));
+  if (observed.meta) message.params = withMeta(message.params, observed.meta);
+  try {
+    return send();
+  } finally {
+    guard(report, () => observer.notificationFinished?.(observed, elapsed(observed)));
+  }
+}
+
+/** Runs the delivery of a received notification under the observer (inside its context). */
+export function receiveObserved(
+  observer: Observer,
+  session: ObservedSession | undefined,
+  message: JsonRpcNotification,
+  report: (error: unknown) => void,
+  deliver: () => void,
+): void {
+  const observed = new ObservedNotification('server', message.method, message.params, session);
+  guard(report, () => observer.notificationStarted?.(observed));
+  try {
+    if (observer.runHandler) observer.runHandler(observed, deliver);
+    else deliver();
+  } finally {
+    guard(report, () => observer.notificationFinished?.(observed, elapsed(observed)));
+  }
+}
+
+function guard(report: (error: unknown) => void, fn: () => void): void {
+  try {
+    fn();
+  } catch (error) {
+    report(error);
+  }
 }

@@ -189,6 +189,44 @@ describe('@mcpkit/otel with the OpenTelemetry SDK', () => {
     expect(clientAnswers.spanContext().traceId).toBe(serverCall.spanContext().traceId);
   });
 
+  it('gives notifications spans too, trace context carried in _meta, with no jsonrpc.request.id', async () => {
+    const { url } = await startServer();
+    const client = new McpClient(
+      { name: 'host', version: '1.0.0' },
+      { observer: observer(), roots: [{ uri: 'file:///work' }] },
+    );
+    await client.connect(new StreamableHttpClientTransport(url));
+    cleanups.push(() => client.close());
+
+    const method = 'notifications/roots/list_changed';
+    await hostTracer.startActiveSpan('host notifies', async (host) => {
+      await client.notify(method);
+      host.end();
+    });
+    await expect
+      .poll(() =>
+        spans.getFinishedSpans().filter((span) => span.kind === SpanKind.SERVER && span.name === method),
+      )
+      .toHaveLength(1);
+
+    const host = named('host notifies', SpanKind.INTERNAL);
+    const sent = named(method, SpanKind.CLIENT);
+    const received = named(method, SpanKind.SERVER);
+    expect(parentOf(sent)).toBe(host.spanContext().spanId);
+    expect(parentOf(received)).toBe(sent.spanContext().spanId);
+    expect(received.spanContext().traceId).toBe(host.spanContext().traceId);
+    for (const span of [sent, received]) {
+      expect(span.attributes).toMatchObject({ 'mcp.method.name': method, 'network.transport': 'tcp' });
+      expect(span.attributes['jsonrpc.request.id']).toBeUndefined();
+    }
+    // The handshake's own notification is seen as well, on both sides.
+    named('notifications/initialized', SpanKind.CLIENT);
+    named('notifications/initialized', SpanKind.SERVER);
+    const operations = await histogram('mcp.client.operation.duration');
+    const notified = operations.dataPoints.filter((point) => point.attributes['mcp.method.name'] === method);
+    expect(notified.map((point) => point.value.count)).toEqual([1]);
+  });
+
   it('records the operation and session histograms with the advisory buckets', async () => {
     const { url } = await startServer();
     const client = new McpClient({ name: 'host', version: '1.0.0' }, { observer: observer() });

@@ -39,7 +39,12 @@ export interface ReconnectOptions extends RestartOptions {
  *
  * @example
  * ```ts
- * try { await client.callTool('echo'); } catch (e) { if (e instanceof ReconnectFailedError) restartApp(); }
+ * declare const client: McpClient;
+ * try {
+ *   await client.callTool('echo');
+ * } catch (error) {
+ *   if (error instanceof ReconnectFailedError) console.error('the server is gone for good:', error.message);
+ * }
  * ```
  */
 export class ReconnectFailedError extends LocalError {

@@ -39,14 +39,7 @@ import {
   type MessageKind,
   type RequestId,
 } from './messages.js';
-import {
-  elapsed,
-  outgoingOutcome,
-  receiveObserved,
-  sendObserved,
-  watchesNotifications,
-  withMeta,
-} from './observing.js';
+import { elapsed, observeNotification, outgoingOutcome, withMeta } from './observing.js';
 
 const CANCELLED = 'notifications/cancelled';
 const PROGRESS = 'notifications/progress';
@@ -167,7 +160,8 @@ export class Connection {
     this.maxTotalTimeout = options.maxTotalTimeout ?? DEFAULT_MAX_TOTAL_TIMEOUT;
     this.uncancellable = new Set(options.uncancellableMethods ?? ['initialize']);
     this.observer = options.observer;
-    if (watchesNotifications(options.observer)) this.notificationObserver = options.observer;
+    const observer = options.observer;
+    if (observer?.notificationStarted || observer?.notificationFinished) this.notificationObserver = observer;
     const sizes = options.observer?.messageSize;
     // Transports check for this member once per message: present only when someone listens.
     if (sizes) {
@@ -265,11 +259,8 @@ export class Connection {
     if (this.isClosed) throw this.closedFailure();
     const message: JsonRpcNotification =
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
-    const observer = this.notificationObserver;
-    if (observer === undefined) return this.transport.send(message, options);
-    return sendObserved(observer, this.options.observedSession, message, this.reportUnknown, () =>
-      this.transport.send(message, options),
-    );
+    if (!this.notificationObserver) return this.transport.send(message, options);
+    return this.observeNotification('client', message, () => this.transport.send(message, options));
   }
 
   private transmit(
@@ -300,12 +291,8 @@ export class Connection {
     const params: Record<string, unknown> =
       reason === undefined ? { requestId: id } : { requestId: id, reason };
     const message: JsonRpcNotification = { jsonrpc: '2.0', method: CANCELLED, params };
-    const observer = this.notificationObserver;
-    if (observer === undefined) this.transmit(message, undefined);
-    else
-      sendObserved(observer, this.options.observedSession, message, this.reportUnknown, () =>
-        this.transmit(message, undefined),
-      );
+    if (!this.notificationObserver) this.transmit(message, undefined);
+    else this.observeNotification('client', message, () => this.transmit(message, undefined));
   }
 
   /** Resolves or rejects a pending request exactly once, and forgets it. */
@@ -545,12 +532,8 @@ export class Connection {
   }
 
   private handleNotification(message: JsonRpcNotification, extra: MessageExtra | undefined): void {
-    const observer = this.notificationObserver;
-    if (observer === undefined) this.deliverNotification(message, extra);
-    else
-      receiveObserved(observer, this.options.observedSession, message, this.reportUnknown, () =>
-        this.deliverNotification(message, extra),
-      );
+    if (!this.notificationObserver) this.deliverNotification(message, extra);
+    else this.observeNotification('server', message, () => this.deliverNotification(message, extra));
   }
 
   private deliverNotification(message: JsonRpcNotification, extra: MessageExtra | undefined): void {
@@ -670,6 +653,19 @@ export class Connection {
     return observer.runHandler(observed, () => this.handler.onRequest(request));
   }
 
+  /** Sends or delivers a notification under the notification observer. */
+  private observeNotification<T>(role: 'client' | 'server', message: JsonRpcNotification, run: () => T): T {
+    const report = (error: unknown) => this.report(toError(error));
+    return observeNotification(
+      this.notificationObserver!,
+      role,
+      message,
+      this.options.observedSession,
+      report,
+      run,
+    );
+  }
+
   private observeEnd(observed: ObservedRequest, outcome: ObservedOutcome): void {
     try {
       this.observer?.requestFinished?.(observed, outcome);
@@ -745,9 +741,6 @@ export class Connection {
       ? new ConnectionClosedError(`The connection closed: ${cause.message}`, cause)
       : new ConnectionClosedError();
   }
-
-  /** {@link report} for anything thrown, bound once (observer hooks run per message). */
-  private readonly reportUnknown = (error: unknown): void => this.report(toError(error));
 
   private report(error: Error): void {
     try {

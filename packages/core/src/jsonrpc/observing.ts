@@ -7,6 +7,7 @@ import {
   type ObservedMessage,
   ObservedNotification,
   type ObservedOutcome,
+  type ObservedRole,
   type ObservedSession,
   type Observer,
 } from '../observer.js';
@@ -42,54 +43,33 @@ export function outgoingOutcome(
   return { durationMs, failure: error.name };
 }
 
-/** Whether `observer` listens to notifications (else the engine skips them: no record built). */
-export function watchesNotifications(observer: Observer | undefined): observer is Observer {
-  return observer !== undefined && !!(observer.notificationStarted || observer.notificationFinished);
-}
-
 /**
- * Sends `message` through `send` under the observer: started (its `_meta` entries join the
- * message), sent, finished. Observer failures go to `report`, never to the sender.
+ * Runs `run` (the send of a notification, or the delivery of a received one) under the observer:
+ * started, then run (a received one inside `runHandler`), then finished. A sent notification takes
+ * the observer's `_meta` entries. Observer failures go to `report`, never to the sender.
  */
-export function sendObserved<T>(
+export function observeNotification<T>(
   observer: Observer,
-  session: ObservedSession | undefined,
+  role: ObservedRole,
   message: JsonRpcNotification,
+  session: ObservedSession | undefined,
   report: (error: unknown) => void,
-  send: () => T,
+  run: () => T,
 ): T {
-  const observed = new ObservedNotification('client', message.method, message.params, session);
-  guard(report, () => observer.notificationStarted?.(observed));
-  if (observed.meta) message.params = withMeta(message.params, observed.meta);
+  const observed = new ObservedNotification(role, message.method, message.params, session);
   try {
-    return send();
-  } finally {
-    guard(report, () => observer.notificationFinished?.(observed, elapsed(observed)));
-  }
-}
-
-/** Runs the delivery of a received notification under the observer (inside its context). */
-export function receiveObserved(
-  observer: Observer,
-  session: ObservedSession | undefined,
-  message: JsonRpcNotification,
-  report: (error: unknown) => void,
-  deliver: () => void,
-): void {
-  const observed = new ObservedNotification('server', message.method, message.params, session);
-  guard(report, () => observer.notificationStarted?.(observed));
-  try {
-    if (observer.runHandler) observer.runHandler(observed, deliver);
-    else deliver();
-  } finally {
-    guard(report, () => observer.notificationFinished?.(observed, elapsed(observed)));
-  }
-}
-
-function guard(report: (error: unknown) => void, fn: () => void): void {
-  try {
-    fn();
+    observer.notificationStarted?.(observed);
   } catch (error) {
     report(error);
+  }
+  if (observed.meta && role === 'client') message.params = withMeta(message.params, observed.meta);
+  try {
+    return role === 'server' && observer.runHandler ? observer.runHandler(observed, run) : run();
+  } finally {
+    try {
+      observer.notificationFinished?.(observed, elapsed(observed));
+    } catch (error) {
+      report(error);
+    }
   }
 }

@@ -140,8 +140,8 @@ export class Connection {
   private closedError: Error | undefined;
   private isClosed = false;
   private readonly observer: Observer | undefined;
-  /** The observer, when it listens to notifications; else undefined (one check per notification). */
-  private readonly notificationObserver: Observer | undefined;
+  /** Whether the observer listens to notifications (one check per notification). */
+  private readonly seesNotifications: boolean;
   /** What the transport talks to; kept off the public surface of the connection. */
   private readonly sink: MessageSink = {
     message: (value, extra) => this.receive(value, extra),
@@ -161,7 +161,7 @@ export class Connection {
     this.uncancellable = new Set(options.uncancellableMethods ?? ['initialize']);
     this.observer = options.observer;
     const observer = options.observer;
-    if (observer?.notificationStarted || observer?.notificationFinished) this.notificationObserver = observer;
+    this.seesNotifications = !!(observer?.notificationStarted || observer?.notificationFinished);
     const sizes = options.observer?.messageSize;
     // Transports check for this member once per message: present only when someone listens.
     if (sizes) {
@@ -259,8 +259,8 @@ export class Connection {
     if (this.isClosed) throw this.closedFailure();
     const message: JsonRpcNotification =
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
-    if (!this.notificationObserver) return this.transport.send(message, options);
-    return this.observeNotification('client', message, () => this.transport.send(message, options));
+    if (!this.seesNotifications) return this.transport.send(message, options);
+    return observeNotification('client', message, this.options, () => this.transport.send(message, options));
   }
 
   private transmit(
@@ -291,8 +291,8 @@ export class Connection {
     const params: Record<string, unknown> =
       reason === undefined ? { requestId: id } : { requestId: id, reason };
     const message: JsonRpcNotification = { jsonrpc: '2.0', method: CANCELLED, params };
-    if (!this.notificationObserver) this.transmit(message, undefined);
-    else this.observeNotification('client', message, () => this.transmit(message, undefined));
+    if (!this.seesNotifications) this.transmit(message, undefined);
+    else observeNotification('client', message, this.options, () => this.transmit(message, undefined));
   }
 
   /** Resolves or rejects a pending request exactly once, and forgets it. */
@@ -383,7 +383,11 @@ export class Connection {
         this.handleRequest(kind.message, extra, batch);
         return;
       case 'notification':
-        this.handleNotification(kind.message, extra);
+        if (!this.seesNotifications) this.handleNotification(kind.message, extra);
+        else
+          observeNotification('server', kind.message, this.options, () =>
+            this.handleNotification(kind.message, extra),
+          );
         return;
       case 'response':
         this.handleResponse(kind.message);
@@ -532,11 +536,6 @@ export class Connection {
   }
 
   private handleNotification(message: JsonRpcNotification, extra: MessageExtra | undefined): void {
-    if (!this.notificationObserver) this.deliverNotification(message, extra);
-    else this.observeNotification('server', message, () => this.deliverNotification(message, extra));
-  }
-
-  private deliverNotification(message: JsonRpcNotification, extra: MessageExtra | undefined): void {
     const params = message.params;
     if (message.method === CANCELLED) {
       this.handleCancelled(params);
@@ -651,19 +650,6 @@ export class Connection {
     }
     if (!observer.runHandler) return this.handler.onRequest(request);
     return observer.runHandler(observed, () => this.handler.onRequest(request));
-  }
-
-  /** Sends or delivers a notification under the notification observer. */
-  private observeNotification<T>(role: 'client' | 'server', message: JsonRpcNotification, run: () => T): T {
-    const report = (error: unknown) => this.report(toError(error));
-    return observeNotification(
-      this.notificationObserver!,
-      role,
-      message,
-      this.options.observedSession,
-      report,
-      run,
-    );
   }
 
   private observeEnd(observed: ObservedRequest, outcome: ObservedOutcome): void {

@@ -8,9 +8,9 @@ import {
   ObservedNotification,
   type ObservedOutcome,
   type ObservedRole,
-  type ObservedSession,
-  type Observer,
 } from '../observer.js';
+import { toError } from '../shared.js';
+import type { ConnectionOptions } from './connection.js';
 import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError } from './errors.js';
 import type { JsonRpcNotification } from './messages.js';
 
@@ -44,19 +44,25 @@ export function outgoingOutcome(
 }
 
 /**
- * Runs `run` (the send of a notification, or the delivery of a received one) under the observer:
- * started, then run (a received one inside `runHandler`), then finished. A sent notification takes
- * the observer's `_meta` entries. Observer failures go to `report`, never to the sender.
+ * Runs `run` (the send of a notification, or the delivery of a received one) under the
+ * connection's observer: started, then run (a received one inside `runHandler`), then finished. A
+ * sent notification takes the observer's `_meta` entries. Observer failures go to `onError`.
  */
 export function observeNotification<T>(
-  observer: Observer,
   role: ObservedRole,
   message: JsonRpcNotification,
-  session: ObservedSession | undefined,
-  report: (error: unknown) => void,
+  options: ConnectionOptions,
   run: () => T,
 ): T {
-  const observed = new ObservedNotification(role, message.method, message.params, session);
+  const observer = options.observer!;
+  const observed = new ObservedNotification(role, message.method, message.params, options.observedSession);
+  const report = (error: unknown) => {
+    try {
+      options.onError?.(toError(error));
+    } catch {
+      // As the connection's own report: a failing error hook must not break the message.
+    }
+  };
   try {
     observer.notificationStarted?.(observed);
   } catch (error) {

@@ -6,13 +6,22 @@
  */
 import { McpClient } from '@mcpkit/client';
 import { StreamableHttpClientTransport } from '@mcpkit/client/http';
+import { createInMemoryPair } from '@mcpkit/core';
 import { serve } from '@mcpkit/node/http';
 import { createOtelObserver, DURATION_BUCKETS } from '@mcpkit/otel';
 import { McpServer, promptSupport } from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  context,
+  createNoopMeter,
+  ProxyTracerProvider,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
@@ -316,5 +325,45 @@ describe('@mcpkit/otel with the OpenTelemetry SDK', () => {
     const span = named('tools/call echo', SpanKind.SERVER);
     expect(JSON.parse(String(span.attributes['gen_ai.tool.call.arguments']))).toEqual({ text: 'secret-ish' });
     expect(String(span.attributes['gen_ai.tool.call.result'])).toContain('secret-ish');
+  });
+
+  it('records metrics only, or traces only, when the other provider is a no-op', async () => {
+    const call = async (options: Parameters<typeof createOtelObserver>[0]) => {
+      const server = new McpServer(
+        { name: 'half', version: '1.0.0' },
+        { observer: createOtelObserver(options) },
+      );
+      server.tool('echo', () => 'hi');
+      const [clientSide, serverSide] = createInMemoryPair();
+      await server.connect(serverSide);
+      const client = new McpClient({ name: 'host', version: '1.0.0' });
+      await client.connect(clientSide);
+      await client.callTool('echo', {});
+      await client.close();
+    };
+    const operations = async () => {
+      const { resourceMetrics } = await reader.collect();
+      return resourceMetrics.scopeMetrics
+        .flatMap((scope) => scope.metrics)
+        .filter((m) => m.descriptor.name === 'mcp.server.operation.duration');
+    };
+
+    // A tracer provider with no SDK behind it: no span, the histogram still counts the call.
+    await call({ tracerProvider: new ProxyTracerProvider(), meterProvider });
+    expect(spans.getFinishedSpans()).toHaveLength(0);
+    const [metric] = await operations();
+    const calls = (metric as HistogramMetricData).dataPoints.filter(
+      (point) => point.attributes['mcp.method.name'] === 'tools/call',
+    );
+    expect(calls.map((point) => point.value.count)).toEqual([1]);
+
+    // A no-op meter: spans, and nothing more in the histogram.
+    await call({ tracerProvider, meterProvider: { getMeter: () => createNoopMeter() } });
+    named('tools/call echo', SpanKind.SERVER);
+    const [after] = await operations();
+    const still = (after as HistogramMetricData).dataPoints.filter(
+      (point) => point.attributes['mcp.method.name'] === 'tools/call',
+    );
+    expect(still.map((point) => point.value.count)).toEqual([1]);
   });
 });

@@ -27,10 +27,10 @@ const HEADROOM = 1.03;
  * Budgets `--update` never exceeds. The benchmark's target for the minimal stdio server is at most a
  * third of the official SDK's bundle (103.1 KB gz, so 34.4 KB; we aim at 34.0). It was met (33.4 KB),
  * lost to the observer seam and the sending middleware (35.4 KB), and met again once prompts and
- * completion became opt-in like resources (33.97 KB, see docs/benchmarks.md): the cap keeps it under
- * the target.
+ * completion became opt-in like resources (33.97 KB, see docs/benchmarks.md). Observing notifications
+ * (issue 15) added 0.2 KB to the engine (34.16 KB): the cap, 34.28 KB, still keeps it under the target.
  */
-const CAPS = { 'bench: minimal stdio server': 34_800 };
+const CAPS = { 'bench: minimal stdio server': 35_100 };
 
 /** The benchmark's minimal servers: what a user actually ships. */
 const SERVERS = {

@@ -92,3 +92,28 @@ describe.each(TRANSPORTS)('session recovery over HTTP with %s', (_name, makeTran
     await client.close();
   }, 60_000);
 });
+
+describe('a plain client over HTTP when the server dies', () => {
+  it('a call in flight when the server dies fails with an error that says so; the next call, after the restart, succeeds', async () => {
+    const first = await startServer(0);
+    const port = Number(new URL(first.url).port);
+    const client = new McpClient({ name: 'survivor', version: '1.0.0' });
+    // No stream resumption: the dropped answer stream fails its call at once.
+    await client.connect(new StreamableHttpClientTransport(first.url, { maxRetries: 0 }));
+
+    const pending = client.callTool('sleep', { ms: 60_000 }).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+    await client.ping(); // the call went out before this answer came back
+    await killed(first.child);
+    const failure = await pending;
+    expect(failure?.message).toMatch(/answer stream of "tools\/call" was lost/);
+
+    await startServer(port);
+    const result = await client.callTool('touch', { uri: WATCHED });
+    expect(result.isError).toBeFalsy();
+    expect(client.connected).toBe(true);
+    await client.close();
+  }, 60_000);
+});

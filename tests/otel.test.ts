@@ -6,13 +6,22 @@
  */
 import { McpClient } from '@mcpkit/client';
 import { StreamableHttpClientTransport } from '@mcpkit/client/http';
+import { createInMemoryPair } from '@mcpkit/core';
 import { serve } from '@mcpkit/node/http';
 import { createOtelObserver, DURATION_BUCKETS } from '@mcpkit/otel';
 import { McpServer, promptSupport } from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  context,
+  createNoopMeter,
+  ProxyTracerProvider,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
@@ -189,6 +198,44 @@ describe('@mcpkit/otel with the OpenTelemetry SDK', () => {
     expect(clientAnswers.spanContext().traceId).toBe(serverCall.spanContext().traceId);
   });
 
+  it('gives notifications spans too, trace context carried in _meta, with no jsonrpc.request.id', async () => {
+    const { url } = await startServer();
+    const client = new McpClient(
+      { name: 'host', version: '1.0.0' },
+      { observer: observer(), roots: [{ uri: 'file:///work' }] },
+    );
+    await client.connect(new StreamableHttpClientTransport(url));
+    cleanups.push(() => client.close());
+
+    const method = 'notifications/roots/list_changed';
+    await hostTracer.startActiveSpan('host notifies', async (host) => {
+      await client.notify(method);
+      host.end();
+    });
+    await expect
+      .poll(() =>
+        spans.getFinishedSpans().filter((span) => span.kind === SpanKind.SERVER && span.name === method),
+      )
+      .toHaveLength(1);
+
+    const host = named('host notifies', SpanKind.INTERNAL);
+    const sent = named(method, SpanKind.CLIENT);
+    const received = named(method, SpanKind.SERVER);
+    expect(parentOf(sent)).toBe(host.spanContext().spanId);
+    expect(parentOf(received)).toBe(sent.spanContext().spanId);
+    expect(received.spanContext().traceId).toBe(host.spanContext().traceId);
+    for (const span of [sent, received]) {
+      expect(span.attributes).toMatchObject({ 'mcp.method.name': method, 'network.transport': 'tcp' });
+      expect(span.attributes['jsonrpc.request.id']).toBeUndefined();
+    }
+    // The handshake's own notification is seen as well, on both sides.
+    named('notifications/initialized', SpanKind.CLIENT);
+    named('notifications/initialized', SpanKind.SERVER);
+    const operations = await histogram('mcp.client.operation.duration');
+    const notified = operations.dataPoints.filter((point) => point.attributes['mcp.method.name'] === method);
+    expect(notified.map((point) => point.value.count)).toEqual([1]);
+  });
+
   it('records the operation and session histograms with the advisory buckets', async () => {
     const { url } = await startServer();
     const client = new McpClient({ name: 'host', version: '1.0.0' }, { observer: observer() });
@@ -278,5 +325,45 @@ describe('@mcpkit/otel with the OpenTelemetry SDK', () => {
     const span = named('tools/call echo', SpanKind.SERVER);
     expect(JSON.parse(String(span.attributes['gen_ai.tool.call.arguments']))).toEqual({ text: 'secret-ish' });
     expect(String(span.attributes['gen_ai.tool.call.result'])).toContain('secret-ish');
+  });
+
+  it('records metrics only, or traces only, when the other provider is a no-op', async () => {
+    const call = async (options: Parameters<typeof createOtelObserver>[0]) => {
+      const server = new McpServer(
+        { name: 'half', version: '1.0.0' },
+        { observer: createOtelObserver(options) },
+      );
+      server.tool('echo', () => 'hi');
+      const [clientSide, serverSide] = createInMemoryPair();
+      await server.connect(serverSide);
+      const client = new McpClient({ name: 'host', version: '1.0.0' });
+      await client.connect(clientSide);
+      await client.callTool('echo', {});
+      await client.close();
+    };
+    const operations = async () => {
+      const { resourceMetrics } = await reader.collect();
+      return resourceMetrics.scopeMetrics
+        .flatMap((scope) => scope.metrics)
+        .filter((m) => m.descriptor.name === 'mcp.server.operation.duration');
+    };
+
+    // A tracer provider with no SDK behind it: no span, the histogram still counts the call.
+    await call({ tracerProvider: new ProxyTracerProvider(), meterProvider });
+    expect(spans.getFinishedSpans()).toHaveLength(0);
+    const [metric] = await operations();
+    const calls = (metric as HistogramMetricData).dataPoints.filter(
+      (point) => point.attributes['mcp.method.name'] === 'tools/call',
+    );
+    expect(calls.map((point) => point.value.count)).toEqual([1]);
+
+    // A no-op meter: spans, and nothing more in the histogram.
+    await call({ tracerProvider, meterProvider: { getMeter: () => createNoopMeter() } });
+    named('tools/call echo', SpanKind.SERVER);
+    const [after] = await operations();
+    const still = (after as HistogramMetricData).dataPoints.filter(
+      (point) => point.attributes['mcp.method.name'] === 'tools/call',
+    );
+    expect(still.map((point) => point.value.count)).toEqual([1]);
   });
 });

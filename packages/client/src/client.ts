@@ -172,6 +172,13 @@ export class Client {
   /** The composed middleware chain; `undefined` while none is installed (the plain path). */
   private pipeline: ((ctx: ClientMiddlewareContext) => Promise<unknown>) | undefined;
   readonly protocolVersions: readonly ProtocolVersion[];
+  /**
+   * @internal While a reconnection runs (see `connectReconnecting`): requests made meanwhile wait
+   * for it instead of failing. Read only when the client is not ready: no cost otherwise.
+   */
+  reconnecting: Promise<unknown> | undefined;
+  /** @internal True once `close()` was called: a reconnecting client then stays closed. */
+  closeRequested = false;
 
   constructor(
     readonly info: Implementation,
@@ -318,6 +325,8 @@ export class Client {
   ): Promise<R>;
   request<R>(method: string, params?: Record<string, unknown>, options?: OutgoingRequestOptions): Promise<R> {
     if (this.state !== 'ready' && method !== Method.Ping) {
+      const reconnecting = this.reconnecting;
+      if (reconnecting) return reconnecting.then(() => this.request<R>(method as never, params, options));
       return Promise.reject(
         this.state === 'closed'
           ? new ConnectionClosedError('The client is closed')
@@ -491,7 +500,22 @@ export class Client {
 
   /** Closes the connection. Pending requests fail with a clear error. */
   async close(): Promise<void> {
+    this.closeRequested = true;
     await this.connectionInstance?.close();
+  }
+
+  /**
+   * @internal Makes a client whose connection closed, or whose `connect` failed, ready to connect
+   * again: the step `connectReconnecting` takes before each new transport.
+   */
+  async reopen(): Promise<void> {
+    const connection = this.connectionInstance;
+    if (connection && !connection.closed) await connection.close().catch(() => undefined);
+    this.state = 'new';
+    this.connectionInstance = undefined;
+    this.initializeResult = undefined;
+    this.observation = undefined;
+    this.codec = codecFor(LATEST_PROTOCOL_VERSION);
   }
 
   private missingCapability(method: string, params: Record<string, unknown> | undefined): string | undefined {

@@ -43,6 +43,19 @@ export {
   type MessageDirection,
 } from './middleware/context.js';
 export {
+  connectReconnecting,
+  ReconnectFailedError,
+  type Reconnection,
+  type ReconnectOptions,
+} from './reconnect.js';
+export {
+  backoffDelay,
+  CrashWindow,
+  type RestartOptions,
+  type RestartPolicy,
+  restartPolicy,
+} from './restart.js';
+export {
   ClientTaskAbortedError,
   ClientTaskContext,
   type ClientTaskMethod,

@@ -501,7 +501,8 @@ export class McpClient extends Client {
     return () => listeners.delete(listener);
   }
 
-  private async sessionRecovered(): Promise<void> {
+  /** @internal A new session replaced the old one (transport recovery or reconnection). */
+  async sessionRecovered(): Promise<void> {
     // The new session may serve other lists: what was cached came from the old one.
     this.caches.clear();
     this.outputValidators.clear();

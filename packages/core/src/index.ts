@@ -13,6 +13,7 @@
  * @module
  */
 
+export { combineObservers } from './combineObservers.js';
 export {
   CancelledByPeer,
   Connection,
@@ -60,8 +61,9 @@ export {
   type MiddlewareContextBase,
 } from './middleware.js';
 export {
-  combineObservers,
   MCP_DURATION_BUCKETS,
+  ObservedMessage,
+  ObservedNotification,
   type ObservedOutcome,
   ObservedRequest,
   type ObservedRole,

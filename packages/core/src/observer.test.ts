@@ -11,6 +11,7 @@ import {
   ErrorCode,
   McpError,
   type MessageSink,
+  type ObservedNotification,
   type ObservedOutcome,
   ObservedRequest,
   type Observer,
@@ -37,12 +38,13 @@ async function pair(
   onRequest: ConnectionHandler['onRequest'],
   clientObserver?: Observer,
   serverObserver?: Observer,
+  onNotification: ConnectionHandler['onNotification'] = () => {},
 ) {
   const [clientSide, serverSide] = createInMemoryPair();
   const errors: Error[] = [];
   const server = new Connection(
     serverSide,
-    { onRequest, onNotification: () => {} },
+    { onRequest, onNotification },
     { observer: serverObserver, onError: (error) => errors.push(error) },
   );
   const client = new Connection(
@@ -194,5 +196,94 @@ describe('the observer seam', () => {
     both.requestStarted?.(request);
     both.requestFinished?.(request, { durationMs: 1 });
     expect([a.seen.finished.length, b.seen.finished.length]).toEqual([1, 1]);
+  });
+
+  describe('notifications', () => {
+    function notificationRecorder(extra: Partial<Observer> = {}) {
+      const seen: string[] = [];
+      const observer: Observer = {
+        notificationStarted: (n: ObservedNotification) => seen.push(`start ${n.role} ${n.method}`),
+        notificationFinished: (n, durationMs) => {
+          expect(durationMs).toBeGreaterThanOrEqual(0);
+          seen.push(`end ${n.role} ${n.method}`);
+        },
+        ...extra,
+      };
+      return { observer, seen };
+    }
+
+    it('are seen sent on one side and received on the other, _meta entries included', async () => {
+      const sender = notificationRecorder({
+        notificationStarted: (n) => n.setMeta('traceparent', '00-abc-def-01'),
+      });
+      const receiver = notificationRecorder();
+      const delivered: Array<Record<string, unknown> | undefined> = [];
+      const { client } = await pair(
+        () => ({}),
+        sender.observer,
+        receiver.observer,
+        (_method, params) => delivered.push(params),
+      );
+      const params = { level: 'info', _meta: { mine: 1 } };
+      await client.notify('notifications/message', params);
+      await expect.poll(() => delivered.length).toBe(1);
+      expect(delivered[0]?._meta).toEqual({ mine: 1, traceparent: '00-abc-def-01' });
+      expect(params._meta).toEqual({ mine: 1 }); // the caller's object is untouched
+      expect(receiver.seen).toEqual([
+        'start server notifications/message',
+        'end server notifications/message',
+      ]);
+    });
+
+    it('runs the receiving handler through runHandler, and sees cancellation both ways', async () => {
+      const order: string[] = [];
+      const sender = notificationRecorder();
+      const receiver = notificationRecorder({
+        runHandler: (message, handler) => {
+          order.push(`around ${message.method}`);
+          return handler();
+        },
+      });
+      const { client } = await pair(
+        (request) => new Promise((resolve) => request.signal.addEventListener('abort', () => resolve({}))),
+        sender.observer,
+        receiver.observer,
+        (method) => order.push(`handler ${method}`),
+      );
+      await expect(client.request('wait', {}, { timeout: 20 })).rejects.toThrow(/timed out/i);
+      expect(sender.seen).toEqual([
+        'start client notifications/cancelled',
+        'end client notifications/cancelled',
+      ]);
+      await expect.poll(() => receiver.seen).toContain('end server notifications/cancelled');
+      expect(order).toEqual([
+        'around wait',
+        'around notifications/cancelled',
+        'handler notifications/cancelled',
+      ]);
+    });
+
+    it('are skipped for observers without notification hooks (delivery unchanged), and combine', async () => {
+      const delivered: string[] = [];
+      const { client } = await pair(
+        () => ({}),
+        recorder(),
+        recorder(),
+        (method) => delivered.push(method),
+      );
+      await client.notify('notifications/initialized');
+      await expect.poll(() => delivered).toEqual(['notifications/initialized']);
+
+      expect(combineObservers(recorder(), recorder())!.notificationStarted).toBeUndefined();
+      const a = notificationRecorder({ notificationStarted: (n) => (n.state = 'a') });
+      const b = notificationRecorder({ notificationStarted: (n) => (n.state = 'b') });
+      const states: unknown[] = [];
+      a.observer.notificationFinished = (n) => states.push(n.state);
+      b.observer.notificationFinished = (n) => states.push(n.state);
+      const receiver = combineObservers(a.observer, b.observer);
+      const { client: other } = await pair(() => ({}), undefined, receiver);
+      await other.notify('notifications/initialized');
+      await expect.poll(() => states).toEqual(['a', 'b']);
+    });
   });
 });

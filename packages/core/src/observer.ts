@@ -75,6 +75,51 @@ export interface ObservedOutcome {
 }
 
 /**
+ * What {@link ObservedRequest} and {@link ObservedNotification} share: who sees it, the method,
+ * the params as on the wire, the session, and a slot for the observer.
+ *
+ * @example
+ * ```ts
+ * const describe = (message: ObservedMessage) => `${message.role} ${message.method}`;
+ * ```
+ */
+export abstract class ObservedMessage {
+  /** Free for the observer: the span, a start time, anything it needs back at the end. */
+  state: unknown = undefined;
+  /** `_meta` entries an observer added to an outgoing message (trace context); see {@link setMeta}. */
+  meta: Record<string, string> | undefined = undefined;
+  /** When the message was received or is being sent, by `performance.now()`. */
+  readonly startedAt = performance.now();
+
+  constructor(
+    /** `client` for a message this side sends, `server` for one it received. */
+    readonly role: ObservedRole,
+    readonly method: string,
+    /** The params as on the wire, `_meta` included; do not change them. */
+    readonly params: Record<string, unknown> | undefined,
+    readonly session: ObservedSession | undefined,
+  ) {}
+
+  /**
+   * The item the message is about: the tool or prompt name, or the resource URI; `undefined` for
+   * other methods.
+   */
+  get target(): string | undefined {
+    return observedTarget(this.method, this.params);
+  }
+
+  /**
+   * Adds a string entry to the outgoing message's `params._meta` (a `client` message, during
+   * {@link Observer.requestStarted} or {@link Observer.notificationStarted}): how trace context
+   * crosses the wire.
+   */
+  setMeta(key: string, value: string): void {
+    if (!this.meta) this.meta = {};
+    this.meta[key] = value;
+  }
+}
+
+/**
  * One request, from start to finish. Created by the engine only when an observer is installed,
  * passed to {@link Observer.requestStarted} and again to {@link Observer.requestFinished}.
  *
@@ -86,40 +131,32 @@ export interface ObservedOutcome {
  * };
  * ```
  */
-export class ObservedRequest {
-  /** Free for the observer: the span, a start time, anything it needs back at the end. */
-  state: unknown = undefined;
-  /** `_meta` entries an observer added to an outgoing request (trace context); see {@link setMeta}. */
-  meta: Record<string, string> | undefined = undefined;
-  /** When the request started, by `performance.now()`. */
-  readonly startedAt = performance.now();
-
+export class ObservedRequest extends ObservedMessage {
   constructor(
-    readonly role: ObservedRole,
-    readonly method: string,
+    role: ObservedRole,
+    method: string,
     readonly id: RequestId,
-    /** The params as on the wire, `_meta` included; do not change them. */
-    readonly params: Record<string, unknown> | undefined,
-    readonly session: ObservedSession | undefined,
-  ) {}
-
-  /**
-   * The item the request is about: the tool or prompt name, or the resource URI; `undefined` for
-   * other methods.
-   */
-  get target(): string | undefined {
-    return observedTarget(this.method, this.params);
-  }
-
-  /**
-   * Adds a string entry to the outgoing request's `params._meta` (a `client` request, during
-   * {@link Observer.requestStarted}): how trace context crosses the wire.
-   */
-  setMeta(key: string, value: string): void {
-    if (!this.meta) this.meta = {};
-    this.meta[key] = value;
+    params: Record<string, unknown> | undefined,
+    session: ObservedSession | undefined,
+  ) {
+    super(role, method, params, session);
   }
 }
+
+/**
+ * One notification: sent (`client`: this side is the notification's client) or received
+ * (`server`). Created by the engine only when an observer is installed, passed to
+ * {@link Observer.notificationStarted} and {@link Observer.notificationFinished}. Cancellation and
+ * progress are notifications too, and are seen.
+ *
+ * @example
+ * ```ts
+ * const observer: Observer = {
+ *   notificationStarted: (n) => console.error(n.role === 'client' ? 'sent' : 'received', n.method),
+ * };
+ * ```
+ */
+export class ObservedNotification extends ObservedMessage {}
 
 /**
  * Receives what happens on connections. Every method is optional; install one with the
@@ -138,12 +175,22 @@ export interface Observer {
   /** A request was received (`server`) or is about to be sent (`client`). */
   requestStarted?(request: ObservedRequest): void;
   /**
-   * Runs the handler of a received request. An observer that carries context (an OpenTelemetry
-   * span) runs `handler` inside it, so what the handler does is a child of the request.
+   * Runs the handler of a received request or notification. An observer that carries context (an
+   * OpenTelemetry span) runs `handler` inside it, so what the handler does is a child of it.
    */
-  runHandler?<T>(request: ObservedRequest, handler: () => T): T;
+  runHandler?<T>(message: ObservedMessage, handler: () => T): T;
   /** The request's response was handed to the transport (`server`) or received (`client`). */
   requestFinished?(request: ObservedRequest, outcome: ObservedOutcome): void;
+  /**
+   * A notification is about to be sent (`client`; {@link ObservedMessage.setMeta} adds to its
+   * `_meta`) or was received (`server`, before its handler runs).
+   */
+  notificationStarted?(notification: ObservedNotification): void;
+  /**
+   * The notification was handed to the transport (`client`) or its handler returned (`server`),
+   * `durationMs` after it started.
+   */
+  notificationFinished?(notification: ObservedNotification, durationMs: number): void;
   /** A session finished its handshake (server: `notifications/initialized`; client: `connect`). */
   sessionOpened?(session: ObservedSession): void;
   /** An opened session's connection closed, after `durationMs`. */
@@ -190,69 +237,6 @@ export function observedErrorType(method: string, outcome: ObservedOutcome): str
   if (outcome.failure !== undefined) return outcome.failure;
   if (method === 'tools/call' && outcome.result?.isError === true) return 'tool_error';
   return undefined;
-}
-
-/**
- * One observer that forwards to each of `observers` in order (`undefined` entries are skipped);
- * `runHandler` nests, the first outermost. Each observer keeps its own `request.state`: the
- * combination holds one slot per observer and shows each its own during its calls.
- *
- * @example
- * ```ts
- * declare const tracing: Observer; // e.g. createOtelObserver() from @mcpkit/otel
- * declare const metrics: Observer; // e.g. createPrometheusMetrics().observer from @mcpkit/node/metrics
- * const observer = combineObservers(tracing, metrics);
- * ```
- */
-export function combineObservers(...observers: Array<Observer | undefined>): Observer | undefined {
-  const list = observers.filter((o): o is Observer => o !== undefined);
-  if (list.length <= 1) return list[0];
-  const runners = list.flatMap((o, index) => (o.runHandler ? [index] : []));
-  return {
-    requestStarted: (request) => {
-      const slots: unknown[] = new Array(list.length);
-      request.state = slots;
-      for (let i = 0; i < list.length; i++)
-        inSlot(request, slots, i, () => list[i]!.requestStarted?.(request));
-    },
-    runHandler: <T>(request: ObservedRequest, handler: () => T): T => {
-      const slots = request.state as unknown[];
-      let run = handler;
-      for (let r = runners.length - 1; r >= 0; r--) {
-        const inner = run;
-        const index = runners[r]!;
-        run = () => inSlot(request, slots, index, () => list[index]!.runHandler!(request, inner));
-      }
-      return run();
-    },
-    requestFinished: (request, outcome) => {
-      const slots = request.state as unknown[];
-      for (let i = 0; i < list.length; i++) {
-        inSlot(request, slots, i, () => list[i]!.requestFinished?.(request, outcome));
-      }
-    },
-    sessionOpened: (session) => {
-      for (const o of list) o.sessionOpened?.(session);
-    },
-    sessionClosed: (session, durationMs) => {
-      for (const o of list) o.sessionClosed?.(session, durationMs);
-    },
-    messageSize: (direction, bytes, session) => {
-      for (const o of list) o.messageSize?.(direction, bytes, session);
-    },
-  };
-}
-
-/** Calls `fn` with `request.state` set to slot `index`, keeps what it leaves there, restores. */
-function inSlot<T>(request: ObservedRequest, slots: unknown[], index: number, fn: () => T): T {
-  const outer = request.state;
-  request.state = slots[index];
-  try {
-    return fn();
-  } finally {
-    slots[index] = request.state;
-    request.state = outer;
-  }
 }
 
 /**

@@ -4,6 +4,7 @@
  * @module
  */
 import type { KeepAliveOptions, McpClient } from '@mcpkit/client';
+import { type RestartOptions, restartPolicy } from '@mcpkit/client';
 import {
   type CallToolResult,
   type CompleteRequestParams,
@@ -33,7 +34,6 @@ import type { Naming } from './catalogue/names.js';
 import { ClientFactory } from './clientFactory.js';
 import type { ServerEntry } from './config.js';
 import { type Connector, httpConnector } from './connection/connector.js';
-import { type RestartOptions, restartPolicy } from './connection/restart.js';
 import { type ServerState, type StateChange, Upstream } from './connection/upstream.js';
 import { ServerUnavailableError } from './errors.js';
 import { ConsentMemory } from './policy/consent.js';

@@ -9,6 +9,7 @@
  * @module
  */
 
+export type { RestartOptions } from '@mcpkit/client';
 export {
   Catalogue,
   type CatalogueKind,
@@ -31,7 +32,6 @@ export {
   type ServerEntry,
 } from './config.js';
 export { type Connector, type HttpConnectorOptions, httpConnector } from './connection/connector.js';
-export type { RestartOptions } from './connection/restart.js';
 export type { ServerState, StateChange } from './connection/upstream.js';
 export { HostConfigError, NameCollisionError, ServerUnavailableError } from './errors.js';
 export { type ListChange, McpHost, type McpHostOptions } from './host.js';

@@ -7,6 +7,8 @@
  * @module
  */
 import {
+  type ObservedMessage,
+  type ObservedNotification,
   type ObservedOutcome,
   type ObservedRequest,
   type ObservedSession,
@@ -23,6 +25,7 @@ import {
   type Link,
   type MeterProvider,
   metrics,
+  ProxyTracerProvider,
   propagation,
   type Span,
   SpanKind,
@@ -33,6 +36,7 @@ import {
   type TracerProvider,
   trace,
 } from '@opentelemetry/api';
+import { type AttributeSet, AttributeSets } from './attributeSets.js';
 import { Attr, DURATION_BUCKETS, Metric } from './conventions.js';
 
 /** Options of {@link createOtelObserver}. */
@@ -50,12 +54,16 @@ export interface OtelObserverOptions {
   resourceUriInSpanName?: boolean;
 }
 
+/** What a message carries from its start to its end (`message.state`). */
 interface SpanState {
-  readonly span: Span;
-  readonly context: Context;
+  readonly span: Span | undefined;
+  readonly context: Context | undefined;
+  readonly set: AttributeSet;
 }
 
 const NAME = '@mcpkit/otel';
+/** The API's no-op provider: what the global proxy delegates to until an SDK registers. */
+const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
 
 /** Reads `_meta` entries as a propagation carrier (string values only). */
 const metaGetter: TextMapGetter<Record<string, unknown>> = {
@@ -66,13 +74,15 @@ const metaGetter: TextMapGetter<Record<string, unknown>> = {
   },
 };
 
-/** Writes propagation fields into the outgoing request's `_meta`. */
-const metaSetter: TextMapSetter<ObservedRequest> = {
+/** Writes propagation fields into the outgoing message's `_meta`. */
+const metaSetter: TextMapSetter<ObservedMessage> = {
   set: (carrier, key, value) => carrier.setMeta(key, value),
 };
 
 /**
  * Creates the observer. Pass it as the `observer` option of a server or client (both sides).
+ * Requests and notifications both get spans (a notification's span has no `jsonrpc.request.id`)
+ * and carry trace context in `_meta`; the operation histograms count both.
  *
  * @example
  * ```ts
@@ -87,14 +97,20 @@ export function createOtelObserver(options: OtelObserverOptions = {}): Observer 
 
 class OtelObserver implements Observer {
   private readonly tracer: Tracer;
+  /** The global proxy provider, when spans go through it: tracing is off until it has an SDK. */
+  private readonly proxy: ProxyTracerProvider | undefined;
   private readonly clientOperation: Histogram;
   private readonly serverOperation: Histogram;
   private readonly clientSession: Histogram;
   private readonly serverSession: Histogram;
   private readonly recordsMetrics: boolean;
+  private readonly sets: AttributeSets;
 
   constructor(private readonly options: OtelObserverOptions) {
-    this.tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(NAME);
+    const provider = options.tracerProvider ?? trace.getTracerProvider();
+    this.proxy = provider instanceof ProxyTracerProvider ? provider : undefined;
+    this.tracer = provider.getTracer(NAME);
+    this.sets = new AttributeSets(options.resourceUriInSpanName === true);
     const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(NAME);
     // The metrics API has no proxy: a no-op meter now stays one, so skip building attributes.
     this.recordsMetrics = meter.constructor !== createNoopMeter().constructor;
@@ -106,62 +122,52 @@ class OtelObserver implements Observer {
       });
     this.clientOperation = histogram(
       Metric.clientOperation,
-      'The duration of an MCP request as observed by its sender, until the response arrives.',
+      'The duration of an MCP request or notification as observed by its sender.',
     );
     this.serverOperation = histogram(
       Metric.serverOperation,
-      'The duration of an MCP request as observed by its receiver, until the response is sent.',
+      'The duration of an MCP request or notification as observed by its receiver.',
     );
     this.clientSession = histogram(Metric.clientSession, 'The duration of an MCP session on the client.');
     this.serverSession = histogram(Metric.serverSession, 'The duration of an MCP session on the server.');
   }
 
   requestStarted(request: ObservedRequest): void {
-    const attributes = this.startAttributes(request);
-    const name = this.spanName(request);
-    const ambient = context.active();
-    if (request.role === 'client') {
-      const span = this.tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, ambient);
-      // Without an SDK (or with no trace to continue) there is nothing to carry or end.
-      if (!span.isRecording() && !isSpanContextValid(span.spanContext())) return;
-      const active = trace.setSpan(ambient, span);
-      propagation.inject(active, request, metaSetter);
-      request.state = { span, context: active } satisfies SpanState;
-      return;
-    }
-    // The peer's context in `_meta` is the parent; the ambient one (an HTTP server span) is only
-    // linked, since one MCP request may span several HTTP requests and one HTTP request many.
-    const meta = request.params?._meta as Record<string, unknown> | undefined;
-    let parent = ambient;
-    let links: Link[] | undefined;
-    if (meta !== undefined && typeof meta === 'object' && meta !== null && 'traceparent' in meta) {
-      parent = propagation.extract(ambient, meta, metaGetter);
-      const outer = trace.getSpanContext(ambient);
-      if (outer && parent !== ambient) links = [{ context: outer }];
-    }
-    const span = this.tracer.startSpan(name, { kind: SpanKind.SERVER, attributes, links }, parent);
-    if (!span.isRecording() && !isSpanContextValid(span.spanContext())) return;
-    request.state = { span, context: trace.setSpan(parent, span) } satisfies SpanState;
+    this.start(request, request.id);
   }
 
-  runHandler<T>(request: ObservedRequest, handler: () => T): T {
-    const state = request.state as SpanState | undefined;
-    return state ? context.with(state.context, handler) : handler();
+  notificationStarted(notification: ObservedNotification): void {
+    this.start(notification, undefined);
+  }
+
+  runHandler<T>(message: ObservedMessage, handler: () => T): T {
+    const active = (message.state as SpanState | undefined)?.context;
+    return active ? context.with(active, handler) : handler();
   }
 
   requestFinished(request: ObservedRequest, outcome: ObservedOutcome): void {
     const state = request.state as SpanState | undefined;
+    if (!state) return;
     const errorType = observedErrorType(request.method, outcome);
-    if (state) this.endSpan(state.span, request, outcome, errorType);
+    if (state.span) this.endSpan(state.span, request, outcome, errorType);
     if (!this.recordsMetrics) return;
-    const attributes = metricAttributes(request);
-    if (errorType !== undefined) attributes[Attr.errorType] = errorType;
-    if (outcome.errorCode !== undefined) attributes[Attr.statusCode] = String(outcome.errorCode);
+    const set = state.set;
+    const attributes = errorType === undefined ? set.attributes : set.failed(errorType, outcome.errorCode);
     const histogram = request.role === 'client' ? this.clientOperation : this.serverOperation;
     histogram.record(outcome.durationMs / 1000, attributes);
   }
 
+  notificationFinished(notification: ObservedNotification, durationMs: number): void {
+    const state = notification.state as SpanState | undefined;
+    if (!state) return;
+    state.span?.end();
+    if (!this.recordsMetrics) return;
+    const histogram = notification.role === 'client' ? this.clientOperation : this.serverOperation;
+    histogram.record(durationMs / 1000, state.set.attributes);
+  }
+
   sessionClosed(session: ObservedSession, durationMs: number): void {
+    if (!this.recordsMetrics) return;
     const attributes: Attributes = {};
     if (session.protocolVersion) attributes[Attr.protocolVersion] = session.protocolVersion;
     if (session.transport) attributes[Attr.networkTransport] = session.transport;
@@ -169,33 +175,61 @@ class OtelObserver implements Observer {
     histogram.record(durationMs / 1000, attributes);
   }
 
-  private spanName(request: ObservedRequest): string {
-    const method = request.method;
-    if (method === 'tools/call' || method === 'prompts/get') {
-      const target = request.target;
-      return target ? `${method} ${target}` : method;
-    }
-    if (this.options.resourceUriInSpanName && method.startsWith('resources/')) {
-      const target = request.target;
-      return target ? `${method} ${target}` : method;
-    }
-    return method;
+  /** False while the global provider has no SDK behind it: then no span is worth starting. */
+  private tracing(): boolean {
+    return this.proxy === undefined || this.proxy.getDelegate() !== NOOP_TRACER_PROVIDER;
   }
 
-  private startAttributes(request: ObservedRequest): Attributes {
-    const attributes = metricAttributes(request);
-    attributes[Attr.requestId] = String(request.id);
-    const session = request.session;
-    if (session?.id) attributes[Attr.sessionId] = session.id;
-    if (request.method.startsWith('resources/')) {
-      const uri = request.target;
-      if (uri) attributes[Attr.resourceUri] = uri;
+  /**
+   * Starts a message's span (when tracing) and remembers its attribute set (when recording
+   * metrics). With neither, nothing is built and `state` stays undefined.
+   */
+  private start(message: ObservedMessage, id: ObservedRequest['id'] | undefined): void {
+    const tracing = this.tracing();
+    if (!tracing && !this.recordsMetrics) return;
+    const target = message.target;
+    const set = this.sets.of(message, target);
+    let span: Span | undefined;
+    let active: Context | undefined;
+    if (tracing) {
+      const ambient = context.active();
+      const parent = message.role === 'client' ? ambient : peerContext(ambient, message);
+      span = this.startSpan(message, id, target, set, parent, ambient);
+      if (span) active = trace.setSpan(parent, span);
+      if (active && message.role === 'client') propagation.inject(active, message, metaSetter);
     }
-    if (this.options.recordToolPayloads && request.method === 'tools/call') {
-      const args = request.params?.arguments;
-      if (args !== undefined) attributes[Attr.toolArguments] = safeJson(args);
+    message.state = { span, context: active, set } satisfies SpanState;
+  }
+
+  /** The span, or `undefined` when it neither records nor continues a trace. */
+  private startSpan(
+    message: ObservedMessage,
+    id: ObservedRequest['id'] | undefined,
+    target: string | undefined,
+    set: AttributeSet,
+    parent: Context,
+    ambient: Context,
+  ): Span | undefined {
+    const client = message.role === 'client';
+    // The ambient context (an HTTP server span) is only linked to a server span whose parent came
+    // in `_meta`: one MCP request may span several HTTP requests and one HTTP request many.
+    let links: Link[] | undefined;
+    if (parent !== ambient) {
+      const outer = trace.getSpanContext(ambient);
+      if (outer) links = [{ context: outer }];
     }
-    return attributes;
+    const kind = client ? SpanKind.CLIENT : SpanKind.SERVER;
+    const span = this.tracer.startSpan(set.spanName, { kind, attributes: set.attributes, links }, parent);
+    if (!span.isRecording()) return isSpanContextValid(span.spanContext()) ? span : undefined;
+    if (id !== undefined) span.setAttribute(Attr.requestId, String(id));
+    const sessionId = message.session?.id;
+    if (sessionId) span.setAttribute(Attr.sessionId, sessionId);
+    if (target && message.method.startsWith('resources/')) span.setAttribute(Attr.resourceUri, target);
+    if (this.options.recordToolPayloads && message.method === 'tools/call') {
+      const args = message.params?.arguments;
+      if (args !== undefined) span.setAttribute(Attr.toolArguments, safeJson(args));
+    }
+    return span;
   }
 
   private endSpan(
@@ -216,22 +250,11 @@ class OtelObserver implements Observer {
   }
 }
 
-/** The low-cardinality attributes shared by spans and the operation histograms. */
-function metricAttributes(request: ObservedRequest): Attributes {
-  const attributes: Attributes = { [Attr.methodName]: request.method };
-  const session = request.session;
-  const version = session?.protocolVersion;
-  if (version) attributes[Attr.protocolVersion] = version;
-  if (session?.transport) attributes[Attr.networkTransport] = session.transport;
-  if (request.method === 'tools/call') {
-    attributes[Attr.operationName] = 'execute_tool';
-    const tool = request.target;
-    if (tool) attributes[Attr.toolName] = tool;
-  } else if (request.method === 'prompts/get') {
-    const prompt = request.target;
-    if (prompt) attributes[Attr.promptName] = prompt;
-  }
-  return attributes;
+/** A received message's parent: the peer's context from `_meta`, else the ambient one. */
+function peerContext(ambient: Context, message: ObservedMessage): Context {
+  const meta = message.params?._meta;
+  if (typeof meta !== 'object' || meta === null || !('traceparent' in meta)) return ambient;
+  return propagation.extract(ambient, meta as Record<string, unknown>, metaGetter);
 }
 
 function safeJson(value: unknown): string {

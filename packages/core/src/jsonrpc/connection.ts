@@ -39,7 +39,7 @@ import {
   type MessageKind,
   type RequestId,
 } from './messages.js';
-import { elapsed, outgoingOutcome, withMeta } from './observing.js';
+import { elapsed, observeNotification, outgoingOutcome, withMeta } from './observing.js';
 
 const CANCELLED = 'notifications/cancelled';
 const PROGRESS = 'notifications/progress';
@@ -140,6 +140,8 @@ export class Connection {
   private closedError: Error | undefined;
   private isClosed = false;
   private readonly observer: Observer | undefined;
+  /** Whether the observer listens to notifications (one check per notification). */
+  private readonly seesNotifications: boolean;
   /** What the transport talks to; kept off the public surface of the connection. */
   private readonly sink: MessageSink = {
     message: (value, extra) => this.receive(value, extra),
@@ -158,6 +160,8 @@ export class Connection {
     this.maxTotalTimeout = options.maxTotalTimeout ?? DEFAULT_MAX_TOTAL_TIMEOUT;
     this.uncancellable = new Set(options.uncancellableMethods ?? ['initialize']);
     this.observer = options.observer;
+    const observer = options.observer;
+    this.seesNotifications = !!(observer?.notificationStarted || observer?.notificationFinished);
     const sizes = options.observer?.messageSize;
     // Transports check for this member once per message: present only when someone listens.
     if (sizes) {
@@ -255,7 +259,8 @@ export class Connection {
     if (this.isClosed) throw this.closedFailure();
     const message: JsonRpcNotification =
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
-    return this.transport.send(message, options);
+    if (!this.seesNotifications) return this.transport.send(message, options);
+    return observeNotification('client', message, this.options, () => this.transport.send(message, options));
   }
 
   private transmit(
@@ -285,7 +290,9 @@ export class Connection {
     if (this.isClosed) return;
     const params: Record<string, unknown> =
       reason === undefined ? { requestId: id } : { requestId: id, reason };
-    this.transmit({ jsonrpc: '2.0', method: CANCELLED, params }, undefined);
+    const message: JsonRpcNotification = { jsonrpc: '2.0', method: CANCELLED, params };
+    if (!this.seesNotifications) this.transmit(message, undefined);
+    else observeNotification('client', message, this.options, () => this.transmit(message, undefined));
   }
 
   /** Resolves or rejects a pending request exactly once, and forgets it. */
@@ -376,7 +383,11 @@ export class Connection {
         this.handleRequest(kind.message, extra, batch);
         return;
       case 'notification':
-        this.handleNotification(kind.message, extra);
+        if (!this.seesNotifications) this.handleNotification(kind.message, extra);
+        else
+          observeNotification('server', kind.message, this.options, () =>
+            this.handleNotification(kind.message, extra),
+          );
         return;
       case 'response':
         this.handleResponse(kind.message);

@@ -3,8 +3,16 @@
  * its duration, and the `_meta` an observer adds (kept out of connection.ts, which is long enough).
  * @module
  */
-import type { ObservedOutcome, ObservedRequest } from '../observer.js';
+import {
+  type ObservedMessage,
+  ObservedNotification,
+  type ObservedOutcome,
+  type ObservedRole,
+} from '../observer.js';
+import { toError } from '../shared.js';
+import type { ConnectionOptions } from './connection.js';
 import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError } from './errors.js';
+import type { JsonRpcNotification } from './messages.js';
 
 /** A copy of `params` whose `_meta` also carries `meta` (the caller's objects stay as they were). */
 export function withMeta(
@@ -16,13 +24,13 @@ export function withMeta(
   return { ...params, _meta: merged };
 }
 
-export function elapsed(observed: ObservedRequest): number {
+export function elapsed(observed: ObservedMessage): number {
   return performance.now() - observed.startedAt;
 }
 
 /** How an outgoing request ended, as an observer is told. */
 export function outgoingOutcome(
-  observed: ObservedRequest,
+  observed: ObservedMessage,
   result: unknown,
   error: Error | undefined,
 ): ObservedOutcome {
@@ -33,4 +41,41 @@ export function outgoingOutcome(
   if (error instanceof RequestCancelledError) return { durationMs, failure: 'cancelled' };
   if (error instanceof ConnectionClosedError) return { durationMs, failure: 'closed' };
   return { durationMs, failure: error.name };
+}
+
+/**
+ * Runs `run` (the send of a notification, or the delivery of a received one) under the
+ * connection's observer: started, then run (a received one inside `runHandler`), then finished. A
+ * sent notification takes the observer's `_meta` entries. Observer failures go to `onError`.
+ */
+export function observeNotification<T>(
+  role: ObservedRole,
+  message: JsonRpcNotification,
+  options: ConnectionOptions,
+  run: () => T,
+): T {
+  const observer = options.observer!;
+  const observed = new ObservedNotification(role, message.method, message.params, options.observedSession);
+  const report = (error: unknown) => {
+    try {
+      options.onError?.(toError(error));
+    } catch {
+      // As the connection's own report: a failing error hook must not break the message.
+    }
+  };
+  try {
+    observer.notificationStarted?.(observed);
+  } catch (error) {
+    report(error);
+  }
+  if (observed.meta && role === 'client') message.params = withMeta(message.params, observed.meta);
+  try {
+    return role === 'server' && observer.runHandler ? observer.runHandler(observed, run) : run();
+  } finally {
+    try {
+      observer.notificationFinished?.(observed, elapsed(observed));
+    } catch (error) {
+      report(error);
+    }
+  }
 }

@@ -2,11 +2,17 @@
  * One server of the host: its client, its state, and its restarts.
  * @module
  */
-import { type KeepAliveOptions, keepAlive, type McpClient } from '@mcpkit/client';
+import {
+  backoffDelay,
+  CrashWindow,
+  type KeepAliveOptions,
+  keepAlive,
+  type McpClient,
+  type RestartPolicy,
+} from '@mcpkit/client';
 import type { ServerEntry } from '../config.js';
 import { ServerUnavailableError } from '../errors.js';
 import type { Connector } from './connector.js';
-import { backoffDelay, CrashWindow, type RestartPolicy } from './restart.js';
 
 /**
  * A server's state: `stopped` (not started yet, or shut down), `starting` (also while waiting to

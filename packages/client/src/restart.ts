@@ -5,7 +5,7 @@
  */
 
 /**
- * How a host restarts its servers.
+ * How a host restarts its servers, and how a reconnecting client reconnects.
  *
  * @example
  * ```ts
@@ -52,6 +52,8 @@ export function restartPolicy(options: RestartOptions = {}): RestartPolicy {
  *
  * @example
  * ```ts
+ * declare function start(): void;
+ * const policy = restartPolicy();
  * setTimeout(start, backoffDelay(policy, 2)); // about 400 ms by default
  * ```
  */
@@ -65,6 +67,8 @@ export function backoffDelay(policy: RestartPolicy, attempt: number): number {
  *
  * @example
  * ```ts
+ * declare function openCircuit(): void;
+ * const crashes = new CrashWindow(restartPolicy());
  * if (crashes.record(Date.now())) openCircuit();
  * ```
  */

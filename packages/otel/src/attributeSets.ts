@@ -1,0 +1,96 @@
+/**
+ * The low-cardinality attribute sets and span names of the adapter, built once per method, item,
+ * revision and transport instead of once per message: the metrics SDK hashes whatever object it
+ * is given, but building it (and the span name) per call was the adapter's own share of the cost.
+ * @module
+ */
+import type { ObservedMessage } from '@mcpkit/core';
+import type { Attributes } from '@opentelemetry/api';
+import { Attr } from './conventions.js';
+
+/**
+ * How many sets are kept. Tool and prompt names come from the peer, so a hostile one could name
+ * endless tools: past the cap, sets are built per call and not kept.
+ */
+const MAX_SETS = 512;
+/** How many failure variants (`error.type`) one set keeps. */
+const MAX_FAILURES = 16;
+
+/** One method and item on one revision and transport: its span name and attribute sets. */
+export class AttributeSet {
+  private failures: Map<string, Attributes> | undefined;
+
+  constructor(
+    /** `{mcp.method.name} {target}` (target only where the conventions name it). */
+    readonly spanName: string,
+    /** The attributes shared by spans and the operation histograms (never changed: the SDK keeps it). */
+    readonly attributes: Attributes,
+  ) {}
+
+  /** {@link attributes} plus `error.type` (and the JSON-RPC code, when there is one). */
+  failed(errorType: string, errorCode: number | undefined): Attributes {
+    const key = errorCode === undefined ? errorType : `${errorType}\u0000${errorCode}`;
+    let set = this.failures?.get(key);
+    if (set) return set;
+    set = { ...this.attributes, [Attr.errorType]: errorType };
+    if (errorCode !== undefined) set[Attr.statusCode] = String(errorCode);
+    Object.freeze(set);
+    this.failures ??= new Map();
+    if (this.failures.size < MAX_FAILURES) this.failures.set(key, set);
+    return set;
+  }
+}
+
+/**
+ * The adapter's cache of {@link AttributeSet}s.
+ *
+ * @example
+ * ```ts
+ * const sets = new AttributeSets(false);
+ * declare const request: ObservedRequest;
+ * histogram.record(0.002, sets.of(request, request.target).attributes);
+ * ```
+ */
+export class AttributeSets {
+  private readonly sets = new Map<string, AttributeSet>();
+
+  constructor(private readonly resourceUriInSpanName: boolean) {}
+
+  /** The set of `message`, whose item (tool, prompt, resource) is `target`. */
+  of(message: ObservedMessage, target: string | undefined): AttributeSet {
+    const method = message.method;
+    const named =
+      method === 'tools/call' ||
+      method === 'prompts/get' ||
+      (this.resourceUriInSpanName && method.startsWith('resources/'));
+    const item = named ? target : undefined;
+    const session = message.session;
+    const version = session?.protocolVersion;
+    const transport = session?.transport;
+    const key = `${method}\u0000${item ?? ''}\u0000${version ?? ''}\u0000${transport ?? ''}`;
+    let set = this.sets.get(key);
+    if (set) return set;
+    set = build(method, target, item, version, transport);
+    if (this.sets.size < MAX_SETS) this.sets.set(key, set);
+    return set;
+  }
+}
+
+function build(
+  method: string,
+  target: string | undefined,
+  item: string | undefined,
+  version: string | undefined,
+  transport: string | undefined,
+): AttributeSet {
+  const attributes: Attributes = { [Attr.methodName]: method };
+  if (version) attributes[Attr.protocolVersion] = version;
+  if (transport) attributes[Attr.networkTransport] = transport;
+  if (method === 'tools/call') {
+    attributes[Attr.operationName] = 'execute_tool';
+    if (target) attributes[Attr.toolName] = target;
+  } else if (method === 'prompts/get' && target) {
+    attributes[Attr.promptName] = target;
+  }
+  return new AttributeSet(item ? `${method} ${item}` : method, Object.freeze(attributes));
+}

@@ -1,0 +1,103 @@
+/**
+ * A plain client reconnects (issue 15): over stdio, `connectReconnecting` starts the server again
+ * when its process dies; the call in flight fails with an error that says the connection closed,
+ * and the next call is served by the new process. Real processes, killed with SIGKILL.
+ */
+import { connectReconnecting, McpClient, ReconnectFailedError } from '@mcpkit/client';
+import { ConnectionClosedError } from '@mcpkit/core';
+import { StdioClientTransport } from '@mcpkit/node/stdio';
+import { afterEach, describe, expect, it } from 'vitest';
+import { repoRoot } from './support/officialSchema.js';
+
+const FIXTURE = 'tests/fixtures/host-upstream.mjs';
+const stops: Array<() => Promise<void>> = [];
+
+afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop();
+});
+
+function transport(script = FIXTURE) {
+  return () => new StdioClientTransport({ command: process.execPath, args: [script], cwd: repoRoot });
+}
+
+function closed(client: McpClient): Promise<void> {
+  return new Promise((resolve) => client.onClose(() => resolve()));
+}
+
+async function pidOf(client: McpClient): Promise<number> {
+  const result = await client.callTool('pid');
+  const first = result.content[0];
+  return Number(first?.type === 'text' ? first.text : Number.NaN);
+}
+
+describe('connectReconnecting over stdio', () => {
+  it('restarts a killed server: the pending call fails clearly, the next call succeeds', async () => {
+    const client = new McpClient({ name: 'reconnecting', version: '1.0.0' });
+    const reconnected: number[] = [];
+    const link = await connectReconnecting(client, transport(), {
+      initialDelayMs: 10,
+      onReconnect: (count) => reconnected.push(count),
+    });
+    stops.push(() => link.stop());
+    const first = await pidOf(client);
+
+    const pending = client.callTool('sleep', { ms: 60_000 });
+    process.kill(first, 'SIGKILL');
+    const failure = await pending.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(ConnectionClosedError);
+    expect((failure as Error).message).toMatch(/closed/);
+
+    const second = await pidOf(client);
+    expect(second).not.toBe(first);
+    expect(client.connected).toBe(true);
+    expect(reconnected).toEqual([1]);
+    expect(link.reconnects).toBe(1);
+
+    // And again: each loss gets its own restart. (A call made before the client hears of the
+    // loss is in flight when it happens, and fails like the one above: wait for it.)
+    const lost = closed(client);
+    process.kill(second, 'SIGKILL');
+    await lost;
+    const third = await pidOf(client);
+    expect(third).not.toBe(second);
+    expect(link.reconnects).toBe(2);
+  });
+
+  it('does not reconnect a client closed on purpose', async () => {
+    const client = new McpClient({ name: 'closing', version: '1.0.0' });
+    let reconnects = 0;
+    await connectReconnecting(client, transport(), { onReconnect: () => reconnects++ });
+    await client.close();
+    await expect(client.callTool('pid')).rejects.toBeInstanceOf(ConnectionClosedError);
+    expect(reconnects).toBe(0);
+    expect(client.connected).toBe(false);
+  });
+
+  it('gives up after maxAttempts when the server cannot start again, and says so', async () => {
+    const client = new McpClient({ name: 'giving-up', version: '1.0.0' });
+    let starts = 0;
+    const given: ReconnectFailedError[] = [];
+    const link = await connectReconnecting(
+      client,
+      // The first start works; every restart runs a script that does not exist.
+      () => transport(starts++ === 0 ? FIXTURE : 'tests/fixtures/no-such-server.mjs')(),
+      { initialDelayMs: 5, maxAttempts: 2, onGiveUp: (error) => given.push(error) },
+    );
+    stops.push(() => link.stop());
+    const pid = await pidOf(client);
+    const lost = closed(client);
+    process.kill(pid, 'SIGKILL');
+    await lost;
+    const failure = await client.callTool('pid').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(ReconnectFailedError);
+    expect((failure as Error).message).toMatch(/after 2 attempts/);
+    expect(given).toHaveLength(1);
+    expect(starts).toBe(3);
+  });
+});

@@ -8,7 +8,7 @@
  * `ctx.requestState`).
  * @module
  */
-import { CapabilityError } from '@mcpkit/core';
+import { CapabilityError, type ClientCapabilities, MissingRequiredClientCapabilityError } from '@mcpkit/core';
 import type { RequestContext } from '../context.js';
 
 /**
@@ -41,16 +41,58 @@ export function invokeWithInputRounds(_ctx: RequestContext, run: () => unknown):
 }
 
 /**
- * A request to the client made from a handler of a 2026-07-28 request. The revision has no
- * server-to-client requests; until input-required rounds are in, this says so.
+ * The client capability a request to the client needs under 2026-07-28, or `undefined` when the
+ * request's envelope declared it. URL-mode elicitation needs `elicitation.url`; form mode is
+ * what a bare `elicitation: {}` means.
+ *
+ * @example
+ * ```ts
+ * missingForRequest('roots/list', {}, {}); // { roots: {} }
+ * missingForRequest('roots/list', {}, { roots: {} }); // undefined
+ * ```
+ */
+export function missingForRequest(
+  method: string,
+  params: object,
+  declared: ClientCapabilities,
+): Record<string, unknown> | undefined {
+  const caps = declared as Record<string, Record<string, unknown> | undefined>;
+  switch (method) {
+    case 'sampling/createMessage':
+      return caps.sampling ? undefined : { sampling: {} };
+    case 'roots/list':
+      return caps.roots ? undefined : { roots: {} };
+    case 'elicitation/create': {
+      const url = (params as { mode?: unknown }).mode === 'url';
+      if (!caps.elicitation) return { elicitation: url ? { url: {} } : {} };
+      return url && !caps.elicitation.url ? { elicitation: { url: {} } } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A request to the client made from a handler of a 2026-07-28 request. A capability the envelope
+ * did not declare is `-32021` (MissingRequiredClientCapabilityError); otherwise, until
+ * input-required rounds are in, the revision's lack of server-to-client requests is named.
  *
  * @example
  * ```ts
  * declare const ctx: RequestContext;
- * await askClientUnderModern(ctx, 'roots/list', {}); // rejects with a CapabilityError
+ * await askClientUnderModern(ctx, 'roots/list', {}); // rejects
  * ```
  */
-export function askClientUnderModern<R>(ctx: RequestContext, method: string, _params: object): Promise<R> {
+export function askClientUnderModern<R>(ctx: RequestContext, method: string, params: object): Promise<R> {
+  const missing = missingForRequest(method, params, ctx.scope.clientCapabilities);
+  if (missing) {
+    return Promise.reject(
+      new MissingRequiredClientCapabilityError(
+        missing,
+        `"${method}" needs the client capability ${Object.keys(missing)[0]}, which this request did not declare`,
+      ),
+    );
+  }
   return Promise.reject(
     new CapabilityError(
       `Cannot send "${method}" to the client: protocol revision ${ctx.scope.revision} has no server-to-client requests`,

@@ -15,6 +15,7 @@ import {
   type ListToolsResult,
   McpError,
   Method,
+  MissingRequiredClientCapabilityError,
   UrlElicitationRequiredError,
   type ValidationResult,
 } from '@mcpkit/core';
@@ -295,7 +296,8 @@ export class ToolsFeature extends Feature {
 
   /** A thrown error becomes an `isError` result, except one the specification answers as an error. */
   private failed(state: ToolState, error: unknown, ctx: RequestContext): CallToolResult {
-    if (error instanceof UrlElicitationRequiredError) throw error;
+    if (error instanceof UrlElicitationRequiredError || error instanceof MissingRequiredClientCapabilityError)
+      throw error;
     if (!(error instanceof ToolError) && !ctx.request.cancelled && !ctx.request.aborted) {
       this.host.reportError(toError(error), ctx.session);
     }

@@ -86,7 +86,7 @@ describe('the 2026-07-28 codec against the official examples', () => {
       ENVELOPE.clientInfo,
       ENVELOPE.logLevel,
     ]) {
-      expect(decoded.params._meta?.[key]).toBeUndefined();
+      expect((decoded.params._meta as Json | undefined)?.[key]).toBeUndefined();
     }
   });
 

@@ -109,6 +109,11 @@ describe('one server definition, both eras at once', () => {
     expect(removed.error.code).toBe(-32601);
     expect(removed.error.message).toContain('2026-07-28');
     expect((await pipes.waitFor((line) => line.id === 6)).result).toEqual({});
+    // One error kind, one code per era: an unknown resource is -32002 under 2025-11-25, -32602 under 2026-07-28.
+    pipes.send({ jsonrpc: '2.0', id: 7, method: 'resources/read', params: { uri: 'test://missing' } });
+    pipes.send(modernRequest(8, 'resources/read', { uri: 'test://missing' }));
+    expect((await pipes.waitFor((line) => line.id === 7)).error.code).toBe(-32002);
+    expect((await pipes.waitFor((line) => line.id === 8)).error.code).toBe(-32602);
     await server.close();
   });
 });

@@ -116,4 +116,43 @@ describe('one server definition, both eras at once', () => {
     expect((await pipes.waitFor((line) => line.id === 8)).error.code).toBe(-32602);
     await server.close();
   });
+
+  it('delivers list changes to a 2026 listen request on stdio, with no session, until it is cancelled', async () => {
+    const server = makeServer();
+    const pipes = stdioPipes();
+    server.connect(pipes.transport);
+    pipes.send(
+      modernRequest('listen-1', 'subscriptions/listen', { notifications: { toolsListChanged: true } }),
+    );
+    const ack = await pipes.waitFor((line) => line.method === 'notifications/subscriptions/acknowledged');
+    expect(ack.params).toEqual({
+      notifications: { toolsListChanged: true },
+      _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' },
+    });
+    server.tool('late', { description: 'Registered while listening' }, () => 'late');
+    const changed = await pipes.waitFor((line) => line.method === 'notifications/tools/list_changed');
+    expect(changed.params._meta['io.modelcontextprotocol/subscriptionId']).toBe('listen-1');
+    // stdio cancels a subscription with notifications/cancelled; the request then ends.
+    pipes.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'listen-1' } });
+    // A cancelled request gets no response; a second listener then hears the next change, and the first one must not.
+    const count = pipes.lines.length;
+    pipes.send(
+      modernRequest('listen-2', 'subscriptions/listen', { notifications: { toolsListChanged: true } }),
+    );
+    await pipes.waitFor(
+      (line) => line.params?._meta?.['io.modelcontextprotocol/subscriptionId'] === 'listen-2',
+    );
+    server.tool('later', { description: 'Registered after the cancel' }, () => 'later');
+    await pipes.waitFor(
+      (line) =>
+        line.method === 'notifications/tools/list_changed' &&
+        line.params._meta['io.modelcontextprotocol/subscriptionId'] === 'listen-2',
+    );
+    const tagged = pipes.lines
+      .slice(count)
+      .filter((line) => line.method === 'notifications/tools/list_changed')
+      .map((line) => line.params._meta['io.modelcontextprotocol/subscriptionId']);
+    expect(tagged).toEqual(['listen-2']);
+    await server.close();
+  });
 });

@@ -3,6 +3,7 @@ import { StreamableHttpClientTransport } from '@mcpkit/client/http';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
 import { McpServer, promptSupport, resourceSupport } from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
+import { TaskManager } from '@mcpkit/server/tasks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { envelope, MODERN, modernRequest, postModern } from './support/modernWire.js';
 import { stdioPipes } from './support/stdioPipes.js';
@@ -153,6 +154,24 @@ describe('one server definition, both eras at once', () => {
       .filter((line) => line.method === 'notifications/tools/list_changed')
       .map((line) => line.params._meta['io.modelcontextprotocol/subscriptionId']);
     expect(tagged).toEqual(['listen-2']);
+    await server.close();
+  });
+
+  it('ignores a task param under 2026-07-28 (tasks are an extension there) and runs the call', async () => {
+    const server = new McpServer({ name: 'tasks-2026', version: '1.0.0' }, { tasks: new TaskManager() });
+    server.tool(
+      'slow',
+      { description: 'May run as a task', execution: { taskSupport: 'optional' } },
+      () => 'ran',
+    );
+    const pipes = stdioPipes();
+    server.connect(pipes.transport);
+    pipes.send(modernRequest(1, 'tools/call', { name: 'slow', arguments: {}, task: { ttl: 60_000 } }));
+    const answer = await pipes.waitFor((line) => line.id === 1);
+    expect(answer.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'ran' }] });
+    expect(answer.result.task).toBeUndefined();
+    pipes.send(modernRequest(2, 'tasks/list'));
+    expect((await pipes.waitFor((line) => line.id === 2)).error.code).toBe(-32601);
     await server.close();
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The fixture server the official conformance suite (`@modelcontextprotocol/conformance` 0.1.16)
- * tests: every tool, resource, template and prompt its 32 server scenarios ask for, served over
+ * tests: every tool, resource, template and prompt its 32 server scenarios ask for (and, from
+ * fixture-2026.ts, what the 2026-07-28 scenarios of 0.2.0-alpha.12 add), served over
  * stateful Streamable HTTP with the default event store, on `http://127.0.0.1:<port>/mcp`.
  * Built from conformance/FIXTURES.md, on the public API only.
  *
@@ -19,6 +20,7 @@ import {
   text,
 } from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
+import { registerModernFixtures } from './fixture-2026.js';
 
 /** A 1×1 RGB PNG (valid base64, made for this project). */
 const PNG_1X1 =
@@ -96,12 +98,14 @@ function registerContentTools(server: McpServer): void {
     'json_schema_2020_12_tool',
     {
       description: 'Tool with JSON Schema 2020-12 features',
-      // Listed exactly as written: the suite checks $schema, $defs and additionalProperties.
+      // Listed exactly as written: the suite checks $schema, $defs and additionalProperties (SEP-1613),
+      // and 0.2.0-alpha.12 also $anchor, allOf/anyOf and if/then/else (SEP-2106).
       inputSchema: {
         $schema: 'https://json-schema.org/draft/2020-12/schema',
         type: 'object',
         $defs: {
           address: {
+            $anchor: 'addressDef',
             type: 'object',
             properties: { street: { type: 'string' }, city: { type: 'string' } },
           },
@@ -109,7 +113,15 @@ function registerContentTools(server: McpServer): void {
         properties: {
           name: { type: 'string' },
           address: { $ref: '#/$defs/address' },
+          contactMethod: { type: 'string', enum: ['phone', 'email'] },
+          phone: { type: 'string' },
+          email: { type: 'string' },
         },
+        allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+        if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+        // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, in a plain data object
+        then: { required: ['phone'] },
+        else: { required: ['email'] },
         additionalProperties: false,
       },
     },
@@ -380,6 +392,7 @@ function createFixtureServer(): McpServer {
   registerClientRequestTools(server);
   registerResources(server);
   registerPrompts(server);
+  registerModernFixtures(server);
   return server;
 }
 

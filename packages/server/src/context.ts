@@ -17,9 +17,18 @@ import type {
   OutgoingRequestOptions,
   RequestId,
 } from '@mcpkit/core';
-import { Method, Notification, type ProgressUpdate } from '@mcpkit/core';
+import { LOGGING_LEVELS, Method, Notification, type ProgressUpdate } from '@mcpkit/core';
 import { sendThrough } from './middleware/sending.js';
+import { askClientUnderModern } from './modern/inputRounds.js';
+import { type RequestScope, sessionScope } from './scope.js';
 import type { ServerSession } from './session.js';
+
+/** @internal What a 2026-07-28 request brings besides its params: its scope and the MRTR retry fields. */
+export interface ModernRequestParts {
+  readonly scope: RequestScope;
+  readonly inputResponses: unknown;
+  readonly requestState: unknown;
+}
 
 /** Log methods bound to one request, one per RFC 5424 level. */
 export interface RequestLogger {
@@ -51,13 +60,41 @@ const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'aler
  */
 export class RequestContext {
   private loggerInstance: RequestLogger | undefined;
+  private scopeView: RequestScope | undefined;
 
   constructor(
-    /** The session the request arrived on. */
+    /** The session the request arrived on (under 2026-07-28, the connection's, which holds no client state). */
     readonly session: ServerSession,
     /** @internal The engine's view of the request. */
     readonly request: IncomingRequest,
+    /** @internal Set for a 2026-07-28 request only. */
+    readonly modern?: ModernRequestParts,
   ) {}
+
+  /**
+   * Who sent this request and under which revision: from the session under 2025 revisions, from
+   * the request's `_meta` envelope under 2026-07-28.
+   *
+   * @example
+   * ```ts
+   * server.tool('era', { description: 'Names the revision' }, (_args, ctx) => ctx.scope.revision);
+   * ```
+   */
+  get scope(): RequestScope {
+    if (this.modern) return this.modern.scope;
+    if (!this.scopeView) this.scopeView = sessionScope(this.session, this.authInfo);
+    return this.scopeView;
+  }
+
+  /** The `inputResponses` of a retried 2026-07-28 request (raw, unchecked); else undefined. */
+  get inputResponses(): unknown {
+    return this.modern?.inputResponses;
+  }
+
+  /** The `requestState` echoed by a retried 2026-07-28 request (raw, attacker-controlled); else undefined. */
+  get requestState(): unknown {
+    return this.modern?.requestState;
+  }
 
   /** Fires when the client cancels, the request times out, or the connection closes. */
   get signal(): AbortSignal {
@@ -151,8 +188,18 @@ export class RequestContext {
    * ```
    */
   sendLog(level: LoggingLevel, data: unknown, logger?: string): void {
-    const sent = this.session.log(level, data, logger, this.request.id);
+    const sent = this.modern
+      ? this.modernLog(level, data, logger)
+      : this.session.log(level, data, logger, this.request.id);
     if (sent) sent.catch(() => {});
+  }
+
+  /** The envelope's level decides, not the connection's (which may be a 2025 session's). */
+  private modernLog(level: LoggingLevel, data: unknown, logger: string | undefined): void | Promise<void> {
+    if (!wantsModernLog(this.modern!.scope.logLevel, level) || !this.session.server.capabilities.logging)
+      return;
+    const params: Record<string, unknown> = logger === undefined ? { level, data } : { level, data, logger };
+    return this.session.notify(Notification.Message, params, this.request.id);
   }
 
   /**
@@ -211,6 +258,7 @@ export class RequestContext {
     params: object,
     options?: OutgoingRequestOptions,
   ): Promise<R> {
+    if (this.modern) return askClientUnderModern<R>(this, method, params);
     if (this.session.server.sendPipeline) {
       return sendThrough(this.session, method, params as Record<string, unknown>, false, this, {
         options,
@@ -238,6 +286,11 @@ export class RequestContext {
     }
     return this.session.notify(method, params, this.request.id);
   }
+}
+
+/** Under 2026-07-28 a request without a log level gets no logs at all (CL-M5). */
+function wantsModernLog(wanted: LoggingLevel | undefined, level: LoggingLevel): boolean {
+  return wanted !== undefined && LOGGING_LEVELS.indexOf(level) >= LOGGING_LEVELS.indexOf(wanted);
 }
 
 function createLogger(context: RequestContext): RequestLogger {

@@ -43,7 +43,12 @@ import {
 } from './middleware/context.js';
 import { onMethod } from './middleware/method.js';
 import { deliver } from './middleware/sending.js';
+import { discoverResult } from './modern/discover.js';
+import { answerListen, ListenRegistry } from './modern/listen.js';
 import { ServerSession, type SessionConnectOptions } from './session.js';
+
+const DISCOVER = 'server/discover';
+const LISTEN = 'subscriptions/listen';
 
 type ToolVisibility = (name: string, ctx: ServerMiddlewareContext) => boolean;
 
@@ -68,14 +73,20 @@ export class Server {
   private readonly requestHandlers = new Map<string, RequestHandler>([
     [Method.Initialize, (params, ctx) => ctx.session.acceptInitialize(params)],
     [Method.Ping, answerPing],
+    [DISCOVER, (_params, ctx) => discoverResult(ctx.session.server)],
+    [LISTEN, (params, ctx) => answerListen(this.listeners, params, ctx)],
   ]);
   /** Methods {@link setRequestHandler} refuses, with who answers them. */
   private readonly reserved = new Map<string, string>([
     [Method.Initialize, 'the session itself'],
     [Method.Ping, 'the session itself'],
+    [DISCOVER, 'the server itself'],
+    [LISTEN, 'the server itself'],
   ]);
   private readonly notificationHandlers = new Map<string, Set<NotificationHandler>>();
   private readonly liveSessions = new Set<ServerSession>();
+  /** The open 2026-07-28 `subscriptions/listen` requests: broadcasts reach them with no session. */
+  private readonly listeners = new ListenRegistry();
   private readonly openListeners = new Set<SessionListener>();
   private readonly closeListeners = new Set<SessionListener>();
   private readonly middlewares: ServerMiddleware[] = [];
@@ -89,6 +100,8 @@ export class Server {
   /** @internal The composed sending chain; `undefined` while none is installed. */
   sendPipeline: ((ctx: ServerMiddlewareContext) => Promise<unknown>) | undefined;
   private implied: ServerCapabilities = {};
+  /** Where a tool's input schema is found, for the `x-mcp-header` rules; set by the tools feature. */
+  private toolSchemas: ((toolName: string) => unknown) | undefined;
   private declared: ServerCapabilities | undefined;
 
   constructor(info: Implementation, options: ServerOptions = {}) {
@@ -207,6 +220,16 @@ export class Server {
     if (this.toolVisibility.length === 0) return false;
     const ctx = new ServerMiddlewareContext(Method.ToolsCall, params, context.session, context);
     return this.toolVisibility.some((visible) => !visible(name, ctx));
+  }
+
+  /** @internal Names where tool input schemas are found (the tools feature calls it once). */
+  provideToolHeaders(source: (toolName: string) => unknown): void {
+    this.toolSchemas = source;
+  }
+
+  /** @internal The input schema of tool `toolName`, for the 2026-07-28 HTTP header rules. */
+  toolInputSchema(toolName: string): unknown {
+    return this.toolSchemas?.(toolName);
   }
 
   /** True when a receiving middleware is installed. */
@@ -475,6 +498,7 @@ export class Server {
     params?: Record<string, unknown>,
     filter?: (session: ServerSession) => boolean,
   ): void {
+    this.listeners.publish(method, params);
     for (const session of this.liveSessions) {
       if (!session.initialized || (filter && !filter(session))) continue;
       try {
@@ -488,6 +512,7 @@ export class Server {
 
   /** Closes every session. */
   async close(): Promise<void> {
+    this.listeners.endAll();
     await Promise.allSettled([...this.liveSessions].map((session) => session.close()));
   }
 

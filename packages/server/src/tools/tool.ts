@@ -21,6 +21,7 @@ import type {
 import type { InferSchemaInput, InferSchemaOutput, RequireJsonSchemaConverter } from '@mcpkit/schema';
 import type { RequestContext } from '../context.js';
 import { type ItemList, ListedItem } from '../listChanged.js';
+import { checkHeaderAnnotations } from './headerAnnotations.js';
 import { checkIconsAndMeta, checkOptionalString, checkToolAnnotations, cloneJson } from './metadata.js';
 import { type PreparedSchema, prepareObjectSchema, type SchemaInput } from './schemas.js';
 import { toolNameProblem } from './toolName.js';
@@ -253,6 +254,7 @@ function buildToolState(
     config.inputSchema === undefined
       ? context.emptyInput
       : prepareObjectSchema(config.inputSchema, 'input', context.validator, `${what} inputSchema`);
+  checkHeaderAnnotations(what, input.json);
   const output =
     config.outputSchema === undefined
       ? undefined

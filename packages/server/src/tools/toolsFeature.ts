@@ -15,6 +15,7 @@ import {
   type ListToolsResult,
   McpError,
   Method,
+  MissingRequiredClientCapabilityError,
   UrlElicitationRequiredError,
   type ValidationResult,
 } from '@mcpkit/core';
@@ -98,6 +99,7 @@ export class ToolsFeature extends Feature {
       emptyInput: prepareObjectSchema(EMPTY_INPUT_SCHEMA, 'input', host.validator, 'The empty input schema'),
     };
     this.list = { kind: 'tool', items: this.registry, changed: () => this.changed() };
+    host.provideToolHeaders((name) => this.registry.get(name)?.definition.inputSchema);
   }
 
   /** Registers a tool (see `McpServer.tool`). */
@@ -289,7 +291,8 @@ export class ToolsFeature extends Feature {
 
   /** A thrown error becomes an `isError` result, except one the specification answers as an error. */
   private failed(state: ToolState, error: unknown, ctx: RequestContext): CallToolResult {
-    if (error instanceof UrlElicitationRequiredError) throw error;
+    if (error instanceof UrlElicitationRequiredError || error instanceof MissingRequiredClientCapabilityError)
+      throw error;
     return this.errorResult(state.definition.name, error, ctx);
   }
 

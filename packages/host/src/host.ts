@@ -12,6 +12,7 @@ import {
   type GetPromptResult,
   type Implementation,
   LocalError,
+  type LoggingLevel,
   type LoggingMessageNotificationParams,
   McpError,
   type OutgoingRequestOptions,
@@ -36,6 +37,7 @@ import { type Connector, httpConnector } from './connection/connector.js';
 import { type RestartOptions, restartPolicy } from './connection/restart.js';
 import { type ServerState, type StateChange, Upstream } from './connection/upstream.js';
 import { ServerUnavailableError } from './errors.js';
+import { Listeners } from './events.js';
 import { ConsentMemory } from './policy/consent.js';
 import type { AuditEvent, ConsentStore, HostHooks, ModelCallback, ServerPolicy } from './policy/types.js';
 import { Subscriptions } from './subscriptions.js';
@@ -112,11 +114,12 @@ export class McpHost {
   private readonly catalogue: Catalogue;
   private readonly clients: ClientFactory;
   private readonly subscriptions = new Subscriptions();
-  private readonly stateListeners = new Set<(change: StateChange) => void>();
-  private readonly listListeners = new Set<(change: ListChange) => void>();
-  private readonly logListeners = new Set<
-    (server: string, message: LoggingMessageNotificationParams) => void
-  >();
+  private readonly stateListeners = new Listeners<[StateChange]>();
+  private readonly listListeners = new Listeners<[ListChange]>();
+  private readonly logListeners = new Listeners<[string, LoggingMessageNotificationParams]>();
+  private readonly completions = new Listeners<[string, string]>();
+  /** The level asked of every server that logs (set by {@link setLogLevel}); none until then. */
+  private logLevel: LoggingLevel | undefined;
   private closed = false;
 
   constructor(private readonly options: McpHostOptions) {
@@ -145,9 +148,7 @@ export class McpHost {
       keepAlive: options.keepAlive ?? {},
       createClient: (entry: ServerEntry) => this.clients.create(entry, this.policyOf(entry.name)),
       attached: (server: string, client: McpClient) => this.attached(server, client),
-      stateChanged: (change: StateChange) => {
-        for (const listener of this.stateListeners) listener(change);
-      },
+      stateChanged: (change: StateChange) => this.stateListeners.emit(change),
     };
     for (const entry of options.servers) this.upstreams.set(entry.name, new Upstream(entry, deps));
   }
@@ -177,14 +178,12 @@ export class McpHost {
 
   /** Calls `listener` on every state change of any server; returns the function that stops it. */
   onStateChange(listener: (change: StateChange) => void): () => void {
-    this.stateListeners.add(listener);
-    return () => this.stateListeners.delete(listener);
+    return this.stateListeners.add(listener);
   }
 
   /** Calls `listener` when a server says a list changed; returns the function that stops it. */
   onListChanged(listener: (change: ListChange) => void): () => void {
-    this.listListeners.add(listener);
-    return () => this.listListeners.delete(listener);
+    return this.listListeners.add(listener);
   }
 
   /**
@@ -197,8 +196,35 @@ export class McpHost {
    * ```
    */
   onLog(listener: (server: string, message: LoggingMessageNotificationParams) => void): () => void {
-    this.logListeners.add(listener);
-    return () => this.logListeners.delete(listener);
+    return this.logListeners.add(listener);
+  }
+
+  /**
+   * Asks every server that logs (now, and each one started or restarted later) to send log
+   * messages at `level` and above (`logging/setLevel`). A server that refuses keeps its own level.
+   *
+   * @example
+   * ```ts
+   * await host.setLogLevel('warning');
+   * ```
+   */
+  async setLogLevel(level: LoggingLevel): Promise<void> {
+    this.logLevel = level;
+    const running = this.enabled().filter((u) => u.state === 'ready' || u.state === 'degraded');
+    await Promise.allSettled(running.map(async (upstream) => this.applyLogLevel(await upstream.ready())));
+  }
+
+  /**
+   * Calls `listener` when a server reports a URL-mode elicitation complete
+   * (`notifications/elicitation/complete`); returns the function that stops it.
+   *
+   * @example
+   * ```ts
+   * host.onElicitationComplete((server, elicitationId) => closeSignInPrompt(server, elicitationId));
+   * ```
+   */
+  onElicitationComplete(listener: (server: string, elicitationId: string) => void): () => void {
+    return this.completions.add(listener);
   }
 
   /**
@@ -424,9 +450,9 @@ export class McpHost {
       client.onListChanged(kind, () => this.listChanged({ server, kind }));
     }
     client.onResourceUpdated((uri) => this.subscriptions.notify(server, uri));
-    client.onLog((message) => {
-      for (const listener of this.logListeners) listener(server, message);
-    });
+    client.onLog((message) => this.logListeners.emit(server, message));
+    client.onElicitationComplete((id) => this.completions.emit(server, id));
+    await this.applyLogLevel(client);
     for (const uri of this.subscriptions.of(server)) await client.subscribeResource(uri);
     if (this.upstreams.get(server)!.restarts >= 0) {
       // A restarted server may offer something else now.
@@ -435,6 +461,12 @@ export class McpHost {
   }
 
   private listChanged(change: ListChange): void {
-    for (const listener of this.listListeners) listener(change);
+    this.listListeners.emit(change);
+  }
+
+  /** Sends the host's log level to a server that declares logging; a refusal is the server's call. */
+  private async applyLogLevel(client: McpClient): Promise<void> {
+    if (this.logLevel === undefined || !client.serverCapabilities?.logging) return;
+    await client.setLoggingLevel(this.logLevel).catch(() => undefined);
   }
 }

@@ -10,4 +10,5 @@
  * @module
  */
 export { createGateway, type GatewayOptions, McpGateway } from './gateway/gateway.js';
+export type { GatewayLimits, RateLimit } from './gateway/limits.js';
 export { CallRouter } from './gateway/router.js';

@@ -220,6 +220,7 @@ export class McpHost {
    *
    * @example
    * ```ts
+   * declare function closeSignInPrompt(server: string, elicitationId: string): void;
    * host.onElicitationComplete((server, elicitationId) => closeSignInPrompt(server, elicitationId));
    * ```
    */
@@ -419,25 +420,8 @@ export class McpHost {
   }
 
   /** Runs `work` on a server's client; a failure because the server died says so. */
-  private async onServer<T>(
-    server: string,
-    method: string,
-    work: (client: McpClient) => Promise<T>,
-  ): Promise<T> {
-    const upstream = this.upstream(server);
-    const client = await upstream.ready();
-    try {
-      return await work(client);
-    } catch (error) {
-      if (!upstream.lost(client)) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      throw new ServerUnavailableError(
-        server,
-        'crashed',
-        `Server "${server}" died while "${method}" was in flight (${message}); it is being restarted, so retry`,
-        error,
-      );
-    }
+  private onServer<T>(server: string, method: string, work: (client: McpClient) => Promise<T>): Promise<T> {
+    return this.upstream(server).run(method, work);
   }
 
   private policyOf(server: string): ServerPolicy {

@@ -105,6 +105,26 @@ export class Upstream {
     return client !== this.client || !client.connected;
   }
 
+  /**
+   * Runs `work` on this server's client, started if need be. A failure because the server died
+   * meanwhile is a {@link ServerUnavailableError} (`crashed`) that says so.
+   */
+  async run<T>(method: string, work: (client: McpClient) => Promise<T>): Promise<T> {
+    const client = await this.ready();
+    try {
+      return await work(client);
+    } catch (error) {
+      if (!this.lost(client)) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      throw new ServerUnavailableError(
+        this.name,
+        'crashed',
+        `Server "${this.name}" died while "${method}" was in flight (${message}); it is being restarted, so retry`,
+        error,
+      );
+    }
+  }
+
   /** Clears a `failed` state (an open circuit included) and starts again. */
   retry(): Promise<McpClient> {
     this.failure = undefined;

@@ -119,6 +119,15 @@ describe('mcpkit gateway as a process, driven by the official SDK client', () =>
       } finally {
         await client.close();
       }
+      const healthz = await fetch(new URL('/healthz', url));
+      expect([healthz.status, await healthz.json()]).toEqual([200, { status: 'ok' }]);
+      const readyz = await fetch(new URL('/readyz', url));
+      const readiness = (await readyz.json()) as { ready: boolean; servers: Array<Record<string, unknown>> };
+      expect(readyz.status).toBe(200);
+      expect(readiness.ready).toBe(true);
+      expect(readiness.servers.map((row) => row.server)).toEqual(['demo', 'everything']);
+      for (const row of readiness.servers)
+        expect(Object.keys(row).sort()).toEqual(['restarts', 'server', 'state']);
     } finally {
       child.kill('SIGTERM');
     }

@@ -6,10 +6,13 @@
  * - `notifications/elicitation/complete` of a URL-mode elicitation reaches the session that was
  *   sent the elicitation, and no other;
  * - listings paged with the gateway's `pageSize` (upstream pages followed in full);
- * - rate limits per downstream session and upstream server for tool calls and sampling.
+ * - rate limits per downstream session and upstream server for tool calls and sampling;
+ * - readiness: an upstream that stops answering `ping` makes the gateway not ready.
  */
+import { fileURLToPath } from 'node:url';
 import type { ServerEntry } from '@mcpkit/host';
 import { createGateway, type GatewayOptions, type McpGateway } from '@mcpkit/host/gateway';
+import { nodeConnector } from '@mcpkit/host/node';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
 import { McpServer, resourceSupport } from '@mcpkit/server';
 import { MemoryBucketStore } from '@mcpkit/server/guards';
@@ -238,5 +241,45 @@ describe('rate limits per downstream session and upstream server', () => {
     const second = await summarize();
     expect(textOf(second)).toMatch(/at most 1 sampling requests per second/);
     expect(sampled).toBe(1);
+  });
+});
+
+describe('readiness', () => {
+  it('reports every upstream, and is not ready once one stops answering ping', async () => {
+    const hung: ServerEntry = {
+      kind: 'stdio',
+      name: 'hung',
+      command: process.execPath,
+      args: [fileURLToPath(new URL('./fixtures/host-upstream.mjs', import.meta.url)), 'no-ping'],
+      env: {},
+      disabled: false,
+      autoApprove: [],
+    };
+    const gateway = createGateway({
+      host: {
+        servers: [live.entry, hung],
+        connector: nodeConnector(),
+        keepAlive: { intervalMs: 50, timeoutMs: 1_000 },
+      },
+      upstreams: 'shared',
+    });
+    const served = await serve(gateway.httpHandler(), { port: 0, path: '/mcp' });
+    running.push({ gateway, served });
+    expect(gateway.readiness()).toEqual({
+      ready: true,
+      servers: [
+        { server: 'live', state: 'stopped', restarts: 0, hosts: 0 },
+        { server: 'hung', state: 'stopped', restarts: 0, hosts: 0 },
+      ],
+    });
+    const { client } = await connect(served.url, 'prober');
+    await client.listTools(); // starts both upstreams
+    const hungRow = () => gateway.readiness().servers.find((row) => row.server === 'hung');
+    await eventually(() => hungRow()?.state === 'degraded', 'the hung upstream degraded');
+    const readiness = gateway.readiness();
+    expect(readiness.ready).toBe(false);
+    expect(hungRow()).toMatchObject({ state: 'degraded', hosts: 1 });
+    expect(hungRow()?.lastError).toMatch(/ping/);
+    expect(readiness.servers.find((row) => row.server === 'live')).toMatchObject({ hosts: 1 });
   });
 });

@@ -55,8 +55,12 @@ async function serveHttp(
     onError: (error) => log(`HTTP error: ${error.message}`),
   });
   const http = createServer((req, res) => {
-    if ((req.url ?? '/').split('?', 1)[0] === MCP_PATH) listener(req, res);
-    else
+    const path = (req.url ?? '/').split('?', 1)[0];
+    if (path === MCP_PATH) listener(req, res);
+    else if (req.method === 'GET' && (path === '/healthz' || path === '/readyz')) {
+      const { status, body } = health(gateway, path);
+      res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(body);
+    } else
       res
         .writeHead(404, { 'content-type': 'text/plain' })
         .end(`Not found. The MCP endpoint is ${MCP_PATH}\n`);
@@ -70,4 +74,16 @@ async function serveHttp(
   const closed = new Promise<void>((resolve) => http.close(() => resolve()));
   http.closeAllConnections();
   await closed;
+}
+
+/**
+ * `/healthz`: the process serves. `/readyz`: 200 when no upstream is failed, degraded or
+ * restarting, else 503; each upstream's state and restarts, without error texts (they can name
+ * paths and hosts).
+ */
+function health(gateway: McpGateway, path: string): { status: number; body: string } {
+  if (path === '/healthz') return { status: 200, body: '{"status":"ok"}\n' };
+  const { ready, servers } = gateway.readiness();
+  const rows = servers.map(({ server, state, restarts }) => ({ server, state, restarts }));
+  return { status: ready ? 200 : 503, body: `${JSON.stringify({ ready, servers: rows })}\n` };
 }

@@ -62,6 +62,7 @@ export class Upstream {
   private starting: Promise<McpClient> | undefined;
   private failure: ServerUnavailableError | undefined;
   private stopKeepAlive: (() => void) | undefined;
+  private pingError: Error | undefined;
   private readonly crashes: CrashWindow;
   private readonly shutdown = new AbortController();
   /** How many times the server was (re)started successfully. */
@@ -84,9 +85,9 @@ export class Upstream {
     return this.current;
   }
 
-  /** The last failure, while the state is `failed`. */
+  /** The last failure while the state is `failed`; the failed keep-alive ping while `degraded`. */
   get lastError(): Error | undefined {
-    return this.failure;
+    return this.failure ?? (this.current === 'degraded' ? this.pingError : undefined);
   }
 
   /**
@@ -194,7 +195,10 @@ export class Upstream {
     this.setState('ready');
     this.stopKeepAlive = keepAlive(client, this.deps.keepAlive, (alive, error) => {
       if (this.client !== client) return;
-      if (!alive && this.current === 'ready') this.setState('degraded', error);
+      if (!alive && this.current === 'ready') {
+        this.pingError = error;
+        this.setState('degraded', error);
+      }
       else if (alive && this.current === 'degraded') this.setState('ready');
     });
     return client;

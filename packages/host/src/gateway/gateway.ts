@@ -14,6 +14,7 @@ import {
 } from '@mcpkit/server/http';
 import type { McpHost, McpHostOptions } from '../host.js';
 import { installHandlers, type SessionState } from './handlers.js';
+import { type GatewayReadiness, readinessOf } from './health.js';
 import { type GatewayLimits, SessionLimiter } from './limits.js';
 import { type RoutedHost, routedHost } from './sessionHost.js';
 
@@ -165,6 +166,22 @@ export class McpGateway {
   hosts(): McpHost[] {
     if (this.shared) return [this.shared.host];
     return [...this.sessions.values()].map((state) => state.host);
+  }
+
+  /**
+   * Every upstream's state across the hosts serving now, for a `/readyz` endpoint: not `ready`
+   * while an upstream is failed, degraded (its keep-alive ping failed) or restarting.
+   *
+   * @example
+   * ```ts
+   * declare const gateway: McpGateway;
+   * const { ready, servers } = gateway.readiness();
+   * const response = Response.json({ ready, servers }, { status: ready ? 200 : 503 });
+   * ```
+   */
+  readiness(): GatewayReadiness {
+    const servers = this.options.host.servers.filter((entry) => !entry.disabled).map((entry) => entry.name);
+    return readinessOf(servers, this.hosts());
   }
 
   /** Closes the HTTP endpoints, every downstream session and every upstream server. */

@@ -7,38 +7,25 @@
  * relative to the working directory (`../package.json`), so from anywhere else it fails before
  * connecting ("Cannot find module …/@modelcontextprotocol/package.json").
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { execFile, spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoStdio, reference } from './fixtures/hostServers.js';
+import { CLI, exited, printedUrl, twoServerConfig } from './support/gatewayProcess.js';
 import { repoRoot } from './support/officialSchema.js';
 
 const run = promisify(execFile);
 /** Each Inspector run is a new session, so the gateway starts both upstreams again: slow on 2 cores. */
 const SLOW = 150_000;
 const INSPECTOR_DIR = path.join(repoRoot, 'node_modules/@modelcontextprotocol/inspector-cli/build');
-const GATEWAY = [
-  '--import',
-  path.join(repoRoot, 'conformance/register-ts.mjs'),
-  path.join(repoRoot, 'packages/cli/src/main.ts'),
-  'gateway',
-];
+const GATEWAY = [...CLI, 'gateway'];
 
 let dir = '';
 let config = '';
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-gateway-inspector-'));
-  config = path.join(dir, 'mcp.json');
-  const mcpServers: Record<string, unknown> = {};
-  for (const entry of [demoStdio('demo'), reference('everything', 'server-everything', ['stdio'])]) {
-    if (entry.kind !== 'stdio') throw new Error('stdio entries expected');
-    mcpServers[entry.name] = { command: entry.command, args: entry.args };
-  }
-  await writeFile(config, JSON.stringify({ mcpServers }));
+  ({ dir, config } = await twoServerConfig('mcpkit-gateway-inspector-'));
 });
 
 afterAll(async () => {
@@ -84,13 +71,6 @@ async function listAndCall(target: string[], rest: string[] = []): Promise<void>
   expect(JSON.stringify(added.content)).toContain('5');
 }
 
-function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
-  });
-}
-
 describe('the official Inspector CLI against mcpkit gateway', () => {
   it(
     'lists and calls the tools of two upstreams over Streamable HTTP',
@@ -100,15 +80,7 @@ describe('the official Inspector CLI against mcpkit gateway', () => {
       });
       const done = exited(child);
       try {
-        const url = await new Promise<string>((resolve, reject) => {
-          let text = '';
-          child.stdout!.on('data', (chunk: Buffer) => {
-            text += chunk.toString('utf8');
-            const match = /^(http:\/\/\S+)$/m.exec(text);
-            if (match) resolve(match[1]!);
-          });
-          child.once('exit', (code) => reject(new Error(`mcpkit gateway exited early (${code})`)));
-        });
+        const url = await printedUrl(child);
         await listAndCall([url, '--transport', 'http']);
       } finally {
         child.kill('SIGTERM');

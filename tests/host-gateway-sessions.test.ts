@@ -7,10 +7,11 @@
  *   sent the elicitation, and no other;
  * - listings paged with the gateway's `pageSize` (upstream pages followed in full);
  * - rate limits per downstream session and upstream server for tool calls and sampling;
- * - readiness: an upstream that stops answering `ping` makes the gateway not ready.
+ * - readiness: an upstream that stops answering `ping` makes the gateway not ready;
+ * - audit events of a per-session gateway name the downstream session.
  */
 import { fileURLToPath } from 'node:url';
-import type { ServerEntry } from '@mcpkit/host';
+import type { AuditEvent, ServerEntry } from '@mcpkit/host';
 import { createGateway, type GatewayOptions, type McpGateway } from '@mcpkit/host/gateway';
 import { nodeConnector } from '@mcpkit/host/node';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
@@ -50,8 +51,11 @@ function pagedServer(): McpServer {
   return server;
 }
 
-async function startGateway(options: Omit<GatewayOptions, 'host'> = {}): Promise<string> {
-  const gateway = createGateway({ host: { servers }, ...options });
+async function startGateway(
+  options: Omit<GatewayOptions, 'host'> = {},
+  audit?: (event: AuditEvent) => void,
+): Promise<string> {
+  const gateway = createGateway({ host: { servers, ...(audit ? { audit } : {}) }, ...options });
   const served = await serve(gateway.httpHandler(), { port: 0, path: '/mcp' });
   running.push({ gateway, served });
   return served.url;
@@ -281,5 +285,30 @@ describe('readiness', () => {
     expect(hungRow()).toMatchObject({ state: 'degraded', hosts: 1 });
     expect(hungRow()?.lastError).toMatch(/ping/);
     expect(readiness.servers.find((row) => row.server === 'live')).toMatchObject({ hosts: 1 });
+  });
+});
+
+describe('audit through the gateway', () => {
+  it('10 calls from two clients are 10 events, each naming the downstream session it served', async () => {
+    const events: AuditEvent[] = [];
+    const url = await startGateway({}, (event) => events.push(event));
+    const { client: alice } = await connect(url, 'alice');
+    const { client: bob } = await connect(url, 'bob');
+    const calls = (client: Client) =>
+      Promise.all(
+        Array.from({ length: 5 }, () => client.callTool({ name: 'echo', arguments: { text: 'x' } })),
+      );
+    await Promise.all([calls(alice), calls(bob)]);
+    expect(events).toHaveLength(10);
+    for (const event of events) {
+      expect(event).toMatchObject({ server: 'live', operation: 'tools/call', item: 'echo', outcome: 'ok' });
+      expect(event.arguments).toBe('[redacted]');
+    }
+    const sessions = new Set(events.map((event) => event.session));
+    expect(sessions.size).toBe(2);
+    for (const session of sessions) {
+      expect(session).toMatch(/^\S+$/);
+      expect(events.filter((event) => event.session === session)).toHaveLength(5);
+    }
   });
 });

@@ -3,6 +3,7 @@
  * calls (unattended hosts deny), remembered decisions, roots isolation, sampling through consent
  * and the host's one model, elicitation labelled with its server, and audit events.
  */
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -354,5 +355,26 @@ describe('McpHost policy (real servers)', () => {
     ]);
     expect(JSON.stringify(events)).not.toContain('secret-value');
     for (const event of events) expect(event.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("with auditArguments 'sha256', events carry the arguments' hash and not their values", async () => {
+    const events: AuditEvent[] = [];
+    const h = host({
+      servers: [http.entry],
+      audit: (event) => events.push(event),
+      auditArguments: 'sha256',
+      hooks: { toolCall: () => 'once' },
+    });
+    await h.callTool('echo', { text: 'secret-value' });
+    await h.callTool('echo', { text: 'secret-value' });
+    await h.callTool('echo', { text: 'another' });
+    const hash = (args: unknown) =>
+      `sha256:${createHash('sha256').update(JSON.stringify(args)).digest('hex')}`;
+    expect(events.map((event) => event.arguments)).toEqual([
+      hash({ text: 'secret-value' }),
+      hash({ text: 'secret-value' }),
+      hash({ text: 'another' }),
+    ]);
+    expect(JSON.stringify(events)).not.toContain('secret-value');
   });
 });

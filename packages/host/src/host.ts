@@ -72,8 +72,12 @@ export interface McpHostOptions {
   consentStore?: ConsentStore;
   /** Receives one event per call, read, prompt, completion, sampling and elicitation. */
   audit?: (event: AuditEvent) => void;
-  /** Put arguments into audit events in full. Default false (`'[redacted]'`). */
-  auditArguments?: boolean;
+  /**
+   * Arguments in audit events: in full (`true`), as `sha256:HEX` of their JSON (`'sha256'`: equal
+   * calls match, values stay out; a short secret can still be guessed from its hash), or
+   * `'[redacted]'` (default).
+   */
+  auditArguments?: boolean | 'sha256';
   restart?: RestartOptions;
   keepAlive?: KeepAliveOptions;
   /** Told when two items still share a name after namespacing; both get a `_HASH` suffix. */
@@ -140,7 +144,7 @@ export class McpHost {
       ...(options.model ? { model: options.model } : {}),
       models: options.models ?? [],
       consent: new ConsentMemory(options.consentStore),
-      audit: { emit: options.audit, showArguments: options.auditArguments === true },
+      audit: { emit: options.audit, showArguments: options.auditArguments ?? false },
     });
     const deps = {
       connector: options.connector ?? httpConnector(),

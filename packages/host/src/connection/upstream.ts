@@ -198,8 +198,7 @@ export class Upstream {
       if (!alive && this.current === 'ready') {
         this.pingError = error;
         this.setState('degraded', error);
-      }
-      else if (alive && this.current === 'degraded') this.setState('ready');
+      } else if (alive && this.current === 'degraded') this.setState('ready');
     });
     return client;
   }

@@ -53,9 +53,14 @@ export interface RoutingOptions {
 export function routedHost(options: McpHostOptions, routing: RoutingOptions = {}): RoutedHost {
   const router = new CallRouter(routing.owner);
   const hooks = options.hooks ?? {};
+  const audit = options.audit;
+  const owner = routing.owner;
   const host = new McpHost({
     ...options,
     ...(routing.forwardRoots ? { policy: withCallerRoots(options, router) } : {}),
+    // One host per session: every event is that session's. A shared host cannot always tell
+    // (reads are not tracked in flight), and a wrong session is worse than none.
+    ...(audit && owner ? { audit: (event) => audit({ ...event, session: owner.key }) } : {}),
     models: options.models ?? [DOWNSTREAM_MODEL],
     hooks: {
       toolCall: hooks.toolCall ?? (() => 'once'),

@@ -187,6 +187,8 @@ export interface AuditEvent {
   readonly durationMs: number;
   /** Why it was denied or failed. */
   readonly reason?: string;
-  /** `'[redacted]'` unless the host sets `auditArguments: true`. */
+  /** `'[redacted]'`, `sha256:HEX` or the arguments themselves, as the host's `auditArguments` says. */
   readonly arguments?: unknown;
+  /** The downstream session the operation served, when a gateway knows it (its session key). */
+  readonly session?: string;
 }

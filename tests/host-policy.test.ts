@@ -89,6 +89,46 @@ describe('McpHost policy (real servers)', () => {
     expect(http.calls.length).toBe(before);
   });
 
+  it('prompt and resource filters keep items out of the listings, and requests for them never leave the host', async () => {
+    const events: AuditEvent[] = [];
+    const h = host({
+      servers: [http.entry],
+      audit: (event) => events.push(event),
+      policy: {
+        demoB: {
+          prompts: { deny: ['translate'] },
+          resources: { allow: ['demo://readme', 'demo://items/*'] },
+        },
+      },
+    });
+    const prompts = (await h.prompts()).map((prompt) => prompt.name);
+    expect(prompts).toContain('greet');
+    expect(prompts).not.toContain('translate');
+    expect((await h.resources()).map((resource) => resource.uri)).toEqual(['demo://readme']);
+    expect((await h.resourceTemplates()).map((template) => template.uriTemplate)).toEqual([
+      'demo://items/{category}/{id}',
+    ]);
+    expect((await h.readResource('demo://readme')).contents[0]?.uri).toBe('demo://readme');
+    await expect(h.getPrompt('translate', {})).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    await expect(h.readResource('demo://logo.png')).rejects.toMatchObject({
+      code: ErrorCode.ResourceNotFound,
+    });
+    // Even the server's own client, which skips the catalogue, cannot reach them.
+    const client = await h.client('demoB');
+    await expect(client.getPrompt('translate', {})).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    await expect(client.readResource('demo://clock')).rejects.toMatchObject({
+      code: ErrorCode.ResourceNotFound,
+    });
+    await expect(
+      client.complete({
+        ref: { type: 'ref/prompt', name: 'translate' },
+        argument: { name: 'language', value: 'f' },
+      }),
+    ).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    const denied = events.filter((event) => event.decision === 'denied').map((event) => event.item);
+    expect(denied).toEqual(['translate', 'demo://clock', 'translate']);
+  });
+
   it('allow patterns and read-only mode keep only what they name', async () => {
     const h = host({
       servers: [http.entry],

@@ -43,6 +43,7 @@ export type {
   ConsentStore,
   ElicitationHook,
   HostHooks,
+  ItemFilter,
   ModelCallback,
   SamplingConsent,
   SamplingPolicy,

@@ -135,6 +135,20 @@ export interface SamplingPolicy {
 }
 
 /**
+ * Allow and deny lists of `*` patterns for one kind of item (prompt names, resource URIs and
+ * templates' `uriTemplate`): an item not allowed, or denied, is neither listed nor reachable.
+ *
+ * @example
+ * ```ts
+ * const filter: ItemFilter = { allow: ['file:///work/*'], deny: ['file:///work/.env*'] };
+ * ```
+ */
+export interface ItemFilter {
+  readonly allow?: readonly string[];
+  readonly deny?: readonly string[];
+}
+
+/**
  * The rules for one server.
  *
  * @example
@@ -156,6 +170,10 @@ export interface ServerPolicy {
   /** The roots this server sees (and only this server): a list, or a function asked on each `roots/list`. */
   roots?: RootsSource;
   sampling?: SamplingPolicy;
+  /** Which prompts are listed and reachable, by name. Default: all. */
+  prompts?: ItemFilter;
+  /** Which resources are listed and readable, by URI (templates by their `uriTemplate`). Default: all. */
+  resources?: ItemFilter;
   /** The prefix of this server's namespaced names; default its key. */
   prefix?: string;
 }

@@ -41,6 +41,7 @@ import { Listeners } from './events.js';
 import { ConsentMemory } from './policy/consent.js';
 import type { AuditEvent, ConsentStore, HostHooks, ModelCallback, ServerPolicy } from './policy/types.js';
 import { Subscriptions } from './subscriptions.js';
+import { callOn } from './toolCall.js';
 
 /**
  * Options of {@link McpHost}.
@@ -273,7 +274,8 @@ export class McpHost {
 
   /**
    * Calls a tool by its catalogue name on the server that owns it. Progress, cancellation and
-   * timeouts in `options` reach that server. A refused call resolves to an `isError` result.
+   * timeouts in `options` reach that server. A refused call resolves to an `isError` result. A
+   * tool that requires tasks runs as a task, and the call resolves with its result.
    *
    * @throws {McpError} `-32602` for a name the catalogue does not hold (a denied tool included).
    * @throws {ServerUnavailableError} the server is failed, or died while the call was in flight.
@@ -285,7 +287,7 @@ export class McpHost {
   ): Promise<CallToolResult> {
     const route = await this.resolve('tools', name, 'tool');
     return this.onServer(route.server, 'tools/call', (client) =>
-      client.callTool(route.original, args, options),
+      callOn(client, route.original, args, options),
     );
   }
 

@@ -132,8 +132,13 @@ function forwarded(ctx: RequestContext): OutgoingRequestOptions {
   return options;
 }
 
-/** A catalogue entry as the wire shows it: without the host's bookkeeping. */
+/**
+ * A catalogue entry as the wire shows it: without the host's bookkeeping, and without a tool's
+ * `execution` (the gateway serves no tasks; the host runs a tool that requires them as a task
+ * itself and answers the plain call).
+ */
 function strip<T extends object>(entry: HostEntry<T>): T {
-  const { server: _server, original: _original, ...item } = entry;
+  const { server: _server, original: _original, ...item } = entry as HostEntry<T> & { execution?: unknown };
+  delete item.execution;
   return item as unknown as T;
 }

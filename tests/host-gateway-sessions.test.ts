@@ -231,6 +231,33 @@ describe('rate limits per downstream session and upstream server', () => {
     expect(otherServer.filter((o) => o.status === 'fulfilled')).toHaveLength(10);
   });
 
+  it('a server-wide limit counts the calls of every session together', async () => {
+    const store = new MemoryBucketStore({ now: () => 0 });
+    const url = await startGateway({
+      upstreams: 'shared',
+      limits: { toolCalls: { rate: 10 }, serverToolCalls: { rate: 15 }, store },
+    });
+    const { client: alice } = await connect(url, 'alice');
+    const { client: bob } = await connect(url, 'bob');
+    const burst = (client: Client) =>
+      Promise.allSettled(
+        Array.from({ length: 10 }, () => client.callTool({ name: 'echo', arguments: { text: 'x' } })),
+      );
+    const [forAlice, forBob] = await Promise.all([burst(alice), burst(bob)]);
+    const passed = [...forAlice, ...forBob].filter((o) => o.status === 'fulfilled');
+    const refused = [...forAlice, ...forBob]
+      .filter((o) => o.status === 'rejected')
+      .map((o) => o.reason as SdkError);
+    expect(passed).toHaveLength(15);
+    expect(refused).toHaveLength(5);
+    for (const error of refused) {
+      expect(error.code).toBe(-32029);
+      expect(error.message).toMatch(
+        /at most 15 tool calls per second \(bursts of 15\) from all clients together for server "live"/,
+      );
+    }
+  });
+
   it('limits the sampling requests an upstream sends to one session', async () => {
     const store = new MemoryBucketStore({ now: () => 0 });
     const url = await startGateway({ limits: { sampling: { rate: 1 }, store } });

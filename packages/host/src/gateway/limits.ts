@@ -35,13 +35,24 @@ export interface GatewayLimits {
   toolCalls?: RateLimit;
   /** `sampling/createMessage` requests of one server sent to one session. */
   sampling?: RateLimit;
+  /**
+   * `tools/call` requests to one server from all sessions together: what that server can take,
+   * however many clients share the gateway. Checked after the session's own bucket.
+   */
+  serverToolCalls?: RateLimit;
   /** Where the buckets live. Default a `MemoryBucketStore` (pass one with `now` to test). */
   store?: RateLimitStore;
 }
 
-type Kind = 'toolCalls' | 'sampling';
+type Kind = 'toolCalls' | 'sampling' | 'serverToolCalls';
 
-const WHAT: Record<Kind, string> = { toolCalls: 'tool calls', sampling: 'sampling requests' };
+const KINDS = ['toolCalls', 'sampling', 'serverToolCalls'] as const;
+
+const WHAT: Record<Kind, string> = {
+  toolCalls: 'tool calls per second (bursts of {burst}) per client',
+  sampling: 'sampling requests per second (bursts of {burst}) per client',
+  serverToolCalls: 'tool calls per second (bursts of {burst}) from all clients together',
+};
 
 /**
  * The gateway's buckets.
@@ -59,7 +70,7 @@ export class SessionLimiter {
   /** @throws {TypeError} for a rate that is not a positive number, or a burst below 1. */
   constructor(limits: GatewayLimits) {
     this.store = limits.store ?? new MemoryBucketStore();
-    for (const kind of ['toolCalls', 'sampling'] as const) {
+    for (const kind of KINDS) {
       const limit = limits[kind];
       if (!limit) continue;
       const burst = limit.burst ?? limit.rate;
@@ -70,16 +81,25 @@ export class SessionLimiter {
     }
   }
 
-  /** Takes a token for `session` on `server`, or throws `-32029` naming the limit. */
-  async take(kind: Kind, session: string, server: string): Promise<void> {
+  /**
+   * Takes a token for `session` on `server` (for a tool call, then one of the server's own
+   * bucket), or throws `-32029` naming the limit.
+   */
+  async take(kind: 'toolCalls' | 'sampling', session: string, server: string): Promise<void> {
+    await this.takeOne(kind, `${session}\u0000${server}`, server);
+    if (kind === 'toolCalls') await this.takeOne('serverToolCalls', server, server);
+  }
+
+  private async takeOne(kind: Kind, key: string, server: string): Promise<void> {
     const limit = this.buckets[kind];
     if (!limit) return;
-    const wait = await this.store.take(`${kind}\u0000${session}\u0000${server}`, limit);
+    const wait = await this.store.take(`${kind}\u0000${key}`, limit);
     if (wait <= 0) return;
     const retryAfterMs = Math.max(1, Math.ceil(wait));
+    const what = WHAT[kind].replace('{burst}', String(limit.burst));
     throw new McpError(
       GuardErrorCode.TooManyRequests,
-      `Rate limit exceeded: at most ${limit.rate} ${WHAT[kind]} per second (bursts of ${limit.burst}) per client for server "${server}"; retry after ${retryAfterMs} ms`,
+      `Rate limit exceeded: at most ${limit.rate} ${what} for server "${server}"; retry after ${retryAfterMs} ms`,
       { retryAfterMs, limit: { rate: limit.rate, burst: limit.burst } },
     );
   }

@@ -39,6 +39,7 @@ import { type ServerState, type StateChange, Upstream } from './connection/upstr
 import { ServerUnavailableError } from './errors.js';
 import { Listeners } from './events.js';
 import { ConsentMemory } from './policy/consent.js';
+import { HostRoots } from './policy/roots.js';
 import type { AuditEvent, ConsentStore, HostHooks, ModelCallback, ServerPolicy } from './policy/types.js';
 import { Subscriptions } from './subscriptions.js';
 import { callOn } from './toolCall.js';
@@ -71,6 +72,12 @@ export interface McpHostOptions {
   models?: readonly string[];
   /** Keeps `always`/`never` decisions; without it they last for this host's lifetime. */
   consentStore?: ConsentStore;
+  /**
+   * The host's own roots (the folders open in an IDE): each server then sees their intersection
+   * with its `policy.roots` (all of them when it has none), and {@link McpHost.setHostRoots}
+   * tells only the servers whose view changed. Pass `[]` to start with none but change them later.
+   */
+  roots?: readonly Root[];
   /** Receives one event per call, read, prompt, completion, sampling and elicitation. */
   audit?: (event: AuditEvent) => void;
   /**
@@ -126,8 +133,10 @@ export class McpHost {
   /** The level asked of every server that logs (set by {@link setLogLevel}); none until then. */
   private logLevel: LoggingLevel | undefined;
   private closed = false;
+  private readonly hostRoots: HostRoots;
 
   constructor(private readonly options: McpHostOptions) {
+    this.hostRoots = new HostRoots(options.roots, (server) => this.options.policy?.[server]?.roots);
     const prefixes: Record<string, string> = {};
     for (const [server, policy] of Object.entries(options.policy ?? {}))
       if (policy.prefix) prefixes[server] = policy.prefix;
@@ -351,12 +360,37 @@ export class McpHost {
     };
   }
 
-  /** Changes the roots one server sees; only that server is told (`roots/list_changed`). */
+  /** Changes the roots one server may see; only that server is told (`roots/list_changed`). */
   async setRoots(server: string, roots: readonly Root[]): Promise<void> {
     const upstream = this.upstream(server);
     this.options.policy = { ...this.options.policy, [server]: { ...this.options.policy?.[server], roots } };
     if (upstream.state === 'ready' || upstream.state === 'degraded')
-      await (await upstream.ready()).setRoots(roots);
+      await (await upstream.ready()).setRoots(this.hostRoots.source(server) ?? roots);
+  }
+
+  /**
+   * Changes the host's own roots (see `roots` in the options); only the running servers whose
+   * view changed are told (`roots/list_changed`).
+   *
+   * @example
+   * ```ts
+   * await host.setHostRoots([{ uri: 'file:///home/me/project', name: 'project' }]);
+   * ```
+   */
+  async setHostRoots(roots: readonly Root[]): Promise<void> {
+    const running = this.enabled().filter((u) => u.state === 'ready' || u.state === 'degraded');
+    const key = async (server: string) =>
+      JSON.stringify((await this.hostRoots.view(server)).map((r) => r.uri).sort());
+    const before = await Promise.all(running.map((upstream) => key(upstream.name)));
+    this.hostRoots.set(roots);
+    await Promise.all(
+      running.map(async (upstream, i) => {
+        if ((await key(upstream.name)) === before[i]) return;
+        const source = this.hostRoots.source(upstream.name);
+        // A server started before the host had roots has no roots capability: nothing to tell.
+        if (source) await (await upstream.ready()).setRoots(source).catch(() => undefined);
+      }),
+    );
   }
 
   /** The connected client of one server (started if needed): for what the host does not route. */
@@ -431,7 +465,8 @@ export class McpHost {
   }
 
   private policyOf(server: string): ServerPolicy {
-    return this.options.policy?.[server] ?? {};
+    const policy = this.options.policy?.[server] ?? {};
+    return this.hostRoots.active ? { ...policy, roots: this.hostRoots.source(server)! } : policy;
   }
 
   /** A (re)started server: route its notifications, renew its subscriptions, refresh listeners. */

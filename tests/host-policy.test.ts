@@ -129,6 +129,34 @@ describe('McpHost policy (real servers)', () => {
     expect(denied).toEqual(['translate', 'demo://clock', 'translate']);
   });
 
+  it('tool overrides rename a tool (routed back to its own name), and their annotations decide consent', async () => {
+    const h = host({
+      servers: [http.entry],
+      policy: {
+        demoB: {
+          tools: {
+            echo: { name: 'say', description: 'Says it back.' },
+            weather: { annotations: { readOnlyHint: false, destructiveHint: true } },
+          },
+        },
+      },
+    });
+    const tools = await h.tools();
+    expect(tools.map((tool) => tool.name)).not.toContain('echo');
+    expect(tools.find((tool) => tool.name === 'say')).toMatchObject({
+      description: 'Says it back.',
+      original: 'echo',
+    });
+    const before = http.calls.length;
+    expect(text(await h.callTool('say', { text: 'renamed' }))).toContain('renamed');
+    expect(http.calls.slice(before)).toEqual(['echo']);
+    // The host's annotations make weather destructive: an unattended host refuses it, unsent.
+    const refused = await h.callTool('weather', { city: 'Paris' });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(/needs consent/);
+    expect(http.calls.slice(before)).toEqual(['echo']);
+  });
+
   it('allow patterns and read-only mode keep only what they name', async () => {
     const h = host({
       servers: [http.entry],

@@ -256,8 +256,20 @@ export class McpHost {
   }
 
   /** Every server's tools (policy applied), namespaced on collision. */
-  tools(): Promise<HostEntry<Tool>[]> {
-    return this.aggregate('tools', (client) => (client.serverCapabilities?.tools ? client.tools() : []));
+  async tools(): Promise<HostEntry<Tool>[]> {
+    const entries = await this.aggregate('tools', async (client, server) => {
+      if (!client.serverCapabilities?.tools) return [];
+      const renames = this.policyOf(server).tools;
+      const tools = await client.tools();
+      return renames
+        ? tools.map((tool) => ({ ...tool, name: renames[tool.name]?.name ?? tool.name }))
+        : tools;
+    });
+    // `original` is the server's own name, also for a tool the policy renamed.
+    return entries.map((entry) => {
+      const own = serverName(this.policyOf(entry.server), entry.original);
+      return own === entry.original ? entry : { ...entry, original: own };
+    });
   }
 
   /** Every server's prompts, namespaced on collision. */
@@ -296,7 +308,7 @@ export class McpHost {
   ): Promise<CallToolResult> {
     const route = await this.resolve('tools', name, 'tool');
     return this.onServer(route.server, 'tools/call', (client) =>
-      callOn(client, route.original, args, options),
+      callOn(client, serverName(this.policyOf(route.server), route.original), args, options),
     );
   }
 
@@ -423,13 +435,13 @@ export class McpHost {
 
   private async aggregate<T extends object>(
     kind: CatalogueKind,
-    list: (client: McpClient) => T[] | Promise<T[]>,
+    list: (client: McpClient, server: string) => T[] | Promise<T[]>,
   ): Promise<HostEntry<T>[]> {
     if (this.closed) throw new LocalError('The host is closed');
     const lists = await Promise.all(
       this.enabled().map(async (upstream): Promise<readonly [string, T[]]> => {
         try {
-          return [upstream.name, await list(await upstream.ready())];
+          return [upstream.name, await list(await upstream.ready(), upstream.name)];
         } catch {
           return [upstream.name, []]; // a failed server offers nothing; its state says why
         }
@@ -494,4 +506,11 @@ export class McpHost {
     if (this.logLevel === undefined || !client.serverCapabilities?.logging) return;
     await client.setLoggingLevel(this.logLevel).catch(() => undefined);
   }
+}
+
+/** The server's own name of a tool the policy renamed (or the name itself). */
+function serverName(policy: ServerPolicy, name: string): string {
+  for (const [original, override] of Object.entries(policy.tools ?? {}))
+    if (override.name === name) return original;
+  return name;
 }

@@ -49,4 +49,5 @@ export type {
   SamplingPolicy,
   ServerPolicy,
   ToolCallConsent,
+  ToolOverride,
 } from './policy/types.js';

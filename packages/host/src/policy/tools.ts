@@ -89,7 +89,8 @@ export function toolBoundary(boundary: ToolBoundary, client: McpClient): ClientM
     if (ctx.method === 'tools/list') {
       return next().then((result) => {
         const list = result as { tools: Tool[] };
-        return { ...list, tools: list.tools.filter((tool) => toolOffered(boundary.policy, tool)) };
+        const tools = list.tools.map((tool) => overridden(boundary.policy, tool));
+        return { ...list, tools: tools.filter((tool) => toolOffered(boundary.policy, tool)) };
       });
     }
     if (ctx.method === 'tools/call') return guardedCall(boundary, client, ctx.params, next);
@@ -150,5 +151,22 @@ function refusedCall(server: string, tool: string, unattended: boolean): CallToo
   return {
     isError: true,
     content: [{ type: 'text', text: `The tool "${tool}" of server "${server}" was not run: ${why}.` }],
+  };
+}
+
+/**
+ * A tool with the policy's title, description and annotations laid over the server's (its name
+ * stays the server's here; the catalogue applies a rename).
+ */
+function overridden(policy: ServerPolicy, tool: Tool): Tool {
+  const override = policy.tools?.[tool.name];
+  if (!override) return tool;
+  return {
+    ...tool,
+    ...(override.title === undefined ? {} : { title: override.title }),
+    ...(override.description === undefined ? {} : { description: override.description }),
+    ...(override.annotations === undefined
+      ? {}
+      : { annotations: { ...tool.annotations, ...override.annotations } }),
   };
 }

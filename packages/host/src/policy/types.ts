@@ -149,6 +149,23 @@ export interface ItemFilter {
 }
 
 /**
+ * How the host presents one tool of a server: a new name (routed back to the server's own), a
+ * title or description of its own, annotations laid over the server's (consent and `readOnly`
+ * then go by them: the host's word about a tool outranks the server's).
+ *
+ * @example
+ * ```ts
+ * const override: ToolOverride = { name: 'search_docs', annotations: { readOnlyHint: true, openWorldHint: false } };
+ * ```
+ */
+export interface ToolOverride {
+  readonly name?: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly annotations?: ToolAnnotations;
+}
+
+/**
  * The rules for one server.
  *
  * @example
@@ -170,6 +187,8 @@ export interface ServerPolicy {
   /** The roots this server sees (and only this server): a list, or a function asked on each `roots/list`. */
   roots?: RootsSource;
   sampling?: SamplingPolicy;
+  /** Per tool, by the server's name for it: a rename, title, description or annotations. */
+  tools?: Readonly<Record<string, ToolOverride>>;
   /** Which prompts are listed and reachable, by name. Default: all. */
   prompts?: ItemFilter;
   /** Which resources are listed and readable, by URI (templates by their `uriTemplate`). Default: all. */

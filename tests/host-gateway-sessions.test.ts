@@ -8,7 +8,8 @@
  * - listings paged with the gateway's `pageSize` (upstream pages followed in full);
  * - rate limits per downstream session and upstream server for tool calls and sampling;
  * - readiness: an upstream that stops answering `ping` makes the gateway not ready;
- * - audit events of a per-session gateway name the downstream session.
+ * - audit events of a per-session gateway name the downstream session;
+ * - list_changed reaches all of 20 sessions; resources/updated only those that subscribed.
  */
 import { fileURLToPath } from 'node:url';
 import type { AuditEvent, ServerEntry } from '@mcpkit/host';
@@ -24,7 +25,9 @@ import {
   CreateMessageRequestSchema,
   ElicitationCompleteNotificationSchema,
   ElicitRequestSchema,
+  ResourceUpdatedNotificationSchema,
   type McpError as SdkError,
+  ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoHttp } from './fixtures/hostServers.js';
@@ -337,5 +340,41 @@ describe('audit through the gateway', () => {
       expect(session).toMatch(/^\S+$/);
       expect(events.filter((event) => event.session === session)).toHaveLength(5);
     }
+  });
+});
+
+describe('notifications to many sessions', () => {
+  it('a list_changed reaches each of 20 sessions, and a resource update only the 3 that subscribed', async () => {
+    const url = await startGateway({ upstreams: 'shared' });
+    const sessions = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const { client } = await connect(url, `watcher-${i}`);
+        const seen = { listChanged: 0, updated: [] as string[] };
+        client.setNotificationHandler(ToolListChangedNotificationSchema, () => void seen.listChanged++);
+        client.setNotificationHandler(
+          ResourceUpdatedNotificationSchema,
+          (note) => void seen.updated.push(note.params.uri),
+        );
+        await client.listTools();
+        return { client, seen };
+      }),
+    );
+    const subscribers = sessions.slice(0, 3);
+    await Promise.all(subscribers.map(({ client }) => client.subscribeResource({ uri: 'demo://readme' })));
+    live.server.tool('added_for_watchers', { description: 'registered during the test' }, () => 'ok');
+    await eventually(
+      () => sessions.every(({ seen }) => seen.listChanged >= 1),
+      'list_changed in every session',
+    );
+    live.server.notifyResourceUpdated('demo://readme');
+    await eventually(
+      () => subscribers.every(({ seen }) => seen.updated.length === 1),
+      'the update at each subscriber',
+    );
+    // A later notification that every session gets marks the point by which a stray update would have come.
+    live.server.tool('added_after_update', { description: 'registered during the test' }, () => 'ok');
+    await eventually(() => sessions.every(({ seen }) => seen.listChanged >= 2), 'the second list_changed');
+    expect(sessions.slice(3).map(({ seen }) => seen.updated.length)).toEqual(Array(17).fill(0));
+    expect(subscribers.map(({ seen }) => seen.updated)).toEqual(Array(3).fill(['demo://readme']));
   });
 });

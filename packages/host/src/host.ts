@@ -40,6 +40,7 @@ import { ServerUnavailableError } from './errors.js';
 import { Listeners } from './events.js';
 import { ConsentMemory } from './policy/consent.js';
 import { HostRoots } from './policy/roots.js';
+import { renamedTools, serverName, withServerName } from './policy/tools.js';
 import type { AuditEvent, ConsentStore, HostHooks, ModelCallback, ServerPolicy } from './policy/types.js';
 import { Subscriptions } from './subscriptions.js';
 import { callOn } from './toolCall.js';
@@ -257,19 +258,10 @@ export class McpHost {
 
   /** Every server's tools (policy applied), namespaced on collision. */
   async tools(): Promise<HostEntry<Tool>[]> {
-    const entries = await this.aggregate('tools', async (client, server) => {
-      if (!client.serverCapabilities?.tools) return [];
-      const renames = this.policyOf(server).tools;
-      const tools = await client.tools();
-      return renames
-        ? tools.map((tool) => ({ ...tool, name: renames[tool.name]?.name ?? tool.name }))
-        : tools;
-    });
-    // `original` is the server's own name, also for a tool the policy renamed.
-    return entries.map((entry) => {
-      const own = serverName(this.policyOf(entry.server), entry.original);
-      return own === entry.original ? entry : { ...entry, original: own };
-    });
+    const entries = await this.aggregate('tools', async (client, server) =>
+      client.serverCapabilities?.tools ? renamedTools(this.policyOf(server), await client.tools()) : [],
+    );
+    return entries.map((entry) => withServerName(this.policyOf(entry.server), entry));
   }
 
   /** Every server's prompts, namespaced on collision. */
@@ -391,17 +383,18 @@ export class McpHost {
    */
   async setHostRoots(roots: readonly Root[]): Promise<void> {
     const running = this.enabled().filter((u) => u.state === 'ready' || u.state === 'degraded');
-    const key = async (server: string) =>
-      JSON.stringify((await this.hostRoots.view(server)).map((r) => r.uri).sort());
-    const before = await Promise.all(running.map((upstream) => key(upstream.name)));
-    this.hostRoots.set(roots);
+    const changed = await this.hostRoots.replace(
+      roots,
+      running.map((upstream) => upstream.name),
+    );
     await Promise.all(
-      running.map(async (upstream, i) => {
-        if ((await key(upstream.name)) === before[i]) return;
-        const source = this.hostRoots.source(upstream.name);
-        // A server started before the host had roots has no roots capability: nothing to tell.
-        if (source) await (await upstream.ready()).setRoots(source).catch(() => undefined);
-      }),
+      running
+        .filter((upstream) => changed.has(upstream.name))
+        .map(async (upstream) => {
+          // A server started before the host had roots has no roots capability: nothing to tell.
+          const client = await upstream.ready();
+          await client.setRoots(this.hostRoots.source(upstream.name)!).catch(() => undefined);
+        }),
     );
   }
 
@@ -506,11 +499,4 @@ export class McpHost {
     if (this.logLevel === undefined || !client.serverCapabilities?.logging) return;
     await client.setLoggingLevel(this.logLevel).catch(() => undefined);
   }
-}
-
-/** The server's own name of a tool the policy renamed (or the name itself). */
-function serverName(policy: ServerPolicy, name: string): string {
-  for (const [original, override] of Object.entries(policy.tools ?? {}))
-    if (override.name === name) return original;
-  return name;
 }

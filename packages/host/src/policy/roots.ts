@@ -52,9 +52,13 @@ export class HostRoots {
     return this.roots !== undefined;
   }
 
-  /** Replaces the host's roots. */
-  set(roots: readonly Root[]): void {
+  /** Replaces the host's roots; resolves with those of `servers` whose view changed. */
+  async replace(roots: readonly Root[], servers: readonly string[]): Promise<Set<string>> {
+    const key = async (server: string) => JSON.stringify((await this.view(server)).map((r) => r.uri).sort());
+    const before = await Promise.all(servers.map(key));
     this.roots = roots;
+    const after = await Promise.all(servers.map(key));
+    return new Set(servers.filter((_, i) => before[i] !== after[i]));
   }
 
   /** What a server's client serves on `roots/list`: its view, computed when asked. */

@@ -170,3 +170,30 @@ function overridden(policy: ServerPolicy, tool: Tool): Tool {
       : { annotations: { ...tool.annotations, ...override.annotations } }),
   };
 }
+
+/**
+ * A server's tools under the names the policy gives them (the catalogue lists these).
+ *
+ * @example
+ * ```ts
+ * renamedTools({ tools: { echo: { name: 'say' } } }, tools); // echo listed as say
+ * ```
+ */
+export function renamedTools(policy: ServerPolicy, tools: Tool[]): Tool[] {
+  const overrides = policy.tools;
+  if (!overrides) return tools;
+  return tools.map((tool) => ({ ...tool, name: overrides[tool.name]?.name ?? tool.name }));
+}
+
+/** The server's own name of a tool the policy renamed (or the name itself). */
+export function serverName(policy: ServerPolicy, name: string): string {
+  for (const [original, override] of Object.entries(policy.tools ?? {}))
+    if (override.name === name) return original;
+  return name;
+}
+
+/** A catalogue entry whose `original` is the server's own name, also for a renamed tool. */
+export function withServerName<T extends { original: string }>(policy: ServerPolicy, entry: T): T {
+  const own = serverName(policy, entry.original);
+  return own === entry.original ? entry : { ...entry, original: own };
+}

@@ -4,36 +4,20 @@
  * and over HTTP, driven by the official SDK client. Upstreams: the demo server over stdio and the
  * reference everything server.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoStdio, reference } from './fixtures/hostServers.js';
+import { CLI, exited, printedUrl, twoServerConfig } from './support/gatewayProcess.js';
 import { runCliInProcess } from './support/inProcessCli.js';
-import { repoRoot } from './support/officialSchema.js';
-
-const CLI = [
-  '--import',
-  path.join(repoRoot, 'conformance/register-ts.mjs'),
-  path.join(repoRoot, 'packages/cli/src/main.ts'),
-];
 
 let dir = '';
 let config = '';
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-gateway-cli-'));
-  config = path.join(dir, 'mcp.json');
-  const mcpServers: Record<string, unknown> = {};
-  for (const entry of [demoStdio('demo'), reference('everything', 'server-everything', ['stdio'])]) {
-    if (entry.kind !== 'stdio') throw new Error('stdio entries expected');
-    mcpServers[entry.name] = { command: entry.command, args: entry.args };
-  }
-  await writeFile(config, JSON.stringify({ mcpServers }));
+  ({ dir, config } = await twoServerConfig('mcpkit-gateway-cli-'));
 });
 
 afterAll(async () => {
@@ -50,13 +34,6 @@ async function listAndCall(client: Client): Promise<void> {
   expect(JSON.stringify(result.content)).toContain('through the gateway');
   const demo = await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } }); // only the demo has it: not prefixed
   expect(JSON.stringify(demo.content)).toContain('5');
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
-  });
 }
 
 describe('mcpkit with --config FILE and no --server', () => {
@@ -103,15 +80,7 @@ describe('mcpkit gateway as a process, driven by the official SDK client', () =>
     });
     const done = exited(child);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let text = '';
-        child.stdout!.on('data', (chunk: Buffer) => {
-          text += chunk.toString('utf8');
-          const match = /^(http:\/\/\S+)$/m.exec(text);
-          if (match) resolve(match[1]!);
-        });
-        child.once('exit', (code) => reject(new Error(`mcpkit gateway exited early (${code})`)));
-      });
+      const url = await printedUrl(child);
       const client = new Client({ name: 'sdk', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
       try {
@@ -119,6 +88,15 @@ describe('mcpkit gateway as a process, driven by the official SDK client', () =>
       } finally {
         await client.close();
       }
+      const healthz = await fetch(new URL('/healthz', url));
+      expect([healthz.status, await healthz.json()]).toEqual([200, { status: 'ok' }]);
+      const readyz = await fetch(new URL('/readyz', url));
+      const readiness = (await readyz.json()) as { ready: boolean; servers: Array<Record<string, unknown>> };
+      expect(readyz.status).toBe(200);
+      expect(readiness.ready).toBe(true);
+      expect(readiness.servers.map((row) => row.server)).toEqual(['demo', 'everything']);
+      for (const row of readiness.servers)
+        expect(Object.keys(row).sort()).toEqual(['restarts', 'server', 'state']);
     } finally {
       child.kill('SIGTERM');
     }

@@ -97,6 +97,17 @@ describe('the gateway, driven by the official SDK client over Streamable HTTP', 
     await expect(client.callTool({ name: 'nope__echo', arguments: {} })).rejects.toThrow(/Unknown tool/);
   });
 
+  it("runs an upstream tool that requires tasks as a task, and answers the client's plain call with its result", async () => {
+    const client = await connect(await startGateway(), 'plain-caller');
+    const { tools } = await client.listTools();
+    const research = tools.find((tool) => tool.name === 'simulate-research-query');
+    expect(research).toBeDefined();
+    expect(research).not.toHaveProperty('execution');
+    const result = await client.callTool({ name: 'simulate-research-query', arguments: { topic: 'tides' } });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toContain('tides');
+  }, 60_000);
+
   it('routes 100 of 100 elicitations to the client whose call caused them, with two clients at once', async () => {
     const url = await startGateway();
     const alice = await booker(url, 'alice');

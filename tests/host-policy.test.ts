@@ -3,6 +3,7 @@
  * calls (unattended hosts deny), remembered decisions, roots isolation, sampling through consent
  * and the host's one model, elicitation labelled with its server, and audit events.
  */
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -86,6 +87,74 @@ describe('McpHost policy (real servers)', () => {
       message: 'Unknown tool: echo',
     });
     expect(http.calls.length).toBe(before);
+  });
+
+  it('prompt and resource filters keep items out of the listings, and requests for them never leave the host', async () => {
+    const events: AuditEvent[] = [];
+    const h = host({
+      servers: [http.entry],
+      audit: (event) => events.push(event),
+      policy: {
+        demoB: {
+          prompts: { deny: ['translate'] },
+          resources: { allow: ['demo://readme', 'demo://items/*'] },
+        },
+      },
+    });
+    const prompts = (await h.prompts()).map((prompt) => prompt.name);
+    expect(prompts).toContain('greet');
+    expect(prompts).not.toContain('translate');
+    expect((await h.resources()).map((resource) => resource.uri)).toEqual(['demo://readme']);
+    expect((await h.resourceTemplates()).map((template) => template.uriTemplate)).toEqual([
+      'demo://items/{category}/{id}',
+    ]);
+    expect((await h.readResource('demo://readme')).contents[0]?.uri).toBe('demo://readme');
+    await expect(h.getPrompt('translate', {})).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    await expect(h.readResource('demo://logo.png')).rejects.toMatchObject({
+      code: ErrorCode.ResourceNotFound,
+    });
+    // Even the server's own client, which skips the catalogue, cannot reach them.
+    const client = await h.client('demoB');
+    await expect(client.getPrompt('translate', {})).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    await expect(client.readResource('demo://clock')).rejects.toMatchObject({
+      code: ErrorCode.ResourceNotFound,
+    });
+    await expect(
+      client.complete({
+        ref: { type: 'ref/prompt', name: 'translate' },
+        argument: { name: 'language', value: 'f' },
+      }),
+    ).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    const denied = events.filter((event) => event.decision === 'denied').map((event) => event.item);
+    expect(denied).toEqual(['translate', 'demo://clock', 'translate']);
+  });
+
+  it('tool overrides rename a tool (routed back to its own name), and their annotations decide consent', async () => {
+    const h = host({
+      servers: [http.entry],
+      policy: {
+        demoB: {
+          tools: {
+            echo: { name: 'say', description: 'Says it back.' },
+            weather: { annotations: { readOnlyHint: false, destructiveHint: true } },
+          },
+        },
+      },
+    });
+    const tools = await h.tools();
+    expect(tools.map((tool) => tool.name)).not.toContain('echo');
+    expect(tools.find((tool) => tool.name === 'say')).toMatchObject({
+      description: 'Says it back.',
+      original: 'echo',
+    });
+    const before = http.calls.length;
+    expect(text(await h.callTool('say', { text: 'renamed' }))).toContain('renamed');
+    expect(http.calls.slice(before)).toEqual(['echo']);
+    // The host's annotations make weather destructive: an unattended host refuses it, unsent.
+    const refused = await h.callTool('weather', { city: 'Paris' });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(/needs consent/);
+    expect(http.calls.slice(before)).toEqual(['echo']);
   });
 
   it('allow patterns and read-only mode keep only what they name', async () => {
@@ -354,5 +423,26 @@ describe('McpHost policy (real servers)', () => {
     ]);
     expect(JSON.stringify(events)).not.toContain('secret-value');
     for (const event of events) expect(event.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("with auditArguments 'sha256', events carry the arguments' hash and not their values", async () => {
+    const events: AuditEvent[] = [];
+    const h = host({
+      servers: [http.entry],
+      audit: (event) => events.push(event),
+      auditArguments: 'sha256',
+      hooks: { toolCall: () => 'once' },
+    });
+    await h.callTool('echo', { text: 'secret-value' });
+    await h.callTool('echo', { text: 'secret-value' });
+    await h.callTool('echo', { text: 'another' });
+    const hash = (args: unknown) =>
+      `sha256:${createHash('sha256').update(JSON.stringify(args)).digest('hex')}`;
+    expect(events.map((event) => event.arguments)).toEqual([
+      hash({ text: 'secret-value' }),
+      hash({ text: 'secret-value' }),
+      hash({ text: 'another' }),
+    ]);
+    expect(JSON.stringify(events)).not.toContain('secret-value');
   });
 });

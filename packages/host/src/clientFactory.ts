@@ -13,6 +13,7 @@ import type { ElicitRequestFormParams, ElicitRequestURLParams, Implementation } 
 import type { ServerEntry } from './config.js';
 import { type AuditSink, audited } from './policy/audit.js';
 import type { ConsentMemory } from './policy/consent.js';
+import { itemBoundary } from './policy/items.js';
 import { samplingHandler } from './policy/sampling.js';
 import { toolBoundary } from './policy/tools.js';
 import type { HostHooks, ModelCallback, ServerPolicy } from './policy/types.js';
@@ -52,9 +53,12 @@ export class ClientFactory {
       ...(model ? { sampling: this.samplerOf(server, policy, model) } : {}),
       ...(hooks.elicitation ? { elicitation: this.elicitation(server, hooks.elicitation) } : {}),
     });
-    return client.use(
+    client.use(
       toolBoundary({ server, policy, autoApprove: entry.autoApprove, hooks, consent, audit }, client),
     );
+    // Inside the tool boundary, so a refused prompt or resource is audited as denied.
+    const items = itemBoundary(policy);
+    return items ? client.use(items) : client;
   }
 
   private samplerOf(server: string, policy: ServerPolicy, model: ModelCallback): SamplingHandler {

@@ -10,4 +10,6 @@
  * @module
  */
 export { createGateway, type GatewayOptions, McpGateway } from './gateway/gateway.js';
+export type { GatewayReadiness, UpstreamHealth } from './gateway/health.js';
+export type { GatewayLimits, RateLimit } from './gateway/limits.js';
 export { CallRouter } from './gateway/router.js';

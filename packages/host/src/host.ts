@@ -13,6 +13,7 @@ import {
   type GetPromptResult,
   type Implementation,
   LocalError,
+  type LoggingLevel,
   type LoggingMessageNotificationParams,
   McpError,
   type OutgoingRequestOptions,
@@ -36,9 +37,13 @@ import type { ServerEntry } from './config.js';
 import { type Connector, httpConnector } from './connection/connector.js';
 import { type ServerState, type StateChange, Upstream } from './connection/upstream.js';
 import { ServerUnavailableError } from './errors.js';
+import { Listeners } from './events.js';
 import { ConsentMemory } from './policy/consent.js';
+import { HostRoots } from './policy/roots.js';
+import { renamedTools, serverName, withServerName } from './policy/tools.js';
 import type { AuditEvent, ConsentStore, HostHooks, ModelCallback, ServerPolicy } from './policy/types.js';
 import { Subscriptions } from './subscriptions.js';
+import { callOn } from './toolCall.js';
 
 /**
  * Options of {@link McpHost}.
@@ -68,10 +73,20 @@ export interface McpHostOptions {
   models?: readonly string[];
   /** Keeps `always`/`never` decisions; without it they last for this host's lifetime. */
   consentStore?: ConsentStore;
+  /**
+   * The host's own roots (the folders open in an IDE): each server then sees their intersection
+   * with its `policy.roots` (all of them when it has none), and {@link McpHost.setHostRoots}
+   * tells only the servers whose view changed. Pass `[]` to start with none but change them later.
+   */
+  roots?: readonly Root[];
   /** Receives one event per call, read, prompt, completion, sampling and elicitation. */
   audit?: (event: AuditEvent) => void;
-  /** Put arguments into audit events in full. Default false (`'[redacted]'`). */
-  auditArguments?: boolean;
+  /**
+   * Arguments in audit events: in full (`true`), as `sha256:HEX` of their JSON (`'sha256'`: equal
+   * calls match, values stay out; a short secret can still be guessed from its hash), or
+   * `'[redacted]'` (default).
+   */
+  auditArguments?: boolean | 'sha256';
   restart?: RestartOptions;
   keepAlive?: KeepAliveOptions;
   /** Told when two items still share a name after namespacing; both get a `_HASH` suffix. */
@@ -112,14 +127,17 @@ export class McpHost {
   private readonly catalogue: Catalogue;
   private readonly clients: ClientFactory;
   private readonly subscriptions = new Subscriptions();
-  private readonly stateListeners = new Set<(change: StateChange) => void>();
-  private readonly listListeners = new Set<(change: ListChange) => void>();
-  private readonly logListeners = new Set<
-    (server: string, message: LoggingMessageNotificationParams) => void
-  >();
+  private readonly stateListeners = new Listeners<[StateChange]>();
+  private readonly listListeners = new Listeners<[ListChange]>();
+  private readonly logListeners = new Listeners<[string, LoggingMessageNotificationParams]>();
+  private readonly completions = new Listeners<[string, string]>();
+  /** The level asked of every server that logs (set by {@link setLogLevel}); none until then. */
+  private logLevel: LoggingLevel | undefined;
   private closed = false;
+  private readonly hostRoots: HostRoots;
 
   constructor(private readonly options: McpHostOptions) {
+    this.hostRoots = new HostRoots(options.roots, (server) => this.options.policy?.[server]?.roots);
     const prefixes: Record<string, string> = {};
     for (const [server, policy] of Object.entries(options.policy ?? {}))
       if (policy.prefix) prefixes[server] = policy.prefix;
@@ -137,7 +155,7 @@ export class McpHost {
       ...(options.model ? { model: options.model } : {}),
       models: options.models ?? [],
       consent: new ConsentMemory(options.consentStore),
-      audit: { emit: options.audit, showArguments: options.auditArguments === true },
+      audit: { emit: options.audit, showArguments: options.auditArguments ?? false },
     });
     const deps = {
       connector: options.connector ?? httpConnector(),
@@ -145,9 +163,7 @@ export class McpHost {
       keepAlive: options.keepAlive ?? {},
       createClient: (entry: ServerEntry) => this.clients.create(entry, this.policyOf(entry.name)),
       attached: (server: string, client: McpClient) => this.attached(server, client),
-      stateChanged: (change: StateChange) => {
-        for (const listener of this.stateListeners) listener(change);
-      },
+      stateChanged: (change: StateChange) => this.stateListeners.emit(change),
     };
     for (const entry of options.servers) this.upstreams.set(entry.name, new Upstream(entry, deps));
   }
@@ -177,14 +193,12 @@ export class McpHost {
 
   /** Calls `listener` on every state change of any server; returns the function that stops it. */
   onStateChange(listener: (change: StateChange) => void): () => void {
-    this.stateListeners.add(listener);
-    return () => this.stateListeners.delete(listener);
+    return this.stateListeners.add(listener);
   }
 
   /** Calls `listener` when a server says a list changed; returns the function that stops it. */
   onListChanged(listener: (change: ListChange) => void): () => void {
-    this.listListeners.add(listener);
-    return () => this.listListeners.delete(listener);
+    return this.listListeners.add(listener);
   }
 
   /**
@@ -197,8 +211,36 @@ export class McpHost {
    * ```
    */
   onLog(listener: (server: string, message: LoggingMessageNotificationParams) => void): () => void {
-    this.logListeners.add(listener);
-    return () => this.logListeners.delete(listener);
+    return this.logListeners.add(listener);
+  }
+
+  /**
+   * Asks every server that logs (now, and each one started or restarted later) to send log
+   * messages at `level` and above (`logging/setLevel`). A server that refuses keeps its own level.
+   *
+   * @example
+   * ```ts
+   * await host.setLogLevel('warning');
+   * ```
+   */
+  async setLogLevel(level: LoggingLevel): Promise<void> {
+    this.logLevel = level;
+    const running = this.enabled().filter((u) => u.state === 'ready' || u.state === 'degraded');
+    await Promise.allSettled(running.map(async (upstream) => this.applyLogLevel(await upstream.ready())));
+  }
+
+  /**
+   * Calls `listener` when a server reports a URL-mode elicitation complete
+   * (`notifications/elicitation/complete`); returns the function that stops it.
+   *
+   * @example
+   * ```ts
+   * declare function closeSignInPrompt(server: string, elicitationId: string): void;
+   * host.onElicitationComplete((server, elicitationId) => closeSignInPrompt(server, elicitationId));
+   * ```
+   */
+  onElicitationComplete(listener: (server: string, elicitationId: string) => void): () => void {
+    return this.completions.add(listener);
   }
 
   /**
@@ -215,8 +257,11 @@ export class McpHost {
   }
 
   /** Every server's tools (policy applied), namespaced on collision. */
-  tools(): Promise<HostEntry<Tool>[]> {
-    return this.aggregate('tools', (client) => (client.serverCapabilities?.tools ? client.tools() : []));
+  async tools(): Promise<HostEntry<Tool>[]> {
+    const entries = await this.aggregate('tools', async (client, server) =>
+      client.serverCapabilities?.tools ? renamedTools(this.policyOf(server), await client.tools()) : [],
+    );
+    return entries.map((entry) => withServerName(this.policyOf(entry.server), entry));
   }
 
   /** Every server's prompts, namespaced on collision. */
@@ -242,7 +287,8 @@ export class McpHost {
 
   /**
    * Calls a tool by its catalogue name on the server that owns it. Progress, cancellation and
-   * timeouts in `options` reach that server. A refused call resolves to an `isError` result.
+   * timeouts in `options` reach that server. A refused call resolves to an `isError` result. A
+   * tool that requires tasks runs as a task, and the call resolves with its result.
    *
    * @throws {McpError} `-32602` for a name the catalogue does not hold (a denied tool included).
    * @throws {ServerUnavailableError} the server is failed, or died while the call was in flight.
@@ -254,7 +300,7 @@ export class McpHost {
   ): Promise<CallToolResult> {
     const route = await this.resolve('tools', name, 'tool');
     return this.onServer(route.server, 'tools/call', (client) =>
-      client.callTool(route.original, args, options),
+      callOn(client, serverName(this.policyOf(route.server), route.original), args, options),
     );
   }
 
@@ -318,12 +364,38 @@ export class McpHost {
     };
   }
 
-  /** Changes the roots one server sees; only that server is told (`roots/list_changed`). */
+  /** Changes the roots one server may see; only that server is told (`roots/list_changed`). */
   async setRoots(server: string, roots: readonly Root[]): Promise<void> {
     const upstream = this.upstream(server);
     this.options.policy = { ...this.options.policy, [server]: { ...this.options.policy?.[server], roots } };
     if (upstream.state === 'ready' || upstream.state === 'degraded')
-      await (await upstream.ready()).setRoots(roots);
+      await (await upstream.ready()).setRoots(this.hostRoots.source(server) ?? roots);
+  }
+
+  /**
+   * Changes the host's own roots (see `roots` in the options); only the running servers whose
+   * view changed are told (`roots/list_changed`).
+   *
+   * @example
+   * ```ts
+   * await host.setHostRoots([{ uri: 'file:///home/me/project', name: 'project' }]);
+   * ```
+   */
+  async setHostRoots(roots: readonly Root[]): Promise<void> {
+    const running = this.enabled().filter((u) => u.state === 'ready' || u.state === 'degraded');
+    const changed = await this.hostRoots.replace(
+      roots,
+      running.map((upstream) => upstream.name),
+    );
+    await Promise.all(
+      running
+        .filter((upstream) => changed.has(upstream.name))
+        .map(async (upstream) => {
+          // A server started before the host had roots has no roots capability: nothing to tell.
+          const client = await upstream.ready();
+          await client.setRoots(this.hostRoots.source(upstream.name)!).catch(() => undefined);
+        }),
+    );
   }
 
   /** The connected client of one server (started if needed): for what the host does not route. */
@@ -356,13 +428,13 @@ export class McpHost {
 
   private async aggregate<T extends object>(
     kind: CatalogueKind,
-    list: (client: McpClient) => T[] | Promise<T[]>,
+    list: (client: McpClient, server: string) => T[] | Promise<T[]>,
   ): Promise<HostEntry<T>[]> {
     if (this.closed) throw new LocalError('The host is closed');
     const lists = await Promise.all(
       this.enabled().map(async (upstream): Promise<readonly [string, T[]]> => {
         try {
-          return [upstream.name, await list(await upstream.ready())];
+          return [upstream.name, await list(await upstream.ready(), upstream.name)];
         } catch {
           return [upstream.name, []]; // a failed server offers nothing; its state says why
         }
@@ -393,29 +465,13 @@ export class McpHost {
   }
 
   /** Runs `work` on a server's client; a failure because the server died says so. */
-  private async onServer<T>(
-    server: string,
-    method: string,
-    work: (client: McpClient) => Promise<T>,
-  ): Promise<T> {
-    const upstream = this.upstream(server);
-    const client = await upstream.ready();
-    try {
-      return await work(client);
-    } catch (error) {
-      if (!upstream.lost(client)) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      throw new ServerUnavailableError(
-        server,
-        'crashed',
-        `Server "${server}" died while "${method}" was in flight (${message}); it is being restarted, so retry`,
-        error,
-      );
-    }
+  private onServer<T>(server: string, method: string, work: (client: McpClient) => Promise<T>): Promise<T> {
+    return this.upstream(server).run(method, work);
   }
 
   private policyOf(server: string): ServerPolicy {
-    return this.options.policy?.[server] ?? {};
+    const policy = this.options.policy?.[server] ?? {};
+    return this.hostRoots.active ? { ...policy, roots: this.hostRoots.source(server)! } : policy;
   }
 
   /** A (re)started server: route its notifications, renew its subscriptions, refresh listeners. */
@@ -424,9 +480,9 @@ export class McpHost {
       client.onListChanged(kind, () => this.listChanged({ server, kind }));
     }
     client.onResourceUpdated((uri) => this.subscriptions.notify(server, uri));
-    client.onLog((message) => {
-      for (const listener of this.logListeners) listener(server, message);
-    });
+    client.onLog((message) => this.logListeners.emit(server, message));
+    client.onElicitationComplete((id) => this.completions.emit(server, id));
+    await this.applyLogLevel(client);
     for (const uri of this.subscriptions.of(server)) await client.subscribeResource(uri);
     if (this.upstreams.get(server)!.restarts >= 0) {
       // A restarted server may offer something else now.
@@ -435,6 +491,12 @@ export class McpHost {
   }
 
   private listChanged(change: ListChange): void {
-    for (const listener of this.listListeners) listener(change);
+    this.listListeners.emit(change);
+  }
+
+  /** Sends the host's log level to a server that declares logging; a refusal is the server's call. */
+  private async applyLogLevel(client: McpClient): Promise<void> {
+    if (this.logLevel === undefined || !client.serverCapabilities?.logging) return;
+    await client.setLoggingLevel(this.logLevel).catch(() => undefined);
   }
 }

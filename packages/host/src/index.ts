@@ -43,9 +43,11 @@ export type {
   ConsentStore,
   ElicitationHook,
   HostHooks,
+  ItemFilter,
   ModelCallback,
   SamplingConsent,
   SamplingPolicy,
   ServerPolicy,
   ToolCallConsent,
+  ToolOverride,
 } from './policy/types.js';

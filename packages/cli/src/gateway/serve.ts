@@ -50,9 +50,32 @@ async function serveHttp(
   const listener = toNodeListener(gateway.httpHandler(), {
     onError: (error) => log(`HTTP error: ${error.message}`),
   });
-  const { http, base } = await startHttp(settings, (path) => (path === MCP_PATH ? listener : undefined));
+  const { http, base } = await startHttp(settings, (path) => {
+    if (path === MCP_PATH) return listener;
+    if (path !== '/healthz' && path !== '/readyz') return undefined;
+    return (req, res) => {
+      if (req.method !== 'GET') {
+        res.writeHead(405, { allow: 'GET' }).end();
+        return;
+      }
+      const { status, body } = health(gateway, path);
+      res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(body);
+    };
+  });
   io.stdout.write(`${base}${MCP_PATH}\n`);
   await untilStopped(io);
   log('shutting down');
   await stopHttp(http);
+}
+
+/**
+ * `/healthz`: the process serves. `/readyz`: 200 when no upstream is failed, degraded or
+ * restarting, else 503; each upstream's state and restarts, without error texts (they can name
+ * paths and hosts).
+ */
+function health(gateway: McpGateway, path: string): { status: number; body: string } {
+  if (path === '/healthz') return { status: 200, body: '{"status":"ok"}\n' };
+  const { ready, servers } = gateway.readiness();
+  const rows = servers.map(({ server, state, restarts }) => ({ server, state, restarts }));
+  return { status: ready ? 200 : 503, body: `${JSON.stringify({ ready, servers: rows })}\n` };
 }

@@ -35,7 +35,8 @@ export type Connector = (entry: ServerEntry) => Transport | Promise<Transport>;
 export interface HttpConnectorOptions {
   /**
    * The OAuth client of a remote server (e.g. `@mcpkit/auth/client`'s `OAuthClientProvider`, with
-   * the host's token store), chosen per server so no token reaches another server.
+   * the host's token store), chosen per server so no token reaches another server. Asked once per
+   * server: reconnections and restarts reuse the same provider, so they never log in again.
    */
   authProvider?: (entry: ServerEntry & { kind: 'url' }) => AuthProvider | undefined;
   /** The `fetch` to use. Default: the global one. */
@@ -52,6 +53,11 @@ export interface HttpConnectorOptions {
  * ```
  */
 export function httpConnector(options: HttpConnectorOptions = {}): Connector {
+  const providers = new WeakMap<ServerEntry, AuthProvider | undefined>();
+  const providerOf = (entry: ServerEntry & { kind: 'url' }) => {
+    if (!providers.has(entry)) providers.set(entry, options.authProvider?.(entry));
+    return providers.get(entry);
+  };
   return (entry) => {
     if (entry.kind === 'stdio') {
       throw new HostConfigError(
@@ -59,7 +65,7 @@ export function httpConnector(options: HttpConnectorOptions = {}): Connector {
         "Pass connector: nodeConnector() from '@mcpkit/host/node'",
       );
     }
-    const authProvider = options.authProvider?.(entry);
+    const authProvider = providerOf(entry);
     const transportOptions = {
       headers: { ...entry.headers },
       ...(authProvider ? { authProvider } : {}),

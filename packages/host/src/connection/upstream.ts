@@ -68,6 +68,7 @@ export class Upstream {
   private starting: Promise<McpClient> | undefined;
   private failure: ServerUnavailableError | undefined;
   private stopKeepAlive: (() => void) | undefined;
+  private pingError: Error | undefined;
   private readonly crashes: CrashWindow;
   private readonly shutdown = new AbortController();
   /** How many times the server was (re)started successfully. */
@@ -90,9 +91,9 @@ export class Upstream {
     return this.current;
   }
 
-  /** The last failure, while the state is `failed`. */
+  /** The last failure while the state is `failed`; the failed keep-alive ping while `degraded`. */
   get lastError(): Error | undefined {
-    return this.failure;
+    return this.failure ?? (this.current === 'degraded' ? this.pingError : undefined);
   }
 
   /**
@@ -109,6 +110,26 @@ export class Upstream {
   /** True when `client` is no longer this server's live connection (it closed or was replaced). */
   lost(client: McpClient): boolean {
     return client !== this.client || !client.connected;
+  }
+
+  /**
+   * Runs `work` on this server's client, started if need be. A failure because the server died
+   * meanwhile is a {@link ServerUnavailableError} (`crashed`) that says so.
+   */
+  async run<T>(method: string, work: (client: McpClient) => Promise<T>): Promise<T> {
+    const client = await this.ready();
+    try {
+      return await work(client);
+    } catch (error) {
+      if (!this.lost(client)) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      throw new ServerUnavailableError(
+        this.name,
+        'crashed',
+        `Server "${this.name}" died while "${method}" was in flight (${message}); it is being restarted, so retry`,
+        error,
+      );
+    }
   }
 
   /** Clears a `failed` state (an open circuit included) and starts again. */
@@ -180,8 +201,10 @@ export class Upstream {
     this.setState('ready');
     this.stopKeepAlive = keepAlive(client, this.deps.keepAlive, (alive, error) => {
       if (this.client !== client) return;
-      if (!alive && this.current === 'ready') this.setState('degraded', error);
-      else if (alive && this.current === 'degraded') this.setState('ready');
+      if (!alive && this.current === 'ready') {
+        this.pingError = error;
+        this.setState('degraded', error);
+      } else if (alive && this.current === 'degraded') this.setState('ready');
     });
     return client;
   }

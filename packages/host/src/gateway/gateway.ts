@@ -5,25 +5,17 @@
  * and no other.
  * @module
  */
-import {
-  type CallToolResult,
-  ErrorCode,
-  type Implementation,
-  LOGGING_LEVELS,
-  type LoggingLevel,
-  McpError,
-  type OutgoingRequestOptions,
-  type Transport,
-} from '@mcpkit/core';
-import { type RequestContext, Server, type ServerSession } from '@mcpkit/server';
+import { type Implementation, LOGGING_LEVELS, type LoggingLevel, type Transport } from '@mcpkit/core';
+import { Server, type ServerSession } from '@mcpkit/server';
 import {
   createStreamableHttpHandler,
   type StreamableHttpHandler,
   type StreamableHttpHandlerOptions,
 } from '@mcpkit/server/http';
-import { ServerUnavailableError } from '../errors.js';
 import type { McpHost, McpHostOptions } from '../host.js';
-import type { CallRouter } from './router.js';
+import { installHandlers, type SessionState } from './handlers.js';
+import { type GatewayReadiness, readinessOf } from './health.js';
+import { type GatewayLimits, SessionLimiter } from './limits.js';
 import { type RoutedHost, routedHost } from './sessionHost.js';
 
 /**
@@ -54,15 +46,20 @@ export interface GatewayOptions {
    * see only the roots the host's policy gives them.
    */
   forwardRoots?: boolean;
+  /**
+   * Page the listings (`tools/list`, `prompts/list`, `resources/list`, `resources/templates/list`)
+   * this many items at a time, with `nextCursor`. Default: every item in one page.
+   */
+  pageSize?: number;
+  /**
+   * Token buckets per downstream session and upstream server for `tools/call` and sampling; a
+   * request past one is refused with `-32029` naming the limit. Default: none.
+   */
+  limits?: GatewayLimits;
 }
 
 /** The default `maxSessions` of a per-session gateway's HTTP handler. */
 const PER_SESSION_MAX_SESSIONS = 100;
-
-interface SessionState extends RoutedHost {
-  /** Downstream URI to the function that ends its upstream subscription. */
-  readonly subscriptions: Map<string, () => Promise<void>>;
-}
 
 /**
  * An MCP server that serves a host's whole catalogue.
@@ -83,8 +80,15 @@ export class McpGateway {
   private readonly sessions = new Map<ServerSession, SessionState>();
   private readonly shared: RoutedHost | undefined;
   private readonly http: StreamableHttpHandler[] = [];
+  private readonly limiter: SessionLimiter | undefined;
+  /** The level last asked of a shared host's upstreams, if any. */
+  private sharedLevel: LoggingLevel | undefined;
 
   constructor(private readonly options: GatewayOptions) {
+    if (options.pageSize !== undefined && !(Number.isInteger(options.pageSize) && options.pageSize > 0)) {
+      throw new TypeError('pageSize must be a positive integer');
+    }
+    this.limiter = options.limits ? new SessionLimiter(options.limits) : undefined;
     this.server = new Server(options.info ?? { name: 'mcpkit-gateway', version: '0.1.0' }, {
       capabilities: {
         tools: { listChanged: true },
@@ -95,7 +99,7 @@ export class McpGateway {
       },
     });
     if (options.upstreams === 'shared') {
-      this.shared = routedHost(options.host, undefined, options.forwardRoots);
+      this.shared = routedHost(options.host, { forwardRoots: options.forwardRoots, limiter: this.limiter });
       this.shared.host.onListChanged(({ kind }) => {
         for (const session of this.sessions.keys()) void session.notify(`notifications/${kind}/list_changed`);
       });
@@ -106,7 +110,12 @@ export class McpGateway {
         void this.rootsChanged(session);
       });
     }
-    installHandlers(this.server, (ctx) => this.stateOf(ctx.session));
+    installHandlers(this.server, {
+      stateOf: (session) => this.stateOf(session),
+      levelChanged: (session) => this.levelChanged(session),
+      pageSize: options.pageSize,
+      limiter: this.limiter,
+    });
   }
 
   /**
@@ -159,6 +168,22 @@ export class McpGateway {
     return [...this.sessions.values()].map((state) => state.host);
   }
 
+  /**
+   * Every upstream's state across the hosts serving now, for a `/readyz` endpoint: not `ready`
+   * while an upstream is failed, degraded (its keep-alive ping failed) or restarting.
+   *
+   * @example
+   * ```ts
+   * declare const gateway: McpGateway;
+   * const { ready, servers } = gateway.readiness();
+   * const response = Response.json({ ready, servers }, { status: ready ? 200 : 503 });
+   * ```
+   */
+  readiness(): GatewayReadiness {
+    const servers = this.options.host.servers.filter((entry) => !entry.disabled).map((entry) => entry.name);
+    return readinessOf(servers, this.hosts());
+  }
+
   /** Closes the HTTP endpoints, every downstream session and every upstream server. */
   async close(): Promise<void> {
     await Promise.allSettled(this.http.map((handler) => handler.close()));
@@ -170,14 +195,42 @@ export class McpGateway {
   private stateOf(session: ServerSession): SessionState {
     let state = this.sessions.get(session);
     if (!state) {
-      const routed = this.shared ?? routedHost(this.options.host, session, this.options.forwardRoots);
+      const routed =
+        this.shared ??
+        routedHost(this.options.host, {
+          owner: session,
+          forwardRoots: this.options.forwardRoots,
+          limiter: this.limiter,
+        });
       state = { ...routed, subscriptions: new Map() };
       if (!this.shared) {
         routed.host.onListChanged(({ kind }) => void session.notify(`notifications/${kind}/list_changed`));
       }
       this.sessions.set(session, state);
+      if (this.shared && this.sharedLevel !== undefined) void this.syncSharedLevel();
     }
     return state;
+  }
+
+  /** A session asked for a log level: its own host's upstreams are told, or the shared one's. */
+  private async levelChanged(session: ServerSession): Promise<void> {
+    const state = this.stateOf(session);
+    if (this.shared) await this.syncSharedLevel();
+    else if (session.logLevel !== undefined) await state.host.setLogLevel(session.logLevel);
+  }
+
+  /**
+   * A shared host's upstreams are told the most verbose level any session wants (a session that
+   * set none wants everything); each session's own level filters what it is sent.
+   */
+  private async syncSharedLevel(): Promise<void> {
+    const wanted = [...this.sessions.keys()].filter((s) => !s.closed).map((s) => s.logLevel ?? 'debug');
+    if (!this.shared || wanted.length === 0) return;
+    const level = LOGGING_LEVELS[Math.min(...wanted.map((l) => LOGGING_LEVELS.indexOf(l)))]!;
+    if (level === this.sharedLevel) return;
+    if (this.sharedLevel === undefined && level === 'debug') return; // nobody asked for less yet
+    this.sharedLevel = level;
+    await this.shared.host.setLogLevel(level);
   }
 
   /** A client's roots changed: every running upstream that sees them is told. */
@@ -199,6 +252,7 @@ export class McpGateway {
     const ends = [...state.subscriptions.values()].map((end) => end());
     await Promise.allSettled(ends);
     if (!this.shared) await state.host.close();
+    else await this.syncSharedLevel();
   }
 }
 
@@ -214,93 +268,4 @@ export class McpGateway {
  */
 export function createGateway(options: GatewayOptions): McpGateway {
   return new McpGateway(options);
-}
-
-type StateOf = (ctx: RequestContext) => SessionState;
-
-function installHandlers(server: Server, stateOf: StateOf): void {
-  server.setRequestHandler('tools/list', async (_params, ctx) => ({
-    tools: (await stateOf(ctx).host.tools()).map(strip),
-  }));
-  server.setRequestHandler('tools/call', (params, ctx) => callTool(stateOf(ctx), params, ctx));
-  server.setRequestHandler('prompts/list', async (_params, ctx) => ({
-    prompts: (await stateOf(ctx).host.prompts()).map(strip),
-  }));
-  server.setRequestHandler('prompts/get', async (params, ctx) => {
-    const { host, router } = stateOf(ctx);
-    const end = router.begin(await host.serverOf('prompts', params.name), ctx.session);
-    try {
-      return await host.getPrompt(params.name, params.arguments, forwarded(ctx));
-    } finally {
-      end();
-    }
-  });
-  server.setRequestHandler('resources/list', async (_params, ctx) => ({
-    resources: (await stateOf(ctx).host.resources()).map(strip),
-  }));
-  server.setRequestHandler('resources/templates/list', async (_params, ctx) => ({
-    resourceTemplates: (await stateOf(ctx).host.resourceTemplates()).map(strip),
-  }));
-  server.setRequestHandler('resources/read', (params, ctx) =>
-    stateOf(ctx).host.readResource(params.uri, forwarded(ctx)),
-  );
-  server.setRequestHandler('resources/subscribe', async (params, ctx) => {
-    const state = stateOf(ctx);
-    if (state.subscriptions.has(params.uri)) return {};
-    const session = ctx.session;
-    const end = await state.host.subscribe(params.uri, (uri) => {
-      if (uri === params.uri) void session.notify('notifications/resources/updated', { uri });
-    });
-    state.subscriptions.set(params.uri, end);
-    return {};
-  });
-  server.setRequestHandler('resources/unsubscribe', async (params, ctx) => {
-    const state = stateOf(ctx);
-    const end = state.subscriptions.get(params.uri);
-    state.subscriptions.delete(params.uri);
-    await end?.();
-    return {};
-  });
-  server.setRequestHandler('completion/complete', (params, ctx) =>
-    stateOf(ctx).host.complete(params, forwarded(ctx)),
-  );
-  server.setRequestHandler('logging/setLevel', (params, ctx) => {
-    if (!(LOGGING_LEVELS as readonly string[]).includes(params.level)) {
-      throw new McpError(ErrorCode.InvalidParams, `"level" must be one of ${LOGGING_LEVELS.join(', ')}`);
-    }
-    ctx.session.logLevel = params.level as LoggingLevel;
-    return {};
-  });
-}
-
-/** A call: marked in flight for routing; a server that is down is a tool error, not a crash. */
-async function callTool(
-  state: { host: McpHost; router: CallRouter },
-  params: { name: string; arguments?: Record<string, unknown> },
-  ctx: RequestContext,
-): Promise<CallToolResult> {
-  const end = state.router.begin(await state.host.serverOf('tools', params.name), ctx.session);
-  try {
-    return await state.host.callTool(params.name, params.arguments ?? {}, forwarded(ctx));
-  } catch (error) {
-    if (!(error instanceof ServerUnavailableError)) throw error;
-    return { isError: true, content: [{ type: 'text', text: error.message }] };
-  } finally {
-    end();
-  }
-}
-
-/** The downstream request's cancellation and progress, passed to the upstream call. */
-function forwarded(ctx: RequestContext): OutgoingRequestOptions {
-  const options: OutgoingRequestOptions = { signal: ctx.signal };
-  if (ctx.meta?.progressToken !== undefined) {
-    options.onProgress = (update) => void ctx.progress(update.progress, update.total, update.message);
-  }
-  return options;
-}
-
-/** A catalogue entry as the wire shows it: without the host's bookkeeping. */
-function strip<T extends object>(entry: T & { server: string; original: string }): T {
-  const { server: _server, original: _original, ...item } = entry;
-  return item as unknown as T;
 }

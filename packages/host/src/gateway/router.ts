@@ -27,6 +27,8 @@ import type { ServerSession } from '@mcpkit/server';
  */
 export class CallRouter {
   private readonly inFlight = new Map<string, Map<ServerSession, number>>();
+  /** URL-mode elicitations sent on, by server and elicitation id: whose completion it is. */
+  private readonly urlElicitations = new Map<string, ServerSession>();
 
   /** @param owner The one session of a per-session host: every request goes there. */
   constructor(private readonly owner?: ServerSession) {}
@@ -80,6 +82,31 @@ export class CallRouter {
     }
     return session;
   }
+
+  /** Remembers which session was sent `server`'s URL-mode elicitation `id` (shared hosts only). */
+  elicited(server: string, id: string, session: ServerSession): void {
+    if (this.owner) return;
+    if (this.urlElicitations.size >= MAX_PENDING_URL_ELICITATIONS) {
+      // The oldest is most likely abandoned: a bound, so unanswered ones cannot grow the map.
+      this.urlElicitations.delete(this.urlElicitations.keys().next().value!);
+    }
+    this.urlElicitations.set(`${server}\u0000${id}`, session);
+  }
+
+  /**
+   * The session `server`'s `notifications/elicitation/complete` for `id` goes to: the one that
+   * was sent that elicitation, and only if that server sent it.
+   */
+  completed(server: string, id: string): ServerSession | undefined {
+    if (this.owner) return this.owner.closed ? undefined : this.owner;
+    const key = `${server}\u0000${id}`;
+    const session = this.urlElicitations.get(key);
+    this.urlElicitations.delete(key);
+    return session?.closed ? undefined : session;
+  }
 }
+
+/** URL-mode elicitations a shared gateway remembers at most while waiting for their completion. */
+const MAX_PENDING_URL_ELICITATIONS = 1_000;
 
 function noop(): void {}

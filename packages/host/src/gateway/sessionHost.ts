@@ -7,6 +7,7 @@
 import {
   type ClientCapabilities,
   type CreateMessageResult,
+  type ElicitRequestURLParams,
   type ElicitResult,
   LOGGING_LEVELS,
   type LoggingLevel,
@@ -14,6 +15,7 @@ import {
 import type { ServerSession } from '@mcpkit/server';
 import { McpHost, type McpHostOptions } from '../host.js';
 import type { ServerPolicy } from '../policy/types.js';
+import type { SessionLimiter } from './limits.js';
 import { CallRouter } from './router.js';
 
 /**
@@ -28,6 +30,16 @@ export interface RoutedHost {
   readonly router: CallRouter;
 }
 
+/** How {@link routedHost} routes: to its one session, or by calls in flight. */
+export interface RoutingOptions {
+  /** The one session of a per-session host; none for a shared one. */
+  readonly owner?: ServerSession | undefined;
+  /** Upstreams without policy roots see the calling client's. */
+  readonly forwardRoots?: boolean | undefined;
+  /** The gateway's per-session sampling limit. */
+  readonly limiter?: SessionLimiter | undefined;
+}
+
 /**
  * Makes a host whose server-to-client requests go to the session `router` names. Without hooks
  * of its own, tool calls and sampling are allowed at the gateway: the downstream client is the
@@ -35,15 +47,20 @@ export interface RoutedHost {
  *
  * @example
  * ```ts
- * const { host } = routedHost({ servers }, session);
+ * const { host } = routedHost({ servers }, { owner: session });
  * ```
  */
-export function routedHost(options: McpHostOptions, owner?: ServerSession, forwardRoots = false): RoutedHost {
-  const router = new CallRouter(owner);
+export function routedHost(options: McpHostOptions, routing: RoutingOptions = {}): RoutedHost {
+  const router = new CallRouter(routing.owner);
   const hooks = options.hooks ?? {};
+  const audit = options.audit;
+  const owner = routing.owner;
   const host = new McpHost({
     ...options,
-    ...(forwardRoots ? { policy: withCallerRoots(options, router) } : {}),
+    ...(routing.forwardRoots ? { policy: withCallerRoots(options, router) } : {}),
+    // One host per session: every event is that session's. A shared host cannot always tell
+    // (reads are not tracked in flight), and a wrong session is worse than none.
+    ...(audit && owner ? { audit: (event) => audit({ ...event, session: owner.key }) } : {}),
     models: options.models ?? [DOWNSTREAM_MODEL],
     hooks: {
       toolCall: hooks.toolCall ?? (() => 'once'),
@@ -51,15 +68,18 @@ export function routedHost(options: McpHostOptions, owner?: ServerSession, forwa
       elicitation: ({ server, mode, params, signal }) => {
         const method = mode === 'url' ? 'elicitation/create (url mode)' : 'elicitation/create';
         const session = router.sessionFor(server, method, (s) => canElicit(s.clientCapabilities, mode));
+        if (mode === 'url')
+          router.elicited(server, (params as ElicitRequestURLParams).elicitationId, session);
         return session.request('elicitation/create', params as never, { signal }) as Promise<ElicitResult>;
       },
     },
-    model: ({ server, params, signal }) => {
+    model: async ({ server, params, signal }) => {
       const session = router.sessionFor(
         server,
         'sampling/createMessage',
         (s) => s.clientCapabilities.sampling !== undefined,
       );
+      await routing.limiter?.take('sampling', session.key, server);
       return session.request('sampling/createMessage', params, { signal }) as Promise<CreateMessageResult>;
     },
   });
@@ -67,6 +87,11 @@ export function routedHost(options: McpHostOptions, owner?: ServerSession, forwa
     const session = router.target(server);
     const level = LOGGING_LEVELS.includes(message.level) ? (message.level as LoggingLevel) : 'info';
     void session?.log(level, message.data, message.logger ?? server);
+  });
+  host.onElicitationComplete((server, elicitationId) => {
+    void router
+      .completed(server, elicitationId)
+      ?.notify('notifications/elicitation/complete', { elicitationId });
   });
   return { host, router };
 }

@@ -7,7 +7,8 @@ import type { AuditEvent } from './types.js';
 /** Where audit events go, and whether arguments are shown. */
 export interface AuditSink {
   readonly emit: ((event: AuditEvent) => void) | undefined;
-  readonly showArguments: boolean;
+  /** In full (`true`), as `sha256:HEX` of their JSON, or `'[redacted]'` (`false`). */
+  readonly showArguments: boolean | 'sha256';
 }
 
 /**
@@ -28,7 +29,9 @@ export async function audited<T>(
   const emit = sink.emit;
   if (!emit) return work().catch(unwrapDenial);
   const started = Date.now();
-  const report = (outcome: AuditEvent['outcome'], reason?: string) =>
+  const report = async (outcome: AuditEvent['outcome'], reason?: string) => {
+    const durationMs = Date.now() - started;
+    const args = what.arguments === undefined ? undefined : await shown(what.arguments, sink.showArguments);
     emit({
       time: new Date(started).toISOString(),
       server: what.server,
@@ -36,23 +39,30 @@ export async function audited<T>(
       item: what.item,
       decision: outcome === 'denied' ? 'denied' : 'allowed',
       outcome,
-      durationMs: Date.now() - started,
+      durationMs,
       ...(reason === undefined ? {} : { reason }),
-      ...(what.arguments === undefined
-        ? {}
-        : { arguments: sink.showArguments ? what.arguments : '[redacted]' }),
+      ...(args === undefined ? {} : { arguments: args }),
     });
+  };
   try {
     const result = await work();
     const outcome = outcomeOf(result);
-    if (typeof outcome === 'string') report(outcome);
-    else report(outcome.outcome, outcome.reason);
+    if (typeof outcome === 'string') await report(outcome);
+    else await report(outcome.outcome, outcome.reason);
     return result;
   } catch (error) {
     const denied = error instanceof PolicyDenial;
-    report(denied ? 'denied' : 'error', error instanceof Error ? error.message : String(error));
+    await report(denied ? 'denied' : 'error', error instanceof Error ? error.message : String(error));
     throw denied ? error.original : error;
   }
+}
+
+/** Arguments as an audit event shows them. */
+async function shown(args: unknown, how: AuditSink['showArguments']): Promise<unknown> {
+  if (how === true) return args;
+  if (how === false) return '[redacted]';
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(JSON.stringify(args)));
+  return `sha256:${[...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 }
 
 function unwrapDenial(error: unknown): never {

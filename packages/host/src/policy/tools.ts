@@ -89,7 +89,8 @@ export function toolBoundary(boundary: ToolBoundary, client: McpClient): ClientM
     if (ctx.method === 'tools/list') {
       return next().then((result) => {
         const list = result as { tools: Tool[] };
-        return { ...list, tools: list.tools.filter((tool) => toolOffered(boundary.policy, tool)) };
+        const tools = list.tools.map((tool) => overridden(boundary.policy, tool));
+        return { ...list, tools: tools.filter((tool) => toolOffered(boundary.policy, tool)) };
       });
     }
     if (ctx.method === 'tools/call') return guardedCall(boundary, client, ctx.params, next);
@@ -151,4 +152,48 @@ function refusedCall(server: string, tool: string, unattended: boolean): CallToo
     isError: true,
     content: [{ type: 'text', text: `The tool "${tool}" of server "${server}" was not run: ${why}.` }],
   };
+}
+
+/**
+ * A tool with the policy's title, description and annotations laid over the server's (its name
+ * stays the server's here; the catalogue applies a rename).
+ */
+function overridden(policy: ServerPolicy, tool: Tool): Tool {
+  const override = policy.tools?.[tool.name];
+  if (!override) return tool;
+  return {
+    ...tool,
+    ...(override.title === undefined ? {} : { title: override.title }),
+    ...(override.description === undefined ? {} : { description: override.description }),
+    ...(override.annotations === undefined
+      ? {}
+      : { annotations: { ...tool.annotations, ...override.annotations } }),
+  };
+}
+
+/**
+ * A server's tools under the names the policy gives them (the catalogue lists these).
+ *
+ * @example
+ * ```ts
+ * renamedTools({ tools: { echo: { name: 'say' } } }, tools); // echo listed as say
+ * ```
+ */
+export function renamedTools(policy: ServerPolicy, tools: Tool[]): Tool[] {
+  const overrides = policy.tools;
+  if (!overrides) return tools;
+  return tools.map((tool) => ({ ...tool, name: overrides[tool.name]?.name ?? tool.name }));
+}
+
+/** The server's own name of a tool the policy renamed (or the name itself). */
+export function serverName(policy: ServerPolicy, name: string): string {
+  for (const [original, override] of Object.entries(policy.tools ?? {}))
+    if (override.name === name) return original;
+  return name;
+}
+
+/** A catalogue entry whose `original` is the server's own name, also for a renamed tool. */
+export function withServerName<T extends { original: string }>(policy: ServerPolicy, entry: T): T {
+  const own = serverName(policy, entry.original);
+  return own === entry.original ? entry : { ...entry, original: own };
 }

@@ -135,6 +135,37 @@ export interface SamplingPolicy {
 }
 
 /**
+ * Allow and deny lists of `*` patterns for one kind of item (prompt names, resource URIs and
+ * templates' `uriTemplate`): an item not allowed, or denied, is neither listed nor reachable.
+ *
+ * @example
+ * ```ts
+ * const filter: ItemFilter = { allow: ['file:///work/*'], deny: ['file:///work/.env*'] };
+ * ```
+ */
+export interface ItemFilter {
+  readonly allow?: readonly string[];
+  readonly deny?: readonly string[];
+}
+
+/**
+ * How the host presents one tool of a server: a new name (routed back to the server's own), a
+ * title or description of its own, annotations laid over the server's (consent and `readOnly`
+ * then go by them: the host's word about a tool outranks the server's).
+ *
+ * @example
+ * ```ts
+ * const override: ToolOverride = { name: 'search_docs', annotations: { readOnlyHint: true, openWorldHint: false } };
+ * ```
+ */
+export interface ToolOverride {
+  readonly name?: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly annotations?: ToolAnnotations;
+}
+
+/**
  * The rules for one server.
  *
  * @example
@@ -156,6 +187,12 @@ export interface ServerPolicy {
   /** The roots this server sees (and only this server): a list, or a function asked on each `roots/list`. */
   roots?: RootsSource;
   sampling?: SamplingPolicy;
+  /** Per tool, by the server's name for it: a rename, title, description or annotations. */
+  tools?: Readonly<Record<string, ToolOverride>>;
+  /** Which prompts are listed and reachable, by name. Default: all. */
+  prompts?: ItemFilter;
+  /** Which resources are listed and readable, by URI (templates by their `uriTemplate`). Default: all. */
+  resources?: ItemFilter;
   /** The prefix of this server's namespaced names; default its key. */
   prefix?: string;
 }
@@ -187,6 +224,8 @@ export interface AuditEvent {
   readonly durationMs: number;
   /** Why it was denied or failed. */
   readonly reason?: string;
-  /** `'[redacted]'` unless the host sets `auditArguments: true`. */
+  /** `'[redacted]'`, `sha256:HEX` or the arguments themselves, as the host's `auditArguments` says. */
   readonly arguments?: unknown;
+  /** The downstream session the operation served, when a gateway knows it (its session key). */
+  readonly session?: string;
 }

@@ -1,0 +1,144 @@
+/**
+ * The gateway's request handlers: listings (paged when the gateway has a page size), calls,
+ * reads, prompts and completions routed through the session's host, subscriptions kept per
+ * session, and `logging/setLevel`.
+ * @module
+ */
+import {
+  type CallToolResult,
+  ErrorCode,
+  LOGGING_LEVELS,
+  type LoggingLevel,
+  McpError,
+  type OutgoingRequestOptions,
+} from '@mcpkit/core';
+import type { RequestContext, Server, ServerSession } from '@mcpkit/server';
+import type { HostEntry } from '../catalogue/catalogue.js';
+import { ServerUnavailableError } from '../errors.js';
+import type { SessionLimiter } from './limits.js';
+import { pageOf } from './paging.js';
+import type { RoutedHost } from './sessionHost.js';
+
+/** What the gateway keeps per downstream session. */
+export interface SessionState extends RoutedHost {
+  /** Downstream URI to the function that ends its upstream subscription. */
+  readonly subscriptions: Map<string, () => Promise<void>>;
+}
+
+/** What the handlers need of the gateway. */
+export interface GatewayRuntime {
+  stateOf(session: ServerSession): SessionState;
+  /** The session asked for `level`: pass it upstream as the gateway's mode allows. */
+  levelChanged(session: ServerSession): Promise<void>;
+  readonly pageSize: number | undefined;
+  readonly limiter: SessionLimiter | undefined;
+}
+
+type ListKey = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
+
+/**
+ * Installs every handler of the gateway's server.
+ *
+ * @example
+ * ```ts
+ * installHandlers(server, runtime);
+ * ```
+ */
+export function installHandlers(server: Server, runtime: GatewayRuntime): void {
+  const stateOf = (ctx: RequestContext) => runtime.stateOf(ctx.session);
+  const list = <K extends ListKey>(key: K, method: string) =>
+    server.setRequestHandler(method as 'tools/list', async (params, ctx) => {
+      const entries = (await stateOf(ctx).host[key]()) as HostEntry<object>[];
+      const { items, nextCursor } = pageOf(key, entries.map(strip), params?.cursor, runtime.pageSize);
+      return { [key]: items, ...(nextCursor ? { nextCursor } : {}) } as never;
+    });
+  list('tools', 'tools/list');
+  list('prompts', 'prompts/list');
+  list('resources', 'resources/list');
+  list('resourceTemplates', 'resources/templates/list');
+  server.setRequestHandler('tools/call', (params, ctx) => callTool(stateOf(ctx), params, ctx, runtime));
+  server.setRequestHandler('prompts/get', async (params, ctx) => {
+    const { host, router } = stateOf(ctx);
+    const end = router.begin(await host.serverOf('prompts', params.name), ctx.session);
+    try {
+      return await host.getPrompt(params.name, params.arguments, forwarded(ctx));
+    } finally {
+      end();
+    }
+  });
+  server.setRequestHandler('resources/read', (params, ctx) =>
+    stateOf(ctx).host.readResource(params.uri, forwarded(ctx)),
+  );
+  installSubscriptions(server, stateOf);
+  server.setRequestHandler('completion/complete', (params, ctx) =>
+    stateOf(ctx).host.complete(params, forwarded(ctx)),
+  );
+  server.setRequestHandler('logging/setLevel', async (params, ctx) => {
+    if (!(LOGGING_LEVELS as readonly string[]).includes(params.level)) {
+      throw new McpError(ErrorCode.InvalidParams, `"level" must be one of ${LOGGING_LEVELS.join(', ')}`);
+    }
+    ctx.session.logLevel = params.level as LoggingLevel;
+    await runtime.levelChanged(ctx.session);
+    return {};
+  });
+}
+
+function installSubscriptions(server: Server, stateOf: (ctx: RequestContext) => SessionState): void {
+  server.setRequestHandler('resources/subscribe', async (params, ctx) => {
+    const state = stateOf(ctx);
+    if (state.subscriptions.has(params.uri)) return {};
+    const session = ctx.session;
+    const end = await state.host.subscribe(params.uri, (uri) => {
+      if (uri === params.uri) void session.notify('notifications/resources/updated', { uri });
+    });
+    state.subscriptions.set(params.uri, end);
+    return {};
+  });
+  server.setRequestHandler('resources/unsubscribe', async (params, ctx) => {
+    const state = stateOf(ctx);
+    const end = state.subscriptions.get(params.uri);
+    state.subscriptions.delete(params.uri);
+    await end?.();
+    return {};
+  });
+}
+
+/** A call: rate-limited, marked in flight for routing; a server that is down is a tool error. */
+async function callTool(
+  state: RoutedHost,
+  params: { name: string; arguments?: Record<string, unknown> },
+  ctx: RequestContext,
+  runtime: GatewayRuntime,
+): Promise<CallToolResult> {
+  const server = await state.host.serverOf('tools', params.name);
+  await runtime.limiter?.take('toolCalls', ctx.session.key, server);
+  const end = state.router.begin(server, ctx.session);
+  try {
+    return await state.host.callTool(params.name, params.arguments ?? {}, forwarded(ctx));
+  } catch (error) {
+    if (!(error instanceof ServerUnavailableError)) throw error;
+    return { isError: true, content: [{ type: 'text', text: error.message }] };
+  } finally {
+    end();
+  }
+}
+
+/** The downstream request's cancellation and progress, passed to the upstream call. */
+function forwarded(ctx: RequestContext): OutgoingRequestOptions {
+  const options: OutgoingRequestOptions = { signal: ctx.signal };
+  if (ctx.meta?.progressToken !== undefined) {
+    options.onProgress = (update) => void ctx.progress(update.progress, update.total, update.message);
+  }
+  return options;
+}
+
+/**
+ * A catalogue entry as the wire shows it: without the host's bookkeeping, and without a tool's
+ * `execution` (the gateway serves no tasks; the host runs a tool that requires them as a task
+ * itself and answers the plain call).
+ */
+function strip<T extends object>(entry: HostEntry<T>): T {
+  const { server: _server, original: _original, ...item } = entry as HostEntry<T> & { execution?: unknown };
+  delete item.execution;
+  return item as unknown as T;
+}

@@ -1,0 +1,31 @@
+/**
+ * One tool call on a server's client. A tool whose `execution.taskSupport` is `required` cannot
+ * be called plainly, so the host runs it as a task and waits for its result (polling, with the
+ * task cancelled when the call is): the caller, a model or a gateway's client, gets an ordinary
+ * `CallToolResult` and needs no task support of its own.
+ * @module
+ */
+import { callToolAndWait, type McpClient } from '@mcpkit/client';
+import type { CallToolResult, OutgoingRequestOptions } from '@mcpkit/core';
+
+/**
+ * Calls `name` on `client`, as a task when the tool requires it.
+ *
+ * @example
+ * ```ts
+ * const result = await callOn(client, 'simulate-research-query', { topic: 'tides' });
+ * ```
+ */
+export async function callOn(
+  client: McpClient,
+  name: string,
+  args: Record<string, unknown>,
+  options?: OutgoingRequestOptions,
+): Promise<CallToolResult> {
+  const tool = (await client.tools()).find((candidate) => candidate.name === name);
+  if (tool?.execution?.taskSupport !== 'required') return client.callTool(name, args, options);
+  return callToolAndWait(client, name, args, {
+    ...(options?.signal ? { signal: options.signal } : {}),
+    ...(options?.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+}

@@ -118,6 +118,9 @@ const MCP_CLIENT_OPTION_KEYS: Readonly<Record<keyof McpClientOptions, true>> = {
   maxPages: true,
 };
 
+/** `HeaderMismatch` (2026-07-28): the HTTP headers did not match the body. */
+const HEADER_MISMATCH = -32020;
+
 /** A kind of list the server can announce changes to. */
 export type ListKind = 'tools' | 'resources' | 'prompts';
 
@@ -203,7 +206,18 @@ export class McpClient extends Client {
   ): Promise<CallToolResult> {
     const params: CallToolRequestParams = { name, arguments: args };
     if (options?.meta) params._meta = options.meta;
-    const result = await this.request<CallToolResult>('tools/call', params, options);
+    const result = await this.request<CallToolResult>('tools/call', params, options).catch(
+      async (error: unknown) => {
+        // 2026-07-28 over HTTP: the tool's `x-mcp-header` annotations were not known (or changed).
+        // The spec's way out: list the tools again (the transport learns them), retry once.
+        if (!(error instanceof McpError) || error.code !== HEADER_MISMATCH || this.era !== '2026')
+          throw error;
+        this.caches.delete('tools');
+        this.outputValidators.clear();
+        await this.tools();
+        return this.request<CallToolResult>('tools/call', params, options);
+      },
+    );
     if (this.mcpOptions.validateStructuredContent !== false && !result.isError) {
       // Known tools are checked without another await: most calls go to a tool seen before.
       const known = this.outputValidators.get(name);
@@ -399,6 +413,8 @@ export class McpClient extends Client {
    * ```
    */
   async setLoggingLevel(level: LoggingLevel, options?: OutgoingRequestOptions): Promise<void> {
+    // 2026-07-28 has no logging/setLevel: the level travels in every later request's `_meta`.
+    if (this.setModernLogLevel(level)) return;
     await this.request('logging/setLevel', { level }, options);
     this.setup.leveled(level);
   }

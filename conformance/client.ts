@@ -252,7 +252,12 @@ const mrtrRequestState: Scenario = async (url) => {
   const client = answeringClient();
   await session(client, url, async () => {
     await client.tools();
-    for (const name of ['test_mrtr_echo_state', 'test_mrtr_no_state', 'test_mrtr_unrelated', 'test_mrtr_no_result_type']) {
+    for (const name of [
+      'test_mrtr_echo_state',
+      'test_mrtr_no_state',
+      'test_mrtr_unrelated',
+      'test_mrtr_no_result_type',
+    ]) {
       const result = await client.callTool(name);
       log(`${name}: ${JSON.stringify(result.content)}`);
     }
@@ -271,7 +276,9 @@ const standardHeaders: Scenario = async (url) => {
 
 /** The calls the suite names in its context, whose x-mcp-header arguments become Mcp-Param-*. */
 const customHeaders: Scenario = async (url) => {
-  const { toolCalls = [] } = authContext() as { toolCalls?: Array<{ name: string; arguments: Record<string, unknown> }> };
+  const { toolCalls = [] } = authContext() as {
+    toolCalls?: Array<{ name: string; arguments: Record<string, unknown> }>;
+  };
   const client = newClient();
   await session(client, url, async () => {
     await client.tools();
@@ -313,7 +320,9 @@ const schemaPreservation: Scenario = async (url) => {
 };
 
 const SCENARIOS: Readonly<Record<string, Scenario>> = {
-  ...Object.fromEntries([...AUTH_CLIENT_SCENARIOS, ...AUTH_2026_ONLY].map((name) => [name, authorizationCode])),
+  ...Object.fromEntries(
+    [...AUTH_CLIENT_SCENARIOS, ...AUTH_2026_ONLY].map((name) => [name, authorizationCode]),
+  ),
   'auth/client-credentials-jwt': clientCredentials,
   'auth/client-credentials-basic': clientCredentials,
   'auth/cross-app-access-complete-flow': crossAppAccess,

@@ -480,6 +480,7 @@ export class Client {
     options: OutgoingRequestOptions | undefined,
   ): Promise<R> {
     try {
+      if (this.modern) refuseRemoved(this.modern, method);
       const encoded = encodeOutgoingRequest(
         this.codec,
         method,
@@ -494,8 +495,8 @@ export class Client {
   }
 
   /**
-   * A request under 2026-07-28: refused locally when the revision removed the method, sent with
-   * the envelope, and followed through its `input_required` rounds, each a new request.
+   * A request under 2026-07-28: sent with the envelope, and followed through its `input_required`
+   * rounds, each a new request.
    */
   private sendModern<R>(
     version: ModernVersion,
@@ -503,10 +504,6 @@ export class Client {
     params: Record<string, unknown> | undefined,
     options: OutgoingRequestOptions | undefined,
   ): Promise<R> {
-    const removed = removedInModern(method);
-    if (removed) {
-      throw new CapabilityError(`"${method}" does not exist in protocol revision ${version}: ${removed}`);
-    }
     const send = (retry: Record<string, unknown>) =>
       this.connection.request(method, this.envelope({ ...params, ...retry }, version), options);
     const answer = (request: IncomingRequest) => this.answerInput(request);
@@ -738,4 +735,11 @@ export class Client {
       // A logging hook that throws must not take the client down.
     }
   }
+}
+
+/** Refuses, locally, a method the per-request revision removed (with what replaced it). */
+function refuseRemoved(version: ModernVersion, method: string): void {
+  const removed = removedInModern(method);
+  if (removed)
+    throw new CapabilityError(`"${method}" does not exist in protocol revision ${version}: ${removed}`);
 }

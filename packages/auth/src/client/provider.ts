@@ -256,7 +256,10 @@ export class OAuthClientProvider {
         legacyAuthorizationServer(this.resourceUrl);
     }
     const identity = await this.identity(as);
-    this.grantContext = { as, ...identity, resource: this.resource, fetch: this.options.fetch };
+    // The resource exactly as the metadata publishes it (2026-07-28: no re-canonicalizing, which
+    // would turn a pathless identifier into "origin/"); discovery checked it names this server.
+    const resource = typeof prm?.resource === 'string' ? prm.resource : this.resource;
+    this.grantContext = { as, ...identity, resource, fetch: this.options.fetch };
     return this.grantContext;
   }
 

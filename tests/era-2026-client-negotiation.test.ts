@@ -132,9 +132,10 @@ describe('era probe outcomes', () => {
     const failure = await new Client(INFO).connect(transport).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(UnsupportedProtocolVersionError);
     expect(refusals).toBe(2);
-    expect(seen.map((request) => request.params?._meta?.['io.modelcontextprotocol/protocolVersion'])).toEqual(
-      ['2026-07-28', '2026-07-28'],
-    );
+    expect(seen.map((request) => request.meta?.['io.modelcontextprotocol/protocolVersion'])).toEqual([
+      '2026-07-28',
+      '2026-07-28',
+    ]);
   });
 
   it('protocolEra 2025 sends no probe at all', async () => {

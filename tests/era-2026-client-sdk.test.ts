@@ -14,6 +14,7 @@ import type { Transport } from '@mcpkit/core';
 import { StdioClientTransport } from '@mcpkit/node/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SdkV2HttpServer, startSdkV2Http } from './fixtures/sdkV2Http.js';
+import { runCliInProcess } from './support/inProcessCli.js';
 import { repoRoot } from './support/officialSchema.js';
 
 const REGISTER_TS = path.join(repoRoot, 'conformance/register-ts.mjs');
@@ -158,5 +159,17 @@ describe('what goes over HTTP under 2026-07-28', () => {
     }
     expect(posts[0]?.headers['mcp-name']).toBe('echo');
     expect(posts[2]?.headers['mcp-name']).toBe('fixture://hello');
+  });
+});
+
+describe('the CLI, unchanged, against the SDK v2 server', () => {
+  it('mcpkit info shows the 2026 era, and calls a tool as before', async () => {
+    const info = await runCliInProcess(['info', http.url]);
+    expect(info.code).toBe(0);
+    expect(info.stdout).toMatch(/^Protocol\s+2026-07-28$/m);
+    expect(info.stdout).toMatch(/^Era\s+2026 \(per-request metadata, no session\)$/m);
+    const call = await runCliInProcess(['call', http.url, 'echo', 'text=from-cli']);
+    expect(call.code).toBe(0);
+    expect(call.stdout).toContain('from-cli');
   });
 });

@@ -138,6 +138,16 @@ describe('era probe outcomes', () => {
     ]);
   });
 
+  // Suite 0.1.16's initialize and sse-retry mocks answer any request, server/discover included,
+  // with a result: only a DiscoverResult (supportedVersions naming a modern revision) is modern.
+  it('a legacy server answering server/discover with something else is still a legacy server', async () => {
+    const { transport, seen } = await scripted(() => INITIALIZE_RESULT);
+    const client = new Client(INFO);
+    await client.connect(transport);
+    expect(client.era).toBe('2025');
+    expect(seen.map((request) => request.method)).toEqual(['server/discover', 'initialize']);
+  });
+
   it('protocolEra 2025 sends no probe at all', async () => {
     const { transport, seen } = await scripted(() => INITIALIZE_RESULT);
     const client = new Client(INFO, { protocolEra: '2025' });
@@ -158,14 +168,22 @@ describe('a modern server', () => {
     await client.setLoggingLevel('debug');
     await client.listTools();
     await client.ping(); // server/discover stands in for the removed ping
-    await expect(client.subscribeResource('test://x')).rejects.toThrow(
-      /"resources\/subscribe" does not exist in protocol revision 2026-07-28/,
+    await expect(client.request('resources/subscribe', { uri: 'test://x' })).rejects.toThrow(
+      /"resources\/subscribe" does not exist in protocol revision 2026-07-28: subscriptions\/listen/,
     );
+    await client.subscribeResource('test://x'); // which the listen stream's filter carries
     expect(seen.map((request) => request.method)).toEqual([
       'server/discover',
       'tools/list',
       'server/discover',
+      'subscriptions/listen',
     ]);
+    expect(seen[3]?.params?.notifications).toEqual({
+      toolsListChanged: false,
+      promptsListChanged: false,
+      resourcesListChanged: false,
+      resourceSubscriptions: ['test://x'],
+    });
     expect(seen[1]?.params?._meta).toEqual({
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
       'io.modelcontextprotocol/clientCapabilities': { experimental: { x: {} } },

@@ -14,6 +14,7 @@ import type { Transport } from '@mcpkit/core';
 import { StdioClientTransport } from '@mcpkit/node/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SdkV2HttpServer, startSdkV2Http } from './fixtures/sdkV2Http.js';
+import { eventually } from './support/eventually.js';
 import { runCliInProcess } from './support/inProcessCli.js';
 import { repoRoot } from './support/officialSchema.js';
 
@@ -171,5 +172,28 @@ describe('the CLI, unchanged, against the SDK v2 server', () => {
     const call = await runCliInProcess(['call', http.url, 'echo', 'text=from-cli']);
     expect(call.code).toBe(0);
     expect(call.stdout).toContain('from-cli');
+  });
+});
+
+describe('subscriptions/listen against the SDK v2 server (stdio, 2026-07-28)', () => {
+  it('list_changed and resources/updated reach listeners through one listen stream', async () => {
+    const client = interviewingClient({ elicitations: 0, samplings: 0, roots: 0 }, '2026');
+    const changed: string[] = [];
+    client.onListChanged('tools', () => changed.push('tools'));
+    client.onResourceUpdated((uri) => changed.push(uri));
+    await client.connect(transports.stdio!());
+    try {
+      expect(client.era).toBe('2026');
+      await client.subscribeResource('fixture://hello');
+      const before = (await client.tools()).length;
+      await eventually(async () => {
+        await client.callTool('poke');
+        expect(changed).toContain('tools');
+        expect(changed).toContain('fixture://hello');
+      });
+      expect((await client.tools()).length).toBe(before); // the cache was dropped and reloaded
+    } finally {
+      await client.close();
+    }
   });
 });

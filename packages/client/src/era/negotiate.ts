@@ -72,8 +72,24 @@ export async function probeServer(send: DiscoverSender): Promise<ProbeOutcome> {
       version = retry;
       continue;
     }
-    return { era: 'modern', version, result: discovered(result, version) };
+    // Some legacy servers answer any request with a result: only a DiscoverResult naming a
+    // modern revision we speak identifies a modern server.
+    const chosen = chooseFrom(result, version);
+    if (chosen === undefined) {
+      const cause = new LocalError(
+        'server/discover was answered without a supportedVersions list naming 2026-07-28',
+      );
+      return { era: 'legacy', cause };
+    }
+    return { era: 'modern', version: chosen, result: discovered(result, chosen) };
   }
+}
+
+/** The modern version to speak from a DiscoverResult: the one asked for when listed, else the newest listed. */
+function chooseFrom(result: unknown, asked: ModernVersion): ModernVersion | undefined {
+  const listed = isRecord(result) && Array.isArray(result.supportedVersions) ? result.supportedVersions : [];
+  if (listed.includes(asked)) return asked;
+  return MODERN_VERSIONS.find((version) => listed.includes(version));
 }
 
 /**

@@ -5,6 +5,8 @@
  * 2026-07-28` runs them one at a time with `--spec-version 2026-07-28`.
  */
 
+import { AUTH_CLIENT_SCENARIOS } from './auth-scenarios.mjs';
+
 /** The alias package and the alpha it is pinned to. */
 export const NEXT_SUITE_PACKAGE = '@modelcontextprotocol/conformance-next';
 export const NEXT_SUITE_VERSION = '0.2.0-alpha.12';
@@ -21,6 +23,15 @@ export const AUTH_2026_ONLY = [
   'metadata-issuer-mismatch',
 ].map((name) => `auth/${name}`);
 
+/** The 0.1.16 `auth/*` scenarios 2026-07-28 does not require (2025-03-26 ones, extensions). */
+const NOT_REQUIRED_IN_2026 = new Set([
+  'auth/2025-03-26-oauth-metadata-backcompat',
+  'auth/2025-03-26-oauth-endpoint-fallback',
+  'auth/client-credentials-jwt',
+  'auth/client-credentials-basic',
+  'auth/cross-app-access-complete-flow',
+]);
+
 /** Every client scenario the alpha requires for 2026-07-28. */
 export const CLIENT_SCENARIOS_2026 = [
   'tools_call',
@@ -31,24 +42,6 @@ export const CLIENT_SCENARIOS_2026 = [
   'http-invalid-tool-headers',
   'json-schema-ref-no-deref',
   'json-schema-2020-12-preservation',
-  ...[
-    'metadata-default',
-    'metadata-var1',
-    'metadata-var2',
-    'metadata-var3',
-    'basic-cimd',
-    'scope-from-www-authenticate',
-    'scope-from-scopes-supported',
-    'scope-omitted-when-undefined',
-    'scope-step-up',
-    'scope-retry-limit',
-    'token-endpoint-auth-basic',
-    'token-endpoint-auth-post',
-    'token-endpoint-auth-none',
-    'pre-registration',
-    'resource-mismatch',
-    'offline-access-scope',
-    'offline-access-not-supported',
-  ].map((name) => `auth/${name}`),
+  ...AUTH_CLIENT_SCENARIOS.filter((name) => !NOT_REQUIRED_IN_2026.has(name)),
   ...AUTH_2026_ONLY,
 ];

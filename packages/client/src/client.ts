@@ -112,7 +112,10 @@ export type RequestArgs<M extends ClientRequestMethod> = MethodArgsOf<
 export interface ClientOptions {
   /** Capabilities to declare beyond those implied by the handlers given. */
   capabilities?: ClientCapabilities;
-  /** Revisions this client accepts, newest first; the first is requested. Default: all. */
+  /**
+   * `initialize` revisions this client accepts, newest first; the first is requested. Default:
+   * all. Given without `protocolEra`, it means `protocolEra: '2025'` (no 2026-07-28 probe).
+   */
   protocolVersions?: readonly ProtocolVersion[];
   /** Default timeout of requests in ms. Default 60 000 (progress extends it). */
   requestTimeout?: number;
@@ -327,7 +330,8 @@ export class Client {
     );
     this.connectionInstance = connection;
     await connection.start();
-    const era = this.options.protocolEra ?? 'auto';
+    // A client given its own list of `initialize` revisions asked for those: no probe.
+    const era = this.options.protocolEra ?? (this.options.protocolVersions ? '2025' : 'auto');
     if (era !== '2025') {
       const modern = await this.probe(connection, era, options);
       if (modern) return this.settle(transport, modern.result, modern.version);

@@ -160,7 +160,14 @@ export interface ClientOptions {
 /** How long the `'auto'` era probe waits, in ms: long enough for a slow server's first answer. */
 const DEFAULT_ERA_PROBE_TIMEOUT = 10_000;
 
-/** The revision a client speaks: an `initialize` revision or a per-request one. */
+/**
+ * The revision a client speaks: an `initialize` revision or a per-request one (2026-07-28).
+ *
+ * @example
+ * ```ts
+ * const version: ClientProtocolVersion | undefined = client.protocolVersion;
+ * ```
+ */
 export type ClientProtocolVersion = ProtocolVersion | ModernVersion;
 
 /**

@@ -8,8 +8,10 @@
  *   that never answers before `initialize`, modern ones answering the probe with `-32022`, and
  *   one that keeps asking for input.
  */
+import { createServer } from 'node:http';
 import path from 'node:path';
 import { Client, McpClient } from '@mcpkit/client';
+import { StreamableHttpClientTransport } from '@mcpkit/client/http';
 import {
   Connection,
   createInMemoryPair,
@@ -20,6 +22,7 @@ import {
 } from '@mcpkit/core';
 import { StdioClientTransport } from '@mcpkit/node/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
+import { listen } from './support/listen.js';
 import { repoRoot } from './support/officialSchema.js';
 
 const REGISTER_TS = path.join(repoRoot, 'conformance/register-ts.mjs');
@@ -259,5 +262,45 @@ describe('a modern server', () => {
       /"sampling\/createMessage" input, which this client has no handler for/,
     );
     await client.close();
+  });
+});
+
+describe('a modern HTTP server that checks Mcp-Param headers', () => {
+  it('HeaderMismatch on a call to a tool not listed yet: the client lists tools, then retries with the header', async () => {
+    const seen: string[] = [];
+    const server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        const message = JSON.parse(body) as { id: number; method: string; params: Record<string, any> };
+        seen.push(message.method);
+        const reply = (status: number, payload: Record<string, unknown>) => {
+          response.writeHead(status, { 'content-type': 'application/json' });
+          response.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, ...payload }));
+        };
+        if (message.method === 'server/discover') return reply(200, { result: DISCOVER_RESULT });
+        if (message.method === 'tools/list') {
+          const region = { type: 'string', 'x-mcp-header': 'Region' };
+          const tools = [{ name: 'geo', inputSchema: { type: 'object', properties: { region } } }];
+          return reply(200, {
+            result: { resultType: 'complete', ttlMs: 60_000, cacheScope: 'public', tools },
+          });
+        }
+        if (request.headers['mcp-param-region'] !== message.params.arguments.region) {
+          return reply(400, { error: { code: -32020, message: 'Header mismatch: Mcp-Param-Region' } });
+        }
+        return reply(200, { result: { resultType: 'complete', content: [{ type: 'text', text: 'ok' }] } });
+      });
+    });
+    const { origin, close } = await listen(server);
+    cleanups.push(close);
+    const client = new McpClient(INFO);
+    cleanups.push(() => client.close());
+    await client.connect(new StreamableHttpClientTransport(`${origin}/mcp`));
+    const result = await client.callTool('geo', { region: 'eu-west' });
+    expect(result.content).toEqual([{ type: 'text', text: 'ok' }]);
+    expect(seen).toEqual(['server/discover', 'tools/call', 'tools/list', 'tools/call']);
   });
 });

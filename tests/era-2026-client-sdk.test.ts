@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import { McpClient, type McpClientOptions } from '@mcpkit/client';
-import { StreamableHttpClientTransport } from '@mcpkit/client/http';
+import { connectHttp, StreamableHttpClientTransport } from '@mcpkit/client/http';
 import type { Transport } from '@mcpkit/core';
 import { StdioClientTransport } from '@mcpkit/node/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -160,6 +160,21 @@ describe('what goes over HTTP under 2026-07-28', () => {
     }
     expect(posts[0]?.headers['mcp-name']).toBe('echo');
     expect(posts[2]?.headers['mcp-name']).toBe('fixture://hello');
+  });
+});
+
+describe('connectHttp against the SDK v2 server', () => {
+  it('settles on Streamable HTTP under 2026-07-28, without initialize', async () => {
+    const client = new McpClient({ name: 'era-client-test', version: '1.0.0' });
+    const transport = await connectHttp(client, http.url);
+    try {
+      expect(client.era).toBe('2026');
+      expect(transport.kind).toBe('streamable-http');
+      expect(transport.sessionId).toBeUndefined();
+      expect(textOf(await client.callTool('echo', { text: 'auto' }))).toBe('auto');
+    } finally {
+      await client.close();
+    }
   });
 });
 

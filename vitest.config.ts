@@ -13,6 +13,7 @@ const slowTests = [
   'tests/cli-everything.test.ts',
   'tests/conformance.test.ts',
   'tests/interop-*.test.ts',
+  'tests/era-2026-client-*.test.ts',
   'tests/e2e.test.ts',
   'tests/jsdoc*.test.ts',
   'tests/http-subscriptions.test.ts',

@@ -1,7 +1,10 @@
 /**
- * The conformance client: what the official suite (`@modelcontextprotocol/conformance` 0.1.16)
- * runs for its non-auth client scenarios, built on mcpkit's own `McpClient` and Streamable HTTP
- * transport. See conformance/FIXTURES.md §5–6.
+ * The conformance client: what the official suite runs for its client scenarios, built on
+ * mcpkit's own `McpClient` and Streamable HTTP transport, public API only. It serves both suites:
+ * `@modelcontextprotocol/conformance` 0.1.16 (2025-11-25) and 0.2.0-alpha.12 (2026-07-28, which
+ * passes `MCP_CONFORMANCE_PROTOCOL_VERSION`). The client is left to find the era itself
+ * (`protocolEra: 'auto'`): a 2026-07-28 mock answers its `server/discover` probe, a 2025 one does
+ * not. See conformance/FIXTURES.md §5–6.
  *
  *   MCP_CONFORMANCE_SCENARIO=tools_call npm run --silent conformance:client -- http://localhost:3000/mcp
  *
@@ -15,6 +18,7 @@ import {
   type StreamableHttpClientTransportOptions,
 } from '@mcpkit/client/http';
 import { AUTH_CLIENT_SCENARIOS } from './auth-scenarios.mjs';
+import { AUTH_2026_ONLY } from './next-scenarios.mjs';
 
 /** Ends the run well before the suite's own 30 s limit, so a hang shows up as our error. */
 const WATCHDOG_MS = 25_000;
@@ -40,7 +44,7 @@ async function session(
   const transport = new StreamableHttpClientTransport(url, options);
   const result = await client.connect(transport);
   log(
-    `connected to ${result.serverInfo.name} ${result.serverInfo.version}, protocol ${result.protocolVersion}`,
+    `connected to ${result.serverInfo.name} ${result.serverInfo.version}, protocol ${client.protocolVersion} (era ${client.era})`,
   );
   try {
     await work();
@@ -215,8 +219,110 @@ const crossAppAccess: Scenario = async (url) => {
   });
 };
 
+// ---------------------------------------------------------------------------------------------
+// 2026-07-28 scenarios (suite 0.2.0-alpha.12)
+
+/** Answers every kind of input a server may ask for, so each capability is declared. */
+function answeringClient(): McpClient {
+  return newClient({
+    elicitation: {
+      form: (params) => {
+        log(`elicitation: "${params.message}", accepting`);
+        return { action: 'accept', content: { confirmed: true } };
+      },
+    },
+    sampling: () => ({ role: 'assistant', content: { type: 'text', text: 'sampled' }, model: 'conformance' }),
+    roots: [{ uri: 'file:///conformance', name: 'conformance' }],
+  });
+}
+
+/** The envelope on every request, and a retry with a supported version after `-32022`. */
+const requestMetadata: Scenario = async (url) => {
+  const client = answeringClient();
+  await session(client, url, async () => {
+    // This mock declares no capability: a ping (server/discover under 2026-07-28) is the request.
+    if (!client.serverCapabilities?.tools) return client.ping();
+    const { tools } = await client.listTools();
+    log(`${tools.length} tool(s) listed`);
+  });
+};
+
+/** Input-required rounds: state echoed, no state invented, nothing carried to another call. */
+const mrtrRequestState: Scenario = async (url) => {
+  const client = answeringClient();
+  await session(client, url, async () => {
+    await client.tools();
+    for (const name of [
+      'test_mrtr_echo_state',
+      'test_mrtr_no_state',
+      'test_mrtr_unrelated',
+      'test_mrtr_no_result_type',
+    ]) {
+      const result = await client.callTool(name);
+      log(`${name}: ${JSON.stringify(result.content)}`);
+    }
+  });
+};
+
+/** Mcp-Method and Mcp-Name on everything the client sends. */
+const standardHeaders: Scenario = async (url) => {
+  const client = newClient();
+  await session(client, url, async () => {
+    for (const tool of await client.tools()) await client.callTool(tool.name);
+    for (const resource of await client.resources()) await client.readResource(resource.uri);
+    for (const prompt of await client.prompts()) await client.getPrompt(prompt.name);
+  });
+};
+
+/** The calls the suite names in its context, whose x-mcp-header arguments become Mcp-Param-*. */
+const customHeaders: Scenario = async (url) => {
+  const { toolCalls = [] } = authContext() as {
+    toolCalls?: Array<{ name: string; arguments: Record<string, unknown> }>;
+  };
+  const client = newClient();
+  await session(client, url, async () => {
+    await client.tools();
+    for (const call of toolCalls) {
+      const result = await client.callTool(call.name, call.arguments);
+      log(`${call.name}: ${JSON.stringify(result.content)}`);
+    }
+  });
+};
+
+/** Calls every tool the client kept: those with invalid x-mcp-header annotations were left out. */
+const invalidToolHeaders: Scenario = async (url) => {
+  const client = newClient();
+  await session(client, url, async () => {
+    const tools = await client.tools();
+    log(`kept ${tools.map((tool) => tool.name).join(', ')}`);
+    for (const tool of tools) await client.callTool(tool.name, { region: 'us-west1' });
+  });
+};
+
+/** Lists tools whose inputSchema has a network `$ref`; nothing dereferences it. */
+const refNoDeref: Scenario = async (url) => {
+  const client = newClient();
+  await session(client, url, async () => {
+    log(`${(await client.tools()).length} tool(s) listed`);
+  });
+};
+
+/** Sends the focal tool's inputSchema back verbatim through the echo tool. */
+const schemaPreservation: Scenario = async (url) => {
+  const client = newClient();
+  await session(client, url, async () => {
+    const tools = await client.tools();
+    const focal = tools.find((tool) => tool.name === 'json_schema_2020_12_tool');
+    if (!focal) throw new Error('the server lists no json_schema_2020_12_tool');
+    const result = await client.callTool('json_schema_echo', { schema: focal.inputSchema });
+    log(`json_schema_echo: ${JSON.stringify(result.content)}`);
+  });
+};
+
 const SCENARIOS: Readonly<Record<string, Scenario>> = {
-  ...Object.fromEntries(AUTH_CLIENT_SCENARIOS.map((name) => [name, authorizationCode])),
+  ...Object.fromEntries(
+    [...AUTH_CLIENT_SCENARIOS, ...AUTH_2026_ONLY].map((name) => [name, authorizationCode]),
+  ),
   'auth/client-credentials-jwt': clientCredentials,
   'auth/client-credentials-basic': clientCredentials,
   'auth/cross-app-access-complete-flow': crossAppAccess,
@@ -224,6 +330,13 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
   tools_call: toolsCall,
   'elicitation-sep1034-client-defaults': elicitationDefaults,
   'sse-retry': sseRetry,
+  'request-metadata': requestMetadata,
+  'sep-2322-client-request-state': mrtrRequestState,
+  'http-standard-headers': standardHeaders,
+  'http-custom-headers': customHeaders,
+  'http-invalid-tool-headers': invalidToolHeaders,
+  'json-schema-ref-no-deref': refNoDeref,
+  'json-schema-2020-12-preservation': schemaPreservation,
 };
 
 async function main(): Promise<number> {

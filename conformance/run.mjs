@@ -8,7 +8,11 @@
  * would otherwise listen on every interface). See README.md for the pass rule and FIXTURES.md for
  * what the fixtures must do.
  *
- * Usage: node conformance/run.mjs [--server-only | --client-only] [--scenario NAME]... [--keep]
+ * With `--revision 2026-07-28` it runs the 2026-07-28 client scenarios of the alpha suite instead
+ * (0.2.0-alpha.12, the devDependency alias conformance-next; see
+ * next-scenarios.mjs), each with `--spec-version 2026-07-28`.
+ *
+ * Usage: node conformance/run.mjs [--revision REV] [--server-only | --client-only] [--scenario NAME]... [--keep]
  *          [--strict] [--timeout MS] [--server-cmd CMD] [--client-cmd CMD] [--host HOST]
  *          [--verbose] [--list]
  */
@@ -21,6 +25,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AUTH_CLIENT_SCENARIOS } from './auth-scenarios.mjs';
+import { CLIENT_SCENARIOS_2026, NEXT_SUITE_PACKAGE, NEXT_SUITE_VERSION } from './next-scenarios.mjs';
 import { ensureNode22 } from './node22.mjs';
 import {
   judgeScenario,
@@ -52,6 +57,8 @@ const OUTPUT_CAP = 4 * 1024 * 1024;
 
 const USAGE = `Usage: node conformance/run.mjs [options]
 
+  --revision REV        2025-11-25 (default: suite 0.1.16) or 2026-07-28 (suite
+                        ${NEXT_SUITE_VERSION}: its ${CLIENT_SCENARIOS_2026.length} client scenarios)
   --server-only         run only the server scenarios (suite "all", 32 scenarios)
   --client-only         run only the client scenarios (${CLIENT_SCENARIOS.length}: 4 core, 22 auth)
   --scenario NAME       run only this scenario (repeatable; server or client name)
@@ -153,6 +160,7 @@ function parseCli(argv) {
   const { values } = parseArgs({
     args: argv,
     options: {
+      revision: { type: 'string', default: '2025-11-25' },
       'server-only': { type: 'boolean', default: false },
       'client-only': { type: 'boolean', default: false },
       scenario: { type: 'string', multiple: true, default: [] },
@@ -172,12 +180,16 @@ function parseCli(argv) {
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1000) throw new Error(`--timeout must be >= 1000 ms`);
   if (values['server-only'] && values['client-only'])
     throw new Error('--server-only and --client-only exclude each other');
+  if (!['2025-11-25', '2026-07-28'].includes(values.revision))
+    throw new Error(`--revision must be 2025-11-25 or 2026-07-28, not ${values.revision}`);
+  if (values.revision === '2026-07-28' && values['server-only'])
+    throw new Error('--revision 2026-07-28 runs client scenarios only here');
   return { ...values, timeoutMs };
 }
 
-function locateSuite() {
+function locateSuite(name) {
   const require = createRequire(import.meta.url);
-  const manifestPath = require.resolve('@modelcontextprotocol/conformance/package.json');
+  const manifestPath = require.resolve(`${name}/package.json`);
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
   const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin.conformance;
   return { bin: join(dirname(manifestPath), bin), version: manifest.version };
@@ -393,6 +405,7 @@ async function runClientScenarios(ctx, scenarios) {
       '--timeout',
       String(clientTimeout),
     ];
+    if (ctx.specVersion) args.push('--spec-version', ctx.specVersion);
     results.push(await runScenario(ctx, 'client', name, args));
   }
   return results;
@@ -401,18 +414,18 @@ async function runClientScenarios(ctx, scenarios) {
 // ---------------------------------------------------------------------------------------------
 // Main
 
-function selectScenarios(options, serverAll) {
+function selectScenarios(options, serverAll, clientAll) {
   const wanted = options.scenario;
   const runServer = !options['client-only'];
   const runClient = !options['server-only'];
   if (wanted.length === 0) {
-    return { server: runServer ? serverAll : [], client: runClient ? CLIENT_SCENARIOS : [] };
+    return { server: runServer ? serverAll : [], client: runClient ? clientAll : [] };
   }
-  const unknown = wanted.filter((name) => !serverAll.includes(name) && !CLIENT_SCENARIOS.includes(name));
+  const unknown = wanted.filter((name) => !serverAll.includes(name) && !clientAll.includes(name));
   if (unknown.length > 0) throw new Error(`unknown scenario(s): ${unknown.join(', ')} (see --list)`);
   return {
     server: runServer ? serverAll.filter((name) => wanted.includes(name)) : [],
-    client: runClient ? CLIENT_SCENARIOS.filter((name) => wanted.includes(name)) : [],
+    client: runClient ? clientAll.filter((name) => wanted.includes(name)) : [],
   };
 }
 
@@ -432,7 +445,7 @@ function checkScriptsExist(options, selection) {
   }
 }
 
-function printSummary(results, selection, startedAt) {
+function printSummary(results, selection, startedAt, revision) {
   const failed = results.filter((result) => !result.passed);
   if (failed.length > 0) {
     console.log(`\nfailed: ${failed.map((result) => `${result.mode}/${result.name}`).join(', ')}`);
@@ -442,7 +455,8 @@ function printSummary(results, selection, startedAt) {
     if (selection[mode].length === 0) continue;
     const ofMode = results.filter((result) => result.mode === mode);
     const passed = ofMode.filter((result) => result.passed).length;
-    console.log(`conformance ${mode}: ${passed}/${ofMode.length} scenarios passed`);
+    const label = revision === '2026-07-28' ? `${mode} (2026-07-28)` : mode;
+    console.log(`conformance ${label}: ${passed}/${ofMode.length} scenarios passed`);
   }
   console.log(`${results.length - failed.length} passed, ${failed.length} failed`);
 }
@@ -461,12 +475,16 @@ async function main() {
     return 0;
   }
 
-  const suite = locateSuite();
-  if (suite.version !== PINNED_SUITE_VERSION) {
-    console.warn(
-      `warning: @modelcontextprotocol/conformance is ${suite.version}, expected ${PINNED_SUITE_VERSION}`,
-    );
+  const next = options.revision === '2026-07-28';
+  const suiteName = next ? NEXT_SUITE_PACKAGE : '@modelcontextprotocol/conformance';
+  const pinned = next ? NEXT_SUITE_VERSION : PINNED_SUITE_VERSION;
+  const suite = locateSuite(suiteName);
+  if (suite.version !== pinned) {
+    console.warn(`warning: ${suiteName} is ${suite.version}, expected ${pinned}`);
   }
+  // 2026-07-28 is run here for the client side only; its server scenarios need a server fixture.
+  if (next) options['client-only'] = true;
+  const clientAll = next ? CLIENT_SCENARIOS_2026 : CLIENT_SCENARIOS;
   const node22 = ensureNode22();
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const runDir = join(RESULTS_ROOT, `run-${stamp}`);
@@ -481,6 +499,7 @@ async function main() {
     host: options.host,
     serverCmd: options['server-cmd'] ?? DEFAULT_SERVER_CMD,
     clientCmd: options['client-cmd'] ?? DEFAULT_CLIENT_CMD,
+    specVersion: next ? '2026-07-28' : undefined,
   };
 
   let selection;
@@ -489,13 +508,11 @@ async function main() {
     const serverAll = needServerList ? await listServerScenarios(ctx) : [];
     if (options.list) {
       console.log(`server scenarios (${serverAll.length}):\n${indent(serverAll.join('\n'), '  ')}`);
-      console.log(
-        `client scenarios (${CLIENT_SCENARIOS.length}):\n${indent(CLIENT_SCENARIOS.join('\n'), '  ')}`,
-      );
+      console.log(`client scenarios (${clientAll.length}):\n${indent(clientAll.join('\n'), '  ')}`);
       rmSync(runDir, { recursive: true, force: true });
       return 0;
     }
-    selection = selectScenarios(options, serverAll);
+    selection = selectScenarios(options, serverAll, clientAll);
     if (selection.server.length + selection.client.length === 0) throw new Error('no scenario selected');
     checkScriptsExist(options, selection);
   } catch (error) {
@@ -526,7 +543,7 @@ async function main() {
     console.log(`\nresults kept in ${relative(process.cwd(), runDir)}`);
   }
   // The summary lines come last so that CI can read them from the tail of the log.
-  printSummary(results, selection, startedAt);
+  printSummary(results, selection, startedAt, options.revision);
   return allPassed ? 0 : 1;
 }
 

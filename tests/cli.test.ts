@@ -338,6 +338,7 @@ describe.concurrent('mcpkit against the demo server over Streamable HTTP', { tim
     const [human, exact] = await Promise.all([mcpkit('info', url), mcpkit('info', '--json', url)]);
     expect(human.stdout).toMatch(/^Server\s+mcpkit-demo 0\.1\.0 \(mcpkit demo server\)$/m);
     expect(human.stdout).toMatch(/^Protocol\s+2025-11-25$/m);
+    expect(human.stdout).toMatch(/^Era\s+2025 \(initialize session\)$/m);
     expect(human.stdout).toContain('tasks (');
     expect(json(exact)).toMatchObject({ protocolVersion: '2025-11-25', serverInfo: { name: 'mcpkit-demo' } });
     expect(json(exact).instructions).toContain('one small example of every MCP 2025-11-25 feature');

@@ -103,7 +103,8 @@ describe.each([
 ])('Streamable HTTP client against mcpkit’s server (%s responses)', (_mode, enableJsonResponse) => {
   it('initializes, carries the session id and protocol version, calls tools and ends the session', async () => {
     const server = await startMcpkitServer({ enableJsonResponse });
-    const client = newClient();
+    // The 2025 session's wire, request by request: no era probe in front of it.
+    const client = newClient({ protocolEra: '2025' });
     const transport = new StreamableHttpClientTransport(server.url);
     await client.connect(transport);
     const sessionId = transport.sessionId;
@@ -123,7 +124,7 @@ describe.each([
 
   it('re-initializes transparently when the server forgot the session (404)', async () => {
     const server = await startMcpkitServer({ enableJsonResponse });
-    const client = newClient();
+    const client = newClient({ protocolEra: '2025' });
     const transport = new StreamableHttpClientTransport(server.url, { openGetStream: false });
     await client.connect(transport);
     const first = transport.sessionId;

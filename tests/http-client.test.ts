@@ -170,7 +170,12 @@ describe.each([
     const call = await client.callTool('echo', { text: 'hi' });
     expect(call.content).toEqual([{ type: 'text', text: 'hi' }]);
 
-    const [initialize, ...later] = server.seen;
+    // The era probe first: a 2025-only server refuses server/discover, so the client initializes.
+    const [probe, initialize, ...later] = server.seen;
+    expect((probe?.body as { method?: string } | undefined)?.method).toBe('server/discover');
+    expect(probe?.headers['mcp-protocol-version']).toBe('2026-07-28');
+    expect(probe?.headers['mcp-method']).toBe('server/discover');
+    expect(client.era).toBe('2025');
     expect(initialize?.headers['mcp-session-id']).toBeUndefined();
     expect(initialize?.headers.accept).toBe('application/json, text/event-stream');
     expect(initialize?.headers['content-type']).toBe('application/json');
@@ -204,7 +209,8 @@ describe.each([
     expect(server.sessions.has(transport.sessionId!)).toBe(true);
     const methods = server.seen.map((request) => (request.body as { method?: string } | undefined)?.method);
     // McpClient then lists tools to learn the output schema; only the recovery matters here.
-    expect(methods.slice(0, 6)).toEqual([
+    expect(methods.slice(0, 7)).toEqual([
+      'server/discover', // the era probe, refused by this 2025-only server
       'initialize',
       'notifications/initialized',
       'tools/call', // 404
@@ -212,7 +218,7 @@ describe.each([
       'notifications/initialized',
       'tools/call',
     ]);
-    expect(server.seen[3]?.headers['mcp-session-id']).toBeUndefined();
+    expect(server.seen[4]?.headers['mcp-session-id']).toBeUndefined();
     expect(client.connected).toBe(true);
     expect(errors).toEqual([]);
   });
@@ -350,7 +356,8 @@ describe('legacy HTTP+SSE client against the official SDK SSEServerTransport', (
     expect(transport.kind).toBe('sse');
     const call = await client.callTool('echo', { text: 'fallback' });
     expect(call.content).toEqual([{ type: 'text', text: 'fallback' }]);
-    expect(server.seen.map((request) => request.method).slice(0, 2)).toEqual(['POST', 'GET']);
+    // server/discover (refused: 2025 era), initialize (405: no Streamable HTTP), then the SSE GET.
+    expect(server.seen.map((request) => request.method).slice(0, 3)).toEqual(['POST', 'POST', 'GET']);
   });
 
   it('HttpClientTransport stays on Streamable HTTP when the server speaks it', async () => {

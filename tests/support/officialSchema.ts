@@ -204,10 +204,11 @@ function revisionSchema(revision: ProtocolVersion, closed: boolean): RevisionSch
   const cached = loaded.get(cacheKey);
   if (cached) return cached;
   const raw = readSchema(revision);
-  const defsKey = revision === '2025-11-25' ? '$defs' : 'definitions';
+  // 2025-11-25 and later (2026-07-28 included) are JSON Schema 2020-12 with `$defs`.
+  const defsKey = revision >= '2025-11-25' ? '$defs' : 'definitions';
   const schema = closed ? closeSchema(raw, defsKey) : raw;
   const options = { strict: false, allowUnionTypes: true, allErrors: true, verbose: true };
-  const ajv = revision === '2025-11-25' ? new Ajv2020(options) : new Ajv(options);
+  const ajv = revision >= '2025-11-25' ? new Ajv2020(options) : new Ajv(options);
   addFormats(ajv);
   const key = `mcp-${revision}`;
   ajv.addSchema(schema, key);
@@ -432,7 +433,7 @@ function validateCall(
   const method = message.method as string;
   const definition = methodsOf(revision, union).get(method);
   if (!definition) return failure(union, `"${method}" is not a ${union} in revision ${revision}`);
-  if (revision === '2025-11-25') return validateDefinition(revision, definition, message, options);
+  if (revision >= '2025-11-25') return validateDefinition(revision, definition, message, options);
   // Before 2025-11-25 the typed definitions are only {method, params}; the envelope is separate.
   const envelope = isRequest ? 'JSONRPCRequest' : 'JSONRPCNotification';
   const body: Json = message.params === undefined ? { method } : { method, params: message.params };
@@ -593,6 +594,16 @@ interface PendingRequest {
   readonly taskAugmented: boolean;
 }
 
+/**
+ * `2026-07-28` when a request's `_meta` names it (typed as a revision this module reads: its
+ * schema sits beside the others), else `undefined`.
+ */
+function modernRevisionOf(message: Json): ProtocolVersion | undefined {
+  const meta = isObject(message.params) ? message.params._meta : undefined;
+  const version = isObject(meta) ? meta['io.modelcontextprotocol/protocolVersion'] : undefined;
+  return version === '2026-07-28' ? (version as unknown as ProtocolVersion) : undefined;
+}
+
 function isSupportedRevision(value: unknown): value is ProtocolVersion {
   return typeof value === 'string' && (OFFICIAL_REVISIONS as readonly string[]).includes(value);
 }
@@ -712,14 +723,23 @@ export class SchemaRecorder {
     }
     this.followNegotiation(value, direction);
     const context = this.contextOf(value, direction);
-    const check = validateAgainstRevision(this.revision, value as unknown as JsonRpcMessage, context, {
+    // A request carrying the 2026-07-28 envelope (a client's era probe) is of that revision,
+    // whatever the session negotiates afterwards.
+    const revision = modernRevisionOf(value) ?? this.revision;
+    const check = validateAgainstRevision(revision, value as unknown as JsonRpcMessage, context, {
       closed: this.options.closed ?? true,
     });
-    if (!check.valid) this.fail(direction, check.definition, check.errors, value);
+    if (!check.valid) this.fail(direction, check.definition, check.errors, value, revision);
   }
 
-  private fail(direction: MessageDirection, definition: string, errors: string[], message: unknown): void {
-    this.failures.push({ revision: this.revision, direction, definition, errors, message });
+  private fail(
+    direction: MessageDirection,
+    definition: string,
+    errors: string[],
+    message: unknown,
+    revision: ProtocolVersion = this.revision,
+  ): void {
+    this.failures.push({ revision, direction, definition, errors, message });
   }
 
   private contextOf(message: Json, direction: MessageDirection): SchemaContext {

@@ -108,8 +108,10 @@ back to the client that made the call. --http serves Streamable HTTP at /mcp (de
 its own connections to the servers. See docs/host.md.`,
   info: `Usage: mcpkit info TARGET
 
-Shows the server's name, version and instructions, the negotiated protocol revision, and its
-capabilities. With --json: the server's initialize result, exactly.`,
+Shows the server's name, version and instructions, the protocol revision and its era (2026:
+per-request metadata, no session; 2025: an initialize session), and its capabilities. With
+--json: the server's initialize result, exactly (under 2026-07-28: its server/discover answer in
+that shape).`,
   list: `Usage: mcpkit list TARGET [tools|resources|templates|prompts]
 
 Lists tools, resources, resource templates and prompts (all of them when no kind is given),

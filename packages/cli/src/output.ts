@@ -163,6 +163,7 @@ export function renderInfo(result: InitializeResult, style: Style): string {
   const lines = [
     `${style.bold('Server')}        ${info.name} ${info.version}${title}`,
     `${style.bold('Protocol')}      ${result.protocolVersion}`,
+    `${style.bold('Era')}           ${eraOf(result.protocolVersion)}`,
     `${style.bold('Capabilities')}  ${describeCapabilities(result.capabilities) || style.dim('none')}`,
   ];
   if (info.websiteUrl) lines.push(`${style.bold('Website')}       ${info.websiteUrl}`);
@@ -171,6 +172,11 @@ export function renderInfo(result: InitializeResult, style: Style): string {
     for (const line of result.instructions.split('\n')) lines.push(`  ${line}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The era a revision belongs to, as `mcpkit info` shows it (revisions are dates). */
+function eraOf(version: string): string {
+  return version >= '2026-07-28' ? '2026 (per-request metadata, no session)' : '2025 (initialize session)';
 }
 
 /**

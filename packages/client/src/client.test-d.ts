@@ -63,7 +63,7 @@ describe('client handler context', () => {
       expectTypeOf(ctx).toEqualTypeOf<ClientRequestContext>();
       expectTypeOf(ctx.signal).toEqualTypeOf<AbortSignal>();
       expectTypeOf(ctx.progress(1, 2)).toEqualTypeOf<Promise<void>>();
-      expectTypeOf(ctx.protocolVersion).toEqualTypeOf<ProtocolVersion | undefined>();
+      expectTypeOf(ctx.protocolVersion).toEqualTypeOf<ProtocolVersion | '2026-07-28' | undefined>();
       return { roots: [] };
     });
     client.setRequestHandler('com.example/ask', (params, ctx) => {

@@ -18,6 +18,8 @@ import {
   type InitializeResult,
   isSupportedProtocolVersion,
   LATEST_PROTOCOL_VERSION,
+  LocalError,
+  type LoggingLevel,
   McpError,
   Method,
   type MethodArgsOf,
@@ -49,6 +51,15 @@ import {
   toError,
 } from '@mcpkit/core/internal';
 import { ClientRequestContext } from './context.js';
+import { DEFAULT_MAX_INPUT_ROUNDS, followInputRounds } from './era/inputRequests.js';
+import {
+  type ModernVersion,
+  modernCapabilities,
+  type ProtocolEra,
+  removedInModern,
+  withEnvelope,
+} from './era/modern.js';
+import { probeServer } from './era/negotiate.js';
 import { DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT, DEFAULT_MAX_INCOMING_REQUESTS } from './limits.js';
 import { type ClientMiddleware, ClientMiddlewareContext } from './middleware/context.js';
 
@@ -101,7 +112,10 @@ export type RequestArgs<M extends ClientRequestMethod> = MethodArgsOf<
 export interface ClientOptions {
   /** Capabilities to declare beyond those implied by the handlers given. */
   capabilities?: ClientCapabilities;
-  /** Revisions this client accepts, newest first; the first is requested. Default: all. */
+  /**
+   * `initialize` revisions this client accepts, newest first; the first is requested. Default:
+   * all. Given without `protocolEra`, it means `protocolEra: '2025'` (no 2026-07-28 probe).
+   */
   protocolVersions?: readonly ProtocolVersion[];
   /** Default timeout of requests in ms. Default 60 000 (progress extends it). */
   requestTimeout?: number;
@@ -125,7 +139,36 @@ export interface ClientOptions {
    * trace context in `_meta`: `@mcpkit/otel`). Default: none, at no cost.
    */
   observer?: Observer;
+  /**
+   * Which era to speak: `'auto'` (default) probes with `server/discover` and speaks 2026-07-28
+   * with a server that answers it, else falls back to `initialize` (2025-11-25 and older);
+   * `'2026'` requires 2026-07-28; `'2025'` always uses `initialize`, without a probe.
+   */
+  protocolEra?: ProtocolEra;
+  /**
+   * How long the `'auto'` probe waits for an answer before taking the server for a legacy one
+   * that ignores requests before `initialize`, in ms. Default 10 000.
+   */
+  eraProbeTimeout?: number;
+  /**
+   * The most `input_required` rounds (2026-07-28) one request follows before failing locally.
+   * Default {@link DEFAULT_MAX_INPUT_ROUNDS} (8).
+   */
+  maxInputRounds?: number;
 }
+
+/** How long the `'auto'` era probe waits, in ms: long enough for a slow server's first answer. */
+const DEFAULT_ERA_PROBE_TIMEOUT = 10_000;
+
+/**
+ * The revision a client speaks: an `initialize` revision or a per-request one (2026-07-28).
+ *
+ * @example
+ * ```ts
+ * const version: ClientProtocolVersion | undefined = client.protocolVersion;
+ * ```
+ */
+export type ClientProtocolVersion = ProtocolVersion | ModernVersion;
 
 /**
  * Every key of {@link ClientOptions}: the constructor refuses others (a typo would otherwise be
@@ -144,6 +187,9 @@ export const CLIENT_OPTION_KEYS: Readonly<Record<keyof ClientOptions, true>> = {
   onError: true,
   maxIncomingRequests: true,
   observer: true,
+  protocolEra: true,
+  eraProbeTimeout: true,
+  maxInputRounds: true,
 };
 
 type ClientState = 'new' | 'initializing' | 'ready' | 'closed';
@@ -163,6 +209,10 @@ export class Client {
   private state: ClientState = 'new';
   private codec: RevisionCodec = codecFor(LATEST_PROTOCOL_VERSION);
   private initializeResult: InitializeResult | undefined;
+  /** The per-request revision spoken, when the server is a modern one; `undefined` in a session. */
+  private modern: ModernVersion | undefined;
+  /** The log level sent in every modern request's `_meta` (2026-07-28 has no `logging/setLevel`). */
+  private modernLogLevel: LoggingLevel | undefined;
   private readonly requestHandlers = new Map<string, ClientRequestHandler>();
   private readonly notificationHandlers = new Map<string, Set<ClientNotificationHandler>>();
   private implied: ClientCapabilities = {};
@@ -226,9 +276,25 @@ export class Client {
     return this.initializeResult?.instructions;
   }
 
-  /** The negotiated revision, once connected. */
-  get protocolVersion(): ProtocolVersion | undefined {
-    return this.initializeResult ? this.codec.version : undefined;
+  /** The revision spoken, once connected: negotiated by `initialize`, or 2026-07-28 per request. */
+  get protocolVersion(): ClientProtocolVersion | undefined {
+    if (!this.initializeResult) return undefined;
+    return this.modern ?? this.codec.version;
+  }
+
+  /**
+   * The era spoken, once connected: `'2026'` (per-request metadata, no session) or `'2025'`
+   * (an `initialize` session, 2025-11-25 and older).
+   *
+   * @example
+   * ```ts
+   * await client.connect(transport);
+   * if (client.era === '2025') console.error('a legacy server');
+   * ```
+   */
+  get era(): '2026' | '2025' | undefined {
+    if (!this.initializeResult) return undefined;
+    return this.modern ? '2026' : '2025';
   }
 
   /** True once the handshake completed and until the connection closes. */
@@ -237,11 +303,15 @@ export class Client {
   }
 
   /**
-   * Connects over `transport` and performs the handshake: `initialize`, a version check, then
+   * Connects over `transport` and finds out what the server speaks. Unless `protocolEra` is
+   * `'2025'`, it first sends `server/discover`: a modern server (2026-07-28) is then spoken to per
+   * request, with no session; the result holds what `server/discover` said. Otherwise (or when the
+   * probe finds a legacy server) it performs the handshake: `initialize`, a version check, then
    * `notifications/initialized`.
    *
    * @throws {UnsupportedProtocolVersionError} when the server answers with a revision this
    *   client does not speak; the connection is closed.
+   * @throws {LocalError} under `protocolEra: '2026'` when the server is a legacy one.
    * @example
    * ```ts
    * const result = await client.connect(new StdioClientTransport({ command: 'node', args: ['server.js'] }));
@@ -274,6 +344,50 @@ export class Client {
     );
     this.connectionInstance = connection;
     await connection.start();
+    // A client given its own list of `initialize` revisions asked for those: no probe.
+    const era = this.options.protocolEra ?? (this.options.protocolVersions ? '2025' : 'auto');
+    if (era !== '2025') {
+      const modern = await this.probe(connection, era, options);
+      if (modern) return this.settle(transport, modern.result, modern.version);
+    }
+    return this.initialize(connection, transport, options);
+  }
+
+  /**
+   * Sends `server/discover` and says whether the server is a modern one (see `era/negotiate.ts`).
+   * A legacy server under `protocolEra: '2026'`, or a modern one sharing no revision, closes the
+   * connection with the error.
+   */
+  private async probe(
+    connection: Connection,
+    era: ProtocolEra,
+    options: OutgoingRequestOptions,
+  ): Promise<{ version: ModernVersion; result: InitializeResult } | undefined> {
+    const timeout = era === 'auto' ? (this.options.eraProbeTimeout ?? DEFAULT_ERA_PROBE_TIMEOUT) : undefined;
+    const sendOptions = { resetTimeoutOnProgress: false, ...options, ...(timeout ? { timeout } : {}) };
+    try {
+      const outcome = await probeServer((version) =>
+        connection.request('server/discover', this.envelope(undefined, version), sendOptions),
+      );
+      if (outcome.era === 'modern') return outcome;
+      if (era === 'auto') return undefined;
+      const cause = outcome.cause instanceof Error ? outcome.cause.message : String(outcome.cause);
+      throw new LocalError(
+        `The server does not speak 2026-07-28, which protocolEra "2026" requires (server/discover: ${cause})`,
+        { cause: outcome.cause },
+      );
+    } catch (error) {
+      await connection.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  /** The `initialize` handshake of the 2025 era. */
+  private async initialize(
+    connection: Connection,
+    transport: Transport,
+    options: OutgoingRequestOptions,
+  ): Promise<InitializeResult> {
     // Encode with the codec of the version we propose, so an older server never sees fields
     // (icons, task capabilities...) its revision lacks.
     const proposed = this.protocolVersions[0] ?? LATEST_PROTOCOL_VERSION;
@@ -292,13 +406,45 @@ export class Client {
       await connection.close().catch(() => {});
       throw new UnsupportedProtocolVersionError(version, this.protocolVersions);
     }
-    this.codec = codecFor(version);
+    this.settle(transport, result, version);
+    await connection.notify(Notification.Initialized);
+    return result;
+  }
+
+  /** Makes the client ready to speak `version`; a modern version is spoken per request. */
+  private settle(
+    transport: Transport,
+    result: InitializeResult,
+    version: ProtocolVersion | ModernVersion,
+  ): InitializeResult {
+    if (isSupportedProtocolVersion(version)) this.codec = codecFor(version);
+    else this.modern = version;
     this.initializeResult = result;
     transport.setProtocolVersion?.(version);
     this.state = 'ready';
-    if (this.observation) this.observation.open(observer!);
-    await connection.notify(Notification.Initialized);
+    const observer = this.options.observer;
+    if (this.observation && observer) this.observation.open(observer);
     return result;
+  }
+
+  /** `params` with the 2026-07-28 envelope: version, capabilities, client info, log level. */
+  private envelope(params: Record<string, unknown> | undefined, version: ModernVersion) {
+    return withEnvelope(params, {
+      version,
+      capabilities: modernCapabilities(this.capabilities),
+      clientInfo: this.info,
+      logLevel: this.modernLogLevel,
+    });
+  }
+
+  /**
+   * Under 2026-07-28, records the log level every later request carries in `_meta` and returns
+   * true; in a session returns false (the caller sends `logging/setLevel`).
+   */
+  protected setModernLogLevel(level: LoggingLevel): boolean {
+    if (!this.modern) return false;
+    this.modernLogLevel = level;
+    return true;
   }
 
   /**
@@ -354,16 +500,45 @@ export class Client {
     options: OutgoingRequestOptions | undefined,
   ): Promise<R> {
     try {
+      if (this.modern) refuseRemoved(this.modern, method);
       const encoded = encodeOutgoingRequest(
         this.codec,
         method,
         params,
         this.missingCapability(method, params),
       );
+      if (this.modern) return this.sendModern<R>(this.modern, method, encoded, options);
       return this.connection.request<R>(method, encoded, options);
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  /**
+   * A request under 2026-07-28: sent with the envelope, and followed through its `input_required`
+   * rounds, each a new request.
+   */
+  private sendModern<R>(
+    version: ModernVersion,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: OutgoingRequestOptions | undefined,
+  ): Promise<R> {
+    const send = (retry: Record<string, unknown>) =>
+      this.connection.request(method, this.envelope({ ...params, ...retry }, version), options);
+    const answer = (request: IncomingRequest) => this.answerInput(request);
+    const rounds = this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
+    return followInputRounds(send, answer, rounds, options) as Promise<R>;
+  }
+
+  /** Runs this client's handler for one input request of an `input_required` result. */
+  private async answerInput(request: IncomingRequest): Promise<unknown> {
+    if (!this.requestHandlers.has(request.method)) {
+      throw new LocalError(
+        `The server asked for "${request.method}" input, which this client has no handler for (and did not declare)`,
+      );
+    }
+    return this.handleRequest(request);
   }
 
   /**
@@ -418,6 +593,8 @@ export class Client {
     method: string,
     params: Record<string, unknown> | undefined,
   ): void | Promise<void> {
+    // 2026-07-28 keeps no client notification but cancellation (roots/list_changed is gone).
+    if (this.modern && method.startsWith('notifications/') && method !== 'notifications/cancelled') return;
     const encoded = this.codec.encodeParams(method, params);
     if (encoded === NOT_IN_REVISION) return;
     return this.connection.notify(method, encoded);
@@ -495,7 +672,9 @@ export class Client {
    * ```
    */
   async ping(options?: OutgoingRequestOptions): Promise<void> {
-    await this.request(Method.Ping, undefined, { resetTimeoutOnProgress: false, ...options });
+    // 2026-07-28 has no ping; `server/discover`, which every modern server answers, stands in.
+    const method = (this.modern ? 'server/discover' : Method.Ping) as typeof Method.Ping;
+    await this.request(method, undefined, { resetTimeoutOnProgress: false, ...options });
   }
 
   /** Closes the connection. Pending requests fail with a clear error. */
@@ -591,4 +770,11 @@ export class Client {
       // A logging hook that throws must not take the client down.
     }
   }
+}
+
+/** Refuses, locally, a method the per-request revision removed (with what replaced it). */
+function refuseRemoved(version: ModernVersion, method: string): void {
+  const removed = removedInModern(method);
+  if (removed)
+    throw new CapabilityError(`"${method}" does not exist in protocol revision ${version}: ${removed}`);
 }

@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { IncomingRequest, ProgressUpdate, ProtocolVersion, RequestId } from '@mcpkit/core';
-import type { Client } from './client.js';
+import type { IncomingRequest, ProgressUpdate, RequestId } from '@mcpkit/core';
+import type { Client, ClientProtocolVersion } from './client.js';
 
 /**
  * The context of one request the server sent. One small object per request; its methods live on
@@ -55,7 +55,7 @@ export class ClientRequestContext {
   }
 
   /** The protocol revision negotiated with the server. */
-  get protocolVersion(): ProtocolVersion | undefined {
+  get protocolVersion(): ClientProtocolVersion | undefined {
     return this.client.protocolVersion;
   }
 

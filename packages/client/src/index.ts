@@ -15,11 +15,14 @@ export {
   type ClientMethodNotificationHandler,
   type ClientNotificationHandler,
   type ClientOptions,
+  type ClientProtocolVersion,
   type ClientRequestHandler,
   type RequestArgs,
 } from './client.js';
 export { ClientRequestContext } from './context.js';
 export { applyElicitationDefaults } from './elicitationDefaults.js';
+export { DEFAULT_MAX_INPUT_ROUNDS } from './era/inputRequests.js';
+export type { ProtocolEra } from './era/modern.js';
 export { type KeepAliveOptions, keepAlive } from './keepAlive.js';
 export {
   DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT,

@@ -41,6 +41,7 @@ import { defaultValidator } from '@mcpkit/schema';
 import { CLIENT_OPTION_KEYS, Client, type ClientOptions, type ClientRequestHandler } from './client.js';
 import type { ClientRequestContext } from './context.js';
 import { applyElicitationDefaults } from './elicitationDefaults.js';
+import { ListenStream } from './era/listen.js';
 import { DEFAULT_MAX_PAGES, PaginationError } from './limits.js';
 import { SessionSetup } from './sessionSetup.js';
 import { type ClientTaskMethod, type ClientTaskOptions, ClientTaskReceiver } from './taskReceiver.js';
@@ -118,6 +119,9 @@ const MCP_CLIENT_OPTION_KEYS: Readonly<Record<keyof McpClientOptions, true>> = {
   maxPages: true,
 };
 
+/** `HeaderMismatch` (2026-07-28): the HTTP headers did not match the body. */
+const HEADER_MISMATCH = -32020;
+
 /** A kind of list the server can announce changes to. */
 export type ListKind = 'tools' | 'resources' | 'prompts';
 
@@ -135,7 +139,12 @@ export type ListKind = 'tools' | 'resources' | 'prompts';
  */
 export class McpClient extends Client {
   private rootsSource: RootsSource | undefined;
-  private readonly caches = new Map<ListKind, Promise<unknown[]>>();
+  /** Cached lists; under 2026-07-28 each expires after the `ttlMs` its first page gave. */
+  private readonly caches = new Map<ListKind, { list: Promise<unknown[]>; expires: number }>();
+  /** 2026-07-28: the `subscriptions/listen` stream, opened when something is listened for. */
+  private listen: ListenStream | undefined;
+  /** 2026-07-28: the resources subscribed to, carried by the listen stream's filter. */
+  private readonly listenedResources = new Set<string>();
   private readonly outputValidators = new Map<string, CompiledValidator | null>();
   private readonly listChangedListeners = new Map<ListKind, Set<() => void>>();
   private readonly taskMethods: ClientTaskMethod[] = [];
@@ -183,7 +192,7 @@ export class McpClient extends Client {
    * ```
    */
   tools(): Promise<Tool[]> {
-    return this.cached('tools', () => this.collect<Tool>('tools/list', 'tools'));
+    return this.cached('tools', () => this.collectPages<Tool>('tools/list', 'tools'));
   }
 
   /**
@@ -203,7 +212,18 @@ export class McpClient extends Client {
   ): Promise<CallToolResult> {
     const params: CallToolRequestParams = { name, arguments: args };
     if (options?.meta) params._meta = options.meta;
-    const result = await this.request<CallToolResult>('tools/call', params, options);
+    const result = await this.request<CallToolResult>('tools/call', params, options).catch(
+      async (error: unknown) => {
+        // 2026-07-28 over HTTP: the tool's `x-mcp-header` annotations were not known (or changed).
+        // The spec's way out: list the tools again (the transport learns them), retry once.
+        if (!(error instanceof McpError) || error.code !== HEADER_MISMATCH || this.era !== '2026')
+          throw error;
+        this.caches.delete('tools');
+        this.outputValidators.clear();
+        await this.tools();
+        return this.request<CallToolResult>('tools/call', params, options);
+      },
+    );
     if (this.mcpOptions.validateStructuredContent !== false && !result.isError) {
       // Known tools are checked without another await: most calls go to a tool seen before.
       const known = this.outputValidators.get(name);
@@ -240,7 +260,7 @@ export class McpClient extends Client {
    * ```
    */
   resources(): Promise<Resource[]> {
-    return this.cached('resources', () => this.collect<Resource>('resources/list', 'resources'));
+    return this.cached('resources', () => this.collectPages<Resource>('resources/list', 'resources'));
   }
 
   /**
@@ -271,7 +291,9 @@ export class McpClient extends Client {
    * ```
    */
   resourceTemplates(): Promise<ResourceTemplate[]> {
-    return this.collect<ResourceTemplate>('resources/templates/list', 'resourceTemplates');
+    return this.collectPages<ResourceTemplate>('resources/templates/list', 'resourceTemplates').then(
+      (pages) => pages.items,
+    );
   }
 
   /**
@@ -296,6 +318,12 @@ export class McpClient extends Client {
    * ```
    */
   async subscribeResource(uri: string, options?: OutgoingRequestOptions): Promise<void> {
+    if (this.era === '2026') {
+      // 2026-07-28: resources/subscribe is gone; the listen stream's filter names the resource.
+      this.listenedResources.add(uri);
+      this.refreshListen();
+      return;
+    }
     await this.request('resources/subscribe', { uri }, options);
     this.setup.subscribed(uri);
   }
@@ -309,6 +337,11 @@ export class McpClient extends Client {
    * ```
    */
   async unsubscribeResource(uri: string, options?: OutgoingRequestOptions): Promise<void> {
+    if (this.era === '2026') {
+      this.listenedResources.delete(uri);
+      this.refreshListen();
+      return;
+    }
     this.setup.unsubscribed(uri);
     await this.request('resources/unsubscribe', { uri }, options);
   }
@@ -350,7 +383,7 @@ export class McpClient extends Client {
    * ```
    */
   prompts(): Promise<Prompt[]> {
-    return this.cached('prompts', () => this.collect<Prompt>('prompts/list', 'prompts'));
+    return this.cached('prompts', () => this.collectPages<Prompt>('prompts/list', 'prompts'));
   }
 
   /**
@@ -399,6 +432,8 @@ export class McpClient extends Client {
    * ```
    */
   async setLoggingLevel(level: LoggingLevel, options?: OutgoingRequestOptions): Promise<void> {
+    // 2026-07-28 has no logging/setLevel: the level travels in every later request's `_meta`.
+    if (this.setModernLogLevel(level)) return;
     await this.request('logging/setLevel', { level }, options);
     this.setup.leveled(level);
   }
@@ -433,7 +468,11 @@ export class McpClient extends Client {
       this.listChangedListeners.set(kind, listeners);
     }
     listeners.add(listener);
-    return () => listeners.delete(listener);
+    this.refreshListen();
+    return () => {
+      listeners.delete(listener);
+      this.refreshListen();
+    };
   }
 
   /**
@@ -480,9 +519,43 @@ export class McpClient extends Client {
    * await client.connect(new StreamableHttpClientTransport('http://127.0.0.1:3000/mcp'));
    * ```
    */
-  override connect(transport: Transport, options?: OutgoingRequestOptions): Promise<InitializeResult> {
+  override async connect(transport: Transport, options?: OutgoingRequestOptions): Promise<InitializeResult> {
     transport.onSessionRecovered = () => this.sessionRecovered();
-    return super.connect(transport, options);
+    const result = await super.connect(transport, options);
+    // Listeners registered before connecting: under 2026-07-28 they need the listen stream.
+    this.refreshListen();
+    return result;
+  }
+
+  /** Closes the listen stream (2026-07-28), then the connection. */
+  override close(): Promise<void> {
+    this.listen?.close();
+    return super.close();
+  }
+
+  /**
+   * 2026-07-28: keeps the `subscriptions/listen` stream carrying exactly what is wanted: the list
+   * kinds someone listens to and the subscribed resources. Nothing under 2025 (the session's GET
+   * stream and resources/subscribe carry those).
+   */
+  private refreshListen(): void {
+    if (this.era !== '2026' || !this.connected) return;
+    const wants = (kind: ListKind) => (this.listChangedListeners.get(kind)?.size ?? 0) > 0;
+    this.listen ??= new ListenStream(
+      (filter, signal) =>
+        this.request(
+          'subscriptions/listen',
+          { notifications: filter },
+          { signal, timeout: Number.POSITIVE_INFINITY, maxTotalTimeout: Number.POSITIVE_INFINITY },
+        ),
+      (error) => this.reportError(error),
+    );
+    this.listen.update({
+      toolsListChanged: wants('tools'),
+      promptsListChanged: wants('prompts'),
+      resourcesListChanged: wants('resources'),
+      resourceSubscriptions: [...this.listenedResources],
+    });
   }
 
   /**
@@ -592,21 +665,32 @@ export class McpClient extends Client {
     }
   }
 
-  private cached<T>(kind: ListKind, load: () => Promise<T[]>): Promise<T[]> {
-    let entry = this.caches.get(kind) as Promise<T[]> | undefined;
-    if (!entry) {
-      entry = load();
-      this.caches.set(kind, entry);
+  private cached<T>(kind: ListKind, load: () => Promise<{ items: T[]; ttlMs?: number }>): Promise<T[]> {
+    const found = this.caches.get(kind);
+    if (found && found.expires > Date.now()) return found.list as Promise<T[]>;
+    const loading = load();
+    const entry = {
+      list: loading.then((pages) => pages.items as unknown[]),
+      expires: Number.POSITIVE_INFINITY,
+    };
+    this.caches.set(kind, entry);
+    loading.then(
+      (pages) => {
+        // 2026-07-28 caching hint (ttlMs): the list is fresh for that long, no longer.
+        if (this.era === '2026' && pages.ttlMs !== undefined) entry.expires = Date.now() + pages.ttlMs;
+      },
       // A failed load must not poison the cache.
-      entry.catch(() => {
+      () => {
         if (this.caches.get(kind) === entry) this.caches.delete(kind);
-      });
-    }
-    return entry;
+      },
+    );
+    return entry.list as Promise<T[]>;
   }
 
-  private async collect<T>(method: string, key: string): Promise<T[]> {
+  /** Every page of a list, and the first page's `ttlMs` (2026-07-28), when it gave one. */
+  private async collectPages<T>(method: string, key: string): Promise<{ items: T[]; ttlMs?: number }> {
     const items: T[] = [];
+    let ttlMs: number | undefined;
     const maxPages = this.mcpOptions.maxPages ?? DEFAULT_MAX_PAGES;
     const seen = new Set<string>();
     let cursor: string | undefined;
@@ -618,9 +702,10 @@ export class McpClient extends Client {
       );
       const list = page[key];
       if (Array.isArray(list)) items.push(...(list as T[]));
+      if (ttlMs === undefined && typeof page.ttlMs === 'number' && page.ttlMs >= 0) ttlMs = page.ttlMs;
       cursor = typeof page.nextCursor === 'string' ? page.nextCursor : undefined;
     } while (cursor !== undefined);
-    return items;
+    return ttlMs === undefined ? { items } : { items, ttlMs };
   }
 
   /** Compiles (once per tool list) the validator of a tool's `outputSchema`; `null` without one. */

@@ -22,6 +22,7 @@ import {
   ErrorCode,
   IncomingRequest,
   InMemoryTaskStore,
+  isSupportedProtocolVersion,
   McpError,
   type OutgoingRequestOptions,
   type ProgressUpdate,
@@ -354,7 +355,8 @@ export class ClientTaskReceiver {
   /** A `task` param, and `tasks/*`, exist only from 2025-11-25 on: older peers get neither. */
   private speaksTasks(): boolean {
     const version = this.client?.protocolVersion;
-    return version !== undefined && revisionHas(version, 'tasks');
+    // 2026-07-28 has tasks only as an extension, which this receiver does not speak.
+    return isSupportedProtocolVersion(version) && revisionHas(version, 'tasks');
   }
 
   private checkRevision(method: string): void {

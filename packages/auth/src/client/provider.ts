@@ -256,7 +256,10 @@ export class OAuthClientProvider {
         legacyAuthorizationServer(this.resourceUrl);
     }
     const identity = await this.identity(as);
-    this.grantContext = { as, ...identity, resource: this.resource, fetch: this.options.fetch };
+    // The resource exactly as the metadata publishes it (2026-07-28: no re-canonicalizing, which
+    // would turn a pathless identifier into "origin/"); discovery checked it names this server.
+    const resource = typeof prm?.resource === 'string' ? prm.resource : this.resource;
+    this.grantContext = { as, ...identity, resource, fetch: this.options.fetch };
     return this.grantContext;
   }
 
@@ -294,7 +297,9 @@ export class OAuthClientProvider {
       response_types: grant === 'client_credentials' ? [] : ['code'],
       token_endpoint_auth_method:
         o.tokenEndpointAuthMethod ?? (grant === 'client_credentials' ? 'client_secret_basic' : 'none'),
-      ...(o.redirectUri ? { redirect_uris: [o.redirectUri] } : {}),
+      ...(o.redirectUri
+        ? { redirect_uris: [o.redirectUri], application_type: applicationTypeOf(o.redirectUri) }
+        : {}),
       ...o.clientMetadata,
     };
     try {
@@ -389,4 +394,17 @@ function tolerantRegistrationFetch(
       headers: response.headers,
     });
   };
+}
+
+/**
+ * The OIDC `application_type` a client registers with (2026-07-28 client-registration: clients
+ * MUST send one): `native` for a loopback or custom-scheme redirect (desktop apps, CLIs, local web
+ * apps), `web` for a redirect to a remote host.
+ */
+function applicationTypeOf(redirectUri: string): 'native' | 'web' {
+  if (!URL.canParse(redirectUri)) return 'native';
+  const url = new URL(redirectUri);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'native';
+  const host = url.hostname;
+  return host === 'localhost' || host === '[::1]' || host.startsWith('127.') ? 'native' : 'web';
 }

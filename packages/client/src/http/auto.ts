@@ -105,6 +105,8 @@ export class HttpClientTransport implements Transport {
   }
 
   setProtocolVersion(version: string): void {
+    // A 2026-07-28 server never saw `initialize`: its answer to the era probe settled the transport.
+    if (this.chosen === undefined) this.chosen = 'streamable-http';
     this.active.setProtocolVersion?.(version);
   }
 

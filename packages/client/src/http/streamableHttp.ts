@@ -29,6 +29,7 @@ import {
   type Outgoing,
   requestIdsOf,
 } from './messages.js';
+import { addStandardHeaders, envelopeVersionOf, ToolHeaders } from './modernHeaders.js';
 import {
   type ReconnectionOptions,
   type ResolvedReconnectionOptions,
@@ -189,6 +190,14 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly maxIncomingPerSecond: number | undefined;
   private readonly maxAnswersInFlight: number;
   private answersInFlight = 0;
+  /** True once the client settled on a per-request revision (2026-07-28): no session, no GET stream. */
+  private modern = false;
+  /** The `x-mcp-header` annotations of the tools listed through this transport (2026-07-28). */
+  private readonly toolHeaders = new ToolHeaders();
+  /** Ids of `tools/list` requests in flight under 2026-07-28, whose results teach `toolHeaders`. */
+  private readonly toolLists = new Set<RequestId>();
+  /** The fetch of each 2026-07-28 request in flight: aborting it is how HTTP cancels (no notification). */
+  private readonly modernPosts = new Map<RequestId, AbortController>();
 
   constructor(url: string | URL, options: StreamableHttpClientTransportOptions = {}) {
     this.url = new URL(url);
@@ -215,6 +224,8 @@ export class StreamableHttpClientTransport implements Transport {
 
   setProtocolVersion(version: string): void {
     this.protocolVersion = version;
+    // Revisions are dates: 2026-07-28 and later are spoken per request.
+    this.modern = version >= '2026-07-28';
   }
 
   /**
@@ -227,7 +238,11 @@ export class StreamableHttpClientTransport implements Transport {
       return Promise.reject(new HttpTransportError(`The Streamable HTTP transport ${why}`));
     }
     if (isInitializeRequest(message)) this.initializeRequest = message;
-    else if (isNotification(message, 'notifications/cancelled')) this.forgetRequest(message);
+    else if (isNotification(message, 'notifications/cancelled')) {
+      this.forgetRequest(message);
+      // 2026-07-28: closing the request's stream is the cancellation; nothing is POSTed.
+      if (this.modern) return Promise.resolve();
+    }
     const answer = !Array.isArray(message) && !('method' in message);
     if (answer && this.answersInFlight >= this.maxAnswersInFlight) return this.cutOff();
     if (answer) this.answersInFlight++;
@@ -305,6 +320,8 @@ export class StreamableHttpClientTransport implements Transport {
   // ---------------------------------------------------------------- POST
 
   private async post(message: Outgoing, mayRecover: boolean): Promise<void> {
+    const version = envelopeVersionOf(message);
+    if (version !== undefined) return this.postModern(message as JsonRpcMessage, version);
     const initializing = isInitializeRequest(message);
     const session = initializing ? undefined : this.session;
     const what = `POST ${this.url.href} (${labelOf(message)})`;
@@ -328,6 +345,38 @@ export class StreamableHttpClientTransport implements Transport {
       handedOver = await this.accepted(response, message, what, controller);
     } finally {
       if (!handedOver) this.untrack(controller);
+    }
+  }
+
+  /**
+   * POSTs a 2026-07-28 request: no session, the request metadata headers, and an answer that is
+   * JSON or a stream scoped to the request (never resumed: the revision has no event ids).
+   */
+  private async postModern(message: JsonRpcMessage, version: string): Promise<void> {
+    const what = `POST ${this.url.href} (${labelOf(message)})`;
+    const controller = this.track();
+    const id = 'id' in message ? message.id : undefined;
+    if (id !== undefined) this.modernPosts.set(id, controller);
+    if (id !== undefined && 'method' in message && message.method === 'tools/list') this.toolLists.add(id);
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: POST_ACCEPT };
+    addStandardHeaders(message, version, headers);
+    if ('method' in message && message.method === 'tools/call') {
+      this.toolHeaders.forCall(message.params?.name, message.params?.arguments, headers);
+    }
+    let handedOver = false;
+    try {
+      const response = await this.requester.send({
+        method: 'POST',
+        url: this.url,
+        headers,
+        body: JSON.stringify(message),
+        signal: controller.signal,
+      });
+      if (!response.ok) return await this.failed(response, message, what);
+      handedOver = await this.accepted(response, message, what, controller);
+    } finally {
+      if (!handedOver) this.untrack(controller);
+      if (id !== undefined && !handedOver) this.modernPosts.delete(id);
     }
   }
 
@@ -707,6 +756,9 @@ export class StreamableHttpClientTransport implements Transport {
   private forgetRequest(message: Outgoing): void {
     const id = (message as { params?: { requestId?: unknown } }).params?.requestId;
     if (typeof id !== 'string' && typeof id !== 'number') return;
+    this.modernPosts.get(id)?.abort();
+    this.modernPosts.delete(id);
+    this.toolLists.delete(id);
     for (const stream of this.streams) {
       if (stream.awaiting.delete(id) && stream.awaiting.size === 0) this.stop(stream);
     }
@@ -728,10 +780,25 @@ export class StreamableHttpClientTransport implements Transport {
   // ---------------------------------------------------------------- plumbing
 
   private deliver(value: unknown): void {
+    if (this.modernPosts.size > 0) this.settleModern(value);
     const response = this.intercepted.size > 0 ? asResponse(value) : undefined;
     const interception = response && this.intercepted.get(response.id);
     if (response && interception) interception.deliver(response);
     else this.sink?.message(value);
+  }
+
+  /**
+   * A 2026-07-28 response arrived: its request is no longer in flight, and a `tools/list` result
+   * teaches the `x-mcp-header` annotations (invalid tools are left out of it, with a warning).
+   */
+  private settleModern(value: unknown): void {
+    forEachResponse(value, (response) => {
+      this.modernPosts.delete(response.id);
+      if (!this.toolLists.delete(response.id) || !('result' in response)) return;
+      for (const refused of this.toolHeaders.learn(response.result)) {
+        this.sink?.error(new HttpTransportError(`tools/list: ${refused} (x-mcp-header rules of 2026-07-28)`));
+      }
+    });
   }
 
   private track(): AbortController {

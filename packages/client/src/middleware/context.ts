@@ -8,8 +8,8 @@ import type {
   Middleware,
   MiddlewareContextBase,
   OutgoingRequestOptions,
-  ProtocolVersion,
 } from '@mcpkit/core';
+import type { ClientProtocolVersion } from '../client.js';
 
 /** Which way a message travels, seen from the client. */
 export type MessageDirection = 'send' | 'receive';
@@ -35,7 +35,7 @@ export class ClientMiddlewareContext implements MiddlewareContextBase {
     params: Record<string, unknown> | undefined,
     readonly isNotification: boolean,
     /** The negotiated revision (`undefined` before `initialize` completes). */
-    readonly protocolVersion: ProtocolVersion | undefined,
+    readonly protocolVersion: ClientProtocolVersion | undefined,
     /** A request received from the server: the engine's view, with its signal. */
     readonly request?: IncomingRequest,
     /** A request sent to the server: its options (timeout, signal, progress); may be replaced. */

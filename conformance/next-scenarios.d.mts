@@ -1,0 +1,4 @@
+export declare const NEXT_SUITE_PACKAGE: string;
+export declare const NEXT_SUITE_VERSION: string;
+export declare const AUTH_2026_ONLY: readonly string[];
+export declare const CLIENT_SCENARIOS_2026: readonly string[];

@@ -1,0 +1,120 @@
+/**
+ * Multi round-trip requests (2026-07-28, basic/patterns/mrtr.mdx), the client's half: a result
+ * `{resultType: "input_required", inputRequests?, requestState?}` is answered by running the
+ * client's own sampling, elicitation and roots handlers for every entry, then the original request
+ * is retried under a new id with `inputResponses` keyed like `inputRequests` and `requestState`
+ * echoed exactly as received (never parsed). Rounds are bounded.
+ * @module
+ */
+import { IncomingRequest, LocalError, type OutgoingRequestOptions } from '@mcpkit/core';
+import { isRecord } from '@mcpkit/core/internal';
+import { isInputRequired } from './modern.js';
+
+/**
+ * The most `input_required` rounds one call goes through before failing locally: a server that
+ * keeps asking is stopped rather than followed forever.
+ *
+ * @example
+ * ```ts
+ * new McpClient(info, { maxInputRounds: 2 * DEFAULT_MAX_INPUT_ROUNDS });
+ * ```
+ */
+export const DEFAULT_MAX_INPUT_ROUNDS = 8;
+
+/** The most input requests one round may carry (each runs a handler: a user prompt, a model call). */
+const MAX_INPUT_REQUESTS = 32;
+
+/** The only kinds of input request the revision defines (MRTR "Server Requirements" 2). */
+const INPUT_METHODS: ReadonlySet<string> = new Set([
+  'elicitation/create',
+  'sampling/createMessage',
+  'roots/list',
+]);
+
+/** Runs the client's handler for one input request and resolves with its result. */
+export type InputAnswerer = (request: IncomingRequest) => Promise<unknown>;
+
+/** Sends one attempt of the original request with the retry fields; resolves with its result. */
+export type AttemptSender = (retry: Record<string, unknown>) => Promise<unknown>;
+
+/**
+ * An input request has no channel of its own: no progress, no notifications, no requests.
+ * (`ConstructorParameters` because the engine does not export the owner's type.)
+ */
+const DETACHED: ConstructorParameters<typeof IncomingRequest>[0] = {
+  notifyFor: () => undefined,
+  progressFor: () => undefined,
+  requestFor: () =>
+    Promise.reject(new LocalError('An input request (2026-07-28) cannot send requests of its own')),
+};
+
+/**
+ * Sends a request and follows its `input_required` rounds until a complete result (or an error).
+ *
+ * @throws {LocalError} past `maxRounds` rounds, or for an input request of a kind the revision
+ *   does not define or the client has no handler for.
+ * @example
+ * ```ts
+ * const result = await followInputRounds((retry) => send('tools/call', { ...params, ...retry }), answer, 8);
+ * ```
+ */
+export async function followInputRounds(
+  send: AttemptSender,
+  answer: InputAnswerer,
+  maxRounds: number,
+  options?: OutgoingRequestOptions,
+): Promise<unknown> {
+  let retry: Record<string, unknown> = {};
+  for (let round = 0; ; round++) {
+    const result = await send(retry);
+    if (!isInputRequired(result)) return result;
+    if (round >= maxRounds) {
+      throw new LocalError(
+        `The server still asked for input after ${maxRounds} rounds (maxInputRounds); stopped`,
+      );
+    }
+    retry = {};
+    if (result.inputRequests !== undefined) {
+      retry.inputResponses = await answerAll(result.inputRequests, answer, options?.signal);
+    }
+    // Echoed exactly as received: the state is the server's, not ours to read (MRTR client req. 2).
+    if (result.requestState !== undefined) retry.requestState = result.requestState;
+  }
+}
+
+/** Answers every entry of an `inputRequests` map at once; the answers are keyed the same way. */
+async function answerAll(
+  requests: unknown,
+  answer: InputAnswerer,
+  signal: AbortSignal | undefined,
+): Promise<Record<string, unknown>> {
+  if (!isRecord(requests)) throw new LocalError('The server sent "inputRequests" that is not an object');
+  const keys = Object.keys(requests);
+  if (keys.length > MAX_INPUT_REQUESTS) {
+    throw new LocalError(
+      `The server sent ${keys.length} input requests in one round (at most ${MAX_INPUT_REQUESTS})`,
+    );
+  }
+  const answers = await Promise.all(keys.map((key) => answer(inputRequest(key, requests[key], signal))));
+  const responses: Record<string, unknown> = {};
+  keys.forEach((key, index) => {
+    responses[key] = answers[index];
+  });
+  return responses;
+}
+
+/** One entry of `inputRequests` as the request a handler answers; cancelled with the call. */
+function inputRequest(key: string, entry: unknown, signal: AbortSignal | undefined): IncomingRequest {
+  const method = isRecord(entry) ? entry.method : undefined;
+  if (typeof method !== 'string' || !INPUT_METHODS.has(method)) {
+    const shown = typeof method === 'string' ? `"${method.slice(0, 64)}"` : 'no method';
+    throw new LocalError(
+      `The server's input request "${key.slice(0, 64)}" has ${shown}; 2026-07-28 allows only ${[...INPUT_METHODS].join(', ')}`,
+    );
+  }
+  const params = isRecord(entry) && isRecord(entry.params) ? entry.params : {};
+  const request = new IncomingRequest(DETACHED, key, method, params, undefined);
+  if (signal?.aborted) request.cancel(signal.reason);
+  else signal?.addEventListener('abort', () => request.cancel(signal.reason), { once: true });
+  return request;
+}

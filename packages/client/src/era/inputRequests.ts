@@ -114,7 +114,7 @@ function inputRequest(key: string, entry: unknown, signal: AbortSignal | undefin
   }
   const params = isRecord(entry) && isRecord(entry.params) ? entry.params : {};
   const request = new IncomingRequest(DETACHED, key, method, params, undefined);
-  if (signal?.aborted) request.cancel(signal.reason);
-  else signal?.addEventListener('abort', () => request.cancel(signal.reason), { once: true });
+  if (signal?.aborted) request.abort(signal.reason);
+  else signal?.addEventListener('abort', () => request.abort(signal.reason), { once: true });
   return request;
 }

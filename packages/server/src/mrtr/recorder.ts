@@ -1,0 +1,123 @@
+/**
+ * The rounds recorder: under 2026-07-28 a handler is run again from the start on every retry, and
+ * each of its questions to the client (`ctx.elicit`, `ctx.sample`, `ctx.listRoots`) gets a sequence
+ * number in call order. A question whose answer is recorded resolves at once; any other is noted
+ * for the input-required result and rejects with {@link InputRequiredSignal}.
+ * @module
+ */
+import { CapabilityError, LocalError } from '@mcpkit/core';
+import { missingClientCapability } from '@mcpkit/core/internal';
+import { digestOf } from './digest.js';
+import type { RecordedAnswer } from './sealedState.js';
+
+/** One question for the client, as it goes into `inputRequests`. */
+export interface InputRequest {
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+}
+
+/** A question asked in this run that has no answer yet. */
+export interface UnansweredQuestion {
+  readonly sequence: number;
+  readonly request: InputRequest;
+  readonly digest: string;
+}
+
+/**
+ * Rejects a question whose answer must come from the client in a later round. It is a local
+ * error: never sent, never reported to `onError`. Let it propagate; a handler that catches it gets
+ * its question asked all the same, and whatever it returns in that run is dropped.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await ctx.elicit({ message: 'Sure?', requestedSchema: { type: 'object', properties: {} } });
+ * } catch (e) {
+ *   if (e instanceof InputRequiredSignal) throw e; // the request continues in the next round
+ * }
+ * ```
+ */
+export class InputRequiredSignal extends LocalError {
+  override name = 'InputRequiredSignal';
+  constructor(readonly method: string) {
+    super(`"${method}" needs an answer from the client; the request continues when the client retries it`);
+  }
+}
+
+/** The methods a 2026-07-28 server may answer with an input-required result (MRTR "Supported Requests"). */
+export const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set([
+  'tools/call',
+  'prompts/get',
+  'resources/read',
+]);
+
+/**
+ * Records the questions of one run of a handler. One per request; `ask` is what `ctx.elicit`,
+ * `ctx.sample` and `ctx.listRoots` call under 2026-07-28.
+ *
+ * @example
+ * ```ts
+ * const recorder = new InputRecorder(new Map(), { elicitation: {} }, '2026-07-28', 'tools/call');
+ * await recorder.ask('elicitation/create', { message: 'Name?', requestedSchema: { type: 'object', properties: {} } });
+ * // rejects with InputRequiredSignal; recorder.unanswered() holds the question
+ * ```
+ */
+export class InputRecorder {
+  private next = 0;
+  // Noted when asked, before the digest is known: a Promise.all settles the handler at the first
+  // rejection, and the questions issued beside it must still go out in this round.
+  private readonly asked: Array<{ sequence: number; request: InputRequest; digest: Promise<string> }> = [];
+
+  constructor(
+    /** Answers known at the start of this run (from the state and this retry's `inputResponses`). */
+    readonly answers: Map<string, RecordedAnswer>,
+    private readonly clientCapabilities: Record<string, unknown> | undefined,
+    private readonly revision: string,
+    /** The method of the request being answered. */
+    private readonly requestMethod: string,
+  ) {}
+
+  /**
+   * Asks the client `method` with `params`: resolves with the recorded answer if this question (same
+   * position, same request) was answered, else rejects with {@link InputRequiredSignal}. Rejects with
+   * a `CapabilityError` when the client did not declare the capability, or the request cannot carry
+   * questions in this revision.
+   */
+  ask<R>(method: string, params: Record<string, unknown>): Promise<R> {
+    const refusal = this.refusal(method, params);
+    if (refusal) return Promise.reject(new CapabilityError(refusal));
+    const sequence = this.next++;
+    const request = { method, params };
+    const digest = digestOf(request);
+    this.asked.push({ sequence, request, digest });
+    return digest.then((known) => {
+      const answer = this.answerFor(sequence, known);
+      if (answer) return answer.response as R;
+      throw new InputRequiredSignal(method);
+    });
+  }
+
+  /** Why the client cannot be asked `method` in this request, or `undefined` when it can. */
+  refusal(method: string, params: Record<string, unknown> | undefined): string | undefined {
+    if (!INPUT_REQUIRED_METHODS.has(this.requestMethod)) {
+      return `Under revision ${this.revision} a server can ask the client for input only while answering tools/call, prompts/get or resources/read, not "${this.requestMethod}"`;
+    }
+    const gap = missingClientCapability(method, params, this.clientCapabilities);
+    return gap && `${gap} (revision ${this.revision}: questions go out in an input-required result)`;
+  }
+
+  /** The questions of this run that have no answer, in call order. */
+  async unanswered(): Promise<UnansweredQuestion[]> {
+    const open: UnansweredQuestion[] = [];
+    for (const { sequence, request, digest } of this.asked) {
+      const known = await digest;
+      if (!this.answerFor(sequence, known)) open.push({ sequence, request, digest: known });
+    }
+    return open;
+  }
+
+  private answerFor(sequence: number, digest: string): RecordedAnswer | undefined {
+    const answer = this.answers.get(String(sequence));
+    return answer?.digest === digest ? answer : undefined;
+  }
+}

@@ -19,6 +19,7 @@ import type {
 } from '@mcpkit/core';
 import { Method, Notification, type ProgressUpdate } from '@mcpkit/core';
 import { sendThrough } from './middleware/sending.js';
+import type { InputRounds } from './mrtr/runner.js';
 import type { ServerSession } from './session.js';
 
 /** Log methods bound to one request, one per RFC 5424 level. */
@@ -51,6 +52,11 @@ const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'aler
  */
 export class RequestContext {
   private loggerInstance: RequestLogger | undefined;
+  /**
+   * @internal Set under 2026-07-28 for `tools/call`, `prompts/get` and `resources/read`: questions
+   * to the client become input-required rounds instead of requests.
+   */
+  rounds: InputRounds | undefined;
 
   constructor(
     /** The session the request arrived on. */
@@ -58,6 +64,45 @@ export class RequestContext {
     /** @internal The engine's view of the request. */
     readonly request: IncomingRequest,
   ) {}
+
+  /**
+   * Under 2026-07-28, the retry's `inputResponses` as the client sent them: the answers to
+   * questions of an input-required result the handler returned itself. `undefined` otherwise.
+   *
+   * @example
+   * ```ts
+   * const approval = ctx.inputResponses?.approval as { action?: string } | undefined;
+   * ```
+   */
+  get inputResponses(): Record<string, unknown> | undefined {
+    return this.rounds?.inputResponses;
+  }
+
+  /**
+   * Under 2026-07-28, the `requestState` the handler put in an input-required result of its own,
+   * given back (verified: the client cannot alter it) when the client retries.
+   *
+   * @example
+   * ```ts
+   * if (ctx.requestState === undefined) return { resultType: 'input_required', requestState: 'step-2' };
+   * ```
+   */
+  get requestState(): string | undefined {
+    return this.rounds?.requestState;
+  }
+
+  /**
+   * How many input-required results this request went through before this run (2026-07-28); 0 on
+   * a first call and always under 2025 revisions.
+   *
+   * @example
+   * ```ts
+   * if (ctx.round === 0) ctx.log.info('first attempt');
+   * ```
+   */
+  get round(): number {
+    return this.rounds?.round ?? 0;
+  }
 
   /** Fires when the client cancels, the request times out, or the connection closes. */
   get signal(): AbortSignal {
@@ -156,7 +201,9 @@ export class RequestContext {
   }
 
   /**
-   * Asks the client's model for a completion (`sampling/createMessage`).
+   * Asks the client's model for a completion (`sampling/createMessage`). Under 2026-07-28 the
+   * question goes out in an input-required result and the handler runs again with the answer
+   * (see docs/input-required.md): code before the first question must be safe to repeat.
    *
    * @example
    * ```ts
@@ -164,11 +211,13 @@ export class RequestContext {
    * ```
    */
   sample(params: CreateMessageRequestParams, options?: OutgoingRequestOptions): Promise<CreateMessageResult> {
+    if (this.rounds) return this.rounds.recorder.ask(Method.SamplingCreateMessage, { ...params });
     return this.requestClient<CreateMessageResult>(Method.SamplingCreateMessage, params, options);
   }
 
   /**
    * Asks the user for input through the client (`elicitation/create`), in form or URL mode.
+   * Under 2026-07-28 this is an input-required round (see {@link RequestContext.sample}).
    *
    * @example
    * ```ts
@@ -183,11 +232,13 @@ export class RequestContext {
     params: ElicitRequestFormParams | ElicitRequestURLParams,
     options?: OutgoingRequestOptions,
   ): Promise<ElicitResult> {
+    if (this.rounds) return this.rounds.recorder.ask(Method.ElicitationCreate, { ...params });
     return this.requestClient<ElicitResult>(Method.ElicitationCreate, params, options);
   }
 
   /**
-   * Asks the client for its roots (`roots/list`).
+   * Asks the client for its roots (`roots/list`). Under 2026-07-28 this is an input-required
+   * round (see {@link RequestContext.sample}).
    *
    * @example
    * ```ts
@@ -195,6 +246,7 @@ export class RequestContext {
    * ```
    */
   listRoots(options?: OutgoingRequestOptions): Promise<ListRootsResult> {
+    if (this.rounds) return this.rounds.recorder.ask(Method.RootsList, {});
     return this.requestClient<ListRootsResult>(Method.RootsList, {}, options);
   }
 

@@ -5,16 +5,11 @@
  * for the input-required result and rejects with {@link InputRequiredSignal}.
  * @module
  */
-import { CapabilityError, LocalError } from '@mcpkit/core';
+import { CapabilityError } from '@mcpkit/core';
 import { missingClientCapability } from '@mcpkit/core/internal';
 import { digestOf } from './digest.js';
 import type { RecordedAnswer } from './sealedState.js';
-
-/** One question for the client, as it goes into `inputRequests`. */
-export interface InputRequest {
-  readonly method: string;
-  readonly params: Record<string, unknown>;
-}
+import { INPUT_REQUIRED_METHODS, type InputRequest, InputRequiredSignal } from './signal.js';
 
 /** A question asked in this run that has no answer yet. */
 export interface UnansweredQuestion {
@@ -22,34 +17,6 @@ export interface UnansweredQuestion {
   readonly request: InputRequest;
   readonly digest: string;
 }
-
-/**
- * Rejects a question whose answer must come from the client in a later round. It is a local
- * error: never sent, never reported to `onError`. Let it propagate; a handler that catches it gets
- * its question asked all the same, and whatever it returns in that run is dropped.
- *
- * @example
- * ```ts
- * try {
- *   await ctx.elicit({ message: 'Sure?', requestedSchema: { type: 'object', properties: {} } });
- * } catch (e) {
- *   if (e instanceof InputRequiredSignal) throw e; // the request continues in the next round
- * }
- * ```
- */
-export class InputRequiredSignal extends LocalError {
-  override name = 'InputRequiredSignal';
-  constructor(readonly method: string) {
-    super(`"${method}" needs an answer from the client; the request continues when the client retries it`);
-  }
-}
-
-/** The methods a 2026-07-28 server may answer with an input-required result (MRTR "Supported Requests"). */
-export const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set([
-  'tools/call',
-  'prompts/get',
-  'resources/read',
-]);
 
 /**
  * Records the questions of one run of a handler. One per request; `ask` is what `ctx.elicit`,

@@ -1,14 +1,9 @@
 import { CapabilityError, LocalError, McpError } from '@mcpkit/core';
 import { describe, expect, it } from 'vitest';
 import { fromBase64Url, toBase64Url } from './digest.js';
-import { type InputRequest, InputRequiredSignal } from './recorder.js';
-import {
-  type InputRequiredResult,
-  type InputRoundCall,
-  InputRoundRunner,
-  type InputRounds,
-} from './runner.js';
+import { type InputRoundCall, InputRoundRunner, type InputRounds } from './runner.js';
 import { RequestStateSealer } from './sealedState.js';
+import { type InputRequest, type InputRequiredResult, InputRequiredSignal } from './signal.js';
 
 const KEY = 'k'.repeat(32);
 const CAPS = { elicitation: { form: {} }, sampling: {}, roots: {} };

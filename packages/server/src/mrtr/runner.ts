@@ -7,14 +7,15 @@
 import { CapabilityError, ErrorCode, LocalError, McpError } from '@mcpkit/core';
 import { isRecord } from '@mcpkit/core/internal';
 import { digestOf } from './digest.js';
-import {
-  INPUT_REQUIRED_METHODS,
-  InputRecorder,
-  type InputRequest,
-  type UnansweredQuestion,
-} from './recorder.js';
+import { InputRecorder, type UnansweredQuestion } from './recorder.js';
 import { acceptResponses } from './responses.js';
 import type { AskedQuestion, RecordedAnswer, RequestStateSealer, RoundState } from './sealedState.js';
+import {
+  INPUT_REQUIRED_METHODS,
+  type InputRequest,
+  type InputRequiredResult,
+  isInputRequired,
+} from './signal.js';
 
 /** The request a handler runs for, as the 2026 path decoded it. */
 export interface InputRoundCall {
@@ -25,14 +26,6 @@ export interface InputRoundCall {
   readonly principal: string | undefined;
   readonly clientCapabilities: Record<string, unknown> | undefined;
   readonly revision: string;
-}
-
-/** `{ resultType: 'input_required' }`: the questions for the client and the state to send back. */
-export interface InputRequiredResult {
-  resultType: 'input_required';
-  inputRequests?: Record<string, InputRequest>;
-  requestState?: string;
-  _meta?: Record<string, unknown>;
 }
 
 /** What a handler run sees of its rounds: the recorder, the raw retry fields, the round number. */
@@ -47,18 +40,6 @@ export interface InputRounds {
 }
 
 const RETRY_FIELDS = new Set(['_meta', 'inputResponses', 'requestState']);
-
-/**
- * True for a result that asks for input (`resultType: "input_required"`).
- *
- * @example
- * ```ts
- * isInputRequired({ resultType: 'input_required', requestState: 's' }); // true
- * ```
- */
-export function isInputRequired(value: unknown): value is InputRequiredResult {
-  return isRecord(value) && value.resultType === 'input_required';
-}
 
 /**
  * Runs handlers in input-required rounds. One per server; holds the sealer and its limits.

@@ -23,6 +23,7 @@ import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
 import type { ItemList } from '../listChanged.js';
 import type { ServerMiddlewareContext } from '../middleware/context.js';
+import { InputRequiredSignal, isInputRequired } from '../mrtr/signal.js';
 import { PagedCollection } from '../pagination.js';
 import { invalidParams, requireString } from '../params.js';
 import { prepareObjectSchema } from './schemas.js';
@@ -135,7 +136,7 @@ export class ToolsFeature extends Feature {
    * deliberate refusal) is rethrown, to reach the peer with its code and `data`.
    */
   middlewareFailed(params: Record<string, unknown>, error: unknown, ctx: RequestContext): CallToolResult {
-    if (error instanceof McpError) throw error;
+    if (error instanceof McpError || error instanceof InputRequiredSignal) throw error;
     const name = typeof params.name === 'string' ? params.name : '';
     if (!(error instanceof ToolError) && !ctx.request.cancelled && !ctx.request.aborted) {
       this.host.reportError(toError(error), ctx.session);
@@ -278,6 +279,8 @@ export class ToolsFeature extends Feature {
     checkOutput: boolean,
   ): CallToolResult | Promise<CallToolResult> {
     try {
+      // An input-required result of the handler's own (2026-07-28) is no tool result: it passes as it is.
+      if (isInputRequired(returned)) return returned as unknown as CallToolResult;
       if (!state.output) return toCallToolResult(returned);
       if (!checkOutput) {
         return isCallToolResult(returned) || !isPlainObject(returned)
@@ -294,7 +297,8 @@ export class ToolsFeature extends Feature {
 
   /** A thrown error becomes an `isError` result, except one the specification answers as an error. */
   private failed(state: ToolState, error: unknown, ctx: RequestContext): CallToolResult {
-    if (error instanceof UrlElicitationRequiredError) throw error;
+    // A question that waits for the next input-required round (2026-07-28) is no failure: the runner takes it.
+    if (error instanceof UrlElicitationRequiredError || error instanceof InputRequiredSignal) throw error;
     if (!(error instanceof ToolError) && !ctx.request.cancelled && !ctx.request.aborted) {
       this.host.reportError(toError(error), ctx.session);
     }
@@ -308,6 +312,7 @@ export class ToolsFeature extends Feature {
     ctx: RequestContext,
   ): Promise<CallToolResult> {
     const name = state.definition.name;
+    if (isInputRequired(returned)) return returned as unknown as CallToolResult;
     const result = isCallToolResult(returned) ? returned : undefined;
     if (result?.isError) return result;
     const structured = result ? result.structuredContent : isPlainObject(returned) ? returned : undefined;

@@ -86,10 +86,23 @@ export {
   type NotificationName,
 } from './protocol/methods.js';
 export {
+  isCoreMethod,
+  METHOD_TABLE,
+  type MethodDirection,
+  type MethodRange,
+  methodExists,
+} from './protocol/methodTable.js';
+export { CACHEABLE_METHODS, ENVELOPE, type EnvelopeScope } from './protocol/modern.js';
+export {
+  ALL_REVISIONS,
   DEFAULT_HTTP_PROTOCOL_VERSION,
+  isModernProtocolVersion,
   isSupportedProtocolVersion,
   LATEST_PROTOCOL_VERSION,
+  MODERN_PROTOCOL_VERSIONS,
+  type ModernProtocolVersion,
   type ProtocolVersion,
+  type Revision,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './protocol/revisions.js';
 export {

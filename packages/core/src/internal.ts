@@ -59,6 +59,15 @@ export {
   validateMeta,
 } from './protocol/meta.js';
 export {
+  DEFAULT_CACHE_HINTS,
+  type DecodedModernRequest,
+  decodeModernRequest,
+  encodeModernError,
+  encodeModernResult,
+  envelopeVersion,
+  unsupportedVersion,
+} from './protocol/modern.js';
+export {
   encodeOutgoingNotification,
   encodeOutgoingRequest,
 } from './protocol/outgoing.js';

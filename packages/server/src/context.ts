@@ -17,10 +17,19 @@ import type {
   OutgoingRequestOptions,
   RequestId,
 } from '@mcpkit/core';
-import { Method, Notification, type ProgressUpdate } from '@mcpkit/core';
+import { LOGGING_LEVELS, Method, Notification, type ProgressUpdate } from '@mcpkit/core';
 import { sendThrough } from './middleware/sending.js';
+import { askClientUnderModern } from './modern/inputRounds.js';
 import type { InputRounds } from './mrtr/runner.js';
+import { type RequestScope, sessionScope } from './scope.js';
 import type { ServerSession } from './session.js';
+
+/** @internal What a 2026-07-28 request brings besides its params: its scope and the MRTR retry fields. */
+export interface ModernRequestParts {
+  readonly scope: RequestScope;
+  readonly inputResponses: unknown;
+  readonly requestState: unknown;
+}
 
 /** Log methods bound to one request, one per RFC 5424 level. */
 export interface RequestLogger {
@@ -52,6 +61,7 @@ const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'aler
  */
 export class RequestContext {
   private loggerInstance: RequestLogger | undefined;
+  private scopeView: RequestScope | undefined;
   /**
    * @internal Set under 2026-07-28 for `tools/call`, `prompts/get` and `resources/read`: questions
    * to the client become input-required rounds instead of requests.
@@ -59,11 +69,28 @@ export class RequestContext {
   rounds: InputRounds | undefined;
 
   constructor(
-    /** The session the request arrived on. */
+    /** The session the request arrived on (under 2026-07-28, the connection's, which holds no client state). */
     readonly session: ServerSession,
     /** @internal The engine's view of the request. */
     readonly request: IncomingRequest,
+    /** @internal Set for a 2026-07-28 request only. */
+    readonly modern?: ModernRequestParts,
   ) {}
+
+  /**
+   * Who sent this request and under which revision: from the session under 2025 revisions, from
+   * the request's `_meta` envelope under 2026-07-28.
+   *
+   * @example
+   * ```ts
+   * server.tool('era', { description: 'Names the revision' }, (_args, ctx) => ctx.scope.revision);
+   * ```
+   */
+  get scope(): RequestScope {
+    if (this.modern) return this.modern.scope;
+    if (!this.scopeView) this.scopeView = sessionScope(this.session, this.authInfo);
+    return this.scopeView;
+  }
 
   /**
    * Under 2026-07-28, the retry's `inputResponses` as the client sent them: the answers to
@@ -196,8 +223,18 @@ export class RequestContext {
    * ```
    */
   sendLog(level: LoggingLevel, data: unknown, logger?: string): void {
-    const sent = this.session.log(level, data, logger, this.request.id);
+    const sent = this.modern
+      ? this.modernLog(level, data, logger)
+      : this.session.log(level, data, logger, this.request.id);
     if (sent) sent.catch(() => {});
+  }
+
+  /** The envelope's level decides, not the connection's (which may be a 2025 session's). */
+  private modernLog(level: LoggingLevel, data: unknown, logger: string | undefined): void | Promise<void> {
+    if (!wantsModernLog(this.modern!.scope.logLevel, level) || !this.session.server.capabilities.logging)
+      return;
+    const params: Record<string, unknown> = logger === undefined ? { level, data } : { level, data, logger };
+    return this.session.notify(Notification.Message, params, this.request.id);
   }
 
   /**
@@ -211,7 +248,6 @@ export class RequestContext {
    * ```
    */
   sample(params: CreateMessageRequestParams, options?: OutgoingRequestOptions): Promise<CreateMessageResult> {
-    if (this.rounds) return this.rounds.recorder.ask(Method.SamplingCreateMessage, { ...params });
     return this.requestClient<CreateMessageResult>(Method.SamplingCreateMessage, params, options);
   }
 
@@ -232,7 +268,6 @@ export class RequestContext {
     params: ElicitRequestFormParams | ElicitRequestURLParams,
     options?: OutgoingRequestOptions,
   ): Promise<ElicitResult> {
-    if (this.rounds) return this.rounds.recorder.ask(Method.ElicitationCreate, { ...params });
     return this.requestClient<ElicitResult>(Method.ElicitationCreate, params, options);
   }
 
@@ -246,7 +281,6 @@ export class RequestContext {
    * ```
    */
   listRoots(options?: OutgoingRequestOptions): Promise<ListRootsResult> {
-    if (this.rounds) return this.rounds.recorder.ask(Method.RootsList, {});
     return this.requestClient<ListRootsResult>(Method.RootsList, {}, options);
   }
 
@@ -263,6 +297,7 @@ export class RequestContext {
     params: object,
     options?: OutgoingRequestOptions,
   ): Promise<R> {
+    if (this.modern) return askClientUnderModern<R>(this, method, params);
     if (this.session.server.sendPipeline) {
       return sendThrough(this.session, method, params as Record<string, unknown>, false, this, {
         options,
@@ -290,6 +325,11 @@ export class RequestContext {
     }
     return this.session.notify(method, params, this.request.id);
   }
+}
+
+/** Under 2026-07-28 a request without a log level gets no logs at all (CL-M5). */
+function wantsModernLog(wanted: LoggingLevel | undefined, level: LoggingLevel): boolean {
+  return wanted !== undefined && LOGGING_LEVELS.indexOf(level) >= LOGGING_LEVELS.indexOf(wanted);
 }
 
 function createLogger(context: RequestContext): RequestLogger {

@@ -54,6 +54,8 @@ export interface FeatureHost {
     context: RequestContext,
     end: (ctx: ServerMiddlewareContext) => unknown,
   ): Promise<unknown>;
+  /** Names where the `x-mcp-header` parameters of a tool are found (2026-07-28 HTTP header rules). */
+  provideToolHeaders(source: (toolName: string) => unknown): void;
   /** Reports an error no peer can be told about. */
   reportError(error: Error, session?: ServerSession): void;
   /** Sends a notification to every initialized session that `filter` accepts. */

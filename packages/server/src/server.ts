@@ -43,7 +43,14 @@ import {
 } from './middleware/context.js';
 import { onMethod } from './middleware/method.js';
 import { deliver } from './middleware/sending.js';
+import { discoverResult } from './modern/discover.js';
+import { checkRequestStateKeys } from './mrtr/keyRing.js';
+import { resolveLimits } from './mrtr/limits.js';
+import { InputRoundRunner } from './mrtr/runner.js';
+import { RequestStateSealer } from './mrtr/sealedState.js';
 import { ServerSession, type SessionConnectOptions } from './session.js';
+
+const DISCOVER = 'server/discover';
 
 type ToolVisibility = (name: string, ctx: ServerMiddlewareContext) => boolean;
 
@@ -68,11 +75,13 @@ export class Server {
   private readonly requestHandlers = new Map<string, RequestHandler>([
     [Method.Initialize, (params, ctx) => ctx.session.acceptInitialize(params)],
     [Method.Ping, answerPing],
+    [DISCOVER, (_params, ctx) => discoverResult(ctx.session.server)],
   ]);
   /** Methods {@link setRequestHandler} refuses, with who answers them. */
   private readonly reserved = new Map<string, string>([
     [Method.Initialize, 'the session itself'],
     [Method.Ping, 'the session itself'],
+    [DISCOVER, 'the server itself'],
   ]);
   private readonly notificationHandlers = new Map<string, Set<NotificationHandler>>();
   private readonly liveSessions = new Set<ServerSession>();
@@ -88,7 +97,10 @@ export class Server {
   private readonly toolVisibility: ToolVisibility[] = [];
   /** @internal The composed sending chain; `undefined` while none is installed. */
   sendPipeline: ((ctx: ServerMiddlewareContext) => Promise<unknown>) | undefined;
+  private roundRunner: InputRoundRunner | undefined;
   private implied: ServerCapabilities = {};
+  /** Where a tool's input schema is found, for the `x-mcp-header` rules; set by the tools feature. */
+  private toolSchemas: ((toolName: string) => unknown) | undefined;
   private declared: ServerCapabilities | undefined;
 
   constructor(info: Implementation, options: ServerOptions = {}) {
@@ -99,6 +111,18 @@ export class Server {
     this.protocolVersions = options.protocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS;
     if (this.protocolVersions.length === 0)
       throw new TypeError('A server needs at least one protocol version');
+    // Checked now, so a bad key or limit fails at startup rather than on the first retry.
+    if (options.requestStateKeys !== undefined) checkRequestStateKeys(options.requestStateKeys);
+    resolveLimits(options.requestStateLimits);
+  }
+
+  /** @internal The runner of 2026-07-28 input-required rounds, built on first use. */
+  inputRoundRunner(): InputRoundRunner {
+    if (!this.roundRunner) {
+      const { requestStateKeys, requestStateLimits } = this.options;
+      this.roundRunner = new InputRoundRunner(new RequestStateSealer(requestStateKeys, requestStateLimits));
+    }
+    return this.roundRunner;
   }
 
   /** The capabilities announced to clients: the implied ones merged with the explicit ones. */
@@ -207,6 +231,16 @@ export class Server {
     if (this.toolVisibility.length === 0) return false;
     const ctx = new ServerMiddlewareContext(Method.ToolsCall, params, context.session, context);
     return this.toolVisibility.some((visible) => !visible(name, ctx));
+  }
+
+  /** @internal Names where tool input schemas are found (the tools feature calls it once). */
+  provideToolHeaders(source: (toolName: string) => unknown): void {
+    this.toolSchemas = source;
+  }
+
+  /** @internal The input schema of tool `toolName`, for the 2026-07-28 HTTP header rules. */
+  toolInputSchema(toolName: string): unknown {
+    return this.toolSchemas?.(toolName);
   }
 
   /** True when a receiving middleware is installed. */

@@ -22,6 +22,7 @@ import {
   type MessageExtra,
   Method,
   type MethodArgsOf,
+  methodExists,
   Notification,
   type OutgoingRequestOptions,
   type ProtocolVersion,
@@ -36,6 +37,7 @@ import {
   codecFor,
   encodeOutgoingNotification,
   encodeOutgoingRequest,
+  envelopeVersion,
   isPromiseLike,
   missingClientCapability,
   NOT_IN_REVISION,
@@ -45,6 +47,7 @@ import {
 } from '@mcpkit/core/internal';
 import { RequestContext } from './context.js';
 import { sendThrough } from './middleware/sending.js';
+import { notInRevision, serveModern } from './modern/serve.js';
 import type { Server } from './server.js';
 import {
   checkSessionState,
@@ -67,6 +70,9 @@ export interface SessionConnectOptions {
    */
   state?: ServerSessionState;
 }
+
+/** `server/discover` belongs to the per-request era even when its envelope is missing or broken. */
+const MODERN_PROBE = 'server/discover';
 
 type SessionPhase = 'new' | 'initializing' | 'ready' | 'closed';
 
@@ -403,6 +409,12 @@ export class ServerSession {
 
   private handleRequest(request: IncomingRequest): unknown {
     const method = request.method;
+    // Each message by its own era (docs/2026-07-28.md §6): an envelope, or the 2026 probe, is
+    // served per request whatever this connection negotiated; the rest is this session's.
+    if (method === MODERN_PROBE || envelopeVersion(request.params) !== undefined) {
+      return serveModern(this, request);
+    }
+    if (!methodExists(method, 'c2s', this.version)) throw notInRevision(method, this.version);
     if (this.phase === 'new' && method !== Method.Initialize && method !== Method.Ping) {
       throw new McpError(
         ErrorCode.InvalidRequest,

@@ -71,6 +71,12 @@ export const ErrorCode = {
   ResourceNotFound: -32002,
   /** MCP: the request needs URL-mode elicitation first (2025-11-25). */
   UrlElicitationRequired: -32042,
+  /** MCP 2026-07-28: an HTTP header disagrees with the body, or a required header is missing. */
+  HeaderMismatch: -32020,
+  /** MCP 2026-07-28: the request needs a client capability its `_meta` did not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** MCP 2026-07-28: the request's protocol version is not one the server speaks. */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 
 /** What {@link classifyMessage} found. */

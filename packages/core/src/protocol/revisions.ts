@@ -3,8 +3,8 @@
  *
  * Feature code always produces messages in the shape of the latest revision. When the peer
  * negotiated an older one, its {@link RevisionCodec} adapts each outgoing message so the peer never
- * sees a field or feature it cannot understand. A future revision (2026-07-28, stateless) is added
- * as one more codec; feature code does not change.
+ * sees a field or feature it cannot understand. Revision 2026-07-28 has no `initialize`: it is kept
+ * out of the negotiation list and served per request (see `modern.ts` and docs/2026-07-28.md).
  * @module
  */
 
@@ -70,4 +70,47 @@ export function negotiateProtocolVersion(
 ): ProtocolVersion {
   if (isSupportedProtocolVersion(requested) && supported.includes(requested)) return requested;
   return supported[0] ?? LATEST_PROTOCOL_VERSION;
+}
+
+/**
+ * The revisions served per request, from the `_meta` envelope each request carries (no
+ * `initialize`, no session). They never take part in `initialize` negotiation.
+ *
+ * @example
+ * ```ts
+ * MODERN_PROTOCOL_VERSIONS.includes('2026-07-28'); // true
+ * ```
+ */
+export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
+
+/** A revision served per request (2026-07-28 and later). */
+export type ModernProtocolVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];
+
+/** Any revision mcpkit speaks: an `initialize` revision or a per-request one. */
+export type Revision = ProtocolVersion | ModernProtocolVersion;
+
+/**
+ * Every revision mcpkit speaks, newest first.
+ *
+ * @example
+ * ```ts
+ * ALL_REVISIONS[0]; // '2026-07-28'
+ * ```
+ */
+export const ALL_REVISIONS: readonly Revision[] = [
+  ...MODERN_PROTOCOL_VERSIONS,
+  ...SUPPORTED_PROTOCOL_VERSIONS,
+];
+
+/**
+ * True when `version` is a revision served per request (no `initialize`).
+ *
+ * @example
+ * ```ts
+ * isModernProtocolVersion('2026-07-28'); // true
+ * isModernProtocolVersion('2025-11-25'); // false
+ * ```
+ */
+export function isModernProtocolVersion(version: unknown): version is ModernProtocolVersion {
+  return typeof version === 'string' && (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(version);
 }

@@ -8,20 +8,24 @@ import {
   DEFAULT_HTTP_PROTOCOL_VERSION,
   DEFAULT_MAX_JSON_DEPTH,
   isSupportedProtocolVersion,
+  LATEST_PROTOCOL_VERSION,
   type MessageExtra,
   type ProtocolVersion,
   type RequestId,
 } from '@mcpkit/core';
-import {
-  type ClassifiedBody,
-  classifyBody,
-  codecFor,
-  negotiateProtocolVersion,
-  toError,
-} from '@mcpkit/core/internal';
+import { codecFor, negotiateProtocolVersion, toError } from '@mcpkit/core/internal';
 import type { RequestContext } from '../context.js';
 import type { Server } from '../server.js';
+import type { SessionConnectOptions } from '../session.js';
 import { accepts, readJsonPost } from './body.js';
+import {
+  type BodySummary,
+  checkModernPost,
+  isModernStreamRequest,
+  type ModernPost,
+  modernPostOf,
+  summarize,
+} from './classify.js';
 import { CorsPolicy, withCors } from './cors.js';
 import { type EventStore, InMemoryEventStore } from './eventStore.js';
 import {
@@ -169,23 +173,6 @@ const DEFAULTS = {
 
 const BOTH_TYPES = 'application/json and text/event-stream';
 const MAX_EVENT_ID_LENGTH = 256;
-
-/**
- * What the transport needs to know of a POST body before delivering it (which POST answers what),
- * read off the body's one classification, which then goes on to the engine.
- */
-interface BodySummary {
-  readonly body: ClassifiedBody;
-  /** Ids of the requests, in order. */
-  readonly ids: RequestId[];
-  readonly initialize: boolean;
-  /** Request ids named by `notifications/cancelled` in the body. */
-  readonly cancels: RequestId[] | undefined;
-  /** The body holds `notifications/initialized`: the client finished the handshake. */
-  readonly initialized: boolean;
-  /** The body holds responses only (answers to requests the server sent). */
-  readonly responses: boolean;
-}
 
 /**
  * Creates the Streamable HTTP endpoint for `server`: one function serving POST, GET and DELETE on
@@ -394,6 +381,8 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     const summary = summarize(body.value);
     if (summary instanceof Reply) return summary;
     const messageExtra = new HttpMessageExtra(extra?.authInfo, request, body.bytes);
+    const modern = modernPostOf(request, summary);
+    if (modern) return this.postModern(request, summary, modern, messageExtra);
     if (this.stateless) return this.postStateless(request, summary, messageExtra);
 
     const sessionId = request.header(SESSION_HEADER);
@@ -491,10 +480,42 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     if (summary.body.batch && !acceptsBatches(version)) {
       return Refuse.invalid('JSON-RPC batches are not supported by this protocol version');
     }
-    const transport = new HttpSessionTransport(this, undefined, true);
-    const response = this.openExchange(transport, summary.ids, request, false);
     // `initialize` gets a real (one-request) handshake; everything else runs pre-initialized.
     const connectOptions = summary.initialize ? undefined : { stateless: { protocolVersion: version } };
+    return this.serveOnce(request, summary, extra, connectOptions);
+  }
+
+  /**
+   * A 2026-07-28 POST: checked against the revision's header rules, then served with no session
+   * (the request's envelope is its scope), in stateful and stateless mode alike.
+   */
+  private postModern(
+    request: RawHttpRequest,
+    summary: BodySummary,
+    post: ModernPost,
+    extra: MessageExtra,
+  ): Promise<Reply> | Reply {
+    const refused = checkModernPost(
+      request,
+      post,
+      (method) => this.server.requestHandler(method) !== undefined,
+      (name) => this.server.toolInputSchema(name),
+    );
+    if (refused) return refused;
+    return this.serveOnce(request, summary, extra, {
+      stateless: { protocolVersion: LATEST_PROTOCOL_VERSION },
+    });
+  }
+
+  /** Serves one POST on a throwaway session over the one server definition. */
+  private serveOnce(
+    request: RawHttpRequest,
+    summary: BodySummary,
+    extra: MessageExtra,
+    connectOptions: SessionConnectOptions | undefined,
+  ): Promise<Reply> {
+    const transport = new HttpSessionTransport(this, undefined, true);
+    const response = this.openExchange(transport, summary.ids, request, false);
     transport.session = this.server.connect(transport, connectOptions);
     transport.deliver(summary.body, extra);
     return response;
@@ -503,7 +524,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
   // ---------------------------------------------------------------- GET and DELETE
 
   private async get(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {
-    if (this.stateless) return Refuse.method(this.allow);
+    if (this.stateless || isModernStreamRequest(request)) return Refuse.method(this.allow);
     const lastEventId = request.header('last-event-id');
     if (lastEventId === null && !this.enableGet) return Refuse.method(this.allow);
     if (!accepts(request.header('accept'), 'text/event-stream'))
@@ -518,7 +539,8 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
   }
 
   private async delete(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {
-    if (this.stateless || !this.enableDelete) return Refuse.method(this.allow);
+    if (this.stateless || !this.enableDelete || isModernStreamRequest(request))
+      return Refuse.method(this.allow);
     const found = await this.sessionFor(request, extra);
     if (found instanceof Reply) return found;
     if (this.shared) await this.shared.delete(found);
@@ -621,48 +643,6 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
       this.report(toError(error));
     }
   }
-}
-
-/**
- * Classifies a body once and reads what the transport needs off it. An invalid message or a
- * malformed batch refuses the whole POST with 400 before any of it is delivered: HTTP answers the
- * POST, so it cannot leave those to the engine's per-message errors.
- */
-function summarize(value: unknown): BodySummary | Reply {
-  const body = classifyBody(value);
-  const batch = body.batch;
-  if (batch && body.kinds.length === 0) return Refuse.invalid('an empty batch');
-  const ids: RequestId[] = [];
-  const seen = batch ? new Set<RequestId>() : undefined;
-  let initialize = false;
-  let cancels: RequestId[] | undefined;
-  let initialized = false;
-  let responses = true;
-  for (const kind of body.kinds) {
-    if (kind.kind === 'invalid') return Refuse.invalid(kind.reason, batch ? undefined : kind.id);
-    if (kind.kind !== 'response') responses = false;
-    if (kind.kind === 'request') {
-      const id = kind.message.id;
-      if (seen) {
-        if (seen.has(id)) return Refuse.invalid(`id ${JSON.stringify(id)} appears twice in the batch`);
-        seen.add(id);
-      }
-      ids.push(id);
-      if (kind.message.method === 'initialize') initialize = true;
-    } else if (kind.kind === 'notification') {
-      const method = kind.message.method;
-      if (method === 'notifications/initialized') initialized = true;
-      else if (method === 'notifications/cancelled') {
-        const target = kind.message.params?.requestId;
-        if (typeof target === 'string' || typeof target === 'number') {
-          if (!cancels) cancels = [];
-          cancels.push(target);
-        }
-      }
-    }
-  }
-  if (initialize && batch) return Refuse.invalid('initialize must not be part of a batch');
-  return { body, ids, initialize, cancels, initialized, responses };
 }
 
 function sharedReply(found: HttpSessionTransport | SharedRefusal): HttpSessionTransport | Reply {

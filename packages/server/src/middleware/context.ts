@@ -11,10 +11,11 @@ import type {
   Middleware,
   MiddlewareContextBase,
   OutgoingRequestOptions,
-  ProtocolVersion,
   RequestId,
+  Revision,
 } from '@mcpkit/core';
 import type { RequestContext } from '../context.js';
+import type { RequestScope } from '../scope.js';
 import type { ServerSession } from '../session.js';
 
 /** Which way a message travels, seen from the server. */
@@ -83,14 +84,22 @@ export class ServerMiddlewareContext implements MiddlewareContextBase {
     if (this.outgoing) this.outgoing.options = options;
   }
 
-  /** The session id (Streamable HTTP, stateful); `undefined` on stdio, in-memory and stateless HTTP. */
+  /** The session id (Streamable HTTP, stateful); `undefined` on stdio, in-memory, stateless HTTP and 2026-07-28. */
   get sessionId(): string | undefined {
-    return this.session.id;
+    return this.request?.modern ? undefined : this.session.id;
   }
 
-  /** The negotiated protocol revision (the latest before `initialize` completes). */
-  get protocolVersion(): ProtocolVersion {
-    return this.session.protocolVersion;
+  /**
+   * The request's protocol revision: the negotiated one (the latest before `initialize`
+   * completes), or for a 2026-07-28 request the one its envelope names.
+   */
+  get protocolVersion(): Revision {
+    return this.request?.modern ? this.request.modern.scope.revision : this.session.protocolVersion;
+  }
+
+  /** Who sent the message and under which revision (see `ctx.scope` of handlers); for requests only. */
+  get scope(): RequestScope | undefined {
+    return this.request?.scope;
   }
 
   /** The principal, as the authorization layer set it. */

@@ -19,6 +19,19 @@ export interface UnansweredQuestion {
 }
 
 /**
+ * Why a handler of `requestMethod` cannot ask the client anything under `revision`: only three
+ * requests may answer input-required (MRTR "Supported Requests").
+ *
+ * @example
+ * ```ts
+ * cannotAskIn('2026-07-28', 'completion/complete');
+ * ```
+ */
+export function cannotAskIn(revision: string, requestMethod: string): string {
+  return `Under revision ${revision} a server can ask the client for input only while answering tools/call, prompts/get or resources/read, not "${requestMethod}"`;
+}
+
+/**
  * Records the questions of one run of a handler. One per request; `ask` is what `ctx.elicit`,
  * `ctx.sample` and `ctx.listRoots` call under 2026-07-28.
  *
@@ -66,9 +79,8 @@ export class InputRecorder {
 
   /** Why the client cannot be asked `method` in this request, or `undefined` when it can. */
   refusal(method: string, params: Record<string, unknown> | undefined): string | undefined {
-    if (!INPUT_REQUIRED_METHODS.has(this.requestMethod)) {
-      return `Under revision ${this.revision} a server can ask the client for input only while answering tools/call, prompts/get or resources/read, not "${this.requestMethod}"`;
-    }
+    if (!INPUT_REQUIRED_METHODS.has(this.requestMethod))
+      return cannotAskIn(this.revision, this.requestMethod);
     const gap = missingClientCapability(method, params, this.clientCapabilities);
     return gap && `${gap} (revision ${this.revision}: questions go out in an input-required result)`;
   }

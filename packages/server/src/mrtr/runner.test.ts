@@ -18,12 +18,16 @@ const SAMPLE = {
 
 type Handler = (rounds: InputRounds) => unknown;
 
+/** A call as the 2026 path decodes it: the retry fields lifted out of the params, as on the wire. */
 function call(
   params: Record<string, unknown> = { name: 'greet', arguments: { lang: 'en' } },
 ): InputRoundCall {
+  const { inputResponses, requestState, ...rest } = params;
   return {
     method: 'tools/call',
-    params,
+    params: rest,
+    inputResponses,
+    requestState,
     principal: 'client:alice',
     clientCapabilities: CAPS,
     revision: '2026-07-28',
@@ -63,7 +67,7 @@ async function converse(runner: InputRoundRunner, first: InputRoundCall, handler
     const inputResponses = Object.fromEntries(
       Object.entries(asked.inputRequests ?? {}).map(([key, request]) => [key, answerFor(request)]),
     );
-    current = { ...first, params: { ...first.params, inputResponses, requestState: asked.requestState } };
+    current = { ...first, inputResponses, requestState: asked.requestState };
   }
 }
 

@@ -20,8 +20,12 @@ import {
 /** The request a handler runs for, as the 2026 path decoded it. */
 export interface InputRoundCall {
   readonly method: string;
-  /** The params as received: `inputResponses`, `requestState` and `_meta` included. */
+  /** The params (digested without `_meta`, `inputResponses` and `requestState`, so either form will do). */
   readonly params: Record<string, unknown> | undefined;
+  /** The retry's `inputResponses`, as received (unchecked). */
+  readonly inputResponses: unknown;
+  /** The retry's `requestState`, as received (attacker-controlled until opened). */
+  readonly requestState: unknown;
   /** Who sent it (from authorization), or `undefined` for an anonymous request. */
   readonly principal: string | undefined;
   readonly clientCapabilities: Record<string, unknown> | undefined;
@@ -65,22 +69,22 @@ export class InputRoundRunner {
     handler: (rounds: InputRounds) => R | Promise<R>,
   ): Promise<R | InputRequiredResult> {
     const params = call.params ?? {};
-    const retry = INPUT_REQUIRED_METHODS.has(call.method) && params.requestState !== undefined;
+    const retry = INPUT_REQUIRED_METHODS.has(call.method) && call.requestState !== undefined;
     const paramsDigest = retry ? await digestOf(withoutRetryFields(params)) : undefined;
     const state = retry
-      ? await this.sealer.open(params.requestState, {
+      ? await this.sealer.open(call.requestState, {
           method: call.method,
           paramsDigest: paramsDigest!,
           principal: call.principal,
         })
       : undefined;
     const answers = state
-      ? acceptResponses(state.answers, state.asked, params.inputResponses)
+      ? acceptResponses(state.answers, state.asked, call.inputResponses)
       : new Map<string, RecordedAnswer>();
     const recorder = new InputRecorder(answers, call.clientCapabilities, call.revision, call.method);
     const rounds: InputRounds = {
       recorder,
-      inputResponses: isRecord(params.inputResponses) ? params.inputResponses : undefined,
+      inputResponses: isRecord(call.inputResponses) ? call.inputResponses : undefined,
       requestState: state?.carry,
       round: state?.rounds ?? 0,
     };

@@ -99,6 +99,7 @@ export class ToolsFeature extends Feature {
       emptyInput: prepareObjectSchema(EMPTY_INPUT_SCHEMA, 'input', host.validator, 'The empty input schema'),
     };
     this.list = { kind: 'tool', items: this.registry, changed: () => this.changed() };
+    host.provideToolHeaders((name) => this.registry.get(name)?.definition.inputSchema);
   }
 
   /** Registers a tool (see `McpServer.tool`). */

@@ -1,0 +1,238 @@
+/**
+ * The codec of the per-request revisions (2026-07-28): it works in both directions and per
+ * message. On the way in it lifts the `_meta` envelope (protocol version, client capabilities,
+ * client info, log level) off a request, checks it and strips it, so a handler sees the same
+ * params in both eras. On the way out it adds what every 2026 result carries (`resultType`,
+ * `serverInfo`, caching hints) and maps the error kinds whose code differs by revision.
+ * See docs/2026-07-28.md §3.
+ * @module
+ */
+import { McpError } from '../jsonrpc/errors.js';
+import { ErrorCode } from '../jsonrpc/messages.js';
+import { isRecord } from '../shared.js';
+import {
+  isModernProtocolVersion,
+  MODERN_PROTOCOL_VERSIONS,
+  type ModernProtocolVersion,
+} from './revisions.js';
+import { type ClientCapabilities, type Implementation, LOGGING_LEVELS, type LoggingLevel } from './types.js';
+
+/**
+ * The reserved `_meta` keys of the 2026-07-28 envelope.
+ *
+ * @example
+ * ```ts
+ * const meta = { [ENVELOPE.protocolVersion]: '2026-07-28', [ENVELOPE.clientCapabilities]: {} };
+ * ```
+ */
+export const ENVELOPE = Object.freeze({
+  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
+  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  clientInfo: 'io.modelcontextprotocol/clientInfo',
+  logLevel: 'io.modelcontextprotocol/logLevel',
+  serverInfo: 'io.modelcontextprotocol/serverInfo',
+  subscriptionId: 'io.modelcontextprotocol/subscriptionId',
+} as const);
+
+const LIFTED: readonly string[] = [
+  ENVELOPE.protocolVersion,
+  ENVELOPE.clientCapabilities,
+  ENVELOPE.clientInfo,
+  ENVELOPE.logLevel,
+];
+
+/** What a 2026 request's envelope says about its client, checked. Frozen; never stored. */
+export interface EnvelopeScope {
+  readonly revision: ModernProtocolVersion;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  /** Absent: the client wants no `notifications/message` for this request. */
+  readonly logLevel: LoggingLevel | undefined;
+}
+
+/** A 2026 request after decoding: params as a handler sees them, and the retry fields of MRTR. */
+export interface DecodedModernRequest {
+  readonly params: Record<string, unknown>;
+  readonly scope: EnvelopeScope;
+  /** The client's answers to an earlier `input_required` result (`inputResponses`), raw. */
+  readonly inputResponses: unknown;
+  /** The `requestState` echoed from an earlier `input_required` result, raw (attacker-controlled). */
+  readonly requestState: unknown;
+}
+
+/**
+ * The protocol version a request's `_meta` names, if any: how a message is told to be of the
+ * per-request era.
+ *
+ * @example
+ * ```ts
+ * envelopeVersion({ _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } }); // '2026-07-28'
+ * envelopeVersion({ name: 'x' }); // undefined
+ * ```
+ */
+export function envelopeVersion(params: unknown): unknown {
+  if (!isRecord(params)) return undefined;
+  const meta = params._meta;
+  return isRecord(meta) ? meta[ENVELOPE.protocolVersion] : undefined;
+}
+
+/**
+ * The error a request naming a revision the server does not speak gets (`-32022`).
+ *
+ * @example
+ * ```ts
+ * unsupportedVersion('1999-01-01').code; // -32022
+ * ```
+ */
+export function unsupportedVersion(requested: unknown): McpError {
+  const shown = typeof requested === 'string' ? requested : (JSON.stringify(requested) ?? typeof requested);
+  return new McpError(
+    ErrorCode.UnsupportedProtocolVersion,
+    `Unsupported protocol version: ${shown.slice(0, 64)}`,
+    {
+      requested: typeof requested === 'string' ? requested : String(shown),
+      supported: [...MODERN_PROTOCOL_VERSIONS],
+    },
+  );
+}
+
+function invalid(message: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, message);
+}
+
+function checkImplementation(value: unknown): Implementation | undefined {
+  if (value === undefined) return undefined;
+  if (!isRecord(value) || typeof value.name !== 'string' || typeof value.version !== 'string') {
+    throw invalid(`"_meta.${ENVELOPE.clientInfo}" needs a string "name" and "version"`);
+  }
+  return value as unknown as Implementation;
+}
+
+function checkLogLevel(value: unknown): LoggingLevel | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !(LOGGING_LEVELS as readonly string[]).includes(value)) {
+    throw invalid(`"_meta.${ENVELOPE.logLevel}" must be one of ${LOGGING_LEVELS.join(', ')}`);
+  }
+  return value as LoggingLevel;
+}
+
+/** Lifts and checks the envelope; throws the {@link McpError} the request is answered with. */
+function liftEnvelope(meta: Record<string, unknown>): EnvelopeScope {
+  const version = meta[ENVELOPE.protocolVersion];
+  if (!isModernProtocolVersion(version)) throw unsupportedVersion(version);
+  const capabilities = meta[ENVELOPE.clientCapabilities];
+  if (!isRecord(capabilities)) {
+    throw invalid(
+      `"_meta.${ENVELOPE.clientCapabilities}" is required under ${version} and must be an object`,
+    );
+  }
+  return Object.freeze({
+    revision: version,
+    clientCapabilities: capabilities as ClientCapabilities,
+    clientInfo: checkImplementation(meta[ENVELOPE.clientInfo]),
+    logLevel: checkLogLevel(meta[ENVELOPE.logLevel]),
+  });
+}
+
+/**
+ * Decodes a 2026-07-28 request: lifts and checks its envelope, strips the envelope keys and the
+ * MRTR retry fields from what the handler sees.
+ *
+ * @throws {McpError} `-32022` for a version the server does not speak, `-32602` for a missing or
+ *   malformed envelope key.
+ * @example
+ * ```ts
+ * const { params, scope } = decodeModernRequest({
+ *   name: 'echo',
+ *   _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} },
+ * });
+ * scope.revision; // '2026-07-28'
+ * params; // { name: 'echo' }
+ * ```
+ */
+export function decodeModernRequest(raw: Record<string, unknown> | undefined): DecodedModernRequest {
+  const meta = isRecord(raw?._meta) ? raw._meta : {};
+  const scope = liftEnvelope(meta);
+  const params: Record<string, unknown> = {};
+  for (const key of Object.keys(raw ?? {})) {
+    if (key !== '_meta' && key !== 'inputResponses' && key !== 'requestState') params[key] = raw![key];
+  }
+  const rest: Record<string, unknown> = {};
+  let kept = false;
+  for (const key of Object.keys(meta)) {
+    if (LIFTED.includes(key)) continue;
+    rest[key] = meta[key];
+    kept = true;
+  }
+  if (kept) params._meta = rest;
+  return { params, scope, inputResponses: raw?.inputResponses, requestState: raw?.requestState };
+}
+
+/**
+ * Results that carry caching hints (CL-m5; required by the schema). `server/discover` is one too.
+ *
+ * @example
+ * ```ts
+ * CACHEABLE_METHODS.has('tools/list'); // true
+ * ```
+ */
+export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
+
+/**
+ * The caching hints a result gets when its handler set none: immediately stale, and private to
+ * the caller's authorization context. Both are the safe reading: lists may be filtered per
+ * principal (issue 21), and a server that knows better sets `ttlMs`/`cacheScope` itself.
+ */
+export const DEFAULT_CACHE_HINTS = Object.freeze({ ttlMs: 0, cacheScope: 'private' as const });
+
+/**
+ * Encodes a result, built in the 2025-11-25 shape, for a 2026-07-28 client: `resultType`
+ * (`"complete"` unless the handler set one, e.g. `"input_required"`), `serverInfo` in `_meta`,
+ * and default caching hints on the cacheable methods.
+ *
+ * @example
+ * ```ts
+ * encodeModernResult('tools/list', { tools: [] }, { name: 'srv', version: '1.0.0' });
+ * // { tools: [], resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: { 'io.modelcontextprotocol/serverInfo': … } }
+ * ```
+ */
+export function encodeModernResult(
+  method: string,
+  result: Record<string, unknown>,
+  serverInfo: Implementation,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...result };
+  if (typeof out.resultType !== 'string') out.resultType = 'complete';
+  if (out.resultType === 'complete' && CACHEABLE_METHODS.has(method)) {
+    if (typeof out.ttlMs !== 'number') out.ttlMs = DEFAULT_CACHE_HINTS.ttlMs;
+    if (out.cacheScope !== 'public' && out.cacheScope !== 'private')
+      out.cacheScope = DEFAULT_CACHE_HINTS.cacheScope;
+  }
+  const meta = isRecord(out._meta) ? out._meta : {};
+  out._meta = { ...meta, [ENVELOPE.serverInfo]: serverInfo };
+  return out;
+}
+
+/**
+ * Maps an error a handler threw to its 2026-07-28 code. Feature code throws one semantic code;
+ * only the codec knows that an unknown resource is `-32002` under 2025-11-25 and `-32602` under
+ * 2026-07-28 (CL-m12). Anything else passes unchanged.
+ *
+ * @example
+ * ```ts
+ * encodeModernError(new McpError(-32002, 'Resource not found: x')).code; // -32602
+ * ```
+ */
+export function encodeModernError(error: unknown): unknown {
+  if (error instanceof McpError && error.code === ErrorCode.ResourceNotFound) {
+    return new McpError(ErrorCode.InvalidParams, error.message, error.data);
+  }
+  return error;
+}

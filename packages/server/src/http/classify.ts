@@ -1,0 +1,171 @@
+/**
+ * Classifying an HTTP request, once: what its body holds (which POST answers what), and which era
+ * it belongs to (docs/2026-07-28.md §6, §7). A POST without `Mcp-Session-Id` whose one request
+ * carries the 2026-07-28 `_meta` envelope (or names a per-request revision in
+ * `MCP-Protocol-Version`, or is `server/discover`) is of the per-request era: it is checked here
+ * against the header rules of that revision and then served with no session.
+ * @module
+ */
+import { ErrorCode, isModernProtocolVersion, McpError, methodExists, type RequestId } from '@mcpkit/core';
+import {
+  type ClassifiedBody,
+  classifyBody,
+  envelopeVersion,
+  isRecord,
+  unsupportedVersion,
+} from '@mcpkit/core/internal';
+import { checkModernHeaders } from './modernHeaders.js';
+import type { RawHttpRequest } from './rawHttp.js';
+import { PROTOCOL_VERSION_HEADER, Refuse, Reply, SESSION_HEADER } from './responses.js';
+
+/**
+ * What the transport needs to know of a POST body before delivering it (which POST answers what),
+ * read off the body's one classification, which then goes on to the engine.
+ */
+export interface BodySummary {
+  readonly body: ClassifiedBody;
+  /** Ids of the requests, in order. */
+  readonly ids: RequestId[];
+  readonly initialize: boolean;
+  /** Request ids named by `notifications/cancelled` in the body. */
+  readonly cancels: RequestId[] | undefined;
+  /** The body holds `notifications/initialized`: the client finished the handshake. */
+  readonly initialized: boolean;
+  /** The body holds responses only (answers to requests the server sent). */
+  readonly responses: boolean;
+}
+
+/**
+ * Classifies a body once and reads what the transport needs off it. An invalid message or a
+ * malformed batch refuses the whole POST with 400 before any of it is delivered: HTTP answers the
+ * POST, so it cannot leave those to the engine's per-message errors.
+ */
+export function summarize(value: unknown): BodySummary | Reply {
+  const body = classifyBody(value);
+  const batch = body.batch;
+  if (batch && body.kinds.length === 0) return Refuse.invalid('an empty batch');
+  const ids: RequestId[] = [];
+  const seen = batch ? new Set<RequestId>() : undefined;
+  let initialize = false;
+  let cancels: RequestId[] | undefined;
+  let initialized = false;
+  let responses = true;
+  for (const kind of body.kinds) {
+    if (kind.kind === 'invalid') return Refuse.invalid(kind.reason, batch ? undefined : kind.id);
+    if (kind.kind !== 'response') responses = false;
+    if (kind.kind === 'request') {
+      const id = kind.message.id;
+      if (seen) {
+        if (seen.has(id)) return Refuse.invalid(`id ${JSON.stringify(id)} appears twice in the batch`);
+        seen.add(id);
+      }
+      ids.push(id);
+      if (kind.message.method === 'initialize') initialize = true;
+    } else if (kind.kind === 'notification') {
+      const method = kind.message.method;
+      if (method === 'notifications/initialized') initialized = true;
+      else if (method === 'notifications/cancelled') {
+        const target = kind.message.params?.requestId;
+        if (typeof target === 'string' || typeof target === 'number') {
+          if (!cancels) cancels = [];
+          cancels.push(target);
+        }
+      }
+    }
+  }
+  if (initialize && batch) return Refuse.invalid('initialize must not be part of a batch');
+  return { body, ids, initialize, cancels, initialized, responses };
+}
+
+/** A POST of the per-request era: one request, and the version its envelope names (unchecked). */
+export interface ModernPost {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly params: Record<string, unknown> | undefined;
+  readonly version: unknown;
+}
+
+const DISCOVER = 'server/discover';
+
+/**
+ * The POST's request when the POST is of the per-request era, else `undefined` (a 2025 session,
+ * `initialize`, or the 2025 stateless path). A session id always means the 2025 era.
+ *
+ * @example
+ * ```ts
+ * declare const request: RawHttpRequest;
+ * declare const summary: BodySummary;
+ * const modern = modernPostOf(request, summary); // undefined for 2025 traffic
+ * ```
+ */
+export function modernPostOf(request: RawHttpRequest, summary: BodySummary): ModernPost | undefined {
+  const body = summary.body;
+  if (body.batch || body.kinds.length !== 1 || request.header(SESSION_HEADER) !== null) return undefined;
+  const kind = body.kinds[0]!;
+  if (kind.kind !== 'request') return undefined;
+  const { id, method, params } = kind.message;
+  const version = envelopeVersion(params);
+  if (
+    version === undefined &&
+    method !== DISCOVER &&
+    !isModernProtocolVersion(request.header(PROTOCOL_VERSION_HEADER))
+  )
+    return undefined;
+  return { id, method, params: isRecord(params) ? params : undefined, version };
+}
+
+/**
+ * The refusal a per-request-era POST gets before anything runs, or `undefined` to serve it:
+ * `400` + `-32022` for a revision the server does not speak, `400` + `-32020` for a header that
+ * is missing or disagrees with the body, `404` + `-32601` for a method the revision or the server
+ * does not have.
+ *
+ * @example
+ * ```ts
+ * declare const request: RawHttpRequest;
+ * declare const post: ModernPost;
+ * const refused = checkModernPost(request, post, () => true, () => undefined);
+ * ```
+ */
+export function checkModernPost(
+  request: RawHttpRequest,
+  post: ModernPost,
+  answers: (method: string) => boolean,
+  toolInputSchema: (toolName: string) => unknown,
+): Reply | undefined {
+  const { id, method, version } = post;
+  if (!isModernProtocolVersion(version)) return errorReply(400, unsupportedVersion(version), id);
+  const mismatch = checkModernHeaders(request, post, version, toolInputSchema);
+  if (mismatch !== undefined) return errorReply(400, new McpError(ErrorCode.HeaderMismatch, mismatch), id);
+  if (!methodExists(method, 'c2s', version) || !answers(method)) {
+    const message = `Method not found: "${method}" is not served under protocol revision ${version}`;
+    return errorReply(404, new McpError(ErrorCode.MethodNotFound, message), id);
+  }
+  return undefined;
+}
+
+/**
+ * GET and DELETE do not exist in the per-request era: without a session and naming a per-request
+ * revision they get `405` (HTTP, "Backward Compatibility").
+ *
+ * @example
+ * ```ts
+ * declare const request: RawHttpRequest;
+ * if (isModernStreamRequest(request)) console.error('405');
+ * ```
+ */
+export function isModernStreamRequest(request: RawHttpRequest): boolean {
+  return (
+    request.header(SESSION_HEADER) === null &&
+    isModernProtocolVersion(request.header(PROTOCOL_VERSION_HEADER))
+  );
+}
+
+/** A JSON-RPC error response with an HTTP status, carrying the request's id and the error's data. */
+function errorReply(status: number, error: McpError, id: RequestId): Reply {
+  return new Reply(
+    status,
+    { 'content-type': 'application/json' },
+    JSON.stringify({ jsonrpc: '2.0', id, error: error.toJSON() }),
+  );
+}

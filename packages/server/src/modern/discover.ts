@@ -1,0 +1,38 @@
+/**
+ * `server/discover` (2026-07-28, MUST): the server's revisions, capabilities and identity in one
+ * answer. `serverInfo` and the caching hints are added by the codec like on any other result.
+ * @module
+ */
+import { MODERN_PROTOCOL_VERSIONS, type ServerCapabilities } from '@mcpkit/core';
+import type { Server } from '../server.js';
+
+/**
+ * The capabilities as 2026-07-28 can state them: `tasks` is an extension there (announced under
+ * `extensions`), not a capability of its own.
+ */
+function modernCapabilities(capabilities: ServerCapabilities): Record<string, unknown> {
+  if (!('tasks' in capabilities)) return capabilities as Record<string, unknown>;
+  const { tasks: _tasks, ...rest } = capabilities as Record<string, unknown>;
+  return rest;
+}
+
+/**
+ * The answer to `server/discover`, before encoding. It lists the per-request revisions only:
+ * a client picks one of them for the `_meta` of its next requests, and a 2025 revision cannot
+ * go there (those are negotiated by `initialize`).
+ *
+ * @example
+ * ```ts
+ * declare const server: Server;
+ * discoverResult(server).supportedVersions; // ['2026-07-28']
+ * ```
+ */
+export function discoverResult(server: Server): Record<string, unknown> {
+  const result: Record<string, unknown> = {
+    supportedVersions: [...MODERN_PROTOCOL_VERSIONS],
+    capabilities: modernCapabilities(server.capabilities),
+  };
+  const instructions = server.options.instructions;
+  if (instructions !== undefined) result.instructions = instructions;
+  return result;
+}

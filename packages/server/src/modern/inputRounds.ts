@@ -1,0 +1,93 @@
+/**
+ * THE HOOK for input-required rounds (MRTR, docs/2026-07-28.md §5, docs/input-required.md). Under
+ * 2026-07-28 the handler invocation of `tools/call`, `prompts/get` and `resources/read` goes
+ * through {@link invokeWithInputRounds}, which runs it in the server's {@link InputRoundRunner};
+ * every `ctx.elicit()`/`ctx.sample()`/`ctx.listRoots()` (any request to the client) goes through
+ * {@link askClientUnderModern}, which records it as a question of the round.
+ * @module
+ */
+import { CapabilityError, Method } from '@mcpkit/core';
+import type { RequestContext } from '../context.js';
+import { principalOf } from '../http/sessionTable.js';
+import { cannotAskIn } from '../mrtr/recorder.js';
+import type { InputRoundRunner } from '../mrtr/runner.js';
+import { INPUT_REQUIRED_METHODS } from '../mrtr/signal.js';
+
+/**
+ * The methods whose results may be `input_required` (the MRTR table).
+ *
+ * @example
+ * ```ts
+ * INPUT_ROUND_METHODS.has('tools/call'); // true
+ * ```
+ */
+export const INPUT_ROUND_METHODS: ReadonlySet<string> = INPUT_REQUIRED_METHODS;
+
+/** The questions a 2026-07-28 handler can put to the client, all as input requests. */
+const QUESTIONS: ReadonlySet<string> = new Set([
+  Method.ElicitationCreate,
+  Method.SamplingCreateMessage,
+  Method.RootsList,
+]);
+
+/**
+ * Runs the handler of a request that may answer `input_required`. `run` dispatches the request
+ * (routing, validation, middleware, handler) and returns its result in the 2025-11-25 shape; the
+ * runner re-runs it on each retry with the answers recorded so far, or turns its open questions
+ * into an input-required result. The caller encodes either for 2026-07-28 afterwards.
+ *
+ * @example
+ * ```ts
+ * declare const ctx: RequestContext;
+ * declare const runner: InputRoundRunner;
+ * const result = await invokeWithInputRounds(ctx, () => ({ content: [] }), runner);
+ * ```
+ */
+export function invokeWithInputRounds(
+  ctx: RequestContext,
+  run: () => unknown,
+  runner: InputRoundRunner = ctx.session.server.inputRoundRunner(),
+): Promise<unknown> {
+  const scope = ctx.scope;
+  return runner.run(
+    {
+      method: ctx.request.method,
+      params: ctx.request.params,
+      inputResponses: ctx.modern?.inputResponses,
+      requestState: ctx.modern?.requestState,
+      principal: principalOf(scope.principal),
+      clientCapabilities: scope.clientCapabilities as Record<string, unknown>,
+      revision: scope.revision,
+    },
+    (rounds) => {
+      ctx.rounds = rounds;
+      return run();
+    },
+  );
+}
+
+/**
+ * A request to the client made from a handler of a 2026-07-28 request. Elicitation, sampling and
+ * roots become questions of an input-required round; the revision has no other server-to-client
+ * request, and outside `tools/call`, `prompts/get` and `resources/read` no question can be asked.
+ *
+ * @example
+ * ```ts
+ * declare const ctx: RequestContext;
+ * await askClientUnderModern(ctx, 'roots/list', {}); // resolves on the retry that carries the answer
+ * ```
+ */
+export function askClientUnderModern<R>(ctx: RequestContext, method: string, params: object): Promise<R> {
+  const revision = ctx.scope.revision;
+  if (!QUESTIONS.has(method)) {
+    return Promise.reject(
+      new CapabilityError(
+        `Cannot send "${method}" to the client: protocol revision ${revision} has no server-to-client requests`,
+      ),
+    );
+  }
+  if (!ctx.rounds) {
+    return Promise.reject(new CapabilityError(cannotAskIn(revision, ctx.request.method)));
+  }
+  return ctx.rounds.recorder.ask<R>(method, { ...(params as Record<string, unknown>) });
+}

@@ -1,0 +1,77 @@
+/**
+ * Serving one 2026-07-28 request, on any connection: decode (lift the envelope into a request
+ * scope), check the method exists in the revision, dispatch through the same table as 2025
+ * requests, encode the result and map the error code. Nothing is stored: the connection's session
+ * only carries the bytes. See docs/2026-07-28.md §3, §4 and §6.
+ * @module
+ */
+import { ErrorCode, type IncomingRequest, McpError, methodExists } from '@mcpkit/core';
+import {
+  decodeModernRequest,
+  encodeModernError,
+  encodeModernResult,
+  isPromiseLike,
+} from '@mcpkit/core/internal';
+import { RequestContext } from '../context.js';
+import { envelopeScope } from '../scope.js';
+import type { ServerSession } from '../session.js';
+import { INPUT_ROUND_METHODS, invokeWithInputRounds } from './inputRounds.js';
+
+/**
+ * The error a method that the revision does not have gets: `-32601`, naming the revision, so a
+ * client that mixed eras learns why.
+ *
+ * @example
+ * ```ts
+ * notInRevision('initialize', '2026-07-28').message; // 'Method not found: "initialize" does not exist in protocol revision 2026-07-28'
+ * ```
+ */
+export function notInRevision(method: string, revision: string): McpError {
+  return new McpError(
+    ErrorCode.MethodNotFound,
+    `Method not found: "${method}" does not exist in protocol revision ${revision}`,
+  );
+}
+
+/**
+ * Answers one 2026-07-28 request that arrived on `session`'s connection. Throws (or rejects with)
+ * the {@link McpError} the request is answered with.
+ *
+ * @example
+ * ```ts
+ * declare const session: ServerSession;
+ * declare const request: IncomingRequest;
+ * const result = serveModern(session, request);
+ * ```
+ */
+export function serveModern(session: ServerSession, request: IncomingRequest): unknown {
+  const method = request.method;
+  const decoded = decodeModernRequest(request.params);
+  const revision = decoded.scope.revision;
+  if (!methodExists(method, 'c2s', revision)) throw notInRevision(method, revision);
+  const scope = envelopeScope(decoded.scope, request.extra?.authInfo);
+  const ctx = new RequestContext(session, request, {
+    scope,
+    inputResponses: decoded.inputResponses,
+    requestState: decoded.requestState,
+  });
+  const server = session.server;
+  const run = (): unknown => server.dispatch(method, decoded.params, ctx);
+  let result: unknown;
+  try {
+    result = INPUT_ROUND_METHODS.has(method) ? invokeWithInputRounds(ctx, run) : run();
+  } catch (error) {
+    throw encodeModernError(error);
+  }
+  const encode = (value: unknown) => encodeModernResult(method, asRecord(value), server.info);
+  if (isPromiseLike(result)) {
+    return Promise.resolve(result).then(encode, (error: unknown) => {
+      throw encodeModernError(error);
+    });
+  }
+  return encode(result);
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+}

@@ -1,0 +1,87 @@
+/**
+ * The request scope: what a handler may know about the client that sent a request, the same in
+ * both eras. Under 2025 revisions a long-lived session supplies it (the scope is a view of the
+ * session); under 2026-07-28 the request's own `_meta` envelope does, and nothing is stored.
+ * See docs/2026-07-28.md §4.
+ * @module
+ */
+import type {
+  AuthInfo,
+  ClientCapabilities,
+  EnvelopeScope,
+  Implementation,
+  LoggingLevel,
+  Revision,
+} from '@mcpkit/core';
+import type { ServerSession } from './session.js';
+
+/**
+ * Who sent a request and under which revision. Handlers read it as `ctx.scope`.
+ *
+ * @example
+ * ```ts
+ * server.tool('who', { description: 'Says who is asking' }, (_args, ctx) =>
+ *   `${ctx.scope.clientInfo?.name ?? 'someone'} on ${ctx.scope.revision}`,
+ * );
+ * ```
+ */
+export interface RequestScope {
+  readonly revision: Revision;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  /** The least severe log level the client wants; for 2026-07-28, absent means no logs at all. */
+  readonly logLevel: LoggingLevel | undefined;
+  /** Who the authorization layer says sent the request. */
+  readonly principal: AuthInfo | undefined;
+  /** The session id, under 2025 revisions over Streamable HTTP only. */
+  readonly sessionId: string | undefined;
+}
+
+/** The scope of a request on a 2025-era session: read through to the session, never copied. */
+class SessionScope implements RequestScope {
+  constructor(
+    private readonly session: ServerSession,
+    readonly principal: AuthInfo | undefined,
+  ) {}
+  get revision(): Revision {
+    return this.session.protocolVersion;
+  }
+  get clientCapabilities(): ClientCapabilities {
+    return this.session.clientCapabilities;
+  }
+  get clientInfo(): Implementation | undefined {
+    return this.session.clientInfo;
+  }
+  get logLevel(): LoggingLevel | undefined {
+    return this.session.logLevel;
+  }
+  get sessionId(): string | undefined {
+    return this.session.id;
+  }
+}
+
+/**
+ * The scope of a request on a 2025-era session.
+ *
+ * @example
+ * ```ts
+ * declare const session: ServerSession;
+ * sessionScope(session, undefined).revision; // session.protocolVersion
+ * ```
+ */
+export function sessionScope(session: ServerSession, principal: AuthInfo | undefined): RequestScope {
+  return new SessionScope(session, principal);
+}
+
+/**
+ * The scope of a 2026-07-28 request, from its decoded envelope. Frozen; one per request.
+ *
+ * @example
+ * ```ts
+ * declare const envelope: EnvelopeScope;
+ * envelopeScope(envelope, undefined).sessionId; // undefined
+ * ```
+ */
+export function envelopeScope(envelope: EnvelopeScope, principal: AuthInfo | undefined): RequestScope {
+  return Object.freeze({ ...envelope, principal, sessionId: undefined });
+}

@@ -111,7 +111,11 @@ export class RequestContext {
    *
    * @example
    * ```ts
-   * if (ctx.requestState === undefined) return { resultType: 'input_required', requestState: 'step-2' };
+   * server.tool('steps', { description: 'Two steps, its own way' }, (_args, ctx) =>
+   *   ctx.requestState === undefined
+   *     ? { resultType: 'input_required', requestState: 'step-2' }
+   *     : `resumed at ${ctx.requestState}`,
+   * );
    * ```
    */
   get requestState(): string | undefined {

@@ -131,39 +131,31 @@ function scenarios(transport: () => Send) {
 
   it('rejects an expired requestState', async () => {
     const send = transport();
-    const params = { name: 'roots', arguments: {} };
     // Sealed with the server's own key eleven minutes ago: authentic, bound to this call, expired.
-    const past = new RequestStateSealer([MRTR_TEST_KEY], {}, () => Date.now() - 11 * 60 * 1000);
-    const requestState = await past.seal({
-      method: 'tools/call',
-      paramsDigest: await digestOf(params),
-      principal: undefined,
-      rounds: 1,
-      answers: new Map(),
-      asked: new Map([
-        ['0', { method: 'roots/list', digest: await digestOf({ method: 'roots/list', params: {} }) }],
-      ]),
-    });
+    const requestState = await rootsState(Date.now() - 11 * 60 * 1000);
+    const retry = (state: string) =>
+      call('roots', {}, { inputResponses: { '0': { roots: [] } }, requestState: state });
     const before = await runs(send);
-    const rejected = await send(call('roots', {}, { inputResponses: { '0': { roots: [] } }, requestState }));
+    const rejected = await send(retry(requestState));
     expect(rejected.error.code).toBe(-32602);
     expect(rejected.error.message).toMatch(/^requestState has expired/);
     expect(await runs(send)).toEqual(before);
     // The same state sealed now is accepted: only its age was wrong.
-    const fresh = await new RequestStateSealer([MRTR_TEST_KEY]).seal({
-      method: 'tools/call',
-      paramsDigest: await digestOf(params),
-      principal: undefined,
-      rounds: 1,
-      answers: new Map(),
-      asked: new Map([
-        ['0', { method: 'roots/list', digest: await digestOf({ method: 'roots/list', params: {} }) }],
-      ]),
-    });
-    const accepted = await send(
-      call('roots', {}, { inputResponses: { '0': { roots: [] } }, requestState: fresh }),
-    );
+    const accepted = await send(retry(await rootsState(Date.now())));
     expect(accepted.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: '' }] });
+  });
+}
+
+/** The state the server issues for `roots` after asking for the roots, as if sealed at `issuedAt`. */
+async function rootsState(issuedAt: number): Promise<string> {
+  const question = await digestOf({ method: 'roots/list', params: {} });
+  return new RequestStateSealer([MRTR_TEST_KEY], {}, () => issuedAt).seal({
+    method: 'tools/call',
+    paramsDigest: await digestOf({ name: 'roots', arguments: {} }),
+    principal: undefined,
+    rounds: 1,
+    answers: new Map(),
+    asked: new Map([['0', { method: 'roots/list', digest: question }]]),
   });
 }
 

@@ -6,6 +6,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { McpClient } from '@mcpkit/client';
 import { StreamableHttpClientTransport } from '@mcpkit/client/http';
+import type { AuthInfo } from '@mcpkit/core';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -213,6 +214,45 @@ describe('input-required rounds over HTTP', () => {
       expect((await runs(send)).together).toBe((before.together ?? 0) + 3);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('input-required rounds and authorization', () => {
+  it('binds the state to the principal: the same state under another token is -32602', async () => {
+    // The documented seam for hosts that verify tokens themselves: handle(request, { authInfo }).
+    const tokens: Record<string, AuthInfo> = {
+      'Bearer alice': { clientId: 'app', extra: { sub: 'alice' } },
+      'Bearer bob': { clientId: 'app', extra: { sub: 'bob' } },
+    };
+    const handler = createStreamableHttpHandler(createMrtrServer());
+    const http = await serve(
+      (request: Request) =>
+        handler.handle(request, { authInfo: tokens[request.headers.get('authorization') ?? ''] }),
+      { path: '/mcp' },
+    );
+    try {
+      const as =
+        (who: string): Send =>
+        async (message) =>
+          (await postModern(http.url, message, { authorization: `Bearer ${who}` })).body!;
+      const first = await as('alice')(call('roots'));
+      const retry = () =>
+        call(
+          'roots',
+          {},
+          { inputResponses: { '0': { roots: [] } }, requestState: first.result.requestState },
+        );
+      const stolen = await as('bob')(retry());
+      expect(stolen.error).toMatchObject({
+        code: -32602,
+        message: 'requestState was issued to another principal',
+      });
+      const own = await as('alice')(retry());
+      expect(own.result.resultType).toBe('complete');
+    } finally {
+      await http.close();
+      await handler.close?.();
     }
   });
 });

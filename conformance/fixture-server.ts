@@ -1,6 +1,7 @@
 /**
  * The fixture server the official conformance suite (`@modelcontextprotocol/conformance` 0.1.16)
- * tests: every tool, resource, template and prompt its 32 server scenarios ask for, served over
+ * tests: every tool, resource, template and prompt its 32 server scenarios ask for (and, from
+ * fixture-2026.ts, what the 2026-07-28 scenarios of 0.2.0-alpha.12 add), served over
  * stateful Streamable HTTP with the default event store, on `http://127.0.0.1:<port>/mcp`.
  * Built from conformance/FIXTURES.md, on the public API only.
  *
@@ -19,6 +20,7 @@ import {
   text,
 } from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
+import { registerModernFixtures } from './fixture-2026.js';
 
 /** A 1×1 RGB PNG (valid base64, made for this project). */
 const PNG_1X1 =
@@ -380,6 +382,7 @@ function createFixtureServer(): McpServer {
   registerClientRequestTools(server);
   registerResources(server);
   registerPrompts(server);
+  registerModernFixtures(server);
   return server;
 }
 

@@ -26,6 +26,7 @@ export {
   InvalidResponseError,
   LocalError,
   McpError,
+  MissingRequiredClientCapabilityError,
   RequestCancelledError,
   RequestTimeoutError,
   type RequiredUrlElicitation,

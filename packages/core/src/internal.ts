@@ -64,6 +64,7 @@ export {
   decodeModernRequest,
   encodeModernError,
   encodeModernResult,
+  envelopeShapeError,
   envelopeVersion,
   unsupportedVersion,
 } from './protocol/modern.js';

@@ -44,6 +44,7 @@ import {
 import { onMethod } from './middleware/method.js';
 import { deliver } from './middleware/sending.js';
 import { discoverResult } from './modern/discover.js';
+import { answerListen, ListenRegistry } from './modern/listen.js';
 import { checkRequestStateKeys } from './mrtr/keyRing.js';
 import { resolveLimits } from './mrtr/limits.js';
 import { InputRoundRunner } from './mrtr/runner.js';
@@ -51,6 +52,7 @@ import { RequestStateSealer } from './mrtr/sealedState.js';
 import { ServerSession, type SessionConnectOptions } from './session.js';
 
 const DISCOVER = 'server/discover';
+const LISTEN = 'subscriptions/listen';
 
 type ToolVisibility = (name: string, ctx: ServerMiddlewareContext) => boolean;
 
@@ -76,15 +78,19 @@ export class Server {
     [Method.Initialize, (params, ctx) => ctx.session.acceptInitialize(params)],
     [Method.Ping, answerPing],
     [DISCOVER, (_params, ctx) => discoverResult(ctx.session.server)],
+    [LISTEN, (params, ctx) => answerListen(this.listeners, params, ctx)],
   ]);
   /** Methods {@link setRequestHandler} refuses, with who answers them. */
   private readonly reserved = new Map<string, string>([
     [Method.Initialize, 'the session itself'],
     [Method.Ping, 'the session itself'],
     [DISCOVER, 'the server itself'],
+    [LISTEN, 'the server itself'],
   ]);
   private readonly notificationHandlers = new Map<string, Set<NotificationHandler>>();
   private readonly liveSessions = new Set<ServerSession>();
+  /** The open 2026-07-28 `subscriptions/listen` requests: broadcasts reach them with no session. */
+  private readonly listeners = new ListenRegistry();
   private readonly openListeners = new Set<SessionListener>();
   private readonly closeListeners = new Set<SessionListener>();
   private readonly middlewares: ServerMiddleware[] = [];
@@ -509,6 +515,7 @@ export class Server {
     params?: Record<string, unknown>,
     filter?: (session: ServerSession) => boolean,
   ): void {
+    this.listeners.publish(method, params);
     for (const session of this.liveSessions) {
       if (!session.initialized || (filter && !filter(session))) continue;
       try {
@@ -522,6 +529,7 @@ export class Server {
 
   /** Closes every session. */
   async close(): Promise<void> {
+    this.listeners.endAll();
     await Promise.allSettled([...this.liveSessions].map((session) => session.close()));
   }
 

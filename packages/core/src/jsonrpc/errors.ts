@@ -237,3 +237,23 @@ export class UrlElicitationRequiredError extends McpError {
     super(ErrorCode.UrlElicitationRequired, message, { elicitations });
   }
 }
+
+/**
+ * The request needs a client capability its `_meta` did not declare (`-32021`, revision
+ * 2026-07-28). Thrown for a handler that asks the client for something (elicitation, sampling,
+ * roots) it cannot give; a tool's handler does not turn it into an `isError` result.
+ *
+ * @example
+ * ```ts
+ * throw new MissingRequiredClientCapabilityError({ elicitation: {} }, 'This tool needs elicitation');
+ * ```
+ */
+export class MissingRequiredClientCapabilityError extends McpError {
+  override name = 'MissingRequiredClientCapabilityError';
+  constructor(
+    readonly requiredCapabilities: Record<string, unknown>,
+    message = `The request needs client capabilities it did not declare: ${Object.keys(requiredCapabilities).join(', ')}`,
+  ) {
+    super(ErrorCode.MissingRequiredClientCapability, message, { requiredCapabilities });
+  }
+}

@@ -116,19 +116,46 @@ function checkLogLevel(value: unknown): LoggingLevel | undefined {
   return value as LoggingLevel;
 }
 
+/**
+ * What is wrong with a request's envelope apart from which version it names: a missing `_meta`,
+ * a missing or non-string protocol version, missing client capabilities, a malformed client info
+ * or log level are `-32602`. `undefined` when the shape is right. HTTP checks this before its
+ * header rules; the version's support is checked after them (`-32022`).
+ *
+ * @example
+ * ```ts
+ * envelopeShapeError({ name: 'x' })?.code; // -32602 (no _meta)
+ * ```
+ */
+export function envelopeShapeError(params: unknown): McpError | undefined {
+  try {
+    checkShape(isRecord(params) ? params._meta : undefined);
+    return undefined;
+  } catch (error) {
+    return error as McpError;
+  }
+}
+
+function checkShape(meta: unknown): asserts meta is Record<string, unknown> {
+  if (!isRecord(meta)) throw invalid('"_meta" with the request envelope is required under 2026-07-28');
+  if (typeof meta[ENVELOPE.protocolVersion] !== 'string') {
+    throw invalid(`"_meta.${ENVELOPE.protocolVersion}" is required and must be a string`);
+  }
+  if (!isRecord(meta[ENVELOPE.clientCapabilities])) {
+    throw invalid(`"_meta.${ENVELOPE.clientCapabilities}" is required and must be an object`);
+  }
+  checkImplementation(meta[ENVELOPE.clientInfo]);
+  checkLogLevel(meta[ENVELOPE.logLevel]);
+}
+
 /** Lifts and checks the envelope; throws the {@link McpError} the request is answered with. */
-function liftEnvelope(meta: Record<string, unknown>): EnvelopeScope {
+function liftEnvelope(meta: unknown): EnvelopeScope {
+  checkShape(meta);
   const version = meta[ENVELOPE.protocolVersion];
   if (!isModernProtocolVersion(version)) throw unsupportedVersion(version);
-  const capabilities = meta[ENVELOPE.clientCapabilities];
-  if (!isRecord(capabilities)) {
-    throw invalid(
-      `"_meta.${ENVELOPE.clientCapabilities}" is required under ${version} and must be an object`,
-    );
-  }
   return Object.freeze({
     revision: version,
-    clientCapabilities: capabilities as ClientCapabilities,
+    clientCapabilities: meta[ENVELOPE.clientCapabilities] as ClientCapabilities,
     clientInfo: checkImplementation(meta[ENVELOPE.clientInfo]),
     logLevel: checkLogLevel(meta[ENVELOPE.logLevel]),
   });
@@ -151,8 +178,8 @@ function liftEnvelope(meta: Record<string, unknown>): EnvelopeScope {
  * ```
  */
 export function decodeModernRequest(raw: Record<string, unknown> | undefined): DecodedModernRequest {
-  const meta = isRecord(raw?._meta) ? raw._meta : {};
-  const scope = liftEnvelope(meta);
+  const scope = liftEnvelope(raw?._meta);
+  const meta = raw!._meta as Record<string, unknown>;
   const params: Record<string, unknown> = {};
   for (const key of Object.keys(raw ?? {})) {
     if (key !== '_meta' && key !== 'inputResponses' && key !== 'requestState') params[key] = raw![key];

@@ -10,6 +10,7 @@ import { ErrorCode, isModernProtocolVersion, McpError, methodExists, type Reques
 import {
   type ClassifiedBody,
   classifyBody,
+  envelopeShapeError,
   envelopeVersion,
   isRecord,
   unsupportedVersion,
@@ -134,9 +135,13 @@ export function checkModernPost(
   toolInputSchema: (toolName: string) => unknown,
 ): Reply | undefined {
   const { id, method, version } = post;
-  if (!isModernProtocolVersion(version)) return errorReply(400, unsupportedVersion(version), id);
-  const mismatch = checkModernHeaders(request, post, version, toolInputSchema);
+  // The order the revision implies: a malformed envelope is -32602, a header that disagrees with
+  // the body -32020 (even when the body names an unknown version), and only then -32022.
+  const shape = envelopeShapeError(post.params);
+  if (shape) return errorReply(400, shape, id);
+  const mismatch = checkModernHeaders(request, post, String(version), toolInputSchema);
   if (mismatch !== undefined) return errorReply(400, new McpError(ErrorCode.HeaderMismatch, mismatch), id);
+  if (!isModernProtocolVersion(version)) return errorReply(400, unsupportedVersion(version), id);
   if (!methodExists(method, 'c2s', version) || !answers(method)) {
     const message = `Method not found: "${method}" is not served under protocol revision ${version}`;
     return errorReply(404, new McpError(ErrorCode.MethodNotFound, message), id);
@@ -159,6 +164,28 @@ export function isModernStreamRequest(request: RawHttpRequest): boolean {
     request.header(SESSION_HEADER) === null &&
     isModernProtocolVersion(request.header(PROTOCOL_VERSION_HEADER))
   );
+}
+
+/**
+ * The HTTP status of a 2026-07-28 answer: the revision's errors that the handler raised (a
+ * missing client capability) get their status like the ones refused up front.
+ *
+ * @example
+ * ```ts
+ * modernStatus({ jsonrpc: '2.0', id: 1, error: { code: -32021, message: 'm' } }); // 400
+ * ```
+ */
+export function modernStatus(message: unknown): number {
+  if (!isRecord(message) || !isRecord(message.error)) return 200;
+  const code = message.error.code;
+  if (code === ErrorCode.MethodNotFound) return 404;
+  if (
+    code === ErrorCode.HeaderMismatch ||
+    code === ErrorCode.MissingRequiredClientCapability ||
+    code === ErrorCode.UnsupportedProtocolVersion
+  )
+    return 400;
+  return 200;
 }
 
 /** A JSON-RPC error response with an HTTP status, carrying the request's id and the error's data. */

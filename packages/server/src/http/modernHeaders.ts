@@ -5,7 +5,7 @@
  * `Mcp-Name` and `Mcp-Param-*` values may be `=?base64?…?=` (UTF-8), decoded before comparing.
  * @module
  */
-import { isRecord } from '@mcpkit/core/internal';
+import { isBase64Char, isRecord } from '@mcpkit/core/internal';
 import type { RawHttpRequest } from './rawHttp.js';
 
 /** What the header check needs of the POST (a subset of `ModernPost`). */
@@ -44,6 +44,8 @@ export function decodeHeaderValue(value: string): string | undefined {
   }
   if (!value.startsWith(SENTINEL_START) || !value.endsWith(SENTINEL_END)) return value;
   const encoded = value.slice(SENTINEL_START.length, value.length - SENTINEL_END.length);
+  // atob() forgives missing padding and stray spaces; the revision wants strict Base64.
+  if (!isStrictBase64(encoded)) return undefined;
   try {
     const binary = atob(encoded);
     const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
@@ -51,6 +53,16 @@ export function decodeHeaderValue(value: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Canonical Base64: whole quads of the standard alphabet, `=` only as the last one or two. */
+function isStrictBase64(text: string): boolean {
+  if (text.length % 4 !== 0) return false;
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  for (let i = 0; i < text.length - padding; i++) {
+    if (!isBase64Char(text.charCodeAt(i))) return false;
+  }
+  return true;
 }
 
 /**

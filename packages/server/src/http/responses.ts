@@ -54,10 +54,10 @@ export function sseHeaders(sessionId?: string): Record<string, string> {
 }
 
 /** A 200 reply carrying one serialized JSON-RPC message (or batch). */
-export function jsonReply(json: string, sessionId?: string): Reply {
+export function jsonReply(json: string, sessionId?: string, status = 200): Reply {
   const headers: Record<string, string> = { 'content-type': JSON_TYPE };
   if (sessionId !== undefined) headers[SESSION_HEADER] = sessionId;
-  return new Reply(200, headers, json);
+  return new Reply(status, headers, json);
 }
 
 /** An HTTP refusal with a JSON-RPC error body (no `id` unless the request's id is known). */

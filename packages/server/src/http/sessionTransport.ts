@@ -71,6 +71,8 @@ export interface ExchangeOptions {
    * `Request`'s signal has a cost on some runtimes (Deno prints a legacy-abort notice).
    */
   readonly request: { readonly signal: AbortSignalLike } | undefined;
+  /** The HTTP status of a JSON answer (2026-07-28 gives some errors 400 or 404); default 200. */
+  readonly statusOf?: (message: JsonRpcMessage | JsonRpcMessage[]) => number;
 }
 
 /** The first revision with priming events and SSE polling (SEP-1699). */
@@ -504,7 +506,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     if (!exchange.stream) {
       const sessionHeader = exchange.options.opensSession ? this.initialized(message) : undefined;
       if (exchange.remaining <= 0 && exchange.options.preferJson) {
-        this.finish(exchange, jsonReply(json, sessionHeader));
+        this.finish(exchange, jsonReply(json, sessionHeader, exchange.options.statusOf?.(message)));
         return;
       }
       this.openSse(exchange, sessionHeader);

@@ -24,6 +24,7 @@ import {
   isModernStreamRequest,
   type ModernPost,
   modernPostOf,
+  modernStatus,
   summarize,
 } from './classify.js';
 import { CorsPolicy, withCors } from './cors.js';
@@ -40,7 +41,7 @@ import { emptyReply, PROTOCOL_VERSION_HEADER, Refuse, Reply, SESSION_HEADER } fr
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
 import type { SessionStore } from './sessionStore.js';
 import { clientKeyOf, mayUseSession, principalOf, type SessionLimits, SessionTable } from './sessionTable.js';
-import { type HttpRuntime, HttpSessionTransport } from './sessionTransport.js';
+import { type ExchangeOptions, type HttpRuntime, HttpSessionTransport } from './sessionTransport.js';
 import type { SharedRefusal, SharedSessions } from './sharedSessions.js';
 import { type ConnectionRegistry, DEFAULT_KEEP_ALIVE_INTERVAL, KEEP_ALIVE } from './sse.js';
 import { SHARED_SESSIONS } from './storeErrors.js';
@@ -482,7 +483,8 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     }
     // `initialize` gets a real (one-request) handshake; everything else runs pre-initialized.
     const connectOptions = summary.initialize ? undefined : { stateless: { protocolVersion: version } };
-    return this.serveOnce(request, summary, extra, connectOptions);
+    const exchange = { preferJson: this.preferJson, opensSession: false, request };
+    return this.serveOnce(summary, extra, exchange, connectOptions);
   }
 
   /**
@@ -502,20 +504,23 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
       (name) => this.server.toolInputSchema(name),
     );
     if (refused) return refused;
-    return this.serveOnce(request, summary, extra, {
+    // JSON whenever the result is the first message, so an error the revision gives a status (a
+    // missing client capability: 400) gets it; anything sent before the result still opens SSE.
+    const exchange = { preferJson: true, opensSession: false, request, statusOf: modernStatus };
+    return this.serveOnce(summary, extra, exchange, {
       stateless: { protocolVersion: LATEST_PROTOCOL_VERSION },
     });
   }
 
   /** Serves one POST on a throwaway session over the one server definition. */
   private serveOnce(
-    request: RawHttpRequest,
     summary: BodySummary,
     extra: MessageExtra,
+    exchange: ExchangeOptions,
     connectOptions: SessionConnectOptions | undefined,
   ): Promise<Reply> {
     const transport = new HttpSessionTransport(this, undefined, true);
-    const response = this.openExchange(transport, summary.ids, request, false);
+    const response = transport.openExchange(summary.ids, exchange);
     transport.session = this.server.connect(transport, connectOptions);
     transport.deliver(summary.body, extra);
     return response;

@@ -6,7 +6,12 @@
  * {@link askClientUnderModern}, which records it as a question of the round.
  * @module
  */
-import { CapabilityError, Method } from '@mcpkit/core';
+import {
+  CapabilityError,
+  type ClientCapabilities,
+  Method,
+  MissingRequiredClientCapabilityError,
+} from '@mcpkit/core';
 import type { RequestContext } from '../context.js';
 import { principalOf } from '../http/sessionTable.js';
 import { cannotAskIn } from '../mrtr/recorder.js';
@@ -67,9 +72,43 @@ export function invokeWithInputRounds(
 }
 
 /**
+ * The client capability a request to the client needs under 2026-07-28, or `undefined` when the
+ * request's envelope declared it. URL-mode elicitation needs `elicitation.url`; form mode is
+ * what a bare `elicitation: {}` means.
+ *
+ * @example
+ * ```ts
+ * missingForRequest('roots/list', {}, {}); // { roots: {} }
+ * missingForRequest('roots/list', {}, { roots: {} }); // undefined
+ * ```
+ */
+export function missingForRequest(
+  method: string,
+  params: object,
+  declared: ClientCapabilities,
+): Record<string, unknown> | undefined {
+  const caps = declared as Record<string, Record<string, unknown> | undefined>;
+  switch (method) {
+    case 'sampling/createMessage':
+      return caps.sampling ? undefined : { sampling: {} };
+    case 'roots/list':
+      return caps.roots ? undefined : { roots: {} };
+    case 'elicitation/create': {
+      const url = (params as { mode?: unknown }).mode === 'url';
+      if (!caps.elicitation) return { elicitation: url ? { url: {} } : {} };
+      return url && !caps.elicitation.url ? { elicitation: { url: {} } } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
  * A request to the client made from a handler of a 2026-07-28 request. Elicitation, sampling and
- * roots become questions of an input-required round; the revision has no other server-to-client
- * request, and outside `tools/call`, `prompts/get` and `resources/read` no question can be asked.
+ * roots become questions of an input-required round; a capability the envelope did not declare is
+ * `-32021` (MissingRequiredClientCapabilityError, which a handler may catch); the revision has no
+ * other server-to-client request, and outside `tools/call`, `prompts/get` and `resources/read` no
+ * question can be asked (both a local CapabilityError naming the revision).
  *
  * @example
  * ```ts
@@ -86,8 +125,15 @@ export function askClientUnderModern<R>(ctx: RequestContext, method: string, par
       ),
     );
   }
-  if (!ctx.rounds) {
-    return Promise.reject(new CapabilityError(cannotAskIn(revision, ctx.request.method)));
+  const missing = missingForRequest(method, params, ctx.scope.clientCapabilities);
+  if (missing) {
+    return Promise.reject(
+      new MissingRequiredClientCapabilityError(
+        missing,
+        `"${method}" needs the client capability ${Object.keys(missing)[0]}, which this request did not declare`,
+      ),
+    );
   }
+  if (!ctx.rounds) return Promise.reject(new CapabilityError(cannotAskIn(revision, ctx.request.method)));
   return ctx.rounds.recorder.ask<R>(method, { ...(params as Record<string, unknown>) });
 }

@@ -15,6 +15,7 @@ import {
   type ListToolsResult,
   McpError,
   Method,
+  MissingRequiredClientCapabilityError,
   UrlElicitationRequiredError,
   type ValidationResult,
 } from '@mcpkit/core';
@@ -298,8 +299,14 @@ export class ToolsFeature extends Feature {
 
   /** A thrown error becomes an `isError` result, except one the specification answers as an error. */
   private failed(state: ToolState, error: unknown, ctx: RequestContext): CallToolResult {
-    // A question that waits for the next input-required round (2026-07-28) is no failure: the runner takes it.
-    if (error instanceof UrlElicitationRequiredError || error instanceof InputRequiredSignal) throw error;
+    // Answered as errors: a question waiting for the next input-required round (2026-07-28), which
+    // the runner takes, and errors the specification defines.
+    if (
+      error instanceof UrlElicitationRequiredError ||
+      error instanceof MissingRequiredClientCapabilityError ||
+      error instanceof InputRequiredSignal
+    )
+      throw error;
     if (!(error instanceof ToolError) && !ctx.request.cancelled && !ctx.request.aborted) {
       this.host.reportError(toError(error), ctx.session);
     }

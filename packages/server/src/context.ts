@@ -31,6 +31,24 @@ export interface ModernRequestParts {
   readonly requestState: unknown;
 }
 
+/**
+ * Options of `ctx.elicit()`, `ctx.sample()` and `ctx.listRoots()`: those of any request to the
+ * client, and the key of the question under 2026-07-28.
+ *
+ * @example
+ * ```ts
+ * const options: AskOptions = { timeout: 30_000, inputKey: 'user_name' };
+ * ```
+ */
+export interface AskOptions extends OutgoingRequestOptions {
+  /**
+   * Under 2026-07-28: this question's key in `inputRequests` (the client answers under the same key
+   * in `inputResponses`). Default: its position among the handler's questions, `"0"`, `"1"`, … Each
+   * key is used once per request. Ignored under 2025 revisions.
+   */
+  inputKey?: string;
+}
+
 /** Log methods bound to one request, one per RFC 5424 level. */
 export interface RequestLogger {
   debug(data: unknown, logger?: string): void;
@@ -251,7 +269,7 @@ export class RequestContext {
    * const reply = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }], maxTokens: 100 });
    * ```
    */
-  sample(params: CreateMessageRequestParams, options?: OutgoingRequestOptions): Promise<CreateMessageResult> {
+  sample(params: CreateMessageRequestParams, options?: AskOptions): Promise<CreateMessageResult> {
     return this.requestClient<CreateMessageResult>(Method.SamplingCreateMessage, params, options);
   }
 
@@ -270,7 +288,7 @@ export class RequestContext {
    */
   elicit(
     params: ElicitRequestFormParams | ElicitRequestURLParams,
-    options?: OutgoingRequestOptions,
+    options?: AskOptions,
   ): Promise<ElicitResult> {
     return this.requestClient<ElicitResult>(Method.ElicitationCreate, params, options);
   }
@@ -284,7 +302,7 @@ export class RequestContext {
    * const { roots } = await ctx.listRoots();
    * ```
    */
-  listRoots(options?: OutgoingRequestOptions): Promise<ListRootsResult> {
+  listRoots(options?: AskOptions): Promise<ListRootsResult> {
     return this.requestClient<ListRootsResult>(Method.RootsList, {}, options);
   }
 
@@ -301,7 +319,8 @@ export class RequestContext {
     params: object,
     options?: OutgoingRequestOptions,
   ): Promise<R> {
-    if (this.modern) return askClientUnderModern<R>(this, method, params);
+    if (this.modern)
+      return askClientUnderModern<R>(this, method, params, (options as AskOptions | undefined)?.inputKey);
     if (this.session.server.sendPipeline) {
       return sendThrough(this.session, method, params as Record<string, unknown>, false, this, {
         options,

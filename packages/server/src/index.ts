@@ -36,7 +36,7 @@ export {
   imageFrom,
   type SourceOptions,
 } from './content/sources.js';
-export { RequestContext, type RequestLogger } from './context.js';
+export { type AskOptions, RequestContext, type RequestLogger } from './context.js';
 export {
   type MethodHandler,
   type MethodNotificationHandler,

@@ -116,7 +116,12 @@ export function missingForRequest(
  * await askClientUnderModern(ctx, 'roots/list', {}); // resolves on the retry that carries the answer
  * ```
  */
-export function askClientUnderModern<R>(ctx: RequestContext, method: string, params: object): Promise<R> {
+export function askClientUnderModern<R>(
+  ctx: RequestContext,
+  method: string,
+  params: object,
+  inputKey?: string,
+): Promise<R> {
   const revision = ctx.scope.revision;
   if (!QUESTIONS.has(method)) {
     return Promise.reject(
@@ -135,5 +140,5 @@ export function askClientUnderModern<R>(ctx: RequestContext, method: string, par
     );
   }
   if (!ctx.rounds) return Promise.reject(new CapabilityError(cannotAskIn(revision, ctx.request.method)));
-  return ctx.rounds.recorder.ask<R>(method, { ...(params as Record<string, unknown>) });
+  return ctx.rounds.recorder.ask<R>(method, { ...(params as Record<string, unknown>) }, inputKey);
 }

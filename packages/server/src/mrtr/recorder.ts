@@ -1,11 +1,12 @@
 /**
  * The rounds recorder: under 2026-07-28 a handler is run again from the start on every retry, and
- * each of its questions to the client (`ctx.elicit`, `ctx.sample`, `ctx.listRoots`) gets a sequence
+ * each of its questions to the client (`ctx.elicit`, `ctx.sample`, `ctx.listRoots`) gets a key: the
+ * one the handler gave it (`inputKey`), else its sequence
  * number in call order. A question whose answer is recorded resolves at once; any other is noted
  * for the input-required result and rejects with {@link InputRequiredSignal}.
  * @module
  */
-import { CapabilityError } from '@mcpkit/core';
+import { CapabilityError, LocalError } from '@mcpkit/core';
 import { missingClientCapability } from '@mcpkit/core/internal';
 import { digestOf } from './digest.js';
 import type { RecordedAnswer } from './sealedState.js';
@@ -13,7 +14,8 @@ import { INPUT_REQUIRED_METHODS, type InputRequest, InputRequiredSignal } from '
 
 /** A question asked in this run that has no answer yet. */
 export interface UnansweredQuestion {
-  readonly sequence: number;
+  /** Its key in `inputRequests`: the handler's `inputKey`, else its position ("0", "1", …). */
+  readonly key: string;
   readonly request: InputRequest;
   readonly digest: string;
 }
@@ -44,9 +46,11 @@ export function cannotAskIn(revision: string, requestMethod: string): string {
  */
 export class InputRecorder {
   private next = 0;
+  /** A question asked wrongly (a bad or repeated `inputKey`): a bug in the handler, never masked. */
+  misuse: LocalError | undefined;
   // Noted when asked, before the digest is known: a Promise.all settles the handler at the first
   // rejection, and the questions issued beside it must still go out in this round.
-  private readonly asked: Array<{ sequence: number; request: InputRequest; digest: Promise<string> }> = [];
+  private readonly asked: Array<{ key: string; request: InputRequest; digest: Promise<string> }> = [];
 
   constructor(
     /** Answers known at the start of this run (from the state and this retry's `inputResponses`). */
@@ -59,19 +63,27 @@ export class InputRecorder {
 
   /**
    * Asks the client `method` with `params`: resolves with the recorded answer if this question (same
-   * position, same request) was answered, else rejects with {@link InputRequiredSignal}. Rejects with
+   * key, same request) was answered, else rejects with {@link InputRequiredSignal}. Rejects with
    * a `CapabilityError` when the client did not declare the capability, or the request cannot carry
    * questions in this revision.
    */
-  ask<R>(method: string, params: Record<string, unknown>): Promise<R> {
+  ask<R>(method: string, params: Record<string, unknown>, inputKey?: string): Promise<R> {
     const refusal = this.refusal(method, params);
     if (refusal) return Promise.reject(new CapabilityError(refusal));
-    const sequence = this.next++;
+    const key = inputKey ?? String(this.next);
+    this.next++;
+    if (typeof key !== 'string' || key === '' || this.asked.some((question) => question.key === key)) {
+      // Kept, so that the run fails even if its other questions would otherwise go out.
+      this.misuse ??= new LocalError(
+        `inputKey ${JSON.stringify(key)} must be a non-empty string used once per request`,
+      );
+      return Promise.reject(this.misuse);
+    }
     const request = { method, params };
     const digest = digestOf(request);
-    this.asked.push({ sequence, request, digest });
+    this.asked.push({ key, request, digest });
     return digest.then((known) => {
-      const answer = this.answerFor(sequence, known);
+      const answer = this.answerFor(key, known);
       if (answer) return answer.response as R;
       throw new InputRequiredSignal(method);
     });
@@ -88,15 +100,15 @@ export class InputRecorder {
   /** The questions of this run that have no answer, in call order. */
   async unanswered(): Promise<UnansweredQuestion[]> {
     const open: UnansweredQuestion[] = [];
-    for (const { sequence, request, digest } of this.asked) {
+    for (const { key, request, digest } of this.asked) {
       const known = await digest;
-      if (!this.answerFor(sequence, known)) open.push({ sequence, request, digest: known });
+      if (!this.answerFor(key, known)) open.push({ key, request, digest: known });
     }
     return open;
   }
 
-  private answerFor(sequence: number, digest: string): RecordedAnswer | undefined {
-    const answer = this.answers.get(String(sequence));
+  private answerFor(key: string, digest: string): RecordedAnswer | undefined {
+    const answer = this.answers.get(key);
     return answer?.digest === digest ? answer : undefined;
   }
 }

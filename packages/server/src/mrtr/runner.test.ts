@@ -129,6 +129,38 @@ describe('InputRoundRunner', () => {
     expect(handler.runs).toBe(2);
   });
 
+  it("keys questions by the handler's inputKey when it gives one", async () => {
+    const handler = counted(async ({ recorder }) => {
+      const [who, roots] = await Promise.all([
+        recorder.ask<{ content: { name: string } }>('elicitation/create', ELICIT, 'user_name'),
+        recorder.ask<{ roots: unknown[] }>('roots/list', {}),
+      ]);
+      return `${who.content.name} ${roots.roots.length}`;
+    });
+    const { result, rounds } = await converse(runner(), call(), handler);
+    expect(rounds[0]!.inputRequests).toEqual({
+      user_name: { method: 'elicitation/create', params: ELICIT },
+      '1': { method: 'roots/list', params: {} },
+    });
+    expect(result).toBe('answer to Your name? 1');
+  });
+
+  it('refuses an inputKey used twice in one request', async () => {
+    const error = await runner()
+      .run(call(), async ({ recorder }) => {
+        await Promise.all([
+          recorder.ask('roots/list', {}, 'same'),
+          recorder.ask('elicitation/create', ELICIT, 'same'),
+        ]);
+      })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(error).toBeInstanceOf(LocalError);
+    expect((error as Error).message).toBe('inputKey "same" must be a non-empty string used once per request');
+  });
+
   it('asks for roots, and tells the handler which round it is in', async () => {
     const seen: number[] = [];
     const { result } = await converse(runner(), call(), async ({ recorder, round }) => {

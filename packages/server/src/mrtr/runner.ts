@@ -95,6 +95,7 @@ export class InputRoundRunner {
     } catch (error) {
       failure = { error };
     }
+    if (recorder.misuse) throw recorder.misuse;
     const open = await recorder.unanswered();
     const own = failure === undefined && isInputRequired(result) ? result : undefined;
     if (open.length === 0 && !own) {
@@ -131,8 +132,8 @@ export class InputRoundRunner {
     const answers = new Map(recorder.answers);
     const asked = new Map<string, AskedQuestion>();
     for (const question of open) {
-      answers.delete(String(question.sequence));
-      asked.set(String(question.sequence), { method: question.request.method, digest: question.digest });
+      answers.delete(question.key);
+      asked.set(question.key, { method: question.request.method, digest: question.digest });
     }
     const carry = own ? own.requestState : state?.carry;
     const requestState = await this.sealer.seal({
@@ -152,16 +153,13 @@ export class InputRoundRunner {
   }
 }
 
-/** The questions of the round: the recorder's (keyed by sequence) and any the handler returned itself. */
+/** The questions of the round: the recorder's and any the handler returned itself. */
 function collectRequests(
   recorder: InputRecorder,
   open: UnansweredQuestion[],
   own: InputRequiredResult | undefined,
 ): Array<[string, InputRequest]> {
-  const requests: Array<[string, InputRequest]> = open.map((question) => [
-    String(question.sequence),
-    question.request,
-  ]);
+  const requests: Array<[string, InputRequest]> = open.map((question) => [question.key, question.request]);
   if (!own?.inputRequests) return requests;
   const taken = new Set(requests.map(([key]) => key));
   for (const [key, request] of Object.entries(own.inputRequests)) {

@@ -5,12 +5,13 @@
  * gives each question the key the scenario expects. Under 2026-07-28 each becomes a round; under
  * 2025 revisions the same handlers send real requests.
  */
-import type { McpServer } from '@mcpkit/server';
+import type { McpServer, RequestContext } from '@mcpkit/server';
 
 const NAME = 'What is your name?';
 
 function form(property: string, type: 'string' | 'boolean') {
-  return { type: 'object' as const, properties: { [property]: { type } }, required: [property] };
+  const schema = type === 'string' ? { type: 'string' as const } : { type: 'boolean' as const };
+  return { type: 'object' as const, properties: { [property]: schema }, required: [property] };
 }
 
 function sampledText(content: unknown): string {
@@ -18,16 +19,24 @@ function sampledText(content: unknown): string {
   return typeof block === 'object' && block !== null && 'text' in block ? String(block.text) : '';
 }
 
+type Ctx = RequestContext;
+const askName = (ctx: Ctx) =>
+  ctx.elicit({ message: NAME, requestedSchema: form('name', 'string') }, { inputKey: 'user_name' });
+const askConfirm = (ctx: Ctx) =>
+  ctx.elicit({ message: 'Please confirm', requestedSchema: form('ok', 'boolean') }, { inputKey: 'confirm' });
+const askGreeting = (ctx: Ctx) =>
+  ctx.sample(
+    { messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }], maxTokens: 50 },
+    { inputKey: 'greeting' },
+  );
+
 /** Registers the `test_input_required_result_*` tools and prompt on `server`. */
 export function registerInputRequiredFixtures(server: McpServer): void {
   server.tool(
     'test_input_required_result_elicitation',
     { description: 'Asks the user a name' },
     async (_a, ctx) => {
-      const answer = await ctx.elicit(
-        { message: NAME, requestedSchema: form('name', 'string') },
-        { inputKey: 'user_name' },
-      );
+      const answer = await askName(ctx);
       return `Hello, ${String(answer.content?.name ?? 'stranger')}!`;
     },
   );
@@ -59,10 +68,7 @@ export function registerInputRequiredFixtures(server: McpServer): void {
     'test_input_required_result_request_state',
     { description: 'Asks to confirm' },
     async (_a, ctx) => {
-      const answer = await ctx.elicit(
-        { message: 'Please confirm', requestedSchema: form('ok', 'boolean') },
-        { inputKey: 'confirm' },
-      );
+      const answer = await askConfirm(ctx);
       return `state-ok: confirmed=${String(answer.content?.ok)}`;
     },
   );
@@ -70,10 +76,7 @@ export function registerInputRequiredFixtures(server: McpServer): void {
     'test_input_required_result_tampered_state',
     { description: 'Asks to confirm' },
     async (_a, ctx) => {
-      const answer = await ctx.elicit(
-        { message: 'Please confirm', requestedSchema: form('ok', 'boolean') },
-        { inputKey: 'confirm' },
-      );
+      const answer = await askConfirm(ctx);
       return `confirmed=${String(answer.content?.ok)}`;
     },
   );
@@ -82,14 +85,8 @@ export function registerInputRequiredFixtures(server: McpServer): void {
     { description: 'Asks three things at once' },
     async (_a, ctx) => {
       const [name, greeting, { roots }] = await Promise.all([
-        ctx.elicit({ message: NAME, requestedSchema: form('name', 'string') }, { inputKey: 'user_name' }),
-        ctx.sample(
-          {
-            messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }],
-            maxTokens: 50,
-          },
-          { inputKey: 'greeting' },
-        ),
+        askName(ctx),
+        askGreeting(ctx),
         ctx.listRoots({ inputKey: 'client_roots' }),
       ]);
       return `${sampledText(greeting.content)} ${String(name.content?.name)} (${roots.length} roots)`;
@@ -116,16 +113,7 @@ export function registerInputRequiredFixtures(server: McpServer): void {
     'test_input_required_result_capabilities',
     { description: 'Asks what it may' },
     async (_a, ctx) => {
-      const [name, greeting] = await Promise.allSettled([
-        ctx.elicit({ message: NAME, requestedSchema: form('name', 'string') }, { inputKey: 'user_name' }),
-        ctx.sample(
-          {
-            messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }],
-            maxTokens: 50,
-          },
-          { inputKey: 'greeting' },
-        ),
-      ]);
+      const [name, greeting] = await Promise.allSettled([askName(ctx), askGreeting(ctx)]);
       const who = name.status === 'fulfilled' ? String(name.value.content?.name) : 'someone';
       return greeting.status === 'fulfilled'
         ? `${sampledText(greeting.value.content)} ${who}`

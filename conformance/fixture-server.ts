@@ -98,12 +98,14 @@ function registerContentTools(server: McpServer): void {
     'json_schema_2020_12_tool',
     {
       description: 'Tool with JSON Schema 2020-12 features',
-      // Listed exactly as written: the suite checks $schema, $defs and additionalProperties.
+      // Listed exactly as written: the suite checks $schema, $defs and additionalProperties (SEP-1613),
+      // and 0.2.0-alpha.12 also $anchor, allOf/anyOf and if/then/else (SEP-2106).
       inputSchema: {
         $schema: 'https://json-schema.org/draft/2020-12/schema',
         type: 'object',
         $defs: {
           address: {
+            $anchor: 'addressDef',
             type: 'object',
             properties: { street: { type: 'string' }, city: { type: 'string' } },
           },
@@ -111,7 +113,14 @@ function registerContentTools(server: McpServer): void {
         properties: {
           name: { type: 'string' },
           address: { $ref: '#/$defs/address' },
+          contactMethod: { type: 'string', enum: ['phone', 'email'] },
+          phone: { type: 'string' },
+          email: { type: 'string' },
         },
+        allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+        if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+        then: { required: ['phone'] },
+        else: { required: ['email'] },
         additionalProperties: false,
       },
     },

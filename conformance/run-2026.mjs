@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 import { ensureNode22 } from './node22.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -73,7 +74,7 @@ async function waitForServer(url, child) {
 
 /** Scenario name → passed, from the suite's summary lines (`✓ name: 2 passed, 0 failed`). */
 function parseSummary(output) {
-  const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
+  const plain = stripVTControlCharacters(output);
   const summary = plain.slice(plain.indexOf('=== SUMMARY ==='));
   const results = new Map();
   for (const line of summary.split('\n')) {

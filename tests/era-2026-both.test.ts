@@ -3,6 +3,7 @@ import { StreamableHttpClientTransport } from '@mcpkit/client/http';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
 import { McpServer, promptSupport, resourceSupport } from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
+import { TaskManager } from '@mcpkit/server/tasks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { envelope, MODERN, modernRequest, postModern } from './support/modernWire.js';
 import { stdioPipes } from './support/stdioPipes.js';
@@ -109,6 +110,68 @@ describe('one server definition, both eras at once', () => {
     expect(removed.error.code).toBe(-32601);
     expect(removed.error.message).toContain('2026-07-28');
     expect((await pipes.waitFor((line) => line.id === 6)).result).toEqual({});
+    // One error kind, one code per era: an unknown resource is -32002 under 2025-11-25, -32602 under 2026-07-28.
+    pipes.send({ jsonrpc: '2.0', id: 7, method: 'resources/read', params: { uri: 'test://missing' } });
+    pipes.send(modernRequest(8, 'resources/read', { uri: 'test://missing' }));
+    expect((await pipes.waitFor((line) => line.id === 7)).error.code).toBe(-32002);
+    expect((await pipes.waitFor((line) => line.id === 8)).error.code).toBe(-32602);
+    await server.close();
+  });
+
+  it('delivers list changes to a 2026 listen request on stdio, with no session, until it is cancelled', async () => {
+    const server = makeServer();
+    const pipes = stdioPipes();
+    server.connect(pipes.transport);
+    pipes.send(
+      modernRequest('listen-1', 'subscriptions/listen', { notifications: { toolsListChanged: true } }),
+    );
+    const ack = await pipes.waitFor((line) => line.method === 'notifications/subscriptions/acknowledged');
+    expect(ack.params).toEqual({
+      notifications: { toolsListChanged: true },
+      _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' },
+    });
+    server.tool('late', { description: 'Registered while listening' }, () => 'late');
+    const changed = await pipes.waitFor((line) => line.method === 'notifications/tools/list_changed');
+    expect(changed.params._meta['io.modelcontextprotocol/subscriptionId']).toBe('listen-1');
+    // stdio cancels a subscription with notifications/cancelled; the request then ends.
+    pipes.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'listen-1' } });
+    // A cancelled request gets no response; a second listener then hears the next change, and the first one must not.
+    const count = pipes.lines.length;
+    pipes.send(
+      modernRequest('listen-2', 'subscriptions/listen', { notifications: { toolsListChanged: true } }),
+    );
+    await pipes.waitFor(
+      (line) => line.params?._meta?.['io.modelcontextprotocol/subscriptionId'] === 'listen-2',
+    );
+    server.tool('later', { description: 'Registered after the cancel' }, () => 'later');
+    await pipes.waitFor(
+      (line) =>
+        line.method === 'notifications/tools/list_changed' &&
+        line.params._meta['io.modelcontextprotocol/subscriptionId'] === 'listen-2',
+    );
+    const tagged = pipes.lines
+      .slice(count)
+      .filter((line) => line.method === 'notifications/tools/list_changed')
+      .map((line) => line.params._meta['io.modelcontextprotocol/subscriptionId']);
+    expect(tagged).toEqual(['listen-2']);
+    await server.close();
+  });
+
+  it('ignores a task param under 2026-07-28 (tasks are an extension there) and runs the call', async () => {
+    const server = new McpServer({ name: 'tasks-2026', version: '1.0.0' }, { tasks: new TaskManager() });
+    server.tool(
+      'slow',
+      { description: 'May run as a task', execution: { taskSupport: 'optional' } },
+      () => 'ran',
+    );
+    const pipes = stdioPipes();
+    server.connect(pipes.transport);
+    pipes.send(modernRequest(1, 'tools/call', { name: 'slow', arguments: {}, task: { ttl: 60_000 } }));
+    const answer = await pipes.waitFor((line) => line.id === 1);
+    expect(answer.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'ran' }] });
+    expect(answer.result.task).toBeUndefined();
+    pipes.send(modernRequest(2, 'tasks/list'));
+    expect((await pipes.waitFor((line) => line.id === 2)).error.code).toBe(-32601);
     await server.close();
   });
 });

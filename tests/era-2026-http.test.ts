@@ -266,3 +266,36 @@ describe('2026-07-28 and 2025 envelopes side by side', () => {
     expect(response.status).toBe(400); // 2025 stateful mode: the session id is required
   });
 });
+
+describe('2026-07-28 over HTTP: other endpoint modes', () => {
+  it('a 2026 request with an Mcp-Session-Id is still checked and served statelessly (the id is ignored)', async () => {
+    const message = call(30, 'query', { region: 'us-west1', query: 'q' });
+    const missingParam = await postModern(url, message, { 'mcp-session-id': 'whatever' });
+    expect(missingParam.status).toBe(400);
+    expect(missingParam.body?.error.code).toBe(-32020);
+    const ok = await postModern(url, message, {
+      'mcp-session-id': 'whatever',
+      'mcp-param-region': 'us-west1',
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.response.headers.get('mcp-session-id')).toBeNull();
+  });
+
+  it('a stateless endpoint serves 2026 requests by the same rules', async () => {
+    const stateless = await serve(createStreamableHttpHandler(server, { stateless: true }), { path: '/mcp' });
+    try {
+      const ok = await postModern(stateless.url, modernRequest(31, 'tools/list'));
+      expect(ok.status).toBe(200);
+      expect(ok.body?.result).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'private' });
+      const removed = await postModern(stateless.url, modernRequest(32, 'ping'));
+      expect(removed.status).toBe(404);
+      const mismatch = await postModern(stateless.url, modernRequest(33, 'tools/list'), {
+        'mcp-method': 'tools/call',
+      });
+      expect(mismatch.status).toBe(400);
+      expect(mismatch.body?.error.code).toBe(-32020);
+    } finally {
+      await stateless.close();
+    }
+  });
+});

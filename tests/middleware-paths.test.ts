@@ -5,7 +5,7 @@
  * that reaches the server's listeners. The methods are enumerated from the server's own method table, so a method added
  * later and not driven here fails the test.
  */
-import { createInMemoryPair, Method } from '@mcpkit/core';
+import { createInMemoryPair, Method, methodExists, type ProtocolVersion } from '@mcpkit/core';
 import { serve } from '@mcpkit/node/http';
 import type { McpServer } from '@mcpkit/server';
 import { createLegacySseHandler } from '@mcpkit/server/http';
@@ -190,18 +190,19 @@ describe('middleware: no path skips it', () => {
     });
   }
 
-  for (const revision of ['2025-06-18', '2025-03-26', '2024-11-05']) {
+  for (const revision of ['2025-06-18', '2025-03-26', '2024-11-05'] as ProtocolVersion[]) {
     it(`a middleware sees every method the server answers in revision ${revision}`, async () => {
+      // A method the revision lacks (tasks/* before 2025-11-25) is refused with -32601 before any
+      // middleware, like an unknown one: the method table routes by revision.
       const { server, seen } = watchedServer();
+      const inRevision = answeredMethods(server).filter((method) => methodExists(method, 'c2s', revision));
       const responses = await driveEverything(await inMemory(server), revision);
       expect(responses.every((r) => 'result' in r || 'error' in r)).toBe(true);
       await until(
         () => (seen.has('notifications/roots/list_changed') ? true : undefined),
         'the notification',
       );
-      expect([...seen].sort()).toEqual(
-        [...answeredMethods(server), 'notifications/roots/list_changed'].sort(),
-      );
+      expect([...seen].sort()).toEqual([...inRevision, 'notifications/roots/list_changed'].sort());
     });
   }
 });

@@ -103,16 +103,16 @@ export const METHOD_TABLE: readonly MethodRange[] = Object.freeze([
 // Oldest first, so a larger index is a newer revision.
 const ORDER: readonly Revision[] = [...ALL_REVISIONS].reverse();
 
-/** `direction method` → the revisions that have it; built once so a lookup is one map read. */
-const INDEX: ReadonlyMap<string, ReadonlySet<Revision>> = (() => {
-  const index = new Map<string, Set<Revision>>();
+/** Per direction, method → the revisions that have it; built once so a lookup is two map reads. */
+const INDEX: Readonly<Record<MethodDirection, ReadonlyMap<string, ReadonlySet<Revision>>>> = (() => {
+  const index = { c2s: new Map<string, Set<Revision>>(), s2c: new Map<string, Set<Revision>>() };
   for (const row of METHOD_TABLE) {
-    const key = `${row.direction} ${row.method}`;
-    const revisions = index.get(key) ?? new Set<Revision>();
+    const byMethod = index[row.direction];
+    const revisions = byMethod.get(row.method) ?? new Set<Revision>();
     const from = ORDER.indexOf(row.since);
     const to = row.until === undefined ? ORDER.length - 1 : ORDER.indexOf(row.until);
     for (let at = from; at <= to; at++) revisions.add(ORDER[at]!);
-    index.set(key, revisions);
+    byMethod.set(row.method, revisions);
   }
   return index;
 })();
@@ -128,7 +128,7 @@ const INDEX: ReadonlyMap<string, ReadonlySet<Revision>> = (() => {
  * ```
  */
 export function isCoreMethod(method: string, direction: MethodDirection): boolean {
-  return INDEX.has(`${direction} ${method}`);
+  return INDEX[direction].has(method);
 }
 
 /**
@@ -143,6 +143,6 @@ export function isCoreMethod(method: string, direction: MethodDirection): boolea
  * ```
  */
 export function methodExists(method: string, direction: MethodDirection, revision: Revision): boolean {
-  const revisions = INDEX.get(`${direction} ${method}`);
+  const revisions = INDEX[direction].get(method);
   return revisions === undefined || revisions.has(revision);
 }

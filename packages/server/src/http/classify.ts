@@ -90,7 +90,9 @@ const DISCOVER = 'server/discover';
 
 /**
  * The POST's request when the POST is of the per-request era, else `undefined` (a 2025 session,
- * `initialize`, or the 2025 stateless path). A session id always means the 2025 era.
+ * `initialize`, or the 2025 stateless path). A request carrying the envelope is of that era even
+ * with an `Mcp-Session-Id`, which the revision says to ignore: its header rules then still apply.
+ * Without the envelope, a session id means the 2025 era.
  *
  * @example
  * ```ts
@@ -101,17 +103,16 @@ const DISCOVER = 'server/discover';
  */
 export function modernPostOf(request: RawHttpRequest, summary: BodySummary): ModernPost | undefined {
   const body = summary.body;
-  if (body.batch || body.kinds.length !== 1 || request.header(SESSION_HEADER) !== null) return undefined;
+  if (body.batch || body.kinds.length !== 1) return undefined;
   const kind = body.kinds[0]!;
   if (kind.kind !== 'request') return undefined;
   const { id, method, params } = kind.message;
   const version = envelopeVersion(params);
-  if (
-    version === undefined &&
-    method !== DISCOVER &&
-    !isModernProtocolVersion(request.header(PROTOCOL_VERSION_HEADER))
-  )
-    return undefined;
+  if (version === undefined) {
+    if (request.header(SESSION_HEADER) !== null) return undefined;
+    if (method !== DISCOVER && !isModernProtocolVersion(request.header(PROTOCOL_VERSION_HEADER)))
+      return undefined;
+  }
   return { id, method, params: isRecord(params) ? params : undefined, version };
 }
 

@@ -210,7 +210,10 @@ export class TaskManager {
    * ```
    */
   requested(params: Record<string, unknown>, context: RequestContext): TaskMetadata | undefined {
-    if (params.task === undefined || !revisionHas(context.session.protocolVersion, 'tasks')) return undefined;
+    // 2026-07-28 has tasks only as an extension with its own wire: a `task` param there is ignored
+    // and the request runs normally, like on a revision without tasks.
+    if (params.task === undefined || context.modern || !revisionHas(context.session.protocolVersion, 'tasks'))
+      return undefined;
     return taskParamOf(params);
   }
 

@@ -185,6 +185,8 @@ describe('input-required rounds over HTTP', () => {
     const client = new McpClient(
       { name: 'legacy', version: '1.0.0' },
       {
+        // An explicit initialize list pins the 2025 era (no 2026 probe), whatever the client's default.
+        protocolVersions: ['2025-11-25'],
         elicitation: {
           form: (params) => {
             asked.push(`elicit: ${params.message}`);

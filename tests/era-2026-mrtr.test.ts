@@ -3,7 +3,7 @@
  * HTTP and to a stdio child process, answered by handlers that only know ctx.elicit/sample/listRoots.
  * The same handlers under a 2025-11-25 client still send real requests.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { McpClient } from '@mcpkit/client';
 import { StreamableHttpClientTransport } from '@mcpkit/client/http';
 import type { AuthInfo } from '@mcpkit/core';
@@ -218,6 +218,48 @@ describe('input-required rounds over HTTP', () => {
       await client.close();
     }
   });
+});
+
+describe('input-required rounds with the official SDK v2 client', () => {
+  let http: ServedHandler;
+  beforeAll(async () => {
+    http = await serve(createStreamableHttpHandler(createMrtrServer()), { path: '/mcp' });
+  });
+  afterAll(() => http.close());
+
+  const runSdkV2 = (era: string): Promise<Json> =>
+    new Promise((resolve, reject) => {
+      const script = new URL('./fixtures/sdkV2MrtrClient.mjs', import.meta.url).pathname;
+      execFile(process.execPath, [script, http.url, era], { timeout: 20_000 }, (error, stdout, stderr) => {
+        if (error) reject(new Error(`${error.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout.trim().split('\n').at(-1)!));
+      });
+    });
+
+  it.each(['2026-07-28', 'legacy'])(
+    'gets the same answers in era %s, through the same client handlers',
+    async (era) => {
+      const out = await runSdkV2(era);
+      expect(out.era).toBe(era === 'legacy' ? 'legacy' : 'modern');
+      expect(out).toMatchObject({
+        twoQuestions: 'Hi Grace from Lyon',
+        together: 'Grace: Paris',
+        roots: 'file:///sdk/root',
+        prompt: 'Say hello to Grace',
+      });
+      // Each question reached the client's handler once, in either era.
+      expect([...out.asked].sort()).toEqual(
+        [
+          'elicit: Your name?',
+          'elicit: Where do you live, Grace?',
+          'elicit: Your name?',
+          'sample',
+          'roots',
+          'elicit: Your name?',
+        ].sort(),
+      );
+    },
+  );
 });
 
 describe('input-required rounds and authorization', () => {

@@ -25,8 +25,7 @@ export function acceptResponses(
   inputResponses: unknown,
 ): Map<string, RecordedAnswer> {
   const accepted = new Map(answers);
-  if (inputResponses === undefined) return accepted;
-  if (!isRecord(inputResponses)) throw invalid('inputResponses must be an object keyed like inputRequests');
+  if (!checkInputResponses(inputResponses)) return accepted;
   for (const [key, question] of asked) {
     if (!Object.hasOwn(inputResponses, key)) continue;
     const response = inputResponses[key];
@@ -36,6 +35,22 @@ export function acceptResponses(
     accepted.set(key, { digest: question.digest, response });
   }
   return accepted;
+}
+
+/**
+ * True when a request carries `inputResponses`, false when it carries none; throws `-32602` for
+ * one that is not an object (`null`, an array, a number), with or without a `requestState`.
+ *
+ * @example
+ * ```ts
+ * checkInputResponses(undefined); // false
+ * checkInputResponses({ '0': { roots: [] } }); // true
+ * ```
+ */
+export function checkInputResponses(inputResponses: unknown): inputResponses is Record<string, unknown> {
+  if (inputResponses === undefined) return false;
+  if (!isRecord(inputResponses)) throw invalid('inputResponses must be an object keyed like inputRequests');
+  return true;
 }
 
 const ELICIT_ACTIONS = new Set(['accept', 'decline', 'cancel']);

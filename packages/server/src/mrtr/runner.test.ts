@@ -246,6 +246,10 @@ describe('InputRoundRunner', () => {
       await invalidParams(retry({ '1': { role: 'assistant', content: { type: 'text', text: 'x' } } })),
     ).toMatch(/"model" must be a string/);
     expect(await invalidParams(retry(['not', 'a', 'map']))).toMatch(/inputResponses must be an object/);
+    // Not an object is refused even on a first call, without a state.
+    expect(await invalidParams(r.run(call({ ...call().params, inputResponses: null }), handler))).toMatch(
+      /inputResponses must be an object/,
+    );
     expect(handler.runs).toBe(1);
   });
 

@@ -8,7 +8,7 @@ import { CapabilityError, ErrorCode, LocalError, McpError } from '@mcpkit/core';
 import { isRecord } from '@mcpkit/core/internal';
 import { digestOf } from './digest.js';
 import { InputRecorder, type UnansweredQuestion } from './recorder.js';
-import { acceptResponses } from './responses.js';
+import { acceptResponses, checkInputResponses } from './responses.js';
 import type { AskedQuestion, RecordedAnswer, RequestStateSealer, RoundState } from './sealedState.js';
 import {
   INPUT_REQUIRED_METHODS,
@@ -69,6 +69,7 @@ export class InputRoundRunner {
     handler: (rounds: InputRounds) => R | Promise<R>,
   ): Promise<R | InputRequiredResult> {
     const params = call.params ?? {};
+    const given = INPUT_REQUIRED_METHODS.has(call.method) && checkInputResponses(call.inputResponses);
     const retry = INPUT_REQUIRED_METHODS.has(call.method) && call.requestState !== undefined;
     const paramsDigest = retry ? await digestOf(withoutRetryFields(params)) : undefined;
     const state = retry
@@ -84,7 +85,7 @@ export class InputRoundRunner {
     const recorder = new InputRecorder(answers, call.clientCapabilities, call.revision, call.method);
     const rounds: InputRounds = {
       recorder,
-      inputResponses: isRecord(call.inputResponses) ? call.inputResponses : undefined,
+      inputResponses: given ? (call.inputResponses as Record<string, unknown>) : undefined,
       requestState: state?.carry,
       round: state?.rounds ?? 0,
     };

@@ -97,6 +97,11 @@ export class InputRecorder {
     return gap && `${gap} (revision ${this.revision}: questions go out in an input-required result)`;
   }
 
+  /** How many questions this run asked (answered or not). */
+  get asks(): number {
+    return this.asked.length;
+  }
+
   /** The questions of this run that have no answer, in call order. */
   async unanswered(): Promise<UnansweredQuestion[]> {
     const open: UnansweredQuestion[] = [];

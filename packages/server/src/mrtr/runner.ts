@@ -97,7 +97,8 @@ export class InputRoundRunner {
       failure = { error };
     }
     if (recorder.misuse) throw recorder.misuse;
-    const open = await recorder.unanswered();
+    // The common case, a handler that asked nothing, settles without another await.
+    const open = recorder.asks > 0 ? await recorder.unanswered() : [];
     const own = failure === undefined && isInputRequired(result) ? result : undefined;
     if (open.length === 0 && !own) {
       if (failure) throw failure.error;

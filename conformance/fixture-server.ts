@@ -119,6 +119,7 @@ function registerContentTools(server: McpServer): void {
         },
         allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
         if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+        // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, in a plain data object
         then: { required: ['phone'] },
         else: { required: ['email'] },
         additionalProperties: false,

@@ -299,3 +299,47 @@ describe('2026-07-28 over HTTP: other endpoint modes', () => {
     }
   });
 });
+
+describe('x-mcp-header annotations are checked when a tool is registered', () => {
+  const register =
+    (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    () =>
+      new McpServer({ name: 'x', version: '1' }).tool(
+        't',
+        { description: 'd', inputSchema: { type: 'object', properties, ...extra } },
+        () => 'ok',
+      );
+
+  it('accepts tokens on string, integer and boolean parameters reached through properties', () => {
+    expect(
+      register({
+        a: { type: 'string', 'x-mcp-header': 'Region' },
+        b: { type: 'object', properties: { c: { type: 'integer', 'x-mcp-header': 'Rows.Max' } } },
+        'x-mcp-header': { type: 'boolean' }, // a parameter of that name is no annotation
+      }),
+    ).not.toThrow();
+  });
+
+  it.each([
+    ['an empty value', { a: { type: 'string', 'x-mcp-header': '' } }, {}],
+    ['a value with a space', { a: { type: 'string', 'x-mcp-header': 'My Region' } }, {}],
+    ['a number parameter', { a: { type: 'number', 'x-mcp-header': 'N' } }, {}],
+    [
+      'the same name twice, other case',
+      { a: { type: 'string', 'x-mcp-header': 'R' }, b: { type: 'string', 'x-mcp-header': 'r' } },
+      {},
+    ],
+    [
+      'an annotation under items',
+      { a: { type: 'array', items: { type: 'string', 'x-mcp-header': 'I' } } },
+      {},
+    ],
+    [
+      'an annotation under anyOf',
+      {},
+      { anyOf: [{ properties: { a: { type: 'string', 'x-mcp-header': 'A' } } }] },
+    ],
+  ])('refuses %s', (_case, properties, extra) => {
+    expect(register(properties, extra)).toThrow(/x-mcp-header/);
+  });
+});

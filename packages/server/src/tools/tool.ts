@@ -22,6 +22,7 @@ import type { InferSchemaInput, InferSchemaOutput, RequireJsonSchemaConverter } 
 import type { RequestContext } from '../context.js';
 import { type ItemList, ListedItem, mergeConfig } from '../listChanged.js';
 import type { InputRequiredResult } from '../mrtr/signal.js';
+import { checkHeaderAnnotations } from './headerAnnotations.js';
 import { checkIconsAndMeta, checkOptionalString, checkToolAnnotations, cloneJson } from './metadata.js';
 import { type PreparedSchema, prepareObjectSchema, type SchemaInput } from './schemas.js';
 import { toolNameProblem } from './toolName.js';
@@ -262,6 +263,7 @@ function buildToolState(
     config.inputSchema === undefined
       ? context.emptyInput
       : prepareObjectSchema(config.inputSchema, 'input', context.validator, `${what} inputSchema`);
+  checkHeaderAnnotations(what, input.json);
   const output =
     config.outputSchema === undefined
       ? undefined

@@ -1,91 +1,10 @@
-import { CapabilityError, LocalError, McpError } from '@mcpkit/core';
+import { LocalError, McpError } from '@mcpkit/core';
 import { describe, expect, it } from 'vitest';
-import { fromBase64Url, toBase64Url } from './digest.js';
-import { type InputRoundCall, InputRoundRunner, type InputRounds } from './runner.js';
-import { RequestStateSealer } from './sealedState.js';
-import { type InputRequest, type InputRequiredResult, InputRequiredSignal } from './signal.js';
+import { call, converse, counted, ELICIT, runner, SAMPLE } from './fixtures/rounds.js';
+import type { InputRounds } from './runner.js';
+import { type InputRequiredResult, InputRequiredSignal } from './signal.js';
 
-const KEY = 'k'.repeat(32);
-const CAPS = { elicitation: { form: {} }, sampling: {}, roots: {} };
-const ELICIT = {
-  message: 'Your name?',
-  requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
-};
-const SAMPLE = {
-  messages: [{ role: 'user', content: { type: 'text', text: 'Capital of France?' } }],
-  maxTokens: 50,
-};
-
-type Handler = (rounds: InputRounds) => unknown;
-
-/** A call as the 2026 path decodes it: the retry fields lifted out of the params, as on the wire. */
-function call(
-  params: Record<string, unknown> = { name: 'greet', arguments: { lang: 'en' } },
-): InputRoundCall {
-  const { inputResponses, requestState, ...rest } = params;
-  return {
-    method: 'tools/call',
-    params: rest,
-    inputResponses,
-    requestState,
-    principal: 'client:alice',
-    clientCapabilities: CAPS,
-    revision: '2026-07-28',
-  };
-}
-
-/** A handler that counts its runs, so tests can tell "rejected before the handler ran". */
-function counted(handler: Handler): Handler & { runs: number } {
-  const wrapped = ((rounds: InputRounds) => {
-    wrapped.runs++;
-    return handler(rounds);
-  }) as Handler & { runs: number };
-  wrapped.runs = 0;
-  return wrapped;
-}
-
-function answerFor(request: InputRequest): unknown {
-  switch (request.method) {
-    case 'elicitation/create':
-      return { action: 'accept', content: { name: `answer to ${String(request.params.message)}` } };
-    case 'sampling/createMessage':
-      return { role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'test-model' };
-    default:
-      return { roots: [{ uri: 'file:///work', name: 'work' }] };
-  }
-}
-
-/** Plays the client: answers every input request and retries with the state, until a final result. */
-async function converse(runner: InputRoundRunner, first: InputRoundCall, handler: Handler) {
-  const rounds: InputRequiredResult[] = [];
-  let current = first;
-  for (;;) {
-    const result = await runner.run(current, handler);
-    if (!(result as InputRequiredResult).resultType) return { result, rounds };
-    const asked = result as InputRequiredResult;
-    rounds.push(asked);
-    const inputResponses = Object.fromEntries(
-      Object.entries(asked.inputRequests ?? {}).map(([key, request]) => [key, answerFor(request)]),
-    );
-    current = { ...first, inputResponses, requestState: asked.requestState };
-  }
-}
-
-async function invalidParams(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(McpError);
-  expect((error as McpError).code).toBe(-32602);
-  return (error as McpError).message;
-}
-
-function runner(limits?: ConstructorParameters<typeof RequestStateSealer>[1]) {
-  return new InputRoundRunner(new RequestStateSealer([KEY], limits));
-}
-
-describe('InputRoundRunner', () => {
+describe('InputRoundRunner: rounds', () => {
   it('returns the result of a handler that asks nothing, without a state', async () => {
     const handler = counted(() => ({ content: [] }));
     await expect(runner().run(call(), handler)).resolves.toEqual({ content: [] });
@@ -227,63 +146,6 @@ describe('InputRoundRunner', () => {
     expect(third).toBe('done');
   });
 
-  it('rejects answers of the wrong shape with -32602 before the handler runs', async () => {
-    const r = runner();
-    const handler = counted(async ({ recorder }) => {
-      await Promise.all([
-        recorder.ask('elicitation/create', ELICIT),
-        recorder.ask('sampling/createMessage', SAMPLE),
-      ]);
-      return 'done';
-    });
-    const asked = (await r.run(call(), handler)) as InputRequiredResult;
-    const retry = (inputResponses: unknown) =>
-      r.run(call({ ...call().params, inputResponses, requestState: asked.requestState }), handler);
-    expect(await invalidParams(retry({ '0': { action: 'maybe' } }))).toBe(
-      'inputResponses["0"] is not a elicitation/create result: "action" must be accept, decline or cancel',
-    );
-    expect(
-      await invalidParams(retry({ '1': { role: 'assistant', content: { type: 'text', text: 'x' } } })),
-    ).toMatch(/"model" must be a string/);
-    expect(await invalidParams(retry(['not', 'a', 'map']))).toMatch(/inputResponses must be an object/);
-    // Not an object is refused even on a first call, without a state.
-    expect(await invalidParams(r.run(call({ ...call().params, inputResponses: null }), handler))).toMatch(
-      /inputResponses must be an object/,
-    );
-    expect(handler.runs).toBe(1);
-  });
-
-  it('rejects a tampered, foreign or misapplied state with -32602 and never runs the handler', async () => {
-    const r = runner();
-    const handler = counted(async ({ recorder }) => recorder.ask('roots/list', {}));
-    const { requestState } = (await r.run(call(), handler)) as InputRequiredResult;
-    const bytes = fromBase64Url(requestState!)!;
-    bytes[bytes.length - 3]! ^= 0x80;
-    const tampered = toBase64Url(bytes);
-    const answers = { '0': { roots: [] } };
-    const base = call().params!;
-    expect(
-      await invalidParams(r.run(call({ ...base, inputResponses: answers, requestState: tampered }), handler)),
-    ).toMatch(/altered/);
-    const otherTool = { name: 'delete-everything', arguments: { lang: 'en' } };
-    expect(
-      await invalidParams(r.run(call({ ...otherTool, inputResponses: answers, requestState }), handler)),
-    ).toMatch(/other parameters/);
-    const otherArgs = { name: 'greet', arguments: { lang: 'fr' } };
-    expect(await invalidParams(r.run(call({ ...otherArgs, requestState }), handler))).toMatch(
-      /other parameters/,
-    );
-    const mallory = { ...call({ ...base, requestState }), principal: 'client:mallory' };
-    expect(await invalidParams(r.run(mallory, handler))).toMatch(/another principal/);
-    const prompt = { ...call({ ...base, requestState }), method: 'prompts/get' };
-    expect(await invalidParams(r.run(prompt, handler))).toMatch(/belongs to a "tools\/call" request/);
-    const foreign = new InputRoundRunner(new RequestStateSealer(['z'.repeat(32)]));
-    expect(await invalidParams(foreign.run(call({ ...base, requestState }), handler))).toMatch(
-      /does not hold/,
-    );
-    expect(handler.runs).toBe(1);
-  });
-
   it('ignores _meta changes between rounds (a new envelope on every retry)', async () => {
     const r = runner();
     const handler = async ({ recorder }: InputRounds) => recorder.ask('roots/list', {});
@@ -301,37 +163,6 @@ describe('InputRoundRunner', () => {
       handler,
     );
     expect(done).toEqual({ roots: [] });
-  });
-
-  it('refuses a question of a kind the client did not declare, naming the revision', async () => {
-    const noSampling = { ...call(), clientCapabilities: { elicitation: {} } };
-    const error = await runner()
-      .run(noSampling, async ({ recorder }) => recorder.ask('sampling/createMessage', SAMPLE))
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-    expect(error).toBeInstanceOf(CapabilityError);
-    expect((error as Error).message).toBe(
-      'The client did not declare the "sampling" capability, so "sampling/createMessage" cannot be sent to it (revision 2026-07-28: questions go out in an input-required result)',
-    );
-  });
-
-  it('lets a handler fall back when a kind is not declared', async () => {
-    const noRoots = { ...call(), clientCapabilities: {} };
-    const result = await runner().run(noRoots, async ({ recorder }) =>
-      recorder
-        .ask('roots/list', {})
-        .catch((e: unknown) => (e instanceof CapabilityError ? 'no roots' : Promise.reject(e))),
-    );
-    expect(result).toBe('no roots');
-  });
-
-  it('refuses questions in requests that cannot carry input-required results', async () => {
-    const completion = { ...call(), method: 'completion/complete' };
-    await expect(runner().run(completion, ({ recorder }) => recorder.ask('roots/list', {}))).rejects.toThrow(
-      'Under revision 2026-07-28 a server can ask the client for input only while answering tools/call, prompts/get or resources/read, not "completion/complete"',
-    );
   });
 
   it('asks even when the handler swallows the signal and returns something else', async () => {
@@ -377,61 +208,5 @@ describe('InputRoundRunner', () => {
     expect(seen[0]).toEqual([undefined, undefined]);
     expect(seen[1]![0]).toBe('deploy-123');
     expect(seen[1]![1]).toMatchObject({ action: 'accept' });
-  });
-
-  it("refuses a handler's own input request of a kind the client did not declare", async () => {
-    const noElicitation = { ...call(), clientCapabilities: { roots: {} } };
-    await expect(
-      runner().run(noElicitation, () => ({
-        resultType: 'input_required',
-        inputRequests: { confirm: { method: 'elicitation/create', params: ELICIT } },
-      })),
-    ).rejects.toBeInstanceOf(CapabilityError);
-  });
-
-  it('refuses more questions in one round than maxInputRequests', async () => {
-    const error = await runner({ maxInputRequests: 2 })
-      .run(call(), async ({ recorder }) => Promise.all([1, 2, 3].map(() => recorder.ask('roots/list', {}))))
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-    expect(error).toBeInstanceOf(LocalError);
-    expect((error as Error).message).toBe(
-      '"tools/call" asked 3 questions in one round; the limit is 2 (requestStateLimits.maxInputRequests)',
-    );
-  });
-
-  it('ends a request that still asks after maxRounds rounds with -32602', async () => {
-    const r = runner({ maxRounds: 2 });
-    let n = 0;
-    // Asks something new every run, so it never completes.
-    const handler = async ({ recorder }: InputRounds) =>
-      recorder.ask('elicitation/create', { ...ELICIT, message: `q${n++}` });
-    const first = (await r.run(call(), handler)) as InputRequiredResult;
-    const second = (await r.run(
-      call({ ...call().params, requestState: first.requestState }),
-      handler,
-    )) as InputRequiredResult;
-    expect(second.resultType).toBe('input_required');
-    const message = await invalidParams(
-      r.run(call({ ...call().params, requestState: second.requestState }), handler),
-    );
-    expect(message).toBe('"tools/call" still needs input after 2 rounds, the most one request may take');
-  });
-
-  it('refuses to carry answers larger than maxStateBytes', async () => {
-    const r = runner({ maxStateBytes: 1024 });
-    const handler = async ({ recorder }: InputRounds) => {
-      await recorder.ask('elicitation/create', ELICIT);
-      await recorder.ask('roots/list', {});
-      return 'done';
-    };
-    const first = (await r.run(call(), handler)) as InputRequiredResult;
-    const huge = { action: 'accept', content: { name: 'x'.repeat(2000) } };
-    const retry = call({ ...call().params, inputResponses: { '0': huge }, requestState: first.requestState });
-    expect(await invalidParams(r.run(retry, handler))).toMatch(
-      /exceed the request state limit of 1024 bytes/,
-    );
   });
 });

@@ -102,7 +102,12 @@ describe('InputRoundRunner: rejections and limits', () => {
         resultType: 'input_required',
         inputRequests: { confirm: { method: 'elicitation/create', params: ELICIT } },
       })),
-    ).rejects.toBeInstanceOf(CapabilityError);
+    ).rejects.toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: {} } },
+      message:
+        'Input request "confirm" (elicitation/create) needs the client capability elicitation, which this request did not declare',
+    });
   });
 
   it('refuses more questions in one round than maxInputRequests', async () => {

@@ -4,8 +4,15 @@
  * questions still open into one input-required result with a new sealed state.
  * @module
  */
-import { CapabilityError, ErrorCode, LocalError, McpError } from '@mcpkit/core';
+import {
+  CapabilityError,
+  ErrorCode,
+  LocalError,
+  McpError,
+  MissingRequiredClientCapabilityError,
+} from '@mcpkit/core';
 import { isRecord } from '@mcpkit/core/internal';
+import { missingForRequest } from '../modern/inputRounds.js';
 import { digestOf } from './digest.js';
 import { InputRecorder, type UnansweredQuestion } from './recorder.js';
 import { acceptResponses, checkInputResponses } from './responses.js';
@@ -125,7 +132,7 @@ export class InputRoundRunner {
         `"${call.method}" still needs input after ${limits.maxRounds} rounds, the most one request may take`,
       );
     }
-    const requests = collectRequests(recorder, open, own);
+    const requests = collectRequests(call, recorder, open, own);
     if (requests.length > limits.maxInputRequests) {
       throw new LocalError(
         `"${call.method}" asked ${requests.length} questions in one round; the limit is ${limits.maxInputRequests} (requestStateLimits.maxInputRequests)`,
@@ -157,6 +164,7 @@ export class InputRoundRunner {
 
 /** The questions of the round: the recorder's and any the handler returned itself. */
 function collectRequests(
+  call: InputRoundCall,
   recorder: InputRecorder,
   open: UnansweredQuestion[],
   own: InputRequiredResult | undefined,
@@ -167,10 +175,19 @@ function collectRequests(
   for (const [key, request] of Object.entries(own.inputRequests)) {
     if (taken.has(key))
       throw new LocalError(`inputRequests key "${key}" is used twice in one input-required result`);
-    const refusal =
-      isRecord(request) && typeof request.method === 'string'
-        ? recorder.refusal(request.method, isRecord(request.params) ? request.params : undefined)
-        : 'an input request needs a "method"';
+    if (!isRecord(request) || typeof request.method !== 'string') {
+      throw new CapabilityError(`input request "${key}" needs a "method"`);
+    }
+    const params = isRecord(request.params) ? request.params : {};
+    // Like a question through ctx: a kind the request did not declare is the revision's -32021.
+    const missing = missingForRequest(request.method, params, call.clientCapabilities ?? {});
+    if (missing) {
+      throw new MissingRequiredClientCapabilityError(
+        missing,
+        `Input request "${key}" (${request.method}) needs the client capability ${Object.keys(missing)[0]}, which this request did not declare`,
+      );
+    }
+    const refusal = recorder.refusal(request.method, params);
     if (refusal) throw new CapabilityError(refusal);
     requests.push([key, request]);
   }

@@ -27,6 +27,7 @@ const slowTests = [
   'tests/cli-auth.test.ts',
   'tests/browser-*.test.ts',
   'tests/host-*.test.ts',
+  'tests/era-2026-mrtr.test.ts',
   'tests/cluster*.test.ts',
   'packages/schema/src/fastCheck.test.ts',
   'packages/core/src/jsonrpc/connection.property.test.ts',

@@ -3,9 +3,10 @@
  * 0.2.0-alpha.12 (`--requirements 2026-07-28`) ask for beyond the 2025 ones, on the public API
  * only. The handlers are era-blind: `ctx.sample()` without a declared `sampling` capability is
  * the revision's `-32021`, `ctx.log` without a requested level sends nothing, and so on.
- * The input-required (MRTR) fixtures come with the MRTR runner.
+ * The input-required (MRTR) fixtures are in ./fixture-mrtr.ts.
  */
 import { type McpServer, type RegisteredTool, text } from '@mcpkit/server';
+import { registerInputRequiredFixtures } from './fixture-mrtr.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -60,6 +61,7 @@ export function registerModernFixtures(server: McpServer): void {
     (args) => text(`Ran ${JSON.stringify(args.query)} in ${JSON.stringify(args.region)}`),
   );
   registerTriggers(server);
+  registerInputRequiredFixtures(server);
 }
 
 /** Tools that change the tool and prompt lists, so listen streams have something to hear. */

@@ -25,23 +25,11 @@ const PINNED = '0.2.0-alpha.12';
 const REVISION = '2026-07-28';
 
 /**
- * Scored scenarios known to fail, and why. The input-required (MRTR) scenarios need the runner
- * that turns ctx.elicit/sample/listRoots into input_required rounds (packages/server/src/mrtr/).
+ * Scored scenarios known to fail, and why (none since the input-required rounds landed:
+ * packages/server/src/mrtr/, fixtures in ./fixture-mrtr.ts). Keep the list for the next alpha.
+ * @type {Map<string, string>}
  */
-const EXPECTED_FAILURES = new Map(
-  [
-    'input-required-result-basic-elicitation',
-    'input-required-result-basic-sampling',
-    'input-required-result-basic-list-roots',
-    'input-required-result-request-state',
-    'input-required-result-multiple-input-requests',
-    'input-required-result-multi-round',
-    'input-required-result-non-tool-request',
-    'input-required-result-result-type',
-    'input-required-result-tampered-state',
-    'input-required-result-capability-check',
-  ].map((name) => [name, 'input-required rounds (MRTR) are not in this branch yet']),
-);
+const EXPECTED_FAILURES = new Map();
 
 const args = new Set(process.argv.slice(2));
 const verbose = args.has('--verbose');

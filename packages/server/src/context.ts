@@ -20,6 +20,7 @@ import type {
 import { LOGGING_LEVELS, Method, Notification, type ProgressUpdate } from '@mcpkit/core';
 import { sendThrough } from './middleware/sending.js';
 import { askClientUnderModern } from './modern/inputRounds.js';
+import type { InputRounds } from './mrtr/runner.js';
 import { type RequestScope, sessionScope } from './scope.js';
 import type { ServerSession } from './session.js';
 
@@ -28,6 +29,24 @@ export interface ModernRequestParts {
   readonly scope: RequestScope;
   readonly inputResponses: unknown;
   readonly requestState: unknown;
+}
+
+/**
+ * Options of `ctx.elicit()`, `ctx.sample()` and `ctx.listRoots()`: those of any request to the
+ * client, and the key of the question under 2026-07-28.
+ *
+ * @example
+ * ```ts
+ * const options: AskOptions = { timeout: 30_000, inputKey: 'user_name' };
+ * ```
+ */
+export interface AskOptions extends OutgoingRequestOptions {
+  /**
+   * Under 2026-07-28: this question's key in `inputRequests` (the client answers under the same key
+   * in `inputResponses`). Default: its position among the handler's questions, `"0"`, `"1"`, … Each
+   * key is used once per request. Ignored under 2025 revisions.
+   */
+  inputKey?: string;
 }
 
 /** Log methods bound to one request, one per RFC 5424 level. */
@@ -61,6 +80,11 @@ const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'aler
 export class RequestContext {
   private loggerInstance: RequestLogger | undefined;
   private scopeView: RequestScope | undefined;
+  /**
+   * @internal Set under 2026-07-28 for `tools/call`, `prompts/get` and `resources/read`: questions
+   * to the client become input-required rounds instead of requests.
+   */
+  rounds: InputRounds | undefined;
 
   constructor(
     /** The session the request arrived on (under 2026-07-28, the connection's, which holds no client state). */
@@ -86,14 +110,47 @@ export class RequestContext {
     return this.scopeView;
   }
 
-  /** The `inputResponses` of a retried 2026-07-28 request (raw, unchecked); else undefined. */
-  get inputResponses(): unknown {
-    return this.modern?.inputResponses;
+  /**
+   * Under 2026-07-28, the retry's `inputResponses` as the client sent them: the answers to
+   * questions of an input-required result the handler returned itself. `undefined` otherwise.
+   *
+   * @example
+   * ```ts
+   * const approval = ctx.inputResponses?.approval as { action?: string } | undefined;
+   * ```
+   */
+  get inputResponses(): Record<string, unknown> | undefined {
+    return this.rounds?.inputResponses;
   }
 
-  /** The `requestState` echoed by a retried 2026-07-28 request (raw, attacker-controlled); else undefined. */
-  get requestState(): unknown {
-    return this.modern?.requestState;
+  /**
+   * Under 2026-07-28, the `requestState` the handler put in an input-required result of its own,
+   * given back (verified: the client cannot alter it) when the client retries.
+   *
+   * @example
+   * ```ts
+   * server.tool('steps', { description: 'Two steps, its own way' }, (_args, ctx) =>
+   *   ctx.requestState === undefined
+   *     ? { resultType: 'input_required', requestState: 'step-2' }
+   *     : `resumed at ${ctx.requestState}`,
+   * );
+   * ```
+   */
+  get requestState(): string | undefined {
+    return this.rounds?.requestState;
+  }
+
+  /**
+   * How many input-required results this request went through before this run (2026-07-28); 0 on
+   * a first call and always under 2025 revisions.
+   *
+   * @example
+   * ```ts
+   * if (ctx.round === 0) ctx.log.info('first attempt');
+   * ```
+   */
+  get round(): number {
+    return this.rounds?.round ?? 0;
   }
 
   /** Fires when the client cancels, the request times out, or the connection closes. */
@@ -203,19 +260,22 @@ export class RequestContext {
   }
 
   /**
-   * Asks the client's model for a completion (`sampling/createMessage`).
+   * Asks the client's model for a completion (`sampling/createMessage`). Under 2026-07-28 the
+   * question goes out in an input-required result and the handler runs again with the answer
+   * (see docs/input-required.md): code before the first question must be safe to repeat.
    *
    * @example
    * ```ts
    * const reply = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }], maxTokens: 100 });
    * ```
    */
-  sample(params: CreateMessageRequestParams, options?: OutgoingRequestOptions): Promise<CreateMessageResult> {
+  sample(params: CreateMessageRequestParams, options?: AskOptions): Promise<CreateMessageResult> {
     return this.requestClient<CreateMessageResult>(Method.SamplingCreateMessage, params, options);
   }
 
   /**
    * Asks the user for input through the client (`elicitation/create`), in form or URL mode.
+   * Under 2026-07-28 this is an input-required round (see {@link RequestContext.sample}).
    *
    * @example
    * ```ts
@@ -228,20 +288,21 @@ export class RequestContext {
    */
   elicit(
     params: ElicitRequestFormParams | ElicitRequestURLParams,
-    options?: OutgoingRequestOptions,
+    options?: AskOptions,
   ): Promise<ElicitResult> {
     return this.requestClient<ElicitResult>(Method.ElicitationCreate, params, options);
   }
 
   /**
-   * Asks the client for its roots (`roots/list`).
+   * Asks the client for its roots (`roots/list`). Under 2026-07-28 this is an input-required
+   * round (see {@link RequestContext.sample}).
    *
    * @example
    * ```ts
    * const { roots } = await ctx.listRoots();
    * ```
    */
-  listRoots(options?: OutgoingRequestOptions): Promise<ListRootsResult> {
+  listRoots(options?: AskOptions): Promise<ListRootsResult> {
     return this.requestClient<ListRootsResult>(Method.RootsList, {}, options);
   }
 
@@ -258,7 +319,8 @@ export class RequestContext {
     params: object,
     options?: OutgoingRequestOptions,
   ): Promise<R> {
-    if (this.modern) return askClientUnderModern<R>(this, method, params);
+    if (this.modern)
+      return askClientUnderModern<R>(this, method, params, (options as AskOptions | undefined)?.inputKey);
     if (this.session.server.sendPipeline) {
       return sendThrough(this.session, method, params as Record<string, unknown>, false, this, {
         options,

@@ -14,6 +14,8 @@ import type {
   ServerCapabilities,
 } from '@mcpkit/core';
 import type { RequestContext } from './context.js';
+import type { RequestStateKey } from './mrtr/keyRing.js';
+import type { InputRoundLimits } from './mrtr/limits.js';
 import type { ServerSession } from './session.js';
 
 /**
@@ -75,6 +77,15 @@ export interface ServerOptions {
    * no cost.
    */
   observer?: Observer;
+  /**
+   * Secrets that seal the `requestState` of 2026-07-28 input-required rounds (AES-256-GCM): the
+   * first seals, all open, so keys can rotate. Each is at least 32 bytes. Default: one random key
+   * per process, right for one process; every node of a cluster needs the same list. See
+   * docs/input-required.md.
+   */
+  requestStateKeys?: readonly RequestStateKey[];
+  /** Bounds of input-required rounds. Default `{ maxRounds: 8, maxStateBytes: 65536, ttlMs: 600000, maxInputRequests: 16 }`. */
+  requestStateLimits?: Partial<InputRoundLimits>;
 }
 
 /**
@@ -94,4 +105,6 @@ export const SERVER_OPTION_KEYS: Readonly<Record<keyof ServerOptions, true>> = {
   maxTotalTimeout: true,
   onError: true,
   observer: true,
+  requestStateKeys: true,
+  requestStateLimits: true,
 };

@@ -36,7 +36,7 @@ export {
   imageFrom,
   type SourceOptions,
 } from './content/sources.js';
-export { RequestContext, type RequestLogger } from './context.js';
+export { type AskOptions, RequestContext, type RequestLogger } from './context.js';
 export {
   type MethodHandler,
   type MethodNotificationHandler,
@@ -65,6 +65,14 @@ export {
   type ToolCall,
 } from './middleware/hooks.js';
 export { onMethod } from './middleware/method.js';
+export type { RequestStateKey } from './mrtr/keyRing.js';
+export { DEFAULT_INPUT_ROUND_LIMITS, type InputRoundLimits } from './mrtr/limits.js';
+export {
+  type InputRequest,
+  type InputRequiredResult,
+  InputRequiredSignal,
+  isInputRequired,
+} from './mrtr/signal.js';
 export {
   type PromptArgumentName,
   type PromptArguments,

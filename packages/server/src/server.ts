@@ -45,6 +45,10 @@ import { onMethod } from './middleware/method.js';
 import { deliver } from './middleware/sending.js';
 import { discoverResult } from './modern/discover.js';
 import { answerListen, ListenRegistry } from './modern/listen.js';
+import { checkRequestStateKeys } from './mrtr/keyRing.js';
+import { resolveLimits } from './mrtr/limits.js';
+import { InputRoundRunner } from './mrtr/runner.js';
+import { RequestStateSealer } from './mrtr/sealedState.js';
 import { ServerSession, type SessionConnectOptions } from './session.js';
 
 const DISCOVER = 'server/discover';
@@ -99,6 +103,7 @@ export class Server {
   private readonly toolVisibility: ToolVisibility[] = [];
   /** @internal The composed sending chain; `undefined` while none is installed. */
   sendPipeline: ((ctx: ServerMiddlewareContext) => Promise<unknown>) | undefined;
+  private roundRunner: InputRoundRunner | undefined;
   private implied: ServerCapabilities = {};
   /** Where a tool's input schema is found, for the `x-mcp-header` rules; set by the tools feature. */
   private toolSchemas: ((toolName: string) => unknown) | undefined;
@@ -112,6 +117,18 @@ export class Server {
     this.protocolVersions = options.protocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS;
     if (this.protocolVersions.length === 0)
       throw new TypeError('A server needs at least one protocol version');
+    // Checked now, so a bad key or limit fails at startup rather than on the first retry.
+    if (options.requestStateKeys !== undefined) checkRequestStateKeys(options.requestStateKeys);
+    resolveLimits(options.requestStateLimits);
+  }
+
+  /** @internal The runner of 2026-07-28 input-required rounds, built on first use. */
+  inputRoundRunner(): InputRoundRunner {
+    if (!this.roundRunner) {
+      const { requestStateKeys, requestStateLimits } = this.options;
+      this.roundRunner = new InputRoundRunner(new RequestStateSealer(requestStateKeys, requestStateLimits));
+    }
+    return this.roundRunner;
   }
 
   /** The capabilities announced to clients: the implied ones merged with the explicit ones. */

@@ -1,15 +1,22 @@
 /**
- * THE HOOK for input-required rounds (MRTR, docs/2026-07-28.md §5). Under 2026-07-28 the handler
- * invocation of `tools/call`, `prompts/get` and `resources/read` goes through
- * {@link invokeWithInputRounds}, and every `ctx.elicit()`/`ctx.sample()`/`ctx.listRoots()` (any
- * request to the client) through {@link askClientUnderModern}. Today the first is a pass-through
- * and the second refuses clearly; the MRTR runner (packages/server/src/mrtr/) replaces both bodies.
- * The incoming `inputResponses` and `requestState` are on the context (`ctx.inputResponses`,
- * `ctx.requestState`).
+ * THE HOOK for input-required rounds (MRTR, docs/2026-07-28.md §5, docs/input-required.md). Under
+ * 2026-07-28 the handler invocation of `tools/call`, `prompts/get` and `resources/read` goes
+ * through {@link invokeWithInputRounds}, which runs it in the server's {@link InputRoundRunner};
+ * every `ctx.elicit()`/`ctx.sample()`/`ctx.listRoots()` (any request to the client) goes through
+ * {@link askClientUnderModern}, which records it as a question of the round.
  * @module
  */
-import { CapabilityError, type ClientCapabilities, MissingRequiredClientCapabilityError } from '@mcpkit/core';
+import {
+  CapabilityError,
+  type ClientCapabilities,
+  Method,
+  MissingRequiredClientCapabilityError,
+} from '@mcpkit/core';
 import type { RequestContext } from '../context.js';
+import { principalOf } from '../http/sessionTable.js';
+import { cannotAskIn } from '../mrtr/recorder.js';
+import type { InputRoundRunner } from '../mrtr/runner.js';
+import { INPUT_REQUIRED_METHODS } from '../mrtr/signal.js';
 
 /**
  * The methods whose results may be `input_required` (the MRTR table).
@@ -19,25 +26,49 @@ import type { RequestContext } from '../context.js';
  * INPUT_ROUND_METHODS.has('tools/call'); // true
  * ```
  */
-export const INPUT_ROUND_METHODS: ReadonlySet<string> = new Set([
-  'tools/call',
-  'prompts/get',
-  'resources/read',
+export const INPUT_ROUND_METHODS: ReadonlySet<string> = INPUT_REQUIRED_METHODS;
+
+/** The questions a 2026-07-28 handler can put to the client, all as input requests. */
+const QUESTIONS: ReadonlySet<string> = new Set([
+  Method.ElicitationCreate,
+  Method.SamplingCreateMessage,
+  Method.RootsList,
 ]);
 
 /**
  * Runs the handler of a request that may answer `input_required`. `run` dispatches the request
  * (routing, validation, middleware, handler) and returns its result in the 2025-11-25 shape; the
- * caller encodes it for 2026-07-28 afterwards.
+ * runner re-runs it on each retry with the answers recorded so far, or turns its open questions
+ * into an input-required result. The caller encodes either for 2026-07-28 afterwards.
  *
  * @example
  * ```ts
  * declare const ctx: RequestContext;
- * const result = invokeWithInputRounds(ctx, () => ({ content: [] }));
+ * declare const runner: InputRoundRunner;
+ * const result = await invokeWithInputRounds(ctx, () => ({ content: [] }), runner);
  * ```
  */
-export function invokeWithInputRounds(_ctx: RequestContext, run: () => unknown): unknown {
-  return run();
+export function invokeWithInputRounds(
+  ctx: RequestContext,
+  run: () => unknown,
+  runner: InputRoundRunner = ctx.session.server.inputRoundRunner(),
+): Promise<unknown> {
+  const scope = ctx.scope;
+  return runner.run(
+    {
+      method: ctx.request.method,
+      params: ctx.request.params,
+      inputResponses: ctx.modern?.inputResponses,
+      requestState: ctx.modern?.requestState,
+      principal: principalOf(scope.principal),
+      clientCapabilities: scope.clientCapabilities as Record<string, unknown>,
+      revision: scope.revision,
+    },
+    (rounds) => {
+      ctx.rounds = rounds;
+      return run();
+    },
+  );
 }
 
 /**
@@ -73,17 +104,32 @@ export function missingForRequest(
 }
 
 /**
- * A request to the client made from a handler of a 2026-07-28 request. A capability the envelope
- * did not declare is `-32021` (MissingRequiredClientCapabilityError); otherwise, until
- * input-required rounds are in, the revision's lack of server-to-client requests is named.
+ * A request to the client made from a handler of a 2026-07-28 request. Elicitation, sampling and
+ * roots become questions of an input-required round; a capability the envelope did not declare is
+ * `-32021` (MissingRequiredClientCapabilityError, which a handler may catch); the revision has no
+ * other server-to-client request, and outside `tools/call`, `prompts/get` and `resources/read` no
+ * question can be asked (both a local CapabilityError naming the revision).
  *
  * @example
  * ```ts
  * declare const ctx: RequestContext;
- * await askClientUnderModern(ctx, 'roots/list', {}); // rejects
+ * await askClientUnderModern(ctx, 'roots/list', {}); // resolves on the retry that carries the answer
  * ```
  */
-export function askClientUnderModern<R>(ctx: RequestContext, method: string, params: object): Promise<R> {
+export function askClientUnderModern<R>(
+  ctx: RequestContext,
+  method: string,
+  params: object,
+  inputKey?: string,
+): Promise<R> {
+  const revision = ctx.scope.revision;
+  if (!QUESTIONS.has(method)) {
+    return Promise.reject(
+      new CapabilityError(
+        `Cannot send "${method}" to the client: protocol revision ${revision} has no server-to-client requests`,
+      ),
+    );
+  }
   const missing = missingForRequest(method, params, ctx.scope.clientCapabilities);
   if (missing) {
     return Promise.reject(
@@ -93,9 +139,6 @@ export function askClientUnderModern<R>(ctx: RequestContext, method: string, par
       ),
     );
   }
-  return Promise.reject(
-    new CapabilityError(
-      `Cannot send "${method}" to the client: protocol revision ${ctx.scope.revision} has no server-to-client requests`,
-    ),
-  );
+  if (!ctx.rounds) return Promise.reject(new CapabilityError(cannotAskIn(revision, ctx.request.method)));
+  return ctx.rounds.recorder.ask<R>(method, { ...(params as Record<string, unknown>) }, inputKey);
 }

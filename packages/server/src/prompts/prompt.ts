@@ -22,6 +22,7 @@ import type { InferSchemaOutput, RequireJsonSchemaConverter } from '@mcpkit/sche
 import { type Completer, type Completers, checkCompleters } from '../completion/complete.js';
 import type { RequestContext } from '../context.js';
 import { type ItemList, ListedItem } from '../listChanged.js';
+import type { InputRequiredResult } from '../mrtr/signal.js';
 import { checkIconsAndMeta, checkOptionalString, cloneJson } from '../tools/metadata.js';
 import { type PreparedSchema, prepareObjectSchema, type SchemaInput } from '../tools/schemas.js';
 import { isContentBlock } from '../tools/toolResult.js';
@@ -107,7 +108,13 @@ export interface PromptConfig<A extends PromptArgumentsInput | undefined = Promp
  * const reply: PromptReturn = [{ role: 'user', content: { type: 'text', text: 'Review this' } }];
  * ```
  */
-export type PromptReturn = string | PromptMessage | readonly PromptMessage[] | GetPromptResult;
+export type PromptReturn =
+  | string
+  | PromptMessage
+  | readonly PromptMessage[]
+  | GetPromptResult
+  /** 2026-07-28: ask the client yourself (see docs/input-required.md); passed as it is. */
+  | InputRequiredResult;
 
 /**
  * A prompt's implementation.

@@ -10,6 +10,7 @@ import { CompletionFeature, type CompletionSources } from '../completion/complet
 import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
 import type { ItemList } from '../listChanged.js';
+import { type InputRequiredResult, isInputRequired } from '../mrtr/signal.js';
 import { PagedCollection } from '../pagination.js';
 import { invalidParams, requireString, stringRecord } from '../params.js';
 import { type PromptConfig, type PromptHandler, RegisteredPrompt, toGetPromptResult } from './prompt.js';
@@ -85,7 +86,10 @@ export class PromptsFeature extends Feature {
     return result;
   }
 
-  private async getPrompt(params: Record<string, unknown>, ctx: RequestContext): Promise<GetPromptResult> {
+  private async getPrompt(
+    params: Record<string, unknown>,
+    ctx: RequestContext,
+  ): Promise<GetPromptResult | InputRequiredResult> {
     const name = requireString(params.name, 'prompts/get: "name"');
     const prompt = this.registry.find(name);
     if (!prompt) throw invalidParams(`Unknown prompt: "${name}"`);
@@ -111,6 +115,8 @@ export class PromptsFeature extends Feature {
       }
       value = checked.value;
     }
-    return toGetPromptResult(await state.handler(value, ctx), state.definition.description);
+    const returned = await state.handler(value, ctx);
+    // An input-required result of the handler's own (2026-07-28) passes as it is.
+    return isInputRequired(returned) ? returned : toGetPromptResult(returned, state.definition.description);
   }
 }

@@ -12,6 +12,7 @@
  */
 import type { BlobResourceContents, Meta, ReadResourceResult, TextResourceContents } from '@mcpkit/core';
 import { encodeBase64, isBase64 } from '../content/base64.js';
+import type { InputRequiredResult } from '../mrtr/signal.js';
 
 /**
  * One item a reader may return: text or a blob (bytes or base64), `uri` and `mimeType` optional.
@@ -39,7 +40,9 @@ export type ReadResourceReturn =
   | ArrayBuffer
   | ResourceContentsInput
   | readonly ResourceContentsInput[]
-  | ReadResourceResult;
+  | ReadResourceResult
+  /** 2026-07-28: ask the client yourself (see docs/input-required.md); passed as it is. */
+  | InputRequiredResult;
 
 /**
  * Builds the `resources/read` result for what a reader returned.

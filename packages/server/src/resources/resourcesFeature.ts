@@ -16,6 +16,7 @@ import { CompletionFeature, type CompletionSources } from '../completion/complet
 import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
 import type { ItemList } from '../listChanged.js';
+import { type InputRequiredResult, isInputRequired } from '../mrtr/signal.js';
 import { PagedCollection } from '../pagination.js';
 import { invalidParams, requireString } from '../params.js';
 import { listResources } from './listing.js';
@@ -146,18 +147,20 @@ export class ResourcesFeature extends Feature {
     return result;
   }
 
-  private async read(params: Record<string, unknown>, ctx: RequestContext): Promise<ReadResourceResult> {
+  private async read(
+    params: Record<string, unknown>,
+    ctx: RequestContext,
+  ): Promise<ReadResourceResult | InputRequiredResult> {
     const uri = requestedUri(params, Method.ResourcesRead);
     const resource = this.resources.find(uri);
     if (resource) {
       const state = resource.state;
-      return toReadResourceResult(await state.read(uri, ctx), uri, state.definition.mimeType);
+      return readResult(await state.read(uri, ctx), uri, state.definition.mimeType);
     }
     for (const template of this.templates.list()) {
       const state = template.state;
       const variables = state.template.match(uri);
-      if (variables)
-        return toReadResourceResult(await state.read(uri, variables, ctx), uri, state.definition.mimeType);
+      if (variables) return readResult(await state.read(uri, variables, ctx), uri, state.definition.mimeType);
     }
     throw resourceNotFound(uri);
   }
@@ -193,4 +196,13 @@ function requestedUri(params: Record<string, unknown>, method: string): string {
   const problem = uriProblem(uri);
   if (problem) throw invalidParams(`${method}: "uri" ${problem}`, { uri });
   return uri;
+}
+
+/** A reader's answer as a result; an input-required result of its own (2026-07-28) passes as it is. */
+function readResult(
+  read: unknown,
+  uri: string,
+  mimeType: string | undefined,
+): ReadResourceResult | InputRequiredResult {
+  return isInputRequired(read) ? read : toReadResourceResult(read, uri, mimeType);
 }

@@ -21,6 +21,7 @@ import type {
 import type { InferSchemaInput, InferSchemaOutput, RequireJsonSchemaConverter } from '@mcpkit/schema';
 import type { RequestContext } from '../context.js';
 import { type ItemList, ListedItem } from '../listChanged.js';
+import type { InputRequiredResult } from '../mrtr/signal.js';
 import { checkHeaderAnnotations } from './headerAnnotations.js';
 import { checkIconsAndMeta, checkOptionalString, checkToolAnnotations, cloneJson } from './metadata.js';
 import { type PreparedSchema, prepareObjectSchema, type SchemaInput } from './schemas.js';
@@ -106,7 +107,7 @@ export type ToolArguments<In> = [In] extends [undefined] ? EmptyArguments : Obje
  */
 export type ToolReturn<Out> = [Out] extends [undefined]
   ? unknown
-  : ObjectOr<InferSchemaInput<Out>> | CallToolResult;
+  : ObjectOr<InferSchemaInput<Out>> | CallToolResult | InputRequiredResult;
 
 /**
  * A tool's implementation.

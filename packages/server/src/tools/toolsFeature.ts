@@ -24,6 +24,7 @@ import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
 import type { ItemList } from '../listChanged.js';
 import type { ServerMiddlewareContext } from '../middleware/context.js';
+import { InputRequiredSignal, isInputRequired } from '../mrtr/signal.js';
 import { PagedCollection } from '../pagination.js';
 import { invalidParams, requireString } from '../params.js';
 import { prepareObjectSchema } from './schemas.js';
@@ -133,7 +134,7 @@ export class ToolsFeature extends Feature {
    * deliberate refusal) is rethrown, to reach the peer with its code and `data`.
    */
   middlewareFailed(params: Record<string, unknown>, error: unknown, ctx: RequestContext): CallToolResult {
-    if (error instanceof McpError) throw error;
+    if (error instanceof McpError || error instanceof InputRequiredSignal) throw error;
     return this.errorResult(typeof params.name === 'string' ? params.name : '', error, ctx);
   }
 
@@ -275,6 +276,8 @@ export class ToolsFeature extends Feature {
     checkOutput: boolean,
   ): CallToolResult | Promise<CallToolResult> {
     try {
+      // An input-required result of the handler's own (2026-07-28) is no tool result: it passes as it is.
+      if (isInputRequired(returned)) return returned as unknown as CallToolResult;
       if (!state.output) return toCallToolResult(returned);
       if (!checkOutput) {
         return isCallToolResult(returned) || !isPlainObject(returned)
@@ -291,7 +294,13 @@ export class ToolsFeature extends Feature {
 
   /** A thrown error becomes an `isError` result, except one the specification answers as an error. */
   private failed(state: ToolState, error: unknown, ctx: RequestContext): CallToolResult {
-    if (error instanceof UrlElicitationRequiredError || error instanceof MissingRequiredClientCapabilityError)
+    // Answered as errors: a question waiting for the next input-required round (2026-07-28), which
+    // the runner takes, and errors the specification defines.
+    if (
+      error instanceof UrlElicitationRequiredError ||
+      error instanceof MissingRequiredClientCapabilityError ||
+      error instanceof InputRequiredSignal
+    )
       throw error;
     return this.errorResult(state.definition.name, error, ctx);
   }
@@ -314,6 +323,7 @@ export class ToolsFeature extends Feature {
     ctx: RequestContext,
   ): Promise<CallToolResult> {
     const name = state.definition.name;
+    if (isInputRequired(returned)) return returned as unknown as CallToolResult;
     const result = isCallToolResult(returned) ? returned : undefined;
     if (result?.isError) return result;
     const structured = result ? result.structuredContent : isPlainObject(returned) ? returned : undefined;

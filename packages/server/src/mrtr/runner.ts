@@ -1,0 +1,200 @@
+/**
+ * The runner of input-required rounds (2026-07-28, MRTR): wraps one handler invocation, opens the
+ * retry's sealed state, lets the handler's questions resolve from recorded answers, and turns the
+ * questions still open into one input-required result with a new sealed state.
+ * @module
+ */
+import {
+  CapabilityError,
+  ErrorCode,
+  LocalError,
+  McpError,
+  MissingRequiredClientCapabilityError,
+} from '@mcpkit/core';
+import { isRecord } from '@mcpkit/core/internal';
+import { missingForRequest } from '../modern/inputRounds.js';
+import { digestOf } from './digest.js';
+import { InputRecorder, type UnansweredQuestion } from './recorder.js';
+import { acceptResponses, checkInputResponses } from './responses.js';
+import type { AskedQuestion, RecordedAnswer, RequestStateSealer, RoundState } from './sealedState.js';
+import {
+  INPUT_REQUIRED_METHODS,
+  type InputRequest,
+  type InputRequiredResult,
+  isInputRequired,
+} from './signal.js';
+
+/** The request a handler runs for, as the 2026 path decoded it. */
+export interface InputRoundCall {
+  readonly method: string;
+  /** The params (digested without `_meta`, `inputResponses` and `requestState`, so either form will do). */
+  readonly params: Record<string, unknown> | undefined;
+  /** The retry's `inputResponses`, as received (unchecked). */
+  readonly inputResponses: unknown;
+  /** The retry's `requestState`, as received (attacker-controlled until opened). */
+  readonly requestState: unknown;
+  /** Who sent it (from authorization), or `undefined` for an anonymous request. */
+  readonly principal: string | undefined;
+  readonly clientCapabilities: Record<string, unknown> | undefined;
+  readonly revision: string;
+}
+
+/** What a handler run sees of its rounds: the recorder, the raw retry fields, the round number. */
+export interface InputRounds {
+  readonly recorder: InputRecorder;
+  /** The retry's `inputResponses` as the client sent them (the escape hatch for own questions). */
+  readonly inputResponses: Record<string, unknown> | undefined;
+  /** The `requestState` the handler put in its own input-required result, verified and returned. */
+  readonly requestState: string | undefined;
+  /** Input-required results this request went through before this run (0 on the first call). */
+  readonly round: number;
+}
+
+const RETRY_FIELDS = new Set(['_meta', 'inputResponses', 'requestState']);
+
+/**
+ * Runs handlers in input-required rounds. One per server; holds the sealer and its limits.
+ *
+ * @example
+ * ```ts
+ * const runner = new InputRoundRunner(new RequestStateSealer());
+ * const result = await runner.run(call, (rounds) =>
+ *   rounds.recorder.ask('roots/list', {}).then((roots) => ({ content: [{ type: 'text', text: JSON.stringify(roots) }] })),
+ * );
+ * ```
+ */
+export class InputRoundRunner {
+  constructor(readonly sealer: RequestStateSealer) {}
+
+  /**
+   * Invokes `handler` once for `call`. Returns its result when it needed no answer it lacks, or an
+   * input-required result. Throws `-32602` (before the handler runs) for a state that does not open
+   * or does not belong to this request, and for answers of the wrong shape.
+   */
+  async run<R>(
+    call: InputRoundCall,
+    handler: (rounds: InputRounds) => R | Promise<R>,
+  ): Promise<R | InputRequiredResult> {
+    const params = call.params ?? {};
+    const given = INPUT_REQUIRED_METHODS.has(call.method) && checkInputResponses(call.inputResponses);
+    const retry = INPUT_REQUIRED_METHODS.has(call.method) && call.requestState !== undefined;
+    const paramsDigest = retry ? await digestOf(withoutRetryFields(params)) : undefined;
+    const state = retry
+      ? await this.sealer.open(call.requestState, {
+          method: call.method,
+          paramsDigest: paramsDigest!,
+          principal: call.principal,
+        })
+      : undefined;
+    const answers = state
+      ? acceptResponses(state.answers, state.asked, call.inputResponses)
+      : new Map<string, RecordedAnswer>();
+    const recorder = new InputRecorder(answers, call.clientCapabilities, call.revision, call.method);
+    const rounds: InputRounds = {
+      recorder,
+      inputResponses: given ? (call.inputResponses as Record<string, unknown>) : undefined,
+      requestState: state?.carry,
+      round: state?.rounds ?? 0,
+    };
+    let result: R | undefined;
+    let failure: { error: unknown } | undefined;
+    try {
+      result = await handler(rounds);
+    } catch (error) {
+      failure = { error };
+    }
+    if (recorder.misuse) throw recorder.misuse;
+    // The common case, a handler that asked nothing, settles without another await.
+    const open = recorder.asks > 0 ? await recorder.unanswered() : [];
+    const own = failure === undefined && isInputRequired(result) ? result : undefined;
+    if (open.length === 0 && !own) {
+      if (failure) throw failure.error;
+      return result as R;
+    }
+    // Questions win over whatever the run returned or threw: the handler cannot finish without them.
+    return this.inputRequired(call, params, paramsDigest, state, recorder, open, own);
+  }
+
+  private async inputRequired(
+    call: InputRoundCall,
+    params: Record<string, unknown>,
+    paramsDigest: string | undefined,
+    state: RoundState | undefined,
+    recorder: InputRecorder,
+    open: UnansweredQuestion[],
+    own: InputRequiredResult | undefined,
+  ): Promise<InputRequiredResult> {
+    const { limits } = this.sealer;
+    const rounds = (state?.rounds ?? 0) + 1;
+    if (rounds > limits.maxRounds) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `"${call.method}" still needs input after ${limits.maxRounds} rounds, the most one request may take`,
+      );
+    }
+    const requests = collectRequests(call, recorder, open, own);
+    if (requests.length > limits.maxInputRequests) {
+      throw new LocalError(
+        `"${call.method}" asked ${requests.length} questions in one round; the limit is ${limits.maxInputRequests} (requestStateLimits.maxInputRequests)`,
+      );
+    }
+    const answers = new Map(recorder.answers);
+    const asked = new Map<string, AskedQuestion>();
+    for (const question of open) {
+      answers.delete(question.key);
+      asked.set(question.key, { method: question.request.method, digest: question.digest });
+    }
+    const carry = own ? own.requestState : state?.carry;
+    const requestState = await this.sealer.seal({
+      method: call.method,
+      paramsDigest: paramsDigest ?? (await digestOf(withoutRetryFields(params))),
+      principal: call.principal,
+      rounds,
+      answers,
+      asked,
+      ...(carry === undefined ? {} : { carry }),
+    });
+    const result: InputRequiredResult = { resultType: 'input_required' };
+    if (requests.length > 0) result.inputRequests = Object.fromEntries(requests);
+    result.requestState = requestState;
+    if (own?._meta !== undefined) result._meta = own._meta;
+    return result;
+  }
+}
+
+/** The questions of the round: the recorder's and any the handler returned itself. */
+function collectRequests(
+  call: InputRoundCall,
+  recorder: InputRecorder,
+  open: UnansweredQuestion[],
+  own: InputRequiredResult | undefined,
+): Array<[string, InputRequest]> {
+  const requests: Array<[string, InputRequest]> = open.map((question) => [question.key, question.request]);
+  if (!own?.inputRequests) return requests;
+  const taken = new Set(requests.map(([key]) => key));
+  for (const [key, request] of Object.entries(own.inputRequests)) {
+    if (taken.has(key))
+      throw new LocalError(`inputRequests key "${key}" is used twice in one input-required result`);
+    if (!isRecord(request) || typeof request.method !== 'string') {
+      throw new CapabilityError(`input request "${key}" needs a "method"`);
+    }
+    const params = isRecord(request.params) ? request.params : {};
+    // Like a question through ctx: a kind the request did not declare is the revision's -32021.
+    const missing = missingForRequest(request.method, params, call.clientCapabilities ?? {});
+    if (missing) {
+      throw new MissingRequiredClientCapabilityError(
+        missing,
+        `Input request "${key}" (${request.method}) needs the client capability ${Object.keys(missing)[0]}, which this request did not declare`,
+      );
+    }
+    const refusal = recorder.refusal(request.method, params);
+    if (refusal) throw new CapabilityError(refusal);
+    requests.push([key, request]);
+  }
+  return requests;
+}
+
+function withoutRetryFields(params: Record<string, unknown>): Record<string, unknown> {
+  // fromEntries defines own properties, so a "__proto__" param is digested like any other.
+  return Object.fromEntries(Object.entries(params).filter(([key]) => !RETRY_FIELDS.has(key)));
+}

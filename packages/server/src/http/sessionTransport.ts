@@ -19,18 +19,20 @@ import {
   CapabilityError,
   ErrorCode,
   type JsonRpcMessage,
+  type JsonRpcRequest,
   type MessageExtra,
   type MessageSink,
   type RequestId,
   type SendOptions,
   type Transport,
 } from '@mcpkit/core';
-import { type ClassifiedBody, errorResponse, toError } from '@mcpkit/core/internal';
+import { type ClassifiedBody, classifyBody, errorResponse, toError } from '@mcpkit/core/internal';
 import type { ServerSession } from '../session.js';
 import type { ServerSessionState, SessionStateHolder } from '../sessionState.js';
 import { deliverBody } from './body.js';
-import type { EventStore } from './eventStore.js';
+import type { EventStore, OrphanedStream } from './eventStore.js';
 import type { AbortSignalLike } from './rawHttp.js';
+import { claimableRequest, RerunFilter } from './rerun.js';
 import { emptyReply, jsonReply, Refuse, type Reply, sseReply } from './responses.js';
 import {
   type ConnectionRegistry,
@@ -90,6 +92,8 @@ class Exchange {
   remaining: number;
   stream: LogicalStream | undefined;
   settled = false;
+  /** The request, kept to claim its stream for fail-over (cluster only). */
+  request: JsonRpcRequest | undefined;
   readonly response: Promise<Reply>;
   private resolve!: (response: Reply) => void;
   private abortListener: (() => void) | undefined;
@@ -155,6 +159,8 @@ class LogicalStream implements SseConnectionOwner {
   hasIds = false;
   /** Standalone stream only: events produced while no GET was open. */
   backlog: string[] | undefined;
+  /** A call run again after its node died: drops what the first run already stored. */
+  rerun: RerunFilter | undefined;
 
   constructor(
     private readonly transport: HttpSessionTransport,
@@ -318,6 +324,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
 
   /** Hands a parsed body (one message or a batch) to the session's connection. */
   deliver(body: ClassifiedBody, extra: MessageExtra): void {
+    if (this.clustered) this.keepRequest(body);
     if (this.sink?.size) {
       const bytes = (extra as { bodyBytes?: number }).bodyBytes;
       if (bytes !== undefined) this.sink.size('in', bytes);
@@ -336,6 +343,52 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
       this.exchanges.delete(id);
       if (--exchange.remaining <= 0) this.finish(exchange, emptyReply(204));
     }
+  }
+
+  /**
+   * Cluster fail-over: a request whose stream the store can lease is recorded with it, so that
+   * another node can run it again if this one dies before answering.
+   */
+  private keepRequest(body: ClassifiedBody): void {
+    if (!this.runtime.eventStore?.claimStream) return;
+    const request = claimableRequest(body);
+    const exchange = request && this.exchanges.get(request.id);
+    if (!exchange || exchange.options.opensSession || exchange.request) return;
+    exchange.request = request;
+    if (exchange.stream) this.claim(exchange.stream, request);
+  }
+
+  private claim(stream: LogicalStream, request: JsonRpcRequest): void {
+    try {
+      this.settle(this.runtime.eventStore!.claimStream!(stream.id, JSON.stringify(request)));
+    } catch (error) {
+      this.runtime.report(toError(error));
+    }
+  }
+
+  /**
+   * Runs again, here, the call of a stream whose node died (the store leased it to this node):
+   * its new messages go to the same stream, minus what the first run stored already.
+   */
+  private rerun(orphan: OrphanedStream): boolean {
+    const body = classifyBody(parseJson(orphan.request));
+    const request = claimableRequest(body);
+    const id = request?.id;
+    if (this.isClosed || id === undefined || this.exchanges.has(id)) return false;
+    const exchange = new Exchange([id], { preferJson: false, opensSession: false, request: undefined });
+    const stream = new LogicalStream(this, orphan.streamId, exchange);
+    stream.hasIds = true;
+    stream.rerun = new RerunFilter(id, orphan.earlier);
+    if (stream.rerun.answered) {
+      this.end(stream); // it died after answering: the stream only lacked its end
+      return true;
+    }
+    exchange.request = request; // claimed already, by the store's take-over
+    exchange.stream = stream;
+    this.exchanges.set(id, exchange);
+    this.streams.set(stream.id, stream);
+    this.deliver(body, RERUN);
+    return true;
   }
 
   /** Opens the standalone GET stream. `undefined` when one is already open (the caller answers 409). */
@@ -465,6 +518,9 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
       stream.connection?.close();
       stream.connection = undefined;
       if (store?.deleteStream) this.forget(store, stream.id);
+      // A copy closing alone leaves the stream to the others, but gives up its claim on it.
+      else if (this.localOnly && stream.exchange?.request)
+        this.settle(this.runtime.eventStore?.endStream?.(stream.id));
     }
     this.streams.clear();
     if (store?.deleteStream && this.endedStreams) for (const id of this.endedStreams) this.forget(store, id);
@@ -563,6 +619,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     const stream = new LogicalStream(this, this.streamId(this.nextStream++), exchange);
     this.streams.set(stream.id, stream);
     exchange.stream = stream;
+    if (exchange.request !== undefined) this.claim(stream, exchange.request);
     const connection = this.attachNewConnection(stream);
     exchange.settle(sseReply(connection.body, sessionHeader));
     if (this.primes()) this.enqueue(stream, '');
@@ -670,6 +727,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
   }
 
   private emit(stream: LogicalStream, data: string): Promise<void> | void {
+    if (stream.rerun?.repeats(data)) return;
     const store = this.runtime.eventStore;
     if (!store) {
       this.write(stream, undefined, data);
@@ -773,8 +831,11 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
       connection.write(messageEvent(data, id));
     };
     try {
-      // A shared store may hold a stream another node is still writing: follow it to its end.
-      if (store.followEventsAfter) await store.followEventsAfter(lastEventId, send, () => connection.closed);
+      // A shared store may hold a stream another node is still writing: follow it to its end,
+      // running its call here if that node died (fail-over).
+      const takeOver = store.claimStream ? (orphan: OrphanedStream) => this.rerun(orphan) : undefined;
+      if (store.followEventsAfter)
+        await store.followEventsAfter(lastEventId, send, () => connection.closed, takeOver);
       else await store.replayEventsAfter(lastEventId, send);
     } catch (error) {
       this.runtime.report(toError(error));
@@ -804,6 +865,17 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     } catch (error) {
       this.runtime.report(toError(error));
     }
+  }
+}
+
+/** The extra of a call run again after its node died: its HTTP request is gone. */
+const RERUN: MessageExtra = {};
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
 

@@ -10,6 +10,7 @@
  * Fail-over: the request a call stream answers is kept beside it (`call:<stream>`) with a short
  * lease (`lease:<stream>`) that the node running it renews; a node following the stream for a
  * resumed client that finds the lease expired (its node died) claims it and runs the call again.
+ * The same lease, without a request, reserves a session's shared GET stream for one node.
  * @module
  */
 import type { EventStore, OrphanedStream, ReplaySink } from '@mcpkit/server/http';
@@ -41,6 +42,10 @@ if owner == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
 if owner then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1`;
+
+/** Deletes a lease only if this node holds it (it may have expired and gone to another). */
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
 
 /** The entry field of an event's data; the priming position is an empty value. */
 const DATA = 'd';
@@ -95,6 +100,18 @@ export class RedisEventStore implements EventStore {
 
   async storeEvent(streamId: string, data: string): Promise<string> {
     return `${streamId}/${await this.append(streamId, DATA, data)}`;
+  }
+
+  async holdStream(streamId: string): Promise<boolean> {
+    const won = await this.redis.set(this.leaseKey(streamId), this.owner, 'PX', this.leaseMs, 'NX');
+    if (won !== 'OK') return false;
+    this.hold(streamId);
+    return true;
+  }
+
+  async releaseStream(streamId: string): Promise<void> {
+    this.held.delete(streamId);
+    await this.redis.eval(RELEASE, 1, this.leaseKey(streamId), this.owner);
   }
 
   async endStream(streamId: string): Promise<void> {
@@ -183,9 +200,7 @@ export class RedisEventStore implements EventStore {
   }
 
   private async takeOver(streamId: string, takeOver: (orphan: OrphanedStream) => boolean): Promise<void> {
-    const won = await this.redis.set(this.leaseKey(streamId), this.owner, 'PX', this.leaseMs, 'NX');
-    if (won !== 'OK') return; // another follower was first
-    this.hold(streamId);
+    if (!(await this.holdStream(streamId))) return; // another follower was first
     let taken = false;
     try {
       const request = await this.redis.get(this.callKey(streamId));
@@ -196,13 +211,8 @@ export class RedisEventStore implements EventStore {
       for (const [, fields] of entries) if (fields[0] === DATA && fields[1]) earlier.push(fields[1]);
       taken = takeOver({ streamId, request, earlier });
     } finally {
-      if (!taken) await this.release(streamId);
+      if (!taken) await this.releaseStream(streamId);
     }
-  }
-
-  private async release(streamId: string): Promise<void> {
-    this.held.delete(streamId);
-    await this.redis.del(this.leaseKey(streamId));
   }
 
   private hold(streamId: string): void {

@@ -87,6 +87,14 @@ export interface EventStore {
    * stream (the handler does not wait for it).
    */
   claimStream?(streamId: string, request: string): void | Promise<void>;
+  /**
+   * Reserves a stream for one reader across nodes: the one GET stream a session may hold. True
+   * when this node now holds it, false when another node does. Optional, with
+   * {@link releaseStream}; a node that dies loses its hold within the store's lease.
+   */
+  holdStream?(streamId: string): boolean | Promise<boolean>;
+  /** Gives up what {@link holdStream} reserved (the GET ended). */
+  releaseStream?(streamId: string): void | Promise<void>;
 }
 
 /**

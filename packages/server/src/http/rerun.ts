@@ -9,9 +9,23 @@
  * @module
  */
 import type { JsonRpcRequest, RequestId } from '@mcpkit/core';
-import type { ClassifiedBody } from '@mcpkit/core/internal';
+import { type ClassifiedBody, classifyBody } from '@mcpkit/core/internal';
+import { guarded } from './storeErrors.js';
 
 const PROGRESS = 'notifications/progress';
+
+/**
+ * What a session transport uses only when it is one copy of a clustered session, handed to it by
+ * the session store's code so that single-node bundles do not carry it.
+ */
+export interface ClusterSupport {
+  claimable(body: ClassifiedBody): JsonRpcRequest | undefined;
+  /** The body of a serialized request (`undefined` when it is not JSON). */
+  parse(text: string): ClassifiedBody | undefined;
+  rerunFilter(requestId: RequestId, earlier: readonly string[]): RerunFilter;
+  /** Runs a store call; a failure becomes `SessionStoreUnavailable` (503). */
+  guarded<T>(call: () => T | Promise<T>): Promise<T>;
+}
 
 export class RerunFilter {
   /** The first run answered already: nothing needs to run again. */
@@ -82,3 +96,14 @@ function progressOf(
   if (typeof params?.progress !== 'number') return undefined;
   return { token: params.progressToken, value: params.progress };
 }
+
+/** The {@link ClusterSupport} of the session store's code. */
+export const CLUSTER_SUPPORT: ClusterSupport = {
+  claimable: claimableRequest,
+  parse: (text) => {
+    const value = parse(text);
+    return value && classifyBody(value);
+  },
+  rerunFilter: (requestId, earlier) => new RerunFilter(requestId, earlier),
+  guarded,
+};

@@ -26,13 +26,13 @@ import {
   type SendOptions,
   type Transport,
 } from '@mcpkit/core';
-import { type ClassifiedBody, classifyBody, errorResponse, toError } from '@mcpkit/core/internal';
+import { type ClassifiedBody, errorResponse, toError } from '@mcpkit/core/internal';
 import type { ServerSession } from '../session.js';
 import type { ServerSessionState, SessionStateHolder } from '../sessionState.js';
 import { deliverBody } from './body.js';
 import type { EventStore, OrphanedStream } from './eventStore.js';
 import type { AbortSignalLike } from './rawHttp.js';
-import { claimableRequest, RerunFilter } from './rerun.js';
+import type { ClusterSupport, RerunFilter } from './rerun.js';
 import { emptyReply, jsonReply, Refuse, type Reply, sseReply } from './responses.js';
 import {
   type ConnectionRegistry,
@@ -161,6 +161,8 @@ class LogicalStream implements SseConnectionOwner {
   backlog: string[] | undefined;
   /** A call run again after its node died: drops what the first run already stored. */
   rerun: RerunFilter | undefined;
+  /** Shared standalone stream: this node holds it in the store (the session's one GET). */
+  held = false;
 
   constructor(
     private readonly transport: HttpSessionTransport,
@@ -213,6 +215,8 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
    * follows it (so a notification sent on any node reaches the client's GET on any node).
    */
   clustered = false;
+  /** What only a clustered copy uses (fail-over, the one GET across nodes), brought by the store's code. */
+  cluster: ClusterSupport | undefined;
   /** Streams that ended but whose events the store still holds, deleted with the session. */
   private endedStreams: string[] | undefined;
   private sink: MessageSink | undefined;
@@ -324,7 +328,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
 
   /** Hands a parsed body (one message or a batch) to the session's connection. */
   deliver(body: ClassifiedBody, extra: MessageExtra): void {
-    if (this.clustered) this.keepRequest(body);
+    if (this.cluster) this.keepRequest(body);
     if (this.sink?.size) {
       const bytes = (extra as { bodyBytes?: number }).bodyBytes;
       if (bytes !== undefined) this.sink.size('in', bytes);
@@ -351,7 +355,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
    */
   private keepRequest(body: ClassifiedBody): void {
     if (!this.runtime.eventStore?.claimStream) return;
-    const request = claimableRequest(body);
+    const request = this.cluster!.claimable(body);
     const exchange = request && this.exchanges.get(request.id);
     if (!exchange || exchange.options.opensSession || exchange.request) return;
     exchange.request = request;
@@ -371,15 +375,16 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
    * its new messages go to the same stream, minus what the first run stored already.
    */
   private rerun(orphan: OrphanedStream): boolean {
-    const body = classifyBody(parseJson(orphan.request));
-    const request = claimableRequest(body);
-    const id = request?.id;
-    if (this.isClosed || id === undefined || this.exchanges.has(id)) return false;
+    const body = this.cluster?.parse(orphan.request);
+    const request = body && this.cluster!.claimable(body);
+    if (!body || !request || this.isClosed || this.exchanges.has(request.id)) return false;
+    const id = request.id;
     const exchange = new Exchange([id], { preferJson: false, opensSession: false, request: undefined });
     const stream = new LogicalStream(this, orphan.streamId, exchange);
     stream.hasIds = true;
-    stream.rerun = new RerunFilter(id, orphan.earlier);
-    if (stream.rerun.answered) {
+    const filter = this.cluster!.rerunFilter(id, orphan.earlier);
+    stream.rerun = filter;
+    if (filter.answered) {
       this.end(stream); // it died after answering: the stream only lacked its end
       return true;
     }
@@ -392,14 +397,11 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
   }
 
   /** Opens the standalone GET stream. `undefined` when one is already open (the caller answers 409). */
-  openStandalone(): Reply | undefined {
+  openStandalone(): Reply | undefined | Promise<Reply | undefined> {
     const stream = this.standalone();
     if (stream.connection || stream.resuming) return undefined;
+    if (this.sharesStandalone()) return this.openShared(stream, undefined);
     const connection = this.attachNewConnection(stream);
-    if (this.sharesStandalone()) {
-      void this.followStandalone(stream, connection);
-      return sseReply(connection.body);
-    }
     const backlog = stream.backlog;
     stream.backlog = undefined;
     if (backlog) for (const text of backlog) connection.write(text);
@@ -418,12 +420,14 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     if (streamId === undefined || !streamId.startsWith(this.streamPrefix) || this.isClosed) {
       return Refuse.unknownEventId();
     }
-    let stream = this.streams.get(streamId);
+    const stream = this.streams.get(streamId);
     if (stream === this.standaloneStream && stream && (stream.connection || stream.resuming)) {
-      return Refuse.conflict('the session already has an open GET stream');
+      return Refuse.conflict(ONE_GET);
     }
     // The shared standalone stream is read from the store, whichever node wrote it.
-    if (stream === this.standaloneStream && this.sharesStandalone()) stream = undefined;
+    if (this.sharesStandalone() && streamId === this.standalone().id) {
+      return (await this.openShared(this.standalone(), lastEventId)) ?? Refuse.conflict(ONE_GET);
+    }
     const connection = new SseConnection(this.runtime.connections, this.runtime.maxBufferedBytes);
     this.runtime.wake();
     if (stream) {
@@ -509,6 +513,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
       exchange.unwatch();
     }
     this.exchanges.clear();
+    if (this.standaloneStream) this.releaseShared(this.standaloneStream);
     const store = this.localOnly ? undefined : this.runtime.eventStore;
     for (const stream of this.streams.values()) {
       stream.live = false;
@@ -610,6 +615,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
 
   /** @internal A stream lost its connection (the client went away). */
   streamDisconnected(stream: LogicalStream): void {
+    this.releaseShared(stream);
     if (this.isClosed || !stream.live || !stream.exchange) return; // the standalone stream waits
     if (this.runtime.eventStore && stream.hasIds) return; // the client can resume
     this.abandon(stream.exchange);
@@ -638,13 +644,43 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     return this.clustered && this.runtime.eventStore?.followEventsAfter !== undefined;
   }
 
-  /** Shared standalone stream: marks the position the GET starts at, then follows the store. */
-  private async followStandalone(stream: LogicalStream, connection: SseConnection): Promise<void> {
+  /**
+   * Shared standalone stream: holds it in the store first, so a session has one GET stream across
+   * all nodes (`undefined` when another node holds it: 409), then follows it.
+   */
+  private async openShared(
+    stream: LogicalStream,
+    lastEventId: string | undefined,
+  ): Promise<Reply | undefined> {
+    const store = this.runtime.eventStore!;
+    if (store.holdStream) {
+      stream.resuming = true; // this node's own second GET waits for the answer, and is refused
+      try {
+        if (!(await this.cluster!.guarded(() => store.holdStream!(stream.id)))) return undefined;
+      } finally {
+        stream.resuming = false;
+      }
+      stream.held = true;
+    }
+    const connection = this.attachNewConnection(stream);
+    void this.followStandalone(stream, connection, lastEventId);
+    return sseReply(connection.body);
+  }
+
+  /** Marks the position a new GET starts at (or resumes after `lastEventId`), then follows the store. */
+  private async followStandalone(
+    stream: LogicalStream,
+    connection: SseConnection,
+    lastEventId: string | undefined,
+  ): Promise<void> {
     const store = this.runtime.eventStore!;
     try {
-      const start = await store.storeEvent(stream.id, '');
+      let start = lastEventId;
+      if (start === undefined) {
+        start = await store.storeEvent(stream.id, '');
+        if (this.primes()) connection.write(primingEvent(start, this.runtime.retryInterval));
+      }
       stream.hasIds = true;
-      if (this.primes()) connection.write(primingEvent(start, this.runtime.retryInterval));
       await store.followEventsAfter!(
         start,
         (id, data) => {
@@ -656,6 +692,21 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
       this.runtime.report(toError(error));
     } finally {
       connection.close();
+      // Ended here (not by the client leaving, which released it already): let the stream go.
+      if (stream.connection === connection) {
+        stream.connection = undefined;
+        this.releaseShared(stream);
+      }
+    }
+  }
+
+  private releaseShared(stream: LogicalStream): void {
+    if (!stream.held) return;
+    stream.held = false;
+    try {
+      this.settle(this.runtime.eventStore!.releaseStream?.(stream.id));
+    } catch (error) {
+      this.runtime.report(toError(error));
     }
   }
 
@@ -833,7 +884,8 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     try {
       // A shared store may hold a stream another node is still writing: follow it to its end,
       // running its call here if that node died (fail-over).
-      const takeOver = store.claimStream ? (orphan: OrphanedStream) => this.rerun(orphan) : undefined;
+      const takeOver =
+        this.cluster && store.claimStream ? (orphan: OrphanedStream) => this.rerun(orphan) : undefined;
       if (store.followEventsAfter)
         await store.followEventsAfter(lastEventId, send, () => connection.closed, takeOver);
       else await store.replayEventsAfter(lastEventId, send);
@@ -868,16 +920,10 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
   }
 }
 
+const ONE_GET = 'the session already has an open GET stream';
+
 /** The extra of a call run again after its node died: its HTTP request is gone. */
 const RERUN: MessageExtra = {};
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 /** A request (or a batch holding one): it has a method and an id. */
 function isRequest(message: JsonRpcMessage | JsonRpcMessage[]): boolean {

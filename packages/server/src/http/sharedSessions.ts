@@ -8,6 +8,7 @@ import type { AuthInfo, MessageExtra } from '@mcpkit/core';
 import { type ClassifiedBody, classifyBody } from '@mcpkit/core/internal';
 import type { Server } from '../server.js';
 import type { ServerSessionState } from '../sessionState.js';
+import { CLUSTER_SUPPORT } from './rerun.js';
 import type { SessionStore } from './sessionStore.js';
 import { clientKeyOf, mayUseSession, type SessionTable } from './sessionTable.js';
 import { type HttpRuntime, HttpSessionTransport } from './sessionTransport.js';
@@ -66,6 +67,7 @@ export class SharedSessions {
   track(transport: HttpSessionTransport): void {
     transport.trackRequests = this.routes;
     transport.clustered = true;
+    transport.cluster = CLUSTER_SUPPORT;
   }
 
   /**

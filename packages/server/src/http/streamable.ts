@@ -514,7 +514,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
       if (!isVisibleAscii(lastEventId, MAX_EVENT_ID_LENGTH)) return Refuse.unknownEventId();
       return found.resume(lastEventId);
     }
-    return found.openStandalone() ?? Refuse.conflict('the session already has an open GET stream');
+    return (await found.openStandalone()) ?? Refuse.conflict('the session already has an open GET stream');
   }
 
   private async delete(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {

@@ -148,6 +148,7 @@ export class RedisEventStore implements EventStore {
     if (after === 'ended') return streamId;
     // Blocking reads need a connection of their own.
     const reader = this.redis.duplicate({ lazyConnect: true });
+    reader.on('error', () => {}); // a failing read rejects, which ends the follow
     try {
       await reader.connect();
       while (!stopped()) {

@@ -396,6 +396,11 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     return true;
   }
 
+  /** This copy holds the session's GET stream for the whole cluster (it delivers broadcasts). */
+  get holdsGet(): boolean {
+    return this.standaloneStream?.held === true && this.standaloneStream.connection !== undefined;
+  }
+
   /** Opens the standalone GET stream. `undefined` when one is already open (the caller answers 409). */
   openStandalone(): Reply | undefined | Promise<Reply | undefined> {
     const stream = this.standalone();

@@ -45,6 +45,15 @@ function callOf(id: string, steps: number, delayMs: number): Json {
   };
 }
 
+/** Starts `slow_count` through the balancer: the call's state, its response, and the node running it. */
+async function startCall(client: RawClient, id: string, delayMs: number) {
+  const state: CallState = { lastEventId: undefined, messages: [] };
+  const leave = new AbortController();
+  const post = await client.post(callOf(id, STEPS, delayMs), undefined, leave.signal);
+  expect(post.status).toBe(200);
+  return { state, leave, post, handlerNode: nodeOf(post) };
+}
+
 /** Resumes through the balancer until the answer to `id` arrives (nginx skips a dead node). */
 async function resumeUntilAnswered(client: RawClient, state: CallState, id: string): Promise<number> {
   let resumes = 0;
@@ -108,11 +117,7 @@ it(`kills the node carrying a resumed stream at ${KILLS} random points; every me
   let resumedAfterKill = 0;
   for (let round = 0; round < KILLS; round++) {
     const id = `call-${round}`;
-    const state: CallState = { lastEventId: undefined, messages: [] };
-    const leave = new AbortController();
-    const post = await client.post(callOf(id, STEPS, 30), undefined, leave.signal);
-    expect(post.status).toBe(200);
-    const handlerNode = nodeOf(post);
+    const { state, leave, post, handlerNode } = await startCall(client, id, 30);
     // Leave the call's own stream after 0-2 messages (the priming event gives a position at once).
     const first = sseEvents(post)[Symbol.asyncIterator]();
     await read(first, state, random(3));
@@ -150,13 +155,9 @@ it(`kills the node running the call at ${KILLS} random points; another runs it a
   await client.connect();
   for (let round = 0; round < KILLS; round++) {
     const id = `failover-${round}`;
-    const state: CallState = { lastEventId: undefined, messages: [] };
     // 100 ms a step: the node cannot finish the call between the read that decides the kill
     // and the kill, so every round leaves the call unanswered on a dead node.
-    const leave = new AbortController();
-    const post = await client.post(callOf(id, STEPS, 100), undefined, leave.signal);
-    expect(post.status).toBe(200);
-    const handlerNode = nodeOf(post);
+    const { state, leave, post, handlerNode } = await startCall(client, id, 100);
     let events = sseEvents(post)[Symbol.asyncIterator]();
     if (random(2) === 1) {
       // Half the rounds, the client reads the call through a follower on another node when the

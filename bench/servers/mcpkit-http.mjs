@@ -1,6 +1,7 @@
 /**
  * mcpkit Streamable HTTP server: one server definition and one web-standard handler for every
- * session (json / sse modes) or every request (stateless), on node:http through the adapter.
+ * session (json / sse modes) or every request (stateless), on node:http through the adapter; with
+ * `BENCH_REDIS_URL`, sessions and events in Redis (one node of a cluster).
  * @module
  */
 import { createServer } from 'node:http';
@@ -14,7 +15,16 @@ const handler = createStreamableHttpHandler(createMcpkitEchoServer(), {
   stateless: options.mode === 'stateless',
   enableJsonResponse: options.mode !== 'sse',
   gate: benchRateLimiter?.httpGate,
+  ...(await clusterStores(process.env.BENCH_REDIS_URL)),
 });
+
+/** With `BENCH_REDIS_URL` (bench/scenarios/cluster.mjs): one node of a cluster, state in Redis. */
+async function clusterStores(url) {
+  if (!url) return {};
+  const { connectRedis, RedisEventStore, RedisSessionStore } = await import('@mcpkit/redis');
+  const redis = await connectRedis(url);
+  return { sessionStore: new RedisSessionStore(redis), eventStore: new RedisEventStore(redis) };
+}
 const listener = toNodeListener(handler);
 const httpServer = createServer((req, res) => {
   if (req.url !== options.path) {

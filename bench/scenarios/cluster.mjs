@@ -9,6 +9,7 @@
  * Needs `redis-server` and nginx (scripts/install-cluster-deps.sh).
  * @module
  */
+import path from 'node:path';
 import { Redis } from 'ioredis';
 import { Balancer, RedisProcess } from '../lib/cluster.mjs';
 import { echoCallRequest, PROBE_TEXT } from '../lib/echo.mjs';
@@ -77,7 +78,10 @@ async function measureVariant(impl, ctx, row, redisUrl, probe) {
     for (let i = 0; i < variant.nodes; i++) {
       servers.push(
         await startServer({
-          script: impl.files.httpServer,
+          // The in-memory row runs the plain server, the others its cluster-node variant.
+          script: variant.redis
+            ? path.join(ctx.paths.bench, 'servers/mcpkit-http-cluster.mjs')
+            : impl.files.httpServer,
           env,
           cwd: ctx.paths.bench,
           agent: ctx.paths.agent,

@@ -372,9 +372,10 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
 
   /**
    * Runs again, here, the call of a stream whose node died (the store leased it to this node):
-   * its new messages go to the same stream, minus what the first run stored already.
+   * its new messages go to the same stream, minus what the first run stored already. It runs as
+   * the client that resumed (`extra`: its verified caller, bound to the session like the first).
    */
-  private rerun(orphan: OrphanedStream): boolean {
+  private rerun(orphan: OrphanedStream, extra: MessageExtra): boolean {
     const body = this.cluster?.parse(orphan.request);
     const request = body && this.cluster!.claimable(body);
     if (!body || !request || this.isClosed || this.exchanges.has(request.id)) return false;
@@ -392,7 +393,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     exchange.stream = stream;
     this.exchanges.set(id, exchange);
     this.streams.set(stream.id, stream);
-    this.deliver(body, RERUN);
+    this.deliver(body, extra);
     return true;
   }
 
@@ -417,8 +418,9 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
   /**
    * Resumes the stream that `lastEventId` belongs to: replays what followed it, then carries the
    * stream's live events if it is still open. Unknown ids, and ids of other sessions, get 400.
+   * `extra` (the GET's caller and headers) is what a call run again here after its node died sees.
    */
-  async resume(lastEventId: string): Promise<Reply> {
+  async resume(lastEventId: string, extra: MessageExtra = RERUN): Promise<Reply> {
     const store = this.runtime.eventStore;
     if (!store) return Refuse.unknownEventId();
     const streamId = await store.streamIdOf(lastEventId);
@@ -440,7 +442,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
       stream.backlog = undefined; // the store replays those events
       this.enqueue(stream, { kind: 'resume', connection, lastEventId });
     } else {
-      void this.replayEnded(store, connection, lastEventId);
+      void this.replayEnded(store, connection, lastEventId, extra);
     }
     return sseReply(connection.body);
   }
@@ -882,6 +884,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     store: EventStore,
     connection: SseConnection,
     lastEventId: string,
+    extra: MessageExtra,
   ): Promise<void> {
     const send = (id: string, data: string): void => {
       connection.write(messageEvent(data, id));
@@ -890,7 +893,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
       // A shared store may hold a stream another node is still writing: follow it to its end,
       // running its call here if that node died (fail-over).
       const takeOver =
-        this.cluster && store.claimStream ? (orphan: OrphanedStream) => this.rerun(orphan) : undefined;
+        this.cluster && store.claimStream ? (orphan: OrphanedStream) => this.rerun(orphan, extra) : undefined;
       if (store.followEventsAfter)
         await store.followEventsAfter(lastEventId, send, () => connection.closed, takeOver);
       else await store.replayEventsAfter(lastEventId, send);
@@ -927,7 +930,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
 
 const ONE_GET = 'the session already has an open GET stream';
 
-/** The extra of a call run again after its node died: its HTTP request is gone. */
+/** The extra of a resume that brings no HTTP request along (a call run again sees no caller). */
 const RERUN: MessageExtra = {};
 
 /** A request (or a batch holding one): it has a method and an id. */

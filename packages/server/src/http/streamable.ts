@@ -512,7 +512,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     if (found instanceof Reply) return found;
     if (lastEventId !== null) {
       if (!isVisibleAscii(lastEventId, MAX_EVENT_ID_LENGTH)) return Refuse.unknownEventId();
-      return found.resume(lastEventId);
+      return found.resume(lastEventId, new HttpMessageExtra(extra?.authInfo, request));
     }
     return (await found.openStandalone()) ?? Refuse.conflict('the session already has an open GET stream');
   }

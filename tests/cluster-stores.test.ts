@@ -106,6 +106,29 @@ it('hands a call whose node went silent to one follower, with its request and wh
   expect(keys).toEqual(['mcpkit:events:orphan']);
 });
 
+it('refuses writes to a call whose lease another node took while this one paused', async () => {
+  const connection = await connect();
+  const slow = new RedisEventStore(connection, { leaseMs: 300 });
+  await slow.claimStream('paused', '{"jsonrpc":"2.0","id":1,"method":"tools/call"}');
+  await slow.storeEvent('paused', 'first run');
+  // Another node took the call over (its lease lapsed while this node was paused).
+  await connection.set('mcpkit:events:lease:paused', 'another node', 'PX', 60_000);
+  let refused: unknown;
+  for (let attempt = 0; attempt < 250 && refused === undefined; attempt++) {
+    await slow.storeEvent('paused', 'late').catch((error: unknown) => {
+      refused = error;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  expect(String(refused)).toMatch(/Another node runs the call/);
+  // Its end is the other node's to write; the lease stays the other node's.
+  await slow.endStream('paused');
+  const entries = await connection.xrange('mcpkit:events:paused', '-', '+');
+  expect(entries.some(([, fields]) => fields[0] === 'e')).toBe(false);
+  expect(await connection.get('mcpkit:events:lease:paused')).toBe('another node');
+  slow.close();
+});
+
 it('bounds each stream by length and by age', async () => {
   const connection = await connect();
   const short = new RedisEventStore(connection, { maxEventsPerStream: 10 });

@@ -75,6 +75,13 @@ export class RedisEventStore implements EventStore {
   private readonly owner = randomName();
   /** Streams whose call this node runs: their leases are renewed by one timer. */
   private readonly held = new Set<string>();
+  /** The held streams that are calls this node runs (the others are GET streams). */
+  private readonly calls = new Set<string>();
+  /**
+   * Calls whose lease another node took while this one was too slow to renew it (a long pause,
+   * not a death): their writes are refused, so the client does not get both runs' messages.
+   */
+  private readonly lost = new Set<string>();
   private renewer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
@@ -90,6 +97,7 @@ export class RedisEventStore implements EventStore {
 
   async claimStream(streamId: string, request: string): Promise<void> {
     this.hold(streamId);
+    this.calls.add(streamId);
     const results = await this.redis
       .pipeline()
       .set(this.callKey(streamId), request, 'PX', this.maxAge)
@@ -99,6 +107,7 @@ export class RedisEventStore implements EventStore {
   }
 
   async storeEvent(streamId: string, data: string): Promise<string> {
+    if (this.lost.has(streamId)) throw new Error(`Another node runs the call of stream ${streamId} now`);
     return `${streamId}/${await this.append(streamId, DATA, data)}`;
   }
 
@@ -111,12 +120,15 @@ export class RedisEventStore implements EventStore {
 
   async releaseStream(streamId: string): Promise<void> {
     this.held.delete(streamId);
+    this.calls.delete(streamId);
     await this.redis.eval(RELEASE, 1, this.leaseKey(streamId), this.owner);
   }
 
   async endStream(streamId: string): Promise<void> {
     // The end and the release of the call's lease go together: a follower never sees one alone.
     const held = this.held.delete(streamId);
+    this.calls.delete(streamId);
+    if (this.lost.delete(streamId)) return; // the node that took the call over ends it
     await this.append(streamId, END, '1', (pipeline) => {
       if (held) pipeline.del(this.leaseKey(streamId), this.callKey(streamId));
     });
@@ -171,12 +183,16 @@ export class RedisEventStore implements EventStore {
 
   async deleteStream(streamId: string): Promise<void> {
     this.held.delete(streamId);
+    this.calls.delete(streamId);
+    this.lost.delete(streamId);
     await this.redis.del(this.prefix + streamId, this.leaseKey(streamId), this.callKey(streamId));
   }
 
   /** Stops renewing leases (the connection is the caller's to close). */
   close(): void {
     this.held.clear();
+    this.calls.clear();
+    this.lost.clear();
     this.stopRenewing();
   }
 
@@ -211,6 +227,7 @@ export class RedisEventStore implements EventStore {
       const earlier: string[] = [];
       for (const [, fields] of entries) if (fields[0] === DATA && fields[1]) earlier.push(fields[1]);
       taken = takeOver({ streamId, request, earlier });
+      if (taken) this.calls.add(streamId);
     } finally {
       if (!taken) await this.releaseStream(streamId);
     }
@@ -238,7 +255,9 @@ export class RedisEventStore implements EventStore {
     pipeline.exec().then(
       (results) => {
         ids.forEach((id, i) => {
-          if (results?.[2 * i]?.[1] === 0) this.held.delete(id);
+          if (results?.[2 * i]?.[1] !== 0) return;
+          this.held.delete(id);
+          if (this.calls.delete(id)) this.lost.add(id);
         });
       },
       () => {}, // Redis is away: the next period tries again

@@ -19,6 +19,7 @@ import { PROFILES } from './lib/profiles.mjs';
 import { renderTable, summarize, verdict } from './lib/report.mjs';
 import { runGroups } from './lib/runner.mjs';
 import { inMemoryGroup, stdioGroup } from './scenarios/calls.mjs';
+import { clusterGroup } from './scenarios/cluster.mjs';
 import { bundleGroup, installGroup } from './scenarios/footprint.mjs';
 import { httpGroups } from './scenarios/http.mjs';
 import { httpClientGroup } from './scenarios/httpClient.mjs';
@@ -38,6 +39,7 @@ const GROUPS = [
   middlewareInMemoryGroup,
   middlewareStdioGroup,
   middlewareHttpGroup,
+  clusterGroup,
   memoryGroup,
   coldStartGroup,
   importGroup,

@@ -1,12 +1,13 @@
 /**
  * A node dies mid-call (issue 17): three `mcpkit serve --redis` nodes behind nginx round-robin. A
- * long tool call streams progress; the client leaves the call's stream at a random point and
- * resumes it with `Last-Event-ID` on another node, which follows the stream from Redis; that node
- * is killed with SIGKILL at a random point, and the client resumes once more through a third.
- * Every progress notification and the result must arrive exactly once, and the session goes on.
+ * long tool call streams progress, and a node is killed with SIGKILL at a random point of it:
+ * - the node carrying the client's resumed stream (the call runs on, elsewhere);
+ * - the node running the call itself: the client resumes with `Last-Event-ID` through another
+ *   node, which finds the call's lease expired and runs the call again on the same stream.
+ * Either way every progress notification and the result arrive exactly once, and the session goes on.
  *
  * The kill points come from a seeded generator; the seed is printed, and `CLUSTER_SEED=<seed>`
- * replays a run. `CLUSTER_KILLS` sets the number of repetitions (default 20).
+ * replays a run. `CLUSTER_KILLS` sets the number of repetitions of each test (default 20).
  */
 import { expect, it } from 'vitest';
 import { type Json, RawClient, sseEvents } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
@@ -33,6 +34,50 @@ function generator(seed: number): (below: number) => number {
 interface CallState {
   lastEventId: string | undefined;
   messages: Json[];
+}
+
+function callOf(id: string, steps: number, delayMs: number): Json {
+  return {
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'slow_count', arguments: { steps, delayMs }, _meta: { progressToken: id } },
+  };
+}
+
+/** Starts `slow_count` through the balancer: the call's state, its response, and the node running it. */
+async function startCall(client: RawClient, id: string, delayMs: number) {
+  const state: CallState = { lastEventId: undefined, messages: [] };
+  const leave = new AbortController();
+  const post = await client.post(callOf(id, STEPS, delayMs), undefined, leave.signal);
+  expect(post.status).toBe(200);
+  return { state, leave, post, handlerNode: nodeOf(post) };
+}
+
+/** Resumes through the balancer until the answer to `id` arrives (nginx skips a dead node). */
+async function resumeUntilAnswered(client: RawClient, state: CallState, id: string): Promise<number> {
+  let resumes = 0;
+  while (!state.messages.some((message) => message.id === id)) {
+    resumes++;
+    const again = await client.get({ 'last-event-id': state.lastEventId! });
+    expect(again.status).toBe(200);
+    await read(sseEvents(again)[Symbol.asyncIterator](), state);
+  }
+  return resumes;
+}
+
+/** Every progress notification of the call once, in order, and its one successful answer. */
+function expectExactlyOnce(state: CallState, id: string, round: number): void {
+  const progress = state.messages
+    .filter((message) => message.method === 'notifications/progress')
+    .map((message) => (message.params as { progress: number }).progress);
+  const answers = state.messages.filter((message) => message.id === id);
+  expect({ round, progress, answers: answers.length }).toEqual({
+    round,
+    progress: Array.from({ length: STEPS }, (_, i) => i + 1),
+    answers: 1,
+  });
+  expect((answers[0]!.result as { isError?: boolean }).isError).not.toBe(true);
 }
 
 /**
@@ -72,24 +117,7 @@ it(`kills the node carrying a resumed stream at ${KILLS} random points; every me
   let resumedAfterKill = 0;
   for (let round = 0; round < KILLS; round++) {
     const id = `call-${round}`;
-    const state: CallState = { lastEventId: undefined, messages: [] };
-    const leave = new AbortController();
-    const post = await client.post(
-      {
-        jsonrpc: '2.0',
-        id,
-        method: 'tools/call',
-        params: {
-          name: 'slow_count',
-          arguments: { steps: STEPS, delayMs: 30 },
-          _meta: { progressToken: id },
-        },
-      },
-      undefined,
-      leave.signal,
-    );
-    expect(post.status).toBe(200);
-    const handlerNode = nodeOf(post);
+    const { state, leave, post, handlerNode } = await startCall(client, id, 30);
     // Leave the call's own stream after 0-2 messages (the priming event gives a position at once).
     const first = sseEvents(post)[Symbol.asyncIterator]();
     await read(first, state, random(3));
@@ -109,23 +137,8 @@ it(`kills the node carrying a resumed stream at ${KILLS} random points; every me
 
     // Resume through the balancer again until the answer arrives (nginx skips the dead node).
     // The killed node never carried the whole call: at most STEPS - 1 of its messages were read.
-    let resumes = 0;
-    while (!state.messages.some((message) => message.id === id)) {
-      resumes++;
-      const again = await client.get({ 'last-event-id': state.lastEventId! });
-      expect(again.status).toBe(200);
-      await read(sseEvents(again)[Symbol.asyncIterator](), state);
-    }
-    const progress = state.messages
-      .filter((message) => message.method === 'notifications/progress')
-      .map((message) => (message.params as { progress: number }).progress);
-    const answers = state.messages.filter((message) => message.id === id);
-    expect({ round, progress, answers: answers.length }).toEqual({
-      round,
-      progress: Array.from({ length: STEPS }, (_, i) => i + 1),
-      answers: 1,
-    });
-    expect((answers[0]!.result as { isError?: boolean }).isError).not.toBe(true);
+    const resumes = await resumeUntilAnswered(client, state, id);
+    expectExactlyOnce(state, id, round);
     if (resumes > 0) resumedAfterKill++;
     cluster.nodes[follower] = await NodeProcess.start(cluster.redis.url, cluster.nodes[follower]!.port);
   }
@@ -134,3 +147,37 @@ it(`kills the node carrying a resumed stream at ${KILLS} random points; every me
   const listed = await client.request('tools/list');
   expect(listed.status).toBe(200);
 }, 300_000);
+
+it(`kills the node running the call at ${KILLS} random points; another runs it again, every message exactly once`, async () => {
+  console.log(`cluster fail-over test: seed ${SEED} (replay with CLUSTER_SEED=${SEED})`);
+  const random = generator(SEED ^ 0x5bd1e995);
+  const client = new RawClient(cluster.balancer.url);
+  await client.connect();
+  for (let round = 0; round < KILLS; round++) {
+    const id = `failover-${round}`;
+    // 100 ms a step: the node cannot finish the call between the read that decides the kill
+    // and the kill, so every round leaves the call unanswered on a dead node.
+    const { state, leave, post, handlerNode } = await startCall(client, id, 100);
+    let events = sseEvents(post)[Symbol.asyncIterator]();
+    if (random(2) === 1) {
+      // Half the rounds, the client reads the call through a follower on another node when the
+      // handler dies (that follower runs it again); the others, it reads the handler's own
+      // response and resumes after the kill.
+      await read(events, state, 0);
+      leave.abort();
+      await events.return?.();
+      const resumed = await client.get({ 'last-event-id': state.lastEventId! });
+      expect(resumed.status).toBe(200);
+      expect(nodeOf(resumed)).not.toBe(handlerNode);
+      events = sseEvents(resumed)[Symbol.asyncIterator]();
+    }
+    await read(events, state, random(STEPS - 1));
+    await cluster.nodes[handlerNode]!.kill();
+    await read(events, state);
+    await resumeUntilAnswered(client, state, id);
+    expectExactlyOnce(state, id, round);
+    cluster.nodes[handlerNode] = await NodeProcess.start(cluster.redis.url, cluster.nodes[handlerNode]!.port);
+  }
+  // The session outlived every node it touched, and answers on each of them.
+  for (let i = 0; i < 3; i++) expect((await client.request('tools/list')).status).toBe(200);
+}, 600_000);

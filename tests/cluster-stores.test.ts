@@ -1,10 +1,12 @@
 /**
  * The stores of `@mcpkit/redis` against a real redis-server, each "node" with its own connection:
  * event ids unique across nodes and replayable from any, a stream followed live from another node
- * until it ends, streams bounded by length and by age; tasks created on one node, cancelled on
- * another, and a late result that cannot undo the cancel.
+ * until it ends, streams bounded by length and by age; a call whose node stops renewing its lease
+ * taken over by exactly one follower; tasks created on one node, cancelled on another, and a late
+ * result that cannot undo the cancel.
  */
 import { connectRedis, RedisEventStore, RedisTaskStore } from '@mcpkit/redis';
+import type { OrphanedStream } from '@mcpkit/server/http';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RedisProcess } from './support/cluster.js';
@@ -63,6 +65,68 @@ it('follows a stream another node is still writing, until it ends', async () => 
   await writer.storeEvent('live', 'after the end');
   expect(await following).toBe('live');
   expect(seen).toEqual(['m0', 'm1', 'm2']);
+});
+
+it('hands a call whose node went silent to one follower, with its request and what it stored', async () => {
+  const dead = new RedisEventStore(await connect(), { leaseMs: 1_000 });
+  const request = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'x' } });
+  const start = await dead.storeEvent('orphan', '');
+  await dead.claimStream('orphan', request);
+  await dead.storeEvent('orphan', 'p1');
+  await dead.storeEvent('orphan', 'p2');
+  // While the lease is renewed, a follower waits; followers that take over get the call once.
+  const orphans: OrphanedStream[] = [];
+  const followers = [0, 1].map(async () => {
+    const store = new RedisEventStore(await connect(), { followPoll: 50, leaseMs: 150 });
+    const seen: string[] = [];
+    const following = store.followEventsAfter(
+      start,
+      (_id, data) => void seen.push(data),
+      () => false,
+      (orphan) => {
+        orphans.push(orphan);
+        // The node that took it over runs the call: its messages go on the same stream.
+        void store.storeEvent(orphan.streamId, 'answer').then(() => store.endStream(orphan.streamId));
+        return true;
+      },
+    );
+    return { seen, following };
+  });
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  expect(orphans).toEqual([]); // the lease is alive: nobody takes over
+  dead.close(); // the node dies: its lease is no longer renewed
+  const done = await Promise.all(followers);
+  for (const { seen, following } of done) {
+    expect(await following).toBe('orphan');
+    expect(seen).toEqual(['p1', 'p2', 'answer']);
+  }
+  expect(orphans).toEqual([{ streamId: 'orphan', request, earlier: ['p1', 'p2'] }]);
+  // The end released the lease and the request with it.
+  const keys = await connections[0]!.keys('mcpkit:events:*orphan');
+  expect(keys).toEqual(['mcpkit:events:orphan']);
+});
+
+it('refuses writes to a call whose lease another node took while this one paused', async () => {
+  const connection = await connect();
+  const slow = new RedisEventStore(connection, { leaseMs: 300 });
+  await slow.claimStream('paused', '{"jsonrpc":"2.0","id":1,"method":"tools/call"}');
+  await slow.storeEvent('paused', 'first run');
+  // Another node took the call over (its lease lapsed while this node was paused).
+  await connection.set('mcpkit:events:lease:paused', 'another node', 'PX', 60_000);
+  let refused: unknown;
+  for (let attempt = 0; attempt < 250 && refused === undefined; attempt++) {
+    await slow.storeEvent('paused', 'late').catch((error: unknown) => {
+      refused = error;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  expect(String(refused)).toMatch(/Another node runs the call/);
+  // Its end is the other node's to write; the lease stays the other node's.
+  await slow.endStream('paused');
+  const entries = await connection.xrange('mcpkit:events:paused', '-', '+');
+  expect(entries.some(([, fields]) => fields[0] === 'e')).toBe(false);
+  expect(await connection.get('mcpkit:events:lease:paused')).toBe('another node');
+  slow.close();
 });
 
 it('bounds each stream by length and by age', async () => {

@@ -9,7 +9,7 @@ import { StreamableHttpClientTransport } from '@mcpkit/client/http';
 import type { ProgressUpdate } from '@mcpkit/core';
 import { describe, expect, it } from 'vitest';
 import { RawClient } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
-import { useCluster } from './support/cluster.js';
+import { NodeProcess, useCluster } from './support/cluster.js';
 import { eventually } from './support/eventually.js';
 
 const cluster = useCluster({ durable: true });
@@ -21,6 +21,24 @@ function recordingFetch(upstreams: string[]): typeof fetch {
     upstreams.push(response.headers.get('x-upstream') ?? '?');
     return response;
   }) as typeof fetch;
+}
+
+/**
+ * Opens the session's GET stream through the balancer, trying again (every 100 ms, up to 15 s)
+ * while it is refused with 409 because a GET that just ended has not been released yet.
+ */
+async function openGet(client: RawClient, signal: AbortSignal): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    const response = await client.get({}, signal);
+    if (response.status !== 409 || attempt === 150) return response;
+    await response.body?.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function nodeOf(response: Response): number {
+  const upstream = response.headers.get('x-upstream') ?? '';
+  return cluster.nodes.findIndex((node) => upstream.endsWith(`:${node.port}`));
 }
 
 function text(result: { content: unknown[] }): string {
@@ -126,6 +144,38 @@ describe('three nodes behind nginx round-robin', () => {
     await eventually(() => updates.includes('demo://clock'), 'a clock update', 20_000);
     await client.close();
   }, 30_000);
+
+  it('holds one GET stream per session across all nodes, released when it ends or its node dies', async () => {
+    const client = new RawClient(cluster.balancer.url);
+    await client.connect();
+    const leave = new AbortController();
+    const first = await client.get({}, leave.signal);
+    expect(first.status).toBe(200);
+    // Round-robin: these land on every node, the holder's included; each refuses a second GET.
+    const refused = [];
+    for (let i = 0; i < 3; i++) {
+      const second = await client.get();
+      refused.push({ node: nodeOf(second), status: second.status });
+      await second.body?.cancel();
+    }
+    expect(new Set(refused.map((answer) => answer.node)).size).toBe(3);
+    expect(refused.map((answer) => answer.status)).toEqual([409, 409, 409]);
+
+    // The client leaves: the stream is free again, on any node.
+    leave.abort();
+    const again = new AbortController();
+    const reopened = await openGet(client, again.signal);
+    expect(reopened.status).toBe(200);
+
+    // Its node dies without releasing it: the hold lapses with its lease, and a GET opens elsewhere.
+    const holder = nodeOf(reopened);
+    await cluster.nodes[holder]!.kill();
+    const afterKill = await openGet(client, new AbortController().signal);
+    expect(afterKill.status).toBe(200);
+    expect(nodeOf(afterKill)).not.toBe(holder);
+    await afterKill.body?.cancel();
+    cluster.nodes[holder] = await NodeProcess.start(cluster.redis.url, cluster.nodes[holder]!.port);
+  }, 60_000);
 
   it('answers 503 with a JSON-RPC error while Redis is away, never crashes, and recovers', async () => {
     const client = new RawClient(cluster.balancer.url);

@@ -29,9 +29,12 @@ export interface RedisSessionStoreOptions {
 export class RedisSessionStore extends SessionStoreBase {
   private readonly prefix: string;
   private readonly channel: string;
-  /** The subscriber connection (pub/sub needs one of its own), made on first {@link onForward}. */
+  /** The channel of server-wide notifications. */
+  private readonly broadcasts: string;
+  /** The subscriber connection (pub/sub needs one of its own), made on first listener. */
   private subscriber: Redis | undefined;
   private readonly listeners = new Set<(sessionId: string, message: unknown) => void>();
+  private readonly published = new Set<(broadcast: unknown) => void>();
 
   constructor(
     private readonly redis: Redis,
@@ -40,6 +43,17 @@ export class RedisSessionStore extends SessionStoreBase {
     super();
     this.prefix = `${options.keyPrefix ?? 'mcpkit:'}session:`;
     this.channel = `${options.keyPrefix ?? 'mcpkit:'}answers`;
+    this.broadcasts = `${options.keyPrefix ?? 'mcpkit:'}broadcasts`;
+  }
+
+  async publish(broadcast: unknown): Promise<void> {
+    await this.redis.publish(this.broadcasts, JSON.stringify(broadcast));
+  }
+
+  onPublished(listener: (broadcast: unknown) => void): () => void {
+    this.published.add(listener);
+    this.subscribe();
+    return () => this.published.delete(listener);
   }
 
   async forward(sessionId: string, message: unknown): Promise<void> {
@@ -48,17 +62,20 @@ export class RedisSessionStore extends SessionStoreBase {
 
   onForward(listener: (sessionId: string, message: unknown) => void): () => void {
     this.listeners.add(listener);
-    if (!this.subscriber) {
-      // Queue the SUBSCRIBE until connected (the main connection may fail fast instead), and
-      // connect now: ioredis subscribes again by itself after each reconnection.
-      const subscriber = this.redis.duplicate({ enableOfflineQueue: true, lazyConnect: false });
-      this.subscriber = subscriber;
-      subscriber.on('message', (_channel: string, text: string) => this.received(text));
-      // Connection errors are the main connection's to report; ioredis resubscribes on reconnect.
-      subscriber.on('error', () => {});
-      void subscriber.subscribe(this.channel).catch(() => {});
-    }
+    this.subscribe();
     return () => this.listeners.delete(listener);
+  }
+
+  private subscribe(): void {
+    if (this.subscriber) return;
+    // Queue the SUBSCRIBE until connected (the main connection may fail fast instead), and
+    // connect now: ioredis subscribes again by itself after each reconnection.
+    const subscriber = this.redis.duplicate({ enableOfflineQueue: true, lazyConnect: false });
+    this.subscriber = subscriber;
+    subscriber.on('message', (channel: string, text: string) => this.received(channel, text));
+    // Connection errors are the main connection's to report; ioredis resubscribes on reconnect.
+    subscriber.on('error', () => {});
+    void subscriber.subscribe(this.channel, this.broadcasts).catch(() => {});
   }
 
   /** Stops listening for forwarded answers (the main connection is the caller's to close). */
@@ -66,14 +83,19 @@ export class RedisSessionStore extends SessionStoreBase {
     this.subscriber?.disconnect();
     this.subscriber = undefined;
     this.listeners.clear();
+    this.published.clear();
   }
 
-  private received(text: string): void {
+  private received(channel: string, text: string): void {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
       return; // not ours: something else publishes on the channel
+    }
+    if (channel === this.broadcasts) {
+      for (const listener of this.published) listener(parsed);
+      return;
     }
     if (!Array.isArray(parsed) || typeof parsed[0] !== 'string') return;
     for (const listener of this.listeners) listener(parsed[0], parsed[1]);

@@ -9,6 +9,7 @@
  * @module
  */
 import type { JsonSchemaValidator, ServerCapabilities } from '@mcpkit/core';
+import type { BroadcastScope } from './broadcastScope.js';
 import type { RequestContext } from './context.js';
 import type { RequestHandler } from './handlers.js';
 import type { ListedItem, ListKind } from './listChanged.js';
@@ -58,11 +59,12 @@ export interface FeatureHost {
   provideToolHeaders(source: (toolName: string) => unknown): void;
   /** Reports an error no peer can be told about. */
   reportError(error: Error, session?: ServerSession): void;
-  /** Sends a notification to every initialized session that `filter` accepts. */
+  /** Sends a notification to every initialized session that `filter` accepts (`scope`: the same, as data). */
   broadcast(
     method: string,
     params?: Record<string, unknown>,
     filter?: (session: ServerSession) => boolean,
+    scope?: BroadcastScope,
   ): void;
 }
 

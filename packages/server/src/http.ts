@@ -32,6 +32,7 @@ export {
   type EventStore,
   InMemoryEventStore,
   type InMemoryEventStoreOptions,
+  type OrphanedStream,
   type ReplaySink,
 } from './http/eventStore.js';
 export type { HttpRequestExtra, McpHttpHandler } from './http/fetchHandler.js';

@@ -9,6 +9,7 @@
  * @module
  */
 
+export { type BroadcastScope, inScope } from './broadcastScope.js';
 export {
   type Completer,
   type Completers,

@@ -111,9 +111,9 @@ export class ListChangeAnnouncer {
     this.notifier = new ListChangedNotifier(debounceMs, (kinds) => this.announce(kinds));
   }
 
-  /** Records a change of `kind`, if any session could hear of it. */
+  /** Records a change of `kind`, if any session could hear of it (on any node, in a cluster). */
   changed(kind: ListKind): void {
-    if (this.server.sessions.size > 0) this.notifier.changed(kind);
+    if (this.server.relay || this.server.sessions.size) this.notifier.changed(kind);
   }
 
   /** Drops what is pending (the server is closing). */
@@ -123,11 +123,16 @@ export class ListChangeAnnouncer {
 
   private announce(kinds: readonly ListKind[]): void {
     for (const kind of kinds) {
-      this.server.broadcast(LIST_CHANGED_NOTIFICATION[kind], undefined, (session) => {
-        // Only the lists the session was told (at initialize) can change.
-        const told = session.serverCapabilities?.[kind] as { listChanged?: boolean } | undefined;
-        return told?.listChanged === true;
-      });
+      this.server.broadcast(
+        LIST_CHANGED_NOTIFICATION[kind],
+        undefined,
+        (session) => {
+          // Only the lists the session was told (at initialize) can change.
+          const told = session.serverCapabilities?.[kind] as { listChanged?: boolean } | undefined;
+          return told?.listChanged === true;
+        },
+        { listChanged: kind },
+      );
     }
   }
 }

@@ -26,6 +26,7 @@ import {
   type Transport,
 } from '@mcpkit/core';
 import { mergeCapabilities, rejectUnknownOptions, toError } from '@mcpkit/core/internal';
+import type { BroadcastScope } from './broadcastScope.js';
 import type { RequestContext } from './context.js';
 import {
   type MethodHandler,
@@ -503,19 +504,40 @@ export class Server {
   }
 
   /**
-   * Sends a notification to every initialized session (that `filter` accepts).
+   * @internal Set by a clustered Streamable HTTP handler: takes the broadcasts every node can apply
+   * (no `filter`, or a `scope`) to the sessions of every node, and says whether it took this one.
+   */
+  declare relay:
+    | ((
+        method: string,
+        params: Record<string, unknown> | undefined,
+        filter: unknown,
+        scope: BroadcastScope | undefined,
+      ) => boolean)
+    | undefined;
+
+  /**
+   * Sends a notification to every initialized session (that `filter` accepts). In a cluster
+   * (`@mcpkit/redis`) a broadcast reaches the sessions of every node when it has no `filter`, or
+   * a `scope` saying the same as its `filter` in a form other nodes can apply; else only those of
+   * this process.
    *
    * @example
    * ```ts
    * server.broadcast('notifications/tools/list_changed');
+   * const uri = 'demo://clock';
+   * server.broadcast('notifications/resources/updated', { uri }, (s) => s.subscriptions?.has(uri) === true, { subscribedTo: uri });
    * ```
    */
   broadcast(
     method: string,
     params?: Record<string, unknown>,
     filter?: (session: ServerSession) => boolean,
+    scope?: BroadcastScope,
   ): void {
+    // 2026-07-28 listen streams are this node's own; they do not travel through the relay yet.
     this.listeners.publish(method, params);
+    if (this.relay?.(method, params, filter, scope)) return;
     for (const session of this.liveSessions) {
       if (!session.initialized || (filter && !filter(session))) continue;
       try {

@@ -48,10 +48,12 @@ export async function joinCluster(url: string, log: (line: string) => void): Pro
   log(`cluster node on Redis ${redactUrl(url)}`);
   const sessionStore = new RedisSessionStore(redis);
   const taskStore = new RedisTaskStore(redis, { onError: (error) => log(`tasks: ${error.message}`) });
+  const eventStore = new RedisEventStore(redis);
   return {
-    handlerOptions: { sessionStore, eventStore: new RedisEventStore(redis) },
+    handlerOptions: { sessionStore, eventStore },
     taskStore,
     close: async () => {
+      eventStore.close();
       taskStore.close();
       sessionStore.close();
       redis.disconnect();

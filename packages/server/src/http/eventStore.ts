@@ -75,7 +75,46 @@ export interface EventStore {
     lastEventId: string,
     send: ReplaySink,
     stopped: () => boolean,
+    takeOver?: (orphan: OrphanedStream) => boolean,
   ): Promise<string | undefined>;
+  /**
+   * Fail-over of a call whose node died. Optional, with the `takeOver` argument of
+   * {@link followEventsAfter}: records `request` (the serialized JSON-RPC request the stream
+   * answers) and leases the stream to this node while it runs it; {@link endStream} releases it.
+   * A follower that finds the stream unended and its lease expired claims it and hands it to
+   * `takeOver`, whose node runs the request again on the same stream (`false`: it could not, and
+   * the store releases the claim). The store must apply the claim before any later write of the
+   * stream (the handler does not wait for it).
+   */
+  claimStream?(streamId: string, request: string): void | Promise<void>;
+  /**
+   * Reserves a stream for one reader across nodes: the one GET stream a session may hold. True
+   * when this node now holds it, false when another node does. Optional, with
+   * {@link releaseStream}; a node that dies loses its hold within the store's lease.
+   */
+  holdStream?(streamId: string): boolean | Promise<boolean>;
+  /** Gives up what {@link holdStream} reserved (the GET ended). */
+  releaseStream?(streamId: string): void | Promise<void>;
+}
+
+/**
+ * A stream whose node died before answering it, handed to the node that runs it again.
+ *
+ * @example
+ * ```ts
+ * declare const shared: EventStore & Required<Pick<EventStore, 'followEventsAfter'>>;
+ * await shared.followEventsAfter('s1/1-0', (id, data) => console.log(id, data), () => false, (orphan: OrphanedStream) => {
+ *   console.log(`running ${orphan.request} again on ${orphan.streamId}`);
+ *   return true;
+ * });
+ * ```
+ */
+export interface OrphanedStream {
+  readonly streamId: string;
+  /** The serialized request the stream answers. */
+  readonly request: string;
+  /** The data of every message the stream already holds, in order (what the client may have seen). */
+  readonly earlier: readonly string[];
 }
 
 /** Limits of {@link InMemoryEventStore}. When one is exceeded, the oldest events go first. */

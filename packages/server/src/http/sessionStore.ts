@@ -62,6 +62,14 @@ export interface SessionStore {
   forward?(sessionId: string, message: unknown): void | Promise<void>;
   /** Receives what any node {@link forward}ed; returns an unsubscribe function. */
   onForward?(listener: (sessionId: string, message: unknown) => void): () => void;
+  /**
+   * Sends a server-wide notification (`resources/updated`, `list_changed`, a log message) to every
+   * node, this one included, each of which delivers it to the sessions whose GET stream it holds.
+   * Optional, with {@link onPublished}: without them a broadcast reaches this node's sessions only.
+   */
+  publish?(broadcast: unknown): void | Promise<void>;
+  /** Receives what any node {@link publish}ed; returns an unsubscribe function. */
+  onPublished?(listener: (broadcast: unknown) => void): () => void;
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   CapabilityError,
   ErrorCode,
   type JsonRpcMessage,
+  type JsonRpcRequest,
   type MessageExtra,
   type MessageSink,
   type RequestId,
@@ -29,8 +30,9 @@ import { type ClassifiedBody, errorResponse, toError } from '@mcpkit/core/intern
 import type { ServerSession } from '../session.js';
 import type { ServerSessionState, SessionStateHolder } from '../sessionState.js';
 import { deliverBody } from './body.js';
-import type { EventStore } from './eventStore.js';
+import type { EventStore, OrphanedStream } from './eventStore.js';
 import type { AbortSignalLike } from './rawHttp.js';
+import type { ClusterSupport, RerunFilter } from './rerun.js';
 import { emptyReply, jsonReply, Refuse, type Reply, sseReply } from './responses.js';
 import {
   type ConnectionRegistry,
@@ -92,6 +94,8 @@ class Exchange {
   remaining: number;
   stream: LogicalStream | undefined;
   settled = false;
+  /** The request, kept to claim its stream for fail-over (cluster only). */
+  request: JsonRpcRequest | undefined;
   readonly response: Promise<Reply>;
   private resolve!: (response: Reply) => void;
   private abortListener: (() => void) | undefined;
@@ -157,6 +161,10 @@ class LogicalStream implements SseConnectionOwner {
   hasIds = false;
   /** Standalone stream only: events produced while no GET was open. */
   backlog: string[] | undefined;
+  /** A call run again after its node died: drops what the first run already stored. */
+  rerun: RerunFilter | undefined;
+  /** Shared standalone stream: this node holds it in the store (the session's one GET). */
+  held = false;
 
   constructor(
     private readonly transport: HttpSessionTransport,
@@ -209,6 +217,8 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
    * follows it (so a notification sent on any node reaches the client's GET on any node).
    */
   clustered = false;
+  /** What only a clustered copy uses (fail-over, the one GET across nodes), brought by the store's code. */
+  cluster: ClusterSupport | undefined;
   /** Streams that ended but whose events the store still holds, deleted with the session. */
   private endedStreams: string[] | undefined;
   private sink: MessageSink | undefined;
@@ -320,6 +330,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
 
   /** Hands a parsed body (one message or a batch) to the session's connection. */
   deliver(body: ClassifiedBody, extra: MessageExtra): void {
+    if (this.cluster) this.keepRequest(body);
     if (this.sink?.size) {
       const bytes = (extra as { bodyBytes?: number }).bodyBytes;
       if (bytes !== undefined) this.sink.size('in', bytes);
@@ -340,15 +351,65 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     }
   }
 
+  /**
+   * Cluster fail-over: a request whose stream the store can lease is recorded with it, so that
+   * another node can run it again if this one dies before answering.
+   */
+  private keepRequest(body: ClassifiedBody): void {
+    if (!this.runtime.eventStore?.claimStream) return;
+    const request = this.cluster!.claimable(body);
+    const exchange = request && this.exchanges.get(request.id);
+    if (!exchange || exchange.options.opensSession || exchange.request) return;
+    exchange.request = request;
+    if (exchange.stream) this.claim(exchange.stream, request);
+  }
+
+  private claim(stream: LogicalStream, request: JsonRpcRequest): void {
+    try {
+      this.settle(this.runtime.eventStore!.claimStream!(stream.id, JSON.stringify(request)));
+    } catch (error) {
+      this.runtime.report(toError(error));
+    }
+  }
+
+  /**
+   * Runs again, here, the call of a stream whose node died (the store leased it to this node):
+   * its new messages go to the same stream, minus what the first run stored already. It runs as
+   * the client that resumed (`extra`: its verified caller, bound to the session like the first).
+   */
+  private rerun(orphan: OrphanedStream, extra: MessageExtra): boolean {
+    const body = this.cluster?.parse(orphan.request);
+    const request = body && this.cluster!.claimable(body);
+    if (!body || !request || this.isClosed || this.exchanges.has(request.id)) return false;
+    const id = request.id;
+    const exchange = new Exchange([id], { preferJson: false, opensSession: false, request: undefined });
+    const stream = new LogicalStream(this, orphan.streamId, exchange);
+    stream.hasIds = true;
+    const filter = this.cluster!.rerunFilter(id, orphan.earlier);
+    stream.rerun = filter;
+    if (filter.answered) {
+      this.end(stream); // it died after answering: the stream only lacked its end
+      return true;
+    }
+    exchange.request = request; // claimed already, by the store's take-over
+    exchange.stream = stream;
+    this.exchanges.set(id, exchange);
+    this.streams.set(stream.id, stream);
+    this.deliver(body, extra);
+    return true;
+  }
+
+  /** This copy holds the session's GET stream for the whole cluster (it delivers broadcasts). */
+  get holdsGet(): boolean {
+    return this.standaloneStream?.held === true && this.standaloneStream.connection !== undefined;
+  }
+
   /** Opens the standalone GET stream. `undefined` when one is already open (the caller answers 409). */
-  openStandalone(): Reply | undefined {
+  openStandalone(): Reply | undefined | Promise<Reply | undefined> {
     const stream = this.standalone();
     if (stream.connection || stream.resuming) return undefined;
+    if (this.sharesStandalone()) return this.openShared(stream, undefined);
     const connection = this.attachNewConnection(stream);
-    if (this.sharesStandalone()) {
-      void this.followStandalone(stream, connection);
-      return sseReply(connection.body);
-    }
     const backlog = stream.backlog;
     stream.backlog = undefined;
     if (backlog) for (const text of backlog) connection.write(text);
@@ -359,20 +420,23 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
   /**
    * Resumes the stream that `lastEventId` belongs to: replays what followed it, then carries the
    * stream's live events if it is still open. Unknown ids, and ids of other sessions, get 400.
+   * `extra` (the GET's caller and headers) is what a call run again here after its node died sees.
    */
-  async resume(lastEventId: string): Promise<Reply> {
+  async resume(lastEventId: string, extra: MessageExtra = RERUN): Promise<Reply> {
     const store = this.runtime.eventStore;
     if (!store) return Refuse.unknownEventId();
     const streamId = await store.streamIdOf(lastEventId);
     if (streamId === undefined || !streamId.startsWith(this.streamPrefix) || this.isClosed) {
       return Refuse.unknownEventId();
     }
-    let stream = this.streams.get(streamId);
+    const stream = this.streams.get(streamId);
     if (stream === this.standaloneStream && stream && (stream.connection || stream.resuming)) {
-      return Refuse.conflict('the session already has an open GET stream');
+      return Refuse.conflict(ONE_GET);
     }
     // The shared standalone stream is read from the store, whichever node wrote it.
-    if (stream === this.standaloneStream && this.sharesStandalone()) stream = undefined;
+    if (this.sharesStandalone() && streamId === this.standalone().id) {
+      return (await this.openShared(this.standalone(), lastEventId)) ?? Refuse.conflict(ONE_GET);
+    }
     const connection = new SseConnection(this.runtime.connections, this.runtime.maxBufferedBytes);
     this.runtime.wake();
     if (stream) {
@@ -380,7 +444,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
       stream.backlog = undefined; // the store replays those events
       this.enqueue(stream, { kind: 'resume', connection, lastEventId });
     } else {
-      void this.replayEnded(store, connection, lastEventId);
+      void this.replayEnded(store, connection, lastEventId, extra);
     }
     return sseReply(connection.body);
   }
@@ -458,6 +522,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
       exchange.unwatch();
     }
     this.exchanges.clear();
+    if (this.standaloneStream) this.releaseShared(this.standaloneStream);
     const store = this.localOnly ? undefined : this.runtime.eventStore;
     for (const stream of this.streams.values()) {
       stream.live = false;
@@ -467,6 +532,9 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
       stream.connection?.close();
       stream.connection = undefined;
       if (store?.deleteStream) this.forget(store, stream.id);
+      // A copy closing alone leaves the stream to the others, but gives up its claim on it.
+      else if (this.localOnly && stream.exchange?.request)
+        this.settle(this.runtime.eventStore?.endStream?.(stream.id));
     }
     this.streams.clear();
     if (store?.deleteStream && this.endedStreams) for (const id of this.endedStreams) this.forget(store, id);
@@ -556,6 +624,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
 
   /** @internal A stream lost its connection (the client went away). */
   streamDisconnected(stream: LogicalStream): void {
+    this.releaseShared(stream);
     if (this.isClosed || !stream.live || !stream.exchange) return; // the standalone stream waits
     if (this.runtime.eventStore && stream.hasIds) return; // the client can resume
     this.abandon(stream.exchange);
@@ -565,6 +634,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     const stream = new LogicalStream(this, this.streamId(this.nextStream++), exchange);
     this.streams.set(stream.id, stream);
     exchange.stream = stream;
+    if (exchange.request !== undefined) this.claim(stream, exchange.request);
     const connection = this.attachNewConnection(stream);
     exchange.settle(sseReply(connection.body, sessionHeader));
     if (this.primes()) this.enqueue(stream, '');
@@ -583,13 +653,43 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     return this.clustered && this.runtime.eventStore?.followEventsAfter !== undefined;
   }
 
-  /** Shared standalone stream: marks the position the GET starts at, then follows the store. */
-  private async followStandalone(stream: LogicalStream, connection: SseConnection): Promise<void> {
+  /**
+   * Shared standalone stream: holds it in the store first, so a session has one GET stream across
+   * all nodes (`undefined` when another node holds it: 409), then follows it.
+   */
+  private async openShared(
+    stream: LogicalStream,
+    lastEventId: string | undefined,
+  ): Promise<Reply | undefined> {
+    const store = this.runtime.eventStore!;
+    if (store.holdStream) {
+      stream.resuming = true; // this node's own second GET waits for the answer, and is refused
+      try {
+        if (!(await this.cluster!.guarded(() => store.holdStream!(stream.id)))) return undefined;
+      } finally {
+        stream.resuming = false;
+      }
+      stream.held = true;
+    }
+    const connection = this.attachNewConnection(stream);
+    void this.followStandalone(stream, connection, lastEventId);
+    return sseReply(connection.body);
+  }
+
+  /** Marks the position a new GET starts at (or resumes after `lastEventId`), then follows the store. */
+  private async followStandalone(
+    stream: LogicalStream,
+    connection: SseConnection,
+    lastEventId: string | undefined,
+  ): Promise<void> {
     const store = this.runtime.eventStore!;
     try {
-      const start = await store.storeEvent(stream.id, '');
+      let start = lastEventId;
+      if (start === undefined) {
+        start = await store.storeEvent(stream.id, '');
+        if (this.primes()) connection.write(primingEvent(start, this.runtime.retryInterval));
+      }
       stream.hasIds = true;
-      if (this.primes()) connection.write(primingEvent(start, this.runtime.retryInterval));
       await store.followEventsAfter!(
         start,
         (id, data) => {
@@ -601,6 +701,21 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
       this.runtime.report(toError(error));
     } finally {
       connection.close();
+      // Ended here (not by the client leaving, which released it already): let the stream go.
+      if (stream.connection === connection) {
+        stream.connection = undefined;
+        this.releaseShared(stream);
+      }
+    }
+  }
+
+  private releaseShared(stream: LogicalStream): void {
+    if (!stream.held) return;
+    stream.held = false;
+    try {
+      this.settle(this.runtime.eventStore!.releaseStream?.(stream.id));
+    } catch (error) {
+      this.runtime.report(toError(error));
     }
   }
 
@@ -672,6 +787,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
   }
 
   private emit(stream: LogicalStream, data: string): Promise<void> | void {
+    if (stream.rerun?.repeats(data)) return;
     const store = this.runtime.eventStore;
     if (!store) {
       this.write(stream, undefined, data);
@@ -770,13 +886,18 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     store: EventStore,
     connection: SseConnection,
     lastEventId: string,
+    extra: MessageExtra,
   ): Promise<void> {
     const send = (id: string, data: string): void => {
       connection.write(messageEvent(data, id));
     };
     try {
-      // A shared store may hold a stream another node is still writing: follow it to its end.
-      if (store.followEventsAfter) await store.followEventsAfter(lastEventId, send, () => connection.closed);
+      // A shared store may hold a stream another node is still writing: follow it to its end,
+      // running its call here if that node died (fail-over).
+      const takeOver =
+        this.cluster && store.claimStream ? (orphan: OrphanedStream) => this.rerun(orphan, extra) : undefined;
+      if (store.followEventsAfter)
+        await store.followEventsAfter(lastEventId, send, () => connection.closed, takeOver);
       else await store.replayEventsAfter(lastEventId, send);
     } catch (error) {
       this.runtime.report(toError(error));
@@ -808,6 +929,11 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     }
   }
 }
+
+const ONE_GET = 'the session already has an open GET stream';
+
+/** The extra of a resume that brings no HTTP request along (a call run again sees no caller). */
+const RERUN: MessageExtra = {};
 
 /** A request (or a batch holding one): it has a method and an id. */
 function isRequest(message: JsonRpcMessage | JsonRpcMessage[]): boolean {

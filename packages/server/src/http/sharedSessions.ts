@@ -6,8 +6,10 @@
  */
 import type { AuthInfo, MessageExtra } from '@mcpkit/core';
 import { type ClassifiedBody, classifyBody } from '@mcpkit/core/internal';
+import { inScope, type RelayedBroadcast } from '../broadcastScope.js';
 import type { Server } from '../server.js';
 import type { ServerSessionState } from '../sessionState.js';
+import { CLUSTER_SUPPORT } from './rerun.js';
 import type { SessionStore } from './sessionStore.js';
 import { clientKeyOf, mayUseSession, type SessionTable } from './sessionTable.js';
 import { type HttpRuntime, HttpSessionTransport } from './sessionTransport.js';
@@ -40,6 +42,50 @@ export class SharedSessions {
           transport.deliver(classifyBody(message), FORWARDED);
       });
     }
+    const events = runtime.eventStore;
+    if (store.publish && store.onPublished && events?.holdStream && events.followEventsAfter) {
+      // Server-wide notifications go to every node; each delivers them to the GETs it holds.
+      server.relay ??= (method, params, filter, scope) => {
+        if (filter && !scope) return false; // a function cannot travel: this node's sessions only
+        const broadcast: RelayedBroadcast = { method, params, scope };
+        guarded(() => store.publish!(broadcast)).catch((error: unknown) => runtime.report(toError(error)));
+        return true;
+      };
+      store.onPublished((broadcast) => {
+        this.relayed(broadcast).catch((error: unknown) => runtime.report(toError(error)));
+      });
+    }
+  }
+
+  /**
+   * A server-wide notification from any node: sent to the sessions whose GET stream this node
+   * holds (one node per session, so each hears it once), refreshed first when the scope depends
+   * on what another node may have changed (subscriptions).
+   */
+  private async relayed(value: unknown): Promise<void> {
+    const broadcast = asBroadcast(value);
+    if (!broadcast) return;
+    const holders = [...this.table.values()].filter(
+      (transport) => transport.holdsGet && !transport.closed && transport.session?.initialized,
+    );
+    const scope = broadcast.scope;
+    if (scope && !('listChanged' in scope))
+      await Promise.all(holders.map((transport) => this.reload(transport)));
+    for (const transport of holders) {
+      const session = transport.session!;
+      if (scope && !inScope(session, scope)) continue;
+      try {
+        const sent = session.notify(broadcast.method, broadcast.params);
+        if (sent) sent.catch((error: unknown) => this.runtime.report(toError(error)));
+      } catch (error) {
+        this.runtime.report(toError(error));
+      }
+    }
+  }
+
+  private async reload(transport: HttpSessionTransport): Promise<void> {
+    const state = await guarded(() => this.store.load(transport.sessionId!, this.ttl));
+    if (state) this.refresh(transport, state);
   }
 
   /** Whether `error` means the store is down (the request gets 503). */
@@ -66,6 +112,7 @@ export class SharedSessions {
   track(transport: HttpSessionTransport): void {
     transport.trackRequests = this.routes;
     transport.clustered = true;
+    transport.cluster = CLUSTER_SUPPORT;
   }
 
   /**
@@ -90,6 +137,7 @@ export class SharedSessions {
         return 'unknown';
       }
       this.refresh(local, state);
+      this.handshakeDone(local);
       return mayUseSession(local.principal, authInfo) ? local : 'unknown';
     }
     let pending = this.restoring.get(sessionId);
@@ -168,6 +216,18 @@ export class SharedSessions {
     return transport;
   }
 
+  /**
+   * The copy that answered `initialize` sees a later request, so the client finished the
+   * handshake, whichever node its `notifications/initialized` went to: the copy is ready too
+   * (restored copies are ready from the start).
+   */
+  private handshakeDone(transport: HttpSessionTransport): void {
+    if (transport.handshakeDone) return;
+    transport.handshakeDone = true;
+    const session = transport.session;
+    if (session?.initialized && !session.serverCapabilities) transport.deliver(INITIALIZED, FORWARDED);
+  }
+
   /** Takes what another node changed: the log level and the subscriptions. */
   private refresh(transport: HttpSessionTransport, state: ServerSessionState): void {
     const session = transport.session;
@@ -190,8 +250,19 @@ function sameParts(
   return stored.every((uri) => held!.has(uri));
 }
 
+/** A relayed broadcast as published by {@link Server.relay}; `undefined` for anything else. */
+function asBroadcast(value: unknown): RelayedBroadcast | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { method, params, scope } = value as Record<string, unknown>;
+  if (typeof method !== 'string') return undefined;
+  if (params !== undefined && (typeof params !== 'object' || params === null)) return undefined;
+  if (scope !== undefined && (typeof scope !== 'object' || scope === null)) return undefined;
+  return value as RelayedBroadcast;
+}
+
 /** A message that came from another node: its HTTP request is not here. */
 const FORWARDED: MessageExtra = {};
+const INITIALIZED = classifyBody({ jsonrpc: '2.0', method: 'notifications/initialized' });
 
 function toError(value: unknown): Error {
   return value instanceof Error ? value : new Error(String(value));

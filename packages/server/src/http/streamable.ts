@@ -538,9 +538,9 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     if (found instanceof Reply) return found;
     if (lastEventId !== null) {
       if (!isVisibleAscii(lastEventId, MAX_EVENT_ID_LENGTH)) return Refuse.unknownEventId();
-      return found.resume(lastEventId);
+      return found.resume(lastEventId, new HttpMessageExtra(extra?.authInfo, request));
     }
-    return found.openStandalone() ?? Refuse.conflict('the session already has an open GET stream');
+    return (await found.openStandalone()) ?? Refuse.conflict('the session already has an open GET stream');
   }
 
   private async delete(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {

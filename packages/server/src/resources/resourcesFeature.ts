@@ -135,6 +135,7 @@ export class ResourcesFeature extends Feature {
       Notification.ResourcesUpdated,
       { uri },
       (session) => session.subscriptions?.has(uri) === true,
+      { subscribedTo: uri },
     );
   }
 

@@ -173,7 +173,7 @@ export class ToolsFeature extends Feature {
           ctx,
         );
       });
-      return ran.catch((error: unknown) => this.middlewareFailed(params, error, ctx));
+      return Promise.resolve(ran).catch((error: unknown) => this.middlewareFailed(params, error, ctx));
     }
     const pending = tool.state.input.validate(args);
     if (isPromiseLike(pending)) {
@@ -240,10 +240,21 @@ export class ToolsFeature extends Feature {
       if (!isPromiseLike(again)) return this.runHandler(state, again, ctx, false);
       return Promise.resolve(again).then((result) => this.runHandler(state, result, ctx, false));
     };
-    return this.host.runMiddleware(Method.ToolsCall, called, ctx, end).then(
-      (result) => (state.output ? this.structured(state, result, ctx) : (result as CallToolResult)),
+    const ran = this.host.runMiddleware(Method.ToolsCall, called, ctx, end);
+    if (!(ran instanceof Promise)) return this.checked(state, ran, ctx);
+    return ran.then(
+      (result) => this.checked(state, result, ctx),
       (error: unknown) => this.middlewareFailed(called, error, ctx),
     );
+  }
+
+  /** The chain's answer to a plain call, with structured output checked once the chain is done. */
+  private checked(
+    state: ToolState,
+    result: unknown,
+    ctx: RequestContext,
+  ): CallToolResult | Promise<CallToolResult> {
+    return state.output ? this.structured(state, result, ctx) : (result as CallToolResult);
   }
 
   private runHandler(

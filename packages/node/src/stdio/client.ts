@@ -251,8 +251,11 @@ export class StdioClientTransport implements Transport {
       this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
       this.lineHandler(sink, command),
     );
-    // Each request leaves at once, so the server starts on it while we prepare the next one.
+    // The first request of a tick leaves at once, so the server starts on it while we prepare
+    // the rest; the tick's other requests leave together at its end (one write, one wake-up of
+    // the server, instead of one each: a gateway forwards a whole burst in one tick).
     this.writer = new LineWriter(child.stdin!, {
+      coalesce: 'after-first',
       maxQueuedChars: this.options.maxWriteQueueBytes ?? DEFAULT_MAX_WRITE_QUEUE_BYTES,
       onOverflow: (error) => this.abort(error),
       onLineBytes: lineBytesOf(sink),

@@ -1,8 +1,8 @@
 /**
  * Write batching of the stdio transports (issue 14: one write per message to a child pipe was
- * the gateway's main cost). `coalesce: 'after-first'` (the client side) sends the first line of
- * a tick at once and the rest of the tick in one write; `coalesce: true` (the server side) sends
- * the whole tick in one write. Checked on a real Writable that records each call it gets (one
+ * the gateway's main cost). `coalesce: 'after-first'` (the client with `coalesceWrites`, which the
+ * host's stdio upstreams use) sends the first line of a tick at once and the rest of the tick in
+ * one write; `coalesce: true` (the server side) sends the whole tick in one write. Checked on a real Writable that records each call it gets (one
  * entry per `_write`/`_writev`, which is what becomes one system call on a pipe), and end to end
  * over real pipes to child processes: order, close flush, large payloads, backpressure, a failed
  * write.
@@ -119,7 +119,7 @@ describe('LineWriter, coalesce: true and false', () => {
   });
 });
 
-describe('stdio transports with batched writes, over real pipes', () => {
+describe('stdio transports with batched writes (client coalesceWrites), over real pipes', () => {
   const transports: StdioClientTransport[] = [];
   let dir: string | undefined;
   afterEach(async () => {
@@ -129,7 +129,7 @@ describe('stdio transports with batched writes, over real pipes', () => {
   });
 
   async function client(args: string[]) {
-    const transport = new StdioClientTransport({ command: process.execPath, args });
+    const transport = new StdioClientTransport({ command: process.execPath, args, coalesceWrites: true });
     transports.push(transport);
     const sink = recordingSink();
     await transport.start(sink);

@@ -149,7 +149,7 @@ describe('server middleware: the pipeline', () => {
     expect(seen).not.toContain('com.example/nothing');
   });
 
-  it('without middleware the dispatch stays synchronous: no promise is added to a plain handler', async () => {
+  it('the dispatch stays synchronous without middleware and through pass-throughs; a promise only when a layer makes one', async () => {
     const { server } = makeServer();
     let inner: unknown;
     server.setRequestHandler('com.example/probe', (_params, ctx: RequestContext) => {
@@ -160,8 +160,13 @@ describe('server middleware: the pipeline', () => {
     await client.request<unknown>('com.example/probe', {});
     expect(inner).toEqual({});
     server.use((_ctx, next) => next());
+    server.use((_ctx, next) => next());
+    await client.request<unknown>('com.example/probe', {});
+    expect(inner).toEqual({});
+    server.use(async (_ctx, next) => next());
     await client.request<unknown>('com.example/probe', {});
     expect(inner).toBeInstanceOf(Promise);
+    await expect(inner).resolves.toEqual({});
   });
 });
 

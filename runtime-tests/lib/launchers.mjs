@@ -58,8 +58,9 @@ function scriptRuntime(binary, folder, runArgs = [], groups = undefined) {
 }
 
 /**
- * Deno prints a notice the first time a handler reads `request.signal`. Only an undecided JSON
- * answer (enableJsonResponse) reads it, to notice a client that leaves; README "Run on Bun, Deno
+ * Deno prints a notice the first time a handler reads `request.signal`. Only a JSON answer
+ * (enableJsonResponse) still undecided after delivery reads it, to notice a client that leaves (the
+ * scenarios' async tools do); README "Run on Bun, Deno
  * and Workers" documents it.
  */
 const DENO_JSON_NOTICE = {

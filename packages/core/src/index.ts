@@ -58,6 +58,7 @@ export {
 export { DEFAULT_MAX_INCOMING_PER_SECOND } from './jsonrpc/rateLimit.js';
 export {
   composeMiddleware,
+  composeMiddlewareSync,
   type Middleware,
   type MiddlewareContextBase,
 } from './middleware.js';

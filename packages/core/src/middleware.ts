@@ -10,6 +10,7 @@
  * owner keeps its plain dispatch path.
  * @module
  */
+import { isPromiseLike } from './shared.js';
 
 /**
  * What every middleware context has, whichever side and direction it runs on.
@@ -87,7 +88,8 @@ export function composeMiddleware<Ctx extends MiddlewareContextBase>(
     const inner = run;
     run = (ctx) => {
       try {
-        return asPromise(middleware(ctx, () => inner(ctx)));
+        // A bound function is the one object `next` needs (a closure would add its scope).
+        return asPromise(middleware(ctx, inner.bind(undefined, ctx)));
       } catch (error) {
         return Promise.reject(error);
       }
@@ -95,6 +97,52 @@ export function composeMiddleware<Ctx extends MiddlewareContextBase>(
   }
   return run;
 }
+
+/**
+ * Like {@link composeMiddleware}, but the composed function answers without a promise when it
+ * can: when `terminal` answers synchronously and every middleware returns the promise its
+ * `next()` gave it (a pass-through such as `(ctx, next) => next()`), the terminal's value is
+ * returned as it is. Otherwise the chain's promise is returned. A middleware still gets a
+ * promise from `next()`; only the owner skips awaiting it, so a pass-through layer costs its
+ * call and no microtask, and the owner keeps a synchronous path to the wire.
+ *
+ * @example
+ * ```ts
+ * declare const audit: Middleware<MiddlewareContextBase>;
+ * declare const context: MiddlewareContextBase;
+ * declare function send(result: unknown): void;
+ * const run = composeMiddlewareSync([audit], () => ({ ok: true }));
+ * const answer = run(context);
+ * if (answer instanceof Promise) answer.then(send);
+ * else send(answer);
+ * ```
+ */
+export function composeMiddlewareSync<Ctx extends MiddlewareContextBase>(
+  middlewares: readonly Middleware<Ctx>[],
+  terminal: (ctx: Ctx) => unknown,
+): (ctx: Ctx) => unknown {
+  const run = composeMiddleware(middlewares, (ctx: Ctx) => {
+    const value = terminal(ctx);
+    if (isPromiseLike(value)) return value;
+    settledValue = value;
+    settled = Promise.resolve(value);
+    return settled;
+  });
+  return (ctx) => {
+    const answer = run(ctx);
+    if (answer !== settled) return answer;
+    // Every layer handed the terminal's own promise back: its value is the chain's answer.
+    const value = settledValue;
+    settled = settledValue = undefined;
+    return value;
+  };
+}
+
+// The promise the latest synchronous terminal answered with, and its value: always a matching
+// pair, read right after the chain returns. A chain run nested inside overwrites the pair; the
+// identity check then fails and the owner awaits the promise as usual (correct, only slower).
+let settled: Promise<unknown> | undefined;
+let settledValue: unknown;
 
 /**
  * A native promise passes through as it is, so a pass-through middleware (`(ctx, next) =>

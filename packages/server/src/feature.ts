@@ -48,13 +48,16 @@ export interface FeatureHost {
   hidesTool(name: string, params: Record<string, unknown>, context: RequestContext): boolean;
   /** True when a receiving middleware is installed. */
   readonly hasMiddleware: boolean;
-  /** Runs the receiving middleware around `end` (for a method whose handler places the chain). */
+  /**
+   * Runs the receiving middleware around `end` (for a method whose handler places the chain):
+   * the answer, or a promise of it (see `composeMiddlewareSync`).
+   */
   runMiddleware(
     method: string,
     params: Record<string, unknown>,
     context: RequestContext,
     end: (ctx: ServerMiddlewareContext) => unknown,
-  ): Promise<unknown>;
+  ): unknown;
   /** Names where the `x-mcp-header` parameters of a tool are found (2026-07-28 HTTP header rules). */
   provideToolHeaders(source: (toolName: string) => unknown): void;
   /** Reports an error no peer can be told about. */

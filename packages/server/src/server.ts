@@ -13,6 +13,7 @@ import {
   type ClientNotificationMethod,
   type ClientRequestMethod,
   composeMiddleware,
+  composeMiddlewareSync,
   ErrorCode,
   type ExtensionMethod,
   type Implementation,
@@ -95,8 +96,11 @@ export class Server {
   private readonly openListeners = new Set<SessionListener>();
   private readonly closeListeners = new Set<SessionListener>();
   private readonly middlewares: ServerMiddleware[] = [];
-  /** The composed middleware chain; `undefined` while none is installed (the plain path). */
-  private pipeline: ((ctx: ServerMiddlewareContext) => Promise<unknown>) | undefined;
+  /**
+   * The composed middleware chain; `undefined` while none is installed (the plain path). It
+   * answers without a promise when every layer passes a synchronous answer through.
+   */
+  private pipeline: ((ctx: ServerMiddlewareContext) => unknown) | undefined;
   /** Methods whose handler runs {@link pipeline} itself, at its own point. */
   private readonly wrapsItself = new Set<string>();
   private readonly sendingMiddlewares: ServerMiddleware[] = [];
@@ -258,14 +262,15 @@ export class Server {
   /**
    * @internal Runs the receiving chain around `end` for a method whose handler places the chain
    * itself ({@link placesMiddleware}): `tools/call` runs it after routing and argument validation
-   * and before output validation. Call it only when {@link hasMiddleware}.
+   * and before output validation. Call it only when {@link hasMiddleware}. Returns the answer
+   * itself when every layer passed a synchronous `end` through, else a promise of it.
    */
   runMiddleware(
     method: string,
     params: Record<string, unknown>,
     context: RequestContext,
     end: (ctx: ServerMiddlewareContext) => unknown,
-  ): Promise<unknown> {
+  ): unknown {
     const ctx = new ServerMiddlewareContext(method, params, context.session, context);
     ctx.end = end;
     return this.pipeline!(ctx);
@@ -321,7 +326,7 @@ export class Server {
     const visibility = (middleware as { [TOOL_VISIBILITY]?: ToolVisibility })[TOOL_VISIBILITY];
     if (visibility) this.toolVisibility.push(visibility);
     this.middlewares.push(middleware);
-    this.pipeline = composeMiddleware(this.middlewares.slice(), (ctx) => this.handle(ctx));
+    this.pipeline = composeMiddlewareSync(this.middlewares.slice(), (ctx) => this.handle(ctx));
     return this;
   }
 
@@ -425,7 +430,9 @@ export class Server {
   ): void {
     if (this.pipeline) {
       const ctx = new ServerMiddlewareContext(method, params, session, undefined, extra);
-      this.pipeline(ctx).catch((error: unknown) => this.reportError(toError(error), session));
+      Promise.resolve(this.pipeline(ctx)).catch((error: unknown) =>
+        this.reportError(toError(error), session),
+      );
       return;
     }
     this.runListeners(method, params, session);

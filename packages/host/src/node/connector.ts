@@ -42,6 +42,8 @@ export function nodeConnector(options: NodeConnectorOptions = {}): Connector {
       ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }),
       ...(options.inheritEnv === undefined ? {} : { inheritEnv: options.inheritEnv }),
       stderr: onStderr ? 'pipe' : 'ignore',
+      // A gateway forwards a downstream burst in one tick: one write to the upstream, not one each.
+      coalesceWrites: true,
       ...(onStderr ? { onStderr: (text: string) => onStderr(entry.name, text) } : {}),
     });
   };

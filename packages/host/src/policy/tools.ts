@@ -113,7 +113,8 @@ async function guardedCall(
   const name = String(params.name);
   const args = (params.arguments ?? {}) as Record<string, unknown>;
   const what = { server: boundary.server, operation: 'tools/call' as const, item: name, arguments: args };
-  const refusals = new WeakSet<object>();
+  // The refusal this call returned, if any (a WeakSet per call cost the gateway's GC dearly).
+  let refusal: CallToolResult | undefined;
   return audited(
     boundary.audit,
     what,
@@ -127,12 +128,11 @@ async function guardedCall(
         ask?.({ server: boundary.server, tool: name, arguments: args, annotations: tool.annotations }),
       );
       if (allowed) return next();
-      const refusal = refusedCall(boundary.server, name, ask === undefined);
-      refusals.add(refusal);
+      refusal = refusedCall(boundary.server, name, ask === undefined);
       return refusal;
     },
     (result) => {
-      if (refusals.has(result as object)) {
+      if (refusal !== undefined && result === refusal) {
         return {
           outcome: 'denied',
           reason:

@@ -322,9 +322,14 @@ export class HttpSessionTransport implements Transport, SessionStateHolder {
     for (const id of ids) this.exchanges.set(id, exchange);
     // A JSON answer is the only one with no body to be cancelled while it is being decided. An
     // initialize in SSE mode opens its stream as soon as it is answered (at once), and a handshake
-    // its client abandoned ends with the handshake timeout.
-    if (options.preferJson) exchange.watch(() => this.abandon(exchange));
-    else if (!options.opensSession) this.openSse(exchange, undefined);
+    // its client abandoned ends with the handshake timeout. The signal is read only for an answer
+    // still undecided once delivery is done: one answered at once never touches it (reading it
+    // makes Deno print its legacy-abort notice), and an abort cannot fire before a later task.
+    if (options.preferJson) {
+      queueMicrotask(() => {
+        if (!exchange.settled) exchange.watch(() => this.abandon(exchange));
+      });
+    } else if (!options.opensSession) this.openSse(exchange, undefined);
     return exchange.response;
   }
 

@@ -1,7 +1,8 @@
 /**
  * The handler notices a client that leaves without reading `request.signal` (issue 12): on Deno,
  * reading it makes every server print a legacy-abort notice. SSE answers learn of the disconnect
- * from their body being cancelled; only an undecided JSON answer reads the signal, lazily.
+ * from their body being cancelled; only a JSON answer still undecided once the POST is delivered
+ * reads the signal.
  */
 import { describe, expect, it } from 'vitest';
 import { Server } from '../server.js';
@@ -45,6 +46,7 @@ function setup(options: StreamableHttpHandlerOptions) {
         });
       }),
   );
+  server.setRequestHandler('tools/list', () => ({ tools: [] }));
   const handler = createStreamableHttpHandler(server, options);
   const reads = { count: 0 };
   let sessionId: string | undefined;
@@ -70,7 +72,7 @@ function setup(options: StreamableHttpHandlerOptions) {
   };
   const call = (signal?: AbortSignal) =>
     post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'wait' } }, signal);
-  return { handler, reads, started, aborted, open, call };
+  return { handler, reads, started, aborted, open, call, post };
 }
 
 describe('disconnect detection without request.signal', () => {
@@ -91,6 +93,16 @@ describe('disconnect detection without request.signal', () => {
       await handler.close();
     },
   );
+
+  it('a JSON answer given at once (initialize included) never reads request.signal', async () => {
+    const { handler, reads, open, post } = setup({ enableJsonResponse: true });
+    await open();
+    const response = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    expect(response.headers.get('content-type')).toContain('application/json');
+    expect(await response.json()).toMatchObject({ id: 2, result: { tools: [] } });
+    expect(reads.count).toBe(0);
+    await handler.close();
+  });
 
   it('an undecided JSON answer reads the signal (only then) and its abort stops the handler', async () => {
     const { handler, reads, started, aborted, open, call } = setup({ enableJsonResponse: true });

@@ -168,7 +168,7 @@ export class ToolsFeature extends Feature {
           ctx,
         );
       });
-      return ran.catch((error: unknown) => this.middlewareFailed(params, error, ctx));
+      return Promise.resolve(ran).catch((error: unknown) => this.middlewareFailed(params, error, ctx));
     }
     const pending = tool.state.input.validate(args);
     if (isPromiseLike(pending)) {
@@ -234,10 +234,21 @@ export class ToolsFeature extends Feature {
       const again = state.input.validate((now.arguments ?? {}) as Record<string, unknown>);
       return this.runHandler(state, again, ctx, false);
     };
-    return this.host.runMiddleware(Method.ToolsCall, called, ctx, end).then(
-      (result) => (state.output ? this.structured(state, result, ctx) : (result as CallToolResult)),
+    const ran = this.host.runMiddleware(Method.ToolsCall, called, ctx, end);
+    if (!(ran instanceof Promise)) return this.checked(state, ran, ctx);
+    return ran.then(
+      (result) => this.checked(state, result, ctx),
       (error: unknown) => this.middlewareFailed(called, error, ctx),
     );
+  }
+
+  /** The chain's answer to a plain call, with structured output checked once the chain is done. */
+  private checked(
+    state: ToolState,
+    result: unknown,
+    ctx: RequestContext,
+  ): CallToolResult | Promise<CallToolResult> {
+    return state.output ? this.structured(state, result, ctx) : (result as CallToolResult);
   }
 
   /** Runs the handler on arguments once their check (`checked`, perhaps still pending) passed. */

@@ -54,7 +54,11 @@ async function session(
 }
 
 function newClient(options: ConstructorParameters<typeof McpClient>[1] = {}): McpClient {
-  return new McpClient(CLIENT_INFO, { onError: (error) => log(`(reported) ${error.message}`), ...options });
+  return new McpClient(CLIENT_INFO, {
+    onError: (error) => log(`(reported) ${error.message}`),
+    protocolEra: 'auto',
+    ...options,
+  });
 }
 
 /** Handshake, a tool listing if the server has tools (this mock declares none), close. */

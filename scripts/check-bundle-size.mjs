@@ -28,9 +28,14 @@ const HEADROOM = 1.03;
  * third of the official SDK's bundle (103.1 KB gz, so 34.4 KB; we aim at 34.0). It was met (33.4 KB),
  * lost to the observer seam and the sending middleware (35.4 KB), and met again once prompts and
  * completion became opt-in like resources (33.97 KB, see docs/benchmarks.md). Observing notifications
- * (issue 15) added 0.2 KB to the engine (34.16 KB): the cap, 34.28 KB, still keeps it under the target.
+ * (issue 15) added 0.2 KB to the engine (34.16 KB). Revision 2026-07-28 (issue 16) then added 6.7 KB:
+ * its codec, method table, classification and listen streams (3.2 KB) and the input-required rounds
+ * with their sealed state (3.5 KB), always on because one definition serves both eras and
+ * `ctx.elicit` must work in both. That is 41.1 KB: 0.40x the SDK v1 bundle, 0.36x the SDK v2 one
+ * (113.3 KB gz, the official SDK that serves both eras). The third is lost until the 2026 code
+ * shrinks or becomes opt-in; the cap holds the line where it is now.
  */
-const CAPS = { 'bench: minimal stdio server': 35_100 };
+const CAPS = { 'bench: minimal stdio server': 41_300 };
 
 /** The benchmark's minimal servers: what a user actually ships. */
 const SERVERS = {

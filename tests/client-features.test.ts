@@ -50,7 +50,10 @@ describe('McpClient', () => {
       });
       return { content: [{ type: 'text', text: JSON.stringify(reply.content) }] };
     });
-    const client = new McpClient({ name: 'c', version: '1' }, { sampling, samplingTools: true });
+    const client = new McpClient(
+      { name: 'c', version: '1' },
+      { protocolEra: '2025', sampling, samplingTools: true },
+    );
     const { session, ready } = connect(server, client);
     await ready;
     await tick();
@@ -72,7 +75,10 @@ describe('McpClient', () => {
     });
     const client = new McpClient(
       { name: 'c', version: '1' },
-      { sampling: async () => ({ role: 'assistant', content: { type: 'text', text: '' }, model: 'm' }) },
+      {
+        protocolEra: '2025',
+        sampling: async () => ({ role: 'assistant', content: { type: 'text', text: '' }, model: 'm' }),
+      },
     );
     await connect(server, client).ready;
     await tick();
@@ -99,7 +105,10 @@ describe('McpClient', () => {
     });
     const client = new McpClient(
       { name: 'c', version: '1' },
-      { elicitation: { form: async () => ({ action: 'accept', content: { name: 'Grace' } }) } },
+      {
+        protocolEra: '2025',
+        elicitation: { form: async () => ({ action: 'accept', content: { name: 'Grace' } }) },
+      },
     );
     await connect(server, client).ready;
     await tick();
@@ -130,6 +139,7 @@ describe('McpClient', () => {
     const client = new McpClient(
       { name: 'c', version: '1' },
       {
+        protocolEra: '2025',
         elicitation: {
           url: async (params) => ({ action: params.url.startsWith('https://') ? 'accept' : 'decline' }),
         },
@@ -156,7 +166,10 @@ describe('McpClient', () => {
     }));
     const changed = vi.fn();
     server.setNotificationHandler('notifications/roots/list_changed', changed);
-    const client = new McpClient({ name: 'c', version: '1' }, { roots: [{ uri: 'file:///a', name: 'a' }] });
+    const client = new McpClient(
+      { name: 'c', version: '1' },
+      { protocolEra: '2025', roots: [{ uri: 'file:///a', name: 'a' }] },
+    );
     await connect(server, client).ready;
     await tick();
     const first = await client.callTool('r');
@@ -178,7 +191,7 @@ describe('McpClient', () => {
     );
     const list = vi.fn(() => ({ tools }));
     server.setRequestHandler('tools/list', list);
-    const client = new McpClient({ name: 'c', version: '1' });
+    const client = new McpClient({ name: 'c', version: '1' }, { protocolEra: '2025' });
     const refreshed = vi.fn();
     client.onListChanged('tools', refreshed);
     await connect(server, client).ready;
@@ -200,7 +213,7 @@ describe('McpClient', () => {
         ? { prompts: [{ name: 'two' }] }
         : { prompts: [{ name: 'one' }], nextCursor: 'p2' },
     );
-    const client = new McpClient({ name: 'c', version: '1' });
+    const client = new McpClient({ name: 'c', version: '1' }, { protocolEra: '2025' });
     await connect(server, client).ready;
     expect((await client.prompts()).map((p) => p.name)).toEqual(['one', 'two']);
   });
@@ -224,7 +237,7 @@ describe('McpClient', () => {
         { name: 'missing', inputSchema: { type: 'object' }, outputSchema },
       ],
     );
-    const client = new McpClient({ name: 'c', version: '1' });
+    const client = new McpClient({ name: 'c', version: '1' }, { protocolEra: '2025' });
     await connect(server, client).ready;
     await expect(client.callTool('good')).resolves.toMatchObject({ structuredContent: { sum: 3 } });
     await expect(client.callTool('bad')).rejects.toThrow(/does not match its outputSchema.*\/sum/);

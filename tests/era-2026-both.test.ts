@@ -40,7 +40,7 @@ describe('one server definition, both eras at once', () => {
     const server = makeServer();
     const http = await serve(createStreamableHttpHandler(server), { path: '/mcp' });
     served.push(http);
-    const legacy = new McpClient({ name: 'legacy', version: '1.0.0' });
+    const legacy = new McpClient({ name: 'legacy', version: '1.0.0' }, { protocolEra: '2025' });
     await legacy.connect(new StreamableHttpClientTransport(new URL(http.url)));
     try {
       expect(legacy.protocolVersion).toBe('2025-11-25');

@@ -70,7 +70,7 @@ const DISCOVER_RESULT = {
 
 describe('a 2025-only server (official SDK v1.32, stdio)', () => {
   it('refuses the probe, so the client initializes and speaks 2025-11-25', async () => {
-    const client = new McpClient(INFO);
+    const client = new McpClient(INFO, { protocolEra: 'auto' });
     cleanups.push(() => client.close());
     await client.connect(sdkV1Stdio());
     expect(client.era).toBe('2025');
@@ -93,7 +93,7 @@ describe('era probe outcomes', () => {
     const { transport, seen } = await scripted((request) =>
       request.method === 'initialize' ? INITIALIZE_RESULT : new Promise(() => {}),
     );
-    const client = new Client(INFO, { eraProbeTimeout: 200 });
+    const client = new Client(INFO, { protocolEra: 'auto', eraProbeTimeout: 200 });
     await client.connect(transport);
     expect(client.era).toBe('2025');
     expect(seen.map((request) => request.method)).toEqual(['server/discover', 'initialize']);
@@ -107,7 +107,7 @@ describe('era probe outcomes', () => {
         requested: '2026-07-28',
       });
     });
-    const client = new Client(INFO);
+    const client = new Client(INFO, { protocolEra: 'auto' });
     await client.connect(transport);
     expect(client.protocolVersion).toBe('2025-11-25');
     expect(seen.map((request) => request.method)).toEqual(['server/discover', 'initialize']);
@@ -117,7 +117,9 @@ describe('era probe outcomes', () => {
     const { transport, seen } = await scripted(() => {
       throw new McpError(-32022, 'Unsupported protocol version', { supported: ['2099-01-01'] });
     });
-    const failure = await new Client(INFO).connect(transport).catch((error: unknown) => error);
+    const failure = await new Client(INFO, { protocolEra: 'auto' })
+      .connect(transport)
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(UnsupportedProtocolVersionError);
     expect(seen.map((request) => request.method)).toEqual(['server/discover']);
   });
@@ -132,7 +134,9 @@ describe('era probe outcomes', () => {
       refusals++;
       throw new McpError(-32022, 'Unsupported protocol version', { supported: ['2026-07-28'] });
     });
-    const failure = await new Client(INFO).connect(transport).catch((error: unknown) => error);
+    const failure = await new Client(INFO, { protocolEra: 'auto' })
+      .connect(transport)
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(UnsupportedProtocolVersionError);
     expect(refusals).toBe(2);
     expect(seen.map((request) => request.meta?.['io.modelcontextprotocol/protocolVersion'])).toEqual([
@@ -145,7 +149,7 @@ describe('era probe outcomes', () => {
   // with a result: only a DiscoverResult (supportedVersions naming a modern revision) is modern.
   it('a legacy server answering server/discover with something else is still a legacy server', async () => {
     const { transport, seen } = await scripted(() => INITIALIZE_RESULT);
-    const client = new Client(INFO);
+    const client = new Client(INFO, { protocolEra: 'auto' });
     await client.connect(transport);
     expect(client.era).toBe('2025');
     expect(seen.map((request) => request.method)).toEqual(['server/discover', 'initialize']);
@@ -164,7 +168,7 @@ describe('a modern server', () => {
     const { transport, seen } = await scripted((request) =>
       request.method === 'server/discover' ? DISCOVER_RESULT : { resultType: 'complete', tools: [] },
     );
-    const client = new McpClient(INFO, { capabilities: { experimental: { x: {} } } });
+    const client = new McpClient(INFO, { protocolEra: 'auto', capabilities: { experimental: { x: {} } } });
     const result = await client.connect(transport);
     expect(result.serverInfo).toEqual({ name: 'modern', version: '1' });
     expect(client.era).toBe('2026');
@@ -226,6 +230,7 @@ describe('a modern server', () => {
       return { content: [{ type: 'text', text: 'done' }] }; // no resultType: complete
     });
     const client = new McpClient(INFO, {
+      protocolEra: 'auto',
       elicitation: { form: () => ({ action: 'accept', content: {} }) },
       roots: [{ uri: 'file:///here' }],
     });
@@ -255,7 +260,7 @@ describe('a modern server', () => {
       }
       return { resultType: 'input_required', requestState: 'again' };
     });
-    const client = new McpClient(INFO, { maxInputRounds: 3 });
+    const client = new McpClient(INFO, { protocolEra: 'auto', maxInputRounds: 3 });
     await client.connect(transport);
     await expect(client.callTool('loop')).rejects.toThrow(/still asked for input after 3 rounds/);
     await expect(client.callTool('sample')).rejects.toThrow(
@@ -296,7 +301,7 @@ describe('a modern HTTP server that checks Mcp-Param headers', () => {
     });
     const { origin, close } = await listen(server);
     cleanups.push(close);
-    const client = new McpClient(INFO);
+    const client = new McpClient(INFO, { protocolEra: 'auto' });
     cleanups.push(() => client.close());
     await client.connect(new StreamableHttpClientTransport(`${origin}/mcp`));
     const result = await client.callTool('geo', { region: 'eu-west' });

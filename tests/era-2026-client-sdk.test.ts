@@ -2,7 +2,7 @@
  * mcpkit's McpClient against the official SDK v2 server (`@modelcontextprotocol/server` 2.4),
  * which serves 2026-07-28 and 2025-11-25 from one factory, over HTTP (`createMcpHandler`) and
  * stdio (`serveStdio`), in both eras: the client speaks 2026-07-28 when left to choose
- * (`protocolEra: 'auto'`, the default) and 2025-11-25 when pinned to `'2025'`. The same public
+ * (`protocolEra: 'auto'`) and 2025-11-25 when pinned to `'2025'`. The same public
  * calls work in both, including a tool that needs two rounds of input (elicitation, then sampling
  * and roots at once), which 2026-07-28 carries as input-required results and 2025-11-25 as
  * server-to-client requests.
@@ -165,7 +165,7 @@ describe('what goes over HTTP under 2026-07-28', () => {
 
 describe('connectHttp against the SDK v2 server', () => {
   it('settles on Streamable HTTP under 2026-07-28, without initialize', async () => {
-    const client = new McpClient({ name: 'era-client-test', version: '1.0.0' });
+    const client = new McpClient({ name: 'era-client-test', version: '1.0.0' }, { protocolEra: 'auto' });
     const transport = await connectHttp(client, http.url);
     try {
       expect(client.era).toBe('2026');
@@ -180,11 +180,11 @@ describe('connectHttp against the SDK v2 server', () => {
 
 describe('the CLI, unchanged, against the SDK v2 server', () => {
   it('mcpkit info shows the 2026 era, and calls a tool as before', async () => {
-    const info = await runCliInProcess(['info', http.url]);
+    const info = await runCliInProcess(['info', '--era', 'auto', http.url]);
     expect(info.code).toBe(0);
     expect(info.stdout).toMatch(/^Protocol\s+2026-07-28$/m);
     expect(info.stdout).toMatch(/^Era\s+2026 \(per-request metadata, no session\)$/m);
-    const call = await runCliInProcess(['call', http.url, 'echo', 'text=from-cli']);
+    const call = await runCliInProcess(['call', '--era', 'auto', http.url, 'echo', 'text=from-cli']);
     expect(call.code).toBe(0);
     expect(call.stdout).toContain('from-cli');
   });

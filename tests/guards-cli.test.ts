@@ -69,7 +69,7 @@ describe('mcpkit serve --rate-limit', () => {
 
   it('over Streamable HTTP: each session has its own bucket; a refused POST gets 429 with Retry-After', async () => {
     const url = await serveHttp(['--rate-limit', '1/m,burst=3']);
-    const first = new McpClient({ name: 'first', version: '1' });
+    const first = new McpClient({ name: 'first', version: '1' }, { protocolEra: '2025' });
     const transport = new StreamableHttpClientTransport(url, { openGetStream: false });
     await first.connect(transport);
     cleanups.push(() => first.close());
@@ -79,7 +79,7 @@ describe('mcpkit serve --rate-limit', () => {
     expect(refusal).toBeInstanceOf(HttpTransportError);
     expect((refusal as unknown as HttpTransportError).status).toBe(429);
 
-    const second = new McpClient({ name: 'second', version: '1' });
+    const second = new McpClient({ name: 'second', version: '1' }, { protocolEra: '2025' });
     await second.connect(new StreamableHttpClientTransport(url, { openGetStream: false }));
     cleanups.push(() => second.close());
     expect((await second.callTool('echo', { text: 'hi' })).isError).toBeFalsy();

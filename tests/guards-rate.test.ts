@@ -39,7 +39,7 @@ async function start(limiter: RateLimitGuard, gate = false) {
 }
 
 async function client(served: ServedHandler, name: string) {
-  const mcp = new McpClient({ name, version: '1' });
+  const mcp = new McpClient({ name, version: '1' }, { protocolEra: '2025' }); // buckets per session
   const transport = new StreamableHttpClientTransport(served.url, { openGetStream: false });
   await mcp.connect(transport);
   cleanups.push(() => mcp.close());
@@ -62,7 +62,7 @@ describe('rateLimit: who counts as one client', () => {
     const connectAs = async (clientId: string) => {
       const [clientSide, serverSide] = createInMemoryPair({ extra: { authInfo: { token: 't', clientId } } });
       server.connect(serverSide);
-      const mcp = new McpClient({ name: clientId, version: '1' });
+      const mcp = new McpClient({ name: clientId, version: '1' }, { protocolEra: '2025' });
       await mcp.connect(clientSide);
       return mcp;
     };

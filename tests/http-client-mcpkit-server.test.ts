@@ -90,7 +90,10 @@ async function startMcpkitServer(options: StreamableHttpHandlerOptions = {}) {
 }
 
 function newClient(options: ConstructorParameters<typeof McpClient>[1] = {}): McpClient {
-  const client = new McpClient({ name: 'http-test', version: '1.0.0' }, { onError: () => {}, ...options });
+  const client = new McpClient(
+    { name: 'http-test', version: '1.0.0' },
+    { onError: () => {}, protocolEra: '2025', ...options },
+  );
   cleanups.push(() => client.close());
   return client;
 }

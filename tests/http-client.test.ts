@@ -48,7 +48,10 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 }
 
 function newClient(): McpClient {
-  const client = new McpClient({ name: 'http-test', version: '1.0.0' }, { onError: () => {} });
+  const client = new McpClient(
+    { name: 'http-test', version: '1.0.0' },
+    { onError: () => {}, protocolEra: 'auto' },
+  );
   cleanups.push(() => client.close());
   return client;
 }
@@ -245,6 +248,7 @@ describe('Streamable HTTP client: streams against the official SDK server', () =
       { name: 'http-test', version: '1.0.0' },
       {
         onError: () => {},
+        protocolEra: 'auto',
         elicitation: { form: async () => ({ action: 'accept', content: { name: 'Ada' } }) },
       },
     );
@@ -281,7 +285,7 @@ describe('Streamable HTTP client: streams against the official SDK server', () =
     const errors: Error[] = [];
     const client = new McpClient(
       { name: 'http-test', version: '1.0.0' },
-      { onError: (error) => errors.push(error) },
+      { onError: (error) => errors.push(error), protocolEra: 'auto' },
     );
     cleanups.push(() => client.close());
     const transport = new StreamableHttpClientTransport(server.url, { openGetStream: false });

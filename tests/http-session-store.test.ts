@@ -54,7 +54,7 @@ async function cluster(sessionStore: SessionStore) {
 it('a session begun on one node is served by the other, with no new handshake', async () => {
   const store = new InMemorySessionStore();
   const nodes = await cluster(store);
-  const client = new McpClient({ name: 'roamer', version: '1.0.0' });
+  const client = new McpClient({ name: 'roamer', version: '1.0.0' }, { protocolEra: '2025' });
   const logs: string[] = [];
   client.onNotification('notifications/message', (params) => {
     logs.push(String(params.data));

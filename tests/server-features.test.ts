@@ -66,7 +66,8 @@ async function connect(server: McpServer) {
       }
     });
   });
-  const client = new Client({ name: 'test-client', version: '1.0.0' });
+  // These tests watch the session (initialize, list_changed per session): the 2025 era.
+  const client = new Client({ name: 'test-client', version: '1.0.0' }, { protocolEra: '2025' });
   const notifications: Array<{ method: string; params: Record<string, unknown> }> = [];
   for (const method of [
     'notifications/tools/list_changed',

@@ -81,6 +81,7 @@ async function connect(
     { name: 'task-receiver', version: '1.0.0' },
     {
       onError: (error) => clientErrors.push(error),
+      protocolEra: '2025', // tasks are a 2025-era feature (2026-07-28 makes them an extension)
       ...(extra.revision ? { protocolVersions: [extra.revision] } : {}),
       ...options,
     },

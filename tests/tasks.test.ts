@@ -117,7 +117,10 @@ async function connect(
   const [clientSide, serverSide] = createInMemoryPair({ serialize: true, ...(extra ? { extra } : {}) });
   const recorder = new SchemaRecorder({ side: 'client' });
   const session = server.connect(serverSide);
-  const client = new McpClient({ name: 'tasks-client', version: '1.0.0' }, { onError: () => {}, ...options });
+  const client = new McpClient(
+    { name: 'tasks-client', version: '1.0.0' },
+    { onError: () => {}, protocolEra: '2025', ...options },
+  );
   await client.connect(recorder.wrap(clientSide));
   await until(() => session.initialized);
   return { client, session, recorder };
@@ -752,7 +755,7 @@ describe('tasks: McpServer integration', () => {
     server.connect(serverSide);
     const client = new McpClient(
       { name: 'tasks-client', version: '1.0.0' },
-      { onError: () => {}, ...options },
+      { onError: () => {}, protocolEra: '2025', ...options },
     );
     await client.connect(recorder.wrap(clientSide));
     return { client, recorder };

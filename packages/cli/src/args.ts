@@ -67,6 +67,8 @@ export interface ClientSettings {
   readonly samplingCommand: string | undefined;
   readonly roots: readonly string[];
   readonly logLevel: LoggingLevel | undefined;
+  /** `--era`: which protocol era to speak (`auto` probes for 2026-07-28). */
+  readonly era: 'auto' | '2026' | '2025';
   /** OAuth settings for an HTTP server that asks for a login. */
   readonly auth: AuthSettings;
 }
@@ -197,6 +199,7 @@ const OPTIONS = {
   'sampling-command': { type: 'string' },
   root: { type: 'string', multiple: true },
   'log-level': { type: 'string' },
+  era: { type: 'string' },
   args: { type: 'string' },
   task: { type: 'boolean' },
   stdio: { type: 'boolean' },
@@ -232,6 +235,7 @@ const CLIENT_OPTIONS: readonly OptionName[] = [
   'sampling-command',
   'root',
   'log-level',
+  'era',
 ];
 
 /** How a verb logs in to a server that asks for it. */
@@ -597,6 +601,7 @@ function clientSettings(values: Values, target: TargetSpec): ClientSettings {
     samplingCommand: values['sampling-command'] as string | undefined,
     roots: values.root ?? [],
     logLevel: parseLogLevel(values['log-level'] as string | undefined),
+    era: parseEra(values.era as string | undefined),
     auth: {
       clientId: values['client-id'] as string | undefined,
       clientSecret: values['client-secret'] as string | undefined,
@@ -773,3 +778,10 @@ function editDistance(a: string, b: string): number {
 }
 
 export { closest as closestName };
+
+/** `--era auto|2026|2025`; default 2025, as the client's. */
+function parseEra(text: string | undefined): 'auto' | '2026' | '2025' {
+  if (text === undefined) return '2025';
+  if (text === 'auto' || text === '2026' || text === '2025') return text;
+  throw usageError(`--era must be auto, 2026 or 2025; got "${text}"`);
+}

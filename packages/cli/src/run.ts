@@ -336,6 +336,7 @@ function createClient(settings: ClientSettings, io: CliIo, screen: Screen, style
       ...(settings.roots.length > 0 ? { roots: rootsFromDirectories(settings.roots, io.cwd) } : {}),
       // `call` checks structured output itself, so a mismatch is shown next to the result.
       validateStructuredContent: false,
+      protocolEra: settings.era,
       ...timeouts,
       onError: (error) => {
         if (settings.verbose) screen.notice(`(client) ${error.message}`);

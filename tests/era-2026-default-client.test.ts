@@ -6,12 +6,14 @@
 import { McpClient, type McpClientOptions } from '@mcpkit/client';
 import {
   CapabilityError,
+  combineObservers,
   createInMemoryPair,
   McpError,
   MissingRequiredClientCapabilityError,
   RequestTimeoutError,
 } from '@mcpkit/core';
-import { Server } from '@mcpkit/server';
+import { createPrometheusMetrics } from '@mcpkit/node/metrics';
+import { McpServer, Server } from '@mcpkit/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDemoServer } from '../packages/cli/src/index.js';
 
@@ -124,5 +126,36 @@ describe("the client's answers to an input round are bounded by the call's timeo
     expect(failed).toBeInstanceOf(RequestTimeoutError);
     expect((failed as RequestTimeoutError).method).toBe('tools/call');
     expect(aborted).toBe(failed);
+  });
+});
+
+describe('observers see the revision of each 2026-07-28 request, not the unnegotiated session', () => {
+  it("labels the server's operations with 2026-07-28 (the session reports its preferred 2025 revision)", async () => {
+    const metrics = createPrometheusMetrics();
+    const versions: Array<string | undefined> = [];
+    const server = new McpServer(
+      { name: 'observed', version: '1.0.0' },
+      {
+        observer: combineObservers(metrics.observer, {
+          requestStarted: (request) => versions.push(request.protocolVersion),
+        }),
+      },
+    );
+    servers.push(server);
+    server.tool('echo', () => 'hi');
+    const [clientSide, serverSide] = createInMemoryPair({ serialize: true });
+    server.connect(serverSide);
+    const client = new McpClient({ name: 'c', version: '1' }, { protocolEra: 'auto' });
+    await client.connect(clientSide);
+    await client.callTool('echo', {});
+    expect(versions.length).toBeGreaterThan(0);
+    expect(new Set(versions)).toEqual(new Set(['2026-07-28']));
+    const echo = (await metrics.text())
+      .split('\n')
+      .filter(
+        (line) => line.startsWith('mcp_server_operation_duration_seconds_count{') && line.includes('echo'),
+      );
+    expect(echo).toHaveLength(1);
+    expect(echo[0]).toContain('mcp_protocol_version="2026-07-28"');
   });
 });

@@ -37,7 +37,14 @@ export type InputAnswerer = (request: IncomingRequest) => Promise<unknown>;
 /** Sends one attempt of the original request with the retry fields; resolves with its result. */
 export type AttemptSender = (retry: Record<string, unknown>) => Promise<unknown>;
 
-/** The call a round belongs to and how long the client's own answers to one round may take (ms). */
+/**
+ * The call a round belongs to and how long the client's own answers to one round may take (ms).
+ *
+ * @example
+ * ```ts
+ * const bound: AnswerBound = { method: 'tools/call', timeoutMs: 60_000 };
+ * ```
+ */
 export interface AnswerBound {
   readonly method: string;
   readonly timeoutMs: number;

@@ -33,9 +33,9 @@ const HEADROOM = 1.03;
  * with their sealed state (3.5 KB), always on because one definition serves both eras and
  * `ctx.elicit` must work in both. That is 41.1 KB: 0.40x the SDK v1 bundle, 0.36x the SDK v2 one
  * (113.3 KB gz, the official SDK that serves both eras). The third is lost until the 2026 code
- * shrinks or becomes opt-in; the cap holds the line where it is now.
+ * shrinks or becomes opt-in; the cap (42,300 bytes, 41.3 KB) holds the line where it is now.
  */
-const CAPS = { 'bench: minimal stdio server': 41_300 };
+const CAPS = { 'bench: minimal stdio server': 42_300 };
 
 /** The benchmark's minimal servers: what a user actually ships. */
 const SERVERS = {

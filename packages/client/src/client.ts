@@ -40,6 +40,7 @@ import {
 } from '@mcpkit/core';
 import {
   codecFor,
+  DEFAULT_REQUEST_TIMEOUT,
   encodeOutgoingNotification,
   encodeOutgoingRequest,
   mergeCapabilities,
@@ -531,7 +532,8 @@ export class Client {
       this.connection.request(method, this.envelope({ ...params, ...retry }, version), options);
     const answer = (request: IncomingRequest) => this.answerInput(request);
     const rounds = this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
-    return followInputRounds(send, answer, rounds, options) as Promise<R>;
+    const timeoutMs = options?.timeout ?? this.options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
+    return followInputRounds(send, answer, rounds, options, { method, timeoutMs }) as Promise<R>;
   }
 
   /** Runs this client's handler for one input request of an `input_required` result. */

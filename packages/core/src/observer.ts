@@ -10,6 +10,7 @@
  * @module
  */
 import type { RequestId } from './jsonrpc/messages.js';
+import { envelopeVersion } from './protocol/modern.js';
 
 /**
  * The advisory bucket boundaries (seconds) of the MCP semantic conventions' duration histograms,
@@ -106,6 +107,15 @@ export abstract class ObservedMessage {
    */
   get target(): string | undefined {
     return observedTarget(this.method, this.params);
+  }
+
+  /**
+   * The revision the message is under: a 2026-07-28 request names its own in its envelope (its
+   * session, a throwaway one over HTTP, may report another); otherwise the session's.
+   */
+  get protocolVersion(): string | undefined {
+    const own = envelopeVersion(this.params);
+    return typeof own === 'string' ? own : this.session?.protocolVersion;
   }
 
   /**

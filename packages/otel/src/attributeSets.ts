@@ -65,7 +65,7 @@ export class AttributeSets {
       (this.resourceUriInSpanName && method.startsWith('resources/'));
     const item = named ? target : undefined;
     const session = message.session;
-    const version = session?.protocolVersion;
+    const version = message.protocolVersion;
     const transport = session?.transport;
     const key = `${method}\u0000${item ?? ''}\u0000${version ?? ''}\u0000${transport ?? ''}`;
     let set = this.sets.get(key);

@@ -24,7 +24,7 @@ import type { InputRounds } from './mrtr/runner.js';
 import { type RequestScope, sessionScope } from './scope.js';
 import type { ServerSession } from './session.js';
 
-/** @internal What a 2026-07-28 request brings besides its params: its scope and the MRTR retry fields. */
+/** What a 2026-07-28 request brings besides its params: its scope and the MRTR retry fields (not for handlers). */
 export interface ModernRequestParts {
   readonly scope: RequestScope;
   readonly inputResponses: unknown;

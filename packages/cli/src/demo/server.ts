@@ -7,7 +7,9 @@ import { randomUUID } from 'node:crypto';
 import {
   CapabilityError,
   ErrorCode,
+  isModernProtocolVersion,
   McpError,
+  MissingRequiredClientCapabilityError,
   type TaskStore,
   UrlElicitationRequiredError,
 } from '@mcpkit/core';
@@ -422,7 +424,7 @@ function registerClientRequests(server: DemoServer): void {
     {
       title: 'Connect an account',
       description:
-        'Sends the user to a (pretend) sign-in page with URL-mode elicitation. Clients without URL mode get a -32042 error listing the URL.',
+        'Sends the user to a (pretend) sign-in page with URL-mode elicitation. Clients without URL mode get a -32042 error listing the URL (-32021 naming elicitation.url under 2026-07-28).',
       inputSchema: {
         type: 'object',
         properties: {
@@ -433,15 +435,24 @@ function registerClientRequests(server: DemoServer): void {
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     },
     async ({ service = 'calendar' }, ctx) => {
-      const elicitationId = randomUUID();
+      // Under 2026-07-28 the handler runs again on each input round and must ask the same question
+      // each time (a new id would be a new question, asked forever); 2025 asks once.
+      const elicitationId = isModernProtocolVersion(ctx.scope.revision) ? `demo-${service}` : randomUUID();
       const request = {
         mode: 'url' as const,
         message: `Sign in to your ${service} account (a demo page; nothing is really connected).`,
         elicitationId,
         url: `https://example.com/mcpkit-demo/connect/${service}?elicitation=${elicitationId}`,
       };
-      const urlMode = (ctx.session.clientCapabilities.elicitation as { url?: unknown } | undefined)?.url;
-      if (urlMode === undefined) throw new UrlElicitationRequiredError([request]);
+      // ctx.scope, not ctx.session: under 2026-07-28 the capabilities come with each request.
+      const urlMode = (ctx.scope.clientCapabilities.elicitation as { url?: unknown } | undefined)?.url;
+      if (urlMode === undefined) {
+        // -32042 is not in 2026-07-28; its way to say "declare URL mode and retry" is -32021.
+        if (isModernProtocolVersion(ctx.scope.revision)) {
+          throw new MissingRequiredClientCapabilityError({ elicitation: { url: {} } });
+        }
+        throw new UrlElicitationRequiredError([request]);
+      }
       const answer = await askClient(server, ctx, 'elicit', () => ctx.elicit(request));
       if (answer.action !== 'accept') return `Not connected: the user chose to ${answer.action}.`;
       // A real server would wait for its sign-in callback; the demo pretends it came at once.
@@ -461,8 +472,8 @@ function registerRoots(server: DemoServer): void {
       annotations: { ...READ_ONLY },
     },
     async (_args, ctx) => {
-      if (server.demoOptions.stateless) throw new ToolError(STATELESS);
-      if (ctx.session.clientCapabilities.roots === undefined) {
+      if (cannotAsk(server, ctx)) throw new ToolError(STATELESS);
+      if (ctx.scope.clientCapabilities.roots === undefined) {
         throw new ToolError(
           'This client shares no roots (it did not declare the roots capability). With the mcpkit CLI, pass --root DIR.',
         );
@@ -477,6 +488,11 @@ function registerRoots(server: DemoServer): void {
 const STATELESS =
   'This server runs in stateless mode, so it cannot send requests to the client (sampling, elicitation, roots): no session would carry the answer back. Serve it with sessions (without --stateless) to try this tool.';
 
+/** Stateless 2025 sessions cannot carry a request to the client; 2026-07-28 asks in input rounds. */
+function cannotAsk(server: DemoServer, ctx: RequestContext): boolean {
+  return server.demoOptions.stateless === true && !isModernProtocolVersion(ctx.scope.revision);
+}
+
 /** Runs a request to the client, turning "the client cannot or will not" into a readable tool error. */
 async function askClient<T>(
   server: DemoServer,
@@ -487,8 +503,9 @@ async function askClient<T>(
   try {
     return await run();
   } catch (error) {
-    if (server.demoOptions.stateless) throw new ToolError(STATELESS);
-    if (error instanceof CapabilityError) {
+    if (cannotAsk(server, ctx)) throw new ToolError(STATELESS);
+    // Under 2026-07-28 an undeclared capability is -32021 rather than a local CapabilityError.
+    if (error instanceof CapabilityError || error instanceof MissingRequiredClientCapabilityError) {
       throw new ToolError(
         what === 'sample'
           ? 'This client cannot run a model for the server (it did not declare the sampling capability).'

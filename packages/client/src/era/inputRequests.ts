@@ -6,7 +6,7 @@
  * echoed exactly as received (never parsed). Rounds are bounded.
  * @module
  */
-import { IncomingRequest, LocalError, type OutgoingRequestOptions } from '@mcpkit/core';
+import { IncomingRequest, LocalError, type OutgoingRequestOptions, RequestTimeoutError } from '@mcpkit/core';
 import { isRecord } from '@mcpkit/core/internal';
 import { isInputRequired } from './modern.js';
 
@@ -38,6 +38,19 @@ export type InputAnswerer = (request: IncomingRequest) => Promise<unknown>;
 export type AttemptSender = (retry: Record<string, unknown>) => Promise<unknown>;
 
 /**
+ * The call a round belongs to and how long the client's own answers to one round may take (ms).
+ *
+ * @example
+ * ```ts
+ * const bound: AnswerBound = { method: 'tools/call', timeoutMs: 60_000 };
+ * ```
+ */
+export interface AnswerBound {
+  readonly method: string;
+  readonly timeoutMs: number;
+}
+
+/**
  * An input request has no channel of its own: no progress, no notifications, no requests.
  * (`ConstructorParameters` because the engine does not export the owner's type.)
  */
@@ -52,17 +65,20 @@ const DETACHED: ConstructorParameters<typeof IncomingRequest>[0] = {
  * Sends a request and follows its `input_required` rounds until a complete result (or an error).
  *
  * @throws {LocalError} past `maxRounds` rounds, or for an input request of a kind the revision
- *   does not define or the client has no handler for.
+ *   does not define or the client has no handler for; {@link RequestTimeoutError} when the
+ *   client's answers to one round take longer than `bound.timeoutMs`.
  * @example
  * ```ts
- * const result = await followInputRounds((retry) => send('tools/call', { ...params, ...retry }), answer, 8);
+ * const bound = { method: 'tools/call', timeoutMs: 60_000 };
+ * const result = await followInputRounds((retry) => send('tools/call', { ...params, ...retry }), answer, 8, {}, bound);
  * ```
  */
 export async function followInputRounds(
   send: AttemptSender,
   answer: InputAnswerer,
   maxRounds: number,
-  options?: OutgoingRequestOptions,
+  options: OutgoingRequestOptions | undefined,
+  bound: AnswerBound,
 ): Promise<unknown> {
   let retry: Record<string, unknown> = {};
   for (let round = 0; ; round++) {
@@ -75,7 +91,7 @@ export async function followInputRounds(
     }
     retry = {};
     if (result.inputRequests !== undefined) {
-      retry.inputResponses = await answerAll(result.inputRequests, answer, options?.signal);
+      retry.inputResponses = await answerAll(result.inputRequests, answer, options?.signal, bound);
     }
     // Echoed exactly as received: the state is the server's, not ours to read (MRTR client req. 2).
     if (result.requestState !== undefined) retry.requestState = result.requestState;
@@ -87,6 +103,7 @@ async function answerAll(
   requests: unknown,
   answer: InputAnswerer,
   signal: AbortSignal | undefined,
+  bound: AnswerBound,
 ): Promise<Record<string, unknown>> {
   if (!isRecord(requests)) throw new LocalError('The server sent "inputRequests" that is not an object');
   const keys = Object.keys(requests);
@@ -95,12 +112,34 @@ async function answerAll(
       `The server sent ${keys.length} input requests in one round (at most ${MAX_INPUT_REQUESTS})`,
     );
   }
-  const answers = await Promise.all(keys.map((key) => answer(inputRequest(key, requests[key], signal))));
+  const incoming = keys.map((key) => inputRequest(key, requests[key], signal));
+  const answers = await within(Promise.all(incoming.map(answer)), bound, (error) => {
+    for (const request of incoming) request.abort(error);
+  });
   const responses: Record<string, unknown> = {};
   keys.forEach((key, index) => {
     responses[key] = answers[index];
   });
   return responses;
+}
+
+/**
+ * Bounds the client's answers to one round by the call's timeout. Under 2025 the call's timeout
+ * runs while the server waits on the client's handler (and the server's own ask timeout cancels
+ * it); under 2026-07-28 the call is not in flight while the client answers and the server's
+ * timeout cannot reach it, so without this a handler that never settles hangs the call forever.
+ * One timer per round, only when the server asks for input.
+ */
+function within<T>(work: Promise<T>, bound: AnswerBound, onTimeout: (error: Error) => void): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const error = new RequestTimeoutError(bound.method, bound.timeoutMs, 'timeout');
+      onTimeout(error);
+      reject(error);
+    }, bound.timeoutMs);
+  });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }
 
 /** One entry of `inputRequests` as the request a handler answers; cancelled with the call. */

@@ -108,7 +108,15 @@ interface PendingRequest {
   readonly observed: ObservedRequest | undefined;
 }
 
-const DEFAULT_TIMEOUT = 60_000;
+/**
+ * A request's timeout when neither the call nor the connection sets one (ms).
+ *
+ * @example
+ * ```ts
+ * const timeoutMs = options.timeout ?? DEFAULT_TIMEOUT;
+ * ```
+ */
+export const DEFAULT_TIMEOUT = 60_000;
 const DEFAULT_MAX_TOTAL_TIMEOUT = 60 * 60_000;
 /** How many cancelled or timed-out ids we remember, so their late responses are dropped quietly. */
 const FORGOTTEN_ID_MEMORY = 256;

@@ -175,7 +175,8 @@ class PrometheusObserver implements Observer {
 function operationLabels(request: ObservedRequest): Partial<Record<OperationLabel, string>> {
   const labels: Partial<Record<OperationLabel, string>> = { mcp_method_name: request.method };
   const session = request.session;
-  if (session?.protocolVersion) labels.mcp_protocol_version = session.protocolVersion;
+  const version = request.protocolVersion;
+  if (version) labels.mcp_protocol_version = version;
   if (session?.transport) labels.network_transport = session.transport;
   const target = request.target;
   if (target !== undefined && request.method === 'tools/call') labels.gen_ai_tool_name = target;

@@ -130,6 +130,8 @@ export function askClientUnderModern<R>(
       ),
     );
   }
+  // Before the capability: outside the MRTR methods no capability would help, so -32021 would mislead.
+  if (!ctx.rounds) return Promise.reject(new CapabilityError(cannotAskIn(revision, ctx.request.method)));
   const missing = missingForRequest(method, params, ctx.scope.clientCapabilities);
   if (missing) {
     return Promise.reject(
@@ -139,6 +141,5 @@ export function askClientUnderModern<R>(
       ),
     );
   }
-  if (!ctx.rounds) return Promise.reject(new CapabilityError(cannotAskIn(revision, ctx.request.method)));
   return ctx.rounds.recorder.ask<R>(method, { ...(params as Record<string, unknown>) }, inputKey);
 }

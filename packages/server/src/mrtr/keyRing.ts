@@ -14,7 +14,8 @@ export type RequestStateKey = string | Uint8Array;
 export interface SealingKey {
   /** 4 bytes derived from the secret, so a state names the key that opens it without revealing it. */
   readonly id: Uint8Array;
-  readonly key: CryptoKey;
+  /** A WebCrypto `CryptoKey`, typed loosely so that the declarations need no DOM lib. */
+  readonly key: object;
 }
 
 const MIN_SECRET_BYTES = 32;

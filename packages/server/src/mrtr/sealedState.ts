@@ -104,7 +104,11 @@ export class RequestStateSealer {
     header.set(first!.id, 1);
     const iv = crypto.getRandomValues(new Uint8Array(IV));
     const sealed = new Uint8Array(
-      await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: header }, first!.key, plain),
+      await crypto.subtle.encrypt(
+        { name: 'AES-GCM', iv, additionalData: header },
+        first!.key as CryptoKey,
+        plain,
+      ),
     );
     const out = new Uint8Array(HEADER + IV + sealed.byteLength);
     out.set(header, 0);
@@ -144,7 +148,7 @@ export class RequestStateSealer {
           iv: bytes.subarray(HEADER, HEADER + IV),
           additionalData: bytes.subarray(0, HEADER),
         },
-        key.key,
+        key.key as CryptoKey,
         bytes.subarray(HEADER + IV),
       );
     } catch {

@@ -2,10 +2,12 @@
  * "No path skips it" (issue 21): every request method the server answers, sent over in-memory,
  * stdio, Streamable HTTP (stateful and stateless) and legacy HTTP+SSE, and in every older 2025/2024
  * revision, passes a middleware installed with `server.use`, and so does a client notification
- * that reaches the server's listeners. The methods are enumerated from the server's own method table, so a method added
+ * that reaches the server's listeners. Under 2026-07-28 (requests with the `_meta` envelope, no
+ * `initialize`) the same holds for every method that revision answers, `server/discover` and
+ * `subscriptions/listen` included, over in-memory, stdio and Streamable HTTP. The methods are enumerated from the server's own method table, so a method added
  * later and not driven here fails the test.
  */
-import { createInMemoryPair, Method, methodExists, type ProtocolVersion } from '@mcpkit/core';
+import { createInMemoryPair, METHOD_TABLE, Method, methodExists, type ProtocolVersion } from '@mcpkit/core';
 import { serve } from '@mcpkit/node/http';
 import type { McpServer } from '@mcpkit/server';
 import { createLegacySseHandler } from '@mcpkit/server/http';
@@ -14,8 +16,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sseEvents } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
 import { createMcpkitServer } from './fixtures/mcpkitServer.js';
 import { eventually as until } from './support/eventually.js';
+import { MODERN, modernHeaders, modernRequest, postModern } from './support/modernWire.js';
 import { type Json, overHttp as overHttpRaw, overStdio, REVISION, type Send } from './support/rawJsonRpc.js';
-import { stdioPipes } from './support/stdioPipes.js';
 
 const TASK = { taskId: 'no-such-task' };
 /** One request of every method a client may send, with params good enough to reach the handler. */
@@ -203,6 +205,109 @@ describe('middleware: no path skips it', () => {
         'the notification',
       );
       expect([...seen].sort()).toEqual([...inRevision, 'notifications/roots/list_changed'].sort());
+    });
+  }
+});
+
+/** One request of every method a 2026-07-28 client may send (`subscriptions/listen` stays open). */
+const MODERN_REQUESTS: Readonly<Record<string, Json>> = {
+  'server/discover': {},
+  'subscriptions/listen': { notifications: { toolsListChanged: true } },
+  [Method.ToolsList]: {},
+  [Method.ToolsCall]: REQUESTS[Method.ToolsCall]!,
+  [Method.ResourcesList]: {},
+  [Method.ResourcesTemplatesList]: {},
+  [Method.ResourcesRead]: REQUESTS[Method.ResourcesRead]!,
+  [Method.PromptsList]: {},
+  [Method.PromptsGet]: REQUESTS[Method.PromptsGet]!,
+  [Method.CompletionComplete]: REQUESTS[Method.CompletionComplete]!,
+};
+const LISTEN = 'subscriptions/listen';
+
+/** Every method the server's table answers under 2026-07-28, from the revision's method table. */
+function answeredModernMethods(server: McpServer): string[] {
+  const candidates = new Set([...Object.values(Method), ...METHOD_TABLE.map((row) => row.method)]);
+  return [...candidates].filter(
+    (method) => server.requestHandler(method) !== undefined && methodExists(method, 'c2s', MODERN),
+  );
+}
+
+/**
+ * Sends one 2026-07-28 request per method without any handshake; `subscriptions/listen` is not
+ * awaited (it answers only when it ends): `open` sends it and returns how to close it.
+ */
+async function driveModern(
+  send: Send,
+  open: (message: Json) => () => void,
+  seen: Set<string>,
+): Promise<Json[]> {
+  const responses: Json[] = [];
+  let id = 100;
+  for (const [method, params] of Object.entries(MODERN_REQUESTS)) {
+    const message = modernRequest(++id, method, params);
+    if (method === LISTEN) {
+      const close = open(message);
+      cleanups.push(close);
+      await until(() => seen.has(LISTEN), 'subscriptions/listen to pass the middleware');
+    } else {
+      responses.push((await send(message))!);
+    }
+  }
+  return responses;
+}
+
+/** A raw sender's listen: sent, never awaited; the server ends it when the test closes the server. */
+function listenOn(send: Send): (message: Json) => () => void {
+  return (message) => {
+    void send(message).catch(() => {});
+    return () => {};
+  };
+}
+
+/** Streamable HTTP, 2026-07-28: each request a POST with its `Mcp-*` headers; listen is aborted. */
+async function overHttpModern(server: McpServer, stateless: boolean) {
+  const { served } = await overHttpRaw(server, { stateless });
+  cleanups.push(() => served.close());
+  const send: Send = async (message) => (await postModern(served.url, message)).body;
+  const open = (message: Json) => {
+    const controller = new AbortController();
+    void fetch(served.url, {
+      method: 'POST',
+      headers: modernHeaders(message),
+      body: JSON.stringify(message),
+      signal: controller.signal,
+    }).catch(() => {});
+    return () => controller.abort();
+  };
+  return { send, open };
+}
+
+const MODERN_TRANSPORTS: readonly [
+  string,
+  (server: McpServer) => Promise<{ send: Send; open: (message: Json) => () => void }>,
+][] = [
+  ['in-memory', async (server) => inMemory(server).then((send) => ({ send, open: listenOn(send) }))],
+  ['stdio', async (server) => ((send) => ({ send, open: listenOn(send) }))(overStdio(server))],
+  ['Streamable HTTP, stateful', (server) => overHttpModern(server, false)],
+  ['Streamable HTTP, stateless', (server) => overHttpModern(server, true)],
+];
+
+describe('middleware: no path skips it under 2026-07-28', () => {
+  it('the 2026-07-28 requests driven here are every method the server answers in that revision', () => {
+    const { server } = watchedServer();
+    expect(answeredModernMethods(server).sort()).toEqual(Object.keys(MODERN_REQUESTS).sort());
+  });
+
+  for (const [name, connect] of MODERN_TRANSPORTS) {
+    it(`a middleware sees every method the 2026-07-28 server answers over ${name}`, async () => {
+      const { server, seen } = watchedServer();
+      const { send, open } = await connect(server);
+      const responses = await driveModern(send, open, seen);
+      // Every one answered with a complete 2026 result: none refused before dispatch, none lost.
+      expect(responses.map((r) => r.result?.resultType)).toEqual(
+        Array(Object.keys(MODERN_REQUESTS).length - 1).fill('complete'),
+      );
+      expect([...seen].sort()).toEqual(answeredModernMethods(server).sort());
     });
   }
 });

@@ -41,7 +41,7 @@ async function node(prefix: string, storeOptions: RedisBucketStoreOptions = {}) 
   server.tool('work', { description: 'Does a unit of work' }, () => 'done');
   // One call per 10 s on average, bursts of 3: no refill can happen during the test.
   server.use(rateLimit({ rate: 0.3, burst: 3, store, methods: ['tools/call'] }));
-  return async (clientId: string) => {
+  const connectAs = async (clientId: string) => {
     const [clientSide, serverSide] = createInMemoryPair({ extra: { authInfo: { token: 't', clientId } } });
     server.connect(serverSide);
     const mcp = new McpClient({ name: clientId, version: '1' }, { protocolEra: '2025' });
@@ -49,6 +49,7 @@ async function node(prefix: string, storeOptions: RedisBucketStoreOptions = {}) 
     clients.push(mcp);
     return mcp;
   };
+  return Object.assign(connectAs, { store });
 }
 
 async function refusal(mcp: McpClient): Promise<McpError> {
@@ -73,6 +74,10 @@ it('holds one limit for a principal across two server instances', async () => {
     expect(retryAfterMs).toBeGreaterThan(0);
     expect(retryAfterMs).toBeLessThanOrEqual(10_000);
   }
+  // The HTTP gate's look, from either node, sees the shared empty bucket without taking from it.
+  const limit = { rate: 0.3, burst: 3 };
+  expect(await b.store.peek('principal:alice', limit)).toBeGreaterThan(0);
+  expect(await a.store.peek('principal:bob', limit)).toBe(0);
   // Another principal has a bucket of its own.
   for (let i = 0; i < 3; i++) await bobOnB.callTool('work');
   expect((await refusal(bobOnB)).code).toBe(GuardErrorCode.TooManyRequests);
@@ -80,7 +85,8 @@ it('holds one limit for a principal across two server instances', async () => {
 
 it('fails closed while Redis is down (a clear error, no crash), open when asked, and recovers', async () => {
   const errors: Error[] = [];
-  const closed = await (await node('rl-down', { onError: (e) => errors.push(e) }))('carol');
+  const closedNode = await node('rl-down', { onError: (e) => errors.push(e) });
+  const closed = await closedNode('carol');
   const open = await (await node('rl-open', { failOpen: true }))('dave');
   await closed.callTool('work');
   await redis.stop();
@@ -90,6 +96,8 @@ it('fails closed while Redis is down (a clear error, no crash), open when asked,
     expect(error.message).toMatch(/Rate limit store unavailable/);
     expect(error.data).toEqual({ retryAfterMs: 1_000 });
     expect(errors.length).toBeGreaterThan(0);
+    // Failing closed, the HTTP gate refuses too (429 with Retry-After).
+    expect(await closedNode.store.peek('principal:carol', { rate: 0.3, burst: 3 })).toBe(1_000);
     // Failing open, the same outage admits the call.
     expect(await open.callTool('work')).toMatchObject({ content: [{ type: 'text', text: 'done' }] });
   } finally {

@@ -3,7 +3,8 @@
  * two server instances, each with its own Redis connection, enforce one limit for one principal
  * (refusals carry `data.retryAfterMs`), another principal has its own; when Redis goes away the
  * store fails closed with a clear retryable error (or open, when asked), never a crash, and
- * serves again once Redis is back.
+ * serves again once Redis is back. And `mcpkit serve --http --redis URL --rate-limit …` nodes share it:
+ * one session served by two nodes in turn counts against one limit.
  */
 import { McpClient } from '@mcpkit/client';
 import { createInMemoryPair, McpError } from '@mcpkit/core';
@@ -12,7 +13,7 @@ import { McpServer } from '@mcpkit/server';
 import { GuardErrorCode, rateLimit } from '@mcpkit/server/guards';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { RedisProcess } from './support/cluster.js';
+import { NodeProcess, RedisProcess } from './support/cluster.js';
 import { eventually } from './support/eventually.js';
 
 let redis: RedisProcess;
@@ -113,3 +114,57 @@ it('fails closed while Redis is down (a clear error, no crash), open when asked,
   void retry();
   await eventually(() => served, 'served again after Redis came back');
 });
+
+/** POSTs one JSON-RPC message to a node; returns the answer (JSON or the SSE frame) and the session id. */
+async function post(node: NodeProcess, message: object, sessionId?: string) {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-11-25',
+  };
+  if (sessionId) headers['mcp-session-id'] = sessionId;
+  const response = await fetch(`http://127.0.0.1:${node.port}/mcp`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(message),
+  });
+  const text = await response.text();
+  const frames = (response.headers.get('content-type') ?? '').includes('json')
+    ? [text]
+    : text.split('\n').flatMap((line) => (line.startsWith('data:') ? [line.slice(5)] : []));
+  const answer = frames
+    .filter((frame) => frame.trim() !== '')
+    .map((frame) => JSON.parse(frame))
+    .find((m) => 'result' in m || 'error' in m);
+  return { answer, sessionId: response.headers.get('mcp-session-id') ?? sessionId };
+}
+
+it('mcpkit serve --redis --rate-limit: the nodes of a cluster share one limit per client', async () => {
+  // 6 a minute in bursts of 3: no token comes back during the test.
+  const args = ['--rate-limit', '6/m,burst=3'];
+  const nodes = await Promise.all([0, 1].map(() => NodeProcess.start(redis.url, 0, args)));
+  try {
+    const init = await post(nodes[0]!, {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'rl', version: '1' } },
+    });
+    const session = init.sessionId!;
+    await post(nodes[0]!, { jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+    // The session is served by either node (no stickiness); its requests count against one bucket.
+    const answers = [];
+    for (let id = 1; id <= 4; id++) {
+      answers.push(
+        (await post(nodes[id % 2]!, { jsonrpc: '2.0', id, method: 'tools/list' }, session)).answer,
+      );
+    }
+    expect(answers.slice(0, 3).every((a) => Array.isArray(a.result?.tools))).toBe(true);
+    expect(answers[3].error).toMatchObject({
+      code: GuardErrorCode.TooManyRequests,
+      data: { retryAfterMs: expect.any(Number) },
+    });
+  } finally {
+    for (const node of nodes) await node.kill();
+  }
+}, 60_000);

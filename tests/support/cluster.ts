@@ -30,11 +30,11 @@ export class NodeProcess {
     });
   }
 
-  /** Starts a node on `port` (0: any free one). */
-  static async start(redisUrl: string, port = 0): Promise<NodeProcess> {
+  /** Starts a node on `port` (0: any free one), with `extra` arguments of `mcpkit serve`. */
+  static async start(redisUrl: string, port = 0, extra: readonly string[] = []): Promise<NodeProcess> {
     const child = spawn(
       process.execPath,
-      [...REPORT, ...CLI, 'serve', '--http', '--port', String(port), '--redis', redisUrl],
+      [...REPORT, ...CLI, 'serve', '--http', '--port', String(port), '--redis', redisUrl, ...extra],
       { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
     );
     const line = await waitForLine(child, LISTENING_MARK, 'mcpkit serve');

@@ -185,7 +185,8 @@ Runs the demo server, which exercises every MCP 2025-11-25 feature with small ex
   --metrics-port N  also serve Prometheus metrics at http://127.0.0.1:N/metrics (0: any free port)
   --rate-limit R    limit each client (its principal when authorized, else its session) to R:
                     20/s (bursts of twice the rate), 20/s,burst=40, or 30/m; a refused request
-                    gets error -32029 with data.retryAfterMs, a refused HTTP POST 429`,
+                    gets error -32029 with data.retryAfterMs, a refused HTTP POST 429;
+                    with --redis the limit holds across every node of the cluster`,
 };
 
 /**

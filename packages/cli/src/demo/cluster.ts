@@ -5,7 +5,14 @@
  * @module
  */
 import type { TaskStore } from '@mcpkit/core';
-import { connectRedis, RedisEventStore, RedisSessionStore, RedisTaskStore } from '@mcpkit/redis';
+import {
+  connectRedis,
+  RedisBucketStore,
+  RedisEventStore,
+  RedisSessionStore,
+  RedisTaskStore,
+} from '@mcpkit/redis';
+import type { RateLimitStore } from '@mcpkit/server/guards';
 import type { StreamableHttpHandlerOptions } from '@mcpkit/server/http';
 import { CliError, ExitCode } from '../errors.js';
 
@@ -14,6 +21,8 @@ export interface ClusterNode {
   readonly handlerOptions: Pick<StreamableHttpHandlerOptions, 'sessionStore' | 'eventStore'>;
   /** For the server's TaskManager: tasks are polled, cancelled and resulted on any node. */
   readonly taskStore: TaskStore;
+  /** For `--rate-limit`: one limit per client across every node (fails closed while Redis is down). */
+  readonly rateLimitStore: RateLimitStore;
   close(): Promise<void>;
 }
 
@@ -52,6 +61,7 @@ export async function joinCluster(url: string, log: (line: string) => void): Pro
   return {
     handlerOptions: { sessionStore, eventStore },
     taskStore,
+    rateLimitStore: new RedisBucketStore(redis, { onError }),
     close: async () => {
       eventStore.close();
       taskStore.close();

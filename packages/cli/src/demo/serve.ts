@@ -60,8 +60,12 @@ export async function serve(settings: ServeSettings, io: CliIo): Promise<number>
     ...(metrics ? { serverOptions: { observer: metrics.observer } } : {}),
   });
   serveFolders(server, settings.folders, io, log);
-  // Per principal when a request carries one, else per session (per address on stateless HTTP).
-  const limiter = settings.rateLimit ? rateLimit(settings.rateLimit) : undefined;
+  // Per principal when a request carries one, else per session (per address on stateless HTTP);
+  // with --redis the buckets live in Redis, so the limit holds across the cluster's nodes.
+  const store = cluster?.rateLimitStore;
+  const limiter = settings.rateLimit
+    ? rateLimit(store ? { ...settings.rateLimit, store } : settings.rateLimit)
+    : undefined;
   if (limiter) {
     server.use(limiter);
     const { rate, burst } = settings.rateLimit!;

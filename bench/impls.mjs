@@ -6,6 +6,7 @@
  *   drivers/<id>-stdio.mjs      stdio client side           export async function connect({ command, args, cwd })
  *   servers/<id>-stdio.mjs      stdio server script         (also the cold-start and stdio bundle entry)
  *   servers/<id>-http.mjs       Streamable HTTP server      (also the memory scenario and HTTP bundle entry)
+ *   servers/<id>-http2026.mjs   the same for revision 2026-07-28 (the http-2026 rows; sdk: SDK v2)
  *
  * See bench/README.md for the exact contracts. `importEntry` and `install` are data, below.
  * @module

@@ -149,6 +149,7 @@ function resolveImplementation(def) {
     stdioDriver: file(`drivers/${def.id}-stdio.mjs`),
     stdioServer: file(`servers/${def.id}-stdio.mjs`),
     httpServer: file(`servers/${def.id}-http.mjs`),
+    http2026Server: file(`servers/${def.id}-http2026.mjs`),
     httpClientDriver: file(`drivers/${def.id}-httpclient.mjs`),
   };
   const missing = (def.requires ?? []).filter((relative) => !existsSync(path.join(paths.repo, relative)));

@@ -131,6 +131,21 @@ describe('the 2026-07-28 codec against the official examples', () => {
     expect(asking.ttlMs).toBeUndefined();
   });
 
+  it("copies the result: the handler's objects stay as they were, an own __proto__ stays data", () => {
+    const info = { name: 's', version: '1' };
+    const meta = JSON.parse('{"__proto__": {"polluted": true}, "keep": 1}');
+    const result = JSON.parse('{"__proto__": {"polluted": true}, "content": []}');
+    result._meta = meta;
+    const encoded = encodeModernResult('tools/call', result, info);
+    expect(Object.getPrototypeOf(encoded)).toBe(Object.prototype);
+    expect(Object.getPrototypeOf(encoded._meta)).toBe(Object.prototype);
+    expect(Object.keys(encoded)).toEqual(['__proto__', 'content', '_meta', 'resultType']);
+    expect(Object.keys(encoded._meta as object)).toEqual(['__proto__', 'keep', ENVELOPE.serverInfo]);
+    expect((encoded as { polluted?: boolean }).polluted).toBeUndefined();
+    expect(result).not.toHaveProperty('resultType');
+    expect(Object.keys(meta)).toEqual(['__proto__', 'keep']);
+  });
+
   it('maps the error kinds whose code differs by revision', () => {
     const notFound = new McpError(-32002, 'Resource not found: test://x', { uri: 'test://x' });
     const mapped = encodeModernError(notFound) as McpError;

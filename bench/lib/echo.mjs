@@ -26,6 +26,9 @@ export const PROBE_TEXT = 'hello bench';
 /** Protocol revision the harness negotiates. */
 export const PROTOCOL_VERSION = '2025-11-25';
 
+/** The per-request revision of the `http-2026` scenario: no session, the envelope in every request. */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+
 /** clientInfo used by every benchmark client. */
 export const CLIENT_INFO = Object.freeze({ name: 'mcpkit-bench', version: '0.0.0' });
 
@@ -64,6 +67,36 @@ export function isEchoOf(result, text) {
 export function echoCallRequest(id, text) {
   return { jsonrpc: '2.0', id, method: 'tools/call', params: { name: TOOL_NAME, arguments: { text } } };
 }
+
+/**
+ * The 2026-07-28 `tools/call` request for the echo tool: the echo call with the per-request `_meta`
+ * envelope (version, client info, capabilities) a client of that revision sends on every request.
+ * @param {string | number} id
+ * @param {string} text
+ * @example
+ * JSON.stringify(modernEchoCallRequest(1, PROBE_TEXT));
+ */
+export function modernEchoCallRequest(id, text) {
+  const request = echoCallRequest(id, text);
+  request.params._meta = {
+    'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL_VERSION,
+    'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  return request;
+}
+
+/**
+ * The headers a 2026-07-28 client sends with the echo call besides the base ones: the version, and
+ * `Mcp-Method` / `Mcp-Name`, which the server must check against the body.
+ * @example
+ * fetch(url, { method: 'POST', headers: { ...BASE_HEADERS, ...MODERN_ECHO_HEADERS }, body });
+ */
+export const MODERN_ECHO_HEADERS = Object.freeze({
+  'mcp-protocol-version': MODERN_PROTOCOL_VERSION,
+  'mcp-method': 'tools/call',
+  'mcp-name': TOOL_NAME,
+});
 
 /**
  * The JSON-RPC `initialize` request the harness's own clients send.

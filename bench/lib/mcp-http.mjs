@@ -85,12 +85,19 @@ export async function openSession(url) {
  * Calls `echo` once and throws unless the answer is the echoed text in the framing the mode promises.
  * @param {string} url
  * @param {Record<string, string>} headers
- * @param {{ text: string, expectContentType?: string }} options
+ * @param {{ text: string, expectContentType?: string, request?: typeof echoCallRequest, expectResultType?: string }} options
+ *   `request` builds the call (default: the 2025 one; `modernEchoCallRequest` for 2026-07-28);
+ *   `expectResultType` is the `resultType` the result must carry (2026-07-28: `complete`), which
+ *   tells a 2026 answer from a 2025 one
  * @example
  * await checkedEchoCall(url, headers, { text: PROBE_TEXT, expectContentType: 'text/event-stream' });
  */
-export async function checkedEchoCall(url, headers, { text, expectContentType }) {
-  const reply = await postMessage(url, echoCallRequest('probe-1', text), headers);
+export async function checkedEchoCall(
+  url,
+  headers,
+  { text, expectContentType, request = echoCallRequest, expectResultType },
+) {
+  const reply = await postMessage(url, request('probe-1', text), headers);
   if (reply.status !== 200)
     throw new Error(`tools/call got HTTP ${reply.status}: ${reply.body.slice(0, 300)}`);
   if (expectContentType && !reply.contentType.includes(expectContentType)) {
@@ -101,6 +108,9 @@ export async function checkedEchoCall(url, headers, { text, expectContentType })
   const response = reply.messages.find((message) => message.id === 'probe-1');
   if (!isEchoOf(response?.result, text)) {
     throw new Error(`tools/call did not return the echoed text: ${reply.body.slice(0, 300)}`);
+  }
+  if (expectResultType !== undefined && response.result.resultType !== expectResultType) {
+    throw new Error(`tools/call result has no resultType "${expectResultType}": ${reply.body.slice(0, 300)}`);
   }
   return reply;
 }

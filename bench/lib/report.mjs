@@ -18,6 +18,7 @@ import { describeTarget, meetsTarget, TARGETS } from './targets.mjs';
  * const rows = summarize(records, { subject: 'mcpkit', reference: 'sdk', baseline: 'bare' });
  */
 export function summarize(records, roles) {
+  const subjectMedians = subjectMediansByRow(records, roles);
   return records.map(({ row, group, impls }) => {
     /** @type {Record<string, any>} */
     const values = {};
@@ -32,19 +33,20 @@ export function summarize(records, roles) {
         notes: [...record.notes],
       };
     }
-    const ratio = (a, b) => {
-      const top = a && values[a]?.median;
-      const bottom = b && values[b]?.median;
-      return typeof top === 'number' && typeof bottom === 'number' && bottom !== 0 ? top / bottom : null;
-    };
+    const ratio = (a, b) => quotient(a && values[a]?.median, b && values[b]?.median);
     const ratios = {
       subjectToReference: ratio(roles.subject, roles.reference),
       subjectToBaseline: ratio(roles.subject, roles.baseline),
       referenceToBaseline: ratio(roles.reference, roles.baseline),
     };
     const targets = TARGETS.filter((target) => target.row === row.id).map((target) => {
-      const otherId = roles[target.against];
-      const value = target.against === 'reference' ? ratios.subjectToReference : ratios.subjectToBaseline;
+      const crossRow = target.against === 'row';
+      const otherId = crossRow ? `${roles.subject} ${target.otherRow}` : roles[target.against];
+      const value = crossRow
+        ? quotient(subjectMedians.get(row.id), subjectMedians.get(target.otherRow))
+        : target.against === 'reference'
+          ? ratios.subjectToReference
+          : ratios.subjectToBaseline;
       const status = value === null ? 'n/a' : meetsTarget(target, value) ? 'PASS' : 'MISS';
       return {
         against: target.against,
@@ -67,6 +69,30 @@ export function summarize(records, roles) {
       targets,
     };
   });
+}
+
+/**
+ * The subject's median per row id (for targets that compare two rows of the subject), `null` where
+ * it has no sample.
+ * @param {import('./runner.mjs').RowRecord[]} records
+ * @param {Roles} roles
+ */
+function subjectMediansByRow(records, roles) {
+  const medians = new Map();
+  for (const { row, impls } of records) {
+    const own = roles.subject ? impls.get(roles.subject) : undefined;
+    medians.set(row.id, own && own.samples.length > 0 ? median(own.samples.map((s) => s.value)) : null);
+  }
+  return medians;
+}
+
+/**
+ * `top / bottom`, or `null` when either is missing or the bottom is 0.
+ * @param {number | null | undefined} top
+ * @param {number | null | undefined} bottom
+ */
+function quotient(top, bottom) {
+  return typeof top === 'number' && typeof bottom === 'number' && bottom !== 0 ? top / bottom : null;
 }
 
 /**

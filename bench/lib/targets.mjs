@@ -7,7 +7,8 @@
 /**
  * @typedef {object} Target
  * @property {string} row
- * @property {'reference' | 'baseline'} against
+ * @property {'reference' | 'baseline' | 'row'} against `row`: the subject's own median on `otherRow`
+ * @property {string} [otherRow] with `against: 'row'`
  * @property {number} [min]
  * @property {number} [max]
  */
@@ -22,6 +23,10 @@ export const TARGETS = [
   { row: 'http-json-50', against: 'reference', min: 3 },
   { row: 'http-json-50', against: 'baseline', min: 0.6 },
   { row: 'http-stateless-50', against: 'reference', min: 3 },
+  // Revision 2026-07-28 (issue 16): the sdk column is SDK v2's createMcpHandler; and no slower
+  // than mcpkit's own 2025 stateless path on the same handler.
+  { row: 'http-2026-50', against: 'reference', min: 3 },
+  { row: 'http-2026-50', against: 'row', otherRow: 'http-stateless-50', min: 1 },
   { row: 'httpclient-16', against: 'reference', min: 3 },
   { row: 'httpclient-1', against: 'baseline', min: 0.8 },
   { row: 'httpclient-16', against: 'baseline', min: 0.8 },

@@ -5,6 +5,7 @@
  */
 import { ECHO_INPUT_SCHEMA, echoResult, SERVER_INFO, TOOL_DESCRIPTION, TOOL_NAME } from '../lib/echo.mjs';
 
+const ENVELOPE_VERSION = 'io.modelcontextprotocol/protocolVersion';
 const TOOLS = [{ name: TOOL_NAME, description: TOOL_DESCRIPTION, inputSchema: ECHO_INPUT_SCHEMA }];
 
 /**
@@ -41,7 +42,10 @@ export function answer(message) {
           result: { content: [{ type: 'text', text: 'text must be a string' }], isError: true },
         };
       }
-      return { jsonrpc: '2.0', id, result: echoResult(text) };
+      const result = echoResult(text);
+      // A 2026-07-28 request (envelope in `_meta`) gets the `resultType` that revision requires.
+      if (params._meta?.[ENVELOPE_VERSION] !== undefined) result.resultType = 'complete';
+      return { jsonrpc: '2.0', id, result };
     }
     case 'ping':
       return { jsonrpc: '2.0', id, result: {} };

@@ -3,8 +3,8 @@
  * @module
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import * as z from 'zod/v4';
-import { echoResult, SERVER_INFO, TOOL_DESCRIPTION, TOOL_NAME } from '../lib/echo.mjs';
+import { SERVER_INFO } from '../lib/echo.mjs';
+import { registerSdkEcho } from './sdk-echo-tool.mjs';
 
 /**
  * A new McpServer with the `echo` tool registered (input schema `{ text: string }`).
@@ -12,11 +12,5 @@ import { echoResult, SERVER_INFO, TOOL_DESCRIPTION, TOOL_NAME } from '../lib/ech
  * await createSdkEchoServer().connect(new StdioServerTransport());
  */
 export function createSdkEchoServer() {
-  const server = new McpServer({ ...SERVER_INFO });
-  server.registerTool(
-    TOOL_NAME,
-    { description: TOOL_DESCRIPTION, inputSchema: { text: z.string() } },
-    async ({ text }) => echoResult(text),
-  );
-  return server;
+  return registerSdkEcho(new McpServer({ ...SERVER_INFO }));
 }

@@ -39,7 +39,9 @@ const QUESTIONS: ReadonlySet<string> = new Set([
  * Runs the handler of a request that may answer `input_required`. `run` dispatches the request
  * (routing, validation, middleware, handler) and returns its result in the 2025-11-25 shape; the
  * runner re-runs it on each retry with the answers recorded so far, or turns its open questions
- * into an input-required result. The caller encodes either for 2026-07-28 afterwards.
+ * into an input-required result. The caller encodes either for 2026-07-28 afterwards. A first call
+ * whose dispatch answers synchronously without asking is answered synchronously (a promise
+ * otherwise), like the 2025 path; it may throw instead of rejecting.
  *
  * @example
  * ```ts
@@ -52,9 +54,9 @@ export function invokeWithInputRounds(
   ctx: RequestContext,
   run: () => unknown,
   runner: InputRoundRunner = ctx.session.server.inputRoundRunner(),
-): Promise<unknown> {
+): unknown {
   const scope = ctx.scope;
-  return runner.run(
+  return runner.start(
     {
       method: ctx.request.method,
       params: ctx.request.params,

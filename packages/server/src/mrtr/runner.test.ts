@@ -11,6 +11,21 @@ describe('InputRoundRunner: rounds', () => {
     expect(handler.runs).toBe(1);
   });
 
+  it('start answers a synchronous handler that asks nothing synchronously, and anything else as a promise', async () => {
+    const sync = runner().start(call(), () => ({ content: [] }));
+    expect(sync).toEqual({ content: [] });
+    expect(sync).not.toBeInstanceOf(Promise);
+    const asking = runner().start(call(), ({ recorder }) => {
+      void recorder.ask('roots/list', {}).catch(() => undefined);
+      return { content: [] };
+    });
+    expect(asking).toBeInstanceOf(Promise);
+    await expect(asking).resolves.toMatchObject({ resultType: 'input_required' });
+    const own = runner().start(call(), () => ({ resultType: 'input_required', requestState: 'mine' }));
+    expect(own).toBeInstanceOf(Promise);
+    expect(await own).toMatchObject({ resultType: 'input_required' });
+  });
+
   it('runs two sequential elicitations as two rounds, then completes', async () => {
     const handler = counted(async ({ recorder }) => {
       const first = await recorder.ask<{ content: { name: string } }>('elicitation/create', ELICIT);

@@ -11,7 +11,7 @@ import {
   McpError,
   MissingRequiredClientCapabilityError,
 } from '@mcpkit/core';
-import { isRecord } from '@mcpkit/core/internal';
+import { isPromiseLike, isRecord } from '@mcpkit/core/internal';
 import { missingForRequest } from '../modern/inputRounds.js';
 import { digestOf } from './digest.js';
 import { InputRecorder, type UnansweredQuestion } from './recorder.js';
@@ -52,6 +52,14 @@ export interface InputRounds {
 
 const RETRY_FIELDS = new Set(['_meta', 'inputResponses', 'requestState']);
 
+/** One handler run, as {@link InputRoundRunner} settles it. */
+interface Run {
+  readonly call: InputRoundCall;
+  readonly paramsDigest: string | undefined;
+  readonly state: RoundState | undefined;
+  readonly recorder: InputRecorder;
+}
+
 /**
  * Runs handlers in input-required rounds. One per server; holds the sealer and its limits.
  *
@@ -75,17 +83,54 @@ export class InputRoundRunner {
     call: InputRoundCall,
     handler: (rounds: InputRounds) => R | Promise<R>,
   ): Promise<R | InputRequiredResult> {
-    const params = call.params ?? {};
+    return this.start(call, handler);
+  }
+
+  /**
+   * {@link run}, except that a first call whose handler answers synchronously and asks nothing is
+   * answered synchronously: the 2026-07-28 path of a synchronous tool then costs what the 2025 one
+   * does (no promise chain, and over HTTP no abort listener on the request while the answer is
+   * undecided). May throw instead of rejecting.
+   *
+   * @example
+   * ```ts
+   * declare const runner: InputRoundRunner;
+   * declare const call: InputRoundCall;
+   * runner.start(call, () => ({ content: [] })); // { content: [] }, not a promise
+   * ```
+   */
+  start<R>(
+    call: InputRoundCall,
+    handler: (rounds: InputRounds) => R | Promise<R>,
+  ): R | Promise<R | InputRequiredResult> {
     const given = INPUT_REQUIRED_METHODS.has(call.method) && checkInputResponses(call.inputResponses);
     const retry = INPUT_REQUIRED_METHODS.has(call.method) && call.requestState !== undefined;
-    const paramsDigest = retry ? await digestOf(withoutRetryFields(params)) : undefined;
-    const state = retry
-      ? await this.sealer.open(call.requestState, {
-          method: call.method,
-          paramsDigest: paramsDigest!,
-          principal: call.principal,
-        })
-      : undefined;
+    if (retry) return this.retry(call, handler, given);
+    return this.invoke(call, handler, given, undefined, undefined);
+  }
+
+  /** A retry: its state is opened (and checked against the request) before the handler runs. */
+  private async retry<R>(
+    call: InputRoundCall,
+    handler: (rounds: InputRounds) => R | Promise<R>,
+    given: boolean,
+  ): Promise<R | InputRequiredResult> {
+    const paramsDigest = await digestOf(withoutRetryFields(call.params ?? {}));
+    const state = await this.sealer.open(call.requestState, {
+      method: call.method,
+      paramsDigest,
+      principal: call.principal,
+    });
+    return this.invoke(call, handler, given, paramsDigest, state);
+  }
+
+  private invoke<R>(
+    call: InputRoundCall,
+    handler: (rounds: InputRounds) => R | Promise<R>,
+    given: boolean,
+    paramsDigest: string | undefined,
+    state: RoundState | undefined,
+  ): R | Promise<R | InputRequiredResult> {
     const answers = state
       ? acceptResponses(state.answers, state.asked, call.inputResponses)
       : new Map<string, RecordedAnswer>();
@@ -96,13 +141,32 @@ export class InputRoundRunner {
       requestState: state?.carry,
       round: state?.rounds ?? 0,
     };
-    let result: R | undefined;
-    let failure: { error: unknown } | undefined;
+    const run: Run = { call, paramsDigest, state, recorder };
+    let result: R | Promise<R>;
     try {
-      result = await handler(rounds);
+      result = handler(rounds);
     } catch (error) {
-      failure = { error };
+      return this.settle<R>(run, undefined, { error });
     }
+    if (isPromiseLike(result)) {
+      return Promise.resolve(result).then(
+        (value) => this.settle(run, value, undefined),
+        (error: unknown) => this.settle<R>(run, undefined, { error }),
+      );
+    }
+    // The common case: a synchronous handler that asked nothing is answered as it is.
+    if (recorder.misuse || recorder.asks > 0 || isInputRequired(result))
+      return this.settle(run, result, undefined);
+    return result;
+  }
+
+  /** What a handler run comes to: its result, its error, or the input it still needs. */
+  private async settle<R>(
+    run: Run,
+    result: R | undefined,
+    failure: { error: unknown } | undefined,
+  ): Promise<R | InputRequiredResult> {
+    const { call, recorder } = run;
     if (recorder.misuse) throw recorder.misuse;
     // The common case, a handler that asked nothing, settles without another await.
     const open = recorder.asks > 0 ? await recorder.unanswered() : [];
@@ -112,7 +176,7 @@ export class InputRoundRunner {
       return result as R;
     }
     // Questions win over whatever the run returned or threw: the handler cannot finish without them.
-    return this.inputRequired(call, params, paramsDigest, state, recorder, open, own);
+    return this.inputRequired(call, call.params ?? {}, run.paramsDigest, run.state, recorder, open, own);
   }
 
   private async inputRequired(

@@ -31,11 +31,11 @@ const HEADROOM = 1.03;
  * (issue 15) added 0.2 KB to the engine (34.16 KB). Revision 2026-07-28 (issue 16) then added 6.7 KB:
  * its codec, method table, classification and listen streams (3.2 KB) and the input-required rounds
  * with their sealed state (3.5 KB), always on because one definition serves both eras and
- * `ctx.elicit` must work in both. That is 41.1 KB: 0.40x the SDK v1 bundle, 0.36x the SDK v2 one
+ * `ctx.elicit` must work in both. That is 41.1 KB (41.3 KB with the 2026 fast path of the benchmark work): 0.40x the SDK v1 bundle, 0.36x the SDK v2 one
  * (113.3 KB gz, the official SDK that serves both eras). The third is lost until the 2026 code
- * shrinks or becomes opt-in; the cap (42,300 bytes, 41.3 KB) holds the line where it is now.
+ * shrinks or becomes opt-in; the cap (42,600 bytes, 41.6 KB) holds the line where it is now.
  */
-const CAPS = { 'bench: minimal stdio server': 42_300 };
+const CAPS = { 'bench: minimal stdio server': 42_600 };
 
 /** The benchmark's minimal servers: what a user actually ships. */
 const SERVERS = {

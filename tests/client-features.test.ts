@@ -246,4 +246,29 @@ describe('McpClient', () => {
     await expect(client.callTool('missing')).rejects.toBeInstanceOf(LocalError);
     await expect(client.callTool('missing')).rejects.not.toBeInstanceOf(McpError);
   });
+
+  it('sends no tools/list of its own when a call returns no structuredContent (regression: a sending-side limit counted it)', async () => {
+    const outputSchema: ToolJsonSchema = { type: 'object', properties: { sum: { type: 'number' } } };
+    const server = toolServer(
+      (p) => (p.name === 'plain' ? { content: [] } : { content: [], structuredContent: { sum: 'x' } }),
+      [
+        { name: 'plain', inputSchema: { type: 'object' } },
+        { name: 'declared', inputSchema: { type: 'object' }, outputSchema },
+      ],
+    );
+    const sent: string[] = [];
+    const client = new McpClient({ name: 'c', version: '1' }, { protocolEra: '2025' });
+    client.use(async (ctx, next) => {
+      if (ctx.direction === 'send') sent.push(ctx.method);
+      return next();
+    });
+    await connect(server, client).ready;
+    await client.callTool('plain');
+    await client.callTool('plain');
+    expect(sent.filter((method) => method === 'tools/list')).toEqual([]);
+    // A structured result is still checked: the list is fetched once to learn the schema.
+    await expect(client.callTool('declared')).rejects.toBeInstanceOf(LocalError);
+    await expect(client.callTool('declared')).rejects.toBeInstanceOf(LocalError);
+    expect(sent.filter((method) => method === 'tools/list')).toEqual(['tools/list']);
+  });
 });

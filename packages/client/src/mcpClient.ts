@@ -196,7 +196,10 @@ export class McpClient extends Client {
   }
 
   /**
-   * Calls a tool. When the tool declares an `outputSchema`, its `structuredContent` is checked.
+   * Calls a tool. When the tool declares an `outputSchema`, its `structuredContent` is checked: a
+   * structured result lists the tools once (then cached until `list_changed`) to learn the schema; a
+   * result with no `structuredContent` is checked only against a list the client already holds, so
+   * calling a plain tool never sends a `tools/list` of its own.
    *
    * @throws {McpError} `-32602` for an unknown tool; a structured-output mismatch also throws.
    * @example
@@ -225,9 +228,18 @@ export class McpClient extends Client {
       },
     );
     if (this.mcpOptions.validateStructuredContent !== false && !result.isError) {
-      // Known tools are checked without another await: most calls go to a tool seen before.
+      // Known tools are checked without another await: most calls go to a tool seen before. A result
+      // without structuredContent lists the tools only if they were listed already: otherwise every
+      // first call to a plain tool would send a `tools/list` the caller never asked for (and that a
+      // sending-side limit would count). A tool that declares an outputSchema and returns nothing
+      // structured is still caught once the list is known.
       const known = this.outputValidators.get(name);
-      const validate = known === undefined ? await this.outputValidator(name) : known;
+      const validate =
+        known !== undefined
+          ? known
+          : result.structuredContent === undefined && !this.caches.has('tools')
+            ? null
+            : await this.outputValidator(name);
       if (validate) checkStructuredContent(name, result, validate);
     }
     return result;

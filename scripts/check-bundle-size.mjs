@@ -15,8 +15,8 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { BUNDLE_OPTIONS, gzipBytes } from './lib/bundling.mjs';
 import { entryPoints, ROOT, workspacePackages } from './lib/packages.mjs';
 
 const BUDGETS_FILE = path.join(ROOT, 'scripts/bundle-budgets.json');
@@ -60,16 +60,10 @@ async function gzipSize(entry) {
           // An entry module that re-exports the whole entry point keeps every export alive.
           stdin: { contents: `export * from '${entry}';`, resolveDir: ROOT, loader: 'js' },
         }),
-    bundle: true,
+    ...BUNDLE_OPTIONS,
     minify: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    conditions: ['@mcpkit/source'],
-    write: false,
-    logLevel: 'silent',
   });
-  return gzipSync(result.outputFiles[0].contents, { level: 9 }).length;
+  return gzipBytes(result.outputFiles[0].contents);
 }
 
 async function measureAll() {

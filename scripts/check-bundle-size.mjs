@@ -33,7 +33,9 @@ const HEADROOM = 1.03;
  * with their sealed state (3.5 KB), always on because one definition serves both eras and
  * `ctx.elicit` must work in both. That is 41.1 KB (41.3 KB with the 2026 fast path of the benchmark work): 0.40x the SDK v1 bundle, 0.36x the SDK v2 one
  * (113.3 KB gz, the official SDK that serves both eras). The third is lost until the 2026 code
- * shrinks or becomes opt-in; the cap (42,600 bytes, 41.6 KB) holds the line where it is now.
+ * shrinks or becomes opt-in; the cap (42,600 bytes, 41.6 KB) holds the line where it is now. A later
+ * pass (issue 12) found no cut that keeps every default: what each option would save and cost is in
+ * docs/benchmarks.md, measured with scripts/bundle-breakdown.mjs.
  */
 const CAPS = { 'bench: minimal stdio server': 42_600 };
 

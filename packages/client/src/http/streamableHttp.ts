@@ -104,6 +104,8 @@ interface SseStream {
   readonly kind: 'post' | 'get';
   /** What opened the stream, for error texts. */
   readonly label: string;
+  /** False for 2026-07-28 answer streams: the revision has no `Last-Event-ID` resumption. */
+  readonly resumable: boolean;
   /** Requests whose responses are still due on this stream (POST streams only). */
   readonly awaiting: Set<RequestId>;
   /** The last event id seen; it survives resumptions until a newer id arrives (sdk#2499). */
@@ -373,7 +375,7 @@ export class StreamableHttpClientTransport implements Transport {
         signal: controller.signal,
       });
       if (!response.ok) return await this.failed(response, message, what);
-      handedOver = await this.accepted(response, message, what, controller);
+      handedOver = await this.accepted(response, message, what, controller, false);
     } finally {
       if (!handedOver) this.untrack(controller);
       if (id !== undefined && !handedOver) this.modernPosts.delete(id);
@@ -381,7 +383,13 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** Handles a 2xx answer to a POST. True when its body became a stream that owns `controller`. */
-  private async accepted(response: Response, message: Outgoing, what: string, controller: AbortController) {
+  private async accepted(
+    response: Response,
+    message: Outgoing,
+    what: string,
+    controller: AbortController,
+    resumable = true,
+  ) {
     const requestIds = requestIdsOf(message);
     if (requestIds.length === 0) {
       discardBody(response);
@@ -390,7 +398,7 @@ export class StreamableHttpClientTransport implements Transport {
     }
     const type = mediaType(response);
     if (type === 'text/event-stream') {
-      const stream = this.createStream('post', labelOf(message), requestIds);
+      const stream = this.createStream('post', labelOf(message), requestIds, resumable);
       stream.controller = controller;
       void this.consume(stream, bodyOf(response));
       return true;
@@ -553,10 +561,16 @@ export class StreamableHttpClientTransport implements Transport {
 
   // ---------------------------------------------------------------- SSE streams
 
-  private createStream(kind: SseStream['kind'], label: string, awaiting: RequestId[] = []): SseStream {
+  private createStream(
+    kind: SseStream['kind'],
+    label: string,
+    awaiting: RequestId[] = [],
+    resumable = true,
+  ): SseStream {
     const stream: SseStream = {
       kind,
       label,
+      resumable,
       awaiting: new Set(awaiting),
       lastEventId: undefined,
       retry: undefined,
@@ -613,7 +627,8 @@ export class StreamableHttpClientTransport implements Transport {
 
   /** Handles one SSE event. True when the stream has delivered everything it owes. */
   private receiveEvent(stream: SseStream, event: EventSourceMessage): boolean {
-    if (event.id) stream.lastEventId = event.id;
+    // A 2026-07-28 server may still number its events; they are not resume points (GET is 405).
+    if (event.id && stream.resumable) stream.lastEventId = event.id;
     if (event.event !== undefined && event.event !== 'message') return false;
     // An event without data is a priming event or a keep-alive: only its id matters.
     if (event.data === '') return false;
@@ -637,10 +652,10 @@ export class StreamableHttpClientTransport implements Transport {
     const reason = cause === undefined ? undefined : toError(cause).message;
     if (stream.kind === 'post' && stream.lastEventId === undefined) {
       const drop = reason === undefined ? 'it ended' : `it broke off (${reason})`;
-      this.giveUp(
-        stream,
-        new HttpTransportError(`${drop} before the answer, with no event id to resume from`),
-      );
+      const why = stream.resumable
+        ? 'with no event id to resume from'
+        : '(revision 2026-07-28 answer streams cannot be resumed)';
+      this.giveUp(stream, new HttpTransportError(`${drop} before the answer, ${why}`));
       return;
     }
     const retries = this.reconnection.maxRetries;

@@ -555,9 +555,9 @@ export class Server {
     // Listen streams of this server hear it at once; the relay's other nodes publish to theirs.
     this.listeners.publish(method, params);
     if (this.relay?.(method, params, filter, scope)) return;
-    const only = filter ?? (scope ? (session: ServerSession) => inScope(session, scope) : undefined);
     for (const session of this.liveSessions) {
-      if (!session.initialized || (only && !only(session))) continue;
+      if (!session.initialized) continue;
+      if (filter ? !filter(session) : scope && !inScope(session, scope)) continue;
       try {
         const sent = session.notify(method, params);
         if (sent) sent.catch((error: unknown) => this.reportError(toError(error), session));

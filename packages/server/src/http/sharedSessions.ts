@@ -66,7 +66,7 @@ export class SharedSessions {
   /**
    * A server-wide notification from any node: sent to the sessions whose GET stream this node
    * holds (one node per session, so each hears it once), refreshed first when the scope depends
-   * on what another node may have changed (subscriptions).
+   * on what another node may have changed (subscriptions, log level).
    */
   private async relayed(broadcast: RelayedBroadcast): Promise<void> {
     const holders = [...this.table.values()].filter(

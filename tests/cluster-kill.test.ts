@@ -8,16 +8,24 @@
  *
  * The kill points come from a seeded generator; the seed is printed, and `CLUSTER_SEED=<seed>`
  * replays a run. `CLUSTER_KILLS` sets the number of repetitions of each test (default 20).
+ *
+ * A killed node is replaced on its port by a standby process started ahead of time (fully loaded
+ * and connected to Redis, waiting for its port), so a round does not wait for a process to start;
+ * the replacement is still a fresh process that knows no session until it restores one from Redis.
  */
-import { expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Json, RawClient, sseEvents } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
-import { NodeProcess, useCluster } from './support/cluster.js';
+import { StandbyPool, useCluster } from './support/cluster.js';
 
 const SEED = Number(process.env.CLUSTER_SEED ?? Date.now() % 2 ** 31);
 const KILLS = Number(process.env.CLUSTER_KILLS ?? 20);
 const STEPS = 8;
 
 const cluster = useCluster({ durable: false });
+/** Killed nodes are replaced by warm processes on their port (started ahead, not after the kill). */
+const standby = new StandbyPool(() => cluster.redis.url);
+beforeAll(() => standby.fill()); // after the cluster's own beforeAll: Redis is up
+afterAll(() => standby.stop());
 
 /** mulberry32: a small seeded generator, so a failing run can be replayed. */
 function generator(seed: number): (below: number) => number {
@@ -140,7 +148,7 @@ it(`kills the node carrying a resumed stream at ${KILLS} random points; every me
     const resumes = await resumeUntilAnswered(client, state, id);
     expectExactlyOnce(state, id, round);
     if (resumes > 0) resumedAfterKill++;
-    cluster.nodes[follower] = await NodeProcess.start(cluster.redis.url, cluster.nodes[follower]!.port);
+    cluster.nodes[follower] = await standby.take(cluster.nodes[follower]!.port);
   }
   expect(resumedAfterKill).toBeGreaterThan(0);
   // The session outlived every node it touched.
@@ -176,7 +184,7 @@ it(`kills the node running the call at ${KILLS} random points; another runs it a
     await read(events, state);
     await resumeUntilAnswered(client, state, id);
     expectExactlyOnce(state, id, round);
-    cluster.nodes[handlerNode] = await NodeProcess.start(cluster.redis.url, cluster.nodes[handlerNode]!.port);
+    cluster.nodes[handlerNode] = await standby.take(cluster.nodes[handlerNode]!.port);
   }
   // The session outlived every node it touched, and answers on each of them.
   for (let i = 0; i < 3; i++) expect((await client.request('tools/list')).status).toBe(200);

@@ -176,3 +176,35 @@ it('runs a task created on one node, cancelled on another; a late result does no
     b.close();
   }
 });
+
+it('keeps a task working while its node renews its lease, and fails it once the node goes silent', async () => {
+  const leaseMs = 300;
+  const runner = new RedisTaskStore(await connect(), { leaseMs });
+  const reader = new RedisTaskStore(await connect(), { leaseMs });
+  try {
+    const alive = await runner.create({ method: 'tools/call' }, 'carol', { ttl: 60_000 });
+    const doomed = await runner.create({ method: 'tools/call' }, 'carol', { ttl: 60_000 });
+    // Several lease periods pass: renewed, both are still working wherever they are read.
+    await new Promise((resolve) => setTimeout(resolve, 4 * leaseMs));
+    expect((await reader.get(alive.taskId, 'carol'))?.status).toBe('working');
+    expect((await reader.list('carol')).tasks.map((task) => task.status)).toEqual(['working', 'working']);
+    await runner.setResult(alive.taskId, 'completed', { result: { content: [] } });
+
+    // The runner goes silent (as a killed node does): a node waiting for the task sees it fail.
+    const waited = reader.waitForTerminal(doomed.taskId, 'carol');
+    runner.close();
+    const failed = await waited;
+    expect(failed).toMatchObject({ status: 'failed', statusMessage: expect.stringMatching(/lease expired/) });
+    expect(await reader.getResult(doomed.taskId, 'carol')).toMatchObject({
+      error: { code: -32603, message: expect.stringMatching(/stopped before it finished/) },
+    });
+    expect((await reader.get(doomed.taskId, 'carol'))?.status).toBe('failed');
+    expect((await reader.get(alive.taskId, 'carol'))?.status).toBe('completed');
+    // A result the silent node sends late does not undo the failure.
+    const late = await runner.setResult(doomed.taskId, 'completed', { result: { content: [] } });
+    expect(late?.status).toBe('failed');
+  } finally {
+    runner.close();
+    reader.close();
+  }
+});

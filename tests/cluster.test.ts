@@ -123,6 +123,41 @@ describe('three nodes behind nginx round-robin', () => {
     await client.close();
   }, 60_000);
 
+  it('fails a task whose node is killed, once its lease lapses, through any node', async () => {
+    let runsOn = -1;
+    const fetchRecording = (async (input: string | URL | Request, init?: RequestInit) => {
+      const call = typeof init?.body === 'string' && init.body.includes('"tools/call"');
+      const response = await fetch(input, init);
+      if (call) runsOn = nodeOf(response);
+      return response;
+    }) as typeof fetch;
+    const client = new McpClient({ name: 'orphaned-tasks', version: '1.0.0' });
+    await client.connect(new StreamableHttpClientTransport(cluster.balancer.url, { fetch: fetchRecording }));
+    const created = await callToolAsTask(
+      client,
+      'research',
+      { topic: 'lost', stageMs: 10_000 },
+      { ttl: 300_000 },
+    );
+    expect(runsOn).toBeGreaterThanOrEqual(0);
+    expect((await getTask(client, created.task.taskId)).status).toBe('working');
+
+    await cluster.nodes[runsOn]!.kill();
+    // Polled through the balancer (the surviving nodes): failed once the lease (3 s) lapses.
+    let task = await getTask(client, created.task.taskId);
+    for (let poll = 0; task.status === 'working' && poll < 100; poll++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      task = await getTask(client, created.task.taskId);
+    }
+    expect(task).toMatchObject({ status: 'failed', statusMessage: expect.stringMatching(/lease expired/) });
+    await expect(getTaskResult(client, created.task.taskId)).rejects.toMatchObject({
+      code: -32603,
+      message: expect.stringMatching(/stopped before it finished/),
+    });
+    await client.close();
+    cluster.nodes[runsOn] = await NodeProcess.start(cluster.redis.url, cluster.nodes[runsOn]!.port);
+  }, 60_000);
+
   it('ends a session on every node with one DELETE', async () => {
     const client = new RawClient(cluster.balancer.url);
     await client.connect();

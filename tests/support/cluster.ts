@@ -18,6 +18,26 @@ const LISTENING_MARK = 'MCPKIT_LISTENING';
 const CLI = ['--import', './conformance/register-ts.mjs', 'packages/cli/src/main.ts'];
 const REPORT = ['--import', './tests/fixtures/report-listening.mjs'];
 
+/** What tests/fixtures/listen-on-cue.mjs prints when a standby process waits for its port. */
+const STANDBY_MARK = 'MCPKIT_STANDBY';
+const CUE = ['--import', './tests/fixtures/listen-on-cue.mjs'];
+
+/** A standby reads its port from stdin; other nodes get none. */
+function spawnNode(preloads: readonly string[], redisUrl: string, port: number, extra: readonly string[]) {
+  const standby = preloads.includes(CUE[1]!);
+  return spawn(
+    process.execPath,
+    [...preloads, ...CLI, 'serve', '--http', '--port', String(port), '--redis', redisUrl, ...extra],
+    { stdio: [standby ? 'pipe' : 'ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
+  );
+}
+
+/** Reads the port of the `MCPKIT_LISTENING` line. */
+function portOf(line: string): number {
+  return (JSON.parse(line.slice(line.indexOf(LISTENING_MARK) + LISTENING_MARK.length)) as { port: number })
+    .port;
+}
+
 /** One `mcpkit serve --http --redis` process. */
 export class NodeProcess {
   stderr = '';
@@ -32,16 +52,31 @@ export class NodeProcess {
 
   /** Starts a node on `port` (0: any free one), with `extra` arguments of `mcpkit serve`. */
   static async start(redisUrl: string, port = 0, extra: readonly string[] = []): Promise<NodeProcess> {
-    const child = spawn(
-      process.execPath,
-      [...REPORT, ...CLI, 'serve', '--http', '--port', String(port), '--redis', redisUrl, ...extra],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
-    );
+    const child = spawnNode(REPORT, redisUrl, port, extra);
     const line = await waitForLine(child, LISTENING_MARK, 'mcpkit serve');
-    const report = JSON.parse(line.slice(line.indexOf(LISTENING_MARK) + LISTENING_MARK.length)) as {
-      port: number;
+    return new NodeProcess(portOf(line), child);
+  }
+
+  /**
+   * Starts a node that loads and connects everything but waits to be told its port: a warm
+   * replacement for a node a test kills ({@link StandbyNode.activate} takes the dead node's port).
+   */
+  static standby(redisUrl: string, extra: readonly string[] = []): StandbyNode {
+    const child = spawnNode([...REPORT, ...CUE], redisUrl, 0, extra);
+    const ready = waitForLine(child, STANDBY_MARK, 'mcpkit serve (standby)');
+    ready.catch(() => {}); // reported by activate(), if it is ever called
+    return {
+      activate: async (port) => {
+        await ready;
+        const listening = waitForLine(child, LISTENING_MARK, 'mcpkit serve (activated)');
+        child.stdin!.write(`${port}\n`);
+        return new NodeProcess(portOf(await listening), child);
+      },
+      stop: async () => {
+        child.kill('SIGKILL');
+        await exited(child);
+      },
     };
-    return new NodeProcess(report.port, child);
   }
 
   get pid(): number {
@@ -56,6 +91,45 @@ export class NodeProcess {
   async kill(): Promise<void> {
     this.child.kill('SIGKILL');
     await exited(this.child);
+  }
+}
+
+/** A warm node process waiting for the port it will serve on (see {@link NodeProcess.standby}). */
+export interface StandbyNode {
+  /** Listens on `port` (a killed node's) once the process is ready, and resolves when it does. */
+  activate(port: number): Promise<NodeProcess>;
+  /** Ends the process if it was never activated. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Standby nodes started ahead (`depth` of them), so that replacing a killed node costs no process
+ * start: `take` activates the oldest on the port and starts another in the background.
+ */
+export class StandbyPool {
+  private readonly queue: StandbyNode[] = [];
+
+  constructor(
+    private readonly redisUrl: () => string,
+    private readonly depth = 2,
+  ) {}
+
+  /** A node serving on `port` (a killed node's), taken from standby. */
+  take(port: number): Promise<NodeProcess> {
+    this.fill();
+    const standby = this.queue.shift()!;
+    this.fill();
+    return standby.activate(port);
+  }
+
+  /** Starts standbys until `depth` are on their way (call once the cluster is up). */
+  fill(): void {
+    while (this.queue.length < this.depth) this.queue.push(NodeProcess.standby(this.redisUrl()));
+  }
+
+  /** Ends the standby processes not taken, ready or not. */
+  async stop(): Promise<void> {
+    await Promise.all(this.queue.splice(0).map((standby) => standby.stop()));
   }
 }
 

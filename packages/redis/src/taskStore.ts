@@ -5,7 +5,9 @@
  * and one sorted set per requestor (by creation sequence) for `tasks/list`. Status changes are
  * compare-and-set on the task's JSON (a small Lua script), so a cancel on node B and a result on
  * node A cannot both win. Every change is announced on a pub/sub channel: a node's runner learns
- * that a task it runs was cancelled elsewhere, and `waitForTerminal` wakes on any node.
+ * that a task it runs was cancelled elsewhere, and `waitForTerminal` wakes on any node. A running
+ * task has a lease its node renews (taskLease.ts): when the node dies, the next node to read the
+ * task fails it.
  * @module
  */
 import {
@@ -25,6 +27,7 @@ import {
 } from '@mcpkit/core';
 import { makeTaskCursor, parseTaskCursor } from '@mcpkit/core/internal';
 import type { Redis } from 'ioredis';
+import { TaskLeases } from './taskLease.js';
 
 /** Options of {@link RedisTaskStore}. */
 export interface RedisTaskStoreOptions {
@@ -36,6 +39,12 @@ export interface RedisTaskStoreOptions {
   pageSize?: number;
   /** Receives errors of listeners and of the event channel. */
   onError?: (error: Error) => void;
+  /**
+   * How long (ms) a running task outlives the silence of the node running it (a SIGKILL, a lost
+   * machine) before the next node that reads it marks it `failed`. The node renews it three times
+   * per period. Default 3 000.
+   */
+  leaseMs?: number;
 }
 
 /** Sets the task (and the outcome, when given) only if the task is still what the caller read. */
@@ -74,6 +83,7 @@ export class RedisTaskStore implements TaskStore {
   private readonly subscriber: Redis;
   /** This store's id on the channel: its own announcements were already delivered locally. */
   private readonly origin = crypto.randomUUID();
+  private readonly leases: TaskLeases;
 
   constructor(
     private readonly redis: Redis,
@@ -84,6 +94,17 @@ export class RedisTaskStore implements TaskStore {
     this.channel = `${base}task-events`;
     this.maxPerRequestor = options.maxTasksPerRequestor ?? 100;
     this.pageSize = options.pageSize ?? 50;
+    const leaseMs = options.leaseMs ?? 3_000;
+    if (!(leaseMs >= 1) || !Number.isFinite(leaseMs)) throw new RangeError('leaseMs must be at least 1');
+    this.leases = new TaskLeases(
+      redis,
+      this.prefix,
+      Math.floor(leaseMs),
+      () => this.waiters.keys(),
+      (taskId) => {
+        this.readLive(taskId).catch((error: unknown) => this.report(error));
+      },
+    );
     this.subscriber = redis.duplicate({ enableOfflineQueue: true, lazyConnect: false });
     this.subscriber.on('error', () => {});
     this.subscriber.on('message', (_channel: string, text: string) => this.received(text));
@@ -107,13 +128,27 @@ export class RedisTaskStore implements TaskStore {
       .multi()
       .hset(key, 'task', JSON.stringify(task), 'requestor', requestor, 'method', request.method);
     if (options.ttl !== null) write.pexpire(key, options.ttl);
-    await write.zadd(this.listKey(requestor), sequence, task.taskId).exec();
+    // The node that creates a task runs it (TaskManager.run), so it holds the task's lease.
+    this.leases.take(write, task.taskId);
+    try {
+      await write.zadd(this.listKey(requestor), sequence, task.taskId).exec();
+    } catch (error) {
+      this.leases.release(task.taskId);
+      throw error;
+    }
     return task;
   }
 
   async get(taskId: string, requestor: TaskRequestor): Promise<Task | undefined> {
-    const [json = null, owner = null] = await this.redis.hmget(this.key(taskId), 'task', 'requestor');
-    return json && owner === requestor ? (JSON.parse(json) as Task) : undefined;
+    const read = await this.readLive(taskId);
+    return read && read.requestor === requestor ? read.task : undefined;
+  }
+
+  /** The task and its requestor; a live task whose node died is failed first (and announced). */
+  private async readLive(taskId: string): Promise<{ task: Task; requestor: string } | undefined> {
+    const read = await this.leases.read(taskId);
+    if (read?.failed) this.announce({ type: 'status', task: read.task, requestor: read.requestor });
+    return read;
   }
 
   async update(taskId: string, patch: TaskPatch): Promise<Task | undefined> {
@@ -161,7 +196,7 @@ export class RedisTaskStore implements TaskStore {
       if (page.length === 0) return { tasks };
       for (let i = 0; i < page.length; i += 2) {
         const taskId = page[i]!;
-        const json = await this.redis.hget(this.key(taskId), 'task');
+        const json = await this.liveJson(taskId);
         if (json === null) {
           await this.redis.zrem(listKey, taskId); // expired: forget it here too
         } else if (tasks.length === size) {
@@ -228,6 +263,7 @@ export class RedisTaskStore implements TaskStore {
       };
       const waiter: Waiter = (task) => resolve(done(task));
       waiters.add(waiter);
+      this.leases.start(); // its lease is watched while it is waited for
       signal?.addEventListener('abort', onAbort, { once: true });
       // Registered first, read second: a change in between is seen either way.
       this.get(taskId, requestor).then(
@@ -247,13 +283,25 @@ export class RedisTaskStore implements TaskStore {
     return () => this.listeners.delete(listener);
   }
 
-  /** Stops listening to other nodes; the tasks stay in Redis for them. */
+  /**
+   * Stops listening to other nodes and renewing leases; the tasks stay in Redis for them (those
+   * still running here are failed by the next node that reads them, once their leases lapse).
+   */
   close(): void {
+    this.leases.stop();
     this.subscriber.disconnect();
     this.listeners.clear();
   }
 
   // ---------------------------------------------------------------- internals
+
+  /** A task's JSON for `tasks/list`: a live one is read with its lease (and failed if its node died). */
+  private async liveJson(taskId: string): Promise<string | null> {
+    const json = await this.redis.hget(this.key(taskId), 'task');
+    if (json === null || isTerminalStatus((JSON.parse(json) as Task).status)) return json;
+    const read = await this.readLive(taskId);
+    return read ? JSON.stringify(read.task) : null;
+  }
 
   private key(taskId: string): string {
     return `${this.prefix}${taskId}`;
@@ -275,9 +323,13 @@ export class RedisTaskStore implements TaskStore {
     const key = this.key(taskId);
     for (;;) {
       const [json = null, requestor = null] = await this.redis.hmget(key, 'task', 'requestor');
-      if (json === null || requestor === null) return undefined;
+      if (json === null || requestor === null) {
+        this.leases.release(taskId); // expired with its TTL: nothing left to hold
+        return undefined;
+      }
       const task = JSON.parse(json) as Task;
       if (isTerminalStatus(task.status)) {
+        this.leases.release(taskId);
         onTerminal?.(task);
         return task;
       }
@@ -335,6 +387,7 @@ export class RedisTaskStore implements TaskStore {
 
   private deliver(event: TaskEvent): void {
     const taskId = event.type === 'status' ? event.task.taskId : event.taskId;
+    if (event.type === 'deleted' || isTerminalStatus(event.task.status)) this.leases.release(taskId);
     const waiters = this.waiters.get(taskId);
     if (waiters && (event.type === 'deleted' || isTerminalStatus(event.task.status))) {
       const task = event.type === 'status' ? event.task : undefined;

@@ -27,7 +27,7 @@ import {
   type Transport,
 } from '@mcpkit/core';
 import { mergeCapabilities, rejectUnknownOptions, toError } from '@mcpkit/core/internal';
-import type { BroadcastScope } from './broadcastScope.js';
+import { type BroadcastScope, inScope } from './broadcastScope.js';
 import type { RequestContext } from './context.js';
 import {
   type MethodHandler,
@@ -524,29 +524,40 @@ export class Server {
     | undefined;
 
   /**
-   * Sends a notification to every initialized session (that `filter` accepts). In a cluster
-   * (`@mcpkit/redis`) a broadcast reaches the sessions of every node when it has no `filter`, or
-   * a `scope` saying the same as its `filter` in a form other nodes can apply; else only those of
-   * this process.
+   * Sends a notification to every initialized session that `filter` accepts (every one without a
+   * filter), and to the 2026-07-28 `subscriptions/listen` streams that asked for it.
+   *
+   * The filter is either a {@link BroadcastScope} (data) or a function. In a cluster
+   * (`@mcpkit/redis`) the rule is: **a broadcast with no filter or with a scope reaches the
+   * sessions and listen streams of every node; a function filter stays on this node** (a function
+   * cannot travel to another process). Given both, a function and a `scope` saying the same as data,
+   * the scope is what travels and what every node applies.
    *
    * @example
    * ```ts
    * server.broadcast('notifications/tools/list_changed');
    * const uri = 'demo://clock';
-   * server.broadcast('notifications/resources/updated', { uri }, (s) => s.subscriptions?.has(uri) === true, { subscribedTo: uri });
+   * server.broadcast('notifications/resources/updated', { uri }, { subscribedTo: uri });
+   * // This node's sessions only: a function does not cross to another node.
+   * server.broadcast('notifications/message', { level: 'info', data: 'hi' }, (s) => s.clientInfo?.name === 'ops');
    * ```
    */
   broadcast(
     method: string,
     params?: Record<string, unknown>,
-    filter?: (session: ServerSession) => boolean,
+    filter?: ((session: ServerSession) => boolean) | BroadcastScope,
     scope?: BroadcastScope,
   ): void {
-    // 2026-07-28 listen streams are this node's own; they do not travel through the relay yet.
+    if (filter !== undefined && typeof filter !== 'function') {
+      scope = filter;
+      filter = undefined;
+    }
+    // Listen streams of this server hear it at once; the relay's other nodes publish to theirs.
     this.listeners.publish(method, params);
     if (this.relay?.(method, params, filter, scope)) return;
     for (const session of this.liveSessions) {
-      if (!session.initialized || (filter && !filter(session))) continue;
+      if (!session.initialized) continue;
+      if (filter ? !filter(session) : scope && !inScope(session, scope)) continue;
       try {
         const sent = session.notify(method, params);
         if (sent) sent.catch((error: unknown) => this.reportError(toError(error), session));
@@ -554,6 +565,14 @@ export class Server {
         this.reportError(toError(error), session);
       }
     }
+  }
+
+  /**
+   * @internal A broadcast another node relayed: to the listen streams of this server (its sessions
+   * are the relay's to reach, as only the node holding a session's GET stream sends to it).
+   */
+  publishRelayed(method: string, params: Record<string, unknown> | undefined): void {
+    this.listeners.publish(method, params);
   }
 
   /** Closes every session. */

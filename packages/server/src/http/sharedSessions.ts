@@ -44,14 +44,20 @@ export class SharedSessions {
     }
     const events = runtime.eventStore;
     if (store.publish && store.onPublished && events?.holdStream && events.followEventsAfter) {
-      // Server-wide notifications go to every node; each delivers them to the GETs it holds.
+      // Server-wide notifications go to every node; each delivers them to the GETs it holds, and
+      // the handler that relays for its server (one per server) to its listen streams too.
+      const origin = server.relay ? undefined : crypto.randomUUID();
       server.relay ??= (method, params, filter, scope) => {
         if (filter && !scope) return false; // a function cannot travel: this node's sessions only
-        const broadcast: RelayedBroadcast = { method, params, scope };
+        const broadcast: RelayedBroadcast = { method, params, scope, origin };
         guarded(() => store.publish!(broadcast)).catch((error: unknown) => runtime.report(toError(error)));
         return true;
       };
-      store.onPublished((broadcast) => {
+      store.onPublished((value) => {
+        const broadcast = asBroadcast(value);
+        if (!broadcast) return;
+        // The origin's own listen streams heard it when it was sent.
+        if (origin && broadcast.origin !== origin) server.publishRelayed(broadcast.method, broadcast.params);
         this.relayed(broadcast).catch((error: unknown) => runtime.report(toError(error)));
       });
     }
@@ -60,11 +66,9 @@ export class SharedSessions {
   /**
    * A server-wide notification from any node: sent to the sessions whose GET stream this node
    * holds (one node per session, so each hears it once), refreshed first when the scope depends
-   * on what another node may have changed (subscriptions).
+   * on what another node may have changed (subscriptions, log level).
    */
-  private async relayed(value: unknown): Promise<void> {
-    const broadcast = asBroadcast(value);
-    if (!broadcast) return;
+  private async relayed(broadcast: RelayedBroadcast): Promise<void> {
     const holders = [...this.table.values()].filter(
       (transport) => transport.holdsGet && !transport.closed && transport.session?.initialized,
     );

@@ -28,7 +28,10 @@ export class LoggingFeature extends Feature {
   /** Sends a log message to every session whose `logging/setLevel` lets `level` through. */
   log(level: LoggingLevel, data: unknown, logger?: string): void {
     const params: Record<string, unknown> = logger === undefined ? { level, data } : { level, data, logger };
-    this.host.broadcast(Notification.Message, params, (session) => session.wantsLog(level));
+    // The level as data too, so that in a cluster every node applies it to the sessions it holds.
+    this.host.broadcast(Notification.Message, params, (session) => session.wantsLog(level), {
+      logLevel: level,
+    });
   }
 
   private setLevel(params: Record<string, unknown>, ctx: RequestContext): Record<string, never> {

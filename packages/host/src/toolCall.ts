@@ -6,7 +6,7 @@
  * @module
  */
 import { callToolAndWait, type McpClient } from '@mcpkit/client';
-import type { CallToolResult, OutgoingRequestOptions, Tool } from '@mcpkit/core';
+import { type CallToolResult, cancelSignalOf, type OutgoingRequestOptions, type Tool } from '@mcpkit/core';
 import { toolsByName } from './toolIndex.js';
 
 /**
@@ -38,8 +38,9 @@ function callAs(
   options: OutgoingRequestOptions | undefined,
 ): Promise<CallToolResult> {
   if (tool?.execution?.taskSupport !== 'required') return client.callTool(name, args, options);
+  const signal = cancelSignalOf(options);
   return callToolAndWait(client, name, args, {
-    ...(options?.signal ? { signal: options.signal } : {}),
+    ...(signal ? { signal } : {}),
     ...(options?.onProgress ? { onProgress: options.onProgress } : {}),
   });
 }

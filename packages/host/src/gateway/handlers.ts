@@ -144,9 +144,12 @@ async function routedCall(
   }
 }
 
-/** The downstream request's cancellation and progress, passed to the upstream call. */
+/**
+ * The downstream request's cancellation and progress, passed to the upstream call (cancellation
+ * without an `AbortSignal`: reading `ctx.signal` would make an `AbortController` per call).
+ */
 function forwarded(ctx: RequestContext): OutgoingRequestOptions {
-  const options: OutgoingRequestOptions = { signal: ctx.signal };
+  const options: OutgoingRequestOptions = { cancelledBy: ctx.cancellation };
   if (ctx.meta?.progressToken !== undefined) {
     options.onProgress = (update) => void ctx.progress(update.progress, update.total, update.message);
   }

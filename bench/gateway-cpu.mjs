@@ -59,9 +59,13 @@ const upstreamPid = direct ? transport.pid : childOf(transport.pid);
 // PERF_OUT=<file>: `perf record` (on-CPU samples only, unlike a V8 profile on a busy machine) of
 // the process behind the client while it is measured; run it with NODE_ARGS=--perf-basic-prof.
 const perf = process.env.PERF_OUT
-  ? spawn('perf', ['record', '-e', 'cpu-clock', '-g', '-o', process.env.PERF_OUT, '-p', String(transport.pid)], {
-      stdio: 'ignore',
-    })
+  ? spawn(
+      'perf',
+      ['record', '-e', 'cpu-clock', '-g', '-o', process.env.PERF_OUT, '-p', String(transport.pid)],
+      {
+        stdio: 'ignore',
+      },
+    )
   : undefined;
 if (perf) await new Promise((resolve) => setTimeout(resolve, 500));
 const before = [process.cpuUsage(), processCpuUs(gatewayPid) ?? 0, processCpuUs(upstreamPid)];

@@ -5,7 +5,14 @@
  * in-memory pair.
  */
 import { type ClientMiddlewareContext, McpClient } from '@mcpkit/client';
-import { type CallToolResult, createInMemoryPair, ErrorCode, McpError } from '@mcpkit/core';
+import {
+  type CallToolResult,
+  type CancelSource,
+  createInMemoryPair,
+  ErrorCode,
+  McpError,
+  RequestCancelledError,
+} from '@mcpkit/core';
 import { McpServer, type ServerSession } from '@mcpkit/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -22,9 +29,50 @@ async function connect(client: McpClient) {
   return { server, session: sessions[0]! };
 }
 
+/** A cancellation source of its own, as a proxy that is not an MCP server might have. */
+class ListenerSource implements CancelSource {
+  stopped = false;
+  stopReason: unknown;
+  private readonly listeners = new Set<(reason: unknown) => void>();
+  addCancelListener(listener: (reason: unknown) => void): void {
+    this.listeners.add(listener);
+  }
+  removeCancelListener(listener: (reason: unknown) => void): void {
+    this.listeners.delete(listener);
+  }
+  cancel(reason: unknown): void {
+    this.stopped = true;
+    this.stopReason = reason;
+    for (const listener of this.listeners) listener(reason);
+  }
+}
+
 const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
 
 describe('client middleware: the sending side', () => {
+  it('sees a signal for a request sent with cancelledBy, which cancels it with its source', async () => {
+    const client = new McpClient({ name: 'c', version: '1' });
+    let seen: AbortSignal | undefined;
+    client.use(async (ctx, next) => {
+      if (ctx.method === 'tools/call') seen = ctx.signal;
+      return next();
+    });
+    const { server } = await connect(client);
+    let serverSignal!: AbortSignal;
+    server.tool('wait', {}, (_args, ctx) => {
+      serverSignal = ctx.signal;
+      return new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve('stopped')));
+    });
+    const source = new ListenerSource(); // what a gateway passes: its own incoming request
+    const call = client.callTool('wait', {}, { cancelledBy: source });
+    await expect.poll(() => serverSignal).toBeDefined();
+    expect(seen?.aborted).toBe(false);
+    source.cancel('caller left');
+    await expect(call).rejects.toBeInstanceOf(RequestCancelledError);
+    expect(seen?.aborted).toBe(true);
+    await expect.poll(() => serverSignal.aborted).toBe(true);
+  });
+
   it('runs in order around what the client sends, and may change params and the result', async () => {
     const client = new McpClient({ name: 'c', version: '1' });
     const trace: string[] = [];

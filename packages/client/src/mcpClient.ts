@@ -215,18 +215,11 @@ export class McpClient extends Client {
   ): Promise<CallToolResult> {
     const params: CallToolRequestParams = { name, arguments: args };
     if (options?.meta) params._meta = options.meta;
-    const result = await this.request<CallToolResult>('tools/call', params, options).catch(
-      async (error: unknown) => {
-        // 2026-07-28 over HTTP: the tool's `x-mcp-header` annotations were not known (or changed).
-        // The spec's way out: list the tools again (the transport learns them), retry once.
-        if (!(error instanceof McpError) || error.code !== HEADER_MISMATCH || this.era !== '2026')
-          throw error;
-        this.caches.delete('tools');
-        this.outputValidators.clear();
-        await this.tools();
-        return this.request<CallToolResult>('tools/call', params, options);
-      },
-    );
+    const sent = this.request<CallToolResult>('tools/call', params, options);
+    // The retry is for 2026-07-28 only: a 2025 session makes no handler (a closure, a promise) per call.
+    const result = await (this.era === '2025'
+      ? sent
+      : sent.catch((error: unknown) => this.retryCall(error, params, options)));
     if (this.mcpOptions.validateStructuredContent !== false && !result.isError) {
       // Known tools are checked without another await: most calls go to a tool seen before. A result
       // without structuredContent lists the tools only if they were listed already: otherwise every
@@ -243,6 +236,22 @@ export class McpClient extends Client {
       if (validate) checkStructuredContent(name, result, validate);
     }
     return result;
+  }
+
+  /**
+   * 2026-07-28 over HTTP: the tool's `x-mcp-header` annotations were not known (or changed). The
+   * spec's way out: list the tools again (the transport learns them), retry once.
+   */
+  private async retryCall(
+    error: unknown,
+    params: CallToolRequestParams,
+    options: OutgoingRequestOptions | undefined,
+  ): Promise<CallToolResult> {
+    if (!(error instanceof McpError) || error.code !== HEADER_MISMATCH || this.era !== '2026') throw error;
+    this.caches.delete('tools');
+    this.outputValidators.clear();
+    await this.tools();
+    return this.request<CallToolResult>('tools/call', params, options);
   }
 
   // ---------------------------------------------------------------- resources

@@ -35,9 +35,12 @@ export {
   UrlElicitationRequiredError,
 } from './jsonrpc/errors.js';
 export {
+  type CancelSource,
+  cancelSignalOf,
   IncomingRequest,
   type OutgoingRequestOptions,
   type ProgressUpdate,
+  signalOf,
 } from './jsonrpc/incomingRequest.js';
 export {
   DEFAULT_MAX_JSON_DEPTH,

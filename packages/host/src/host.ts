@@ -256,6 +256,19 @@ export class McpHost {
     return (await this.resolve(kind, name, kind === 'tools' ? 'tool' : 'prompt')).server;
   }
 
+  /**
+   * Where a catalogue tool or prompt name leads, if the catalogue holds it now: no listing, no
+   * wait (a router's per-call lookup; {@link serverOf} lists again for a name it does not know).
+   *
+   * @example
+   * ```ts
+   * host.route('tools', 'everything__echo'); // { server: 'everything', original: 'echo' }
+   * ```
+   */
+  route(kind: 'tools' | 'prompts', name: string): Route | undefined {
+    return this.catalogue.route(kind, name);
+  }
+
   /** Every server's tools (policy applied), namespaced on collision. */
   async tools(): Promise<HostEntry<Tool>[]> {
     const entries = await this.aggregate('tools', async (client, server) =>
@@ -293,15 +306,25 @@ export class McpHost {
    * @throws {McpError} `-32602` for a name the catalogue does not hold (a denied tool included).
    * @throws {ServerUnavailableError} the server is failed, or died while the call was in flight.
    */
-  async callTool(
+  callTool(
     name: string,
     args: Record<string, unknown> = {},
     options?: OutgoingRequestOptions,
   ): Promise<CallToolResult> {
-    const route = await this.resolve('tools', name, 'tool');
-    return this.onServer(route.server, 'tools/call', (client) =>
-      callOn(client, serverName(this.policyOf(route.server), route.original), args, options),
-    );
+    // A name the catalogue holds is called without an await of its own (the per-call path).
+    const route = this.catalogue.route('tools', name);
+    if (!route)
+      return this.resolve('tools', name, 'tool').then((found) => this.callRoute(found, args, options));
+    return this.callRoute(route, args, options);
+  }
+
+  private callRoute(
+    route: Route,
+    args: Record<string, unknown>,
+    options: OutgoingRequestOptions | undefined,
+  ): Promise<CallToolResult> {
+    const original = serverName(this.policyOf(route.server), route.original);
+    return this.onServer(route.server, 'tools/call', (client) => callOn(client, original, args, options));
   }
 
   /** Gets a prompt by its catalogue name from the server that owns it. */
@@ -466,7 +489,11 @@ export class McpHost {
 
   /** Runs `work` on a server's client; a failure because the server died says so. */
   private onServer<T>(server: string, method: string, work: (client: McpClient) => Promise<T>): Promise<T> {
-    return this.upstream(server).run(method, work);
+    try {
+      return this.upstream(server).run(method, work);
+    } catch (error) {
+      return Promise.reject(error); // a disabled or unknown server: a rejection, as for every call
+    }
   }
 
   private policyOf(server: string): ServerPolicy {

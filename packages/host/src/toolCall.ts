@@ -6,7 +6,8 @@
  * @module
  */
 import { callToolAndWait, type McpClient } from '@mcpkit/client';
-import type { CallToolResult, OutgoingRequestOptions } from '@mcpkit/core';
+import { type CallToolResult, cancelSignalOf, type OutgoingRequestOptions, type Tool } from '@mcpkit/core';
+import { toolsByName } from './toolIndex.js';
 
 /**
  * Calls `name` on `client`, as a task when the tool requires it.
@@ -16,16 +17,30 @@ import type { CallToolResult, OutgoingRequestOptions } from '@mcpkit/core';
  * const result = await callOn(client, 'simulate-research-query', { topic: 'tides' });
  * ```
  */
-export async function callOn(
+export function callOn(
   client: McpClient,
   name: string,
   args: Record<string, unknown>,
   options?: OutgoingRequestOptions,
 ): Promise<CallToolResult> {
-  const tool = (await client.tools()).find((candidate) => candidate.name === name);
+  // Once the tools are known (every call but the first), no await before the request leaves.
+  const index = toolsByName(client);
+  if (index instanceof Promise)
+    return index.then((tools) => callAs(client, tools.get(name), name, args, options));
+  return callAs(client, index.get(name), name, args, options);
+}
+
+function callAs(
+  client: McpClient,
+  tool: Tool | undefined,
+  name: string,
+  args: Record<string, unknown>,
+  options: OutgoingRequestOptions | undefined,
+): Promise<CallToolResult> {
   if (tool?.execution?.taskSupport !== 'required') return client.callTool(name, args, options);
+  const signal = cancelSignalOf(options);
   return callToolAndWait(client, name, args, {
-    ...(options?.signal ? { signal: options.signal } : {}),
+    ...(signal ? { signal } : {}),
     ...(options?.onProgress ? { onProgress: options.onProgress } : {}),
   });
 }

@@ -6,6 +6,7 @@
 
 import type {
   AuthInfo,
+  CancelSource,
   CreateMessageRequestParams,
   CreateMessageResult,
   ElicitRequestFormParams,
@@ -156,6 +157,23 @@ export class RequestContext {
   /** Fires when the client cancels, the request times out, or the connection closes. */
   get signal(): AbortSignal {
     return this.request.signal;
+  }
+
+  /**
+   * The request's cancellation without its signal: pass it as `cancelledBy` to a request made on
+   * this one's behalf (a gateway forwarding a call) and that request is cancelled with this one,
+   * with no `AbortController` made per request (reading {@link signal} makes one).
+   *
+   * @example
+   * ```ts
+   * declare const upstream: import('@mcpkit/client').McpClient;
+   * server.setRequestHandler('tools/call', (params, ctx) =>
+   *   upstream.callTool(params.name, params.arguments, { cancelledBy: ctx.cancellation }),
+   * );
+   * ```
+   */
+  get cancellation(): CancelSource {
+    return this.request;
   }
 
   /** The JSON-RPC id of the request. */

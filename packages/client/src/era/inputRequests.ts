@@ -6,7 +6,13 @@
  * echoed exactly as received (never parsed). Rounds are bounded.
  * @module
  */
-import { IncomingRequest, LocalError, type OutgoingRequestOptions, RequestTimeoutError } from '@mcpkit/core';
+import {
+  cancelSignalOf,
+  IncomingRequest,
+  LocalError,
+  type OutgoingRequestOptions,
+  RequestTimeoutError,
+} from '@mcpkit/core';
 import { isRecord } from '@mcpkit/core/internal';
 import { isInputRequired } from './modern.js';
 
@@ -91,7 +97,7 @@ export async function followInputRounds(
     }
     retry = {};
     if (result.inputRequests !== undefined) {
-      retry.inputResponses = await answerAll(result.inputRequests, answer, options?.signal, bound);
+      retry.inputResponses = await answerAll(result.inputRequests, answer, cancelSignalOf(options), bound);
     }
     // Echoed exactly as received: the state is the server's, not ours to read (MRTR client req. 2).
     if (result.requestState !== undefined) retry.requestState = result.requestState;

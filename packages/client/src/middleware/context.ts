@@ -3,11 +3,12 @@
  * from it), and a per-message store. Made only when a middleware is installed.
  * @module
  */
-import type {
-  IncomingRequest,
-  Middleware,
-  MiddlewareContextBase,
-  OutgoingRequestOptions,
+import {
+  cancelSignalOf,
+  type IncomingRequest,
+  type Middleware,
+  type MiddlewareContextBase,
+  type OutgoingRequestOptions,
 } from '@mcpkit/core';
 import type { ClientProtocolVersion } from '../client.js';
 
@@ -54,9 +55,12 @@ export class ClientMiddlewareContext implements MiddlewareContextBase {
     return this.params;
   }
 
-  /** Fires when a received request is cancelled, or when the caller's signal of a sent one fires. */
+  /**
+   * Fires when a received request is cancelled, or when the caller's signal (or `cancelledBy`) of
+   * a sent one fires.
+   */
   get signal(): AbortSignal | undefined {
-    return this.request ? this.request.signal : this.options?.signal;
+    return this.request ? this.request.signal : cancelSignalOf(this.options);
   }
 
   /** A per-message store for values passed to the middleware behind this one. */

@@ -5,12 +5,14 @@ import {
   Connection,
   ConnectionClosedError,
   type ConnectionHandler,
+  cancelSignalOf,
   createInMemoryPair,
   ErrorCode,
   type IncomingRequest,
   McpError,
   RequestCancelledError,
   RequestTimeoutError,
+  signalOf,
 } from '../index.js';
 import { classifyBody } from '../internal.js';
 
@@ -334,6 +336,83 @@ describe('cancellation', () => {
     });
     transport.deliver({ jsonrpc: '2.0', id, result: {} });
     expect(errors).toEqual([]);
+  });
+
+  it('cancelledBy: a request made on behalf of an incoming one is cancelled with it, with no signal made', async () => {
+    const upstream = setup();
+    let forwarded!: Promise<unknown>;
+    let incoming!: IncomingRequest;
+    const downstream = setup({
+      onRequest: (request) => {
+        incoming = request;
+        forwarded = upstream.connection.request('tools/call', { name: 'slow' }, { cancelledBy: request });
+        return forwarded;
+      },
+    });
+    downstream.transport.deliver({ jsonrpc: '2.0', id: 7, method: 'tools/call' });
+    const upstreamId = upstream.transport.last().id;
+    downstream.transport.deliver({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 7, reason: 'user stopped' },
+    });
+    await expect(forwarded).rejects.toBeInstanceOf(RequestCancelledError);
+    expect(upstream.transport.last()).toMatchObject({
+      method: 'notifications/cancelled',
+      params: { requestId: upstreamId },
+    });
+    expect(incoming.stopped).toBe(true);
+    expect(incoming.stopReason).toBeInstanceOf(CancelledByPeer);
+    await tick();
+    expect(downstream.transport.sent).toEqual([]); // a cancelled request is never answered
+  });
+
+  it('cancelledBy: an answered request stops listening, and a stopped source fails the request at once', async () => {
+    const upstream = setup();
+    let incoming!: IncomingRequest;
+    const downstream = setup({
+      onRequest: (request) => {
+        incoming = request;
+        return new Promise(() => {});
+      },
+    });
+    downstream.transport.deliver({ jsonrpc: '2.0', id: 1, method: 'x' });
+    const answered = upstream.connection.request('y', {}, { cancelledBy: incoming });
+    upstream.transport.deliver({ jsonrpc: '2.0', id: upstream.transport.last().id, result: { ok: true } });
+    await expect(answered).resolves.toEqual({ ok: true });
+    const sentBefore = upstream.transport.sent.length;
+    downstream.transport.deliver({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 1 },
+    });
+    expect(upstream.transport.sent.length).toBe(sentBefore); // nothing to cancel upstream any more
+    await expect(upstream.connection.request('z', {}, { cancelledBy: incoming })).rejects.toBeInstanceOf(
+      RequestCancelledError,
+    );
+    expect(upstream.transport.sent.length).toBe(sentBefore); // never sent
+  });
+
+  it('signalOf: one signal per source, fired when it is cancelled, aborted at once when it was', async () => {
+    const requests: IncomingRequest[] = [];
+    const { transport } = setup({
+      onRequest: (request) => {
+        requests.push(request);
+        return new Promise(() => {});
+      },
+    });
+    transport.deliver({ jsonrpc: '2.0', id: 1, method: 'x' });
+    const signal = signalOf(requests[0]!);
+    expect(signalOf(requests[0]!)).toBe(signal);
+    expect(cancelSignalOf({ cancelledBy: requests[0]! })).toBe(signal);
+    expect(signal.aborted).toBe(false);
+    transport.deliver({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBeInstanceOf(CancelledByPeer);
+    expect(signalOf(requests[0]!).aborted).toBe(true);
+    const own = new AbortController().signal;
+    expect(cancelSignalOf({ signal: own, cancelledBy: requests[0]! })).toBe(own);
+    expect(cancelSignalOf(undefined)).toBeUndefined();
   });
 
   it('the handler signal fires when the transport closes', async () => {

@@ -20,6 +20,7 @@ import {
 } from './errors.js';
 import {
   type BatchCollector,
+  type CancelSource,
   IncomingRequest,
   type OutgoingRequestOptions,
   type ProgressUpdate,
@@ -104,6 +105,9 @@ interface PendingRequest {
   lastProgress: number;
   readonly signal: AbortSignal | undefined;
   readonly onAbort: (() => void) | undefined;
+  /** `cancelledBy`, and the listener it was given. */
+  readonly source: CancelSource | undefined;
+  readonly onCancel: ((reason: unknown) => void) | undefined;
   /** Set only when an observer is installed. */
   readonly observed: ObservedRequest | undefined;
 }
@@ -224,6 +228,8 @@ export class Connection {
     if (this.isClosed) return Promise.reject(this.closedFailure());
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(new RequestCancelledError(method, signal.reason));
+    const source = options.cancelledBy;
+    if (source?.stopped) return Promise.reject(new RequestCancelledError(method, source.stopReason));
 
     const id = this.nextId++;
     const resetOnProgress = options.resetTimeoutOnProgress ?? true;
@@ -239,6 +245,7 @@ export class Connection {
       const maxTotalTimeout = options.maxTotalTimeout ?? this.maxTotalTimeout;
       const hardDeadline = now + maxTotalTimeout;
       const onAbort = signal ? () => this.cancelOutgoing(id, signal.reason) : undefined;
+      const onCancel = source ? (reason: unknown) => this.cancelOutgoing(id, reason) : undefined;
       const entry: PendingRequest = {
         id,
         method,
@@ -253,10 +260,13 @@ export class Connection {
         lastProgress: Number.NEGATIVE_INFINITY,
         signal,
         onAbort,
+        source,
+        onCancel,
         observed,
       };
       this.pending.set(id, entry);
       if (onAbort) signal!.addEventListener('abort', onAbort, { once: true });
+      if (onCancel) source!.addCancelListener(onCancel);
       this.deadlines.schedule(entry.deadline);
       this.transmit(message, sendOptions(options.relatedRequestId), entry);
     });
@@ -308,6 +318,7 @@ export class Connection {
     if (this.pending.get(entry.id) !== entry) return;
     this.pending.delete(entry.id);
     if (entry.onAbort) entry.signal!.removeEventListener('abort', entry.onAbort);
+    if (entry.onCancel) entry.source!.removeCancelListener(entry.onCancel);
     if (entry.observed) this.observeEnd(entry.observed, outgoingOutcome(entry.observed, result, error));
     if (error) {
       this.remember(entry.id);

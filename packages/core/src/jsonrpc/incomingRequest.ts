@@ -37,8 +37,78 @@ export interface OutgoingRequestOptions {
   onProgress?: (update: ProgressUpdate) => void;
   /** Aborting it cancels the request (`notifications/cancelled` is sent). */
   signal?: AbortSignal;
+  /**
+   * Cancels the request when `source` is cancelled, like `signal` but without an `AbortSignal`:
+   * a request made on behalf of an incoming one (a gateway forwarding a call) passes that request
+   * here, and no `AbortController` is made per call. Only the engine sees it: a middleware's or
+   * task helper's `signal` stays `undefined` unless `signal` is given too.
+   */
+  cancelledBy?: CancelSource;
   /** The incoming request this one is made on behalf of (routes it onto that request's stream). */
   relatedRequestId?: RequestId;
+}
+
+/**
+ * Something whose cancellation cancels the requests made on its behalf (see
+ * {@link OutgoingRequestOptions.cancelledBy}); an {@link IncomingRequest} is one.
+ *
+ * @example
+ * ```ts
+ * declare const source: CancelSource;
+ * const stop = (reason: unknown) => console.log('cancelled', reason);
+ * if (!source.stopped) source.addCancelListener(stop);
+ * source.removeCancelListener(stop);
+ * ```
+ */
+export interface CancelSource {
+  /** True once cancelled: a request made on its behalf now fails at once. */
+  readonly stopped: boolean;
+  /** Why it was cancelled, once {@link stopped}. */
+  readonly stopReason: unknown;
+  /** Calls `listener` once, when the source is cancelled (not if it is already: check `stopped`). */
+  addCancelListener(listener: (reason: unknown) => void): void;
+  removeCancelListener(listener: (reason: unknown) => void): void;
+}
+
+/** One signal per source, made on first demand. */
+const signals = new WeakMap<CancelSource, AbortSignal>();
+
+/**
+ * An `AbortSignal` that fires when `source` is cancelled (aborted already if it stopped): for the
+ * consumers of a request's options that need a signal (a middleware reading `ctx.signal`, task
+ * polling, input rounds), made only when one of them asks. The same signal for the same source.
+ *
+ * @example
+ * ```ts
+ * declare const options: OutgoingRequestOptions;
+ * const signal = options.signal ?? (options.cancelledBy && signalOf(options.cancelledBy));
+ * ```
+ */
+export function signalOf(source: CancelSource): AbortSignal {
+  let signal = signals.get(source);
+  if (!signal) {
+    const controller = new AbortController();
+    if (source.stopped) controller.abort(source.stopReason);
+    else source.addCancelListener((reason) => controller.abort(reason));
+    signal = controller.signal;
+    signals.set(source, signal);
+  }
+  return signal;
+}
+
+/**
+ * The signal a request with these options is cancelled by: `signal`, else one for `cancelledBy`
+ * (see {@link signalOf}), else none.
+ *
+ * @example
+ * ```ts
+ * declare const options: OutgoingRequestOptions | undefined;
+ * const signal = cancelSignalOf(options);
+ * ```
+ */
+export function cancelSignalOf(options: OutgoingRequestOptions | undefined): AbortSignal | undefined {
+  if (options?.signal) return options.signal;
+  return options?.cancelledBy ? signalOf(options.cancelledBy) : undefined;
 }
 
 /** Batches (2025-03-26 only) answer with one array once every member has been answered. */
@@ -68,9 +138,11 @@ export interface BatchCollector {
  * });
  * ```
  */
-export class IncomingRequest {
+export class IncomingRequest implements CancelSource {
   private controller: AbortController | undefined;
   private abortReason: unknown;
+  /** Requests sent on this one's behalf with `cancelledBy` (usually none, or one). */
+  private cancelListeners: Array<(reason: unknown) => void> | undefined;
   private lastProgress = Number.NEGATIVE_INFINITY;
   /** True once the request was cancelled or its connection closed. No response will be sent. */
   cancelled = false;
@@ -98,6 +170,33 @@ export class IncomingRequest {
       if (this.cancelled || this.aborted) this.controller.abort(this.abortReason);
     }
     return this.controller.signal;
+  }
+
+  /** True once the signal fires (or would, had it been asked for): cancelled, closed or aborted. */
+  get stopped(): boolean {
+    return this.cancelled || this.aborted;
+  }
+
+  /** Why the request stopped, once {@link stopped}. */
+  get stopReason(): unknown {
+    return this.abortReason;
+  }
+
+  /**
+   * Calls `listener` when the signal fires, without creating the signal (see
+   * {@link OutgoingRequestOptions.cancelledBy}). Not called if the request stopped already.
+   */
+  addCancelListener(listener: (reason: unknown) => void): void {
+    if (this.cancelListeners) this.cancelListeners.push(listener);
+    else this.cancelListeners = [listener];
+  }
+
+  removeCancelListener(listener: (reason: unknown) => void): void {
+    const listeners = this.cancelListeners;
+    const at = listeners ? listeners.indexOf(listener) : -1;
+    if (at < 0) return;
+    if (listeners!.length === 1) this.cancelListeners = undefined;
+    else listeners!.splice(at, 1);
   }
 
   /** The `_meta` object of the request's params, if any. */
@@ -154,6 +253,7 @@ export class IncomingRequest {
     this.aborted = true;
     this.abortReason = reason;
     this.controller?.abort(reason);
+    this.stopListeners(reason);
   }
 
   /** @internal Marks the request cancelled and fires its signal. */
@@ -162,5 +262,13 @@ export class IncomingRequest {
     this.cancelled = true;
     this.abortReason = reason;
     this.controller?.abort(reason);
+    this.stopListeners(reason);
+  }
+
+  private stopListeners(reason: unknown): void {
+    const listeners = this.cancelListeners;
+    if (!listeners) return;
+    this.cancelListeners = undefined;
+    for (const listener of listeners) listener(reason);
   }
 }

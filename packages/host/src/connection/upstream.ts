@@ -116,20 +116,35 @@ export class Upstream {
    * Runs `work` on this server's client, started if need be. A failure because the server died
    * meanwhile is a {@link ServerUnavailableError} (`crashed`) that says so.
    */
-  async run<T>(method: string, work: (client: McpClient) => Promise<T>): Promise<T> {
-    const client = await this.ready();
+  run<T>(method: string, work: (client: McpClient) => Promise<T>): Promise<T> {
+    // A running server (every call but the first) is called without waiting a turn for ready().
+    const client = this.shutdown.signal.aborted ? undefined : this.client;
+    if (!client) return this.ready().then((started) => this.runOn(started, method, work));
+    return this.runOn(client, method, work);
+  }
+
+  private runOn<T>(client: McpClient, method: string, work: (client: McpClient) => Promise<T>): Promise<T> {
+    let running: Promise<T>;
     try {
-      return await work(client);
+      running = work(client);
     } catch (error) {
-      if (!this.lost(client)) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      throw new ServerUnavailableError(
-        this.name,
-        'crashed',
-        `Server "${this.name}" died while "${method}" was in flight (${message}); it is being restarted, so retry`,
-        error,
-      );
+      return Promise.reject(this.callFailure(client, method, error));
     }
+    return running.then(undefined, (error: unknown) => {
+      throw this.callFailure(client, method, error);
+    });
+  }
+
+  /** `error` as the caller sees it: a server that died meanwhile is said to have crashed. */
+  private callFailure(client: McpClient, method: string, error: unknown): unknown {
+    if (!this.lost(client)) return error;
+    const message = error instanceof Error ? error.message : String(error);
+    return new ServerUnavailableError(
+      this.name,
+      'crashed',
+      `Server "${this.name}" died while "${method}" was in flight (${message}); it is being restarted, so retry`,
+      error,
+    );
   }
 
   /** Clears a `failed` state (an open circuit included) and starts again. */

@@ -104,7 +104,19 @@ function installSubscriptions(server: Server, stateOf: (ctx: RequestContext) => 
 }
 
 /** A call: rate-limited, marked in flight for routing; a server that is down is a tool error. */
-async function callTool(
+function callTool(
+  state: RoutedHost,
+  params: { name: string; arguments?: Record<string, unknown> },
+  ctx: RequestContext,
+  runtime: GatewayRuntime,
+): Promise<CallToolResult> {
+  // The per-call path: a name the catalogue holds and no limits, so nothing to wait for first.
+  const route = runtime.limiter ? undefined : state.host.route('tools', params.name);
+  if (!route) return limitedCall(state, params, ctx, runtime);
+  return routedCall(state, route.server, params, ctx);
+}
+
+async function limitedCall(
   state: RoutedHost,
   params: { name: string; arguments?: Record<string, unknown> },
   ctx: RequestContext,
@@ -112,6 +124,15 @@ async function callTool(
 ): Promise<CallToolResult> {
   const server = await state.host.serverOf('tools', params.name);
   await runtime.limiter?.take('toolCalls', ctx.session.key, server);
+  return routedCall(state, server, params, ctx);
+}
+
+async function routedCall(
+  state: RoutedHost,
+  server: string,
+  params: { name: string; arguments?: Record<string, unknown> },
+  ctx: RequestContext,
+): Promise<CallToolResult> {
   const end = state.router.begin(server, ctx.session);
   try {
     return await state.host.callTool(params.name, params.arguments ?? {}, forwarded(ctx));
@@ -123,9 +144,12 @@ async function callTool(
   }
 }
 
-/** The downstream request's cancellation and progress, passed to the upstream call. */
+/**
+ * The downstream request's cancellation and progress, passed to the upstream call (cancellation
+ * without an `AbortSignal`: reading `ctx.signal` would make an `AbortController` per call).
+ */
 function forwarded(ctx: RequestContext): OutgoingRequestOptions {
-  const options: OutgoingRequestOptions = { signal: ctx.signal };
+  const options: OutgoingRequestOptions = { cancelledBy: ctx.cancellation };
   if (ctx.meta?.progressToken !== undefined) {
     options.onProgress = (update) => void ctx.progress(update.progress, update.total, update.message);
   }

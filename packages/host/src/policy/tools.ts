@@ -6,6 +6,7 @@
  */
 import type { ClientMiddleware, McpClient } from '@mcpkit/client';
 import { type CallToolResult, ErrorCode, McpError, type Tool } from '@mcpkit/core';
+import { toolsByName } from '../toolIndex.js';
 import { type AuditSink, audited } from './audit.js';
 import type { ConsentMemory } from './consent.js';
 import { matchesAny } from './patterns.js';
@@ -104,7 +105,7 @@ export function toolBoundary(boundary: ToolBoundary, client: McpClient): ClientM
   };
 }
 
-async function guardedCall(
+function guardedCall(
   boundary: ToolBoundary,
   client: McpClient,
   params: Record<string, unknown>,
@@ -112,25 +113,18 @@ async function guardedCall(
 ): Promise<unknown> {
   const name = String(params.name);
   const args = (params.arguments ?? {}) as Record<string, unknown>;
+  // Without an audit sink, nothing is timed or built for the audit (the gateway's common case).
+  if (!boundary.audit.emit) return checkedCall(boundary, client, name, args, next);
   const what = { server: boundary.server, operation: 'tools/call' as const, item: name, arguments: args };
   // The refusal this call returned, if any (a WeakSet per call cost the gateway's GC dearly).
   let refusal: CallToolResult | undefined;
   return audited(
     boundary.audit,
     what,
-    async () => {
-      const tool = (await client.tools()).find((candidate) => candidate.name === name);
-      // Not offered (denied by policy, or unknown): the server never hears of the call.
-      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-      if (!needsConsent(boundary, tool)) return next();
-      const ask = boundary.hooks.toolCall;
-      const allowed = await boundary.consent.decide(`tool:${boundary.server}:${name}`, () =>
-        ask?.({ server: boundary.server, tool: name, arguments: args, annotations: tool.annotations }),
-      );
-      if (allowed) return next();
-      refusal = refusedCall(boundary.server, name, ask === undefined);
-      return refusal;
-    },
+    () =>
+      checkedCall(boundary, client, name, args, next, (refused) => {
+        refusal = refused;
+      }),
     (result) => {
       if (refusal !== undefined && result === refusal) {
         return {
@@ -144,6 +138,49 @@ async function guardedCall(
       return (result as CallToolResult).isError ? 'isError' : 'ok';
     },
   );
+}
+
+/**
+ * The call if policy lets it through: an unknown or denied tool is refused before anything is
+ * sent, and consent is asked when needed. Once the server's tools are known, nothing is awaited
+ * before `next()`.
+ */
+function checkedCall(
+  boundary: ToolBoundary,
+  client: McpClient,
+  name: string,
+  args: Record<string, unknown>,
+  next: () => Promise<unknown>,
+  refused?: (result: CallToolResult) => void,
+): Promise<unknown> {
+  const index = toolsByName(client);
+  if (index instanceof Promise) {
+    return index.then((tools) => decided(boundary, tools.get(name), name, args, next, refused));
+  }
+  return decided(boundary, index.get(name), name, args, next, refused);
+}
+
+function decided(
+  boundary: ToolBoundary,
+  tool: Tool | undefined,
+  name: string,
+  args: Record<string, unknown>,
+  next: () => Promise<unknown>,
+  refused: ((result: CallToolResult) => void) | undefined,
+): Promise<unknown> {
+  // Not offered (denied by policy, or unknown): the server never hears of the call.
+  if (!tool) return Promise.reject(new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`));
+  if (!needsConsent(boundary, tool)) return next();
+  const ask = boundary.hooks.toolCall;
+  const decision = boundary.consent.decide(`tool:${boundary.server}:${name}`, () =>
+    ask?.({ server: boundary.server, tool: name, arguments: args, annotations: tool.annotations }),
+  );
+  return decision.then((allowed) => {
+    if (allowed) return next();
+    const refusal = refusedCall(boundary.server, name, ask === undefined);
+    refused?.(refusal);
+    return refusal;
+  });
 }
 
 function refusedCall(server: string, tool: string, unattended: boolean): CallToolResult {
@@ -187,7 +224,8 @@ export function renamedTools(policy: ServerPolicy, tools: Tool[]): Tool[] {
 
 /** The server's own name of a tool the policy renamed (or the name itself). */
 export function serverName(policy: ServerPolicy, name: string): string {
-  for (const [original, override] of Object.entries(policy.tools ?? {}))
+  if (!policy.tools) return name;
+  for (const [original, override] of Object.entries(policy.tools))
     if (override.name === name) return original;
   return name;
 }

@@ -1,0 +1,87 @@
+/**
+ * CPU per `tools/call` in each process of the gateway's stdio row: the client (this process), the
+ * gateway and its upstream, at 16 calls in flight. CPU per call is far steadier than calls/s on a
+ * shared machine, and the rate on 2 cores is bounded by the three summed.
+ *
+ *   node bench/gateway-cpu.mjs            # through the gateway
+ *   DIRECT=1 node bench/gateway-cpu.mjs   # the same upstream called directly
+ *
+ * Prints one line of µs per call: client, gateway (0 when direct), upstream, and their sum.
+ * Uses the built packages (`npm run build`). Linux only (reads /proc).
+ * @module
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { McpClient } from '@mcpkit/client';
+import { StdioClientTransport } from '@mcpkit/node/stdio';
+import { CLIENT_INFO, TOOL_NAME } from './lib/echo.mjs';
+import { processCpuUs } from './lib/procStat.mjs';
+
+const CALLS = Number(process.env.CALLS ?? 40_000);
+const IN_FLIGHT = Number(process.env.IN_FLIGHT ?? 16);
+const direct = process.env.DIRECT === '1';
+const server = fileURLToPath(
+  new URL(direct ? './servers/mcpkit-stdio.mjs' : './servers/gateway-stdio.mjs', import.meta.url),
+);
+
+// CPU_PROF=<dir>: a V8 profile of the process behind the client (the gateway, or the direct server).
+const profile = process.env.CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF}`] : [];
+if (process.env.NODE_ARGS) profile.push(...process.env.NODE_ARGS.split(' '));
+const transport = new StdioClientTransport({
+  command: process.execPath,
+  args: [...profile, server],
+  stderr: 'inherit',
+});
+const client = new McpClient({ ...CLIENT_INFO });
+await client.connect(transport);
+
+/** The gateway's one child (its upstream), from /proc. */
+function childOf(pid) {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/);
+  return Number(children[0]);
+}
+
+async function run(calls) {
+  let next = 0;
+  const worker = async () => {
+    while (next++ < calls) {
+      const result = await client.callTool(TOOL_NAME, { text: 'hello bench' });
+      if (result.isError) throw new Error(JSON.stringify(result));
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+}
+
+await run(CALLS / 4); // warm-up: JIT, and the gateway's catalogue
+const gatewayPid = direct ? undefined : transport.pid;
+const upstreamPid = direct ? transport.pid : childOf(transport.pid);
+// PERF_OUT=<file>: `perf record` (on-CPU samples only, unlike a V8 profile on a busy machine) of
+// the process behind the client while it is measured; run it with NODE_ARGS=--perf-basic-prof.
+const perf = process.env.PERF_OUT
+  ? spawn(
+      'perf',
+      ['record', '-e', 'cpu-clock', '-g', '-o', process.env.PERF_OUT, '-p', String(transport.pid)],
+      {
+        stdio: 'ignore',
+      },
+    )
+  : undefined;
+if (perf) await new Promise((resolve) => setTimeout(resolve, 500));
+const before = [process.cpuUsage(), processCpuUs(gatewayPid) ?? 0, processCpuUs(upstreamPid)];
+await run(CALLS);
+const self = process.cpuUsage(before[0]);
+if (perf) {
+  perf.kill('SIGINT');
+  await new Promise((resolve) => perf.on('exit', resolve));
+}
+const perCall = [
+  self.user + self.system,
+  (processCpuUs(gatewayPid) ?? 0) - before[1],
+  processCpuUs(upstreamPid) - before[2],
+].map((us) => us / CALLS);
+const sum = perCall.reduce((a, b) => a + b, 0);
+console.log(
+  `${direct ? 'direct ' : 'gateway'} µs/call client ${perCall[0].toFixed(1)} gateway ${perCall[1].toFixed(1)} upstream ${perCall[2].toFixed(1)} sum ${sum.toFixed(1)}`,
+);
+await client.close();

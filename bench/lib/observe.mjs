@@ -10,6 +10,8 @@
  * - `both`: the two combined.
  * - `otel-nosdk`: `@mcpkit/otel` with no SDK registered (what a library user pays who has not
  *   turned OpenTelemetry on).
+ * - `sdk-only`: the SDK of `otel` registered, and no observer: what the application's SDK costs
+ *   by itself (its AsyncLocalStorage context manager slows every promise of the process).
  * @module
  */
 import { combineObservers } from '@mcpkit/core';
@@ -20,8 +22,11 @@ const mode = process.env.MCPKIT_BENCH_OBSERVE ?? '';
 export async function benchObserver() {
   if (mode === '') return undefined;
   if (mode === 'otel-nosdk') return (await import('@mcpkit/otel')).createOtelObserver();
+  if (mode === 'sdk-only') return void (await registerOtelSdk());
   if (!['otel', 'prometheus', 'both'].includes(mode)) {
-    throw new Error(`MCPKIT_BENCH_OBSERVE must be otel, otel-nosdk, prometheus or both, got "${mode}"`);
+    throw new Error(
+      `MCPKIT_BENCH_OBSERVE must be otel, otel-nosdk, sdk-only, prometheus or both, got "${mode}"`,
+    );
   }
   const otel = mode === 'prometheus' ? undefined : await otelObserver();
   const prometheus =
@@ -30,6 +35,16 @@ export async function benchObserver() {
 }
 
 async function otelObserver() {
+  await registerOtelSdk();
+  const { createOtelObserver } = await import('@mcpkit/otel');
+  return createOtelObserver();
+}
+
+/**
+ * Registers the OpenTelemetry SDK globally as an application would, exporting to exporters that
+ * drop everything (see the module comment). Shared with bench/otel-floor.mjs.
+ */
+export async function registerOtelSdk() {
   const { context, propagation, trace, metrics } = await import('@opentelemetry/api');
   const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
   const { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator, ExportResultCode } =
@@ -38,7 +53,6 @@ async function otelObserver() {
   const { MeterProvider, PeriodicExportingMetricReader, AggregationTemporality } = await import(
     '@opentelemetry/sdk-metrics'
   );
-  const { createOtelObserver } = await import('@mcpkit/otel');
   const drop = {
     export: (_items, done) => done({ code: ExportResultCode.SUCCESS }),
     shutdown: async () => {},
@@ -55,5 +69,4 @@ async function otelObserver() {
       readers: [new PeriodicExportingMetricReader({ exporter: drop, exportIntervalMillis: 10_000 })],
     }),
   );
-  return createOtelObserver();
 }

@@ -2,7 +2,7 @@
 /**
  * What observability costs per call, measured in CPU time rather than throughput, so the answer
  * survives a busy machine: an McpClient calls the benchmark's echo server over the in-memory pair,
- * 16 calls in flight, in one process per mode (none, otel-nosdk, sdk-only, otel, prometheus, both; see
+ * 16 calls in flight, in one process per mode (none, otel-nosdk, sdk-only, sdk-active, context-only, otel-nowith, otel, prometheus, both; see
  * lib/observe.mjs),
  * the modes interleaved round after round. Reports the median CPU µs per call of each mode and its
  * cost against none. Uses the built packages (`npm run build` first).
@@ -20,7 +20,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const ALL_MODES = ['none', 'otel-nosdk', 'sdk-only', 'otel', 'prometheus', 'both'];
+const ALL_MODES = [
+  'none',
+  'otel-nosdk',
+  'sdk-only',
+  'sdk-active',
+  'context-only',
+  'otel-nowith',
+  'otel',
+  'prometheus',
+  'both',
+];
 const { values } = parseArgs({
   options: {
     rounds: { type: 'string', default: '3' },

@@ -11,7 +11,14 @@
  * - `otel-nosdk`: `@mcpkit/otel` with no SDK registered (what a library user pays who has not
  *   turned OpenTelemetry on).
  * - `sdk-only`: the SDK of `otel` registered, and no observer: what the application's SDK costs
- *   by itself (its AsyncLocalStorage context manager slows every promise of the process).
+ *   by itself, its AsyncLocalStorage context manager registered but not yet entered.
+ * - `sdk-active`: the same, with the context manager entered once, as any instrumentation does on
+ *   its first span (an HTTP instrumentation on the first request): from then on Node 20's promise
+ *   hooks run for every promise of the process. The difference to `otel` is what the adapter and
+ *   the SDK's per-request calls cost.
+ * - `context-only`: the SDK registered and an observer that only runs each handler inside a new
+ *   context (`context.with`), no span, no metric: the context switch's share of `otel`.
+ * - `otel-nowith`: `otel` without the adapter's `runHandler`: `otel` less the context switch.
  * @module
  */
 import { combineObservers } from '@mcpkit/core';
@@ -23,9 +30,12 @@ export async function benchObserver() {
   if (mode === '') return undefined;
   if (mode === 'otel-nosdk') return (await import('@mcpkit/otel')).createOtelObserver();
   if (mode === 'sdk-only') return void (await registerOtelSdk());
+  if (mode === 'sdk-active') return void (await activateContextManager());
+  if (mode === 'context-only') return await contextOnlyObserver();
+  if (mode === 'otel-nowith') return withoutRunHandler(await otelObserver());
   if (!['otel', 'prometheus', 'both'].includes(mode)) {
     throw new Error(
-      `MCPKIT_BENCH_OBSERVE must be otel, otel-nosdk, sdk-only, prometheus or both, got "${mode}"`,
+      `MCPKIT_BENCH_OBSERVE must be otel, otel-nosdk, otel-nowith, sdk-only, sdk-active, context-only, prometheus or both, got "${mode}"`,
     );
   }
   const otel = mode === 'prometheus' ? undefined : await otelObserver();
@@ -38,6 +48,32 @@ async function otelObserver() {
   await registerOtelSdk();
   const { createOtelObserver } = await import('@mcpkit/otel');
   return createOtelObserver();
+}
+
+/** `otel-nowith`: every hook of `otel` but `runHandler`, so handlers run in the ambient context. */
+function withoutRunHandler(otel) {
+  return {
+    requestStarted: (request) => otel.requestStarted(request),
+    requestFinished: (request, outcome) => otel.requestFinished(request, outcome),
+    notificationStarted: (notification) => otel.notificationStarted(notification),
+    notificationFinished: (notification, ms) => otel.notificationFinished(notification, ms),
+    sessionClosed: (session, ms) => otel.sessionClosed(session, ms),
+  };
+}
+
+/** `context-only`: an observer that only runs each handler inside a (span-less) context. */
+async function contextOnlyObserver() {
+  await registerOtelSdk();
+  const { context, createContextKey } = await import('@opentelemetry/api');
+  const key = createContextKey('bench');
+  return { runHandler: (_message, handler) => context.with(context.active().setValue(key, true), handler) };
+}
+
+/** `sdk-active`: registers the SDK and enters its context manager once, as instrumentation would. */
+async function activateContextManager() {
+  await registerOtelSdk();
+  const { context, createContextKey } = await import('@opentelemetry/api');
+  context.with(context.active().setValue(createContextKey('bench'), true), () => undefined);
 }
 
 /**

@@ -30,6 +30,25 @@ async function pidOf(client: McpClient): Promise<number> {
   return Number(first?.type === 'text' ? first.text : Number.NaN);
 }
 
+/**
+ * Kills the server process `pid` while a call is pending: the call must fail with a
+ * `ConnectionClosedError` that says so, and the next call be served by a new process, whose pid
+ * is returned.
+ */
+async function killDuringCall(client: McpClient, pid: number): Promise<number> {
+  const pending = client.callTool('sleep', { ms: 60_000 });
+  process.kill(pid, 'SIGKILL');
+  const failure = await pending.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  expect(failure).toBeInstanceOf(ConnectionClosedError);
+  expect((failure as Error).message).toMatch(/closed/);
+  const next = await pidOf(client);
+  expect(next).not.toBe(pid);
+  return next;
+}
+
 describe('connectReconnecting over stdio', () => {
   it('restarts a killed server: the pending call fails clearly, the next call succeeds', async () => {
     const client = new McpClient({ name: 'reconnecting', version: '1.0.0' });
@@ -41,17 +60,7 @@ describe('connectReconnecting over stdio', () => {
     stops.push(() => link.stop());
     const first = await pidOf(client);
 
-    const pending = client.callTool('sleep', { ms: 60_000 });
-    process.kill(first, 'SIGKILL');
-    const failure = await pending.then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(failure).toBeInstanceOf(ConnectionClosedError);
-    expect((failure as Error).message).toMatch(/closed/);
-
-    const second = await pidOf(client);
-    expect(second).not.toBe(first);
+    const second = await killDuringCall(client, first);
     expect(client.connected).toBe(true);
     expect(reconnected).toEqual([1]);
     expect(link.reconnects).toBe(1);
@@ -113,17 +122,7 @@ describe('client.connect(factory, { reconnect })', () => {
     expect(result.serverInfo.name).toBeTruthy();
     const first = await pidOf(client);
 
-    const pending = client.callTool('sleep', { ms: 60_000 });
-    process.kill(first, 'SIGKILL');
-    const failure = await pending.then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(failure).toBeInstanceOf(ConnectionClosedError);
-    expect((failure as Error).message).toMatch(/closed/);
-
-    const second = await pidOf(client);
-    expect(second).not.toBe(first);
+    await killDuringCall(client, first);
     expect(reconnected).toEqual([1]);
 
     // Closed on purpose: it stays closed.

@@ -107,7 +107,8 @@ export interface Reconnection {
  * naming the cause; requests made while reconnecting wait for it and then go out (or fail with
  * a {@link ReconnectFailedError} if it gives up). An `McpClient` then subscribes again and sets
  * its log level again, and clears its list caches, as after an HTTP session recovery
- * (`onSessionRecovered` listeners run).
+ * (`onSessionRecovered` listeners run). `handshake` holds the request options of every connect
+ * (a timeout, say). `client.connect(transport, { reconnect })` calls this.
  *
  * @example
  * ```ts

@@ -2,11 +2,13 @@
 /**
  * What observability costs per call, measured in CPU time rather than throughput, so the answer
  * survives a busy machine: an McpClient calls the benchmark's echo server over the in-memory pair,
- * 16 calls in flight, in one process per mode (none, otel-nosdk, otel, prometheus, both; see lib/observe.mjs),
+ * 16 calls in flight, in one process per mode (none, otel-nosdk, sdk-only, sdk-active, context-only, otel-nowith, otel, prometheus, both; see
+ * lib/observe.mjs),
  * the modes interleaved round after round. Reports the median CPU µs per call of each mode and its
  * cost against none. Uses the built packages (`npm run build` first).
  *
- *   node bench/observability.bench.mjs [--rounds 3] [--calls 20000] [--baseline <checkout>]
+ *   node bench/observability.bench.mjs [--rounds 3] [--calls 20000] [--modes none,otel] [--baseline <checkout>]
+ *   node --import ./conformance/register-ts.mjs bench/observability.bench.mjs …   (from the sources)
  *
  * `--baseline` adds a row `baseline`: the same measurement in another built checkout (one without
  * the observer seam, say), to check that `none` is within noise of it. Copy this file into that
@@ -18,15 +20,27 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const MODES = ['none', 'otel-nosdk', 'otel', 'prometheus', 'both'];
+const ALL_MODES = [
+  'none',
+  'otel-nosdk',
+  'sdk-only',
+  'sdk-active',
+  'context-only',
+  'otel-nowith',
+  'otel',
+  'prometheus',
+  'both',
+];
 const { values } = parseArgs({
   options: {
     rounds: { type: 'string', default: '3' },
     calls: { type: 'string', default: '20000' },
     baseline: { type: 'string' },
     child: { type: 'string' },
+    modes: { type: 'string' },
   },
 });
+const MODES = values.modes ? values.modes.split(',') : ALL_MODES;
 
 if (values.child !== undefined) {
   await measure(Number(values.calls));
@@ -41,10 +55,15 @@ if (values.child !== undefined) {
         MCPKIT_BENCH_OBSERVE: MODES.includes(mode) && mode !== 'none' ? mode : '',
       };
       const file = mode === 'baseline' ? path.join(values.baseline, 'bench', path.basename(script)) : script;
-      const run = spawnSync(process.execPath, [file, '--child', mode, '--calls', values.calls], {
-        env,
-        encoding: 'utf8',
-      });
+      // execArgv carries a loader such as conformance/register-ts.mjs (run from the sources).
+      const run = spawnSync(
+        process.execPath,
+        [...process.execArgv, file, '--child', mode, '--calls', values.calls],
+        {
+          env,
+          encoding: 'utf8',
+        },
+      );
       if (run.status !== 0) throw new Error(`${mode} failed: ${run.stderr}`);
       samples[mode].push(JSON.parse(run.stdout).cpuUsPerCall);
     }

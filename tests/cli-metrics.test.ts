@@ -74,6 +74,11 @@ describe('mcpkit serve --metrics-port', () => {
     expect(Number(sample(families, 'mcpkit_server_sessions_open', { network_transport: 'tcp' })?.value)).toBe(
       1,
     );
+    // The handlers are watched: SSE streams open now (the client's GET stream, if it holds one),
+    // and the events the default in-memory store keeps of the 5 calls answered over SSE (a
+    // priming position and the result each, besides initialize's).
+    expect(Number(sample(families, 'mcpkit_server_sse_streams_open')?.value)).toBeLessThanOrEqual(1);
+    expect(Number(sample(families, 'mcpkit_server_event_store_events')?.value)).toBeGreaterThanOrEqual(10);
     await client.close();
   });
 

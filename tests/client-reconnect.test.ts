@@ -1,6 +1,6 @@
 /**
- * A plain client reconnects (issue 15): over stdio, `connectReconnecting` starts the server again
- * when its process dies; the call in flight fails with an error that says the connection closed,
+ * A plain client reconnects (issue 15): over stdio, `client.connect(factory, { reconnect })` (or
+ * `connectReconnecting`, which implements it) starts the server again when its process dies; the call in flight fails with an error that says the connection closed,
  * and the next call is served by the new process. Real processes, killed with SIGKILL.
  */
 import { connectReconnecting, McpClient, ReconnectFailedError } from '@mcpkit/client';
@@ -30,6 +30,25 @@ async function pidOf(client: McpClient): Promise<number> {
   return Number(first?.type === 'text' ? first.text : Number.NaN);
 }
 
+/**
+ * Kills the server process `pid` while a call is pending: the call must fail with a
+ * `ConnectionClosedError` that says so, and the next call be served by a new process, whose pid
+ * is returned.
+ */
+async function killDuringCall(client: McpClient, pid: number): Promise<number> {
+  const pending = client.callTool('sleep', { ms: 60_000 });
+  process.kill(pid, 'SIGKILL');
+  const failure = await pending.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  expect(failure).toBeInstanceOf(ConnectionClosedError);
+  expect((failure as Error).message).toMatch(/closed/);
+  const next = await pidOf(client);
+  expect(next).not.toBe(pid);
+  return next;
+}
+
 describe('connectReconnecting over stdio', () => {
   it('restarts a killed server: the pending call fails clearly, the next call succeeds', async () => {
     const client = new McpClient({ name: 'reconnecting', version: '1.0.0' });
@@ -41,17 +60,7 @@ describe('connectReconnecting over stdio', () => {
     stops.push(() => link.stop());
     const first = await pidOf(client);
 
-    const pending = client.callTool('sleep', { ms: 60_000 });
-    process.kill(first, 'SIGKILL');
-    const failure = await pending.then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(failure).toBeInstanceOf(ConnectionClosedError);
-    expect((failure as Error).message).toMatch(/closed/);
-
-    const second = await pidOf(client);
-    expect(second).not.toBe(first);
+    const second = await killDuringCall(client, first);
     expect(client.connected).toBe(true);
     expect(reconnected).toEqual([1]);
     expect(link.reconnects).toBe(1);
@@ -99,5 +108,54 @@ describe('connectReconnecting over stdio', () => {
     expect((failure as Error).message).toMatch(/after 2 attempts/);
     expect(given).toHaveLength(1);
     expect(starts).toBe(3);
+  });
+});
+
+describe('client.connect(factory, { reconnect })', () => {
+  it('restarts a killed stdio server: the pending call fails clearly, the next call succeeds', async () => {
+    const client = new McpClient({ name: 'reconnect-option', version: '1.0.0' });
+    stops.push(() => client.close());
+    const reconnected: number[] = [];
+    const result = await client.connect(transport(), {
+      reconnect: { initialDelayMs: 10, onReconnect: (count) => reconnected.push(count) },
+    });
+    expect(result.serverInfo.name).toBeTruthy();
+    const first = await pidOf(client);
+
+    await killDuringCall(client, first);
+    expect(reconnected).toEqual([1]);
+
+    // Closed on purpose: it stays closed.
+    await client.close();
+    await expect(client.callTool('pid')).rejects.toBeInstanceOf(ConnectionClosedError);
+    expect(reconnected).toEqual([1]);
+  });
+
+  it('takes `reconnect: true` for the defaults, and a factory alone connects once', async () => {
+    const defaults = new McpClient({ name: 'reconnect-true', version: '1.0.0' });
+    stops.push(() => defaults.close());
+    await defaults.connect(transport(), { reconnect: true });
+    const pid = await pidOf(defaults);
+    const lost = closed(defaults);
+    process.kill(pid, 'SIGKILL');
+    await lost;
+    expect(await pidOf(defaults)).not.toBe(pid); // the default backoff starts at 100 ms
+
+    const once = new McpClient({ name: 'factory-once', version: '1.0.0' });
+    stops.push(() => once.close());
+    await once.connect(transport());
+    const onlyPid = await pidOf(once);
+    const gone = closed(once);
+    process.kill(onlyPid, 'SIGKILL');
+    await gone;
+    await expect(once.callTool('pid')).rejects.toBeInstanceOf(ConnectionClosedError);
+  });
+
+  it('refuses `reconnect` with a transport, which cannot be made again', async () => {
+    const client = new McpClient({ name: 'no-factory', version: '1.0.0' });
+    await expect(client.connect(transport()(), { reconnect: true })).rejects.toThrow(
+      /reconnect` needs a function that makes a transport/,
+    );
+    expect(client.connected).toBe(false);
   });
 });

@@ -253,6 +253,8 @@ describe('@mcpkit/otel with the OpenTelemetry SDK', () => {
       expect(calls[0]!.value.buckets.boundaries).toEqual(DURATION_BUCKETS);
       // No per-session attribute on metrics: that would be unbounded cardinality.
       expect(calls[0]!.attributes['mcp.session.id']).toBeUndefined();
+      // A span attribute the conventions do not list for the histograms (spans keep it).
+      expect(calls[0]!.attributes['gen_ai.operation.name']).toBeUndefined();
     }
     const clientSession = await histogram('mcp.client.session.duration');
     expect(clientSession.dataPoints[0]!.value.count).toBe(1);

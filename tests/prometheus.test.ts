@@ -5,11 +5,12 @@
  */
 import { PassThrough } from 'node:stream';
 import { McpClient } from '@mcpkit/client';
+import { StreamableHttpClientTransport } from '@mcpkit/client/http';
 import { serve } from '@mcpkit/node/http';
 import { createPrometheusMetrics, type PrometheusMetrics, serveMetrics } from '@mcpkit/node/metrics';
 import { StdioServerTransport } from '@mcpkit/node/stdio';
 import { McpServer } from '@mcpkit/server';
-import { createStreamableHttpHandler } from '@mcpkit/server/http';
+import { createLegacySseHandler, createStreamableHttpHandler, InMemoryEventStore } from '@mcpkit/server/http';
 import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -86,10 +87,10 @@ describe('Prometheus metrics', () => {
     ).toBe(2);
     expect(value(families, 'mcpkit_server_requests_in_flight', { mcp_method_name: 'tools/call' })).toBe(0);
     expect(value(families, 'mcpkit_server_sessions_open', { network_transport: 'pipe' })).toBe(1);
-    // Requests answered: initialize, the tools/list McpClient sends before its first call, 7 calls
-    // and the unknown method; the notifications/initialized line comes in unanswered.
-    expect(count(families, 'mcpkit_message_size_bytes', { direction: 'out' })).toBe(10);
-    expect(count(families, 'mcpkit_message_size_bytes', { direction: 'in' })).toBe(11);
+    // Requests answered: initialize, 7 calls (a plain call sends no tools/list first) and the
+    // unknown method; the notifications/initialized line comes in unanswered.
+    expect(count(families, 'mcpkit_message_size_bytes', { direction: 'out' })).toBe(9);
+    expect(count(families, 'mcpkit_message_size_bytes', { direction: 'in' })).toBe(10);
 
     await client.close();
     toServer.end(); // what the client process exiting does to the server's stdin
@@ -129,6 +130,54 @@ describe('Prometheus metrics', () => {
     // notifications/initialized and the 10 calls (the SDK client lists no tools first).
     expect(count(families, 'mcpkit_message_size_bytes', { direction: 'out' })).toBeGreaterThanOrEqual(10);
     expect(count(families, 'mcpkit_message_size_bytes', { direction: 'in' })).toBe(12);
+  });
+
+  it('reports open SSE streams and the event store size of watched handlers, read when scraped', async () => {
+    const metrics = createPrometheusMetrics();
+    const server = demoServer(metrics);
+    let release: (() => void) | undefined;
+    server.tool('wait', async () => {
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return 'released';
+    });
+    const url = await metricsUrl(metrics);
+    // A handler with no event store (the legacy one): no store size to show, rather than a false 0.
+    metrics.watch(createLegacySseHandler(server));
+    expect(sample(await scrape(url), 'mcpkit_server_event_store_events', {})).toBeUndefined();
+    const handler = createStreamableHttpHandler(server, { eventStore: new InMemoryEventStore() });
+    const stopWatching = metrics.watch(handler);
+    const served = await serve(handler, { path: '/mcp' });
+    cleanups.push(() => served.close());
+    const streams = async () => value(await scrape(url), 'mcpkit_server_sse_streams_open', {});
+    const events = async () => value(await scrape(url), 'mcpkit_server_event_store_events', {});
+
+    const client = new McpClient({ name: 'sse-peer', version: '1.0.0' });
+    await client.connect(new StreamableHttpClientTransport(served.url));
+    cleanups.push(() => client.close());
+    await client.callTool('echo', { text: 'first' });
+    // The GET stream the client may hold open is one of the handler's streams as well.
+    const idle = await streams();
+    expect(idle).toBe(handler.streamCount);
+    const before = await events();
+    expect(before).toBeGreaterThan(0);
+
+    // Each call answered over SSE stores two events: the priming position and the result.
+    for (let i = 0; i < 3; i++) await client.callTool('echo', { text: String(i) });
+    expect(await events()).toBe(before + 6);
+
+    // A call still running holds its POST stream open.
+    const pending = client.callTool('wait', {});
+    await expect.poll(streams).toBe(idle + 1);
+    release!();
+    await expect(pending).resolves.toMatchObject({ content: [{ text: 'released' }] });
+    await expect.poll(streams).toBe(idle);
+
+    stopWatching();
+    const families = await scrape(url);
+    expect(value(families, 'mcpkit_server_sse_streams_open', {})).toBe(0);
+    expect(value(families, 'mcpkit_server_event_store_events', {})).toBe(0);
   });
 
   it('answers 404 off /metrics', async () => {

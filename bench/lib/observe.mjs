@@ -10,6 +10,15 @@
  * - `both`: the two combined.
  * - `otel-nosdk`: `@mcpkit/otel` with no SDK registered (what a library user pays who has not
  *   turned OpenTelemetry on).
+ * - `sdk-only`: the SDK of `otel` registered, and no observer: what the application's SDK costs
+ *   by itself, its AsyncLocalStorage context manager registered but not yet entered.
+ * - `sdk-active`: the same, with the context manager entered once, as any instrumentation does on
+ *   its first span (an HTTP instrumentation on the first request): from then on Node 20's promise
+ *   hooks run for every promise of the process. The difference to `otel` is what the adapter and
+ *   the SDK's per-request calls cost.
+ * - `context-only`: the SDK registered and an observer that only runs each handler inside a new
+ *   context (`context.with`), no span, no metric: the context switch's share of `otel`.
+ * - `otel-nowith`: `otel` without the adapter's `runHandler`: `otel` less the context switch.
  * @module
  */
 import { combineObservers } from '@mcpkit/core';
@@ -20,8 +29,14 @@ const mode = process.env.MCPKIT_BENCH_OBSERVE ?? '';
 export async function benchObserver() {
   if (mode === '') return undefined;
   if (mode === 'otel-nosdk') return (await import('@mcpkit/otel')).createOtelObserver();
+  if (mode === 'sdk-only') return void (await registerOtelSdk());
+  if (mode === 'sdk-active') return void (await activateContextManager());
+  if (mode === 'context-only') return await contextOnlyObserver();
+  if (mode === 'otel-nowith') return withoutRunHandler(await otelObserver());
   if (!['otel', 'prometheus', 'both'].includes(mode)) {
-    throw new Error(`MCPKIT_BENCH_OBSERVE must be otel, otel-nosdk, prometheus or both, got "${mode}"`);
+    throw new Error(
+      `MCPKIT_BENCH_OBSERVE must be otel, otel-nosdk, otel-nowith, sdk-only, sdk-active, context-only, prometheus or both, got "${mode}"`,
+    );
   }
   const otel = mode === 'prometheus' ? undefined : await otelObserver();
   const prometheus =
@@ -30,6 +45,42 @@ export async function benchObserver() {
 }
 
 async function otelObserver() {
+  await registerOtelSdk();
+  const { createOtelObserver } = await import('@mcpkit/otel');
+  return createOtelObserver();
+}
+
+/** `otel-nowith`: every hook of `otel` but `runHandler`, so handlers run in the ambient context. */
+function withoutRunHandler(otel) {
+  return {
+    requestStarted: (request) => otel.requestStarted(request),
+    requestFinished: (request, outcome) => otel.requestFinished(request, outcome),
+    notificationStarted: (notification) => otel.notificationStarted(notification),
+    notificationFinished: (notification, ms) => otel.notificationFinished(notification, ms),
+    sessionClosed: (session, ms) => otel.sessionClosed(session, ms),
+  };
+}
+
+/** `context-only`: an observer that only runs each handler inside a (span-less) context. */
+async function contextOnlyObserver() {
+  await registerOtelSdk();
+  const { context, createContextKey } = await import('@opentelemetry/api');
+  const key = createContextKey('bench');
+  return { runHandler: (_message, handler) => context.with(context.active().setValue(key, true), handler) };
+}
+
+/** `sdk-active`: registers the SDK and enters its context manager once, as instrumentation would. */
+async function activateContextManager() {
+  await registerOtelSdk();
+  const { context, createContextKey } = await import('@opentelemetry/api');
+  context.with(context.active().setValue(createContextKey('bench'), true), () => undefined);
+}
+
+/**
+ * Registers the OpenTelemetry SDK globally as an application would, exporting to exporters that
+ * drop everything (see the module comment). Shared with bench/otel-floor.mjs.
+ */
+export async function registerOtelSdk() {
   const { context, propagation, trace, metrics } = await import('@opentelemetry/api');
   const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
   const { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator, ExportResultCode } =
@@ -38,7 +89,6 @@ async function otelObserver() {
   const { MeterProvider, PeriodicExportingMetricReader, AggregationTemporality } = await import(
     '@opentelemetry/sdk-metrics'
   );
-  const { createOtelObserver } = await import('@mcpkit/otel');
   const drop = {
     export: (_items, done) => done({ code: ExportResultCode.SUCCESS }),
     shutdown: async () => {},
@@ -55,5 +105,4 @@ async function otelObserver() {
       readers: [new PeriodicExportingMetricReader({ exporter: drop, exportIntervalMillis: 10_000 })],
     }),
   );
-  return createOtelObserver();
 }

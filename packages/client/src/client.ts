@@ -63,6 +63,7 @@ import {
 import { probeServer } from './era/negotiate.js';
 import { DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT, DEFAULT_MAX_INCOMING_REQUESTS } from './limits.js';
 import { type ClientMiddleware, ClientMiddlewareContext } from './middleware/context.js';
+import { type ConnectOptions, connectReconnecting, type TransportFactory } from './reconnect.js';
 
 /** Answers one request the server sends; `ctx` carries its signal, progress and notifications. */
 export type ClientRequestHandler = (params: Record<string, unknown>, ctx: ClientRequestContext) => unknown;
@@ -311,6 +312,11 @@ export class Client {
    * probe finds a legacy server) it performs the handshake: `initialize`, a version check, then
    * `notifications/initialized`.
    *
+   * Given a function that makes a transport instead, it connects over a fresh one; with
+   * `reconnect`, again whenever the connection is lost (see {@link ConnectOptions.reconnect}):
+   * calls in flight then fail with a `ConnectionClosedError` that says why, and calls made while
+   * it reconnects wait for it (or fail with a `ReconnectFailedError` when it gives up).
+   *
    * @throws {UnsupportedProtocolVersionError} when the server answers with a revision this
    *   client does not speak; the connection is closed.
    * @throws {LocalError} under `protocolEra: '2026'` when the server is a legacy one.
@@ -318,9 +324,18 @@ export class Client {
    * ```ts
    * const result = await client.connect(new StdioClientTransport({ command: 'node', args: ['server.js'] }));
    * console.log(result.serverInfo.name);
+   * // A stdio server started again (with backoff) when it dies:
+   * await client.connect(() => new StdioClientTransport({ command: 'node', args: ['server.js'] }), { reconnect: true });
    * ```
    */
-  async connect(transport: Transport, options: OutgoingRequestOptions = {}): Promise<InitializeResult> {
+  async connect(
+    transport: Transport | TransportFactory,
+    options: ConnectOptions = {},
+  ): Promise<InitializeResult> {
+    if (typeof transport === 'function') return this.connectOver(transport, options);
+    if (options.reconnect) {
+      throw new TypeError('connect: `reconnect` needs a function that makes a transport, not a transport');
+    }
     if (this.state !== 'new') throw new Error('A client connects once; create a new Client to reconnect');
     this.state = 'initializing';
     const observer = this.options.observer;
@@ -355,6 +370,14 @@ export class Client {
       if (modern) return this.settle(transport, modern.result, modern.version);
     }
     return this.initialize(connection, transport, options);
+  }
+
+  /** `connect(factory, options)`: once over `factory()`, or with reconnection when asked. */
+  private async connectOver(factory: TransportFactory, options: ConnectOptions): Promise<InitializeResult> {
+    const { reconnect, ...handshake } = options;
+    if (!reconnect) return this.connect(await factory(), handshake);
+    await connectReconnecting(this, factory, reconnect === true ? {} : reconnect, handshake);
+    return this.initializeResult!;
   }
 
   /**

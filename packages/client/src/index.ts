@@ -46,10 +46,12 @@ export {
   type MessageDirection,
 } from './middleware/context.js';
 export {
+  type ConnectOptions,
   connectReconnecting,
   ReconnectFailedError,
   type Reconnection,
   type ReconnectOptions,
+  type TransportFactory,
 } from './reconnect.js';
 export {
   backoffDelay,

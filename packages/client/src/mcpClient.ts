@@ -43,6 +43,7 @@ import type { ClientRequestContext } from './context.js';
 import { applyElicitationDefaults } from './elicitationDefaults.js';
 import { ListenStream } from './era/listen.js';
 import { DEFAULT_MAX_PAGES, PaginationError } from './limits.js';
+import type { ConnectOptions, TransportFactory } from './reconnect.js';
 import { SessionSetup } from './sessionSetup.js';
 import { type ClientTaskMethod, type ClientTaskOptions, ClientTaskReceiver } from './taskReceiver.js';
 
@@ -540,7 +541,12 @@ export class McpClient extends Client {
    * await client.connect(new StreamableHttpClientTransport('http://127.0.0.1:3000/mcp'));
    * ```
    */
-  override async connect(transport: Transport, options?: OutgoingRequestOptions): Promise<InitializeResult> {
+  override async connect(
+    transport: Transport | TransportFactory,
+    options?: ConnectOptions,
+  ): Promise<InitializeResult> {
+    // A factory comes back here with each transport it makes.
+    if (typeof transport === 'function') return super.connect(transport, options);
     transport.onSessionRecovered = () => this.sessionRecovered();
     const result = await super.connect(transport, options);
     // Listeners registered before connecting: under 2026-07-28 they need the listen stream.

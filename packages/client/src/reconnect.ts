@@ -7,9 +7,10 @@
  * transport is a fresh process, so the server is restarted.
  * @module
  */
-import { type InitializeResult, LocalError, type Transport } from '@mcpkit/core';
+import { type InitializeResult, LocalError, type OutgoingRequestOptions, type Transport } from '@mcpkit/core';
 import type { Client } from './client.js';
-import { McpClient } from './mcpClient.js';
+// Types only: client.ts imports this module, so a value import of McpClient would be a cycle.
+import type { McpClient } from './mcpClient.js';
 import {
   backoffDelay,
   CrashWindow,
@@ -32,6 +33,37 @@ export interface ReconnectOptions extends RestartOptions {
   onReconnect?: (reconnects: number, result: InitializeResult) => void;
   /** Called once when reconnecting stops for good (attempts used up, circuit open), with why. */
   onGiveUp?: (error: ReconnectFailedError) => void;
+}
+
+/**
+ * Makes a fresh transport for each connection attempt: for stdio, a new process.
+ *
+ * @example
+ * ```ts
+ * import { StdioClientTransport } from '@mcpkit/node/stdio';
+ * const factory: TransportFactory = () => new StdioClientTransport({ command: 'node', args: ['server.js'] });
+ * ```
+ */
+export type TransportFactory = () => Transport | Promise<Transport>;
+
+/**
+ * Options of `client.connect()`: the handshake's request options, and `reconnect`.
+ *
+ * @example
+ * ```ts
+ * import { StdioClientTransport } from '@mcpkit/node/stdio';
+ * const options: ConnectOptions = { timeout: 5_000, reconnect: { maxAttempts: 3 } };
+ * await client.connect(() => new StdioClientTransport({ command: 'node', args: ['server.js'] }), options);
+ * ```
+ */
+export interface ConnectOptions extends OutgoingRequestOptions {
+  /**
+   * Connect again whenever the connection is lost (not closed by `close()`), over a fresh
+   * transport from the factory `connect` was given (for stdio: the command is started again),
+   * with backoff: `true` for the defaults, or the backoff and callbacks. Needs a transport factory,
+   * not a transport. Default off.
+   */
+  reconnect?: boolean | ReconnectOptions;
 }
 
 /**
@@ -75,7 +107,8 @@ export interface Reconnection {
  * naming the cause; requests made while reconnecting wait for it and then go out (or fail with
  * a {@link ReconnectFailedError} if it gives up). An `McpClient` then subscribes again and sets
  * its log level again, and clears its list caches, as after an HTTP session recovery
- * (`onSessionRecovered` listeners run).
+ * (`onSessionRecovered` listeners run). `handshake` holds the request options of every connect
+ * (a timeout, say). `client.connect(transport, { reconnect })` calls this.
  *
  * @example
  * ```ts
@@ -88,10 +121,11 @@ export interface Reconnection {
  */
 export async function connectReconnecting(
   client: Client,
-  transport: () => Transport | Promise<Transport>,
+  transport: TransportFactory,
   options: ReconnectOptions = {},
+  handshake: OutgoingRequestOptions = {},
 ): Promise<Reconnection> {
-  const link = new Reconnector(client, transport, options);
+  const link = new Reconnector(client, transport, options, handshake);
   await link.connect();
   return link;
 }
@@ -103,15 +137,17 @@ class Reconnector implements Reconnection {
 
   constructor(
     private readonly client: Client,
-    private readonly transport: () => Transport | Promise<Transport>,
+    private readonly transport: TransportFactory,
     private readonly options: ReconnectOptions,
+    /** The options of each handshake (its timeout, say). */
+    private readonly handshake: OutgoingRequestOptions,
   ) {
     this.policy = restartPolicy(options);
     this.crashes = new CrashWindow(this.policy);
   }
 
   async connect(): Promise<InitializeResult> {
-    const result = await this.client.connect(await this.transport());
+    const result = await this.client.connect(await this.transport(), this.handshake);
     this.client.onClose((error) => this.lost(error));
     return result;
   }
@@ -155,7 +191,9 @@ class Reconnector implements Reconnection {
       try {
         const result = await this.connect();
         this.reconnects++;
-        if (client instanceof McpClient) await client.sessionRecovered();
+        // An McpClient subscribes again and sets its log level again; a plain Client has no setup.
+        const recovered = (client as Partial<Pick<McpClient, 'sessionRecovered'>>).sessionRecovered;
+        if (recovered) await recovered.call(client);
         this.options.onReconnect?.(this.reconnects, result);
         return;
       } catch (error) {

@@ -15,5 +15,6 @@ export {
   createPrometheusMetrics,
   type PrometheusMetrics,
   type PrometheusMetricsOptions,
+  type WatchedHandler,
 } from './metrics/prometheus.js';
 export { type MetricsListener, type ServeMetricsOptions, serveMetrics } from './metrics/serve.js';

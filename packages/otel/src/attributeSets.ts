@@ -23,16 +23,22 @@ export class AttributeSet {
   constructor(
     /** `{mcp.method.name} {target}` (target only where the conventions name it). */
     readonly spanName: string,
-    /** The attributes shared by spans and the operation histograms (never changed: the SDK keeps it). */
+    /** The span's attributes at start (never changed: the SDK keeps it). */
     readonly attributes: Attributes,
+    /**
+     * The operation histograms' attributes: the span's less `gen_ai.operation.name`, which the
+     * conventions list for spans only. One key fewer is less for the metrics SDK to hash on every
+     * `record`. The same object as {@link attributes} when nothing differs.
+     */
+    readonly metricAttributes: Attributes,
   ) {}
 
-  /** {@link attributes} plus `error.type` (and the JSON-RPC code, when there is one). */
+  /** {@link metricAttributes} plus `error.type` (and the JSON-RPC code, when there is one). */
   failed(errorType: string, errorCode: number | undefined): Attributes {
     const key = errorCode === undefined ? errorType : `${errorType}\u0000${errorCode}`;
     let set = this.failures?.get(key);
     if (set) return set;
-    set = { ...this.attributes, [Attr.errorType]: errorType };
+    set = { ...this.metricAttributes, [Attr.errorType]: errorType };
     if (errorCode !== undefined) set[Attr.statusCode] = String(errorCode);
     Object.freeze(set);
     this.failures ??= new Map();
@@ -48,7 +54,7 @@ export class AttributeSet {
  * ```ts
  * const sets = new AttributeSets(false);
  * declare const request: ObservedRequest;
- * histogram.record(0.002, sets.of(request, request.target).attributes);
+ * histogram.record(0.002, sets.of(request, request.target).metricAttributes);
  * ```
  */
 export class AttributeSets {
@@ -83,14 +89,13 @@ function build(
   version: string | undefined,
   transport: string | undefined,
 ): AttributeSet {
-  const attributes: Attributes = { [Attr.methodName]: method };
-  if (version) attributes[Attr.protocolVersion] = version;
-  if (transport) attributes[Attr.networkTransport] = transport;
-  if (method === 'tools/call') {
-    attributes[Attr.operationName] = 'execute_tool';
-    if (target) attributes[Attr.toolName] = target;
-  } else if (method === 'prompts/get' && target) {
-    attributes[Attr.promptName] = target;
-  }
-  return new AttributeSet(item ? `${method} ${item}` : method, Object.freeze(attributes));
+  const metric: Attributes = { [Attr.methodName]: method };
+  if (version) metric[Attr.protocolVersion] = version;
+  if (transport) metric[Attr.networkTransport] = transport;
+  if (method === 'tools/call' && target) metric[Attr.toolName] = target;
+  else if (method === 'prompts/get' && target) metric[Attr.promptName] = target;
+  Object.freeze(metric);
+  const span =
+    method === 'tools/call' ? Object.freeze({ ...metric, [Attr.operationName]: 'execute_tool' }) : metric;
+  return new AttributeSet(item ? `${method} ${item}` : method, span, metric);
 }

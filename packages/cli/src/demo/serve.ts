@@ -10,7 +10,11 @@ import { serveFolder } from '@mcpkit/node/folder';
 import { toNodeListener } from '@mcpkit/node/http';
 import type { McpServer } from '@mcpkit/server';
 import { type HttpGate, rateLimit } from '@mcpkit/server/guards';
-import { createLegacySseHandler, createStreamableHttpHandler } from '@mcpkit/server/http';
+import {
+  createLegacySseHandler,
+  createStreamableHttpHandler,
+  type McpHttpHandler,
+} from '@mcpkit/server/http';
 import type { ServeSettings } from '../args.js';
 import { CliError, ExitCode } from '../errors.js';
 import { MCP_PATH, startHttp, stopHttp } from '../httpServe.js';
@@ -74,7 +78,7 @@ export async function serve(settings: ServeSettings, io: CliIo): Promise<number>
   try {
     return settings.transport === 'stdio'
       ? await serveStdio(server, io, log)
-      : await serveHttp(server, settings, io, log, limiter?.httpGate, cluster);
+      : await serveHttp(server, settings, io, log, limiter?.httpGate, cluster, metrics?.watch);
   } finally {
     await cluster?.close();
     await metrics?.close();
@@ -93,7 +97,7 @@ async function startMetrics(port: number, log: (line: string) => void) {
     );
   });
   log(`Prometheus metrics on http://127.0.0.1:${listener.port}/metrics`);
-  return { observer: prometheus.observer, close: () => listener.close() };
+  return { observer: prometheus.observer, watch: prometheus.watch, close: () => listener.close() };
 }
 
 /** `--folder DIR…`: each directory as read-only `file://` resources beside the demo's own. */
@@ -133,6 +137,7 @@ async function serveHttp(
   log: (line: string) => void,
   gate: HttpGate | undefined,
   cluster: ClusterNode | undefined,
+  watch: ((handler: McpHttpHandler) => unknown) | undefined,
 ): Promise<number> {
   const streamable = createStreamableHttpHandler(server, {
     stateless: settings.stateless,
@@ -141,6 +146,9 @@ async function serveHttp(
     ...cluster?.handlerOptions,
   });
   const legacy = createLegacySseHandler(server);
+  // --metrics-port: open SSE streams and the event store's size, read when scraped.
+  watch?.(streamable);
+  watch?.(legacy);
   const onError = (error: Error) => log(`HTTP error: ${error.message}`);
   // With --auth-issuer, /mcp and its metadata go through `protect`, set up once the port is known.
   const auth = settings.authIssuer === undefined ? undefined : await import('./protected.js');

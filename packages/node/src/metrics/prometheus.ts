@@ -23,10 +23,33 @@ export interface PrometheusMetricsOptions {
   registry?: Registry;
 }
 
+/**
+ * What {@link PrometheusMetrics.watch} reads of an HTTP handler: every mcpkit handler
+ * (`createStreamableHttpHandler`, `createLegacySseHandler`) has both.
+ *
+ * @example
+ * ```ts
+ * const counts: WatchedHandler = { streamCount: 2, storedEvents: 40 };
+ * ```
+ */
+export interface WatchedHandler {
+  /** SSE responses open now. */
+  readonly streamCount: number;
+  /** Events its event store holds, when the store counts them. */
+  readonly storedEvents?: number | undefined;
+}
+
 /** What {@link createPrometheusMetrics} returns. */
 export interface PrometheusMetrics {
   /** Install as the `observer` option of a server or client (or combine it with others). */
   readonly observer: Observer;
+  /**
+   * Also reports `handler`'s open SSE streams (`mcpkit_server_sse_streams_open`) and its event
+   * store's size (`mcpkit_server_event_store_events`, present once a watched store counts its
+   * events), read when scraped, so nothing is paid per message. Several handlers add up. Returns a
+   * function that stops watching.
+   */
+  watch(handler: WatchedHandler): () => void;
   /** The registry holding the metrics. */
   readonly registry: Registry;
   /** The metrics in the Prometheus text exposition format (0.0.4), for any framework's route. */
@@ -62,6 +85,7 @@ export function createPrometheusMetrics(options: PrometheusMetricsOptions = {}):
   const observer = new PrometheusObserver(registry);
   return {
     observer,
+    watch: watchedHandlerGauges(registry),
     registry,
     text: () => registry.metrics(),
     contentType: registry.contentType,
@@ -182,4 +206,42 @@ function operationLabels(request: ObservedRequest): Partial<Record<OperationLabe
   if (target !== undefined && request.method === 'tools/call') labels.gen_ai_tool_name = target;
   else if (target !== undefined && request.method === 'prompts/get') labels.gen_ai_prompt_name = target;
   return labels;
+}
+
+const EVENTS_GAUGE = 'mcpkit_server_event_store_events';
+
+/**
+ * The gauges of watched HTTP handlers, summed over them when scraped. The event-store gauge is
+ * registered only once a watched handler's store counts its events: absent, rather than a false 0,
+ * for stores that do not (a shared one).
+ */
+function watchedHandlerGauges(registry: Registry): (handler: WatchedHandler) => () => void {
+  const handlers = new Set<WatchedHandler>();
+  new Gauge({
+    name: 'mcpkit_server_sse_streams_open',
+    help: 'SSE responses open (POST answers streamed as SSE, GET streams, legacy HTTP+SSE streams).',
+    registers: [registry],
+    collect() {
+      let open = 0;
+      for (const handler of handlers) open += handler.streamCount;
+      this.set(open);
+    },
+  });
+  const events = new Gauge({
+    name: EVENTS_GAUGE,
+    help: 'Events held for resumable SSE streams, by the event stores that count them.',
+    registers: [],
+    collect() {
+      let held = 0;
+      for (const handler of handlers) held += handler.storedEvents ?? 0;
+      this.set(held);
+    },
+  });
+  return (handler) => {
+    handlers.add(handler);
+    if (handler.storedEvents !== undefined && !registry.getSingleMetric(EVENTS_GAUGE)) {
+      registry.registerMetric(events);
+    }
+    return () => handlers.delete(handler);
+  };
 }

@@ -95,6 +95,8 @@ export interface EventStore {
   holdStream?(streamId: string): boolean | Promise<boolean>;
   /** Gives up what {@link holdStream} reserved (the GET ended). */
   releaseStream?(streamId: string): void | Promise<void>;
+  /** Events held, when the store can tell at no cost (read by metrics). Optional. */
+  readonly size?: number;
 }
 
 /**

@@ -57,6 +57,13 @@ export interface McpHttpHandler {
   close(): Promise<void>;
   /** Sessions currently open. */
   readonly sessionCount: number;
+  /** SSE responses currently open: POST answers streamed as SSE, GET streams, legacy streams. */
+  readonly streamCount: number;
+  /**
+   * Events held by the handler's event store, when the store says (`InMemoryEventStore` does);
+   * `undefined` with no store or one that does not count (a shared store).
+   */
+  readonly storedEvents: number | undefined;
 }
 
 /** The logic behind a handler, over the request view shared with host adapters. */
@@ -65,11 +72,15 @@ export interface HttpEndpoint {
   close(): Promise<void>;
   readonly sessionCount: number;
   readonly cors: CorsPolicy | undefined;
+  /** The open SSE connections (for `streamCount`). */
+  readonly connections: { readonly size: number };
+  /** The event store, if any (for `storedEvents`; see `EventStore.size`). */
+  readonly eventStore?: { readonly size?: number } | undefined;
 }
 
 /**
  * Wraps an endpoint in the one-argument handler function, with `handle`, `close`,
- * `sessionCount`, and the lower-level entry host adapters look for.
+ * `sessionCount`, `streamCount`, `storedEvents`, and the lower-level entry host adapters look for.
  *
  * @example
  * ```ts
@@ -91,6 +102,8 @@ export function toFetchHandler<Handler extends McpHttpHandler>(endpoint: HttpEnd
     },
     close: { value: () => endpoint.close() },
     sessionCount: { get: () => endpoint.sessionCount },
+    streamCount: { get: () => endpoint.connections.size },
+    storedEvents: { get: () => endpoint.eventStore?.size },
     [RAW_HTTP_HANDLER]: { value: raw },
   });
   return handler;

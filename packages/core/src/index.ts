@@ -56,6 +56,7 @@ export {
   type RequestId,
 } from './jsonrpc/messages.js';
 export { DEFAULT_MAX_INCOMING_PER_SECOND } from './jsonrpc/rateLimit.js';
+export { BaseRequestContext } from './jsonrpc/requestContext.js';
 export {
   composeMiddleware,
   composeMiddlewareSync,

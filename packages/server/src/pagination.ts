@@ -257,3 +257,24 @@ export function pageFrom<T>(
   if (end >= items.length) return { items: slice };
   return { items: slice, nextCursor: cursorAfter(slice[slice.length - 1]!) };
 }
+
+/**
+ * The result of a list method for one page of registered items: their definitions under `key`,
+ * and `nextCursor` when more follow.
+ *
+ * @example
+ * ```ts
+ * listResult('tools', { items: [{ definition: { name: 'echo' } }], nextCursor: 'dDE' });
+ * // { tools: [{ name: 'echo' }], nextCursor: 'dDE' }
+ * ```
+ */
+export function listResult<K extends string, D>(
+  key: K,
+  page: Page<{ readonly definition: D }>,
+): Record<K, D[]> & { nextCursor?: string } {
+  const result = { [key]: page.items.map((item) => item.definition) } as Record<K, D[]> & {
+    nextCursor?: string;
+  };
+  if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+  return result;
+}

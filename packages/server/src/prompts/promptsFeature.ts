@@ -11,7 +11,7 @@ import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
 import type { ItemList } from '../listChanged.js';
 import { type InputRequiredResult, isInputRequired } from '../mrtr/signal.js';
-import { PagedCollection } from '../pagination.js';
+import { listResult, PagedCollection } from '../pagination.js';
 import { invalidParams, requireString, stringRecord } from '../params.js';
 import { type PromptConfig, type PromptHandler, RegisteredPrompt, toGetPromptResult } from './prompt.js';
 
@@ -80,10 +80,7 @@ export class PromptsFeature extends Feature {
   }
 
   private listPrompts(params: Record<string, unknown>): ListPromptsResult {
-    const page = this.registry.page(params.cursor, this.host.pageSize);
-    const result: ListPromptsResult = { prompts: page.items.map((prompt) => prompt.definition) };
-    if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
-    return result;
+    return listResult('prompts', this.registry.page(params.cursor, this.host.pageSize));
   }
 
   private async getPrompt(

@@ -17,7 +17,7 @@ import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
 import type { ItemList } from '../listChanged.js';
 import { type InputRequiredResult, isInputRequired } from '../mrtr/signal.js';
-import { PagedCollection } from '../pagination.js';
+import { listResult, PagedCollection } from '../pagination.js';
 import { invalidParams, requireString } from '../params.js';
 import { listResources } from './listing.js';
 import { toReadResourceResult } from './readResult.js';
@@ -140,12 +140,7 @@ export class ResourcesFeature extends Feature {
   }
 
   private listTemplates(params: Record<string, unknown>): ListResourceTemplatesResult {
-    const page = this.templates.page(params.cursor, this.host.pageSize);
-    const result: ListResourceTemplatesResult = {
-      resourceTemplates: page.items.map((template) => template.definition),
-    };
-    if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
-    return result;
+    return listResult('resourceTemplates', this.templates.page(params.cursor, this.host.pageSize));
   }
 
   private async read(

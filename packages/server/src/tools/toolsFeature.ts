@@ -25,7 +25,7 @@ import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
 import type { ItemList } from '../listChanged.js';
 import type { ServerMiddlewareContext } from '../middleware/context.js';
 import { InputRequiredSignal, isInputRequired } from '../mrtr/signal.js';
-import { PagedCollection } from '../pagination.js';
+import { listResult, PagedCollection } from '../pagination.js';
 import { invalidParams, requireString } from '../params.js';
 import { prepareObjectSchema } from './schemas.js';
 import {
@@ -146,9 +146,7 @@ export class ToolsFeature extends Feature {
   private listTools(params: Record<string, unknown>): ListToolsResult {
     const cursor = params.cursor;
     if (cursor === undefined && this.firstPage) return this.firstPage;
-    const page = this.registry.page(cursor, this.host.pageSize);
-    const result: ListToolsResult = { tools: page.items.map((tool) => tool.definition) };
-    if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+    const result: ListToolsResult = listResult('tools', this.registry.page(cursor, this.host.pageSize));
     if (cursor === undefined) this.firstPage = result;
     return result;
   }

@@ -10,13 +10,8 @@
 import { type InitializeResult, LocalError, type Transport } from '@mcpkit/core';
 import type { Client } from './client.js';
 import { McpClient } from './mcpClient.js';
-import {
-  backoffDelay,
-  CrashWindow,
-  type RestartOptions,
-  type RestartPolicy,
-  restartPolicy,
-} from './restart.js';
+import type { RestartOptions, RestartPolicy } from './restart.js';
+import { backoffDelay, CrashWindow, restartPolicy } from './restart.js';
 
 /**
  * Options of {@link connectReconnecting}: the backoff and crash circuit of {@link RestartOptions}

@@ -74,13 +74,10 @@ export class PromptsFeature extends Feature {
 
   protected handlers(): FeatureHandlers {
     return {
-      [Method.PromptsList]: (params) => this.listPrompts(params),
+      [Method.PromptsList]: (params): ListPromptsResult =>
+        listResult('prompts', this.registry.page(params.cursor, this.host.pageSize)),
       [Method.PromptsGet]: (params, ctx) => this.getPrompt(params, ctx),
     };
-  }
-
-  private listPrompts(params: Record<string, unknown>): ListPromptsResult {
-    return listResult('prompts', this.registry.page(params.cursor, this.host.pageSize));
   }
 
   private async getPrompt(

@@ -122,7 +122,8 @@ export class ResourcesFeature extends Feature {
     return {
       [Method.ResourcesList]: (params, ctx) =>
         listResources(this.resources, this.templates, params.cursor, this.host.pageSize, ctx),
-      [Method.ResourcesTemplatesList]: (params) => this.listTemplates(params),
+      [Method.ResourcesTemplatesList]: (params): ListResourceTemplatesResult =>
+        listResult('resourceTemplates', this.templates.page(params.cursor, this.host.pageSize)),
       [Method.ResourcesRead]: (params, ctx) => this.read(params, ctx),
       [Method.ResourcesSubscribe]: (params, ctx) => this.subscribe(params, ctx),
       [Method.ResourcesUnsubscribe]: (params, ctx) => this.unsubscribe(params, ctx),
@@ -137,10 +138,6 @@ export class ResourcesFeature extends Feature {
       (session) => session.subscriptions?.has(uri) === true,
       { subscribedTo: uri },
     );
-  }
-
-  private listTemplates(params: Record<string, unknown>): ListResourceTemplatesResult {
-    return listResult('resourceTemplates', this.templates.page(params.cursor, this.host.pageSize));
   }
 
   private async read(

@@ -12,6 +12,8 @@ import type { RawHttpRequest } from './rawHttp.js';
 interface PostView {
   readonly method: string;
   readonly params: Record<string, unknown> | undefined;
+  /** The revision its envelope names (`MCP-Protocol-Version` must equal it). */
+  readonly version: unknown;
 }
 
 /** Header name (lower case, without `mcp-param-`) → the `properties` path of the annotated parameter. */
@@ -85,15 +87,15 @@ function checkParams(request: RawHttpRequest, post: PostView, params: HeaderPara
  * @example
  * ```ts
  * declare const request: RawHttpRequest;
- * checkModernHeaders(request, { method: 'tools/list', params: {} }, '2026-07-28', () => undefined);
+ * checkModernHeaders(request, { method: 'tools/list', params: {}, version: '2026-07-28' }, () => undefined);
  * ```
  */
 export function checkModernHeaders(
   request: RawHttpRequest,
   post: PostView,
-  version: string,
   toolInputSchema: (toolName: string) => unknown,
 ): string | undefined {
+  const version = String(post.version);
   const header = request.header('mcp-protocol-version');
   if (header === null) return 'Header mismatch: the MCP-Protocol-Version header is required';
   if (header !== version) {

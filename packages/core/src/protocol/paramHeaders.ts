@@ -49,13 +49,6 @@ const TOKEN_SYMBOLS = "!#$%&'*+-.^_`|~";
 const SENTINEL_START = '=?base64?';
 const SENTINEL_END = '?=';
 
-/** Where the walk stands: the property path, the full pointer, and whether only `properties` led here. */
-interface Place {
-  readonly path: readonly string[];
-  readonly pointer: string;
-  readonly reachable: boolean;
-}
-
 /**
  * The `x-mcp-header` annotations of a tool's input schema and the first rule they break, if any.
  *
@@ -68,86 +61,59 @@ interface Place {
  */
 export function scanParamHeaders(inputSchema: unknown): ParamHeaderScan {
   const headers: ParamHeader[] = [];
-  const problem =
-    visit(inputSchema, { path: [], pointer: '', reachable: true }, 0, headers) ?? repeated(headers);
-  return { headers, problem };
+  return { headers, problem: visit(inputSchema, [], '', true, 0, headers) };
 }
 
+/**
+ * Visits a schema node (arrays: each item, at the same path). `reachable`: the node is the root or
+ * reached from it through `properties` keys only, the one place an annotation is allowed.
+ */
 function visit(
   node: unknown,
-  at: Place,
+  path: readonly string[],
+  pointer: string,
+  reachable: boolean,
   depth: number,
   found: ParamHeader[],
 ): ParamHeaderProblem | undefined {
-  if (depth > MAX_PARAM_HEADER_DEPTH) return { reason: 'depth', path: at.path, pointer: at.pointer };
-  if (Array.isArray(node)) {
-    const inside = { ...at, reachable: false };
-    for (const item of node) {
-      const problem = visit(item, inside, depth + 1, found);
-      if (problem) return problem;
-    }
-    return undefined;
+  if (depth > MAX_PARAM_HEADER_DEPTH) return { reason: 'depth', path, pointer };
+  if (typeof node !== 'object' || node === null) return undefined;
+  const list = Array.isArray(node);
+  const record = node as Record<string, unknown>;
+  if (!list && Object.hasOwn(record, 'x-mcp-header')) {
+    const name = record['x-mcp-header'];
+    const reason = annotationProblem(name, record.type, reachable && path.length > 0, found);
+    if (reason) return { reason, path, pointer, name };
+    found.push({ path, name: name as string });
   }
-  if (!isRecord(node)) return undefined;
-  if (Object.hasOwn(node, 'x-mcp-header')) {
-    const problem = annotationProblem(node, at);
-    if (problem) return problem;
-    found.push({ path: at.path, name: node['x-mcp-header'] as string });
-  }
-  for (const key of Object.keys(node)) {
+  for (const key of Object.keys(record)) {
     if (key === 'x-mcp-header' || DATA_KEYWORDS.has(key)) continue;
-    const child = node[key];
-    const problem =
-      key === 'properties' && isRecord(child)
-        ? visitProperties(child, at, depth, found)
-        : visit(
-            child,
-            { path: at.path, pointer: `${at.pointer}/${key}`, reachable: false },
-            depth + 1,
-            found,
-          );
+    const child = record[key];
+    let problem: ParamHeaderProblem | undefined;
+    if (key === 'properties' && isRecord(child) && !list) {
+      for (const name of Object.keys(child)) {
+        problem = visit(child[name], [...path, name], `${pointer}/${name}`, reachable, depth + 1, found);
+        if (problem) break;
+      }
+    } else problem = visit(child, path, list ? pointer : `${pointer}/${key}`, false, depth + 1, found);
     if (problem) return problem;
   }
   return undefined;
 }
 
-function visitProperties(
-  properties: Record<string, unknown>,
-  at: Place,
-  depth: number,
-  found: ParamHeader[],
-): ParamHeaderProblem | undefined {
-  for (const name of Object.keys(properties)) {
-    const place = { path: [...at.path, name], pointer: `${at.pointer}/${name}`, reachable: at.reachable };
-    const problem = visit(properties[name], place, depth + 1, found);
-    if (problem) return problem;
-  }
-  return undefined;
-}
-
-function annotationProblem(node: Record<string, unknown>, at: Place): ParamHeaderProblem | undefined {
-  const name = node['x-mcp-header'];
-  const problem = (reason: ParamHeaderProblem['reason']): ParamHeaderProblem => ({
-    reason,
-    path: at.path,
-    pointer: at.pointer,
-    name,
-  });
-  if (!at.reachable || at.path.length === 0) return problem('unreachable');
-  if (typeof name !== 'string' || name === '') return problem('empty');
-  if (!isHeaderToken(name)) return problem('token');
-  if (!HEADER_TYPES.has(node.type)) return problem('type');
-  return undefined;
-}
-
-function repeated(headers: readonly ParamHeader[]): ParamHeaderProblem | undefined {
-  const seen = new Set<string>();
-  for (const { path, name } of headers) {
-    const folded = name.toLowerCase();
-    if (seen.has(folded)) return { reason: 'twice', path, pointer: `/${path.join('/')}`, name };
-    seen.add(folded);
-  }
-  return undefined;
+/** What is wrong with one annotation, the ones `found` before it included (a tool has a handful). */
+function annotationProblem(
+  name: unknown,
+  type: unknown,
+  reachable: boolean,
+  found: readonly ParamHeader[],
+): ParamHeaderProblem['reason'] | undefined {
+  if (!reachable) return 'unreachable';
+  if (typeof name !== 'string' || name === '') return 'empty';
+  if (!isHeaderToken(name)) return 'token';
+  if (!HEADER_TYPES.has(type)) return 'type';
+  const folded = name.toLowerCase();
+  return found.some((header) => header.name.toLowerCase() === folded) ? 'twice' : undefined;
 }
 
 /**

@@ -79,6 +79,13 @@ function hostWith(entries: ServerEntry[], store: TokenStore, logins: string[]): 
   return host;
 }
 
+/** Two protected servers, and the empty token store the test's hosts share. */
+const twoUpstreams = async () => ({
+  alpha: await protectedUpstream('alpha'),
+  beta: await protectedUpstream('beta'),
+  store: new MemoryTokenStore(),
+});
+
 const audienceSeen = async (host: McpHost, tool: string) => {
   const result = await host.callTool(tool, {});
   return JSON.parse((result.content[0] as { text: string }).text).aud;
@@ -86,9 +93,7 @@ const audienceSeen = async (host: McpHost, tool: string) => {
 
 describe('host-owned login of remote servers (real oidc-provider)', () => {
   it('each server logs in once through the OAuth client with the host’s store, and sees only a token for its own audience', async () => {
-    const alpha = await protectedUpstream('alpha');
-    const beta = await protectedUpstream('beta');
-    const store = new MemoryTokenStore();
+    const { alpha, beta, store } = await twoUpstreams();
     const logins: string[] = [];
     const host = hostWith([alpha.entry, beta.entry], store, logins);
     expect(await audienceSeen(host, 'alpha__whoami')).toBe(alpha.resource);
@@ -101,9 +106,7 @@ describe('host-owned login of remote servers (real oidc-provider)', () => {
   });
 
   it('a second host on the same token store reaches both servers without logging in again', async () => {
-    const alpha = await protectedUpstream('alpha');
-    const beta = await protectedUpstream('beta');
-    const store = new MemoryTokenStore();
+    const { alpha, beta, store } = await twoUpstreams();
     const first: string[] = [];
     const one = hostWith([alpha.entry, beta.entry], store, first);
     await one.callTool('alpha__whoami', {});

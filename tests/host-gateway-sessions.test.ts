@@ -32,6 +32,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoHttp } from './fixtures/hostServers.js';
 import { eventually } from './support/eventually.js';
+import { closeGatewayRuns } from './support/gatewayRuns.js';
 
 type Capabilities = ConstructorParameters<typeof Client>[1];
 
@@ -90,11 +91,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.allSettled(clients.map((client) => client.close()));
-  for (const { gateway, served } of running) {
-    await served.close();
-    await gateway.close();
-  }
+  await closeGatewayRuns(clients, running);
   await paged?.close();
   await live?.close();
 });

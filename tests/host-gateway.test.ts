@@ -22,6 +22,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoHttp, demoStdio, reference } from './fixtures/hostServers.js';
 import { eventually } from './support/eventually.js';
+import { closeGatewayRuns } from './support/gatewayRuns.js';
 
 type Capabilities = ConstructorParameters<typeof Client>[1];
 
@@ -71,11 +72,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.allSettled(clients.map((client) => client.close()));
-  for (const { gateway, served } of running) {
-    await served.close();
-    await gateway.close();
-  }
+  await closeGatewayRuns(clients, running);
   await upstreamHttp?.close();
 });
 

@@ -4,7 +4,7 @@
  * to server span, with the MCP semantic conventions' attributes and histograms; the official SDK
  * client's `_meta` continues a trace too.
  */
-import { McpClient } from '@mcpkit/client';
+import { McpClient, type McpClientOptions } from '@mcpkit/client';
 import { StreamableHttpClientTransport } from '@mcpkit/client/http';
 import { createInMemoryPair } from '@mcpkit/core';
 import { serve } from '@mcpkit/node/http';
@@ -103,6 +103,14 @@ async function startServer() {
   return { server, url: served.url };
 }
 
+/** A host client with the observer, connected over Streamable HTTP and closed after the test. */
+async function connectHost(url: string, options: McpClientOptions = {}): Promise<McpClient> {
+  const client = new McpClient({ name: 'host', version: '1.0.0' }, { observer: observer(), ...options });
+  await client.connect(new StreamableHttpClientTransport(url));
+  cleanups.push(() => client.close());
+  return client;
+}
+
 const named = (name: string, kind: SpanKind): ReadableSpan => {
   const found = spans.getFinishedSpans().filter((span) => span.name === name && span.kind === kind);
   expect(found, `${name} (${SpanKind[kind]})`).toHaveLength(1);
@@ -122,9 +130,7 @@ async function histogram(name: string): Promise<HistogramMetricData> {
 describe('@mcpkit/otel with the OpenTelemetry SDK', () => {
   it('makes one trace of a host span, the client span and the server span over HTTP', async () => {
     const { url } = await startServer();
-    const client = new McpClient({ name: 'host', version: '1.0.0' }, { observer: observer() });
-    await client.connect(new StreamableHttpClientTransport(url));
-    cleanups.push(() => client.close());
+    const client = await connectHost(url);
 
     await hostTracer.startActiveSpan('host turn', async (host) => {
       await client.callTool('echo', { text: 'hi' });
@@ -160,9 +166,7 @@ describe('@mcpkit/otel with the OpenTelemetry SDK', () => {
 
   it('records error.type for JSON-RPC errors and tool errors, with an error status', async () => {
     const { url } = await startServer();
-    const client = new McpClient({ name: 'host', version: '1.0.0' }, { observer: observer() });
-    await client.connect(new StreamableHttpClientTransport(url));
-    cleanups.push(() => client.close());
+    const client = await connectHost(url);
 
     await client.callTool('broken', {});
     await expect(client.request('prompts/get', { name: 'nope' })).rejects.toThrow();
@@ -181,12 +185,7 @@ describe('@mcpkit/otel with the OpenTelemetry SDK', () => {
 
   it("continues the trace into the server's own requests to the client (roots/list)", async () => {
     const { url } = await startServer();
-    const client = new McpClient(
-      { name: 'host', version: '1.0.0' },
-      { observer: observer(), roots: [{ uri: 'file:///work' }] },
-    );
-    await client.connect(new StreamableHttpClientTransport(url));
-    cleanups.push(() => client.close());
+    const client = await connectHost(url, { roots: [{ uri: 'file:///work' }] });
 
     expect(await client.callTool('roots', {})).toMatchObject({ content: [{ text: 'file:///work' }] });
 
@@ -200,12 +199,7 @@ describe('@mcpkit/otel with the OpenTelemetry SDK', () => {
 
   it('gives notifications spans too, trace context carried in _meta, with no jsonrpc.request.id', async () => {
     const { url } = await startServer();
-    const client = new McpClient(
-      { name: 'host', version: '1.0.0' },
-      { observer: observer(), roots: [{ uri: 'file:///work' }] },
-    );
-    await client.connect(new StreamableHttpClientTransport(url));
-    cleanups.push(() => client.close());
+    const client = await connectHost(url, { roots: [{ uri: 'file:///work' }] });
 
     const method = 'notifications/roots/list_changed';
     await hostTracer.startActiveSpan('host notifies', async (host) => {

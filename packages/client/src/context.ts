@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { IncomingRequest, ProgressUpdate, RequestId } from '@mcpkit/core';
+import { BaseRequestContext, type IncomingRequest, type ProgressUpdate } from '@mcpkit/core';
 import type { Client, ClientProtocolVersion } from './client.js';
 
 /**
@@ -21,32 +21,19 @@ import type { Client, ClientProtocolVersion } from './client.js';
  * });
  * ```
  */
-export class ClientRequestContext {
+export class ClientRequestContext extends BaseRequestContext {
   constructor(
     /** The client the request arrived on. */
     readonly client: Client,
     /** @internal The engine's view of the request. */
     readonly request: IncomingRequest,
-  ) {}
-
-  /** Fires when the server cancels, the request is otherwise stopped, or the connection closes. */
-  get signal(): AbortSignal {
-    return this.request.signal;
-  }
-
-  /** The JSON-RPC id of the request. */
-  get requestId(): RequestId {
-    return this.request.id;
+  ) {
+    super(request);
   }
 
   /** The method the server called, e.g. `sampling/createMessage`. */
   get method(): string {
     return this.request.method;
-  }
-
-  /** The request's `_meta`, if any. */
-  get meta(): Record<string, unknown> | undefined {
-    return this.request.meta;
   }
 
   /** The token the server asked progress to be reported under, if it asked. */

@@ -11,13 +11,8 @@ import { type InitializeResult, LocalError, type OutgoingRequestOptions, type Tr
 import type { Client } from './client.js';
 // Types only: client.ts imports this module, so a value import of McpClient would be a cycle.
 import type { McpClient } from './mcpClient.js';
-import {
-  backoffDelay,
-  CrashWindow,
-  type RestartOptions,
-  type RestartPolicy,
-  restartPolicy,
-} from './restart.js';
+import type { RestartOptions, RestartPolicy } from './restart.js';
+import { backoffDelay, CrashWindow, restartPolicy } from './restart.js';
 
 /**
  * Options of {@link connectReconnecting}: the backoff and crash circuit of {@link RestartOptions}

@@ -59,6 +59,7 @@ export {
   type RequestId,
 } from './jsonrpc/messages.js';
 export { DEFAULT_MAX_INCOMING_PER_SECOND } from './jsonrpc/rateLimit.js';
+export { BaseRequestContext } from './jsonrpc/requestContext.js';
 export {
   composeMiddleware,
   composeMiddlewareSync,
@@ -248,18 +249,17 @@ export {
   type InMemoryTaskStoreOptions,
 } from './tasks/memoryStore.js';
 export { withRelatedTask } from './tasks/receiver.js';
-export {
-  isTerminalStatus,
-  type TaskCreateOptions,
-  type TaskEvent,
-  type TaskOutcome,
-  type TaskPage,
-  type TaskPatch,
-  type TaskRequest,
-  type TaskRequestor,
-  type TaskStore,
-  unknownTaskError,
+export type {
+  TaskCreateOptions,
+  TaskEvent,
+  TaskOutcome,
+  TaskPage,
+  TaskPatch,
+  TaskRequest,
+  TaskRequestor,
+  TaskStore,
 } from './tasks/store.js';
+export { isTerminalStatus, unknownTaskError } from './tasks/store.js';
 export {
   createInMemoryPair,
   type InMemoryPairOptions,

@@ -73,10 +73,23 @@ export {
   encodeOutgoingNotification,
   encodeOutgoingRequest,
 } from './protocol/outgoing.js';
+export {
+  decodeHeaderValue,
+  encodeHeaderValue,
+  isHeaderToken,
+  MAX_PARAM_HEADER_DEPTH,
+  nameParamOf,
+  type ParamHeader,
+  type ParamHeaderProblem,
+  type ParamHeaderScan,
+  scanParamHeaders,
+  valueAtPath,
+} from './protocol/paramHeaders.js';
 export { negotiateProtocolVersion } from './protocol/revisions.js';
 export {
   concatBytes,
   formatIssues,
+  isAsciiAlphanumeric,
   isBase64Char,
   isPlainObject,
   isPromiseLike,

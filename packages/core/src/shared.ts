@@ -105,21 +105,31 @@ export function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLik
 }
 
 /**
- * True for a character code of the base64 alphabet (`A-Z a-z 0-9 + /`, without `=` padding).
+ * True for a character code of `A-Z a-z 0-9`: the letters and digits that base64, base64url,
+ * HTTP tokens and tool names all allow.
+ *
+ * @example
+ * ```ts
+ * isAsciiAlphanumeric('q'.charCodeAt(0)); // true
+ * ```
+ */
+export function isAsciiAlphanumeric(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+}
+
+/**
+ * True for a character code of the base64 alphabet (`A-Z a-z 0-9 + /`, without `=` padding), or
+ * of the base64url one (`A-Z a-z 0-9 - _`) when `alphabet` says so.
  *
  * @example
  * ```ts
  * isBase64Char('+'.charCodeAt(0)); // true
+ * isBase64Char('_'.charCodeAt(0), 'base64url'); // true
  * ```
  */
-export function isBase64Char(code: number): boolean {
-  return (
-    (code >= 65 && code <= 90) ||
-    (code >= 97 && code <= 122) ||
-    (code >= 48 && code <= 57) ||
-    code === 43 ||
-    code === 47
-  );
+export function isBase64Char(code: number, alphabet: 'base64' | 'base64url' = 'base64'): boolean {
+  if (isAsciiAlphanumeric(code)) return true;
+  return alphabet === 'base64' ? code === 43 || code === 47 : code === 45 || code === 95;
 }
 
 /**

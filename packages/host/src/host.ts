@@ -5,32 +5,25 @@
  */
 import type { KeepAliveOptions, McpClient } from '@mcpkit/client';
 import { type RestartOptions, restartPolicy } from '@mcpkit/client';
-import {
-  type CallToolResult,
-  type CompleteRequestParams,
-  type CompleteResult,
-  ErrorCode,
-  type GetPromptResult,
-  type Implementation,
-  LocalError,
-  type LoggingLevel,
-  type LoggingMessageNotificationParams,
-  McpError,
-  type OutgoingRequestOptions,
-  type Prompt,
-  type ReadResourceResult,
-  type Resource,
-  type ResourceTemplate,
-  type Root,
-  type Tool,
+import type {
+  CallToolResult,
+  CompleteRequestParams,
+  CompleteResult,
+  GetPromptResult,
+  Implementation,
+  LoggingLevel,
+  LoggingMessageNotificationParams,
+  OutgoingRequestOptions,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Root,
+  Tool,
 } from '@mcpkit/core';
-import {
-  Catalogue,
-  type CatalogueKind,
-  type HostEntry,
-  type NameCollision,
-  type Route,
-} from './catalogue/catalogue.js';
+import { ErrorCode, LocalError, McpError } from '@mcpkit/core';
+import type { CatalogueKind, HostEntry, NameCollision, Route } from './catalogue/catalogue.js';
+import { Catalogue } from './catalogue/catalogue.js';
 import type { Naming } from './catalogue/names.js';
 import { ClientFactory } from './clientFactory.js';
 import type { ServerEntry } from './config.js';

@@ -10,21 +10,18 @@
  * task fails it.
  * @module
  */
-import {
-  ErrorCode,
-  isTerminalStatus,
-  McpError,
-  type Task,
-  type TaskCreateOptions,
-  type TaskEvent,
-  type TaskOutcome,
-  type TaskPage,
-  type TaskPatch,
-  type TaskRequest,
-  type TaskRequestor,
-  type TaskStore,
-  unknownTaskError,
+import type {
+  Task,
+  TaskCreateOptions,
+  TaskEvent,
+  TaskOutcome,
+  TaskPage,
+  TaskPatch,
+  TaskRequest,
+  TaskRequestor,
+  TaskStore,
 } from '@mcpkit/core';
+import { ErrorCode, isTerminalStatus, McpError, unknownTaskError } from '@mcpkit/core';
 import { makeTaskCursor, parseTaskCursor } from '@mcpkit/core/internal';
 import type { Redis } from 'ioredis';
 import { TaskLeases } from './taskLease.js';

@@ -16,9 +16,8 @@ import type {
   ListRootsResult,
   LoggingLevel,
   OutgoingRequestOptions,
-  RequestId,
 } from '@mcpkit/core';
-import { LOGGING_LEVELS, Method, Notification, type ProgressUpdate } from '@mcpkit/core';
+import { BaseRequestContext, LOGGING_LEVELS, Method, Notification, type ProgressUpdate } from '@mcpkit/core';
 import { sendThrough } from './middleware/sending.js';
 import { askClientUnderModern } from './modern/inputRounds.js';
 import type { InputRounds } from './mrtr/runner.js';
@@ -78,7 +77,7 @@ const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'aler
  * });
  * ```
  */
-export class RequestContext {
+export class RequestContext extends BaseRequestContext {
   private loggerInstance: RequestLogger | undefined;
   private scopeView: RequestScope | undefined;
   /**
@@ -94,7 +93,9 @@ export class RequestContext {
     readonly request: IncomingRequest,
     /** @internal Set for a 2026-07-28 request only. */
     readonly modern?: ModernRequestParts,
-  ) {}
+  ) {
+    super(request);
+  }
 
   /**
    * Who sent this request and under which revision: from the session under 2025 revisions, from
@@ -154,11 +155,6 @@ export class RequestContext {
     return this.rounds?.round ?? 0;
   }
 
-  /** Fires when the client cancels, the request times out, or the connection closes. */
-  get signal(): AbortSignal {
-    return this.request.signal;
-  }
-
   /**
    * The request's cancellation without its signal: pass it as `cancelledBy` to a request made on
    * this one's behalf (a gateway forwarding a call) and that request is cancelled with this one,
@@ -174,16 +170,6 @@ export class RequestContext {
    */
   get cancellation(): CancelSource {
     return this.request;
-  }
-
-  /** The JSON-RPC id of the request. */
-  get requestId(): RequestId {
-    return this.request.id;
-  }
-
-  /** The request's `_meta`, if any. */
-  get meta(): Record<string, unknown> | undefined {
-    return this.request.meta;
   }
 
   /** Who the transport says sent the request (set by an authorization layer). */

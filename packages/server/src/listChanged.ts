@@ -190,10 +190,14 @@ export abstract class ListedItem<State extends ItemState = ItemState> implements
     private readonly list: ItemList,
     /** @internal Everything a request reads; replaced whole by updates. */
     public state: State,
+    /** The member of the definition (and of an update) that is the key: name, URI or URI template. */
+    private readonly keyField: 'name' | 'uri' | 'uriTemplate',
   ) {}
 
   /** The key clients use (name, URI or URI template). */
-  abstract get key(): string;
+  get key(): string {
+    return (this.state.definition as Readonly<Record<string, string>>)[this.keyField]!;
+  }
 
   /** The item as its list (`tools/list`, `prompts/list`...) shows it. */
   get definition(): State['definition'] {
@@ -227,18 +231,17 @@ export abstract class ListedItem<State extends ItemState = ItemState> implements
   }
 
   /**
-   * @internal Applies an update: `changes` merge into the config (the `keyField` and `runField`
-   * members, name and handler say, aside), `build` validates and compiles the new state, and only then
-   * is it swapped in. A build that throws leaves the item unchanged.
+   * @internal Applies an update: `changes` merge into the config (the key and `runField` members,
+   * name and handler say, aside), `build` validates and compiles the new state, and only then is it
+   * swapped in. A build that throws leaves the item unchanged.
    */
   protected rebuild<K extends keyof State & string>(
     changes: { readonly [P in K]?: State[P] },
-    keyField: string,
     runField: K,
     build: (key: string, config: State['config'], run: State[K]) => State,
   ): this {
-    const config = mergeConfig(this.state.config, changes, [keyField, runField]);
-    const key = (changes as Readonly<Record<string, string | undefined>>)[keyField] ?? this.key;
+    const config = mergeConfig(this.state.config, changes, [this.keyField, runField]);
+    const key = (changes as Readonly<Record<string, string | undefined>>)[this.keyField] ?? this.key;
     this.replaceState(build(key, config, changes[runField] ?? this.state[runField]), key);
     return this;
   }

@@ -13,6 +13,7 @@
  * @module
  */
 import { ErrorCode, McpError } from '@mcpkit/core';
+import { fromBase64Url, toBase64Url } from './mrtr/digest.js';
 
 /**
  * What a {@link PagedCollection} needs of its items.
@@ -58,7 +59,7 @@ const MAX_CURSOR_LENGTH = 64;
  */
 export function encodeCursor(tag: string, numbers: readonly number[]): string {
   const text = tag + numbers.map((n) => n.toString(36)).join('.');
-  return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return toBase64Url(Uint8Array.from(text, (char) => char.charCodeAt(0)));
 }
 
 /**
@@ -104,12 +105,9 @@ export function invalidCursor(): McpError {
 
 function parseCursor(cursor: string, tag: string): number[] | undefined {
   if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH) return undefined;
-  let text: string;
-  try {
-    text = atob(cursor.replace(/-/g, '+').replace(/_/g, '/'));
-  } catch {
-    return undefined;
-  }
+  const bytes = fromBase64Url(cursor);
+  if (!bytes) return undefined;
+  const text = String.fromCharCode(...bytes);
   if (!text.startsWith(tag) || text.length === tag.length) return undefined;
   const numbers: number[] = [];
   for (const part of text.slice(tag.length).split('.')) {
@@ -256,4 +254,25 @@ export function pageFrom<T>(
   const slice = items.slice(start, end);
   if (end >= items.length) return { items: slice };
   return { items: slice, nextCursor: cursorAfter(slice[slice.length - 1]!) };
+}
+
+/**
+ * The result of a list method for one page of registered items: their definitions under `key`,
+ * and `nextCursor` when more follow.
+ *
+ * @example
+ * ```ts
+ * listResult('tools', { items: [{ definition: { name: 'echo' } }], nextCursor: 'dDE' });
+ * // { tools: [{ name: 'echo' }], nextCursor: 'dDE' }
+ * ```
+ */
+export function listResult<K extends string, D>(
+  key: K,
+  page: Page<{ readonly definition: D }>,
+): Record<K, D[]> & { nextCursor?: string } {
+  const result = { [key]: page.items.map((item) => item.definition) } as Record<K, D[]> & {
+    nextCursor?: string;
+  };
+  if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+  return result;
 }

@@ -29,14 +29,14 @@ import {
 import { mergeCapabilities, rejectUnknownOptions, toError } from '@mcpkit/core/internal';
 import { type BroadcastScope, inScope } from './broadcastScope.js';
 import type { RequestContext } from './context.js';
-import {
-  type MethodHandler,
-  type MethodNotificationHandler,
-  type NotificationHandler,
-  type RequestHandler,
-  SERVER_OPTION_KEYS,
-  type ServerOptions,
+import type {
+  MethodHandler,
+  MethodNotificationHandler,
+  NotificationHandler,
+  RequestHandler,
+  ServerOptions,
 } from './handlers.js';
+import { SERVER_OPTION_KEYS } from './handlers.js';
 import {
   type ServerMethodMiddleware,
   type ServerMiddleware,

@@ -7,25 +7,18 @@
  * @module
  */
 import type { JsonRpcMessage } from '@mcpkit/core';
-import { isRecord } from '@mcpkit/core/internal';
+import {
+  encodeHeaderValue,
+  isRecord,
+  MAX_PARAM_HEADER_DEPTH,
+  nameParamOf,
+  type ParamHeader,
+  type ParamHeaderProblem,
+  scanParamHeaders,
+  valueAtPath,
+} from '@mcpkit/core/internal';
 
 const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
-/** RFC 9110 `token` (1*tchar): what an `x-mcp-header` name may contain. */
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** Visible ASCII and space; anything else (tab, CR, LF, non-ASCII) goes base64. */
-const PLAIN = /^[\x20-\x7e]*$/;
-const SENTINEL_PREFIX = '=?base64?';
-const SENTINEL_SUFFIX = '?=';
-/** The types `x-mcp-header` may annotate (no `number`, no containers). */
-const HEADER_TYPES: ReadonlySet<unknown> = new Set(['string', 'integer', 'boolean']);
-/** Deeper schemas are not searched for annotations: the tool is refused instead. */
-const MAX_SCHEMA_DEPTH = 32;
-
-/** One annotated argument: its property path from the schema root, and its header name. */
-interface ParamHeader {
-  readonly path: readonly string[];
-  readonly name: string;
-}
 
 /**
  * The version in a message's envelope when the message is a 2026-07-28 request, else `undefined`.
@@ -40,24 +33,6 @@ export function envelopeVersionOf(message: JsonRpcMessage | JsonRpcMessage[]): s
   const meta = message.params?._meta;
   const version = isRecord(meta) ? meta[PROTOCOL_VERSION_KEY] : undefined;
   return typeof version === 'string' ? version : undefined;
-}
-
-/**
- * A header value as sent: plain when it is header-safe ASCII without surrounding whitespace and
- * does not look like the sentinel itself, else `=?base64?{UTF-8 as base64}?=`.
- *
- * @example
- * ```ts
- * encodeHeaderValue('us-west1'); // 'us-west1'
- * encodeHeaderValue('Hello, 世界'); // '=?base64?SGVsbG8sIOS4lueVjA==?='
- * ```
- */
-export function encodeHeaderValue(value: string): string {
-  const sentinel = value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX);
-  if (PLAIN.test(value) && value === value.trim() && !sentinel) return value;
-  let binary = '';
-  for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
-  return `${SENTINEL_PREFIX}${btoa(binary)}${SENTINEL_SUFFIX}`;
 }
 
 /**
@@ -99,7 +74,7 @@ export class ToolHeaders {
     const annotated = typeof name === 'string' ? this.byTool.get(name) : undefined;
     if (!annotated) return;
     for (const { path, name: header } of annotated) {
-      const value = valueAt(args, path);
+      const value = valueAtPath(args, path);
       const text = headerText(value);
       if (text !== undefined) headers[`mcp-param-${header.toLowerCase()}`] = encodeHeaderValue(text);
     }
@@ -123,13 +98,8 @@ export function addStandardHeaders(
   headers['mcp-protocol-version'] = version;
   if (!('method' in message)) return;
   headers['mcp-method'] = message.method;
-  const params = message.params;
-  const name =
-    message.method === 'resources/read'
-      ? params?.uri
-      : message.method === 'tools/call' || message.method === 'prompts/get'
-        ? params?.name
-        : undefined;
+  const source = nameParamOf(message.method);
+  const name = source === undefined ? undefined : message.params?.[source];
   if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
 }
 
@@ -141,81 +111,20 @@ function headerText(value: unknown): string | undefined {
   return undefined;
 }
 
-function valueAt(args: unknown, path: readonly string[]): unknown {
-  let value = args;
-  for (const key of path) {
-    if (!isRecord(value) || !Object.hasOwn(value, key)) return undefined;
-    value = value[key];
-  }
-  return value;
+/** A schema's valid annotations, or why they are invalid (in the client's words). */
+function annotations(schema: unknown): readonly ParamHeader[] | string {
+  const { headers, problem } = scanParamHeaders(schema);
+  return problem ? explain(problem) : headers;
 }
 
-/** A schema's valid annotations, or why they are invalid. */
-function annotations(schema: unknown): ParamHeader[] | string {
-  const found: ParamHeader[] = [];
-  const problem = walk(schema, [], true, 0, found);
-  if (problem) return problem;
-  const seen = new Set<string>();
-  for (const { name } of found) {
-    const folded = name.toLowerCase();
-    if (seen.has(folded)) return `x-mcp-header "${name}" is used twice (names are case-insensitive)`;
-    seen.add(folded);
-  }
-  return found;
-}
-
-/**
- * Visits every node of a schema. `reachable`: the node is the root or reached from it through
- * `properties` keys only, the one place an annotation is allowed.
- */
-function walk(
-  node: unknown,
-  path: string[],
-  reachable: boolean,
-  depth: number,
-  found: ParamHeader[],
-): string | undefined {
-  if (depth > MAX_SCHEMA_DEPTH) return `the inputSchema nests deeper than ${MAX_SCHEMA_DEPTH} levels`;
-  if (Array.isArray(node)) {
-    for (const item of node) {
-      const problem = walk(item, path, false, depth + 1, found);
-      if (problem) return problem;
-    }
-    return undefined;
-  }
-  if (!isRecord(node)) return undefined;
-  if (Object.hasOwn(node, 'x-mcp-header')) {
-    const problem = checkAnnotation(node, path, reachable);
-    if (problem) return problem;
-    found.push({ path: [...path], name: node['x-mcp-header'] as string });
-  }
-  for (const [key, child] of Object.entries(node)) {
-    if (key === 'properties' && isRecord(child)) {
-      for (const [property, schema] of Object.entries(child)) {
-        const problem = walk(schema, [...path, property], reachable, depth + 1, found);
-        if (problem) return problem;
-      }
-    } else if (key !== 'x-mcp-header') {
-      const problem = walk(child, path, false, depth + 1, found);
-      if (problem) return problem;
-    }
-  }
-  return undefined;
-}
-
-function checkAnnotation(
-  node: Record<string, unknown>,
-  path: string[],
-  reachable: boolean,
-): string | undefined {
-  const name = node['x-mcp-header'];
+function explain(problem: ParamHeaderProblem): string {
+  const { path, reason } = problem;
+  if (reason === 'depth') return `the inputSchema nests deeper than ${MAX_PARAM_HEADER_DEPTH} levels`;
+  if (reason === 'twice')
+    return `x-mcp-header "${String(problem.name)}" is used twice (names are case-insensitive)`;
   const where = path.length > 0 ? `"${path.join('.').slice(0, 64)}"` : 'the schema root';
-  if (!reachable || path.length === 0) {
-    return `x-mcp-header on ${where} is not reachable through "properties" alone`;
-  }
-  if (typeof name !== 'string' || name === '') return `x-mcp-header on ${where} is empty or not a string`;
-  if (!TOKEN.test(name)) return `x-mcp-header on ${where} is not an HTTP header token`;
-  if (!HEADER_TYPES.has(node.type))
-    return `x-mcp-header on ${where} annotates a non-primitive or number type`;
-  return undefined;
+  if (reason === 'unreachable') return `x-mcp-header on ${where} is not reachable through "properties" alone`;
+  if (reason === 'empty') return `x-mcp-header on ${where} is empty or not a string`;
+  if (reason === 'token') return `x-mcp-header on ${where} is not an HTTP header token`;
+  return `x-mcp-header on ${where} annotates a non-primitive or number type`;
 }

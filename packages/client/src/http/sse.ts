@@ -8,14 +8,13 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import { HttpTransportError } from './errors.js';
 import { readEventStream, SsePacer } from './eventStream.js';
 import { labelOf } from './messages.js';
+import type { HttpRequestOptions, ResponseBody } from './requester.js';
 import {
   bodyOf,
   DEFAULT_MAX_MESSAGE_SIZE,
   discardBody,
   HttpRequester,
-  type HttpRequestOptions,
   mediaType,
-  type ResponseBody,
   readFailure,
 } from './requester.js';
 

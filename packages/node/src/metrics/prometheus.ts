@@ -7,14 +7,8 @@
  * (`mcp_server_operation_duration_seconds`...), plus mcpkit gauges and counters.
  * @module
  */
-import {
-  MCP_DURATION_BUCKETS,
-  type ObservedOutcome,
-  type ObservedRequest,
-  type ObservedSession,
-  type Observer,
-  observedErrorType,
-} from '@mcpkit/core';
+import type { ObservedOutcome, ObservedRequest, ObservedSession, Observer } from '@mcpkit/core';
+import { MCP_DURATION_BUCKETS, observedErrorType } from '@mcpkit/core';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Options of {@link createPrometheusMetrics}. */

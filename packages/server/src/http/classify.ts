@@ -140,7 +140,7 @@ export function checkModernPost(
   // the body -32020 (even when the body names an unknown version), and only then -32022.
   const shape = envelopeShapeError(post.params);
   if (shape) return errorReply(400, shape, id);
-  const mismatch = checkModernHeaders(request, post, String(version), toolInputSchema);
+  const mismatch = checkModernHeaders(request, post, toolInputSchema);
   if (mismatch !== undefined) return errorReply(400, new McpError(ErrorCode.HeaderMismatch, mismatch), id);
   if (!isModernProtocolVersion(version)) return errorReply(400, unsupportedVersion(version), id);
   if (!methodExists(method, 'c2s', version) || !answers(method)) {

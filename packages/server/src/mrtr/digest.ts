@@ -3,6 +3,7 @@
  * same code runs in Node, Deno, Bun, workers and browsers.
  * @module
  */
+import { isBase64Char } from '@mcpkit/core/internal';
 
 const encoder = new TextEncoder();
 
@@ -73,20 +74,10 @@ export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined
   const body = text.endsWith('==') ? text.slice(0, -2) : text.endsWith('=') ? text.slice(0, -1) : text;
   if (body.length % 4 === 1) return undefined;
   for (let i = 0; i < body.length; i++) {
-    if (!isBase64UrlChar(body.charCodeAt(i))) return undefined;
+    if (!isBase64Char(body.charCodeAt(i), 'base64url')) return undefined;
   }
   const binary = atob(body.replace(/-/g, '+').replace(/_/g, '/'));
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
-}
-
-function isBase64UrlChar(code: number): boolean {
-  return (
-    (code >= 65 && code <= 90) ||
-    (code >= 97 && code <= 122) ||
-    (code >= 48 && code <= 57) ||
-    code === 45 ||
-    code === 95
-  );
 }

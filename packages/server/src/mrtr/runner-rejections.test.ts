@@ -1,5 +1,6 @@
 import { CapabilityError, LocalError } from '@mcpkit/core';
 import { describe, expect, it } from 'vitest';
+import { rejection } from '../../../../tests/support/promises.js';
 import { fromBase64Url, toBase64Url } from './digest.js';
 import { call, counted, ELICIT, invalidParams, runner, SAMPLE } from './fixtures/rounds.js';
 import { InputRoundRunner, type InputRounds } from './runner.js';
@@ -66,14 +67,11 @@ describe('InputRoundRunner: rejections and limits', () => {
 
   it('refuses a question of a kind the client did not declare, naming the revision', async () => {
     const noSampling = { ...call(), clientCapabilities: { elicitation: {} } };
-    const error = await runner()
-      .run(noSampling, async ({ recorder }) => recorder.ask('sampling/createMessage', SAMPLE))
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-    expect(error).toBeInstanceOf(CapabilityError);
-    expect((error as Error).message).toBe(
+    const error = await rejection(
+      runner().run(noSampling, async ({ recorder }) => recorder.ask('sampling/createMessage', SAMPLE)),
+      CapabilityError,
+    );
+    expect(error.message).toBe(
       'The client did not declare the "sampling" capability, so "sampling/createMessage" cannot be sent to it (revision 2026-07-28: questions go out in an input-required result)',
     );
   });
@@ -111,14 +109,13 @@ describe('InputRoundRunner: rejections and limits', () => {
   });
 
   it('refuses more questions in one round than maxInputRequests', async () => {
-    const error = await runner({ maxInputRequests: 2 })
-      .run(call(), async ({ recorder }) => Promise.all([1, 2, 3].map(() => recorder.ask('roots/list', {}))))
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-    expect(error).toBeInstanceOf(LocalError);
-    expect((error as Error).message).toBe(
+    const error = await rejection(
+      runner({ maxInputRequests: 2 }).run(call(), async ({ recorder }) =>
+        Promise.all([1, 2, 3].map(() => recorder.ask('roots/list', {}))),
+      ),
+      LocalError,
+    );
+    expect(error.message).toBe(
       '"tools/call" asked 3 questions in one round; the limit is 2 (requestStateLimits.maxInputRequests)',
     );
   });

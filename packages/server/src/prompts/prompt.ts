@@ -179,16 +179,11 @@ export class RegisteredPrompt extends ListedItem<PromptState> {
     config: PromptConfig,
     handler: PromptHandler<any>,
   ) {
-    super(list, buildPromptState(validator, name, config, handler));
+    super(list, buildPromptState(validator, name, config, handler), 'name');
   }
 
   /** The prompt's name. */
   get name(): string {
-    return this.state.definition.name;
-  }
-
-  /** The key clients use. */
-  get key(): string {
     return this.state.definition.name;
   }
 
@@ -203,7 +198,7 @@ export class RegisteredPrompt extends ListedItem<PromptState> {
    * ```
    */
   update(changes: PromptUpdate): this {
-    return this.rebuild(changes, 'name', 'handler', (name, config, handler) =>
+    return this.rebuild(changes, 'handler', (name, config, handler) =>
       buildPromptState(this.validator, name, config, handler),
     );
   }

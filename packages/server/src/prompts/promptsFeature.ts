@@ -11,7 +11,7 @@ import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
 import type { ItemList } from '../listChanged.js';
 import { type InputRequiredResult, isInputRequired } from '../mrtr/signal.js';
-import { PagedCollection } from '../pagination.js';
+import { listResult, PagedCollection } from '../pagination.js';
 import { invalidParams, requireString, stringRecord } from '../params.js';
 import { type PromptConfig, type PromptHandler, RegisteredPrompt, toGetPromptResult } from './prompt.js';
 
@@ -74,16 +74,10 @@ export class PromptsFeature extends Feature {
 
   protected handlers(): FeatureHandlers {
     return {
-      [Method.PromptsList]: (params) => this.listPrompts(params),
+      [Method.PromptsList]: (params): ListPromptsResult =>
+        listResult('prompts', this.registry.page(params.cursor, this.host.pageSize)),
       [Method.PromptsGet]: (params, ctx) => this.getPrompt(params, ctx),
     };
-  }
-
-  private listPrompts(params: Record<string, unknown>): ListPromptsResult {
-    const page = this.registry.page(params.cursor, this.host.pageSize);
-    const result: ListPromptsResult = { prompts: page.items.map((prompt) => prompt.definition) };
-    if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
-    return result;
   }
 
   private async getPrompt(

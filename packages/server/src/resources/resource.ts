@@ -88,16 +88,11 @@ export interface ResourceState {
 export class RegisteredResource extends ListedItem<ResourceState> {
   /** @internal Use `server.resource()`. */
   constructor(list: ItemList, uri: string, config: ResourceConfig, read: ResourceReader) {
-    super(list, buildResourceState(uri, config, read));
+    super(list, buildResourceState(uri, config, read), 'uri');
   }
 
   /** The resource's URI. */
   get uri(): string {
-    return this.state.definition.uri;
-  }
-
-  /** The key clients use. */
-  get key(): string {
     return this.state.definition.uri;
   }
 
@@ -112,7 +107,7 @@ export class RegisteredResource extends ListedItem<ResourceState> {
    * ```
    */
   update(changes: ResourceUpdate): this {
-    return this.rebuild(changes, 'uri', 'read', buildResourceState);
+    return this.rebuild(changes, 'read', buildResourceState);
   }
 }
 
@@ -292,16 +287,11 @@ export class RegisteredResourceTemplate extends ListedItem<ResourceTemplateState
     config: ResourceTemplateConfig,
     read: TemplateReader<any>,
   ) {
-    super(list, buildTemplateState(uriTemplate, config, read));
+    super(list, buildTemplateState(uriTemplate, config, read), 'uriTemplate');
   }
 
   /** The URI template. */
   get uriTemplate(): string {
-    return this.state.definition.uriTemplate;
-  }
-
-  /** The key clients use. */
-  get key(): string {
     return this.state.definition.uriTemplate;
   }
 
@@ -316,7 +306,7 @@ export class RegisteredResourceTemplate extends ListedItem<ResourceTemplateState
    * ```
    */
   update(changes: ResourceTemplateUpdate): this {
-    return this.rebuild(changes, 'uriTemplate', 'read', buildTemplateState);
+    return this.rebuild(changes, 'read', buildTemplateState);
   }
 }
 

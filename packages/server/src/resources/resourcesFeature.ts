@@ -17,7 +17,7 @@ import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
 import type { ItemList } from '../listChanged.js';
 import { type InputRequiredResult, isInputRequired } from '../mrtr/signal.js';
-import { PagedCollection } from '../pagination.js';
+import { listResult, PagedCollection } from '../pagination.js';
 import { invalidParams, requireString } from '../params.js';
 import { listResources } from './listing.js';
 import { toReadResourceResult } from './readResult.js';
@@ -122,7 +122,8 @@ export class ResourcesFeature extends Feature {
     return {
       [Method.ResourcesList]: (params, ctx) =>
         listResources(this.resources, this.templates, params.cursor, this.host.pageSize, ctx),
-      [Method.ResourcesTemplatesList]: (params) => this.listTemplates(params),
+      [Method.ResourcesTemplatesList]: (params): ListResourceTemplatesResult =>
+        listResult('resourceTemplates', this.templates.page(params.cursor, this.host.pageSize)),
       [Method.ResourcesRead]: (params, ctx) => this.read(params, ctx),
       [Method.ResourcesSubscribe]: (params, ctx) => this.subscribe(params, ctx),
       [Method.ResourcesUnsubscribe]: (params, ctx) => this.unsubscribe(params, ctx),
@@ -137,15 +138,6 @@ export class ResourcesFeature extends Feature {
       (session) => session.subscriptions?.has(uri) === true,
       { subscribedTo: uri },
     );
-  }
-
-  private listTemplates(params: Record<string, unknown>): ListResourceTemplatesResult {
-    const page = this.templates.page(params.cursor, this.host.pageSize);
-    const result: ListResourceTemplatesResult = {
-      resourceTemplates: page.items.map((template) => template.definition),
-    };
-    if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
-    return result;
   }
 
   private async read(

@@ -196,16 +196,11 @@ export class RegisteredTool extends ListedItem<ToolState> {
     config: ToolConfig,
     handler: ToolHandler<any, unknown>,
   ) {
-    super(list, buildToolState(context, name, config, handler));
+    super(list, buildToolState(context, name, config, handler), 'name');
   }
 
   /** The tool's name. */
   get name(): string {
-    return this.state.definition.name;
-  }
-
-  /** The key clients use. */
-  get key(): string {
     return this.state.definition.name;
   }
 
@@ -222,7 +217,7 @@ export class RegisteredTool extends ListedItem<ToolState> {
    * ```
    */
   update(changes: ToolUpdate): this {
-    return this.rebuild(changes, 'name', 'handler', (name, config, handler) =>
+    return this.rebuild(changes, 'handler', (name, config, handler) =>
       buildToolState(this.context, name, config, handler),
     );
   }

@@ -3,6 +3,7 @@
  * case-sensitive, unique per server.
  * @module
  */
+import { isAsciiAlphanumeric } from '@mcpkit/core/internal';
 
 /**
  * The longest tool name the specification allows.
@@ -15,14 +16,7 @@
 export const MAX_TOOL_NAME_LENGTH = 128;
 
 function isNameChar(code: number): boolean {
-  return (
-    (code >= 65 && code <= 90) ||
-    (code >= 97 && code <= 122) ||
-    (code >= 48 && code <= 57) ||
-    code === 95 ||
-    code === 45 ||
-    code === 46
-  );
+  return isAsciiAlphanumeric(code) || code === 95 || code === 45 || code === 46;
 }
 
 /**

@@ -25,7 +25,7 @@ import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
 import type { ItemList } from '../listChanged.js';
 import type { ServerMiddlewareContext } from '../middleware/context.js';
 import { InputRequiredSignal, isInputRequired } from '../mrtr/signal.js';
-import { PagedCollection } from '../pagination.js';
+import { listResult, PagedCollection } from '../pagination.js';
 import { invalidParams, requireString } from '../params.js';
 import { prepareObjectSchema } from './schemas.js';
 import {
@@ -125,7 +125,7 @@ export class ToolsFeature extends Feature {
     ctx: RequestContext,
   ): CallToolResult | Promise<CallToolResult> {
     const state = tool.state;
-    return this.runHandler(state, state.input.validate(args), ctx);
+    return this.whenChecked(state, state.input.validate(args), ctx);
   }
 
   /**
@@ -146,9 +146,7 @@ export class ToolsFeature extends Feature {
   private listTools(params: Record<string, unknown>): ListToolsResult {
     const cursor = params.cursor;
     if (cursor === undefined && this.firstPage) return this.firstPage;
-    const page = this.registry.page(cursor, this.host.pageSize);
-    const result: ListToolsResult = { tools: page.items.map((tool) => tool.definition) };
-    if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+    const result: ListToolsResult = listResult('tools', this.registry.page(cursor, this.host.pageSize));
     if (cursor === undefined) this.firstPage = result;
     return result;
   }
@@ -170,11 +168,30 @@ export class ToolsFeature extends Feature {
       });
       return Promise.resolve(ran).catch((error: unknown) => this.middlewareFailed(params, error, ctx));
     }
-    const pending = tool.state.input.validate(args);
-    if (isPromiseLike(pending)) {
-      return Promise.resolve(pending).then((checked) => this.callValidated(tool, params, checked, ctx));
+    return this.whenChecked(tool.state, tool.state.input.validate(args), ctx, params);
+  }
+
+  /**
+   * The one place an argument check that may still be pending is awaited. Invalid arguments are the
+   * tool's error result; valid ones go through the middleware chain when the call's `params` are
+   * given (a plain call with middleware), else straight to the handler.
+   */
+  private whenChecked(
+    state: ToolState,
+    checked: ValidationResult | PromiseLike<ValidationResult>,
+    ctx: RequestContext,
+    params?: Record<string, unknown>,
+    checkOutput = true,
+  ): CallToolResult | Promise<CallToolResult> {
+    if (isPromiseLike(checked)) {
+      return Promise.resolve(checked).then((result) =>
+        this.whenChecked(state, result, ctx, params, checkOutput),
+      );
     }
-    return this.callValidated(tool, params, pending, ctx);
+    if (!checked.valid) return invalidArgumentsResult(state.definition.name, checked.issues);
+    return params
+      ? this.callValidated(state, params, checked.value, ctx)
+      : this.runHandler(state, checked.value, ctx, checkOutput);
   }
 
   /**
@@ -216,23 +233,22 @@ export class ToolsFeature extends Feature {
    * name or arguments has it routed and validated again.
    */
   private callValidated(
-    tool: RegisteredTool,
+    routed: ToolState,
     params: Record<string, unknown>,
-    checked: ValidationResult,
+    value: unknown,
     ctx: RequestContext,
   ): CallToolResult | Promise<CallToolResult> {
-    if (!checked.valid) return invalidArgumentsResult(tool.state.definition.name, checked.issues);
-    const args = checked.value as Record<string, unknown>;
+    const args = value as Record<string, unknown>;
     const called = args === params.arguments ? params : { ...params, arguments: args };
-    let state = tool.state;
+    let state = routed;
     const end = (c: ServerMiddlewareContext): unknown => {
       const now = c.params;
       if (now === called || (now.name === called.name && now.arguments === args)) {
-        return this.runHandler(state, checked, ctx, false);
+        return this.runHandler(state, args, ctx, false);
       }
       state = this.route(now, ctx).state;
       const again = state.input.validate((now.arguments ?? {}) as Record<string, unknown>);
-      return this.runHandler(state, again, ctx, false);
+      return this.whenChecked(state, again, ctx, undefined, false);
     };
     const ran = this.host.runMiddleware(Method.ToolsCall, called, ctx, end);
     if (!(ran instanceof Promise)) return this.checked(state, ran, ctx);
@@ -251,20 +267,16 @@ export class ToolsFeature extends Feature {
     return state.output ? this.structured(state, result, ctx) : (result as CallToolResult);
   }
 
-  /** Runs the handler on arguments once their check (`checked`, perhaps still pending) passed. */
+  /** Runs the handler on arguments that passed their check. */
   private runHandler(
     state: ToolState,
-    checked: ValidationResult | PromiseLike<ValidationResult>,
+    args: unknown,
     ctx: RequestContext,
-    checkOutput = true,
+    checkOutput: boolean,
   ): CallToolResult | Promise<CallToolResult> {
-    if (isPromiseLike(checked)) {
-      return Promise.resolve(checked).then((result) => this.runHandler(state, result, ctx, checkOutput));
-    }
-    if (!checked.valid) return invalidArgumentsResult(state.definition.name, checked.issues);
     let returned: unknown;
     try {
-      returned = state.handler(checked.value, ctx);
+      returned = state.handler(args, ctx);
     } catch (error) {
       return this.failed(state, error, ctx);
     }

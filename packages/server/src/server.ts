@@ -37,6 +37,7 @@ import type {
   ServerOptions,
 } from './handlers.js';
 import { SERVER_OPTION_KEYS } from './handlers.js';
+import { LiveList } from './liveList.js';
 import {
   type ServerMethodMiddleware,
   type ServerMiddleware,
@@ -90,7 +91,8 @@ export class Server {
     [LISTEN, 'the server itself'],
   ]);
   private readonly notificationHandlers = new Map<string, Set<NotificationHandler>>();
-  private readonly liveSessions = new Set<ServerSession>();
+  /** Not a `Set`: a session per stateless request would keep dead ones alive (see liveList.ts). */
+  private readonly liveSessions = new LiveList<ServerSession>();
   /** The open 2026-07-28 `subscriptions/listen` requests: broadcasts reach them with no session. */
   private readonly listeners = new ListenRegistry();
   private readonly openListeners = new Set<SessionListener>();

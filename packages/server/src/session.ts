@@ -46,6 +46,7 @@ import {
   toError,
 } from '@mcpkit/core/internal';
 import { RequestContext } from './context.js';
+import type { Listed } from './liveList.js';
 import { sendThrough } from './middleware/sending.js';
 import { notInRevision, serveModern } from './modern/serve.js';
 import type { Server } from './server.js';
@@ -110,7 +111,7 @@ const LOG_LEVEL_ORDER: Readonly<Record<string, number>> = {
  * });
  * ```
  */
-export class ServerSession {
+export class ServerSession implements Listed<ServerSession> {
   readonly connection: Connection;
   private phase: SessionPhase = 'new';
   private codec: RevisionCodec;
@@ -129,6 +130,12 @@ export class ServerSession {
   logLevel: LoggingLevel | undefined;
   /** URIs this session subscribed to (created on first subscription). */
   subscriptions: Set<string> | undefined;
+  /** @internal The server's list of open sessions (see liveList.ts). */
+  listOwner: object | undefined = undefined;
+  /** @internal */
+  listPrev: ServerSession | undefined = undefined;
+  /** @internal */
+  listNext: ServerSession | undefined = undefined;
 
   constructor(
     readonly server: Server,

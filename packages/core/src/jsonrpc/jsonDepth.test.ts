@@ -14,6 +14,12 @@ describe('exceedsJsonDepth', () => {
     expect(exceedsJsonDepth(`[${Array(1000).fill('[[1]]').join(',')}]`, 3)).toBe(false);
   });
 
+  it('needs more characters than the limit to exceed it, and finds it at the first one over', () => {
+    expect(exceedsJsonDepth('[[[', 3)).toBe(false); // no longer than the limit: not scanned
+    expect(exceedsJsonDepth('[[[[', 3)).toBe(true); // one more: scanned, and too deep
+    expect(exceedsJsonDepth('[[[1', 3)).toBe(false);
+  });
+
   it('ignores brackets inside strings, escaped quotes included', () => {
     expect(exceedsJsonDepth(JSON.stringify({ s: '[[[[{{{{' }), 1)).toBe(false);
     expect(exceedsJsonDepth(JSON.stringify({ s: 'say \\"[[[[\\" \\\\' }), 1)).toBe(false);

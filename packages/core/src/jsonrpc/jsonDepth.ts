@@ -39,6 +39,8 @@ const CLOSE_BRACE = 0x7d;
  * ```
  */
 export function exceedsJsonDepth(text: string, maxDepth: number): boolean {
+  // Nesting deeper than maxDepth takes more than maxDepth brackets: most messages are shorter.
+  if (text.length <= maxDepth) return false;
   let depth = 0;
   const length = text.length;
   for (let index = 0; index < length; index++) {

@@ -34,14 +34,7 @@ export const ENVELOPE = Object.freeze({
   subscriptionId: 'io.modelcontextprotocol/subscriptionId',
 } as const);
 
-const LIFTED: readonly string[] = [
-  ENVELOPE.protocolVersion,
-  ENVELOPE.clientCapabilities,
-  ENVELOPE.clientInfo,
-  ENVELOPE.logLevel,
-];
-
-/** What a 2026 request's envelope says about its client, checked. Frozen; never stored. */
+/** What a 2026 request's envelope says about its client, checked. Never stored: read once into the request scope. */
 export interface EnvelopeScope {
   readonly revision: ModernProtocolVersion;
   readonly clientCapabilities: ClientCapabilities;
@@ -153,12 +146,13 @@ function liftEnvelope(meta: unknown): EnvelopeScope {
   checkShape(meta);
   const version = meta[ENVELOPE.protocolVersion];
   if (!isModernProtocolVersion(version)) throw unsupportedVersion(version);
-  return Object.freeze({
+  // Not frozen: it lives only until the server copies it into the request scope, which is.
+  return {
     revision: version,
     clientCapabilities: meta[ENVELOPE.clientCapabilities] as ClientCapabilities,
     clientInfo: checkImplementation(meta[ENVELOPE.clientInfo]),
     logLevel: checkLogLevel(meta[ENVELOPE.logLevel]),
-  });
+  };
 }
 
 /**
@@ -179,20 +173,30 @@ function liftEnvelope(meta: unknown): EnvelopeScope {
  */
 export function decodeModernRequest(raw: Record<string, unknown> | undefined): DecodedModernRequest {
   const scope = liftEnvelope(raw?._meta);
-  const meta = raw!._meta as Record<string, unknown>;
+  const source = raw!;
   const params: Record<string, unknown> = {};
-  for (const key of Object.keys(raw ?? {})) {
-    if (key !== '_meta' && key !== 'inputResponses' && key !== 'requestState') params[key] = raw![key];
+  for (const key of Object.keys(source)) {
+    if (key !== '_meta' && key !== 'inputResponses' && key !== 'requestState') params[key] = source[key];
   }
-  const rest: Record<string, unknown> = {};
-  let kept = false;
+  const meta = source._meta as Record<string, unknown>;
+  // Most envelopes carry only the lifted keys: then there is no `_meta` left to hand on.
+  let rest: Record<string, unknown> | undefined;
   for (const key of Object.keys(meta)) {
-    if (LIFTED.includes(key)) continue;
+    if (isLifted(key)) continue;
+    rest ??= {};
     rest[key] = meta[key];
-    kept = true;
   }
-  if (kept) params._meta = rest;
-  return { params, scope, inputResponses: raw?.inputResponses, requestState: raw?.requestState };
+  if (rest) params._meta = rest;
+  return { params, scope, inputResponses: source.inputResponses, requestState: source.requestState };
+}
+
+function isLifted(key: string): boolean {
+  return (
+    key === ENVELOPE.protocolVersion ||
+    key === ENVELOPE.clientCapabilities ||
+    key === ENVELOPE.clientInfo ||
+    key === ENVELOPE.logLevel
+  );
 }
 
 /**

@@ -56,20 +56,24 @@ export function serveModern(session: ServerSession, request: IncomingRequest): u
     requestState: decoded.requestState,
   });
   const server = session.server;
-  const run = (): unknown => server.dispatch(method, decoded.params, ctx);
+  const params = decoded.params;
   let result: unknown;
   try {
-    result = INPUT_ROUND_METHODS.has(method) ? invokeWithInputRounds(ctx, run) : run();
+    result = INPUT_ROUND_METHODS.has(method)
+      ? invokeWithInputRounds(ctx, () => server.dispatch(method, params, ctx))
+      : server.dispatch(method, params, ctx);
   } catch (error) {
     throw encodeModernError(error);
   }
-  const encode = (value: unknown) => encodeModernResult(method, asRecord(value), server.info);
   if (isPromiseLike(result)) {
-    return Promise.resolve(result).then(encode, (error: unknown) => {
-      throw encodeModernError(error);
-    });
+    return Promise.resolve(result).then(
+      (value) => encodeModernResult(method, asRecord(value), server.info),
+      (error: unknown) => {
+        throw encodeModernError(error);
+      },
+    );
   }
-  return encode(result);
+  return encodeModernResult(method, asRecord(result), server.info);
 }
 
 function asRecord(value: unknown): Record<string, unknown> {

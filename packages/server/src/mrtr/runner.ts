@@ -52,6 +52,9 @@ export interface InputRounds {
 
 const RETRY_FIELDS = new Set(['_meta', 'inputResponses', 'requestState']);
 
+/** The answers of a first call, shared: nothing writes to a recorder's answers (a round copies them). */
+const NO_ANSWERS: Map<string, RecordedAnswer> = new Map();
+
 /** One handler run, as {@link InputRoundRunner} settles it. */
 interface Run {
   readonly call: InputRoundCall;
@@ -131,9 +134,7 @@ export class InputRoundRunner {
     paramsDigest: string | undefined,
     state: RoundState | undefined,
   ): R | Promise<R | InputRequiredResult> {
-    const answers = state
-      ? acceptResponses(state.answers, state.asked, call.inputResponses)
-      : new Map<string, RecordedAnswer>();
+    const answers = state ? acceptResponses(state.answers, state.asked, call.inputResponses) : NO_ANSWERS;
     const recorder = new InputRecorder(answers, call.clientCapabilities, call.revision, call.method);
     const rounds: InputRounds = {
       recorder,
@@ -141,14 +142,14 @@ export class InputRoundRunner {
       requestState: state?.carry,
       round: state?.rounds ?? 0,
     };
-    const run: Run = { call, paramsDigest, state, recorder };
     let result: R | Promise<R>;
     try {
       result = handler(rounds);
     } catch (error) {
-      return this.settle<R>(run, undefined, { error });
+      return this.settle<R>({ call, paramsDigest, state, recorder }, undefined, { error });
     }
     if (isPromiseLike(result)) {
+      const run: Run = { call, paramsDigest, state, recorder };
       return Promise.resolve(result).then(
         (value) => this.settle(run, value, undefined),
         (error: unknown) => this.settle<R>(run, undefined, { error }),
@@ -156,7 +157,7 @@ export class InputRoundRunner {
     }
     // The common case: a synchronous handler that asked nothing is answered as it is.
     if (recorder.misuse || recorder.asks > 0 || isInputRequired(result))
-      return this.settle(run, result, undefined);
+      return this.settle({ call, paramsDigest, state, recorder }, result, undefined);
     return result;
   }
 

@@ -3,110 +3,40 @@
  * one namespaced catalogue; calls routed by name; policy, consent and audit at each boundary.
  * @module
  */
-import type { KeepAliveOptions, McpClient } from '@mcpkit/client';
-import { type RestartOptions, restartPolicy } from '@mcpkit/client';
-import {
-  type CallToolResult,
-  type CompleteRequestParams,
-  type CompleteResult,
-  ErrorCode,
-  type GetPromptResult,
-  type Implementation,
-  LocalError,
-  type LoggingLevel,
-  type LoggingMessageNotificationParams,
-  McpError,
-  type OutgoingRequestOptions,
-  type Prompt,
-  type ReadResourceResult,
-  type Resource,
-  type ResourceTemplate,
-  type Root,
-  type Tool,
+import type { McpClient } from '@mcpkit/client';
+import { restartPolicy } from '@mcpkit/client';
+import type {
+  CallToolResult,
+  CompleteRequestParams,
+  CompleteResult,
+  GetPromptResult,
+  LoggingLevel,
+  LoggingMessageNotificationParams,
+  OutgoingRequestOptions,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Root,
+  Tool,
 } from '@mcpkit/core';
-import {
-  Catalogue,
-  type CatalogueKind,
-  type HostEntry,
-  type NameCollision,
-  type Route,
-} from './catalogue/catalogue.js';
-import type { Naming } from './catalogue/names.js';
+import { Catalogue, type HostEntry } from './catalogue/catalogue.js';
 import { ClientFactory } from './clientFactory.js';
 import type { ServerEntry } from './config.js';
-import { type Connector, httpConnector } from './connection/connector.js';
+import { httpConnector } from './connection/connector.js';
 import { type ServerState, type StateChange, Upstream } from './connection/upstream.js';
 import { ServerUnavailableError } from './errors.js';
 import { Listeners } from './events.js';
+import { HostCatalogue } from './hostCatalogue.js';
+import { LIST_KINDS, type ListChange, type McpHostOptions } from './hostOptions.js';
 import { ConsentMemory } from './policy/consent.js';
 import { HostRoots } from './policy/roots.js';
-import { renamedTools, serverName, withServerName } from './policy/tools.js';
-import type { AuditEvent, ConsentStore, HostHooks, ModelCallback, ServerPolicy } from './policy/types.js';
+import { serverName } from './policy/tools.js';
+import type { ServerPolicy } from './policy/types.js';
 import { Subscriptions } from './subscriptions.js';
 import { callOn } from './toolCall.js';
 
-/**
- * Options of {@link McpHost}.
- *
- * @example
- * ```ts
- * const options: McpHostOptions = { servers, connector: nodeConnector(), policy: { files: { readOnly: true } } };
- * ```
- */
-export interface McpHostOptions {
-  /** The servers, e.g. from `loadHostConfig`. Entries marked `disabled` are never started. */
-  servers: readonly ServerEntry[];
-  /** Turns an entry into a transport. Default: HTTP only; use `nodeConnector()` for stdio. */
-  connector?: Connector;
-  /** How the host introduces itself to every server. */
-  info?: Implementation;
-  /** Start every server in `start()`; otherwise each starts on first use. Default false. */
-  eager?: boolean;
-  /** Namespacing: mode (default `onCollision`), separator (default `__`). */
-  naming?: { mode?: Naming['mode']; separator?: string };
-  /** Rules per server key. */
-  policy?: Readonly<Record<string, ServerPolicy>>;
-  hooks?: HostHooks;
-  /** The host's one model; without it servers are not offered sampling. */
-  model?: ModelCallback;
-  /** The models `model` can run, best first (matched against `modelPreferences.hints`). */
-  models?: readonly string[];
-  /** Keeps `always`/`never` decisions; without it they last for this host's lifetime. */
-  consentStore?: ConsentStore;
-  /**
-   * The host's own roots (the folders open in an IDE): each server then sees their intersection
-   * with its `policy.roots` (all of them when it has none), and {@link McpHost.setHostRoots}
-   * tells only the servers whose view changed. Pass `[]` to start with none but change them later.
-   */
-  roots?: readonly Root[];
-  /** Receives one event per call, read, prompt, completion, sampling and elicitation. */
-  audit?: (event: AuditEvent) => void;
-  /**
-   * Arguments in audit events: in full (`true`), as `sha256:HEX` of their JSON (`'sha256'`: equal
-   * calls match, values stay out; a short secret can still be guessed from its hash), or
-   * `'[redacted]'` (default).
-   */
-  auditArguments?: boolean | 'sha256';
-  restart?: RestartOptions;
-  keepAlive?: KeepAliveOptions;
-  /** Told when two items still share a name after namespacing; both get a `_HASH` suffix. */
-  onNameCollision?: (collision: NameCollision) => void;
-}
-
-/**
- * A `list_changed` from one server; the catalogue's next listing includes the change.
- *
- * @example
- * ```ts
- * host.onListChanged(({ server, kind }) => console.log(`${server} changed its ${kind}`));
- * ```
- */
-export interface ListChange {
-  readonly server: string;
-  readonly kind: 'tools' | 'prompts' | 'resources';
-}
-
-const KINDS = ['tools', 'prompts', 'resources'] as const;
+export type { ListChange, McpHostOptions } from './hostOptions.js';
 
 /**
  * An MCP host over any number of servers.
@@ -124,7 +54,7 @@ const KINDS = ['tools', 'prompts', 'resources'] as const;
  */
 export class McpHost {
   private readonly upstreams = new Map<string, Upstream>();
-  private readonly catalogue: Catalogue;
+  private readonly view: HostCatalogue;
   private readonly clients: ClientFactory;
   private readonly subscriptions = new Subscriptions();
   private readonly stateListeners = new Listeners<[StateChange]>();
@@ -141,7 +71,7 @@ export class McpHost {
     const prefixes: Record<string, string> = {};
     for (const [server, policy] of Object.entries(options.policy ?? {}))
       if (policy.prefix) prefixes[server] = policy.prefix;
-    this.catalogue = new Catalogue(
+    const catalogue = new Catalogue(
       {
         mode: options.naming?.mode ?? 'onCollision',
         separator: options.naming?.separator ?? '__',
@@ -149,6 +79,12 @@ export class McpHost {
       },
       options.onNameCollision,
     );
+    this.view = new HostCatalogue({
+      catalogue,
+      enabled: () => this.enabled(),
+      closed: () => this.closed,
+      policyOf: (server) => this.policyOf(server),
+    });
     this.clients = new ClientFactory({
       info: options.info ?? { name: 'mcpkit-host', version: '0.1.0' },
       hooks: options.hooks ?? {},
@@ -253,36 +189,27 @@ export class McpHost {
    * ```
    */
   async serverOf(kind: 'tools' | 'prompts', name: string): Promise<string> {
-    return (await this.resolve(kind, name, kind === 'tools' ? 'tool' : 'prompt')).server;
+    return (await this.view.resolve(kind, name, kind === 'tools' ? 'tool' : 'prompt')).server;
   }
 
   /** Every server's tools (policy applied), namespaced on collision. */
-  async tools(): Promise<HostEntry<Tool>[]> {
-    const entries = await this.aggregate('tools', async (client, server) =>
-      client.serverCapabilities?.tools ? renamedTools(this.policyOf(server), await client.tools()) : [],
-    );
-    return entries.map((entry) => withServerName(this.policyOf(entry.server), entry));
+  tools(): Promise<HostEntry<Tool>[]> {
+    return this.view.tools();
   }
 
   /** Every server's prompts, namespaced on collision. */
   prompts(): Promise<HostEntry<Prompt>[]> {
-    return this.aggregate('prompts', (client) =>
-      client.serverCapabilities?.prompts ? client.prompts() : [],
-    );
+    return this.view.prompts();
   }
 
   /** Every server's resources; a URI two servers share is rewritten (reversibly). */
   resources(): Promise<HostEntry<Resource>[]> {
-    return this.aggregate('resources', (client) =>
-      client.serverCapabilities?.resources ? client.resources() : [],
-    );
+    return this.view.resources();
   }
 
   /** Every server's resource templates. */
   resourceTemplates(): Promise<HostEntry<ResourceTemplate>[]> {
-    return this.aggregate('resourceTemplates', (client) =>
-      client.serverCapabilities?.resources ? client.resourceTemplates() : [],
-    );
+    return this.view.resourceTemplates();
   }
 
   /**
@@ -298,7 +225,7 @@ export class McpHost {
     args: Record<string, unknown> = {},
     options?: OutgoingRequestOptions,
   ): Promise<CallToolResult> {
-    const route = await this.resolve('tools', name, 'tool');
+    const route = await this.view.resolve('tools', name, 'tool');
     return this.onServer(route.server, 'tools/call', (client) =>
       callOn(client, serverName(this.policyOf(route.server), route.original), args, options),
     );
@@ -310,7 +237,7 @@ export class McpHost {
     args?: Record<string, string>,
     options?: OutgoingRequestOptions,
   ): Promise<GetPromptResult> {
-    const route = await this.resolve('prompts', name, 'prompt');
+    const route = await this.view.resolve('prompts', name, 'prompt');
     return this.onServer(route.server, 'prompts/get', (client) =>
       client.getPrompt(route.original, args, options),
     );
@@ -318,7 +245,7 @@ export class McpHost {
 
   /** Reads a resource: a listed URI, a rewritten one, or one matching a server's template. */
   async readResource(uri: string, options?: OutgoingRequestOptions): Promise<ReadResourceResult> {
-    const route = await this.resolveUri(uri);
+    const route = await this.view.resolveUri(uri);
     return this.onServer(route.server, 'resources/read', (client) =>
       client.readResource(route.original, options),
     );
@@ -329,8 +256,8 @@ export class McpHost {
     const ref = params.ref;
     const route =
       ref.type === 'ref/prompt'
-        ? await this.resolve('prompts', ref.name, 'prompt')
-        : await this.resolveUri(ref.uri);
+        ? await this.view.resolve('prompts', ref.name, 'prompt')
+        : await this.view.resolveUri(ref.uri);
     const upstreamRef =
       ref.type === 'ref/prompt' ? { ...ref, name: route.original } : { ...ref, uri: route.original };
     return this.onServer(route.server, 'completion/complete', (client) =>
@@ -343,7 +270,7 @@ export class McpHost {
    * for it (as the catalogue URI). Kept across restarts. Returns the function that unsubscribes.
    */
   async subscribe(uri: string, listener: (uri: string) => void): Promise<() => Promise<void>> {
-    const route = await this.resolveUri(uri);
+    const route = await this.view.resolveUri(uri);
     const first = this.subscriptions.add(route, uri, listener);
     if (first) {
       try {
@@ -426,44 +353,6 @@ export class McpHost {
     return upstream;
   }
 
-  private async aggregate<T extends object>(
-    kind: CatalogueKind,
-    list: (client: McpClient, server: string) => T[] | Promise<T[]>,
-  ): Promise<HostEntry<T>[]> {
-    if (this.closed) throw new LocalError('The host is closed');
-    const lists = await Promise.all(
-      this.enabled().map(async (upstream): Promise<readonly [string, T[]]> => {
-        try {
-          return [upstream.name, await list(await upstream.ready(), upstream.name)];
-        } catch {
-          return [upstream.name, []]; // a failed server offers nothing; its state says why
-        }
-      }),
-    );
-    return this.catalogue.build(kind, lists);
-  }
-
-  /** The route of a catalogue name; the catalogue is refreshed once when the name is not known. */
-  private async resolve(kind: 'tools' | 'prompts', name: string, label: string): Promise<Route> {
-    let route = this.catalogue.route(kind, name);
-    if (!route) {
-      await (kind === 'tools' ? this.tools() : this.prompts());
-      route = this.catalogue.route(kind, name);
-    }
-    if (!route) throw new McpError(ErrorCode.InvalidParams, `Unknown ${label}: ${name}`);
-    return route;
-  }
-
-  private async resolveUri(uri: string): Promise<Route> {
-    let route = this.catalogue.routeUri(uri);
-    if (!route) {
-      await Promise.all([this.resources(), this.resourceTemplates()]);
-      route = this.catalogue.routeUri(uri);
-    }
-    if (!route) throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`);
-    return route;
-  }
-
   /** Runs `work` on a server's client; a failure because the server died says so. */
   private onServer<T>(server: string, method: string, work: (client: McpClient) => Promise<T>): Promise<T> {
     return this.upstream(server).run(method, work);
@@ -476,7 +365,7 @@ export class McpHost {
 
   /** A (re)started server: route its notifications, renew its subscriptions, refresh listeners. */
   private async attached(server: string, client: McpClient): Promise<void> {
-    for (const kind of KINDS) {
+    for (const kind of LIST_KINDS) {
       client.onListChanged(kind, () => this.listChanged({ server, kind }));
     }
     client.onResourceUpdated((uri) => this.subscriptions.notify(server, uri));
@@ -486,7 +375,7 @@ export class McpHost {
     for (const uri of this.subscriptions.of(server)) await client.subscribeResource(uri);
     if (this.upstreams.get(server)!.restarts >= 0) {
       // A restarted server may offer something else now.
-      for (const kind of KINDS) this.listChanged({ server, kind });
+      for (const kind of LIST_KINDS) this.listChanged({ server, kind });
     }
   }
 

@@ -34,7 +34,7 @@ import { HostRoots } from './policy/roots.js';
 import { serverName } from './policy/tools.js';
 import type { ServerPolicy } from './policy/types.js';
 import { Subscriptions } from './subscriptions.js';
-import { callOn } from './toolCall.js';
+import { callOn, type HostCallOptions } from './toolCall.js';
 
 export type { ListChange, McpHostOptions } from './hostOptions.js';
 
@@ -215,7 +215,8 @@ export class McpHost {
   /**
    * Calls a tool by its catalogue name on the server that owns it. Progress, cancellation and
    * timeouts in `options` reach that server. A refused call resolves to an `isError` result. A
-   * tool that requires tasks runs as a task, and the call resolves with its result.
+   * tool that requires tasks runs as a task, and the call resolves with its result; with
+   * `onTaskStatus`, so does a tool that supports tasks, and each status it reports is passed on.
    *
    * @throws {McpError} `-32602` for a name the catalogue does not hold (a denied tool included).
    * @throws {ServerUnavailableError} the server is failed, or died while the call was in flight.
@@ -223,7 +224,7 @@ export class McpHost {
   async callTool(
     name: string,
     args: Record<string, unknown> = {},
-    options?: OutgoingRequestOptions,
+    options?: HostCallOptions,
   ): Promise<CallToolResult> {
     const route = await this.view.resolve('tools', name, 'tool');
     return this.onServer(route.server, 'tools/call', (client) =>

@@ -2,14 +2,35 @@
  * One tool call on a server's client. A tool whose `execution.taskSupport` is `required` cannot
  * be called plainly, so the host runs it as a task and waits for its result (polling, with the
  * task cancelled when the call is): the caller, a model or a gateway's client, gets an ordinary
- * `CallToolResult` and needs no task support of its own.
+ * `CallToolResult` and needs no task support of its own. A caller that follows the task itself
+ * (a gateway serving a task) passes `onTaskStatus`: then a tool that supports tasks at all runs
+ * as one, and every status the server reports reaches the caller.
  * @module
  */
 import { callToolAndWait, type McpClient } from '@mcpkit/client';
-import type { CallToolResult, OutgoingRequestOptions } from '@mcpkit/core';
+import type { CallToolResult, OutgoingRequestOptions, Task } from '@mcpkit/core';
 
 /**
- * Calls `name` on `client`, as a task when the tool requires it.
+ * Options of `McpHost.callTool`: the request options, and what to do with a task.
+ *
+ * @example
+ * ```ts
+ * const options: HostCallOptions = { onTaskStatus: (task) => console.log(task.status, task.statusMessage) };
+ * ```
+ */
+export interface HostCallOptions extends OutgoingRequestOptions {
+  /**
+   * Run the tool as a task on its server whenever it supports tasks (`optional` or `required`),
+   * and report each status seen (`working`, `input_required`, …, the terminal one included).
+   */
+  onTaskStatus?: (task: Task) => void;
+  /** Requested lifetime of that upstream task, in ms. */
+  taskTtl?: number;
+}
+
+/**
+ * Calls `name` on `client`, as a task when the tool requires it (or supports it and the caller
+ * follows the task).
  *
  * @example
  * ```ts
@@ -20,12 +41,17 @@ export async function callOn(
   client: McpClient,
   name: string,
   args: Record<string, unknown>,
-  options?: OutgoingRequestOptions,
+  options?: HostCallOptions,
 ): Promise<CallToolResult> {
+  const { onTaskStatus, taskTtl, ...request } = options ?? {};
   const tool = (await client.tools()).find((candidate) => candidate.name === name);
-  if (tool?.execution?.taskSupport !== 'required') return client.callTool(name, args, options);
+  const support = tool?.execution?.taskSupport;
+  const asTask = support === 'required' || (onTaskStatus !== undefined && support === 'optional');
+  if (!asTask) return client.callTool(name, args, options === undefined ? undefined : request);
   return callToolAndWait(client, name, args, {
-    ...(options?.signal ? { signal: options.signal } : {}),
-    ...(options?.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(request.signal ? { signal: request.signal } : {}),
+    ...(request.onProgress ? { onProgress: request.onProgress } : {}),
+    ...(onTaskStatus ? { onStatus: onTaskStatus } : {}),
+    ...(taskTtl !== undefined ? { ttl: taskTtl } : {}),
   });
 }

@@ -12,11 +12,13 @@ import {
   type StreamableHttpHandler,
   type StreamableHttpHandlerOptions,
 } from '@mcpkit/server/http';
+import type { TaskManagerOptions } from '@mcpkit/server/tasks';
 import type { McpHost, McpHostOptions } from '../host.js';
 import { installHandlers, type SessionState } from './handlers.js';
 import { type GatewayReadiness, readinessOf } from './health.js';
 import { type GatewayLimits, SessionLimiter } from './limits.js';
 import { type RoutedHost, routedHost } from './sessionHost.js';
+import { GatewayTasks } from './tasks.js';
 
 /**
  * Options of {@link createGateway}.
@@ -56,6 +58,13 @@ export interface GatewayOptions {
    * request past one is refused with `-32029` naming the limit. Default: none.
    */
   limits?: GatewayLimits;
+  /**
+   * Serve tasks (2025-11-25): a `tools/call` with `task` gets a task of the gateway's that
+   * follows the upstream's (see docs/host.md). Default true; options tune the gateway's
+   * `TaskManager` (TTLs, store, `tasks/list`). `false`: no `tasks` capability, and tools are
+   * listed without `execution`.
+   */
+  tasks?: boolean | TaskManagerOptions;
 }
 
 /** The default `maxSessions` of a per-session gateway's HTTP handler. */
@@ -81,6 +90,7 @@ export class McpGateway {
   private readonly shared: RoutedHost | undefined;
   private readonly http: StreamableHttpHandler[] = [];
   private readonly limiter: SessionLimiter | undefined;
+  private readonly tasks: GatewayTasks | undefined;
   /** The level last asked of a shared host's upstreams, if any. */
   private sharedLevel: LoggingLevel | undefined;
 
@@ -89,6 +99,8 @@ export class McpGateway {
       throw new TypeError('pageSize must be a positive integer');
     }
     this.limiter = options.limits ? new SessionLimiter(options.limits) : undefined;
+    const tasks = options.tasks ?? true;
+    this.tasks = tasks === false ? undefined : new GatewayTasks(tasks === true ? {} : tasks);
     this.server = new Server(options.info ?? { name: 'mcpkit-gateway', version: '0.1.0' }, {
       capabilities: {
         tools: { listChanged: true },
@@ -96,8 +108,10 @@ export class McpGateway {
         resources: { subscribe: true, listChanged: true },
         completions: {},
         logging: {},
+        ...this.tasks?.capabilities,
       },
     });
+    this.tasks?.install(this.server);
     if (options.upstreams === 'shared') {
       this.shared = routedHost(options.host, { forwardRoots: options.forwardRoots, limiter: this.limiter });
       this.shared.host.onListChanged(({ kind }) => {
@@ -115,6 +129,7 @@ export class McpGateway {
       levelChanged: (session) => this.levelChanged(session),
       pageSize: options.pageSize,
       limiter: this.limiter,
+      tasks: this.tasks,
     });
   }
 
@@ -187,6 +202,7 @@ export class McpGateway {
   /** Closes the HTTP endpoints, every downstream session and every upstream server. */
   async close(): Promise<void> {
     await Promise.allSettled(this.http.map((handler) => handler.close()));
+    await this.tasks?.close();
     await this.server.close();
     await Promise.allSettled([...this.sessions.keys()].map((session) => this.release(session)));
     await this.shared?.host.close();

@@ -6,18 +6,22 @@
  */
 import {
   type CallToolResult,
+  type CreateTaskResult,
   ErrorCode,
   LOGGING_LEVELS,
   type LoggingLevel,
   McpError,
   type OutgoingRequestOptions,
+  type Tool,
 } from '@mcpkit/core';
 import type { RequestContext, Server, ServerSession } from '@mcpkit/server';
 import type { HostEntry } from '../catalogue/catalogue.js';
 import { ServerUnavailableError } from '../errors.js';
+import type { HostCallOptions } from '../toolCall.js';
 import type { SessionLimiter } from './limits.js';
 import { pageOf } from './paging.js';
 import type { RoutedHost } from './sessionHost.js';
+import { type GatewayTasks, gatewayExecution } from './tasks.js';
 
 /** What the gateway keeps per downstream session. */
 export interface SessionState extends RoutedHost {
@@ -32,6 +36,8 @@ export interface GatewayRuntime {
   levelChanged(session: ServerSession): Promise<void>;
   readonly pageSize: number | undefined;
   readonly limiter: SessionLimiter | undefined;
+  /** Task-augmented calls; `undefined` when the gateway serves no tasks. */
+  readonly tasks: GatewayTasks | undefined;
 }
 
 type ListKey = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
@@ -49,14 +55,18 @@ export function installHandlers(server: Server, runtime: GatewayRuntime): void {
   const list = <K extends ListKey>(key: K, method: string) =>
     server.setRequestHandler(method as 'tools/list', async (params, ctx) => {
       const entries = (await stateOf(ctx).host[key]()) as HostEntry<object>[];
-      const { items, nextCursor } = pageOf(key, entries.map(strip), params?.cursor, runtime.pageSize);
+      const wire = entries.map((entry) => strip(entry, runtime.tasks !== undefined));
+      const { items, nextCursor } = pageOf(key, wire, params?.cursor, runtime.pageSize);
       return { [key]: items, ...(nextCursor ? { nextCursor } : {}) } as never;
     });
   list('tools', 'tools/list');
   list('prompts', 'prompts/list');
   list('resources', 'resources/list');
   list('resourceTemplates', 'resources/templates/list');
-  server.setRequestHandler('tools/call', (params, ctx) => callTool(stateOf(ctx), params, ctx, runtime));
+  server.setRequestHandler(
+    'tools/call',
+    (params, ctx) => callTool(stateOf(ctx), params, ctx, runtime) as never,
+  );
   server.setRequestHandler('prompts/get', async (params, ctx) => {
     const { host, router } = stateOf(ctx);
     const end = router.begin(await host.serverOf('prompts', params.name), ctx.session);
@@ -103,18 +113,38 @@ function installSubscriptions(server: Server, stateOf: (ctx: RequestContext) => 
   });
 }
 
-/** A call: rate-limited, marked in flight for routing; a server that is down is a tool error. */
+/**
+ * A call: rate-limited, then run as a task of the gateway's when it asks for one (see
+ * `tasks.ts`), or answered plainly.
+ */
 async function callTool(
   state: RoutedHost,
   params: { name: string; arguments?: Record<string, unknown> },
   ctx: RequestContext,
   runtime: GatewayRuntime,
-): Promise<CallToolResult> {
+): Promise<CallToolResult | CreateTaskResult> {
   const server = await state.host.serverOf('tools', params.name);
   await runtime.limiter?.take('toolCalls', ctx.session.key, server);
+  const task = runtime.tasks?.requested(params, ctx);
+  if (!task) return routedCall(state, server, params, ctx);
+  const tool = (await state.host.tools()).find((entry) => entry.name === params.name);
+  return runtime.tasks!.run(ctx, params, task, tool, (taskCtx, options) =>
+    routedCall(state, server, params, taskCtx, options),
+  );
+}
+
+/** A call marked in flight for routing, with `ctx`'s cancellation and progress; a server that is down is a tool error. */
+async function routedCall(
+  state: RoutedHost,
+  server: string,
+  params: { name: string; arguments?: Record<string, unknown> },
+  ctx: RequestContext,
+  options?: HostCallOptions,
+): Promise<CallToolResult> {
   const end = state.router.begin(server, ctx.session);
   try {
-    return await state.host.callTool(params.name, params.arguments ?? {}, forwarded(ctx));
+    const call = options ? { ...forwarded(ctx), ...options } : forwarded(ctx);
+    return await state.host.callTool(params.name, params.arguments ?? {}, call);
   } catch (error) {
     if (!(error instanceof ServerUnavailableError)) throw error;
     return { isError: true, content: [{ type: 'text', text: error.message }] };
@@ -133,12 +163,15 @@ function forwarded(ctx: RequestContext): OutgoingRequestOptions {
 }
 
 /**
- * A catalogue entry as the wire shows it: without the host's bookkeeping, and without a tool's
- * `execution` (the gateway serves no tasks; the host runs a tool that requires them as a task
- * itself and answers the plain call).
+ * A catalogue entry as the wire shows it: without the host's bookkeeping. A tool's `execution`
+ * is what the gateway offers (see `gatewayExecution`), or none when it serves no tasks: the host
+ * then runs a tool that requires them as a task itself and answers the plain call.
  */
-function strip<T extends object>(entry: HostEntry<T>): T {
-  const { server: _server, original: _original, ...item } = entry as HostEntry<T> & { execution?: unknown };
-  delete item.execution;
+function strip<T extends object>(entry: HostEntry<T>, tasks: boolean): T {
+  const { server: _server, original: _original, ...rest } = entry;
+  const item = rest as { execution?: Tool['execution'] };
+  const execution = tasks ? gatewayExecution(item.execution) : undefined;
+  if (execution) item.execution = execution;
+  else delete item.execution;
   return item as unknown as T;
 }

@@ -17,6 +17,7 @@ import type { McpHost, McpHostOptions } from '../host.js';
 import { installHandlers, type SessionState } from './handlers.js';
 import { type GatewayReadiness, readinessOf } from './health.js';
 import { type GatewayLimits, SessionLimiter } from './limits.js';
+import { ModernFront, type ModernFrontOptions } from './modern.js';
 import { type RoutedHost, routedHost } from './sessionHost.js';
 import { GatewayTasks } from './tasks.js';
 
@@ -65,6 +66,12 @@ export interface GatewayOptions {
    * listed without `execution`.
    */
   tasks?: boolean | TaskManagerOptions;
+  /**
+   * Revision 2026-07-28 requests (which have no session) run on hosts leased from a pool, one
+   * request at a time; an upstream's elicitation, sampling or roots request becomes an
+   * input-required round (see docs/host.md). Limits: `maxHosts` (8), `parkMs` (300 000).
+   */
+  modern?: ModernFrontOptions;
 }
 
 /** The default `maxSessions` of a per-session gateway's HTTP handler. */
@@ -91,6 +98,7 @@ export class McpGateway {
   private readonly http: StreamableHttpHandler[] = [];
   private readonly limiter: SessionLimiter | undefined;
   private readonly tasks: GatewayTasks | undefined;
+  private readonly modern: ModernFront;
   /** The level last asked of a shared host's upstreams, if any. */
   private sharedLevel: LoggingLevel | undefined;
 
@@ -118,6 +126,17 @@ export class McpGateway {
         for (const session of this.sessions.keys()) void session.notify(`notifications/${kind}/list_changed`);
       });
     }
+    this.modern = new ModernFront(
+      (caller) => ({
+        ...routedHost(options.host, {
+          owner: caller,
+          forwardRoots: options.forwardRoots,
+          limiter: this.limiter,
+        }),
+        subscriptions: new Map(),
+      }),
+      options.modern,
+    );
     this.server.onSessionClosed((session) => void this.release(session));
     if (options.forwardRoots) {
       this.server.onNotification('notifications/roots/list_changed', (_params, session) => {
@@ -130,6 +149,7 @@ export class McpGateway {
       pageSize: options.pageSize,
       limiter: this.limiter,
       tasks: this.tasks,
+      modern: this.modern,
     });
   }
 
@@ -179,8 +199,9 @@ export class McpGateway {
    * ```
    */
   hosts(): McpHost[] {
-    if (this.shared) return [this.shared.host];
-    return [...this.sessions.values()].map((state) => state.host);
+    const modern = this.modern.hosts();
+    if (this.shared) return [this.shared.host, ...modern];
+    return [...[...this.sessions.values()].map((state) => state.host), ...modern];
   }
 
   /**
@@ -203,6 +224,7 @@ export class McpGateway {
   async close(): Promise<void> {
     await Promise.allSettled(this.http.map((handler) => handler.close()));
     await this.tasks?.close();
+    await this.modern.close();
     await this.server.close();
     await Promise.allSettled([...this.sessions.keys()].map((session) => this.release(session)));
     await this.shared?.host.close();

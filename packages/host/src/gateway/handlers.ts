@@ -19,6 +19,7 @@ import type { HostEntry } from '../catalogue/catalogue.js';
 import { ServerUnavailableError } from '../errors.js';
 import type { HostCallOptions } from '../toolCall.js';
 import type { SessionLimiter } from './limits.js';
+import type { ModernFront } from './modern.js';
 import { pageOf } from './paging.js';
 import type { RoutedHost } from './sessionHost.js';
 import { type GatewayTasks, gatewayExecution } from './tasks.js';
@@ -36,6 +37,8 @@ export interface GatewayRuntime {
   levelChanged(session: ServerSession): Promise<void>;
   readonly pageSize: number | undefined;
   readonly limiter: SessionLimiter | undefined;
+  /** Where 2026-07-28 requests run; `undefined` when the gateway serves them on plain sessions. */
+  readonly modern: ModernFront | undefined;
   /** Task-augmented calls; `undefined` when the gateway serves no tasks. */
   readonly tasks: GatewayTasks | undefined;
 }
@@ -52,36 +55,49 @@ type ListKey = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
  */
 export function installHandlers(server: Server, runtime: GatewayRuntime): void {
   const stateOf = (ctx: RequestContext) => runtime.stateOf(ctx.session);
+  // A 2026-07-28 request has no session of its own: it runs on a host leased from the 2026 front.
+  const on = <T>(ctx: RequestContext, work: (state: SessionState, signal: AbortSignal) => Promise<T>) =>
+    ctx.modern && runtime.modern ? runtime.modern.run(ctx, work) : work(stateOf(ctx), ctx.signal);
   const list = <K extends ListKey>(key: K, method: string) =>
-    server.setRequestHandler(method as 'tools/list', async (params, ctx) => {
-      const entries = (await stateOf(ctx).host[key]()) as HostEntry<object>[];
-      const wire = entries.map((entry) => strip(entry, runtime.tasks !== undefined));
-      const { items, nextCursor } = pageOf(key, wire, params?.cursor, runtime.pageSize);
-      return { [key]: items, ...(nextCursor ? { nextCursor } : {}) } as never;
-    });
+    server.setRequestHandler(
+      method as 'tools/list',
+      (params, ctx) =>
+        on(ctx, async (state) => {
+          const entries = (await state.host[key]()) as HostEntry<object>[];
+          const wire = entries.map((entry) => strip(entry, runtime.tasks !== undefined));
+          const { items, nextCursor } = pageOf(key, wire, params?.cursor, runtime.pageSize);
+          return { [key]: items, ...(nextCursor ? { nextCursor } : {}) };
+        }) as never,
+    );
   list('tools', 'tools/list');
   list('prompts', 'prompts/list');
   list('resources', 'resources/list');
   list('resourceTemplates', 'resources/templates/list');
   server.setRequestHandler(
     'tools/call',
-    (params, ctx) => callTool(stateOf(ctx), params, ctx, runtime) as never,
+    (params, ctx) => on(ctx, (state, signal) => callTool(state, params, ctx, runtime, signal)) as never,
   );
-  server.setRequestHandler('prompts/get', async (params, ctx) => {
-    const { host, router } = stateOf(ctx);
-    const end = router.begin(await host.serverOf('prompts', params.name), ctx.session);
-    try {
-      return await host.getPrompt(params.name, params.arguments, forwarded(ctx));
-    } finally {
-      end();
-    }
-  });
-  server.setRequestHandler('resources/read', (params, ctx) =>
-    stateOf(ctx).host.readResource(params.uri, forwarded(ctx)),
+  server.setRequestHandler(
+    'prompts/get',
+    (params, ctx) =>
+      on(ctx, async ({ host, router }, signal) => {
+        const end = router.begin(await host.serverOf('prompts', params.name), ctx.session);
+        try {
+          return await host.getPrompt(params.name, params.arguments, forwarded(ctx, signal));
+        } finally {
+          end();
+        }
+      }) as never,
+  );
+  server.setRequestHandler(
+    'resources/read',
+    (params, ctx) =>
+      on(ctx, (state, signal) => state.host.readResource(params.uri, forwarded(ctx, signal))) as never,
   );
   installSubscriptions(server, stateOf);
-  server.setRequestHandler('completion/complete', (params, ctx) =>
-    stateOf(ctx).host.complete(params, forwarded(ctx)),
+  server.setRequestHandler(
+    'completion/complete',
+    (params, ctx) => on(ctx, (state, signal) => state.host.complete(params, forwarded(ctx, signal))) as never,
   );
   server.setRequestHandler('logging/setLevel', async (params, ctx) => {
     if (!(LOGGING_LEVELS as readonly string[]).includes(params.level)) {
@@ -122,14 +138,15 @@ async function callTool(
   params: { name: string; arguments?: Record<string, unknown> },
   ctx: RequestContext,
   runtime: GatewayRuntime,
+  signal: AbortSignal,
 ): Promise<CallToolResult | CreateTaskResult> {
   const server = await state.host.serverOf('tools', params.name);
   await runtime.limiter?.take('toolCalls', ctx.session.key, server);
   const task = runtime.tasks?.requested(params, ctx);
-  if (!task) return routedCall(state, server, params, ctx);
+  if (!task) return routedCall(state, server, params, ctx, signal);
   const tool = (await state.host.tools()).find((entry) => entry.name === params.name);
   return runtime.tasks!.run(ctx, params, task, tool, (taskCtx, options) =>
-    routedCall(state, server, params, taskCtx, options),
+    routedCall(state, server, params, taskCtx, taskCtx.signal, options),
   );
 }
 
@@ -139,11 +156,12 @@ async function routedCall(
   server: string,
   params: { name: string; arguments?: Record<string, unknown> },
   ctx: RequestContext,
+  signal: AbortSignal,
   options?: HostCallOptions,
 ): Promise<CallToolResult> {
   const end = state.router.begin(server, ctx.session);
   try {
-    const call = options ? { ...forwarded(ctx), ...options } : forwarded(ctx);
+    const call = options ? { ...forwarded(ctx, signal), ...options } : forwarded(ctx, signal);
     return await state.host.callTool(params.name, params.arguments ?? {}, call);
   } catch (error) {
     if (!(error instanceof ServerUnavailableError)) throw error;
@@ -153,9 +171,12 @@ async function routedCall(
   }
 }
 
-/** The downstream request's cancellation and progress, passed to the upstream call. */
-function forwarded(ctx: RequestContext): OutgoingRequestOptions {
-  const options: OutgoingRequestOptions = { signal: ctx.signal };
+/**
+ * The downstream request's cancellation (`signal`: the request's, or a 2026 lease's that outlives
+ * its rounds) and progress, passed to the upstream call.
+ */
+function forwarded(ctx: RequestContext, signal: AbortSignal): OutgoingRequestOptions {
+  const options: OutgoingRequestOptions = { signal };
   if (ctx.meta?.progressToken !== undefined) {
     options.onProgress = (update) => void ctx.progress(update.progress, update.total, update.message);
   }

@@ -9,14 +9,14 @@ import {
   type CreateMessageResult,
   type ElicitRequestURLParams,
   type ElicitResult,
+  type ListRootsResult,
   LOGGING_LEVELS,
   type LoggingLevel,
 } from '@mcpkit/core';
-import type { ServerSession } from '@mcpkit/server';
 import { McpHost, type McpHostOptions } from '../host.js';
 import type { ServerPolicy } from '../policy/types.js';
 import type { SessionLimiter } from './limits.js';
-import { CallRouter } from './router.js';
+import { CallRouter, type Downstream } from './router.js';
 
 /**
  * The model name the host's sampling policy chooses when the gateway's options name no models:
@@ -33,7 +33,7 @@ export interface RoutedHost {
 /** How {@link routedHost} routes: to its one session, or by calls in flight. */
 export interface RoutingOptions {
   /** The one session of a per-session host; none for a shared one. */
-  readonly owner?: ServerSession | undefined;
+  readonly owner?: Downstream | undefined;
   /** Upstreams without policy roots see the calling client's. */
   readonly forwardRoots?: boolean | undefined;
   /** The gateway's per-session sampling limit. */
@@ -107,7 +107,7 @@ function withCallerRoots(options: McpHostOptions, router: CallRouter): Record<st
     if (policy[name]?.roots !== undefined) continue;
     const roots = async () => {
       const session = router.sessionFor(name, 'roots/list', (s) => s.clientCapabilities.roots !== undefined);
-      return (await session.request('roots/list')).roots;
+      return (await session.request<ListRootsResult>('roots/list')).roots;
     };
     policy[name] = { ...policy[name], roots };
   }

@@ -1,0 +1,125 @@
+/**
+ * Revision 2026-07-28 at the gateway's front, with real parts: `mcpkit gateway --http` as a
+ * process over the demo server (2025-11-25, stdio) and the reference everything server, driven by
+ * McpClient with `protocolEra: '2026'` and by the official SDK v2 client pinned to 2026-07-28. A
+ * tool whose upstream elicits is answered through input-required rounds at the gateway while the
+ * upstream call waits; two 2026 clients at once (on an in-process gateway with two hosts for
+ * 2026 requests) each answer only their own questions.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { McpClient } from '@mcpkit/client';
+import { StreamableHttpClientTransport } from '@mcpkit/client/http';
+import type { ElicitResult } from '@mcpkit/core';
+import { createGateway } from '@mcpkit/host/gateway';
+import { nodeConnector } from '@mcpkit/host/node';
+import { serve } from '@mcpkit/node/http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoStdio } from './fixtures/hostServers.js';
+import { CLI, exited, printedUrl, twoServerConfig } from './support/gatewayProcess.js';
+
+let dir = '';
+let url = '';
+/** What the gateway process wrote on stderr, shown when the SDK run fails. */
+let gatewayStderr = '';
+let child: ChildProcess;
+const clients: McpClient[] = [];
+const closers: Array<() => Promise<void>> = [];
+
+beforeAll(async () => {
+  let config: string;
+  ({ dir, config } = await twoServerConfig('mcpkit-gateway-2026-'));
+  child = spawn(process.execPath, [...CLI, 'gateway', '--config', config, '--http', '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    gatewayStderr += chunk.toString('utf8');
+  });
+  url = await printedUrl(child);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.allSettled(clients.map((client) => client.close()));
+  for (const close of closers) await close().catch(() => undefined);
+  if (child && child.exitCode === null) {
+    child.kill('SIGTERM');
+    await exited(child);
+  }
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A 2026 client whose form elicitations are answered with `name`, counting them. */
+async function modernClient(
+  name: string,
+  at: string = url,
+): Promise<{ client: McpClient; asked: () => number }> {
+  let asked = 0;
+  const form = async (): Promise<ElicitResult> => {
+    asked++;
+    return { action: 'accept', content: { name, date: '2026-12-01', guests: 2 } };
+  };
+  const client = new McpClient(
+    { name, version: '1.0.0' },
+    { protocolEra: '2026', elicitation: { form }, onError: () => {} },
+  );
+  await client.connect(new StreamableHttpClientTransport(new URL(at)));
+  clients.push(client);
+  return { client, asked: () => asked };
+}
+
+const textOf = (result: { content?: unknown }) =>
+  (result.content as Array<{ text?: string }>).map((block) => block.text ?? '').join('');
+
+describe('a 2026-07-28 client through `mcpkit gateway --http`', () => {
+  it('McpClient lists and calls tools of both upstreams', async () => {
+    const { client } = await modernClient('lister');
+    expect(client.protocolVersion).toBe('2026-07-28');
+    const names = (await client.tools()).map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['demo__echo', 'everything__echo', 'book_table']));
+    expect(textOf(await client.callTool('demo__echo', { text: 'modern' }))).toBe('modern');
+    expect(textOf(await client.callTool('everything__echo', { message: 'modern' }))).toContain('modern');
+  });
+
+  it('a tool whose 2025 stdio upstream elicits is answered through input-required rounds', async () => {
+    const { client, asked } = await modernClient('zoe');
+    const result = await client.callTool('book_table', {});
+    expect(textOf(result)).toContain('for zoe, 2 guest(s) on 2026-12-01');
+    expect(asked()).toBe(1);
+  });
+
+  it('two 2026 clients at once: 20 of 20 elicitations reach the client whose call caused them', async () => {
+    // In process, with two hosts for 20 concurrent calls: the others wait for a free one.
+    const gateway = createGateway({
+      host: { servers: [demoStdio('demo')], connector: nodeConnector() },
+      modern: { maxHosts: 2 },
+    });
+    const served = await serve(gateway.httpHandler(), { port: 0, path: '/mcp' });
+    closers.push(async () => {
+      await served.close();
+      await gateway.close();
+    });
+    const [alice, bob] = [await modernClient('alice', served.url), await modernClient('bob', served.url)];
+    const book = (who: typeof alice) =>
+      Promise.all(Array.from({ length: 10 }, () => who.client.callTool('book_table', {})));
+    const [forAlice, forBob] = await Promise.all([book(alice), book(bob)]);
+    expect(forAlice.map(textOf).filter((text) => text.includes('for alice,'))).toHaveLength(10);
+    expect(forBob.map(textOf).filter((text) => text.includes('for bob,'))).toHaveLength(10);
+    expect([alice.asked(), bob.asked()]).toEqual([10, 10]);
+    expect(gateway.hosts()).toHaveLength(2);
+  }, 120_000);
+
+  it('the official SDK v2 client pinned to 2026-07-28 lists, calls, and answers an elicitation', async () => {
+    const script = new URL('./fixtures/sdkV2GatewayClient.mjs', import.meta.url).pathname;
+    const out = await new Promise<Record<string, any>>((resolve, reject) => {
+      execFile(process.execPath, [script, url], { timeout: 60_000 }, (error, stdout, stderr) => {
+        if (error) reject(new Error(`${error.message}\n${stderr}\ngateway: ${gatewayStderr.slice(-2000)}`));
+        else resolve(JSON.parse(stdout.trim().split('\n').at(-1)!));
+      });
+    });
+    expect(out).toMatchObject({ era: 'modern', version: '2026-07-28' });
+    expect(out.tools).toEqual(expect.arrayContaining(['demo__echo', 'everything__echo', 'book_table']));
+    expect(out.echo).toBe('through the gateway');
+    expect(out.booked).toContain('for Grace, 3 guest(s) on 2026-12-24');
+    expect(out.asked).toHaveLength(1);
+  }, 90_000);
+});

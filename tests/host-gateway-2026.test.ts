@@ -87,6 +87,30 @@ describe('a 2026-07-28 client through `mcpkit gateway --http`', () => {
     expect(asked()).toBe(1);
   });
 
+  it("a 2025 upstream's sampling request is answered through an input-required round too", async () => {
+    let sampled = 0;
+    const client = new McpClient(
+      { name: 'sampler', version: '1.0.0' },
+      {
+        protocolEra: '2026',
+        sampling: async () => {
+          sampled++;
+          return {
+            role: 'assistant',
+            content: { type: 'text', text: 'Tides follow the moon.' },
+            model: 'test-model',
+          };
+        },
+        onError: () => {},
+      },
+    );
+    await client.connect(new StreamableHttpClientTransport(new URL(url)));
+    clients.push(client);
+    const result = await client.callTool('summarize', { text: 'A long text about tides and the moon.' });
+    expect(textOf(result)).toContain('Tides follow the moon.');
+    expect(sampled).toBe(1);
+  });
+
   it('two 2026 clients at once: 20 of 20 elicitations reach the client whose call caused them', async () => {
     // In process, with two hosts for 20 concurrent calls: the others wait for a free one.
     const gateway = createGateway({

@@ -20,12 +20,13 @@ import {
   CallToolResultSchema,
   CancelTaskResultSchema,
   CreateTaskResultSchema,
+  ElicitRequestSchema,
   GetTaskResultSchema,
   ListTasksResultSchema,
   TaskStatusNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoHttp, demoStdio } from './fixtures/hostServers.js';
+import { demoHttp, demoStdio, reference } from './fixtures/hostServers.js';
 import { CLI, twoServerConfig } from './support/gatewayProcess.js';
 
 let upstreamHttp: Awaited<ReturnType<typeof demoHttp>>;
@@ -151,6 +152,45 @@ describe('tasks through the gateway (SDK client over HTTP)', () => {
     });
     expect(JSON.stringify(result.content)).toContain('Report on');
   });
+});
+
+describe('an upstream task that needs input (the everything server)', () => {
+  it('the gateway task goes input_required with it, the elicitation reaches the caller, and the task completes', async () => {
+    const own = createGateway({
+      host: {
+        servers: [reference('everything', 'server-everything', ['stdio'])],
+        connector: nodeConnector(),
+      },
+    });
+    const ownServed = await serve(own.httpHandler(), { port: 0, path: '/mcp' });
+    closers.push(async () => {
+      await ownServed.close();
+      await own.close();
+    });
+    const client = new Client(
+      { name: 'asked', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    const statuses: string[] = [];
+    let asked = 0;
+    client.setNotificationHandler(TaskStatusNotificationSchema, (n) => void statuses.push(n.params.status));
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked++;
+      const [field] = Object.keys(request.params.requestedSchema?.properties ?? {});
+      return { action: 'accept', content: field ? { [field]: 'historical' } : {} };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(ownServed.url)));
+    closers.push(() => client.close());
+    const { task } = await createTask(client, 'simulate-research-query', { topic: 'tides', ambiguous: true });
+    const result = await client.request(
+      { method: 'tasks/result', params: { taskId: task.taskId } },
+      CallToolResultSchema,
+    );
+    expect(asked).toBe(1);
+    expect(JSON.stringify(result.content)).toContain('historical');
+    expect(statuses).toContain('input_required');
+    expect((await getTask(client, task.taskId)).status).toBe('completed');
+  }, 60_000);
 });
 
 describe('tasks through the gateway (McpClient over HTTP)', () => {

@@ -14,8 +14,11 @@ import type { ElicitResult } from '@mcpkit/core';
 import { createGateway } from '@mcpkit/host/gateway';
 import { nodeConnector } from '@mcpkit/host/node';
 import { serve } from '@mcpkit/node/http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoStdio } from './fixtures/hostServers.js';
+import { demoHttp, demoStdio } from './fixtures/hostServers.js';
 import { CLI, exited, printedUrl, twoServerConfig } from './support/gatewayProcess.js';
 
 let dir = '';
@@ -146,4 +149,38 @@ describe('a 2026-07-28 client through `mcpkit gateway --http`', () => {
     expect(out.booked).toContain('for Grace, 3 guest(s) on 2026-12-24');
     expect(out.asked).toHaveLength(1);
   }, 90_000);
+});
+
+describe('a 2026-07-28 upstream over HTTP behind the gateway (`protocolEra: "2026"`)', () => {
+  it('its elicitation reaches a 2026 McpClient and a 2025 SDK client alike', async () => {
+    const upstream = await demoHttp('live');
+    const gateway = createGateway({
+      host: { servers: [upstream.entry], connector: nodeConnector(), protocolEra: '2026' },
+    });
+    const served = await serve(gateway.httpHandler(), { port: 0, path: '/mcp' });
+    closers.push(async () => {
+      await served.close();
+      await gateway.close();
+      await upstream.close();
+    });
+    const modern = await modernClient('maya', served.url);
+    expect(textOf(await modern.client.callTool('book_table', {}))).toContain('for maya, 2 guest(s)');
+    const sdk = new Client(
+      { name: 'sdk', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    sdk.setRequestHandler(ElicitRequestSchema, async () => ({
+      action: 'accept',
+      content: { name: 'sid', date: '2026-12-02', guests: 4 },
+    }));
+    await sdk.connect(new StreamableHTTPClientTransport(new URL(served.url)));
+    closers.push(() => sdk.close());
+    const booked = (await sdk.callTool({ name: 'book_table', arguments: {} })) as { content?: unknown };
+    expect(textOf(booked)).toContain('for sid, 4 guest(s)');
+    // Both went through hosts whose client speaks 2026-07-28 to the upstream.
+    const eras = await Promise.all(
+      gateway.hosts().map(async (host) => (await host.client('live')).protocolVersion),
+    );
+    expect(eras).toEqual(['2026-07-28', '2026-07-28']);
+  }, 60_000);
 });

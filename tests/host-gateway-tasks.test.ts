@@ -176,7 +176,8 @@ describe('an upstream task that needs input (the everything server)', () => {
     client.setNotificationHandler(TaskStatusNotificationSchema, (n) => void statuses.push(n.params.status));
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
       asked++;
-      const [field] = Object.keys(request.params.requestedSchema?.properties ?? {});
+      const schema = 'requestedSchema' in request.params ? request.params.requestedSchema : undefined;
+      const [field] = Object.keys(schema?.properties ?? {});
       return { action: 'accept', content: field ? { [field]: 'historical' } : {} };
     });
     await client.connect(new StreamableHTTPClientTransport(new URL(ownServed.url)));

@@ -92,6 +92,7 @@ export class McpHost {
       models: options.models ?? [],
       consent: new ConsentMemory(options.consentStore),
       audit: { emit: options.audit, showArguments: options.auditArguments ?? false },
+      protocolEra: options.protocolEra,
     });
     const deps = {
       connector: options.connector ?? httpConnector(),

@@ -2,7 +2,7 @@
  * The options of `McpHost`, and the events it reports that are not a server's state.
  * @module
  */
-import type { KeepAliveOptions, RestartOptions } from '@mcpkit/client';
+import type { KeepAliveOptions, ProtocolEra, RestartOptions } from '@mcpkit/client';
 import type { Implementation, Root } from '@mcpkit/core';
 import type { NameCollision } from './catalogue/catalogue.js';
 import type { Naming } from './catalogue/names.js';
@@ -54,6 +54,13 @@ export interface McpHostOptions {
   auditArguments?: boolean | 'sha256';
   restart?: RestartOptions;
   keepAlive?: KeepAliveOptions;
+  /**
+   * The revision spoken to URL (HTTP) upstreams: `'2025'` (default, 2025-11-25 and older),
+   * `'2026'` (2026-07-28) or `'auto'` (2026-07-28 when the server offers it). stdio upstreams
+   * always speak 2025. Under 2026 an upstream's questions arrive as input-required results, which
+   * the client answers through the same hooks; `resources/subscribe` does not exist there.
+   */
+  protocolEra?: ProtocolEra;
   /** Told when two items still share a name after namespacing; both get a `_HASH` suffix. */
   onNameCollision?: (collision: NameCollision) => void;
 }

@@ -19,6 +19,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoHttp, demoStdio } from './fixtures/hostServers.js';
+import { eventually } from './support/eventually.js';
 import { CLI, exited, printedUrl, twoServerConfig } from './support/gatewayProcess.js';
 
 let dir = '';
@@ -182,5 +183,51 @@ describe('a 2026-07-28 upstream over HTTP behind the gateway (`protocolEra: "202
       gateway.hosts().map(async (host) => (await host.client('live')).protocolVersion),
     );
     expect(eras).toEqual(['2026-07-28', '2026-07-28']);
+  }, 60_000);
+});
+
+describe('hosts for 2026 requests are never shared between principals', () => {
+  it('a second identity gets a host of its own; with a pool of one, the first one is closed for it', async () => {
+    const gateway = createGateway({
+      host: { servers: [demoStdio('demo')], connector: nodeConnector() },
+      modern: { maxHosts: 1 },
+    });
+    const handler = gateway.httpHandler();
+    // The front verifies nothing here: it names the caller from a header, as protect() would from a token.
+    const front = (request: Request) => {
+      const user = request.headers.get('x-user') ?? 'nobody';
+      return handler.handle(request, {
+        authInfo: { token: `t-${user}`, clientId: 'app', extra: { sub: user } },
+      });
+    };
+    const served = await serve(Object.assign(front, { close: () => handler.close() }), {
+      port: 0,
+      path: '/mcp',
+    });
+    closers.push(async () => {
+      await served.close();
+      await gateway.close();
+    });
+    const as = async (user: string) => {
+      const client = new McpClient(
+        { name: user, version: '1.0.0' },
+        { protocolEra: '2026', onError: () => {} },
+      );
+      await client.connect(
+        new StreamableHttpClientTransport(new URL(served.url), { headers: { 'x-user': user } }),
+      );
+      clients.push(client);
+      return client;
+    };
+    const ada = await as('ada');
+    expect(textOf(await ada.callTool('echo', { text: 'a' }))).toBe('a');
+    const [adaHost] = gateway.hosts();
+    expect(textOf(await ada.callTool('echo', { text: 'a2' }))).toBe('a2');
+    expect(gateway.hosts()).toEqual([adaHost]); // the same principal reuses its host
+    const bob = await as('bob');
+    expect(textOf(await bob.callTool('echo', { text: 'b' }))).toBe('b');
+    const [bobHost] = gateway.hosts();
+    expect(bobHost).not.toBe(adaHost);
+    await eventually(() => adaHost!.status()[0]!.state === 'stopped', "ada's host closed, not handed over");
   }, 60_000);
 });

@@ -5,6 +5,11 @@
  * whatever an upstream asks meanwhile (elicitation, sampling, roots) belongs to that request,
  * exactly, as with a host per session.
  *
+ * A host is reused only by requests of the same principal (the token's subject, client or token;
+ * all anonymous requests are one principal): upstream sessions, and what they keep, are never
+ * shared between callers who authenticate as different identities. A host idle for one principal
+ * is closed and started afresh when another needs it and the pool is full.
+ *
  * An upstream's question cannot be sent to a 2026 client as a request: the gateway answers the
  * downstream request `input_required` with the question, and keeps the upstream call running,
  * parked under a random id that goes into `requestState` (sealed by the server's MRTR runner with
@@ -133,7 +138,9 @@ class RoundCaller implements Downstream {
 }
 
 interface Lease {
-  readonly state: SessionState;
+  state: SessionState;
+  /** Whose requests this host serves (see the module documentation). */
+  principal: string;
   readonly caller: RoundCaller;
   controller: AbortController;
   outcome: Promise<{ value: unknown } | { error: unknown }> | undefined;
@@ -156,7 +163,8 @@ export class ModernFront {
   private readonly leases = new Set<Lease>();
   private readonly parked = new Map<string, Lease>();
   /** Requests waiting for a host, first come first served. */
-  private readonly waiting: Array<{ signal: AbortSignal; take: (lease: Lease) => void }> = [];
+  private readonly waiting: Array<{ signal: AbortSignal; principal: string; take: (lease: Lease) => void }> =
+    [];
   private readonly maxHosts: number;
   private readonly parkMs: number;
   private count = 0;
@@ -182,7 +190,7 @@ export class ModernFront {
    * @throws {McpError} `-32602` for a `requestState` the gateway no longer holds.
    */
   async run<T>(ctx: RequestContext, work: ModernWork<T>): Promise<T | Record<string, unknown>> {
-    const lease = ctx.requestState === undefined ? await this.acquire(ctx.signal, work) : this.resume(ctx);
+    const lease = ctx.requestState === undefined ? await this.acquire(ctx, work) : this.resume(ctx);
     lease.caller.ctx = ctx;
     const next = await Promise.race([lease.outcome!, lease.caller.asked()]);
     if (next !== 'asked') {
@@ -206,8 +214,14 @@ export class ModernFront {
     await Promise.allSettled([...this.leases].map((lease) => lease.state.host.close()));
   }
 
-  private async acquire<T>(signal: AbortSignal, work: ModernWork<T>): Promise<Lease> {
-    const lease = this.idle.pop() ?? this.create() ?? (await this.wait(signal));
+  private async acquire<T>(ctx: RequestContext, work: ModernWork<T>): Promise<Lease> {
+    const principal = principalOf(ctx);
+    const lease =
+      this.takeIdle(principal) ??
+      this.create(principal) ??
+      this.takeIdle(undefined) ??
+      (await this.wait(ctx.signal, principal));
+    this.bind(lease, principal);
     lease.outcome = work(lease.state, lease.controller.signal).then(
       (value) => ({ value }),
       (error: unknown) => ({ error }),
@@ -215,12 +229,27 @@ export class ModernFront {
     return lease;
   }
 
+  /** An idle host of `principal` (of anyone's, when `undefined`), taken out of the idle list. */
+  private takeIdle(principal: string | undefined): Lease | undefined {
+    const index = this.idle.findIndex((lease) => principal === undefined || lease.principal === principal);
+    return index < 0 ? undefined : this.idle.splice(index, 1)[0];
+  }
+
+  /** Gives `lease` to `principal`: a host that served someone else is closed and started afresh. */
+  private bind(lease: Lease, principal: string): void {
+    if (lease.principal === principal) return;
+    void lease.state.host.close();
+    lease.state = this.makeState(lease.caller);
+    lease.principal = principal;
+  }
+
   /** A new host for the pool, unless it is full. */
-  private create(): Lease | undefined {
+  private create(principal: string): Lease | undefined {
     if (this.leases.size >= this.maxHosts) return undefined;
     const caller = new RoundCaller(`modern:${++this.count}`);
     const lease: Lease = {
       state: this.makeState(caller),
+      principal,
       caller,
       controller: new AbortController(),
       outcome: undefined,
@@ -231,10 +260,10 @@ export class ModernFront {
   }
 
   /** Waits for a host to be released; a request cancelled meanwhile gives up its place. */
-  private wait(signal: AbortSignal): Promise<Lease> {
+  private wait(signal: AbortSignal, principal: string): Promise<Lease> {
     return new Promise<Lease>((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason);
-      const waiter = { signal, take: resolve };
+      const waiter = { signal, principal, take: resolve };
       this.waiting.push(waiter);
       signal.addEventListener(
         'abort',
@@ -277,8 +306,23 @@ export class ModernFront {
     );
     lease.outcome = undefined;
     if (lease.controller.signal.aborted) lease.controller = new AbortController();
-    const next = this.waiting.shift();
+    // A waiter of the same principal first; else the first in line (its `bind` restarts the host).
+    const index = this.waiting.findIndex((waiter) => waiter.principal === lease.principal);
+    const next = this.waiting.splice(index < 0 ? 0 : index, 1)[0];
     if (next) next.take(lease);
     else this.idle.push(lease);
   }
+}
+
+/**
+ * Who a request comes from, for sharing hosts: the token's subject (with its client), else its
+ * client, else the token itself (kept in memory only); `''` for every anonymous request.
+ */
+function principalOf(ctx: RequestContext): string {
+  const auth = ctx.authInfo;
+  if (!auth) return '';
+  const subject = auth.extra?.sub;
+  if (typeof subject === 'string') return `sub:${auth.clientId ?? ''}:${subject}`;
+  if (auth.clientId !== undefined) return `client:${auth.clientId}`;
+  return `token:${auth.token ?? ''}`;
 }

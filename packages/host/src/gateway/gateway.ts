@@ -127,11 +127,13 @@ export class McpGateway {
       });
     }
     this.modern = new ModernFront(
+      // A leased host serves one 2026 request after another: no session to name in audit events.
       (caller) => ({
         ...routedHost(options.host, {
           owner: caller,
           forwardRoots: options.forwardRoots,
           limiter: this.limiter,
+          auditSession: false,
         }),
         subscriptions: new Map(),
       }),

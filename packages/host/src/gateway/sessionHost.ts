@@ -38,6 +38,8 @@ export interface RoutingOptions {
   readonly forwardRoots?: boolean | undefined;
   /** The gateway's per-session sampling limit. */
   readonly limiter?: SessionLimiter | undefined;
+  /** Name `owner` as the `session` of audit events (false for a host that serves many callers in turn). */
+  readonly auditSession?: boolean | undefined;
 }
 
 /**
@@ -60,7 +62,9 @@ export function routedHost(options: McpHostOptions, routing: RoutingOptions = {}
     ...(routing.forwardRoots ? { policy: withCallerRoots(options, router) } : {}),
     // One host per session: every event is that session's. A shared host cannot always tell
     // (reads are not tracked in flight), and a wrong session is worse than none.
-    ...(audit && owner ? { audit: (event) => audit({ ...event, session: owner.key }) } : {}),
+    ...(audit && owner && routing.auditSession !== false
+      ? { audit: (event) => audit({ ...event, session: owner.key }) }
+      : {}),
     models: options.models ?? [DOWNSTREAM_MODEL],
     hooks: {
       toolCall: hooks.toolCall ?? (() => 'once'),

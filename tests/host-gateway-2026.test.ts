@@ -231,3 +231,35 @@ describe('hosts for 2026 requests are never shared between principals', () => {
     await eventually(() => adaHost!.status()[0]!.state === 'stopped', "ada's host closed, not handed over");
   }, 60_000);
 });
+
+describe('cancellation of a 2026 request', () => {
+  it('cancels the upstream call, and the leased host serves the next request', async () => {
+    const upstream = await demoHttp('live');
+    let started = 0;
+    let aborted = 0;
+    upstream.server.tool('wait_for_cancel', { description: 'runs until cancelled' }, async (_args, ctx) => {
+      started++;
+      await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+      aborted++;
+      return 'cancelled';
+    });
+    const gateway = createGateway({
+      host: { servers: [upstream.entry], connector: nodeConnector() },
+      modern: { maxHosts: 1 },
+    });
+    const served = await serve(gateway.httpHandler(), { port: 0, path: '/mcp' });
+    closers.push(async () => {
+      await served.close();
+      await gateway.close();
+      await upstream.close();
+    });
+    const { client } = await modernClient('quitter', served.url);
+    const controller = new AbortController();
+    const call = client.callTool('wait_for_cancel', {}, { signal: controller.signal });
+    await eventually(() => started === 1, 'the upstream call');
+    controller.abort('changed my mind');
+    await expect(call).rejects.toThrow();
+    await eventually(() => aborted === 1, 'the upstream cancellation');
+    expect(textOf(await client.callTool('echo', { text: 'next' }))).toBe('next');
+  }, 60_000);
+});

@@ -192,7 +192,16 @@ export class ModernFront {
   async run<T>(ctx: RequestContext, work: ModernWork<T>): Promise<T | Record<string, unknown>> {
     const lease = ctx.requestState === undefined ? await this.acquire(ctx, work) : this.resume(ctx);
     lease.caller.ctx = ctx;
-    const next = await Promise.race([lease.outcome!, lease.caller.asked()]);
+    const cancel = cancellation(ctx.signal);
+    const next = await Promise.race([lease.outcome!, lease.caller.asked(), cancel.promise]).finally(
+      cancel.stop,
+    );
+    if (next === 'cancelled') {
+      // The client gave up on this round: the upstream call is cancelled, and the host freed once it ends.
+      lease.controller.abort(ctx.signal.reason);
+      void lease.outcome!.then(() => this.release(lease));
+      throw ctx.signal.reason;
+    }
     if (next !== 'asked') {
       this.release(lease);
       if ('error' in next) throw next.error;
@@ -312,6 +321,18 @@ export class ModernFront {
     if (next) next.take(lease);
     else this.idle.push(lease);
   }
+}
+
+/** Resolves `'cancelled'` when `signal` aborts, until `stop()`. */
+function cancellation(signal: AbortSignal): { promise: Promise<'cancelled'>; stop: () => void } {
+  let stop = (): void => {};
+  const promise = new Promise<'cancelled'>((resolve) => {
+    if (signal.aborted) return resolve('cancelled');
+    const onAbort = () => resolve('cancelled');
+    signal.addEventListener('abort', onAbort, { once: true });
+    stop = () => signal.removeEventListener('abort', onAbort);
+  });
+  return { promise, stop };
 }
 
 /**

@@ -155,7 +155,7 @@ describe('tasks through the gateway (SDK client over HTTP)', () => {
 });
 
 describe('an upstream task that needs input (the everything server)', () => {
-  it('the gateway task goes input_required with it, the elicitation reaches the caller, and the task completes', async () => {
+  it('the gateway task goes input_required with it, the elicitation reaches the caller tagged with the gateway task, and the task completes', async () => {
     const own = createGateway({
       host: {
         servers: [reference('everything', 'server-everything', ['stdio'])],
@@ -173,9 +173,11 @@ describe('an upstream task that needs input (the everything server)', () => {
     );
     const statuses: string[] = [];
     let asked = 0;
+    const relatedTo: unknown[] = [];
     client.setNotificationHandler(TaskStatusNotificationSchema, (n) => void statuses.push(n.params.status));
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
       asked++;
+      relatedTo.push(request.params._meta?.['io.modelcontextprotocol/related-task']);
       const schema = 'requestedSchema' in request.params ? request.params.requestedSchema : undefined;
       const [field] = Object.keys(schema?.properties ?? {});
       return { action: 'accept', content: field ? { [field]: 'historical' } : {} };
@@ -188,6 +190,8 @@ describe('an upstream task that needs input (the everything server)', () => {
       CallToolResultSchema,
     );
     expect(asked).toBe(1);
+    // Asked through the gateway's task: tagged with its id, never the upstream's.
+    expect(relatedTo).toEqual([{ taskId: task.taskId }]);
     expect(JSON.stringify(result.content)).toContain('historical');
     expect(statuses).toContain('input_required');
     expect((await getTask(client, task.taskId)).status).toBe('completed');

@@ -21,6 +21,7 @@ import type { HostCallOptions } from '../toolCall.js';
 import type { SessionLimiter } from './limits.js';
 import type { ModernFront } from './modern.js';
 import { pageOf } from './paging.js';
+import type { Downstream } from './router.js';
 import type { RoutedHost } from './sessionHost.js';
 import { type GatewayTasks, gatewayExecution } from './tasks.js';
 
@@ -145,9 +146,23 @@ async function callTool(
   const task = runtime.tasks?.requested(params, ctx);
   if (!task) return routedCall(state, server, params, ctx, signal);
   const tool = (await state.host.tools()).find((entry) => entry.name === params.name);
-  return runtime.tasks!.run(ctx, params, task, tool, (taskCtx, options) =>
-    routedCall(state, server, params, taskCtx, taskCtx.signal, options),
-  );
+  return runtime.tasks!.run(ctx, params, task, tool, async (taskCtx, options) => {
+    // What the upstream asks for its task goes through the gateway's task (see router.taskOf).
+    let forget: (() => void) | undefined;
+    const follow = options.onTaskStatus;
+    const tracked: HostCallOptions = {
+      ...options,
+      onTaskStatus: (upstream) => {
+        forget ??= state.router.followTask(server, upstream.taskId, asDownstream(taskCtx));
+        follow?.(upstream);
+      },
+    };
+    try {
+      return await routedCall(state, server, params, taskCtx, taskCtx.signal, tracked);
+    } finally {
+      forget?.();
+    }
+  });
 }
 
 /** A call marked in flight for routing, with `ctx`'s cancellation and progress; a server that is down is a tool error. */
@@ -169,6 +184,25 @@ async function routedCall(
   } finally {
     end();
   }
+}
+
+/** A gateway task's context as the router's {@link Downstream}: its requests carry the task. */
+function asDownstream(ctx: RequestContext): Downstream {
+  const session = ctx.session;
+  return {
+    get key() {
+      return session.key;
+    },
+    get closed() {
+      return session.closed;
+    },
+    get clientCapabilities() {
+      return session.clientCapabilities;
+    },
+    request: (method, params, options) => ctx.requestClient(method, params ?? {}, options),
+    notify: (method, params) => ctx.notify(method, params),
+    log: (level, data, logger) => ctx.sendLog(level, data, logger),
+  };
 }
 
 /**

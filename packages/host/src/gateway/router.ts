@@ -15,6 +15,7 @@ import {
   type LoggingLevel,
   McpError,
   type OutgoingRequestOptions,
+  RELATED_TASK_META_KEY,
 } from '@mcpkit/core';
 
 /**
@@ -57,6 +58,8 @@ export interface Downstream {
  */
 export class CallRouter {
   private readonly inFlight = new Map<string, Map<Downstream, number>>();
+  /** Upstream tasks a gateway task follows, by server and upstream task id: who asks for them. */
+  private readonly upstreamTasks = new Map<string, Downstream>();
   /** URL-mode elicitations sent on, by server and elicitation id: whose completion it is. */
   private readonly urlElicitations = new Map<string, Downstream>();
 
@@ -111,6 +114,27 @@ export class CallRouter {
       );
     }
     return session;
+  }
+
+  /**
+   * Routes what `server` asks on behalf of its task `upstreamTaskId` (the related-task `_meta` of
+   * its request) to `via`, a gateway task's context; returns the function that forgets it.
+   */
+  followTask(server: string, upstreamTaskId: string, via: Downstream): () => void {
+    const key = `${server}\u0000${upstreamTaskId}`;
+    this.upstreamTasks.set(key, via);
+    return () => {
+      if (this.upstreamTasks.get(key) === via) this.upstreamTasks.delete(key);
+    };
+  }
+
+  /** The gateway task a request of `server` belongs to, by the upstream task its `_meta` names. */
+  taskOf(server: string, params: unknown): Downstream | undefined {
+    if (this.upstreamTasks.size === 0) return undefined;
+    const meta = (params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+    const related = meta?.[RELATED_TASK_META_KEY] as { taskId?: unknown } | undefined;
+    if (typeof related?.taskId !== 'string') return undefined;
+    return this.upstreamTasks.get(`${server}\u0000${related.taskId}`);
   }
 
   /** Remembers which session was sent `server`'s URL-mode elicitation `id` (shared hosts only). */

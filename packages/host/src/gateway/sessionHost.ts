@@ -74,7 +74,9 @@ export function routedHost(options: McpHostOptions, routing: RoutingOptions = {}
         const session = router.sessionFor(server, method, (s) => canElicit(s.clientCapabilities, mode));
         if (mode === 'url')
           router.elicited(server, (params as ElicitRequestURLParams).elicitationId, session);
-        return session.request('elicitation/create', params as never, { signal }) as Promise<ElicitResult>;
+        // Asked for an upstream task a gateway task follows: through that task (tagged with its id).
+        const via = router.taskOf(server, params) ?? session;
+        return via.request('elicitation/create', params as never, { signal }) as Promise<ElicitResult>;
       },
     },
     model: async ({ server, params, signal }) => {
@@ -84,7 +86,8 @@ export function routedHost(options: McpHostOptions, routing: RoutingOptions = {}
         (s) => s.clientCapabilities.sampling !== undefined,
       );
       await routing.limiter?.take('sampling', session.key, server);
-      return session.request('sampling/createMessage', params, { signal }) as Promise<CreateMessageResult>;
+      const via = router.taskOf(server, params) ?? session;
+      return via.request('sampling/createMessage', params, { signal }) as Promise<CreateMessageResult>;
     },
   });
   host.onLog((server, message) => {

@@ -99,7 +99,8 @@ describe('the gateway, driven by the official SDK client over Streamable HTTP', 
     const { tools } = await client.listTools();
     const research = tools.find((tool) => tool.name === 'simulate-research-query');
     expect(research).toBeDefined();
-    expect(research).not.toHaveProperty('execution');
+    // Offered as optional: the gateway runs it as the upstream's task either way, and waits for it here.
+    expect(research?.execution).toEqual({ taskSupport: 'optional' });
     const result = await client.callTool({ name: 'simulate-research-query', arguments: { topic: 'tides' } });
     expect(result.isError).toBeFalsy();
     expect(textOf(result)).toContain('tides');

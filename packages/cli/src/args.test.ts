@@ -175,6 +175,21 @@ describe('the login options and verbs', () => {
   });
 });
 
+describe('gateway options', () => {
+  it('reads --era as the revision spoken to HTTP upstreams, 2025 by default', () => {
+    expect(parseCommandLine(['gateway', '--config', 'mcp.json', '--http', '--era', '2026'])).toMatchObject({
+      kind: 'gateway',
+      gateway: { config: 'mcp.json', transport: 'http', era: '2026' },
+    });
+    expect(parseCommandLine(['gateway', '--config', 'mcp.json', '--stdio'])).toMatchObject({
+      gateway: { transport: 'stdio', era: '2025' },
+    });
+    expect(usage(['gateway', '--config', 'mcp.json', '--stdio', '--era', '2027'])).toContain(
+      '--era must be auto, 2026 or 2025',
+    );
+  });
+});
+
 describe('parseServerUrl', () => {
   it('accepts http and https URLs and suggests a scheme for bare hosts', () => {
     expect(parseServerUrl('https://example.com/mcp').href).toBe('https://example.com/mcp');

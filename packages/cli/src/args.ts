@@ -162,6 +162,8 @@ export interface GatewaySettings {
   readonly transport: 'stdio' | 'http';
   readonly port: number;
   readonly host: string;
+  /** The revision spoken to HTTP upstreams (`--era`); the front serves both eras regardless. */
+  readonly era?: 'auto' | '2026' | '2025';
 }
 
 /**
@@ -267,7 +269,7 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
     'rate-limit',
     'redis',
   ],
-  gateway: ['help', 'config', 'stdio', 'http', 'port', 'host'],
+  gateway: ['help', 'config', 'stdio', 'http', 'port', 'host', 'era'],
 };
 
 /** The demo server's default address, as the quickstart documents it. */
@@ -473,6 +475,7 @@ function gatewaySettings(values: Values): GatewaySettings {
     transport: values.stdio ? 'stdio' : 'http',
     port: values.port === undefined ? DEFAULT_HTTP_PORT : parsePort(values.port as string, 'port'),
     host: (values.host as string | undefined) ?? DEFAULT_HTTP_HOST,
+    era: parseEra(values.era as string | undefined),
   };
 }
 

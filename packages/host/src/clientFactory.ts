@@ -6,6 +6,7 @@
 import {
   type FormElicitationHandler,
   McpClient,
+  type ProtocolEra,
   type SamplingHandler,
   type UrlElicitationHandler,
 } from '@mcpkit/client';
@@ -26,6 +27,8 @@ export interface ClientFactoryOptions {
   readonly models: readonly string[];
   readonly consent: ConsentMemory;
   readonly audit: AuditSink;
+  /** The revision spoken to URL upstreams (see `McpHostOptions.protocolEra`). */
+  readonly protocolEra?: ProtocolEra | undefined;
 }
 
 /**
@@ -49,6 +52,7 @@ export class ClientFactory {
     const { hooks, model, consent, audit } = this.options;
     const client = new McpClient(this.options.info, {
       ...(entry.timeoutMs === undefined ? {} : { requestTimeout: entry.timeoutMs }),
+      ...(entry.kind === 'url' && this.options.protocolEra ? { protocolEra: this.options.protocolEra } : {}),
       ...(policy.roots ? { roots: policy.roots } : {}),
       ...(model ? { sampling: this.samplerOf(server, policy, model) } : {}),
       ...(hooks.elicitation ? { elicitation: this.elicitation(server, hooks.elicitation) } : {}),

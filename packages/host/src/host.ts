@@ -3,14 +3,13 @@
  * one namespaced catalogue; calls routed by name; policy, consent and audit at each boundary.
  * @module
  */
-import type { KeepAliveOptions, McpClient } from '@mcpkit/client';
-import { type RestartOptions, restartPolicy } from '@mcpkit/client';
+import type { McpClient } from '@mcpkit/client';
+import { restartPolicy } from '@mcpkit/client';
 import type {
   CallToolResult,
   CompleteRequestParams,
   CompleteResult,
   GetPromptResult,
-  Implementation,
   LoggingLevel,
   LoggingMessageNotificationParams,
   OutgoingRequestOptions,
@@ -21,85 +20,23 @@ import type {
   Root,
   Tool,
 } from '@mcpkit/core';
-import { ErrorCode, LocalError, McpError } from '@mcpkit/core';
-import type { CatalogueKind, HostEntry, NameCollision, Route } from './catalogue/catalogue.js';
-import { Catalogue } from './catalogue/catalogue.js';
-import type { Naming } from './catalogue/names.js';
+import { Catalogue, type HostEntry, type Route } from './catalogue/catalogue.js';
 import { ClientFactory } from './clientFactory.js';
 import type { ServerEntry } from './config.js';
-import { type Connector, httpConnector } from './connection/connector.js';
+import { httpConnector } from './connection/connector.js';
 import { type ServerState, type StateChange, Upstream } from './connection/upstream.js';
 import { ServerUnavailableError } from './errors.js';
 import { Listeners } from './events.js';
+import { HostCatalogue } from './hostCatalogue.js';
+import { LIST_KINDS, type ListChange, type McpHostOptions } from './hostOptions.js';
 import { ConsentMemory } from './policy/consent.js';
 import { HostRoots } from './policy/roots.js';
-import { renamedTools, serverName, withServerName } from './policy/tools.js';
-import type { AuditEvent, ConsentStore, HostHooks, ModelCallback, ServerPolicy } from './policy/types.js';
+import { serverName } from './policy/tools.js';
+import type { ServerPolicy } from './policy/types.js';
 import { Subscriptions } from './subscriptions.js';
-import { callOn } from './toolCall.js';
+import { callOn, type HostCallOptions } from './toolCall.js';
 
-/**
- * Options of {@link McpHost}.
- *
- * @example
- * ```ts
- * const options: McpHostOptions = { servers, connector: nodeConnector(), policy: { files: { readOnly: true } } };
- * ```
- */
-export interface McpHostOptions {
-  /** The servers, e.g. from `loadHostConfig`. Entries marked `disabled` are never started. */
-  servers: readonly ServerEntry[];
-  /** Turns an entry into a transport. Default: HTTP only; use `nodeConnector()` for stdio. */
-  connector?: Connector;
-  /** How the host introduces itself to every server. */
-  info?: Implementation;
-  /** Start every server in `start()`; otherwise each starts on first use. Default false. */
-  eager?: boolean;
-  /** Namespacing: mode (default `onCollision`), separator (default `__`). */
-  naming?: { mode?: Naming['mode']; separator?: string };
-  /** Rules per server key. */
-  policy?: Readonly<Record<string, ServerPolicy>>;
-  hooks?: HostHooks;
-  /** The host's one model; without it servers are not offered sampling. */
-  model?: ModelCallback;
-  /** The models `model` can run, best first (matched against `modelPreferences.hints`). */
-  models?: readonly string[];
-  /** Keeps `always`/`never` decisions; without it they last for this host's lifetime. */
-  consentStore?: ConsentStore;
-  /**
-   * The host's own roots (the folders open in an IDE): each server then sees their intersection
-   * with its `policy.roots` (all of them when it has none), and {@link McpHost.setHostRoots}
-   * tells only the servers whose view changed. Pass `[]` to start with none but change them later.
-   */
-  roots?: readonly Root[];
-  /** Receives one event per call, read, prompt, completion, sampling and elicitation. */
-  audit?: (event: AuditEvent) => void;
-  /**
-   * Arguments in audit events: in full (`true`), as `sha256:HEX` of their JSON (`'sha256'`: equal
-   * calls match, values stay out; a short secret can still be guessed from its hash), or
-   * `'[redacted]'` (default).
-   */
-  auditArguments?: boolean | 'sha256';
-  restart?: RestartOptions;
-  keepAlive?: KeepAliveOptions;
-  /** Told when two items still share a name after namespacing; both get a `_HASH` suffix. */
-  onNameCollision?: (collision: NameCollision) => void;
-}
-
-/**
- * A `list_changed` from one server; the catalogue's next listing includes the change.
- *
- * @example
- * ```ts
- * host.onListChanged(({ server, kind }) => console.log(`${server} changed its ${kind}`));
- * ```
- */
-export interface ListChange {
-  readonly server: string;
-  readonly kind: 'tools' | 'prompts' | 'resources';
-}
-
-const KINDS = ['tools', 'prompts', 'resources'] as const;
+export type { ListChange, McpHostOptions } from './hostOptions.js';
 
 /**
  * An MCP host over any number of servers.
@@ -117,7 +54,7 @@ const KINDS = ['tools', 'prompts', 'resources'] as const;
  */
 export class McpHost {
   private readonly upstreams = new Map<string, Upstream>();
-  private readonly catalogue: Catalogue;
+  private readonly view: HostCatalogue;
   private readonly clients: ClientFactory;
   private readonly subscriptions = new Subscriptions();
   private readonly stateListeners = new Listeners<[StateChange]>();
@@ -134,7 +71,7 @@ export class McpHost {
     const prefixes: Record<string, string> = {};
     for (const [server, policy] of Object.entries(options.policy ?? {}))
       if (policy.prefix) prefixes[server] = policy.prefix;
-    this.catalogue = new Catalogue(
+    const catalogue = new Catalogue(
       {
         mode: options.naming?.mode ?? 'onCollision',
         separator: options.naming?.separator ?? '__',
@@ -142,6 +79,12 @@ export class McpHost {
       },
       options.onNameCollision,
     );
+    this.view = new HostCatalogue({
+      catalogue,
+      enabled: () => this.enabled(),
+      closed: () => this.closed,
+      policyOf: (server) => this.policyOf(server),
+    });
     this.clients = new ClientFactory({
       info: options.info ?? { name: 'mcpkit-host', version: '0.1.0' },
       hooks: options.hooks ?? {},
@@ -149,6 +92,7 @@ export class McpHost {
       models: options.models ?? [],
       consent: new ConsentMemory(options.consentStore),
       audit: { emit: options.audit, showArguments: options.auditArguments ?? false },
+      protocolEra: options.protocolEra,
     });
     const deps = {
       connector: options.connector ?? httpConnector(),
@@ -246,7 +190,7 @@ export class McpHost {
    * ```
    */
   async serverOf(kind: 'tools' | 'prompts', name: string): Promise<string> {
-    return (await this.resolve(kind, name, kind === 'tools' ? 'tool' : 'prompt')).server;
+    return (await this.view.resolve(kind, name, kind === 'tools' ? 'tool' : 'prompt')).server;
   }
 
   /**
@@ -259,42 +203,34 @@ export class McpHost {
    * ```
    */
   route(kind: 'tools' | 'prompts', name: string): Route | undefined {
-    return this.catalogue.route(kind, name);
+    return this.view.route(kind, name);
   }
 
   /** Every server's tools (policy applied), namespaced on collision. */
-  async tools(): Promise<HostEntry<Tool>[]> {
-    const entries = await this.aggregate('tools', async (client, server) =>
-      client.serverCapabilities?.tools ? renamedTools(this.policyOf(server), await client.tools()) : [],
-    );
-    return entries.map((entry) => withServerName(this.policyOf(entry.server), entry));
+  tools(): Promise<HostEntry<Tool>[]> {
+    return this.view.tools();
   }
 
   /** Every server's prompts, namespaced on collision. */
   prompts(): Promise<HostEntry<Prompt>[]> {
-    return this.aggregate('prompts', (client) =>
-      client.serverCapabilities?.prompts ? client.prompts() : [],
-    );
+    return this.view.prompts();
   }
 
   /** Every server's resources; a URI two servers share is rewritten (reversibly). */
   resources(): Promise<HostEntry<Resource>[]> {
-    return this.aggregate('resources', (client) =>
-      client.serverCapabilities?.resources ? client.resources() : [],
-    );
+    return this.view.resources();
   }
 
   /** Every server's resource templates. */
   resourceTemplates(): Promise<HostEntry<ResourceTemplate>[]> {
-    return this.aggregate('resourceTemplates', (client) =>
-      client.serverCapabilities?.resources ? client.resourceTemplates() : [],
-    );
+    return this.view.resourceTemplates();
   }
 
   /**
    * Calls a tool by its catalogue name on the server that owns it. Progress, cancellation and
    * timeouts in `options` reach that server. A refused call resolves to an `isError` result. A
-   * tool that requires tasks runs as a task, and the call resolves with its result.
+   * tool that requires tasks runs as a task, and the call resolves with its result; with
+   * `onTaskStatus`, so does a tool that supports tasks, and each status it reports is passed on.
    *
    * @throws {McpError} `-32602` for a name the catalogue does not hold (a denied tool included).
    * @throws {ServerUnavailableError} the server is failed, or died while the call was in flight.
@@ -302,19 +238,19 @@ export class McpHost {
   callTool(
     name: string,
     args: Record<string, unknown> = {},
-    options?: OutgoingRequestOptions,
+    options?: HostCallOptions,
   ): Promise<CallToolResult> {
     // A name the catalogue holds is called without an await of its own (the per-call path).
-    const route = this.catalogue.route('tools', name);
+    const route = this.view.route('tools', name);
     if (!route)
-      return this.resolve('tools', name, 'tool').then((found) => this.callRoute(found, args, options));
+      return this.view.resolve('tools', name, 'tool').then((found) => this.callRoute(found, args, options));
     return this.callRoute(route, args, options);
   }
 
   private callRoute(
     route: Route,
     args: Record<string, unknown>,
-    options: OutgoingRequestOptions | undefined,
+    options: HostCallOptions | undefined,
   ): Promise<CallToolResult> {
     const original = serverName(this.policyOf(route.server), route.original);
     return this.onServer(route.server, 'tools/call', (client) => callOn(client, original, args, options));
@@ -326,7 +262,7 @@ export class McpHost {
     args?: Record<string, string>,
     options?: OutgoingRequestOptions,
   ): Promise<GetPromptResult> {
-    const route = await this.resolve('prompts', name, 'prompt');
+    const route = await this.view.resolve('prompts', name, 'prompt');
     return this.onServer(route.server, 'prompts/get', (client) =>
       client.getPrompt(route.original, args, options),
     );
@@ -334,7 +270,7 @@ export class McpHost {
 
   /** Reads a resource: a listed URI, a rewritten one, or one matching a server's template. */
   async readResource(uri: string, options?: OutgoingRequestOptions): Promise<ReadResourceResult> {
-    const route = await this.resolveUri(uri);
+    const route = await this.view.resolveUri(uri);
     return this.onServer(route.server, 'resources/read', (client) =>
       client.readResource(route.original, options),
     );
@@ -345,8 +281,8 @@ export class McpHost {
     const ref = params.ref;
     const route =
       ref.type === 'ref/prompt'
-        ? await this.resolve('prompts', ref.name, 'prompt')
-        : await this.resolveUri(ref.uri);
+        ? await this.view.resolve('prompts', ref.name, 'prompt')
+        : await this.view.resolveUri(ref.uri);
     const upstreamRef =
       ref.type === 'ref/prompt' ? { ...ref, name: route.original } : { ...ref, uri: route.original };
     return this.onServer(route.server, 'completion/complete', (client) =>
@@ -359,7 +295,7 @@ export class McpHost {
    * for it (as the catalogue URI). Kept across restarts. Returns the function that unsubscribes.
    */
   async subscribe(uri: string, listener: (uri: string) => void): Promise<() => Promise<void>> {
-    const route = await this.resolveUri(uri);
+    const route = await this.view.resolveUri(uri);
     const first = this.subscriptions.add(route, uri, listener);
     if (first) {
       try {
@@ -442,44 +378,6 @@ export class McpHost {
     return upstream;
   }
 
-  private async aggregate<T extends object>(
-    kind: CatalogueKind,
-    list: (client: McpClient, server: string) => T[] | Promise<T[]>,
-  ): Promise<HostEntry<T>[]> {
-    if (this.closed) throw new LocalError('The host is closed');
-    const lists = await Promise.all(
-      this.enabled().map(async (upstream): Promise<readonly [string, T[]]> => {
-        try {
-          return [upstream.name, await list(await upstream.ready(), upstream.name)];
-        } catch {
-          return [upstream.name, []]; // a failed server offers nothing; its state says why
-        }
-      }),
-    );
-    return this.catalogue.build(kind, lists);
-  }
-
-  /** The route of a catalogue name; the catalogue is refreshed once when the name is not known. */
-  private async resolve(kind: 'tools' | 'prompts', name: string, label: string): Promise<Route> {
-    let route = this.catalogue.route(kind, name);
-    if (!route) {
-      await (kind === 'tools' ? this.tools() : this.prompts());
-      route = this.catalogue.route(kind, name);
-    }
-    if (!route) throw new McpError(ErrorCode.InvalidParams, `Unknown ${label}: ${name}`);
-    return route;
-  }
-
-  private async resolveUri(uri: string): Promise<Route> {
-    let route = this.catalogue.routeUri(uri);
-    if (!route) {
-      await Promise.all([this.resources(), this.resourceTemplates()]);
-      route = this.catalogue.routeUri(uri);
-    }
-    if (!route) throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`);
-    return route;
-  }
-
   /** Runs `work` on a server's client; a failure because the server died says so. */
   private onServer<T>(server: string, method: string, work: (client: McpClient) => Promise<T>): Promise<T> {
     try {
@@ -496,7 +394,7 @@ export class McpHost {
 
   /** A (re)started server: route its notifications, renew its subscriptions, refresh listeners. */
   private async attached(server: string, client: McpClient): Promise<void> {
-    for (const kind of KINDS) {
+    for (const kind of LIST_KINDS) {
       client.onListChanged(kind, () => this.listChanged({ server, kind }));
     }
     client.onResourceUpdated((uri) => this.subscriptions.notify(server, uri));
@@ -506,7 +404,7 @@ export class McpHost {
     for (const uri of this.subscriptions.of(server)) await client.subscribeResource(uri);
     if (this.upstreams.get(server)!.restarts >= 0) {
       // A restarted server may offer something else now.
-      for (const kind of KINDS) this.listChanged({ server, kind });
+      for (const kind of LIST_KINDS) this.listChanged({ server, kind });
     }
   }
 

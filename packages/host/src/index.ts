@@ -51,3 +51,4 @@ export type {
   ToolCallConsent,
   ToolOverride,
 } from './policy/types.js';
+export type { HostCallOptions } from './toolCall.js';

@@ -28,6 +28,7 @@ export async function runGateway(settings: GatewaySettings, io: CliIo): Promise<
     host: {
       servers,
       connector: nodeConnector(),
+      ...(settings.era === undefined ? {} : { protocolEra: settings.era }),
       onNameCollision: ({ name }) => log(`two servers still share the name "${name}"; both get a suffix`),
     },
   });

@@ -12,11 +12,14 @@ import {
   type StreamableHttpHandler,
   type StreamableHttpHandlerOptions,
 } from '@mcpkit/server/http';
+import type { TaskManagerOptions } from '@mcpkit/server/tasks';
 import type { McpHost, McpHostOptions } from '../host.js';
 import { installHandlers, type SessionState } from './handlers.js';
 import { type GatewayReadiness, readinessOf } from './health.js';
 import { type GatewayLimits, SessionLimiter } from './limits.js';
+import { ModernFront, type ModernFrontOptions } from './modern.js';
 import { type RoutedHost, routedHost } from './sessionHost.js';
+import { GatewayTasks } from './tasks.js';
 
 /**
  * Options of {@link createGateway}.
@@ -56,6 +59,19 @@ export interface GatewayOptions {
    * request past one is refused with `-32029` naming the limit. Default: none.
    */
   limits?: GatewayLimits;
+  /**
+   * Serve tasks (2025-11-25): a `tools/call` with `task` gets a task of the gateway's that
+   * follows the upstream's (see docs/host.md). Default true; options tune the gateway's
+   * `TaskManager` (TTLs, store, `tasks/list`). `false`: no `tasks` capability, and tools are
+   * listed without `execution`.
+   */
+  tasks?: boolean | TaskManagerOptions;
+  /**
+   * Revision 2026-07-28 requests (which have no session) run on hosts leased from a pool, one
+   * request at a time; an upstream's elicitation, sampling or roots request becomes an
+   * input-required round (see docs/host.md). Limits: `maxHosts` (8), `parkMs` (300 000).
+   */
+  modern?: ModernFrontOptions;
 }
 
 /** The default `maxSessions` of a per-session gateway's HTTP handler. */
@@ -81,6 +97,8 @@ export class McpGateway {
   private readonly shared: RoutedHost | undefined;
   private readonly http: StreamableHttpHandler[] = [];
   private readonly limiter: SessionLimiter | undefined;
+  private readonly tasks: GatewayTasks | undefined;
+  private readonly modern: ModernFront;
   /** The level last asked of a shared host's upstreams, if any. */
   private sharedLevel: LoggingLevel | undefined;
 
@@ -89,6 +107,8 @@ export class McpGateway {
       throw new TypeError('pageSize must be a positive integer');
     }
     this.limiter = options.limits ? new SessionLimiter(options.limits) : undefined;
+    const tasks = options.tasks ?? true;
+    this.tasks = tasks === false ? undefined : new GatewayTasks(tasks === true ? {} : tasks);
     this.server = new Server(options.info ?? { name: 'mcpkit-gateway', version: '0.1.0' }, {
       capabilities: {
         tools: { listChanged: true },
@@ -96,14 +116,29 @@ export class McpGateway {
         resources: { subscribe: true, listChanged: true },
         completions: {},
         logging: {},
+        ...this.tasks?.capabilities,
       },
     });
+    this.tasks?.install(this.server);
     if (options.upstreams === 'shared') {
       this.shared = routedHost(options.host, { forwardRoots: options.forwardRoots, limiter: this.limiter });
       this.shared.host.onListChanged(({ kind }) => {
         for (const session of this.sessions.keys()) void session.notify(`notifications/${kind}/list_changed`);
       });
     }
+    this.modern = new ModernFront(
+      // A leased host serves one 2026 request after another: no session to name in audit events.
+      (caller) => ({
+        ...routedHost(options.host, {
+          owner: caller,
+          forwardRoots: options.forwardRoots,
+          limiter: this.limiter,
+          auditSession: false,
+        }),
+        subscriptions: new Map(),
+      }),
+      options.modern,
+    );
     this.server.onSessionClosed((session) => void this.release(session));
     if (options.forwardRoots) {
       this.server.onNotification('notifications/roots/list_changed', (_params, session) => {
@@ -115,6 +150,8 @@ export class McpGateway {
       levelChanged: (session) => this.levelChanged(session),
       pageSize: options.pageSize,
       limiter: this.limiter,
+      tasks: this.tasks,
+      modern: this.modern,
     });
   }
 
@@ -164,8 +201,9 @@ export class McpGateway {
    * ```
    */
   hosts(): McpHost[] {
-    if (this.shared) return [this.shared.host];
-    return [...this.sessions.values()].map((state) => state.host);
+    const modern = this.modern.hosts();
+    if (this.shared) return [this.shared.host, ...modern];
+    return [...[...this.sessions.values()].map((state) => state.host), ...modern];
   }
 
   /**
@@ -187,6 +225,8 @@ export class McpGateway {
   /** Closes the HTTP endpoints, every downstream session and every upstream server. */
   async close(): Promise<void> {
     await Promise.allSettled(this.http.map((handler) => handler.close()));
+    await this.tasks?.close();
+    await this.modern.close();
     await this.server.close();
     await Promise.allSettled([...this.sessions.keys()].map((session) => this.release(session)));
     await this.shared?.host.close();

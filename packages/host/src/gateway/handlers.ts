@@ -6,18 +6,24 @@
  */
 import {
   type CallToolResult,
+  type CreateTaskResult,
   ErrorCode,
   LOGGING_LEVELS,
   type LoggingLevel,
   McpError,
   type OutgoingRequestOptions,
+  type Tool,
 } from '@mcpkit/core';
 import type { RequestContext, Server, ServerSession } from '@mcpkit/server';
 import type { HostEntry } from '../catalogue/catalogue.js';
 import { ServerUnavailableError } from '../errors.js';
+import type { HostCallOptions } from '../toolCall.js';
 import type { SessionLimiter } from './limits.js';
+import type { ModernFront } from './modern.js';
 import { pageOf } from './paging.js';
+import type { Downstream } from './router.js';
 import type { RoutedHost } from './sessionHost.js';
+import { type GatewayTasks, gatewayExecution } from './tasks.js';
 
 /** What the gateway keeps per downstream session. */
 export interface SessionState extends RoutedHost {
@@ -32,6 +38,10 @@ export interface GatewayRuntime {
   levelChanged(session: ServerSession): Promise<void>;
   readonly pageSize: number | undefined;
   readonly limiter: SessionLimiter | undefined;
+  /** Where 2026-07-28 requests run; `undefined` when the gateway serves them on plain sessions. */
+  readonly modern: ModernFront | undefined;
+  /** Task-augmented calls; `undefined` when the gateway serves no tasks. */
+  readonly tasks: GatewayTasks | undefined;
 }
 
 type ListKey = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
@@ -46,32 +56,58 @@ type ListKey = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
  */
 export function installHandlers(server: Server, runtime: GatewayRuntime): void {
   const stateOf = (ctx: RequestContext) => runtime.stateOf(ctx.session);
+  // A 2026-07-28 request has no session of its own: it runs on a host leased from the 2026 front,
+  // whose signal outlives the request's rounds. A 2025 request passes no signal: its cancellation
+  // is forwarded without one (reading `ctx.signal` makes an AbortController per call).
+  const on = <T>(
+    ctx: RequestContext,
+    work: (state: SessionState, signal: AbortSignal | undefined) => Promise<T>,
+  ) => (ctx.modern && runtime.modern ? runtime.modern.run(ctx, work) : work(stateOf(ctx), undefined));
   const list = <K extends ListKey>(key: K, method: string) =>
-    server.setRequestHandler(method as 'tools/list', async (params, ctx) => {
-      const entries = (await stateOf(ctx).host[key]()) as HostEntry<object>[];
-      const { items, nextCursor } = pageOf(key, entries.map(strip), params?.cursor, runtime.pageSize);
-      return { [key]: items, ...(nextCursor ? { nextCursor } : {}) } as never;
-    });
+    server.setRequestHandler(
+      method as 'tools/list',
+      (params, ctx) =>
+        on(ctx, async (state) => {
+          const entries = (await state.host[key]()) as HostEntry<object>[];
+          const wire = entries.map((entry) => strip(entry, runtime.tasks !== undefined));
+          const { items, nextCursor } = pageOf(key, wire, params?.cursor, runtime.pageSize);
+          return { [key]: items, ...(nextCursor ? { nextCursor } : {}) };
+        }) as never,
+    );
   list('tools', 'tools/list');
   list('prompts', 'prompts/list');
   list('resources', 'resources/list');
   list('resourceTemplates', 'resources/templates/list');
-  server.setRequestHandler('tools/call', (params, ctx) => callTool(stateOf(ctx), params, ctx, runtime));
-  server.setRequestHandler('prompts/get', async (params, ctx) => {
-    const { host, router } = stateOf(ctx);
-    const end = router.begin(await host.serverOf('prompts', params.name), ctx.session);
-    try {
-      return await host.getPrompt(params.name, params.arguments, forwarded(ctx));
-    } finally {
-      end();
-    }
+  server.setRequestHandler('tools/call', (params, ctx) => {
+    // The per-call path: a 2025 session, a name the catalogue holds, no limits and no task.
+    const route =
+      ctx.modern || runtime.limiter || runtime.tasks?.requested(params, ctx)
+        ? undefined
+        : runtime.stateOf(ctx.session).host.route('tools', params.name);
+    if (route) return routedCall(stateOf(ctx), route.server, params, ctx, undefined) as never;
+    return on(ctx, (state, signal) => callTool(state, params, ctx, runtime, signal)) as never;
   });
-  server.setRequestHandler('resources/read', (params, ctx) =>
-    stateOf(ctx).host.readResource(params.uri, forwarded(ctx)),
+  server.setRequestHandler(
+    'prompts/get',
+    (params, ctx) =>
+      on(ctx, async ({ host, router }, signal) => {
+        const end = router.begin(await host.serverOf('prompts', params.name), ctx.session);
+        try {
+          return await host.getPrompt(params.name, params.arguments, forwarded(ctx, signal));
+        } finally {
+          end();
+        }
+      }) as never,
+  );
+  server.setRequestHandler(
+    'resources/read',
+    (params, ctx) =>
+      on(ctx, (state, signal) => state.host.readResource(params.uri, forwarded(ctx, signal))) as never,
   );
   installSubscriptions(server, stateOf);
-  server.setRequestHandler('completion/complete', (params, ctx) =>
-    stateOf(ctx).host.complete(params, forwarded(ctx)),
+  server.setRequestHandler(
+    'completion/complete',
+    (params, ctx) => on(ctx, (state, signal) => state.host.complete(params, forwarded(ctx, signal))) as never,
   );
   server.setRequestHandler('logging/setLevel', async (params, ctx) => {
     if (!(LOGGING_LEVELS as readonly string[]).includes(params.level)) {
@@ -103,39 +139,54 @@ function installSubscriptions(server: Server, stateOf: (ctx: RequestContext) => 
   });
 }
 
-/** A call: rate-limited, marked in flight for routing; a server that is down is a tool error. */
-function callTool(
+/**
+ * A call: rate-limited, then run as a task of the gateway's when it asks for one (see
+ * `tasks.ts`), or answered plainly.
+ */
+async function callTool(
   state: RoutedHost,
   params: { name: string; arguments?: Record<string, unknown> },
   ctx: RequestContext,
   runtime: GatewayRuntime,
-): Promise<CallToolResult> {
-  // The per-call path: a name the catalogue holds and no limits, so nothing to wait for first.
-  const route = runtime.limiter ? undefined : state.host.route('tools', params.name);
-  if (!route) return limitedCall(state, params, ctx, runtime);
-  return routedCall(state, route.server, params, ctx);
-}
-
-async function limitedCall(
-  state: RoutedHost,
-  params: { name: string; arguments?: Record<string, unknown> },
-  ctx: RequestContext,
-  runtime: GatewayRuntime,
-): Promise<CallToolResult> {
+  signal: AbortSignal | undefined,
+): Promise<CallToolResult | CreateTaskResult> {
   const server = await state.host.serverOf('tools', params.name);
   await runtime.limiter?.take('toolCalls', ctx.session.key, server);
-  return routedCall(state, server, params, ctx);
+  const task = runtime.tasks?.requested(params, ctx);
+  if (!task) return routedCall(state, server, params, ctx, signal);
+  const tool = (await state.host.tools()).find((entry) => entry.name === params.name);
+  return runtime.tasks!.run(ctx, params, task, tool, async (taskCtx, options) => {
+    // What the upstream asks for its task goes through the gateway's task (see router.taskOf).
+    let forget: (() => void) | undefined;
+    const follow = options.onTaskStatus;
+    const tracked: HostCallOptions = {
+      ...options,
+      onTaskStatus: (upstream) => {
+        forget ??= state.router.followTask(server, upstream.taskId, asDownstream(taskCtx));
+        follow?.(upstream);
+      },
+    };
+    try {
+      return await routedCall(state, server, params, taskCtx, taskCtx.signal, tracked);
+    } finally {
+      forget?.();
+    }
+  });
 }
 
+/** A call marked in flight for routing, with `ctx`'s cancellation and progress; a server that is down is a tool error. */
 async function routedCall(
   state: RoutedHost,
   server: string,
   params: { name: string; arguments?: Record<string, unknown> },
   ctx: RequestContext,
+  signal: AbortSignal | undefined,
+  options?: HostCallOptions,
 ): Promise<CallToolResult> {
   const end = state.router.begin(server, ctx.session);
   try {
-    return await state.host.callTool(params.name, params.arguments ?? {}, forwarded(ctx));
+    const call = options ? { ...forwarded(ctx, signal), ...options } : forwarded(ctx, signal);
+    return await state.host.callTool(params.name, params.arguments ?? {}, call);
   } catch (error) {
     if (!(error instanceof ServerUnavailableError)) throw error;
     return { isError: true, content: [{ type: 'text', text: error.message }] };
@@ -144,12 +195,32 @@ async function routedCall(
   }
 }
 
+/** A gateway task's context as the router's {@link Downstream}: its requests carry the task. */
+function asDownstream(ctx: RequestContext): Downstream {
+  const session = ctx.session;
+  return {
+    get key() {
+      return session.key;
+    },
+    get closed() {
+      return session.closed;
+    },
+    get clientCapabilities() {
+      return session.clientCapabilities;
+    },
+    request: (method, params, options) => ctx.requestClient(method, params ?? {}, options),
+    notify: (method, params) => ctx.notify(method, params),
+    log: (level, data, logger) => ctx.sendLog(level, data, logger),
+  };
+}
+
 /**
- * The downstream request's cancellation and progress, passed to the upstream call (cancellation
- * without an `AbortSignal`: reading `ctx.signal` would make an `AbortController` per call).
+ * The downstream request's cancellation and progress, passed to the upstream call: a 2026 lease's
+ * `signal` (it outlives the request's rounds), else the request's own cancellation without an
+ * `AbortSignal` (reading `ctx.signal` would make an `AbortController` per call).
  */
-function forwarded(ctx: RequestContext): OutgoingRequestOptions {
-  const options: OutgoingRequestOptions = { cancelledBy: ctx.cancellation };
+function forwarded(ctx: RequestContext, signal: AbortSignal | undefined): OutgoingRequestOptions {
+  const options: OutgoingRequestOptions = signal ? { signal } : { cancelledBy: ctx.cancellation };
   if (ctx.meta?.progressToken !== undefined) {
     options.onProgress = (update) => void ctx.progress(update.progress, update.total, update.message);
   }
@@ -157,12 +228,15 @@ function forwarded(ctx: RequestContext): OutgoingRequestOptions {
 }
 
 /**
- * A catalogue entry as the wire shows it: without the host's bookkeeping, and without a tool's
- * `execution` (the gateway serves no tasks; the host runs a tool that requires them as a task
- * itself and answers the plain call).
+ * A catalogue entry as the wire shows it: without the host's bookkeeping. A tool's `execution`
+ * is what the gateway offers (see `gatewayExecution`), or none when it serves no tasks: the host
+ * then runs a tool that requires them as a task itself and answers the plain call.
  */
-function strip<T extends object>(entry: HostEntry<T>): T {
-  const { server: _server, original: _original, ...item } = entry as HostEntry<T> & { execution?: unknown };
-  delete item.execution;
+function strip<T extends object>(entry: HostEntry<T>, tasks: boolean): T {
+  const { server: _server, original: _original, ...rest } = entry;
+  const item = rest as { execution?: Tool['execution'] };
+  const execution = tasks ? gatewayExecution(item.execution) : undefined;
+  if (execution) item.execution = execution;
+  else delete item.execution;
   return item as unknown as T;
 }

@@ -9,8 +9,39 @@
  * always knows: every request of its upstreams belongs to its one session.
  * @module
  */
-import { ErrorCode, McpError } from '@mcpkit/core';
-import type { ServerSession } from '@mcpkit/server';
+import {
+  type ClientCapabilities,
+  ErrorCode,
+  type LoggingLevel,
+  McpError,
+  type OutgoingRequestOptions,
+  RELATED_TASK_META_KEY,
+} from '@mcpkit/core';
+
+/**
+ * Who an upstream's requests and messages go to: a downstream `Downstream`, or (under
+ * 2026-07-28, where there is no session) the caller of one request, whose questions become
+ * input-required rounds.
+ *
+ * @example
+ * ```ts
+ * import type { Downstream } from '@mcpkit/server';
+ * declare const session: Downstream;
+ * const downstream: Downstream = session;
+ * ```
+ */
+export interface Downstream {
+  readonly key: string;
+  readonly closed: boolean;
+  readonly clientCapabilities: ClientCapabilities;
+  request<R = Record<string, unknown>>(
+    method: string,
+    params?: object,
+    options?: OutgoingRequestOptions,
+  ): Promise<R>;
+  notify(method: string, params?: Record<string, unknown>): void | Promise<void>;
+  log(level: LoggingLevel, data: unknown, logger?: string): void | Promise<void>;
+}
 
 /**
  * The calls in flight of one host, by upstream server and downstream session.
@@ -26,15 +57,17 @@ import type { ServerSession } from '@mcpkit/server';
  * ```
  */
 export class CallRouter {
-  private readonly inFlight = new Map<string, Map<ServerSession, number>>();
+  private readonly inFlight = new Map<string, Map<Downstream, number>>();
+  /** Upstream tasks a gateway task follows, by server and upstream task id: who asks for them. */
+  private readonly upstreamTasks = new Map<string, Downstream>();
   /** URL-mode elicitations sent on, by server and elicitation id: whose completion it is. */
-  private readonly urlElicitations = new Map<string, ServerSession>();
+  private readonly urlElicitations = new Map<string, Downstream>();
 
   /** @param owner The one session of a per-session host: every request goes there. */
-  constructor(private readonly owner?: ServerSession) {}
+  constructor(private readonly owner?: Downstream) {}
 
   /** Marks a call of `session` on `server` as running; returns the function that ends it. */
-  begin(server: string, session: ServerSession): () => void {
+  begin(server: string, session: Downstream): () => void {
     if (this.owner) return noop;
     let sessions = this.inFlight.get(server);
     if (!sessions) {
@@ -50,7 +83,7 @@ export class CallRouter {
   }
 
   /** The session `server`'s requests and notifications belong to now, if exactly one. */
-  target(server: string): ServerSession | undefined {
+  target(server: string): Downstream | undefined {
     if (this.owner) return this.owner.closed ? undefined : this.owner;
     const sessions = this.inFlight.get(server);
     if (sessions?.size !== 1) return undefined;
@@ -63,7 +96,7 @@ export class CallRouter {
    * @throws {McpError} `-32601` when that session did not declare `capability`; `-32603` when no
    *   single session can be told apart.
    */
-  sessionFor(server: string, method: string, capability: (session: ServerSession) => boolean): ServerSession {
+  sessionFor(server: string, method: string, capability: (session: Downstream) => boolean): Downstream {
     const session = this.target(server);
     if (!session) {
       const running = this.inFlight.get(server)?.size ?? 0;
@@ -83,8 +116,29 @@ export class CallRouter {
     return session;
   }
 
+  /**
+   * Routes what `server` asks on behalf of its task `upstreamTaskId` (the related-task `_meta` of
+   * its request) to `via`, a gateway task's context; returns the function that forgets it.
+   */
+  followTask(server: string, upstreamTaskId: string, via: Downstream): () => void {
+    const key = `${server}\u0000${upstreamTaskId}`;
+    this.upstreamTasks.set(key, via);
+    return () => {
+      if (this.upstreamTasks.get(key) === via) this.upstreamTasks.delete(key);
+    };
+  }
+
+  /** The gateway task a request of `server` belongs to, by the upstream task its `_meta` names. */
+  taskOf(server: string, params: unknown): Downstream | undefined {
+    if (this.upstreamTasks.size === 0) return undefined;
+    const meta = (params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+    const related = meta?.[RELATED_TASK_META_KEY] as { taskId?: unknown } | undefined;
+    if (typeof related?.taskId !== 'string') return undefined;
+    return this.upstreamTasks.get(`${server}\u0000${related.taskId}`);
+  }
+
   /** Remembers which session was sent `server`'s URL-mode elicitation `id` (shared hosts only). */
-  elicited(server: string, id: string, session: ServerSession): void {
+  elicited(server: string, id: string, session: Downstream): void {
     if (this.owner) return;
     if (this.urlElicitations.size >= MAX_PENDING_URL_ELICITATIONS) {
       // The oldest is most likely abandoned: a bound, so unanswered ones cannot grow the map.
@@ -97,7 +151,7 @@ export class CallRouter {
    * The session `server`'s `notifications/elicitation/complete` for `id` goes to: the one that
    * was sent that elicitation, and only if that server sent it.
    */
-  completed(server: string, id: string): ServerSession | undefined {
+  completed(server: string, id: string): Downstream | undefined {
     if (this.owner) return this.owner.closed ? undefined : this.owner;
     const key = `${server}\u0000${id}`;
     const session = this.urlElicitations.get(key);

@@ -9,14 +9,14 @@ import {
   type CreateMessageResult,
   type ElicitRequestURLParams,
   type ElicitResult,
+  type ListRootsResult,
   LOGGING_LEVELS,
   type LoggingLevel,
 } from '@mcpkit/core';
-import type { ServerSession } from '@mcpkit/server';
 import { McpHost, type McpHostOptions } from '../host.js';
 import type { ServerPolicy } from '../policy/types.js';
 import type { SessionLimiter } from './limits.js';
-import { CallRouter } from './router.js';
+import { CallRouter, type Downstream } from './router.js';
 
 /**
  * The model name the host's sampling policy chooses when the gateway's options name no models:
@@ -33,11 +33,13 @@ export interface RoutedHost {
 /** How {@link routedHost} routes: to its one session, or by calls in flight. */
 export interface RoutingOptions {
   /** The one session of a per-session host; none for a shared one. */
-  readonly owner?: ServerSession | undefined;
+  readonly owner?: Downstream | undefined;
   /** Upstreams without policy roots see the calling client's. */
   readonly forwardRoots?: boolean | undefined;
   /** The gateway's per-session sampling limit. */
   readonly limiter?: SessionLimiter | undefined;
+  /** Name `owner` as the `session` of audit events (false for a host that serves many callers in turn). */
+  readonly auditSession?: boolean | undefined;
 }
 
 /**
@@ -60,7 +62,9 @@ export function routedHost(options: McpHostOptions, routing: RoutingOptions = {}
     ...(routing.forwardRoots ? { policy: withCallerRoots(options, router) } : {}),
     // One host per session: every event is that session's. A shared host cannot always tell
     // (reads are not tracked in flight), and a wrong session is worse than none.
-    ...(audit && owner ? { audit: (event) => audit({ ...event, session: owner.key }) } : {}),
+    ...(audit && owner && routing.auditSession !== false
+      ? { audit: (event) => audit({ ...event, session: owner.key }) }
+      : {}),
     models: options.models ?? [DOWNSTREAM_MODEL],
     hooks: {
       toolCall: hooks.toolCall ?? (() => 'once'),
@@ -70,7 +74,9 @@ export function routedHost(options: McpHostOptions, routing: RoutingOptions = {}
         const session = router.sessionFor(server, method, (s) => canElicit(s.clientCapabilities, mode));
         if (mode === 'url')
           router.elicited(server, (params as ElicitRequestURLParams).elicitationId, session);
-        return session.request('elicitation/create', params as never, { signal }) as Promise<ElicitResult>;
+        // Asked for an upstream task a gateway task follows: through that task (tagged with its id).
+        const via = router.taskOf(server, params) ?? session;
+        return via.request('elicitation/create', params as never, { signal }) as Promise<ElicitResult>;
       },
     },
     model: async ({ server, params, signal }) => {
@@ -80,7 +86,8 @@ export function routedHost(options: McpHostOptions, routing: RoutingOptions = {}
         (s) => s.clientCapabilities.sampling !== undefined,
       );
       await routing.limiter?.take('sampling', session.key, server);
-      return session.request('sampling/createMessage', params, { signal }) as Promise<CreateMessageResult>;
+      const via = router.taskOf(server, params) ?? session;
+      return via.request('sampling/createMessage', params, { signal }) as Promise<CreateMessageResult>;
     },
   });
   host.onLog((server, message) => {
@@ -107,7 +114,7 @@ function withCallerRoots(options: McpHostOptions, router: CallRouter): Record<st
     if (policy[name]?.roots !== undefined) continue;
     const roots = async () => {
       const session = router.sessionFor(name, 'roots/list', (s) => s.clientCapabilities.roots !== undefined);
-      return (await session.request('roots/list')).roots;
+      return (await session.request<ListRootsResult>('roots/list')).roots;
     };
     policy[name] = { ...policy[name], roots };
   }

@@ -1,0 +1,82 @@
+/**
+ * The options of `McpHost`, and the events it reports that are not a server's state.
+ * @module
+ */
+import type { KeepAliveOptions, ProtocolEra, RestartOptions } from '@mcpkit/client';
+import type { Implementation, Root } from '@mcpkit/core';
+import type { NameCollision } from './catalogue/catalogue.js';
+import type { Naming } from './catalogue/names.js';
+import type { ServerEntry } from './config.js';
+import type { Connector } from './connection/connector.js';
+import type { AuditEvent, ConsentStore, HostHooks, ModelCallback, ServerPolicy } from './policy/types.js';
+
+/**
+ * Options of {@link McpHost}.
+ *
+ * @example
+ * ```ts
+ * const options: McpHostOptions = { servers, connector: nodeConnector(), policy: { files: { readOnly: true } } };
+ * ```
+ */
+export interface McpHostOptions {
+  /** The servers, e.g. from `loadHostConfig`. Entries marked `disabled` are never started. */
+  servers: readonly ServerEntry[];
+  /** Turns an entry into a transport. Default: HTTP only; use `nodeConnector()` for stdio. */
+  connector?: Connector;
+  /** How the host introduces itself to every server. */
+  info?: Implementation;
+  /** Start every server in `start()`; otherwise each starts on first use. Default false. */
+  eager?: boolean;
+  /** Namespacing: mode (default `onCollision`), separator (default `__`). */
+  naming?: { mode?: Naming['mode']; separator?: string };
+  /** Rules per server key. */
+  policy?: Readonly<Record<string, ServerPolicy>>;
+  hooks?: HostHooks;
+  /** The host's one model; without it servers are not offered sampling. */
+  model?: ModelCallback;
+  /** The models `model` can run, best first (matched against `modelPreferences.hints`). */
+  models?: readonly string[];
+  /** Keeps `always`/`never` decisions; without it they last for this host's lifetime. */
+  consentStore?: ConsentStore;
+  /**
+   * The host's own roots (the folders open in an IDE): each server then sees their intersection
+   * with its `policy.roots` (all of them when it has none), and {@link McpHost.setHostRoots}
+   * tells only the servers whose view changed. Pass `[]` to start with none but change them later.
+   */
+  roots?: readonly Root[];
+  /** Receives one event per call, read, prompt, completion, sampling and elicitation. */
+  audit?: (event: AuditEvent) => void;
+  /**
+   * Arguments in audit events: in full (`true`), as `sha256:HEX` of their JSON (`'sha256'`: equal
+   * calls match, values stay out; a short secret can still be guessed from its hash), or
+   * `'[redacted]'` (default).
+   */
+  auditArguments?: boolean | 'sha256';
+  restart?: RestartOptions;
+  keepAlive?: KeepAliveOptions;
+  /**
+   * The revision spoken to URL (HTTP) upstreams: `'2025'` (default, 2025-11-25 and older),
+   * `'2026'` (2026-07-28) or `'auto'` (2026-07-28 when the server offers it). stdio upstreams
+   * always speak 2025. Under 2026 an upstream's questions arrive as input-required results, which
+   * the client answers through the same hooks; `resources/subscribe` does not exist there.
+   */
+  protocolEra?: ProtocolEra;
+  /** Told when two items still share a name after namespacing; both get a `_HASH` suffix. */
+  onNameCollision?: (collision: NameCollision) => void;
+}
+
+/**
+ * A `list_changed` from one server; the catalogue's next listing includes the change.
+ *
+ * @example
+ * ```ts
+ * host.onListChanged(({ server, kind }) => console.log(`${server} changed its ${kind}`));
+ * ```
+ */
+export interface ListChange {
+  readonly server: string;
+  readonly kind: 'tools' | 'prompts' | 'resources';
+}
+
+/** The lists a server can say changed. */
+export const LIST_KINDS = ['tools', 'prompts', 'resources'] as const;

@@ -1,0 +1,265 @@
+/**
+ * Revision 2026-07-28 at the gateway's front, with real parts: `mcpkit gateway --http` as a
+ * process over the demo server (2025-11-25, stdio) and the reference everything server, driven by
+ * McpClient with `protocolEra: '2026'` and by the official SDK v2 client pinned to 2026-07-28. A
+ * tool whose upstream elicits is answered through input-required rounds at the gateway while the
+ * upstream call waits; two 2026 clients at once (on an in-process gateway with two hosts for
+ * 2026 requests) each answer only their own questions.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { McpClient } from '@mcpkit/client';
+import { StreamableHttpClientTransport } from '@mcpkit/client/http';
+import type { ElicitResult } from '@mcpkit/core';
+import { createGateway } from '@mcpkit/host/gateway';
+import { nodeConnector } from '@mcpkit/host/node';
+import { serve } from '@mcpkit/node/http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoHttp, demoStdio } from './fixtures/hostServers.js';
+import { eventually } from './support/eventually.js';
+import { CLI, exited, printedUrl, twoServerConfig } from './support/gatewayProcess.js';
+
+let dir = '';
+let url = '';
+/** What the gateway process wrote on stderr, shown when the SDK run fails. */
+let gatewayStderr = '';
+let child: ChildProcess;
+const clients: McpClient[] = [];
+const closers: Array<() => Promise<void>> = [];
+
+beforeAll(async () => {
+  let config: string;
+  ({ dir, config } = await twoServerConfig('mcpkit-gateway-2026-'));
+  child = spawn(process.execPath, [...CLI, 'gateway', '--config', config, '--http', '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    gatewayStderr += chunk.toString('utf8');
+  });
+  url = await printedUrl(child);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.allSettled(clients.map((client) => client.close()));
+  for (const close of closers) await close().catch(() => undefined);
+  if (child && child.exitCode === null) {
+    child.kill('SIGTERM');
+    await exited(child);
+  }
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A 2026 client whose form elicitations are answered with `name`, counting them. */
+async function modernClient(
+  name: string,
+  at: string = url,
+): Promise<{ client: McpClient; asked: () => number }> {
+  let asked = 0;
+  const form = async (): Promise<ElicitResult> => {
+    asked++;
+    return { action: 'accept', content: { name, date: '2026-12-01', guests: 2 } };
+  };
+  const client = new McpClient(
+    { name, version: '1.0.0' },
+    { protocolEra: '2026', elicitation: { form }, onError: () => {} },
+  );
+  await client.connect(new StreamableHttpClientTransport(new URL(at)));
+  clients.push(client);
+  return { client, asked: () => asked };
+}
+
+const textOf = (result: { content?: unknown }) =>
+  (result.content as Array<{ text?: string }>).map((block) => block.text ?? '').join('');
+
+describe('a 2026-07-28 client through `mcpkit gateway --http`', () => {
+  it('McpClient lists and calls tools of both upstreams', async () => {
+    const { client } = await modernClient('lister');
+    expect(client.protocolVersion).toBe('2026-07-28');
+    const names = (await client.tools()).map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['demo__echo', 'everything__echo', 'book_table']));
+    expect(textOf(await client.callTool('demo__echo', { text: 'modern' }))).toBe('modern');
+    expect(textOf(await client.callTool('everything__echo', { message: 'modern' }))).toContain('modern');
+  });
+
+  it('a tool whose 2025 stdio upstream elicits is answered through input-required rounds', async () => {
+    const { client, asked } = await modernClient('zoe');
+    const result = await client.callTool('book_table', {});
+    expect(textOf(result)).toContain('for zoe, 2 guest(s) on 2026-12-01');
+    expect(asked()).toBe(1);
+  });
+
+  it("a 2025 upstream's sampling request is answered through an input-required round too", async () => {
+    let sampled = 0;
+    const client = new McpClient(
+      { name: 'sampler', version: '1.0.0' },
+      {
+        protocolEra: '2026',
+        sampling: async () => {
+          sampled++;
+          return {
+            role: 'assistant',
+            content: { type: 'text', text: 'Tides follow the moon.' },
+            model: 'test-model',
+          };
+        },
+        onError: () => {},
+      },
+    );
+    await client.connect(new StreamableHttpClientTransport(new URL(url)));
+    clients.push(client);
+    const result = await client.callTool('summarize', { text: 'A long text about tides and the moon.' });
+    expect(textOf(result)).toContain('Tides follow the moon.');
+    expect(sampled).toBe(1);
+  });
+
+  it('two 2026 clients at once: 20 of 20 elicitations reach the client whose call caused them', async () => {
+    // In process, with two hosts for 20 concurrent calls: the others wait for a free one.
+    const gateway = createGateway({
+      host: { servers: [demoStdio('demo')], connector: nodeConnector() },
+      modern: { maxHosts: 2 },
+    });
+    const served = await serve(gateway.httpHandler(), { port: 0, path: '/mcp' });
+    closers.push(async () => {
+      await served.close();
+      await gateway.close();
+    });
+    const [alice, bob] = [await modernClient('alice', served.url), await modernClient('bob', served.url)];
+    const book = (who: typeof alice) =>
+      Promise.all(Array.from({ length: 10 }, () => who.client.callTool('book_table', {})));
+    const [forAlice, forBob] = await Promise.all([book(alice), book(bob)]);
+    expect(forAlice.map(textOf).filter((text) => text.includes('for alice,'))).toHaveLength(10);
+    expect(forBob.map(textOf).filter((text) => text.includes('for bob,'))).toHaveLength(10);
+    expect([alice.asked(), bob.asked()]).toEqual([10, 10]);
+    expect(gateway.hosts()).toHaveLength(2);
+  }, 120_000);
+
+  it('the official SDK v2 client pinned to 2026-07-28 lists, calls, and answers an elicitation', async () => {
+    const script = new URL('./fixtures/sdkV2GatewayClient.mjs', import.meta.url).pathname;
+    const out = await new Promise<Record<string, any>>((resolve, reject) => {
+      execFile(process.execPath, [script, url], { timeout: 60_000 }, (error, stdout, stderr) => {
+        if (error) reject(new Error(`${error.message}\n${stderr}\ngateway: ${gatewayStderr.slice(-2000)}`));
+        else resolve(JSON.parse(stdout.trim().split('\n').at(-1)!));
+      });
+    });
+    expect(out).toMatchObject({ era: 'modern', version: '2026-07-28' });
+    expect(out.tools).toEqual(expect.arrayContaining(['demo__echo', 'everything__echo', 'book_table']));
+    expect(out.echo).toBe('through the gateway');
+    expect(out.booked).toContain('for Grace, 3 guest(s) on 2026-12-24');
+    expect(out.asked).toHaveLength(1);
+  }, 90_000);
+});
+
+describe('a 2026-07-28 upstream over HTTP behind the gateway (`protocolEra: "2026"`)', () => {
+  it('its elicitation reaches a 2026 McpClient and a 2025 SDK client alike', async () => {
+    const upstream = await demoHttp('live');
+    const gateway = createGateway({
+      host: { servers: [upstream.entry], connector: nodeConnector(), protocolEra: '2026' },
+    });
+    const served = await serve(gateway.httpHandler(), { port: 0, path: '/mcp' });
+    closers.push(async () => {
+      await served.close();
+      await gateway.close();
+      await upstream.close();
+    });
+    const modern = await modernClient('maya', served.url);
+    expect(textOf(await modern.client.callTool('book_table', {}))).toContain('for maya, 2 guest(s)');
+    const sdk = new Client(
+      { name: 'sdk', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    sdk.setRequestHandler(ElicitRequestSchema, async () => ({
+      action: 'accept',
+      content: { name: 'sid', date: '2026-12-02', guests: 4 },
+    }));
+    await sdk.connect(new StreamableHTTPClientTransport(new URL(served.url)));
+    closers.push(() => sdk.close());
+    const booked = (await sdk.callTool({ name: 'book_table', arguments: {} })) as { content?: unknown };
+    expect(textOf(booked)).toContain('for sid, 4 guest(s)');
+    // Both went through hosts whose client speaks 2026-07-28 to the upstream.
+    const eras = await Promise.all(
+      gateway.hosts().map(async (host) => (await host.client('live')).protocolVersion),
+    );
+    expect(eras).toEqual(['2026-07-28', '2026-07-28']);
+  }, 60_000);
+});
+
+describe('hosts for 2026 requests are never shared between principals', () => {
+  it('a second identity gets a host of its own; with a pool of one, the first one is closed for it', async () => {
+    const gateway = createGateway({
+      host: { servers: [demoStdio('demo')], connector: nodeConnector() },
+      modern: { maxHosts: 1 },
+    });
+    const handler = gateway.httpHandler();
+    // The front verifies nothing here: it names the caller from a header, as protect() would from a token.
+    const front = (request: Request) => {
+      const user = request.headers.get('x-user') ?? 'nobody';
+      return handler.handle(request, {
+        authInfo: { token: `t-${user}`, clientId: 'app', extra: { sub: user } },
+      });
+    };
+    const served = await serve(Object.assign(front, { close: () => handler.close() }), {
+      port: 0,
+      path: '/mcp',
+    });
+    closers.push(async () => {
+      await served.close();
+      await gateway.close();
+    });
+    const as = async (user: string) => {
+      const client = new McpClient(
+        { name: user, version: '1.0.0' },
+        { protocolEra: '2026', onError: () => {} },
+      );
+      await client.connect(
+        new StreamableHttpClientTransport(new URL(served.url), { headers: { 'x-user': user } }),
+      );
+      clients.push(client);
+      return client;
+    };
+    const ada = await as('ada');
+    expect(textOf(await ada.callTool('echo', { text: 'a' }))).toBe('a');
+    const [adaHost] = gateway.hosts();
+    expect(textOf(await ada.callTool('echo', { text: 'a2' }))).toBe('a2');
+    expect(gateway.hosts()).toEqual([adaHost]); // the same principal reuses its host
+    const bob = await as('bob');
+    expect(textOf(await bob.callTool('echo', { text: 'b' }))).toBe('b');
+    const [bobHost] = gateway.hosts();
+    expect(bobHost).not.toBe(adaHost);
+    await eventually(() => adaHost!.status()[0]!.state === 'stopped', "ada's host closed, not handed over");
+  }, 60_000);
+});
+
+describe('cancellation of a 2026 request', () => {
+  it('cancels the upstream call, and the leased host serves the next request', async () => {
+    const upstream = await demoHttp('live');
+    let started = 0;
+    let aborted = 0;
+    upstream.server.tool('wait_for_cancel', { description: 'runs until cancelled' }, async (_args, ctx) => {
+      started++;
+      await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+      aborted++;
+      return 'cancelled';
+    });
+    const gateway = createGateway({
+      host: { servers: [upstream.entry], connector: nodeConnector() },
+      modern: { maxHosts: 1 },
+    });
+    const served = await serve(gateway.httpHandler(), { port: 0, path: '/mcp' });
+    closers.push(async () => {
+      await served.close();
+      await gateway.close();
+      await upstream.close();
+    });
+    const { client } = await modernClient('quitter', served.url);
+    const controller = new AbortController();
+    const call = client.callTool('wait_for_cancel', {}, { signal: controller.signal });
+    await eventually(() => started === 1, 'the upstream call');
+    controller.abort('changed my mind');
+    await expect(call).rejects.toThrow();
+    await eventually(() => aborted === 1, 'the upstream cancellation');
+    expect(textOf(await client.callTool('echo', { text: 'next' }))).toBe('next');
+  }, 60_000);
+});

@@ -28,7 +28,7 @@ import {
   summarize,
 } from './classify.js';
 import { CorsPolicy, withCors } from './cors.js';
-import { type EventStore, InMemoryEventStore } from './eventStore.js';
+import { type EventStore, InMemoryEventStore } from './delivery/eventStore.js';
 import {
   type HttpEndpoint,
   type HttpRequestExtra,
@@ -39,12 +39,12 @@ import type { RawHttpRequest } from './rawHttp.js';
 import { HttpMessageExtra } from './requestView.js';
 import { emptyReply, PROTOCOL_VERSION_HEADER, Refuse, Reply, SESSION_HEADER } from './responses.js';
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
-import type { SessionStore } from './sessionStore.js';
-import { clientKeyOf, mayUseSession, principalOf, type SessionLimits, SessionTable } from './sessionTable.js';
-import { type ExchangeOptions, type HttpRuntime, HttpSessionTransport } from './sessionTransport.js';
-import type { SharedRefusal, SharedSessions } from './sharedSessions.js';
-import { type ConnectionRegistry, DEFAULT_KEEP_ALIVE_INTERVAL, KEEP_ALIVE } from './sse.js';
-import { SHARED_SESSIONS } from './storeErrors.js';
+import type { SessionStore } from './sessions/store.js';
+import { clientKeyOf, mayUseSession, principalOf, type SessionLimits, SessionTable } from './sessions/table.js';
+import { type ExchangeOptions, type HttpRuntime, HttpSessionTransport } from './delivery/transport.js';
+import type { SharedRefusal, SharedSessions } from './sessions/shared.js';
+import { type ConnectionRegistry, DEFAULT_KEEP_ALIVE_INTERVAL, KEEP_ALIVE } from './delivery/sse.js';
+import { SHARED_SESSIONS } from './sessions/storeErrors.js';
 
 /** Options of {@link createStreamableHttpHandler}. Every one has a safe default. */
 export interface StreamableHttpHandlerOptions extends HostSecurityOptions {

@@ -10,7 +10,7 @@
  * @module
  */
 import type { AuthInfo } from '@mcpkit/core';
-import type { HttpSessionTransport } from './sessionTransport.js';
+import type { HttpSessionTransport } from '../delivery/transport.js';
 
 /** The limits a table enforces; `Infinity` turns one off. */
 export interface SessionLimits {

@@ -27,13 +27,13 @@ import {
   type Transport,
 } from '@mcpkit/core';
 import { type ClassifiedBody, errorResponse, toError } from '@mcpkit/core/internal';
-import type { ServerSession } from '../session.js';
-import type { ServerSessionState, SessionStateHolder } from '../sessionState.js';
-import { deliverBody } from './body.js';
+import type { ServerSession } from '../../session.js';
+import type { ServerSessionState, SessionStateHolder } from '../../sessionState.js';
+import { deliverBody } from '../body.js';
 import type { EventStore, OrphanedStream } from './eventStore.js';
-import type { AbortSignalLike } from './rawHttp.js';
-import type { ClusterSupport, RerunFilter } from './rerun.js';
-import { emptyReply, jsonReply, Refuse, type Reply, sseReply } from './responses.js';
+import type { AbortSignalLike } from '../rawHttp.js';
+import type { ClusterSupport, RerunFilter } from '../sessions/rerun.js';
+import { emptyReply, jsonReply, Refuse, type Reply, sseReply } from '../responses.js';
 import {
   type ConnectionRegistry,
   messageEvent,

@@ -39,7 +39,7 @@ import type { RawHttpRequest } from './rawHttp.js';
 import { HttpMessageExtra } from './requestView.js';
 import { emptyReply, Refuse, Reply, sseReply } from './responses.js';
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
-import { mayUseSession, principalOf } from './sessions/table.js';
+import { mayUseSession, principalOf } from './sessions/principal.js';
 
 /** Options of {@link createLegacySseHandler}. */
 export interface LegacySseHandlerOptions extends HostSecurityOptions {

@@ -16,10 +16,11 @@ import { type ExchangeOptions, type HttpRuntime, HttpSessionTransport } from '..
 import type { HttpRequestExtra } from '../fetchHandler.js';
 import type { RawHttpRequest } from '../rawHttp.js';
 import { PROTOCOL_VERSION_HEADER, Refuse, Reply } from '../responses.js';
+import { clientKeyOf, mayUseSession, principalOf } from './principal.js';
 import type { SharedRefusal, SharedSessions } from './shared.js';
 import type { SessionStore } from './store.js';
 import { SHARED_SESSIONS } from './storeErrors.js';
-import { clientKeyOf, mayUseSession, principalOf, type SessionLimits, SessionTable } from './table.js';
+import { type SessionLimits, SessionTable } from './table.js';
 
 /** What the front is built from (the handler's options, resolved). */
 export interface SessionFrontOptions {

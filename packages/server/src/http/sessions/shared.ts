@@ -10,10 +10,11 @@ import { inScope, type RelayedBroadcast } from '../../broadcastScope.js';
 import type { Server } from '../../server.js';
 import type { ServerSessionState } from '../../sessionState.js';
 import { type HttpRuntime, HttpSessionTransport } from '../delivery/transport.js';
+import { clientKeyOf, mayUseSession } from './principal.js';
 import { CLUSTER_SUPPORT } from './rerun.js';
 import type { SessionStore } from './store.js';
 import { guarded, SessionStoreUnavailable } from './storeErrors.js';
-import { clientKeyOf, mayUseSession, type SessionTable } from './table.js';
+import type { SessionTable } from './table.js';
 
 /** Why a session could not be served: unknown (404), or no room for it on this node. */
 export type SharedRefusal = 'unknown' | 'busy' | 'quota';

@@ -56,8 +56,6 @@ const STATELESS_REQUEST =
  *
  * @example
  * ```ts
- * declare const runtime: HttpRuntime;
- * declare const server: Server;
  * const transport = new HttpSessionTransport(runtime, undefined, true); // one stateless request
  * const reply = transport.openExchange([1], { preferJson: true, opensSession: false, request: undefined });
  * transport.session = server.connect(transport);
@@ -98,8 +96,8 @@ export class HttpSessionTransport implements Transport, SessionStateHolder, Stre
   private version: string | undefined;
   /** @internal The exchanges in flight, by request id. */
   readonly exchanges = new Map<RequestId, Exchange>();
-  /** @internal */
-  readonly streams: SessionStreams;
+  /** Made on first use: a request answered with JSON on a throwaway session never needs one. */
+  private streamSet: SessionStreams | undefined;
   private isClosed = false;
 
   constructor(
@@ -107,8 +105,12 @@ export class HttpSessionTransport implements Transport, SessionStateHolder, Stre
     readonly sessionId: string | undefined,
     /** One request, no session: close as soon as it is answered. */
     readonly stateless: boolean,
-  ) {
-    this.streams = new SessionStreams(runtime, this);
+  ) {}
+
+  /** @internal The session's SSE streams. */
+  get streams(): SessionStreams {
+    this.streamSet ??= new SessionStreams(this.runtime, this);
+    return this.streamSet;
   }
 
   start(sink: MessageSink): void {
@@ -117,7 +119,8 @@ export class HttpSessionTransport implements Transport, SessionStateHolder, Stre
 
   sessionStatePart(): Pick<ServerSessionState, 'eventIdPrefix' | 'principal'> {
     const part: { eventIdPrefix?: string; principal?: string } = {};
-    if (this.streams.prefix !== undefined) part.eventIdPrefix = this.streams.prefix;
+    const prefix = this.streamSet?.prefix;
+    if (prefix !== undefined) part.eventIdPrefix = prefix;
     if (this.principal !== undefined) part.principal = this.principal;
     return part;
   }
@@ -151,7 +154,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder, Stre
    * client vanished still expires, and its handlers are cancelled then rather than run forever.
    */
   get busy(): boolean {
-    if (this.streams.standaloneStream?.connection) return true;
+    if (this.streamSet?.standaloneStream?.connection) return true;
     for (const exchange of this.exchanges.values()) {
       if (!exchange.stream || exchange.stream.connection) return true;
     }
@@ -160,7 +163,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder, Stre
 
   /** No stream open and nothing in flight: the session can be evicted without cutting anyone off. */
   get idle(): boolean {
-    const standalone = this.streams.standaloneStream;
+    const standalone = this.streamSet?.standaloneStream;
     return this.exchanges.size === 0 && !standalone?.connection && !standalone?.resuming;
   }
 
@@ -216,7 +219,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder, Stre
 
   /** This copy holds the session's GET stream for the whole cluster (it delivers broadcasts). */
   get holdsGet(): boolean {
-    const standalone = this.streams.standaloneStream;
+    const standalone = this.streamSet?.standaloneStream;
     return standalone?.held === true && standalone.connection !== undefined;
   }
 
@@ -293,7 +296,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder, Stre
       exchange.unwatch();
     }
     this.exchanges.clear();
-    this.streams.closeAll(this.localOnly);
+    this.streamSet?.closeAll(this.localOnly);
     this.runtime.sessionEnded(this);
     this.sink?.closed();
   }

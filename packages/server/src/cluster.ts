@@ -16,5 +16,5 @@
  * ```
  * @module
  */
-export { InMemorySessionStore, type SessionStore, SessionStoreBase } from './http/sessionStore.js';
-export { SessionStoreUnavailable } from './http/storeErrors.js';
+export { InMemorySessionStore, type SessionStore, SessionStoreBase } from './http/sessions/store.js';
+export { SessionStoreUnavailable } from './http/sessions/storeErrors.js';

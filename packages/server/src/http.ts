@@ -34,7 +34,7 @@ export {
   type InMemoryEventStoreOptions,
   type OrphanedStream,
   type ReplaySink,
-} from './http/eventStore.js';
+} from './http/delivery/eventStore.js';
 export type { HttpRequestExtra, McpHttpHandler } from './http/fetchHandler.js';
 export {
   createLegacySseHandler,
@@ -49,7 +49,7 @@ export {
   type RawHttpRequest,
 } from './http/rawHttp.js';
 export { type HostSecurityOptions, LOCALHOST_NAMES } from './http/security.js';
-export type { SessionStore } from './http/sessionStore.js';
+export type { SessionStore } from './http/sessions/store.js';
 export {
   closeSseStream,
   createStreamableHttpHandler,

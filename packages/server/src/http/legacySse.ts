@@ -22,6 +22,14 @@ import type { ServerSession } from '../session.js';
 import { accepts, deliverBody, readJsonPost } from './body.js';
 import { CorsPolicy, withCors } from './cors.js';
 import {
+  type ConnectionRegistry,
+  DEFAULT_KEEP_ALIVE_INTERVAL,
+  KEEP_ALIVE,
+  messageEvent,
+  SseConnection,
+  type SseConnectionOwner,
+} from './delivery/sse.js';
+import {
   type HttpEndpoint,
   type HttpRequestExtra,
   type McpHttpHandler,
@@ -31,15 +39,7 @@ import type { RawHttpRequest } from './rawHttp.js';
 import { HttpMessageExtra } from './requestView.js';
 import { emptyReply, Refuse, Reply, sseReply } from './responses.js';
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
-import { mayUseSession, principalOf } from './sessionTable.js';
-import {
-  type ConnectionRegistry,
-  DEFAULT_KEEP_ALIVE_INTERVAL,
-  KEEP_ALIVE,
-  messageEvent,
-  SseConnection,
-  type SseConnectionOwner,
-} from './sse.js';
+import { mayUseSession, principalOf } from './sessions/principal.js';
 
 /** Options of {@link createLegacySseHandler}. */
 export interface LegacySseHandlerOptions extends HostSecurityOptions {

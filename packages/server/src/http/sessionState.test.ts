@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { Server } from '../server.js';
 import type { ServerSession } from '../session.js';
-import { InMemoryEventStore } from './eventStore.js';
+import { InMemoryEventStore } from './delivery/eventStore.js';
 import { parseSse } from './fixtures/rawHttpClient.mjs';
 import { createStreamableHttpHandler, type StreamableHttpHandler } from './streamable.js';
 

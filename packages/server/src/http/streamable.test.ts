@@ -5,7 +5,7 @@
 import { createInMemoryPair } from '@mcpkit/core';
 import { describe, expect, it } from 'vitest';
 import { Server } from '../server.js';
-import { type EventStore, InMemoryEventStore } from './eventStore.js';
+import { type EventStore, InMemoryEventStore } from './delivery/eventStore.js';
 import { type Json, readAnswer, sseEvents } from './fixtures/rawHttpClient.mjs';
 import { closeSseStream, createStreamableHttpHandler, type StreamableHttpHandler } from './streamable.js';
 

@@ -13,7 +13,7 @@ import {
   MissingRequiredClientCapabilityError,
 } from '@mcpkit/core';
 import type { RequestContext } from '../context.js';
-import { principalOf } from '../http/sessionTable.js';
+import { principalOf } from '../http/sessions/principal.js';
 import { cannotAskIn } from '../mrtr/recorder.js';
 import type { InputRoundRunner } from '../mrtr/runner.js';
 import { INPUT_REQUIRED_METHODS } from '../mrtr/signal.js';

@@ -10,24 +10,12 @@
  */
 import type { JsonRpcRequest, RequestId } from '@mcpkit/core';
 import { type ClassifiedBody, classifyBody } from '@mcpkit/core/internal';
+import type { ClusterSupport, RerunFilter as RerunFilterLike } from '../delivery/clusterSeam.js';
 import { guarded } from './storeErrors.js';
 
 const PROGRESS = 'notifications/progress';
 
-/**
- * What a session transport uses only when it is one copy of a clustered session, handed to it by
- * the session store's code so that single-node bundles do not carry it.
- */
-export interface ClusterSupport {
-  claimable(body: ClassifiedBody): JsonRpcRequest | undefined;
-  /** The body of a serialized request (`undefined` when it is not JSON). */
-  parse(text: string): ClassifiedBody | undefined;
-  rerunFilter(requestId: RequestId, earlier: readonly string[]): RerunFilter;
-  /** Runs a store call; a failure becomes `SessionStoreUnavailable` (503). */
-  guarded<T>(call: () => T | Promise<T>): Promise<T>;
-}
-
-export class RerunFilter {
+export class RerunFilter implements RerunFilterLike {
   /** The first run answered already: nothing needs to run again. */
   readonly answered: boolean;
   /** Stored messages not yet matched by the second run, with their counts. */

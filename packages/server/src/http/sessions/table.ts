@@ -9,8 +9,7 @@
  * taking the whole table, and a session whose client never finished the handshake expires early.
  * @module
  */
-import type { AuthInfo } from '@mcpkit/core';
-import type { HttpSessionTransport } from './sessionTransport.js';
+import type { HttpSessionTransport } from '../delivery/transport.js';
 
 /** The limits a table enforces; `Infinity` turns one off. */
 export interface SessionLimits {
@@ -25,40 +24,6 @@ export interface SessionLimits {
 
 /** Why a new session could not be admitted. */
 export type Refusal = 'busy' | 'quota';
-
-/**
- * The key a client's sessions are counted under: its principal when authenticated, else its
- * address as the socket reports it (never a header). `undefined` when neither is known.
- */
-export function clientKeyOf(
-  authInfo: AuthInfo | undefined,
-  remoteAddress: string | undefined,
-): string | undefined {
-  if (authInfo?.clientId !== undefined) return `principal:${authInfo.clientId}`;
-  return remoteAddress === undefined ? undefined : `address:${remoteAddress}`;
-}
-
-/**
- * The principal a session is bound to: the token's subject together with the client it was issued
- * to (`extra.sub`, as the built-in verifiers of `@mcpkit/auth/server` set it), else the client
- * alone. `undefined` when the request carries neither, and then the session is not bound.
- */
-export function principalOf(authInfo: AuthInfo | undefined): string | undefined {
-  if (!authInfo) return undefined;
-  const subject = authInfo.extra?.sub;
-  // JSON keeps the parts apart: a client id may itself contain ':' (a metadata-document URL).
-  if (typeof subject === 'string') return `sub:${JSON.stringify([authInfo.clientId ?? null, subject])}`;
-  return authInfo.clientId === undefined ? undefined : `client:${authInfo.clientId}`;
-}
-
-/**
- * Whether a request with `authInfo` may use a session bound to `owner`. A session presented with
- * another principal's token is treated as unknown (404), so an id that leaked is worth nothing
- * without its owner's token, and the refusal says nothing about whether the id exists.
- */
-export function mayUseSession(owner: string | undefined, authInfo: AuthInfo | undefined): boolean {
-  return owner === undefined || owner === principalOf(authInfo);
-}
 
 export class SessionTable {
   private readonly byId = new Map<string, HttpSessionTransport>();

@@ -6,14 +6,15 @@
  */
 import type { AuthInfo, MessageExtra } from '@mcpkit/core';
 import { type ClassifiedBody, classifyBody } from '@mcpkit/core/internal';
-import { inScope, type RelayedBroadcast } from '../broadcastScope.js';
-import type { Server } from '../server.js';
-import type { ServerSessionState } from '../sessionState.js';
+import { inScope, type RelayedBroadcast } from '../../broadcastScope.js';
+import type { Server } from '../../server.js';
+import type { ServerSessionState } from '../../sessionState.js';
+import { type HttpRuntime, HttpSessionTransport } from '../delivery/transport.js';
+import { clientKeyOf, mayUseSession } from './principal.js';
 import { CLUSTER_SUPPORT } from './rerun.js';
-import type { SessionStore } from './sessionStore.js';
-import { clientKeyOf, mayUseSession, type SessionTable } from './sessionTable.js';
-import { type HttpRuntime, HttpSessionTransport } from './sessionTransport.js';
+import type { SessionStore } from './store.js';
 import { guarded, SessionStoreUnavailable } from './storeErrors.js';
+import type { SessionTable } from './table.js';
 
 /** Why a session could not be served: unknown (404), or no room for it on this node. */
 export type SharedRefusal = 'unknown' | 'busy' | 'quota';

@@ -9,8 +9,8 @@
  * session ends on every process; idle expiry is the store's (a time to live per record).
  * @module
  */
-import type { ServerSessionState } from '../sessionState.js';
-import { SharedSessions } from './sharedSessions.js';
+import type { ServerSessionState } from '../../sessionState.js';
+import { SharedSessions } from './shared.js';
 import { SHARED_SESSIONS } from './storeErrors.js';
 
 /**

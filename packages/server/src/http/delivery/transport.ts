@@ -1,0 +1,403 @@
+/**
+ * The transport behind one Streamable HTTP session (or one stateless request): the engine's side
+ * of delivery.
+ *
+ * A session has many HTTP exchanges in flight: each POST that carries requests is an *exchange*
+ * whose answer is a JSON body or an SSE stream, and a GET may hold the *standalone* stream. The
+ * engine tags every outgoing message with the request it belongs to (`relatedRequestId`; a
+ * response carries its own id), and this transport routes it: onto that request's exchange, or
+ * onto the standalone stream when it belongs to no request. The streams themselves (ordering,
+ * event store, resumption) are {@link SessionStreams}.
+ * @module
+ */
+import {
+  CapabilityError,
+  ErrorCode,
+  type JsonRpcMessage,
+  type MessageExtra,
+  type MessageSink,
+  type RequestId,
+  type SendOptions,
+  type Transport,
+} from '@mcpkit/core';
+import { type ClassifiedBody, errorResponse, toError } from '@mcpkit/core/internal';
+import type { ServerSession } from '../../session.js';
+import type { ServerSessionState, SessionStateHolder } from '../../sessionState.js';
+import { deliverBody } from '../body.js';
+import { emptyReply, jsonReply, Refuse, type Reply } from '../responses.js';
+import { AnswerRouting } from './answerRouting.js';
+import type { ClusterSupport } from './clusterSeam.js';
+import type { OrphanedStream } from './eventStore.js';
+import { END, Exchange, type ExchangeOptions, type LogicalStream } from './exchange.js';
+import { keepRequest, rerun } from './failover.js';
+import { isRequest, isResponse, responseIdOf, utf8Length } from './outbound.js';
+import { openStandalone, resumeStream } from './standalone.js';
+import { type DeliveryRuntime, SessionStreams, type StreamHost } from './streams.js';
+
+export type { ExchangeOptions } from './exchange.js';
+
+/** Handler-wide settings and services that session transports share. */
+export interface HttpRuntime extends DeliveryRuntime {
+  /** A new session answered `initialize` successfully: it becomes reachable by its id. */
+  sessionReady(transport: HttpSessionTransport): void;
+  /** A session transport closed. */
+  sessionEnded(transport: HttpSessionTransport): void;
+  /** A request of the session was answered (its state may have changed). Only with a session store. */
+  readonly answered?: (transport: HttpSessionTransport) => void;
+}
+
+const CANCELLED = 'notifications/cancelled';
+const STATELESS_REQUEST =
+  'A stateless Streamable HTTP server cannot send requests to the client (sampling, elicitation, roots, ping): its answer would reach no session';
+
+/**
+ * The server-side transport of one HTTP session. Created by the Streamable HTTP handler; not meant
+ * to be constructed by applications.
+ *
+ * @example
+ * ```ts
+ * const transport = new HttpSessionTransport(runtime, undefined, true); // one stateless request
+ * const reply = transport.openExchange([1], { preferJson: true, opensSession: false, request: undefined });
+ * transport.session = server.connect(transport);
+ * ```
+ */
+export class HttpSessionTransport implements Transport, SessionStateHolder, StreamHost {
+  readonly networkTransport = 'tcp';
+  /** The `ServerSession` serving this transport (set by the handler right after connecting). */
+  session: ServerSession | undefined;
+  /** When the client last sent anything (ms since epoch); idle sessions expire. */
+  lastActivity = Date.now();
+  /** The principal (see `principalOf`) whose token created the session, to bind it to them. */
+  principal: string | undefined;
+  /** When the session began (ms since epoch). */
+  readonly createdAt = Date.now();
+  /** The client sent `notifications/initialized`; until then the session expires early. */
+  handshakeDone = false;
+  /** The key this session counts under in a per-client quota, when one is enforced. */
+  clientKey: string | undefined;
+  /**
+   * Closing ends this process's copy only: the session lives on in a shared session store, so its
+   * events in the shared event store stay for the node that serves it next.
+   */
+  localOnly = false;
+  /** Keep {@link routing}: set by the handler when a session store routes answers between nodes. */
+  trackRequests = false;
+  /** This copy's requests to the client still unanswered (made on the first one, when tracked). */
+  private routing: AnswerRouting | undefined;
+  /**
+   * Several nodes serve this session through a shared event store that can be followed: the
+   * standalone stream is one Redis-like stream all of them write, and the node holding the GET
+   * follows it (so a notification sent on any node reaches the client's GET on any node).
+   */
+  clustered = false;
+  /** What only a clustered copy uses (fail-over, the one GET across nodes), brought by the store's code. */
+  cluster: ClusterSupport | undefined;
+  private sink: MessageSink | undefined;
+  private version: string | undefined;
+  /** @internal The exchanges in flight, by request id. */
+  readonly exchanges = new Map<RequestId, Exchange>();
+  /** Made on first use: a request answered with JSON on a throwaway session never needs one. */
+  private streamSet: SessionStreams | undefined;
+  private isClosed = false;
+
+  constructor(
+    private readonly runtime: HttpRuntime,
+    readonly sessionId: string | undefined,
+    /** One request, no session: close as soon as it is answered. */
+    readonly stateless: boolean,
+  ) {}
+
+  /** @internal The session's SSE streams. */
+  get streams(): SessionStreams {
+    this.streamSet ??= new SessionStreams(this.runtime, this);
+    return this.streamSet;
+  }
+
+  start(sink: MessageSink): void {
+    this.sink = sink;
+  }
+
+  sessionStatePart(): Pick<ServerSessionState, 'eventIdPrefix' | 'principal'> {
+    const part: { eventIdPrefix?: string; principal?: string } = {};
+    const prefix = this.streamSet?.prefix;
+    if (prefix !== undefined) part.eventIdPrefix = prefix;
+    if (this.principal !== undefined) part.principal = this.principal;
+    return part;
+  }
+
+  /** Fixes the event-id prefix now, so the record saved for other nodes carries it. */
+  ensurePrefix(): void {
+    void this.streams.streamPrefix;
+  }
+
+  restoreSessionState(state: ServerSessionState): void {
+    this.streams.restore(state.eventIdPrefix);
+    if (state.principal !== undefined) this.principal = state.principal;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.version = version;
+  }
+
+  /** The revision negotiated on this session, once `initialize` was answered. */
+  get protocolVersion(): string | undefined {
+    return this.version;
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /**
+   * True while a client is connected: a GET stream is open, or a POST still waits for its answer.
+   * A call whose client left (and could resume but has not) does not count, so a session whose
+   * client vanished still expires, and its handlers are cancelled then rather than run forever.
+   */
+  get busy(): boolean {
+    if (this.streamSet?.standaloneStream?.connection) return true;
+    for (const exchange of this.exchanges.values()) {
+      if (!exchange.stream || exchange.stream.connection) return true;
+    }
+    return false;
+  }
+
+  /** No stream open and nothing in flight: the session can be evicted without cutting anyone off. */
+  get idle(): boolean {
+    const standalone = this.streamSet?.standaloneStream;
+    return this.exchanges.size === 0 && !standalone?.connection && !standalone?.resuming;
+  }
+
+  // ---------------------------------------------------------------- inbound (from the handler)
+
+  /** True when a request with this id is still being answered on this session. */
+  hasExchange(id: RequestId): boolean {
+    return this.exchanges.has(id);
+  }
+
+  /**
+   * Starts answering a POST that carries the requests `ids`. Register before delivering: a
+   * handler may answer synchronously. The promise settles with the HTTP response to return.
+   */
+  openExchange(ids: readonly RequestId[], options: ExchangeOptions): Promise<Reply> {
+    const exchange = new Exchange(ids, options);
+    for (const id of ids) this.exchanges.set(id, exchange);
+    // A JSON answer is the only one with no body to be cancelled while it is being decided. An
+    // initialize in SSE mode opens its stream as soon as it is answered (at once), and a handshake
+    // its client abandoned ends with the handshake timeout. The signal is read only for an answer
+    // still undecided once delivery is done: one answered at once never touches it (reading it
+    // makes Deno print its legacy-abort notice), and an abort cannot fire before a later task.
+    if (options.preferJson) {
+      queueMicrotask(() => {
+        if (!exchange.settled) exchange.watch(() => this.abandon(exchange));
+      });
+    } else if (!options.opensSession) this.streams.open(exchange, undefined);
+    return exchange.response;
+  }
+
+  /** Hands a parsed body (one message or a batch) to the session's connection. */
+  deliver(body: ClassifiedBody, extra: MessageExtra): void {
+    if (this.cluster) keepRequest(this, body);
+    if (this.sink?.size) {
+      const bytes = (extra as { bodyBytes?: number }).bodyBytes;
+      if (bytes !== undefined) this.sink.size('in', bytes);
+    }
+    deliverBody(this.sink, body, extra);
+  }
+
+  /**
+   * The client cancelled requests (`notifications/cancelled`, already delivered). The engine sends
+   * no response for a cancelled request, so their exchanges end here without one.
+   */
+  clientCancelled(ids: readonly RequestId[]): void {
+    for (const id of ids) {
+      const exchange = this.exchanges.get(id);
+      if (!exchange || exchange.options.opensSession) continue;
+      this.exchanges.delete(id);
+      if (--exchange.remaining <= 0) this.finish(exchange, emptyReply(204));
+    }
+  }
+
+  /** This copy holds the session's GET stream for the whole cluster (it delivers broadcasts). */
+  get holdsGet(): boolean {
+    const standalone = this.streamSet?.standaloneStream;
+    return standalone?.held === true && standalone.connection !== undefined;
+  }
+
+  /** Opens the standalone GET stream. `undefined` when one is already open (the caller answers 409). */
+  openStandalone(): Reply | undefined | Promise<Reply | undefined> {
+    return openStandalone(this.streams);
+  }
+
+  /**
+   * Resumes the stream that `lastEventId` belongs to (see {@link resumeStream}). `extra` (the
+   * GET's caller and headers) is what a call run again here after its node died sees.
+   */
+  resume(lastEventId: string, extra: MessageExtra = RERUN): Promise<Reply> {
+    const takeOver =
+      this.cluster && this.runtime.eventStore?.claimStream
+        ? (orphan: OrphanedStream) => rerun(this, orphan, extra)
+        : undefined;
+    return resumeStream(this.streams, lastEventId, takeOver);
+  }
+
+  /**
+   * SSE polling (SEP-1699): ends the HTTP response carrying request `id` while the request keeps
+   * running; the client resumes with GET + `Last-Event-ID` and gets the rest. Only possible when
+   * events are stored and the client understands priming events (2025-11-25 and later).
+   */
+  closeRequestStream(id: RequestId, retry?: number): boolean {
+    const exchange = this.exchanges.get(id);
+    if (!exchange || this.isClosed || !this.streams.primes()) return false;
+    const stream = exchange.stream ?? this.streams.open(exchange, undefined);
+    this.streams.enqueue(stream, { kind: 'detach', retry });
+    return true;
+  }
+
+  // ---------------------------------------------------------------- outbound (from the engine)
+
+  send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): void {
+    if (this.isClosed) throw new Error('The HTTP session is closed');
+    // The client POSTs its answer with no session to route it by, so it could never arrive: fail
+    // the request now instead of letting it wait for its timeout.
+    if (this.stateless && isRequest(message)) throw new CapabilityError(STATELESS_REQUEST);
+    if (this.trackRequests && !Array.isArray(message) && 'method' in message && 'id' in message) {
+      this.routing ??= new AnswerRouting();
+      this.routing.await(message.id);
+    }
+    const responseId = responseIdOf(message, this.exchanges);
+    const target = responseId ?? (isResponse(message) ? undefined : options?.relatedRequestId);
+    const exchange = target === undefined ? undefined : this.exchanges.get(target);
+    const json = this.serialize(message, responseId);
+    if (json === undefined) return;
+    if (!exchange) {
+      // A response nobody waits for (its request was cancelled) is dropped; the GET stream must
+      // not carry responses. Everything else belongs to no request: the standalone stream.
+      if (!isResponse(message)) this.streams.enqueue(this.streams.standalone(), json);
+      return;
+    }
+    if (responseId !== undefined) this.answer(exchange, message, json);
+    else this.streams.enqueue(exchange.stream ?? this.streams.open(exchange, undefined), json);
+  }
+
+  /**
+   * Whether `value` (a body of responses only) answers requests this copy sent, all of them; when
+   * it does, they are no longer awaited. False sends them to the node that waits for them.
+   */
+  claimAnswers(value: unknown): boolean {
+    return this.routing?.claim(value) ?? false;
+  }
+
+  /** Ends every exchange and stream, and tells the engine. */
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    for (const exchange of this.exchanges.values()) {
+      if (!exchange.settled) exchange.settle(Refuse.unknownSession());
+      exchange.unwatch();
+    }
+    this.exchanges.clear();
+    this.streamSet?.closeAll(this.localOnly);
+    this.runtime.sessionEnded(this);
+    this.sink?.closed();
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private serialize(
+    message: JsonRpcMessage | JsonRpcMessage[],
+    responseId: RequestId | undefined,
+  ): string | undefined {
+    try {
+      const text = JSON.stringify(message);
+      if (this.sink?.size) this.sink.size('out', utf8Length(text));
+      return text;
+    } catch (error) {
+      // A result that cannot be serialized (a cycle, a BigInt) must still answer its request.
+      this.runtime.report(toError(error));
+      if (responseId === undefined) return undefined;
+      return JSON.stringify(errorResponse(responseId, ErrorCode.InternalError, 'Internal error'));
+    }
+  }
+
+  private answer(exchange: Exchange, message: JsonRpcMessage | JsonRpcMessage[], json: string): void {
+    if (Array.isArray(message)) {
+      // A batch is answered all at once.
+      for (const id of exchange.ids) if (this.exchanges.get(id) === exchange) this.exchanges.delete(id);
+      exchange.remaining = 0;
+    } else {
+      this.exchanges.delete((message as { id: RequestId }).id);
+      exchange.remaining--;
+    }
+    this.runtime.answered?.(this);
+    let stream = exchange.stream;
+    if (!stream) {
+      const sessionHeader = exchange.options.opensSession ? this.initialized(message) : undefined;
+      if (exchange.remaining <= 0 && exchange.options.preferJson) {
+        this.finish(exchange, jsonReply(json, sessionHeader, exchange.options.statusOf?.(message)));
+        return;
+      }
+      stream = this.streams.open(exchange, sessionHeader);
+    }
+    this.streams.enqueue(stream, json);
+    if (exchange.remaining <= 0) this.finish(exchange, undefined);
+  }
+
+  /** The session's `initialize` was answered: register the session, or drop it if that failed. */
+  private initialized(message: JsonRpcMessage | JsonRpcMessage[]): string | undefined {
+    if (!Array.isArray(message) && !('error' in message)) {
+      this.runtime.sessionReady(this);
+      return this.sessionId;
+    }
+    queueMicrotask(() => void this.closeSession());
+    return undefined;
+  }
+
+  /** Ends an exchange: its stream ends after what is queued, or `response` answers the POST. */
+  private finish(exchange: Exchange, response: Reply | undefined): void {
+    exchange.remaining = 0;
+    exchange.unwatch();
+    if (exchange.stream) this.streams.enqueue(exchange.stream, END);
+    else if (response) exchange.settle(response);
+    if (this.stateless) queueMicrotask(() => void this.closeSession());
+  }
+
+  /** The client went away before its requests were answered, and cannot resume: stop them. */
+  private abandon(exchange: Exchange): void {
+    if (this.isClosed || exchange.remaining <= 0) return;
+    if (this.stateless || exchange.options.opensSession) {
+      // Nothing else uses this transport: a session nobody will ever learn the id of is dropped.
+      exchange.settle(Refuse.invalid('the client disconnected'));
+      void this.closeSession();
+      return;
+    }
+    const pending = exchange.ids.filter((id) => this.exchanges.get(id) === exchange);
+    // Cancel before forgetting the ids, so anything the handlers send while stopping still finds
+    // its exchange instead of spilling onto the standalone stream.
+    for (const requestId of pending) {
+      const params = { requestId, reason: 'The client disconnected and cannot resume' };
+      this.sink?.message({ jsonrpc: '2.0', method: CANCELLED, params });
+    }
+    for (const id of pending) if (this.exchanges.get(id) === exchange) this.exchanges.delete(id);
+    this.finish(exchange, Refuse.invalid('the client disconnected'));
+  }
+
+  /** @internal A stream lost its connection (the client went away). */
+  streamDisconnected(stream: LogicalStream): void {
+    if (this.isClosed || !stream.live || !stream.exchange) return; // the standalone stream waits
+    if (this.runtime.eventStore && stream.hasIds) return; // the client can resume
+    this.abandon(stream.exchange);
+  }
+
+  /** Closes through the session when there is one, so the engine and server see it end. */
+  private async closeSession(): Promise<void> {
+    try {
+      if (this.session) await this.session.close();
+      else await this.close();
+    } catch (error) {
+      this.runtime.report(toError(error));
+    }
+  }
+}
+
+/** The extra of a resume that brings no HTTP request along (a call run again sees no caller). */
+const RERUN: MessageExtra = {};

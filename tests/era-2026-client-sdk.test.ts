@@ -144,7 +144,8 @@ describe('what goes over HTTP under 2026-07-28', () => {
     await client.readResource('fixture://hello');
     await client.close();
     const posts = http.posts.slice(first);
-    expect(posts.map((post) => post.body.method)).toEqual(['tools/call', 'tools/list', 'resources/read']);
+    // A plain result (no structuredContent) makes the client list no tools of its own.
+    expect(posts.map((post) => post.body.method)).toEqual(['tools/call', 'resources/read']);
     for (const post of posts) {
       const meta = (post.body.params as { _meta: Record<string, unknown> })._meta;
       expect(meta['io.modelcontextprotocol/protocolVersion']).toBe('2026-07-28');
@@ -159,7 +160,7 @@ describe('what goes over HTTP under 2026-07-28', () => {
       expect(post.headers['mcp-session-id']).toBeUndefined();
     }
     expect(posts[0]?.headers['mcp-name']).toBe('echo');
-    expect(posts[2]?.headers['mcp-name']).toBe('fixture://hello');
+    expect(posts[1]?.headers['mcp-name']).toBe('fixture://hello');
   });
 });
 

@@ -162,6 +162,8 @@ export interface GatewaySettings {
   readonly transport: 'stdio' | 'http';
   readonly port: number;
   readonly host: string;
+  /** With `--metrics-port`: serve Prometheus metrics on this port of 127.0.0.1. */
+  readonly metricsPort?: number;
 }
 
 /**
@@ -267,7 +269,7 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
     'rate-limit',
     'redis',
   ],
-  gateway: ['help', 'config', 'stdio', 'http', 'port', 'host'],
+  gateway: ['help', 'config', 'stdio', 'http', 'port', 'host', 'metrics-port'],
 };
 
 /** The demo server's default address, as the quickstart documents it. */
@@ -422,9 +424,7 @@ function serveSettings(values: Values): ServeSettings {
     ...(authIssuer === undefined ? {} : { authIssuer }),
     ...(authAudience === undefined ? {} : { authAudience }),
     folders: (values.folder as string[] | undefined) ?? [],
-    ...(values['metrics-port'] === undefined
-      ? {}
-      : { metricsPort: parsePort(values['metrics-port'] as string, 'metrics-port') }),
+    ...metricsPort(values),
     ...(redis === undefined ? {} : { redis }),
   };
   const limit = values['rate-limit'] as string | undefined;
@@ -473,7 +473,14 @@ function gatewaySettings(values: Values): GatewaySettings {
     transport: values.stdio ? 'stdio' : 'http',
     port: values.port === undefined ? DEFAULT_HTTP_PORT : parsePort(values.port as string, 'port'),
     host: (values.host as string | undefined) ?? DEFAULT_HTTP_HOST,
+    ...metricsPort(values),
   };
+}
+
+/** `--metrics-port N`, when given. */
+function metricsPort(values: Values): { metricsPort?: number } {
+  const text = values['metrics-port'] as string | undefined;
+  return text === undefined ? {} : { metricsPort: parsePort(text, 'metrics-port') };
 }
 
 function optionalUrl(values: Values, name: 'auth-issuer' | 'auth-audience'): string | undefined {

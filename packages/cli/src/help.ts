@@ -72,7 +72,7 @@ Verbs:
   login                               log in to an HTTP server that asks for OAuth
   logout                              delete the cached tokens of a server
   serve [--http|--stdio]              run the demo server
-  gateway --config FILE (--stdio|--http)
+  gateway --config FILE (--stdio|--http) [--metrics-port N]
                                       serve every server of FILE as one MCP server
 
 ${TARGETS}
@@ -99,14 +99,15 @@ More: mcpkit VERB --help
 `;
 
 const VERB_HELP: Readonly<Record<Verb, string>> = {
-  gateway: `Usage: mcpkit gateway --config FILE (--stdio | --http [--port N] [--host H])
+  gateway: `Usage: mcpkit gateway --config FILE (--stdio | --http [--port N] [--host H]) [--metrics-port N]
 
 Serves every server of FILE (mcpServers or VS Code's servers format) as one MCP server: names
 that collide are namespaced (server__name), calls are routed to the server that owns them, and
 what a server asks during a call (sampling, elicitation), its progress and its log messages go
 back to the client that made the call. --http serves Streamable HTTP at /mcp (default
 127.0.0.1:3000; --port 0 picks a free port and the URL is printed on stdout). Each client gets
-its own connections to the servers. See docs/host.md.`,
+its own connections to the servers. --metrics-port N also serves Prometheus metrics at
+http://127.0.0.1:N/metrics (0: any free port). See docs/host.md.`,
   info: `Usage: mcpkit info TARGET
 
 Shows the server's name, version and instructions, the protocol revision and its era (2026:

@@ -5,7 +5,13 @@
  * and no other.
  * @module
  */
-import { type Implementation, LOGGING_LEVELS, type LoggingLevel, type Transport } from '@mcpkit/core';
+import {
+  type Implementation,
+  LOGGING_LEVELS,
+  type LoggingLevel,
+  type Observer,
+  type Transport,
+} from '@mcpkit/core';
 import { Server, type ServerSession } from '@mcpkit/server';
 import {
   createStreamableHttpHandler,
@@ -56,6 +62,11 @@ export interface GatewayOptions {
    * request past one is refused with `-32029` naming the limit. Default: none.
    */
   limits?: GatewayLimits;
+  /**
+   * Sees the downstream server's requests and sessions (metrics, tracing, logs; see
+   * docs/observability.md). Default: none, at no cost.
+   */
+  observer?: Observer;
 }
 
 /** The default `maxSessions` of a per-session gateway's HTTP handler. */
@@ -97,6 +108,7 @@ export class McpGateway {
         completions: {},
         logging: {},
       },
+      observer: options.observer,
     });
     if (options.upstreams === 'shared') {
       this.shared = routedHost(options.host, { forwardRoots: options.forwardRoots, limiter: this.limiter });

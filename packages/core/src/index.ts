@@ -59,6 +59,7 @@ export {
   type RequestId,
 } from './jsonrpc/messages.js';
 export { DEFAULT_MAX_INCOMING_PER_SECOND } from './jsonrpc/rateLimit.js';
+export { createLogObserver, type Logger, type LogObserverOptions } from './logObserver.js';
 export {
   composeMiddleware,
   composeMiddlewareSync,
@@ -243,6 +244,7 @@ export {
   type UntitledSingleSelectEnumSchema,
   type URLElicitationRequiredErrorData,
 } from './protocol/types.js';
+export { isSensitiveKey, REDACTED, redact } from './redact.js';
 export {
   InMemoryTaskStore,
   type InMemoryTaskStoreOptions,

@@ -167,6 +167,27 @@ describe('createLogObserver', () => {
     expect(finished).toBeGreaterThanOrEqual(2); // initialize and the call: both observers saw them
   });
 
+  it('logs a 2026-07-28 client once, at its first request, with no handshake or session', async () => {
+    const log = recordingLogger();
+    const server = loggedServer(createLogObserver(log));
+    const served = await serve(createStreamableHttpHandler(server), { path: '/mcp' });
+    cleanups.push(() => served.close());
+    const client = new McpClient({ name: 'modern-peer', version: '3.0.0' }, { protocolEra: '2026' });
+    await client.connect(new StreamableHttpClientTransport(served.url));
+    for (let i = 0; i < 3; i++) await client.callTool('echo', { i });
+    await client.close();
+
+    const seen = log.entries().filter((e) => e.event === 'mcp.handshake');
+    expect(seen).toEqual([
+      expect.objectContaining({
+        clientName: 'modern-peer',
+        clientVersion: '3.0.0',
+        protocolVersion: '2026-07-28',
+      }),
+    ]);
+    expect(log.entries().filter((e) => e.event === 'mcp.session.opened')).toEqual([]);
+  });
+
   it('redacts by key only, through arrays, and stops at depth', () => {
     expect(redact({ Authorization: 'Bearer x', list: [{ Cookie: 'a' }, 1], ok: 'yes' })).toEqual({
       Authorization: '[Redacted]',

@@ -25,14 +25,19 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** The metrics URL the gateway logs on stderr. */
-function metricsUrl(stderr: Readable): Promise<string> {
+/** The metrics URL the gateway logs on stderr; `lines` collects every stderr line. */
+function metricsUrl(stderr: Readable, lines: string[] = []): Promise<string> {
   return new Promise((resolve) => {
     let text = '';
     stderr.on('data', (chunk: Buffer) => {
       text += chunk.toString('utf8');
-      const match = /Prometheus metrics on (http:\/\/\S+)/.exec(text);
-      if (match) resolve(match[1]!);
+      const complete = text.split('\n');
+      text = complete.pop()!;
+      lines.push(...complete);
+      for (const line of complete) {
+        const match = /Prometheus metrics on (http:\/\/\S+)/.exec(line);
+        if (match) resolve(match[1]!);
+      }
     });
   });
 }
@@ -93,13 +98,14 @@ describe('mcpkit gateway --metrics-port', () => {
     expect(await done).toBe(0);
   });
 
-  it('serves /metrics for a gateway over stdio', async () => {
+  it('serves /metrics for a gateway over stdio, with --log-json events on stderr', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [...CLI, 'gateway', '--config', config, '--stdio', '--metrics-port', '0'],
+      args: [...CLI, 'gateway', '--config', config, '--stdio', '--metrics-port', '0', '--log-json'],
       stderr: 'pipe',
     });
-    const metrics = metricsUrl(transport.stderr as Readable);
+    const lines: string[] = [];
+    const metrics = metricsUrl(transport.stderr as Readable, lines);
     const client = new Client({ name: 'sdk', version: '1.0.0' });
     await client.connect(transport);
     try {
@@ -108,9 +114,24 @@ describe('mcpkit gateway --metrics-port', () => {
     } finally {
       await client.close();
     }
+    const events = lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+    expect(events).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          level: 'info',
+          event: 'mcp.handshake',
+          clientName: 'sdk',
+          transport: 'pipe',
+        }),
+        expect.objectContaining({ level: 'info', event: 'mcp.session.opened', role: 'server' }),
+      ]),
+    );
+    expect(events.every((event) => typeof event.time === 'number' && typeof event.msg === 'string')).toBe(
+      true,
+    );
   });
 
-  it('parses --metrics-port for the gateway', () => {
+  it('parses --metrics-port and --log-json', () => {
     expect(
       parseCommandLine(['gateway', '--config', 'mcp.json', '--stdio', '--metrics-port', '9464']),
     ).toMatchObject({

@@ -114,6 +114,8 @@ export interface ServeSettings {
   readonly folders: readonly string[];
   /** With `--metrics-port`: serve Prometheus metrics on this port of 127.0.0.1. */
   readonly metricsPort?: number;
+  /** `--log-json`: structured log events as JSON lines on stderr. */
+  readonly logJson?: boolean;
   /** `--rate-limit`: requests per second and burst per client; absent when not limited. */
   readonly rateLimit?: { readonly rate: number; readonly burst: number };
   /** With `--redis`: run as one node of a cluster whose sessions, events and tasks live in this Redis. */
@@ -164,6 +166,8 @@ export interface GatewaySettings {
   readonly host: string;
   /** With `--metrics-port`: serve Prometheus metrics on this port of 127.0.0.1. */
   readonly metricsPort?: number;
+  /** `--log-json`: structured log events as JSON lines on stderr. */
+  readonly logJson?: boolean;
 }
 
 /**
@@ -219,6 +223,7 @@ const OPTIONS = {
   folder: { type: 'string', multiple: true },
   'metrics-port': { type: 'string' },
   'rate-limit': { type: 'string' },
+  'log-json': { type: 'boolean' },
   redis: { type: 'string' },
 } as const;
 
@@ -266,10 +271,11 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
     'auth-audience',
     'folder',
     'metrics-port',
+    'log-json',
     'rate-limit',
     'redis',
   ],
-  gateway: ['help', 'config', 'stdio', 'http', 'port', 'host', 'metrics-port'],
+  gateway: ['help', 'config', 'stdio', 'http', 'port', 'host', 'metrics-port', 'log-json'],
 };
 
 /** The demo server's default address, as the quickstart documents it. */
@@ -424,7 +430,7 @@ function serveSettings(values: Values): ServeSettings {
     ...(authIssuer === undefined ? {} : { authIssuer }),
     ...(authAudience === undefined ? {} : { authAudience }),
     folders: (values.folder as string[] | undefined) ?? [],
-    ...metricsPort(values),
+    ...observing(values),
     ...(redis === undefined ? {} : { redis }),
   };
   const limit = values['rate-limit'] as string | undefined;
@@ -473,14 +479,17 @@ function gatewaySettings(values: Values): GatewaySettings {
     transport: values.stdio ? 'stdio' : 'http',
     port: values.port === undefined ? DEFAULT_HTTP_PORT : parsePort(values.port as string, 'port'),
     host: (values.host as string | undefined) ?? DEFAULT_HTTP_HOST,
-    ...metricsPort(values),
+    ...observing(values),
   };
 }
 
-/** `--metrics-port N`, when given. */
-function metricsPort(values: Values): { metricsPort?: number } {
+/** `--metrics-port N` and `--log-json`, when given. */
+function observing(values: Values): { metricsPort?: number; logJson?: boolean } {
   const text = values['metrics-port'] as string | undefined;
-  return text === undefined ? {} : { metricsPort: parsePort(text, 'metrics-port') };
+  return {
+    ...(text === undefined ? {} : { metricsPort: parsePort(text, 'metrics-port') }),
+    ...(values['log-json'] === true ? { logJson: true } : {}),
+  };
 }
 
 function optionalUrl(values: Values, name: 'auth-issuer' | 'auth-audience'): string | undefined {

@@ -1,11 +1,14 @@
 /**
- * `--metrics-port N` of `mcpkit serve` and `mcpkit gateway`: Prometheus metrics on their own
- * loopback port. `@mcpkit/node/metrics` (and `prom-client`) load only when the flag is given.
+ * `--metrics-port N` and `--log-json` of `mcpkit serve` and `mcpkit gateway`: Prometheus metrics
+ * on their own loopback port (`@mcpkit/node/metrics` and `prom-client` load only when asked for),
+ * and structured logs on stderr.
  * @module
  */
-import type { Observer } from '@mcpkit/core';
+import { combineObservers, type Observer } from '@mcpkit/core';
 import type { PrometheusMetrics } from '@mcpkit/node/metrics';
 import { CliError, ExitCode } from './errors.js';
+import { jsonLogObserver } from './jsonLog.js';
+import type { CliIo } from './run.js';
 
 /**
  * A running `/metrics` listener: the observer to install on the server, `watch` for its HTTP
@@ -43,4 +46,22 @@ export async function startMetrics(port: number, log: (line: string) => void): P
   });
   log(`Prometheus metrics on http://127.0.0.1:${listener.port}/metrics`);
   return { observer: prometheus.observer, watch: prometheus.watch, close: () => listener.close() };
+}
+
+/**
+ * The server's observer: the Prometheus one (`--metrics-port`) and the JSON log one
+ * (`--log-json`), either, both, or none (`undefined`, at no cost).
+ *
+ * @example
+ * ```ts
+ * declare const io: CliIo;
+ * const observer = cliObserver({ logJson: true }, undefined, io);
+ * ```
+ */
+export function cliObserver(
+  settings: { readonly logJson?: boolean },
+  metrics: CliMetrics | undefined,
+  io: CliIo,
+): Observer | undefined {
+  return combineObservers(metrics?.observer, settings.logJson ? jsonLogObserver(io.stderr) : undefined);
 }

@@ -18,7 +18,7 @@ import {
 import type { ServeSettings } from '../args.js';
 import { CliError, ExitCode } from '../errors.js';
 import { MCP_PATH, startHttp, stopHttp } from '../httpServe.js';
-import { startMetrics } from '../metrics.js';
+import { cliObserver, startMetrics } from '../metrics.js';
 import { createStyle, type Style, wantsColor } from '../output.js';
 import type { CliIo } from '../run.js';
 import { serveStdioUntilStopped, untilStopped } from '../stopped.js';
@@ -62,7 +62,7 @@ export async function serve(settings: ServeSettings, io: CliIo): Promise<number>
     tasks: !stateless,
     stateless,
     taskStore: cluster?.taskStore,
-    ...(metrics ? { serverOptions: { observer: metrics.observer } } : {}),
+    serverOptions: { observer: cliObserver(settings, metrics, io) },
   });
   serveFolders(server, settings.folders, io, log);
   // Per principal when a request carries one, else per session (per address on stateless HTTP);

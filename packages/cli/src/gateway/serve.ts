@@ -10,7 +10,7 @@ import type { GatewaySettings } from '../args.js';
 import { loadAllServers } from '../config.js';
 import { ExitCode } from '../errors.js';
 import { MCP_PATH, startHttp, stopHttp } from '../httpServe.js';
-import { type CliMetrics, startMetrics } from '../metrics.js';
+import { type CliMetrics, cliObserver, startMetrics } from '../metrics.js';
 import type { CliIo } from '../run.js';
 import { serveStdioUntilStopped, untilStopped } from '../stopped.js';
 
@@ -28,7 +28,7 @@ export async function runGateway(settings: GatewaySettings, io: CliIo): Promise<
   const metrics =
     settings.metricsPort === undefined ? undefined : await startMetrics(settings.metricsPort, log);
   const gateway = createGateway({
-    observer: metrics?.observer,
+    observer: cliObserver(settings, metrics, io),
     host: {
       servers,
       connector: nodeConnector(),

@@ -22,7 +22,14 @@ const SENSITIVE = [
 /** How deep {@link redact} copies before it stops (logs need no deeper, and cycles end here). */
 const MAX_DEPTH = 8;
 
-/** What a redacted value is replaced with. */
+/**
+ * What a redacted value is replaced with.
+ *
+ * @example
+ * ```ts
+ * redact({ password: 'x' }); // { password: REDACTED }
+ * ```
+ */
 export const REDACTED = '[Redacted]';
 
 /**

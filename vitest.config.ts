@@ -10,6 +10,7 @@ const slowTests = [
   'tests/pack-install.test.ts',
   'tests/cli.test.ts',
   'tests/cli-metrics.test.ts',
+  'tests/cli-gateway-metrics.test.ts',
   'tests/cli-everything.test.ts',
   'tests/conformance.test.ts',
   'tests/interop-*.test.ts',

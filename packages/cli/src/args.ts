@@ -114,6 +114,8 @@ export interface ServeSettings {
   readonly folders: readonly string[];
   /** With `--metrics-port`: serve Prometheus metrics on this port of 127.0.0.1. */
   readonly metricsPort?: number;
+  /** `--log-json`: structured log events as JSON lines on stderr. */
+  readonly logJson?: boolean;
   /** `--rate-limit`: requests per second and burst per client; absent when not limited. */
   readonly rateLimit?: { readonly rate: number; readonly burst: number };
   /** With `--redis`: run as one node of a cluster whose sessions, events and tasks live in this Redis. */
@@ -164,6 +166,10 @@ export interface GatewaySettings {
   readonly host: string;
   /** The revision spoken to HTTP upstreams (`--era`); the front serves both eras regardless. */
   readonly era?: 'auto' | '2026' | '2025';
+  /** With `--metrics-port`: serve Prometheus metrics on this port of 127.0.0.1. */
+  readonly metricsPort?: number;
+  /** `--log-json`: structured log events as JSON lines on stderr. */
+  readonly logJson?: boolean;
 }
 
 /**
@@ -219,6 +225,7 @@ const OPTIONS = {
   folder: { type: 'string', multiple: true },
   'metrics-port': { type: 'string' },
   'rate-limit': { type: 'string' },
+  'log-json': { type: 'boolean' },
   redis: { type: 'string' },
 } as const;
 
@@ -266,10 +273,11 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
     'auth-audience',
     'folder',
     'metrics-port',
+    'log-json',
     'rate-limit',
     'redis',
   ],
-  gateway: ['help', 'config', 'stdio', 'http', 'port', 'host', 'era'],
+  gateway: ['help', 'config', 'stdio', 'http', 'port', 'host', 'era', 'metrics-port', 'log-json'],
 };
 
 /** The demo server's default address, as the quickstart documents it. */
@@ -424,9 +432,7 @@ function serveSettings(values: Values): ServeSettings {
     ...(authIssuer === undefined ? {} : { authIssuer }),
     ...(authAudience === undefined ? {} : { authAudience }),
     folders: (values.folder as string[] | undefined) ?? [],
-    ...(values['metrics-port'] === undefined
-      ? {}
-      : { metricsPort: parsePort(values['metrics-port'] as string, 'metrics-port') }),
+    ...observing(values),
     ...(redis === undefined ? {} : { redis }),
   };
   const limit = values['rate-limit'] as string | undefined;
@@ -476,6 +482,16 @@ function gatewaySettings(values: Values): GatewaySettings {
     port: values.port === undefined ? DEFAULT_HTTP_PORT : parsePort(values.port as string, 'port'),
     host: (values.host as string | undefined) ?? DEFAULT_HTTP_HOST,
     era: parseEra(values.era as string | undefined),
+    ...observing(values),
+  };
+}
+
+/** `--metrics-port N` and `--log-json`, when given. */
+function observing(values: Values): { metricsPort?: number; logJson?: boolean } {
+  const text = values['metrics-port'] as string | undefined;
+  return {
+    ...(text === undefined ? {} : { metricsPort: parsePort(text, 'metrics-port') }),
+    ...(values['log-json'] === true ? { logJson: true } : {}),
   };
 }
 

@@ -72,7 +72,7 @@ Verbs:
   login                               log in to an HTTP server that asks for OAuth
   logout                              delete the cached tokens of a server
   serve [--http|--stdio]              run the demo server
-  gateway --config FILE (--stdio|--http)
+  gateway --config FILE (--stdio|--http) [--metrics-port N]
                                       serve every server of FILE as one MCP server
 
 ${TARGETS}
@@ -99,7 +99,7 @@ More: mcpkit VERB --help
 `;
 
 const VERB_HELP: Readonly<Record<Verb, string>> = {
-  gateway: `Usage: mcpkit gateway --config FILE (--stdio | --http [--port N] [--host H]) [--era ERA]
+  gateway: `Usage: mcpkit gateway --config FILE (--stdio | --http [--port N] [--host H]) [--era ERA] [--metrics-port N] [--log-json]
 
 Serves every server of FILE (mcpServers or VS Code's servers format) as one MCP server: names
 that collide are namespaced (server__name), calls are routed to the server that owns them, and
@@ -107,8 +107,10 @@ what a server asks during a call (sampling, elicitation), its progress and its l
 back to the client that made the call. --http serves Streamable HTTP at /mcp (default
 127.0.0.1:3000; --port 0 picks a free port and the URL is printed on stdout). Each client gets
 its own connections to the servers. Clients on 2025-11-25 and on 2026-07-28 are both served;
---era (2025 default, auto, 2026) is the revision spoken to the HTTP servers of FILE. See
-docs/host.md.`,
+--era (2025 default, auto, 2026) is the revision spoken to the HTTP servers of FILE. --metrics-port N
+also serves Prometheus metrics at http://127.0.0.1:N/metrics (0: any free port); --log-json logs
+sessions, handshakes, failures and slow calls as JSON lines on stderr. See docs/host.md and
+docs/observability.md.`,
   info: `Usage: mcpkit info TARGET
 
 Shows the server's name, version and instructions, the protocol revision and its era (2026:
@@ -165,7 +167,7 @@ ${AUTHORIZATION}`,
 
 Deletes the cached tokens of that server, and the client id remembered for it.`,
   serve: `Usage: mcpkit serve [--http [--port N] [--host H] [--stateless] [--json-response]
-                    [--auth-issuer URL [--auth-audience URL]] [--redis URL] | --stdio] [--folder DIR]… [--metrics-port N] [--rate-limit R]
+                    [--auth-issuer URL [--auth-audience URL]] [--redis URL] | --stdio] [--folder DIR]… [--metrics-port N] [--log-json] [--rate-limit R]
 
 Runs the demo server, which exercises every MCP 2025-11-25 feature with small examples.
   --http            Streamable HTTP on http://HOST:PORT/mcp (the default)
@@ -185,6 +187,7 @@ Runs the demo server, which exercises every MCP 2025-11-25 feature with small ex
   --folder DIR      also serve the files of DIR, read-only, as file:// resources (repeatable)
 
   --metrics-port N  also serve Prometheus metrics at http://127.0.0.1:N/metrics (0: any free port)
+  --log-json        log sessions, handshakes, failures and slow calls as JSON lines on stderr
   --rate-limit R    limit each client (its principal when authorized, else its session) to R:
                     20/s (bursts of twice the rate), 20/s,burst=40, or 30/m; a refused request
                     gets error -32029 with data.retryAfterMs, a refused HTTP POST 429;

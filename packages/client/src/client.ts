@@ -793,6 +793,11 @@ export class Client {
   /** @internal */
   protected reportError(error: Error): void {
     try {
+      this.options.observer?.error?.(error, this.observation);
+    } catch {
+      // An observer that throws must not take the client down.
+    }
+    try {
       this.options.onError?.(error);
     } catch {
       // A logging hook that throws must not take the client down.

@@ -44,6 +44,12 @@ export function combineObservers(...observers: Array<Observer | undefined>): Obs
       for (const o of list) o.messageSize?.(direction, bytes, session);
     },
   };
+  // Only when someone listens: the server writes errors to the console when nobody does.
+  if (list.some((o) => o.error)) {
+    combined.error = (error, session) => {
+      for (const o of list) o.error?.(error, session);
+    };
+  }
   // Only when someone listens: the engine skips notifications when the member is absent.
   if (list.some((o) => o.notificationStarted || o.notificationFinished)) {
     combined.notificationStarted = (n) => start(list, n, (o) => o.notificationStarted?.(n));

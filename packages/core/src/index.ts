@@ -60,6 +60,7 @@ export {
 } from './jsonrpc/messages.js';
 export { DEFAULT_MAX_INCOMING_PER_SECOND } from './jsonrpc/rateLimit.js';
 export { BaseRequestContext } from './jsonrpc/requestContext.js';
+export { createLogObserver, type Logger, type LogObserverOptions } from './logObserver.js';
 export {
   composeMiddleware,
   composeMiddlewareSync,
@@ -244,6 +245,7 @@ export {
   type UntitledSingleSelectEnumSchema,
   type URLElicitationRequiredErrorData,
 } from './protocol/types.js';
+export { isSensitiveKey, REDACTED, redact } from './redact.js';
 export {
   InMemoryTaskStore,
   type InMemoryTaskStoreOptions,

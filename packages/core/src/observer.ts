@@ -210,6 +210,12 @@ export interface Observer {
    * `session` is undefined where the transport serves many sessions at once before routing.
    */
   messageSize?(direction: 'in' | 'out', bytes: number, session: ObservedSession | undefined): void;
+  /**
+   * An error no peer is told of, as `onError` receives it: a handler's crash behind an
+   * "Internal error" answer, a malformed message, a transport failure. With an observer that has
+   * this method and no `onError`, the server does not also write it to `console.error`.
+   */
+  error?(error: Error, session: ObservedSession | undefined): void;
 }
 
 /**

@@ -585,16 +585,15 @@ export class Server {
 
   /** @internal */
   reportError(error: Error, session?: ServerSession): void {
-    const hook = this.options.onError;
-    if (hook) {
-      try {
-        hook(error, session);
-      } catch {
-        // A logging hook that throws must not take the server down.
-      }
-      return;
+    const { observer, onError } = this.options;
+    try {
+      // A log observer (createLogObserver) takes the place of the console.
+      observer?.error?.(error, session?.observation);
+      if (onError) onError(error, session);
+      else if (!observer?.error) console.error(`[mcpkit] ${error.message}`);
+    } catch {
+      // A logging hook that throws must not take the server down.
     }
-    console.error(`[mcpkit] ${error.message}`);
   }
 
   private safely(fn: () => void, session: ServerSession): void {

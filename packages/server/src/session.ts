@@ -124,8 +124,8 @@ export class ServerSession implements Listed<ServerSession> {
   private stableKey: string | undefined;
   private closeListeners: Array<() => void> | undefined;
   private userData: Map<string, unknown> | undefined;
-  /** What observers see of this session; made only when the server has an observer. */
-  private readonly observation: SessionObservation | undefined;
+  /** @internal What observers see of this session; made only when the server has an observer. */
+  readonly observation: SessionObservation | undefined;
   /** The minimum level of log notifications this client wants; unset until it says. */
   logLevel: LoggingLevel | undefined;
   /** URIs this session subscribed to (created on first subscription). */

@@ -18,6 +18,7 @@ import {
 import type { ServeSettings } from '../args.js';
 import { CliError, ExitCode } from '../errors.js';
 import { MCP_PATH, startHttp, stopHttp } from '../httpServe.js';
+import { cliObserver, startMetrics } from '../metrics.js';
 import { createStyle, type Style, wantsColor } from '../output.js';
 import type { CliIo } from '../run.js';
 import { serveStdioUntilStopped, untilStopped } from '../stopped.js';
@@ -61,7 +62,7 @@ export async function serve(settings: ServeSettings, io: CliIo): Promise<number>
     tasks: !stateless,
     stateless,
     taskStore: cluster?.taskStore,
-    ...(metrics ? { serverOptions: { observer: metrics.observer } } : {}),
+    serverOptions: { observer: cliObserver(settings, metrics, io) },
   });
   serveFolders(server, settings.folders, io, log);
   // Per principal when a request carries one, else per session (per address on stateless HTTP);
@@ -83,21 +84,6 @@ export async function serve(settings: ServeSettings, io: CliIo): Promise<number>
     await cluster?.close();
     await metrics?.close();
   }
-}
-
-/** `--metrics-port`: Prometheus metrics on their own loopback port (loaded only when asked for). */
-async function startMetrics(port: number, log: (line: string) => void) {
-  const { createPrometheusMetrics, serveMetrics } = await import('@mcpkit/node/metrics');
-  const prometheus = createPrometheusMetrics();
-  const listener = await serveMetrics(prometheus, { port }).catch((error: NodeJS.ErrnoException) => {
-    throw new CliError(
-      ExitCode.Connection,
-      `Could not serve metrics on 127.0.0.1:${port}: ${error.code ?? error.message}`,
-      'Pick another port: --metrics-port 9465 (or 0 for any free one)',
-    );
-  });
-  log(`Prometheus metrics on http://127.0.0.1:${listener.port}/metrics`);
-  return { observer: prometheus.observer, watch: prometheus.watch, close: () => listener.close() };
 }
 
 /** `--folder DIR…`: each directory as read-only `file://` resources beside the demo's own. */

@@ -10,6 +10,7 @@ import type { GatewaySettings } from '../args.js';
 import { loadAllServers } from '../config.js';
 import { ExitCode } from '../errors.js';
 import { MCP_PATH, startHttp, stopHttp } from '../httpServe.js';
+import { type CliMetrics, cliObserver, startMetrics } from '../metrics.js';
 import type { CliIo } from '../run.js';
 import { serveStdioUntilStopped, untilStopped } from '../stopped.js';
 
@@ -24,7 +25,10 @@ import { serveStdioUntilStopped, untilStopped } from '../stopped.js';
 export async function runGateway(settings: GatewaySettings, io: CliIo): Promise<number> {
   const log = (line: string) => io.stderr.write(`[mcpkit gateway] ${line}\n`);
   const servers = await loadAllServers(settings.config, io.env);
+  const metrics =
+    settings.metricsPort === undefined ? undefined : await startMetrics(settings.metricsPort, log);
   const gateway = createGateway({
+    observer: cliObserver(settings, metrics, io),
     host: {
       servers,
       connector: nodeConnector(),
@@ -33,12 +37,16 @@ export async function runGateway(settings: GatewaySettings, io: CliIo): Promise<
     },
   });
   log(`serving ${servers.length} server(s) of ${settings.config}: ${servers.map((s) => s.name).join(', ')}`);
-  if (settings.transport === 'stdio') {
-    await serveStdioUntilStopped(gateway, io);
-  } else {
-    await serveHttp(gateway, settings, io, log);
+  try {
+    if (settings.transport === 'stdio') {
+      await serveStdioUntilStopped(gateway, io);
+    } else {
+      await serveHttp(gateway, settings, io, log, metrics);
+    }
+  } finally {
+    await gateway.close();
+    await metrics?.close();
   }
-  await gateway.close();
   return ExitCode.Success;
 }
 
@@ -47,8 +55,12 @@ async function serveHttp(
   settings: GatewaySettings,
   io: CliIo,
   log: (line: string) => void,
+  metrics: CliMetrics | undefined,
 ): Promise<void> {
-  const listener = toNodeListener(gateway.httpHandler(), {
+  const handler = gateway.httpHandler();
+  // --metrics-port: open SSE streams and the event store's size, read when scraped.
+  metrics?.watch(handler);
+  const listener = toNodeListener(handler, {
     onError: (error) => log(`HTTP error: ${error.message}`),
   });
   const { http, base } = await startHttp(settings, (path) => {

@@ -5,7 +5,13 @@
  * and no other.
  * @module
  */
-import { type Implementation, LOGGING_LEVELS, type LoggingLevel, type Transport } from '@mcpkit/core';
+import {
+  type Implementation,
+  LOGGING_LEVELS,
+  type LoggingLevel,
+  type Observer,
+  type Transport,
+} from '@mcpkit/core';
 import { Server, type ServerSession } from '@mcpkit/server';
 import {
   createStreamableHttpHandler,
@@ -72,6 +78,11 @@ export interface GatewayOptions {
    * input-required round (see docs/host.md). Limits: `maxHosts` (8), `parkMs` (300 000).
    */
   modern?: ModernFrontOptions;
+  /**
+   * Sees the downstream server's requests and sessions (metrics, tracing, logs; see
+   * docs/observability.md). Default: none, at no cost.
+   */
+  observer?: Observer;
 }
 
 /** The default `maxSessions` of a per-session gateway's HTTP handler. */
@@ -118,6 +129,7 @@ export class McpGateway {
         logging: {},
         ...this.tasks?.capabilities,
       },
+      observer: options.observer,
     });
     this.tasks?.install(this.server);
     if (options.upstreams === 'shared') {

@@ -124,14 +124,20 @@ export function addStandardHeaders(
   if (!('method' in message)) return;
   headers['mcp-method'] = message.method;
   const params = message.params;
-  const name =
-    message.method === 'resources/read'
-      ? params?.uri
-      : message.method === 'tools/call' || message.method === 'prompts/get'
-        ? params?.name
-        : undefined;
+  const source = Object.hasOwn(NAME_SOURCE, message.method) ? NAME_SOURCE[message.method] : undefined;
+  const name = source === undefined ? undefined : params?.[source];
   if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
 }
+
+/** Where `Mcp-Name` comes from, per method (SEP-2243; the tasks extension adds its task id). */
+const NAME_SOURCE: Readonly<Record<string, string>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
 
 /** The string a header carries for an argument value, or `undefined` to omit the header. */
 function headerText(value: unknown): string | undefined {

@@ -17,10 +17,14 @@ interface PostView {
 /** Header name (lower case, without `mcp-param-`) → the `properties` path of the annotated parameter. */
 export type HeaderParams = ReadonlyMap<string, readonly string[]>;
 
-const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri'>> = {
+const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  // The tasks extension (SEP-2663 "Routing Headers"): Mcp-Name carries the task id.
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 const SENTINEL_START = '=?base64?';
@@ -167,7 +171,7 @@ export function checkModernHeaders(
   const method = request.header('mcp-method');
   if (method === null) return 'Header mismatch: the Mcp-Method header is required';
   if (method !== post.method) return 'Header mismatch: Mcp-Method does not match the body method';
-  const source = NAME_SOURCE[post.method];
+  const source = Object.hasOwn(NAME_SOURCE, post.method) ? NAME_SOURCE[post.method] : undefined;
   if (source === undefined) return undefined;
   const raw = request.header('mcp-name');
   if (raw === null) return `Header mismatch: the Mcp-Name header is required for ${post.method}`;

@@ -156,8 +156,8 @@ export interface ClientOptions {
   /**
    * Which era to speak: `'auto'` probes with `server/discover` and speaks 2026-07-28 with a
    * server that answers it, else falls back to `initialize` (2025-11-25 and older); `'2026'`
-   * requires 2026-07-28; `'2025'` (default, until tasks have their 2026-07-28 extension) always
-   * uses `initialize`, without a probe.
+   * requires 2026-07-28; `'2025'` (default for now, see docs/2026-07-28.md §11) always uses
+   * `initialize`, without a probe.
    */
   protocolEra?: ProtocolEra;
   /**
@@ -359,9 +359,10 @@ export class Client {
     );
     this.connectionInstance = connection;
     await connection.start();
-    // A client given its own list of `initialize` revisions asked for those: no probe.
-    // 'auto' is opt-in for now: tasks have no 2026-07-28 form yet (they are an extension there), so a
-    // default client that chose 2026 would lose them against servers that offer both eras.
+    // 'auto' is opt-in for now. Tasks have their 2026-07-28 form (the extension), but a client
+    // defaulting to 'auto' still changes 2025 behaviour callers rely on (a refused sampling or
+    // elicitation answers the server with an error only in a session; session resumption and
+    // re-initialization, per-session log levels): see docs/2026-07-28.md §11.
     const era = this.options.protocolEra ?? '2025';
     if (era !== '2025') {
       const modern = await this.probe(connection, era, options);

@@ -14,7 +14,7 @@ import {
   McpClient,
 } from '@mcpkit/client';
 import { StreamableHttpClientTransport } from '@mcpkit/client/http';
-import { McpError, type Task } from '@mcpkit/core';
+import { createInMemoryPair, McpError, type Task } from '@mcpkit/core';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
 import { McpServer, toolErrorResult } from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
@@ -32,11 +32,21 @@ class Gate {
     this.open = resolve;
   });
   aborted: unknown;
+  private markStarted!: () => void;
+  /** Resolves once a handler waits on the gate. */
+  readonly started = new Promise<void>((resolve) => {
+    this.markStarted = resolve;
+  });
   release(): void {
     this.open();
   }
   wait(signal: AbortSignal): Promise<void> {
+    this.markStarted();
     return new Promise((resolve, reject) => {
+      if (signal.aborted) {
+        this.aborted = signal.reason;
+        return reject(signal.reason);
+      }
       signal.addEventListener('abort', () => {
         this.aborted = signal.reason;
         reject(signal.reason);
@@ -162,6 +172,7 @@ describe('tasks as the 2026-07-28 extension', () => {
     const { url, gate } = await start();
     const modern = await client(url, '2026');
     const { task } = await callToolAsTask(modern, 'render', { scene: 5 });
+    await gate.started;
     const after = await cancelTask(modern, task.taskId);
     expect(after.taskId).toBe(task.taskId);
     expect((await getTask(modern, task.taskId)).status).toBe('cancelled');
@@ -174,7 +185,7 @@ describe('tasks as the 2026-07-28 extension', () => {
     const modern = await client(url, '2026');
     const controller = new AbortController();
     const call = modern.callTool('render', { scene: 6 }, { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await gate.started;
     controller.abort(new Error('caller gave up'));
     await expect(call).rejects.toThrow();
     await expect.poll(() => gate.aborted).toBeInstanceOf(Error);
@@ -238,5 +249,28 @@ describe('tasks as the 2026-07-28 extension', () => {
     const { url } = await start();
     const modern = await client(url, '2026');
     await expect(modern.request('tasks/list', {})).rejects.not.toBeInstanceOf(McpError);
+  });
+
+  it('works the same on one long-lived connection (in memory, as stdio): follow, input, cancel', async () => {
+    const gate = new Gate();
+    const server = makeServer(gate);
+    const [clientSide, serverSide] = createInMemoryPair({ serialize: true });
+    await server.connect(serverSide);
+    const modern = new McpClient(
+      { name: 'pipe-client', version: '1.0.0' },
+      { protocolEra: '2026', elicitation: { form: async () => ({ action: 'decline' }) } },
+    );
+    clients.push(modern);
+    await modern.connect(clientSide);
+    expect(await modern.callTool('confirm', {})).toEqual({
+      content: [{ type: 'text', text: 'answer: decline undefined' }],
+    });
+    const { task } = await callToolAsTask(modern, 'render', { scene: 7 });
+    await cancelTask(modern, task.taskId);
+    expect((await getTask(modern, task.taskId)).status).toBe('cancelled');
+    // (Cancelled before its handler even started here: it never runs then.)
+    gate.release();
+    await expect(getTaskResult(modern, task.taskId)).rejects.toThrow(/was cancelled/);
+    await server.close();
   });
 });

@@ -10,19 +10,12 @@
 import { McpError } from '../jsonrpc/errors.js';
 import { ErrorCode } from '../jsonrpc/messages.js';
 import { copyOwn, isRecord } from '../shared.js';
-import { createTaskResult } from '../tasks/extension.js';
 import {
   isModernProtocolVersion,
   MODERN_PROTOCOL_VERSIONS,
   type ModernProtocolVersion,
 } from './revisions.js';
-import {
-  type ClientCapabilities,
-  type Implementation,
-  LOGGING_LEVELS,
-  type LoggingLevel,
-  type Task,
-} from './types.js';
+import { type ClientCapabilities, type Implementation, LOGGING_LEVELS, type LoggingLevel } from './types.js';
 
 /**
  * The reserved `_meta` keys of the 2026-07-28 envelope.
@@ -243,7 +236,7 @@ export function encodeModernResult(
   serverInfo: Implementation,
 ): Record<string, unknown> {
   // Copied key by key: a spread followed by new members is a slow path in V8 (see copyOwn).
-  const out = method === 'tools/call' ? extensionCreateResult(result) : copyOwn(result);
+  const out = copyOwn(result);
   if (typeof out.resultType !== 'string') out.resultType = 'complete';
   if (out.resultType === 'complete' && CACHEABLE_METHODS.has(method)) {
     if (typeof out.ttlMs !== 'number') out.ttlMs = DEFAULT_CACHE_HINTS.ttlMs;
@@ -253,19 +246,6 @@ export function encodeModernResult(
   const meta = isRecord(out._meta) ? copyOwn(out._meta) : {};
   meta[ENVELOPE.serverInfo] = serverInfo;
   out._meta = meta;
-  return out;
-}
-
-/**
- * A 2025-shaped `CreateTaskResult` (`{ task }`, what the task engine answers) in the tasks
- * extension's shape: flat, `resultType: "task"` (SEP-2663); any other result copied as it is.
- */
-function extensionCreateResult(result: Record<string, unknown>): Record<string, unknown> {
-  const task = result.task;
-  if (result.content !== undefined || !isRecord(task) || typeof task.taskId !== 'string')
-    return copyOwn(result);
-  const out = createTaskResult(task as unknown as Task);
-  if (isRecord(result._meta)) out._meta = result._meta;
   return out;
 }
 

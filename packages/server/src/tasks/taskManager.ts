@@ -49,6 +49,7 @@ import {
   answerGetTask,
   answerListTasks,
   awaitTaskPayload,
+  createTaskResult,
   declaresTasksExtension,
   receiverSettings,
   revisionHas,
@@ -278,7 +279,8 @@ export class TaskManager {
 
   /**
    * Creates a task and runs `execute` in the background as that task. Resolves with the
-   * `CreateTaskResult` to answer the request with, before the handler has done anything.
+   * `CreateTaskResult` to answer the request with, before the handler has done anything (under
+   * 2026-07-28 in the tasks extension's flat form: `resultType: "task"` and the task's fields).
    *
    * @throws {McpError} `-32600` when the store's task limits are reached.
    * @example
@@ -319,7 +321,8 @@ export class TaskManager {
         failureOf,
       },
     );
-    const created: CreateTaskResult = { task };
+    // Under 2026-07-28 the answer is the extension's flat CreateTaskResult (resultType "task").
+    const created = (context.modern ? createTaskResult(task) : { task }) as CreateTaskResult;
     if (options.modelImmediateResponse !== undefined) {
       created._meta = { [MODEL_IMMEDIATE_RESPONSE_META_KEY]: options.modelImmediateResponse };
     }

@@ -19,7 +19,7 @@ import {
   UrlElicitationRequiredError,
   type ValidationResult,
 } from '@mcpkit/core';
-import { formatIssues, isPlainObject, isPromiseLike, isRecord, isTask, toError } from '@mcpkit/core/internal';
+import { formatIssues, isPlainObject, isPromiseLike, isRecord, toError } from '@mcpkit/core/internal';
 import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
 import type { ItemList } from '../listChanged.js';
@@ -394,7 +394,12 @@ export function unknownToolError(name: string): McpError {
   return invalidParams(`Unknown tool: "${name}"`);
 }
 
-/** A `CreateTaskResult` (`{ task }`, no content) a handler returned from `server.tasks.run`. */
+/**
+ * A `CreateTaskResult` a handler returned from `server.tasks.run`: `{ task }` under 2025-11-25, the
+ * flat `resultType: "task"` form of the tasks extension under 2026-07-28.
+ */
 function isCreatedTask(value: unknown): boolean {
-  return isRecord(value) && value.content === undefined && isTask(value.task);
+  return (
+    isRecord(value) && value.content === undefined && (value.resultType === 'task' || isRecord(value.task))
+  );
 }

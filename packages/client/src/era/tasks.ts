@@ -20,14 +20,28 @@ import {
 import { fromExtensionTask, isRecord } from '@mcpkit/core/internal';
 import { type AnswerBound, answerAll } from './inputRequests.js';
 
-/** Sends one request of the extension (`tasks/get`, `tasks/update`, `tasks/cancel`) under 2026-07-28. */
+/**
+ * Sends one request of the extension (`tasks/get`, `tasks/update`, `tasks/cancel`) under 2026-07-28.
+ *
+ * @example
+ * ```ts
+ * const send: ExtensionSender = (method, params, options) => connection.request(method, withEnvelope(params, source), options);
+ * ```
+ */
 export type ExtensionSender = (
   method: string,
   params: Record<string, unknown>,
   options: OutgoingRequestOptions | undefined,
 ) => Promise<unknown>;
 
-/** How a caller of `tools/call` wants a task handled (set by the task helpers). */
+/**
+ * How a caller of `tools/call` wants a task handled (set by the task helpers).
+ *
+ * @example
+ * ```ts
+ * const handling: TaskHandling = { onStatus: (task) => console.error(task.status) };
+ * ```
+ */
 export interface TaskHandling {
   /** Hand the `CreateTaskResult` back as it is, without following the task. */
   readonly raw?: boolean;
@@ -38,6 +52,12 @@ export interface TaskHandling {
 /**
  * Per options object of a `tools/call`: how its task is handled. A side table rather than an
  * option, so the public options stay those of 2025-11-25.
+ *
+ * @example
+ * ```ts
+ * const options = {};
+ * TASK_HANDLING.set(options, { raw: true }); // client.request('tools/call', params, options) returns the task
+ * ```
  */
 export const TASK_HANDLING = new WeakMap<object, TaskHandling>();
 

@@ -6,7 +6,13 @@
  * request must declare the extension in its envelope (`-32021` otherwise).
  * @module
  */
-import { isTerminalStatus, type TaskRequestor, type TaskStore, unknownTaskError } from '@mcpkit/core';
+import {
+  isTerminalStatus,
+  type Task,
+  type TaskRequestor,
+  type TaskStore,
+  unknownTaskError,
+} from '@mcpkit/core';
 import {
   declaresTasksExtension,
   detailedTask,
@@ -18,7 +24,14 @@ import type { RequestContext } from '../context.js';
 import { checkInputResponses } from '../mrtr/responses.js';
 import type { TaskRun } from './taskContext.js';
 
-/** What the extension's handlers need of the task manager. */
+/**
+ * What the extension's handlers need of the task manager (the `TaskManager` itself).
+ *
+ * @example
+ * ```ts
+ * const host: ExtensionHost = taskManager;
+ * ```
+ */
 export interface ExtensionHost {
   readonly store: TaskStore;
   readonly runner: TaskRunner<TaskRun & { requestor: TaskRequestor }>;
@@ -56,11 +69,7 @@ export async function extensionGetTask(
   params: Record<string, unknown>,
   context: RequestContext,
 ): Promise<Record<string, unknown>> {
-  requireTasksExtension(context, 'tasks/get');
-  const taskId = taskIdParam('tasks/get', params);
-  const requestor = await host.requestorOf(context);
-  const task = await host.store.get(taskId, requestor);
-  if (!task) throw unknownTaskError(taskId);
+  const { taskId, requestor, task } = await knownTask(host, 'tasks/get', params, context);
   const outcome = isTerminalStatus(task.status) ? await host.store.getResult(taskId, requestor) : undefined;
   return detailedTask(task, outcome, host.runner.get(taskId)?.inputs?.requests());
 }
@@ -80,13 +89,10 @@ export async function extensionUpdateTask(
   params: Record<string, unknown>,
   context: RequestContext,
 ): Promise<Record<string, unknown>> {
-  requireTasksExtension(context, 'tasks/update');
-  const taskId = taskIdParam('tasks/update', params);
+  const { taskId, requestor } = await knownTask(host, 'tasks/update', params, context);
   // The codec lifts `inputResponses` out of every 2026-07-28 request (it is MRTR's retry field too).
   const responses = context.modern ? context.modern.inputResponses : params.inputResponses;
-  if (!checkInputResponses(responses)) return answerUnknownOr(host, taskId, context);
-  const requestor = await host.requestorOf(context);
-  if (!(await host.store.get(taskId, requestor))) throw unknownTaskError(taskId);
+  if (!checkInputResponses(responses)) return {};
   const run = host.runner.get(taskId);
   if (run?.requestor === requestor) run.inputs?.answer(responses);
   return {};
@@ -107,11 +113,7 @@ export async function extensionCancelTask(
   params: Record<string, unknown>,
   context: RequestContext,
 ): Promise<Record<string, unknown>> {
-  requireTasksExtension(context, 'tasks/cancel');
-  const taskId = taskIdParam('tasks/cancel', params);
-  const requestor = await host.requestorOf(context);
-  const task = await host.store.get(taskId, requestor);
-  if (!task) throw unknownTaskError(taskId);
+  const { taskId, requestor, task } = await knownTask(host, 'tasks/cancel', params, context);
   if (!isTerminalStatus(task.status)) {
     await host.store.cancel(taskId, requestor, 'The task was cancelled by request').catch(() => {
       // It ended meanwhile: cancellation is cooperative, the ack stands.
@@ -120,12 +122,17 @@ export async function extensionCancelTask(
   return {};
 }
 
-/** `tasks/update` without `inputResponses`: nothing to take, but an unknown task is still an error. */
-async function answerUnknownOr(
+/** The task a request of the extension names, after its checks: extension declared, task known. */
+async function knownTask(
   host: ExtensionHost,
-  taskId: string,
+  method: string,
+  params: Record<string, unknown>,
   context: RequestContext,
-): Promise<Record<string, unknown>> {
-  if (!(await host.store.get(taskId, await host.requestorOf(context)))) throw unknownTaskError(taskId);
-  return {};
+): Promise<{ taskId: string; requestor: TaskRequestor; task: Task }> {
+  requireTasksExtension(context, method);
+  const taskId = taskIdParam(method, params);
+  const requestor = await host.requestorOf(context);
+  const task = await host.store.get(taskId, requestor);
+  if (!task) throw unknownTaskError(taskId);
+  return { taskId, requestor, task };
 }

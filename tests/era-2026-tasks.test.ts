@@ -56,10 +56,10 @@ class Gate {
   }
 }
 
-function makeServer(gate: Gate): McpServer {
+function makeServer(gate: Gate, cancelOnSessionClose?: boolean): McpServer {
   const server = new McpServer(
     { name: 'tasks-both-eras', version: '1.0.0' },
-    { tasks: new TaskManager({ pollInterval: 20 }) },
+    { tasks: new TaskManager({ pollInterval: 20, cancelOnSessionClose }) },
   );
   server.tool(
     'render',
@@ -100,8 +100,8 @@ afterEach(async () => {
   await Promise.all(served.splice(0).map((s) => s.close()));
 });
 
-async function start(gate = new Gate()) {
-  const server = makeServer(gate);
+async function start(gate = new Gate(), cancelOnSessionClose?: boolean) {
+  const server = makeServer(gate, cancelOnSessionClose);
   const http = await serve(createStreamableHttpHandler(server), { path: '/mcp' });
   served.push(http);
   return { server, url: http.url, gate };
@@ -153,6 +153,17 @@ describe('tasks as the 2026-07-28 extension', () => {
     expect((await legacyCall).content).toEqual([{ type: 'text', text: 'scene 2 rendered (2025-11-25)' }]);
     expect(statuses[0]).toBe('working');
     expect(statuses.at(-1)).toBe('completed');
+  });
+
+  it('keeps a 2026 task running after the connection of its request closed, even with cancelOnSessionClose', async () => {
+    const { url, gate } = await start(new Gate(), true);
+    const modern = await client(url, '2026');
+    const { task } = await callToolAsTask(modern, 'render', { scene: 8 });
+    await gate.started;
+    gate.release();
+    expect(await getTaskResult(modern, task.taskId)).toEqual({
+      content: [{ type: 'text', text: 'scene 8 rendered (2026-07-28)' }],
+    });
   });
 
   it('creates, polls and fetches a task through the task helpers, in the 2025 task shape', async () => {

@@ -479,8 +479,9 @@ export class TaskManager {
   private onSessionClosed(session: ServerSession): void {
     const policy = this.options.cancelOnSessionClose;
     for (const run of this.runner.runs()) {
-      if (run.session !== session || policy === false || (policy === undefined && !run.sessionBound))
-        continue;
+      // A 2026-07-28 task (run.inputs) outlives the connection its request came on: no session owns it.
+      if (run.session !== session || run.inputs || policy === false) continue;
+      if (policy === undefined && !run.sessionBound) continue;
       this.store.cancel(run.taskId, run.requestor, 'The session closed').catch(() => {
         // Already terminal, or gone: nothing left to stop.
       });

@@ -14,13 +14,14 @@ import {
   audio,
   embeddedResource,
   image,
-  McpServer,
+  type McpServer,
   promptSupport,
   resourceSupport,
   text,
 } from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
 import { registerModernFixtures } from './fixture-2026.js';
+import { fixtureTaskManager, registerTaskFixtures, TaskFixtureServer } from './fixture-tasks.js';
 
 /** A 1×1 RGB PNG (valid base64, made for this project). */
 const PNG_1X1 =
@@ -379,12 +380,13 @@ function registerPrompts(server: McpServer): void {
 // ------------------------------------------------------------------------------------ main
 
 function createFixtureServer(): McpServer {
-  const server = new McpServer(
+  const server = new TaskFixtureServer(
     { name: 'mcpkit-conformance-fixture', version: '1.0.0' },
     {
       onError: (error) => console.error(`[fixture] ${error.message}`),
       resources: resourceSupport,
       prompts: promptSupport,
+      tasks: fixtureTaskManager(),
     },
   );
   registerContentTools(server);
@@ -393,6 +395,7 @@ function createFixtureServer(): McpServer {
   registerResources(server);
   registerPrompts(server);
   registerModernFixtures(server);
+  registerTaskFixtures(server);
   return server;
 }
 

@@ -31,6 +31,31 @@ const REVISION = '2026-07-28';
  */
 const EXPECTED_FAILURES = new Map();
 
+/**
+ * The suite's scenarios of the tasks extension `io.modelcontextprotocol/tasks` (SEP-2663). They are
+ * extension scenarios, so `--requirements` does not score them; each runs on its own with
+ * `--scenario <name> --spec-version 2026-07-28 --force`, against the same fixture. Every one must
+ * pass all its checks; one the suite itself skips (it reports 0 checks) is listed with its reason.
+ */
+const TASK_SCENARIOS = [
+  'tasks-lifecycle',
+  'tasks-capability-negotiation',
+  'tasks-wire-fields',
+  'tasks-request-state-removal',
+  'tasks-mrtr-input',
+  'tasks-request-headers',
+  'tasks-dispatch-and-envelope',
+  'tasks-required-task-error',
+  'tasks-mrtr-composition',
+];
+/** Task scenarios the suite itself skips in this alpha, and why (reported, never counted as passed). */
+const SKIPPED_BY_SUITE = new Map([
+  [
+    'tasks-status-notifications',
+    'the alpha skips it ("pending subscriptions/listen rewrite"); our server sends no notifications/tasks (a MAY)',
+  ],
+]);
+
 const args = new Set(process.argv.slice(2));
 const verbose = args.has('--verbose');
 
@@ -91,8 +116,20 @@ function parseSummary(output) {
 }
 
 function runSuite(node22, suiteBin, url, outDir) {
+  return runConformance(node22, suiteBin, ['server', '--url', url, '--requirements', REVISION, '-o', outDir]);
+}
+
+/** Runs one extension scenario; resolves with its passed and total check counts (from `Passed: a/b`). */
+async function runScenario(node22, suiteBin, url, name, outDir) {
+  const argv = ['server', '--url', url, '--scenario', name, '--spec-version', REVISION, '--force'];
+  const run = await runConformance(node22, suiteBin, [...argv, '-o', outDir]);
+  const match = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(stripVTControlCharacters(run.output));
+  return { ...run, passed: match ? Number(match[1]) : 0, total: match ? Number(match[2]) : 0 };
+}
+
+function runConformance(node22, suiteBin, suiteArgs) {
   const bind = pathToFileURL(join(HERE, 'bind-localhost.mjs')).href;
-  const argv = ['--import', bind, suiteBin, 'server', '--url', url, '--requirements', REVISION, '-o', outDir];
+  const argv = ['--import', bind, suiteBin, ...suiteArgs];
   return new Promise((ok) => {
     const child = start(node22, argv, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -130,12 +167,15 @@ async function main() {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   let run;
+  const taskRuns = new Map();
   try {
     await waitForServer(url, fixture);
     console.log(
       `@modelcontextprotocol/conformance ${manifest.version}, --requirements ${REVISION}, against ${url}`,
     );
     run = await runSuite(node22, suiteBin, url, runDir);
+    for (const name of TASK_SCENARIOS)
+      taskRuns.set(name, await runScenario(node22, suiteBin, url, name, runDir));
   } finally {
     stop(fixture);
   }
@@ -154,10 +194,20 @@ async function main() {
     if (!ok && expected) console.log(`  ~ ${name}: expected failure (${expected})`);
   }
   if (scored.length === 0) problems.push('the suite reported no scored scenario');
+  let tasksPassed = 0;
+  for (const [name, taskRun] of taskRuns) {
+    writeFileSync(join(runDir, `${name}.log`), taskRun.output);
+    const ok = taskRun.code === 0 && taskRun.total > 0 && taskRun.passed === taskRun.total;
+    if (ok) tasksPassed++;
+    else
+      problems.push(`tasks extension scenario failed: ${name} (${taskRun.passed}/${taskRun.total} checks)`);
+  }
+  for (const [name, reason] of SKIPPED_BY_SUITE) console.log(`  ~ ${name}: not run (${reason})`);
   for (const problem of problems) console.log(`  ✗ ${problem}`);
   if (problems.length === 0 && !args.has('--keep')) rmSync(runDir, { recursive: true, force: true });
   else console.log(`results kept in ${runDir}`);
   console.log(`conformance ${REVISION} server: ${passed}/${scored.length} required scenarios passed`);
+  console.log(`conformance ${REVISION} tasks extension: ${tasksPassed}/${taskRuns.size} scenarios passed`);
   return problems.length === 0 ? 0 : 1;
 }
 

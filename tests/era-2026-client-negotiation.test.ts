@@ -193,7 +193,11 @@ describe('a modern server', () => {
     });
     expect(seen[1]?.params?._meta).toEqual({
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientCapabilities': { experimental: { x: {} } },
+      // The tasks extension is declared on every request: the client follows any task (SEP-2663).
+      'io.modelcontextprotocol/clientCapabilities': {
+        experimental: { x: {} },
+        extensions: { 'io.modelcontextprotocol/tasks': {} },
+      },
       'io.modelcontextprotocol/clientInfo': INFO,
       'io.modelcontextprotocol/logLevel': 'debug',
       progressToken: expect.any(Number), // the engine's own, kept beside the envelope

@@ -5,7 +5,16 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ALL_REVISIONS, ENVELOPE, McpError, METHOD_TABLE, methodExists, type Revision } from '@mcpkit/core';
+import {
+  ALL_REVISIONS,
+  ENVELOPE,
+  EXTENSION_METHOD_TABLE,
+  McpError,
+  METHOD_TABLE,
+  methodExists,
+  type Revision,
+  TASKS_EXTENSION,
+} from '@mcpkit/core';
 import { decodeModernRequest, encodeModernError, encodeModernResult } from '@mcpkit/core/internal';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
@@ -207,8 +216,7 @@ describe.skipIf(officialSchemaSkipped)('the method table against every revision 
       for (const [union, [kind, direction]] of Object.entries(UNIONS)) {
         const fromSchema = schemaMethods(revision, union as keyof typeof UNIONS).sort();
         const fromTable = METHOD_TABLE.filter(
-          (row) =>
-            row.kind === kind && row.direction === direction && methodExists(row.method, direction, revision),
+          (row) => row.kind === kind && row.direction === direction && rowCovers(row, revision),
         )
           .map((row) => row.method)
           .sort();
@@ -216,6 +224,25 @@ describe.skipIf(officialSchemaSkipped)('the method table against every revision 
       }
     },
   );
+
+  /** The row's own range (methodExists also counts the extension rows, which no schema lists). */
+  function rowCovers(row: { since: Revision; until?: Revision }, revision: Revision): boolean {
+    const at = (r: Revision) => ALL_REVISIONS.length - ALL_REVISIONS.indexOf(r);
+    return at(row.since) <= at(revision) && (row.until === undefined || at(revision) <= at(row.until));
+  }
+
+  it('knows the tasks extension (SEP-2663) under 2026-07-28 only, without tasks/result and tasks/list', () => {
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+      expect(methodExists(method, 'c2s', '2026-07-28'), method).toBe(true);
+      expect(
+        EXTENSION_METHOD_TABLE.some((row) => row.method === method && row.extension === TASKS_EXTENSION),
+      ).toBe(true);
+    }
+    expect(methodExists('tasks/update', 'c2s', '2025-11-25')).toBe(false);
+    expect(methodExists('tasks/result', 'c2s', '2026-07-28')).toBe(false);
+    expect(methodExists('tasks/list', 'c2s', '2026-07-28')).toBe(false);
+    expect(methodExists('tasks/get', 'c2s', '2025-06-18')).toBe(false);
+  });
 
   it('gives every method one range per direction', () => {
     const seen = new Set<string>();

@@ -33,6 +33,11 @@ export function modernHeaders(message: Json): Record<string, string> {
   if (typeof name === 'string' && ['tools/call', 'prompts/get', 'resources/read'].includes(message.method)) {
     headers['mcp-name'] = name;
   }
+  // The tasks extension routes its methods by task id (SEP-2663).
+  const taskId = message.params?.taskId;
+  if (typeof taskId === 'string' && ['tasks/get', 'tasks/update', 'tasks/cancel'].includes(message.method)) {
+    headers['mcp-name'] = taskId;
+  }
   return headers;
 }
 

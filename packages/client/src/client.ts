@@ -35,12 +35,14 @@ import {
   type ServerRequestMethod,
   SessionObservation,
   SUPPORTED_PROTOCOL_VERSIONS,
+  TASKS_EXTENSION,
   type Transport,
   UnsupportedProtocolVersionError,
 } from '@mcpkit/core';
 import {
   codecFor,
   DEFAULT_REQUEST_TIMEOUT,
+  declaresTasksExtension,
   encodeOutgoingNotification,
   encodeOutgoingRequest,
   mergeCapabilities,
@@ -61,6 +63,17 @@ import {
   withEnvelope,
 } from './era/modern.js';
 import { probeServer } from './era/negotiate.js';
+import {
+  type ExtensionSender,
+  followTask,
+  isCreatedTask,
+  TASK_HANDLING,
+  withTasksExtension,
+} from './era/tasks.js';
+
+/** The methods of the tasks extension (2026-07-28). */
+const EXTENSION_TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
+
 import { DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT, DEFAULT_MAX_INCOMING_REQUESTS } from './limits.js';
 import { type ClientMiddleware, ClientMiddlewareContext } from './middleware/context.js';
 import { type ConnectOptions, connectReconnecting, type TransportFactory } from './reconnect.js';
@@ -144,8 +157,8 @@ export interface ClientOptions {
   /**
    * Which era to speak: `'auto'` probes with `server/discover` and speaks 2026-07-28 with a
    * server that answers it, else falls back to `initialize` (2025-11-25 and older); `'2026'`
-   * requires 2026-07-28; `'2025'` (default, until tasks have their 2026-07-28 extension) always
-   * uses `initialize`, without a probe.
+   * requires 2026-07-28; `'2025'` (default for now, see docs/2026-07-28.md §11) always uses
+   * `initialize`, without a probe.
    */
   protocolEra?: ProtocolEra;
   /**
@@ -361,9 +374,10 @@ export class Client {
     );
     this.connectionInstance = connection;
     await connection.start();
-    // A client given its own list of `initialize` revisions asked for those: no probe.
-    // 'auto' is opt-in for now: tasks have no 2026-07-28 form yet (they are an extension there), so a
-    // default client that chose 2026 would lose them against servers that offer both eras.
+    // 'auto' is opt-in for now. Tasks have their 2026-07-28 form (the extension), but a client
+    // defaulting to 'auto' still changes 2025 behaviour callers rely on (a refused sampling or
+    // elicitation answers the server with an error only in a session; session resumption and
+    // re-initialization, per-session log levels): see docs/2026-07-28.md §11.
     const era = this.options.protocolEra ?? '2025';
     if (era !== '2025') {
       const modern = await this.probe(connection, era, options);
@@ -458,7 +472,7 @@ export class Client {
   private envelope(params: Record<string, unknown> | undefined, version: ModernVersion) {
     return withEnvelope(params, {
       version,
-      capabilities: modernCapabilities(this.capabilities),
+      capabilities: withTasksExtension(modernCapabilities(this.capabilities)),
       clientInfo: this.info,
       logLevel: this.modernLogLevel,
     });
@@ -556,7 +570,44 @@ export class Client {
     const answer = (request: IncomingRequest) => this.answerInput(request);
     const rounds = this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     const timeoutMs = options?.timeout ?? this.options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
-    return followInputRounds(send, answer, rounds, options, { method, timeoutMs }) as Promise<R>;
+    const bound = { method, timeoutMs };
+    const done = followInputRounds(send, answer, rounds, options, bound);
+    if (method !== Method.ToolsCall) return done as Promise<R>;
+    // The tasks extension: the server may answer with a task, which this client follows to its end.
+    const handling = options ? TASK_HANDLING.get(options) : undefined;
+    return done.then((result) => {
+      if (!isCreatedTask(result) || handling?.raw) return result;
+      const request: ExtensionSender = (name, taskParams, taskOptions) =>
+        this.connection.request(name, this.envelope(taskParams, version), taskOptions);
+      return followTask(request, answer, result, options, bound, handling?.onStatus);
+    }) as Promise<R>;
+  }
+
+  /**
+   * @internal Under 2026-07-28 (the tasks extension): follows task `taskId` to its end (polling,
+   * answering its input requests with this client's handlers) and gives the original request's
+   * result, or throws its error. Used by the task helpers (`getTaskResult`).
+   */
+  followExtensionTask(taskId: string, options?: OutgoingRequestOptions): Promise<unknown> {
+    const version = this.modern;
+    if (!version)
+      return Promise.reject(new CapabilityError('Only a 2026-07-28 client follows extension tasks'));
+    const send: ExtensionSender = (name, taskParams, taskOptions) =>
+      this.connection.request(name, this.envelope(taskParams, version), taskOptions);
+    const answer = (request: IncomingRequest) => this.answerInput(request);
+    const timeoutMs = options?.timeout ?? this.options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
+    const handling = options ? TASK_HANDLING.get(options) : undefined;
+    return send('tasks/get', { taskId }, { signal: options?.signal, timeout: options?.timeout }).then(
+      (task) =>
+        followTask(
+          send,
+          answer,
+          task as Record<string, unknown>,
+          options,
+          { method: 'tasks/get', timeoutMs },
+          handling?.onStatus,
+        ),
+    );
   }
 
   /** Runs this client's handler for one input request of an `input_required` result. */
@@ -729,6 +780,12 @@ export class Client {
     // 2024-11-05 has completion/complete but no capability to announce it, so nothing to check.
     if (method === Method.CompletionComplete && !revisionHas(this.codec.version, 'completionsCapability')) {
       return undefined;
+    }
+    // Under 2026-07-28 tasks are an extension, which the server declares under `extensions`.
+    if (this.modern && EXTENSION_TASK_METHODS.has(method)) {
+      return declaresTasksExtension(this.serverCapabilities)
+        ? undefined
+        : `The server did not declare the tasks extension (${TASKS_EXTENSION}), which "${method}" needs`;
     }
     return missingServerCapability(method, params, this.serverCapabilities);
   }

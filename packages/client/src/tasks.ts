@@ -2,6 +2,12 @@
  * The requestor side of tasks (2025-11-25, experimental): call a tool as a task, poll it, fetch
  * its result, list and cancel tasks, and hear `notifications/tasks/status`.
  *
+ * Under 2026-07-28 the same functions speak the tasks extension `io.modelcontextprotocol/tasks`
+ * (SEP-2663; `./era/tasks.ts`): tasks come back in the 2025 shape (`ttl`, `pollInterval`), the
+ * result comes from `tasks/get` (no `tasks/result`), input requests are answered with
+ * `tasks/update`, and `tasks/list` does not exist. There the server decides which calls become
+ * tasks, so `callTool()` alone already follows any task to its result.
+ *
  * These are functions over any connected {@link Client}, so they work with `McpClient` and with
  * the low-level client alike. Status notifications are optional for a server, so everything here
  * that waits polls `tasks/get` at the server's `pollInterval`; a notification only wakes the poll
@@ -26,12 +32,15 @@ import {
 } from '@mcpkit/core';
 import {
   DEFAULT_TASK_RESULT_TIMEOUT,
+  declaresTasksExtension,
+  fromExtensionTask,
   isTask,
   missingServerCapability,
   pollTaskUntilDone,
   type TaskPollOptions,
 } from '@mcpkit/core/internal';
 import type { Client } from './client.js';
+import { isCreatedTask, TASK_HANDLING } from './era/tasks.js';
 
 /**
  * Options of {@link callToolAsTask}.
@@ -144,6 +153,7 @@ export function getTask(
   taskId: string,
   options?: OutgoingRequestOptions,
 ): Promise<GetTaskResult> {
+  if (client.era === '2026') return getExtensionTask(client, taskId, options);
   return requestTask<GetTaskResult>(client, 'tasks/get', taskId, options);
 }
 
@@ -161,6 +171,8 @@ export async function getTaskResult<R = CallToolResult>(
   taskId: string,
   options?: OutgoingRequestOptions,
 ): Promise<R> {
+  // 2026-07-28: no tasks/result; the task is followed (and its input answered) until it ends.
+  if (client.era === '2026') return (await client.followExtensionTask(taskId, options)) as R;
   try {
     const result = await client.request<R>('tasks/result', { taskId }, options);
     endProgressWatch(client, taskId);
@@ -203,6 +215,12 @@ export function cancelTask(
   taskId: string,
   options?: OutgoingRequestOptions,
 ): Promise<CancelTaskResult> {
+  if (client.era === '2026') {
+    // The extension only acknowledges; the task as it is now is one tasks/get away.
+    return client
+      .request('tasks/cancel', { taskId }, options)
+      .then(() => getExtensionTask(client, taskId, options));
+  }
   return requestTask<CancelTaskResult>(client, 'tasks/cancel', taskId, options);
 }
 
@@ -276,6 +294,15 @@ export async function callToolAndWait(
     signal,
     ...callOptions
   } = options;
+  if (client.era === '2026') {
+    // The server decides (tasks extension): the call is followed to its end, task or not.
+    const params: CallToolRequestParams = { name, arguments: args };
+    if (callOptions.meta) params._meta = callOptions.meta;
+    const { ttl: _ttl, meta: _meta, checkTaskSupport: _check, ...requestOptions } = callOptions;
+    const sendOptions: OutgoingRequestOptions = { ...requestOptions, signal };
+    if (onStatus) TASK_HANDLING.set(sendOptions, { onStatus });
+    return client.request<CallToolResult>('tools/call', params, sendOptions);
+  }
   let progress: ProgressWatch | undefined;
   let taskId: string | undefined;
   try {
@@ -343,6 +370,13 @@ async function createToolTask(
   onProgress: ((update: ProgressUpdate) => void) | undefined,
 ): Promise<{ result: CreateTaskResult; progress: ProgressWatch | undefined }> {
   const { ttl, meta, checkTaskSupport, ...requestOptions } = options;
+  if (client.era === '2026') {
+    if (checkTaskSupport !== false) await assertTaskSupport(client, name);
+    return {
+      result: await createExtensionTask(client, name, args, meta, requestOptions),
+      progress: undefined,
+    };
+  }
   const params: CallToolRequestParams = { name, arguments: args, task: ttl === undefined ? {} : { ttl } };
   if (meta) params._meta = meta;
   const gap = missingServerCapability('tools/call', params, client.serverCapabilities);
@@ -367,6 +401,47 @@ async function createToolTask(
     progress?.stop();
     throw error;
   }
+}
+
+/**
+ * A `tools/call` under the tasks extension, answered with the task itself (not followed). The
+ * server decides whether to create one: a plain result here is an error, as under 2025-11-25.
+ * No progress: the extension sends none for tasks.
+ */
+async function createExtensionTask(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  meta: Record<string, unknown> | undefined,
+  options: OutgoingRequestOptions,
+): Promise<CreateTaskResult> {
+  if (!declaresTasksExtension(client.serverCapabilities)) {
+    throw new CapabilityError(
+      'The server did not declare the tasks extension (io.modelcontextprotocol/tasks)',
+    );
+  }
+  const params: CallToolRequestParams = { name, arguments: args };
+  if (meta) params._meta = meta;
+  const sendOptions: OutgoingRequestOptions = { ...options };
+  TASK_HANDLING.set(sendOptions, { raw: true });
+  const result = await client.request<Record<string, unknown>>('tools/call', params, sendOptions);
+  const task = isCreatedTask(result) ? fromExtensionTask(result) : undefined;
+  if (!task) {
+    throw new McpError(ErrorCode.InternalError, `The server answered the call of "${name}" without a task`);
+  }
+  return { task };
+}
+
+/** `tasks/get` under the extension, in the 2025 shape (the inlined result stays out). */
+async function getExtensionTask(
+  client: Client,
+  taskId: string,
+  options: OutgoingRequestOptions | undefined,
+): Promise<Task> {
+  const detailed = await client.request('tasks/get', { taskId }, options);
+  const task = fromExtensionTask(detailed);
+  if (!task) throw new McpError(ErrorCode.InternalError, `The server answered tasks/get without a task`);
+  return task;
 }
 
 /** The progress watches of each client's tasks, by task id. */

@@ -95,11 +95,13 @@ export {
   type NotificationName,
 } from './protocol/methods.js';
 export {
+  EXTENSION_METHOD_TABLE,
   isCoreMethod,
   METHOD_TABLE,
   type MethodDirection,
   type MethodRange,
   methodExists,
+  TASKS_EXTENSION,
 } from './protocol/methodTable.js';
 export { CACHEABLE_METHODS, ENVELOPE, type EnvelopeScope } from './protocol/modern.js';
 export {

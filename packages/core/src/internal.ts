@@ -97,6 +97,15 @@ export {
   readCapped,
   toError,
 } from './shared.js';
+export {
+  createTaskResult,
+  declaresTasksExtension,
+  detailedTask,
+  type ExtensionTask,
+  fromExtensionTask,
+  tasksExtensionRequired,
+  toExtensionTask,
+} from './tasks/extension.js';
 export { makeTaskCursor, parseTaskCursor } from './tasks/memoryStore.js';
 export {
   answerCancelTask,

@@ -51,6 +51,10 @@ export class ClientFactory {
     const server = entry.name;
     const { hooks, model, consent, audit } = this.options;
     const client = new McpClient(this.options.info, {
+      // The host's policies rest on 2025 sessions: a refused sampling or elicitation answers the
+      // server with an error (2026-07-28 input rounds have no error answer), roots views are told
+      // by list_changed, log levels are per session. So upstreams speak 2025 until those map.
+      protocolEra: '2025',
       ...(entry.timeoutMs === undefined ? {} : { requestTimeout: entry.timeoutMs }),
       ...(entry.kind === 'url' && this.options.protocolEra ? { protocolEra: this.options.protocolEra } : {}),
       ...(policy.roots ? { roots: policy.roots } : {}),

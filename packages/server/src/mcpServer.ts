@@ -95,7 +95,13 @@ export class McpServer extends Server {
     this.placesMiddleware([Method.ToolsCall]); // tools/call runs it after argument validation
     const execute =
       this.executeTool === McpServer.prototype.executeTool ? undefined : this.executeTool.bind(this);
-    const hooks = { runAsTask: this.runToolAsTask.bind(this), execute };
+    const hooks = {
+      runAsTask: this.runToolAsTask.bind(this),
+      execute,
+      // The task engine decides (both eras); without one, only a 2025 `task` param routes to runToolAsTask.
+      wantsTask: (tool: RegisteredTool, params: Record<string, unknown>, ctx: RequestContext) =>
+        this.tasks ? this.tasks.wantsTask(tool.definition, params, ctx) : params.task !== undefined,
+    };
     this.features = createFeatureSet(this, options, hooks, new.target === McpServer);
     this.features.logging.install();
     this.tasks = checkedTasks(options.tasks);

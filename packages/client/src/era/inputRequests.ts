@@ -104,8 +104,16 @@ export async function followInputRounds(
   }
 }
 
-/** Answers every entry of an `inputRequests` map at once; the answers are keyed the same way. */
-async function answerAll(
+/**
+ * Answers every entry of an `inputRequests` map at once; the answers are keyed the same way.
+ * Shared by input-required rounds and the tasks extension's `tasks/update`.
+ *
+ * @example
+ * ```ts
+ * const responses = await answerAll(result.inputRequests, answer, undefined, { method: 'tools/call', timeoutMs: 60_000 });
+ * ```
+ */
+export async function answerAll(
   requests: unknown,
   answer: InputAnswerer,
   signal: AbortSignal | undefined,

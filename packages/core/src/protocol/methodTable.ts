@@ -100,13 +100,43 @@ export const METHOD_TABLE: readonly MethodRange[] = Object.freeze([
   ...rows('notification', 's2c', MODERN, undefined, ['notifications/subscriptions/acknowledged']),
 ]);
 
+/**
+ * The identifier of the tasks extension (SEP-2663), which replaces the 2025-11-25 tasks under
+ * 2026-07-28: declared under `capabilities.extensions` by both sides.
+ *
+ * @example
+ * ```ts
+ * const capabilities = { extensions: { [TASKS_EXTENSION]: {} } };
+ * ```
+ */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/**
+ * Messages that official extensions define, with the revisions they exist in. Kept apart from
+ * {@link METHOD_TABLE}, which mirrors the core schemas; both feed {@link methodExists}. The tasks
+ * extension reuses `tasks/get` and `tasks/cancel` of 2025-11-25 with another wire, adds
+ * `tasks/update`, and drops `tasks/result` and `tasks/list`.
+ *
+ * @example
+ * ```ts
+ * EXTENSION_METHOD_TABLE.filter((row) => row.extension === TASKS_EXTENSION).map((row) => row.method);
+ * ```
+ */
+export const EXTENSION_METHOD_TABLE: readonly (MethodRange & { readonly extension: string })[] =
+  Object.freeze(
+    [
+      ...rows('request', 'c2s', MODERN, undefined, ['tasks/get', 'tasks/update', 'tasks/cancel']),
+      ...rows('notification', 's2c', MODERN, undefined, ['notifications/tasks']),
+    ].map((row) => ({ ...row, extension: TASKS_EXTENSION })),
+  );
+
 // Oldest first, so a larger index is a newer revision.
 const ORDER: readonly Revision[] = [...ALL_REVISIONS].reverse();
 
 /** Per direction, method → the revisions that have it; built once so a lookup is two map reads. */
 const INDEX: Readonly<Record<MethodDirection, ReadonlyMap<string, ReadonlySet<Revision>>>> = (() => {
   const index = { c2s: new Map<string, Set<Revision>>(), s2c: new Map<string, Set<Revision>>() };
-  for (const row of METHOD_TABLE) {
+  for (const row of [...METHOD_TABLE, ...EXTENSION_METHOD_TABLE]) {
     const byMethod = index[row.direction];
     const revisions = byMethod.get(row.method) ?? new Set<Revision>();
     const from = ORDER.indexOf(row.since);

@@ -134,18 +134,22 @@ export function isHeaderToken(value: string): boolean {
 }
 
 /**
- * The request param that `Mcp-Name` carries for a method (`name` or `uri`), or `undefined` for a
- * method without one.
+ * The request param that `Mcp-Name` carries for a method (`name` or `uri`, SEP-2243; the tasks
+ * extension adds its `taskId`), or `undefined` for a method without one.
  *
  * @example
  * ```ts
  * nameParamOf('resources/read'); // 'uri'
+ * nameParamOf('tasks/get'); // 'taskId'
  * nameParamOf('tools/list'); // undefined
  * ```
  */
-export function nameParamOf(method: string): 'name' | 'uri' | undefined {
+export function nameParamOf(method: string): 'name' | 'uri' | 'taskId' | undefined {
   if (method === 'tools/call' || method === 'prompts/get') return 'name';
-  return method === 'resources/read' ? 'uri' : undefined;
+  if (method === 'resources/read') return 'uri';
+  return method === 'tasks/get' || method === 'tasks/update' || method === 'tasks/cancel'
+    ? 'taskId'
+    : undefined;
 }
 
 /**

@@ -3,16 +3,19 @@
  * answer. `serverInfo` and the caching hints are added by the codec like on any other result.
  * @module
  */
-import { MODERN_PROTOCOL_VERSIONS, type ServerCapabilities } from '@mcpkit/core';
+import { MODERN_PROTOCOL_VERSIONS, type ServerCapabilities, TASKS_EXTENSION } from '@mcpkit/core';
 import type { Server } from '../server.js';
 
 /**
- * The capabilities as 2026-07-28 can state them: `tasks` is an extension there (announced under
- * `extensions`), not a capability of its own.
+ * The capabilities as 2026-07-28 can state them: `tasks` is the extension
+ * `io.modelcontextprotocol/tasks` there (SEP-2663), announced under `extensions`; the 2025
+ * `tasks` slot must not appear.
  */
 function modernCapabilities(capabilities: ServerCapabilities): Record<string, unknown> {
   if (!('tasks' in capabilities)) return capabilities as Record<string, unknown>;
   const { tasks: _tasks, ...rest } = capabilities as Record<string, unknown>;
+  const extensions = rest.extensions as Record<string, unknown> | undefined;
+  rest.extensions = { ...extensions, [TASKS_EXTENSION]: {} };
   return rest;
 }
 

@@ -55,8 +55,16 @@ export function checkInputResponses(inputResponses: unknown): inputResponses is 
 
 const ELICIT_ACTIONS = new Set(['accept', 'decline', 'cancel']);
 
-/** What is wrong with `response` as a result of `method`, or `undefined` when nothing is. */
-function shapeProblem(method: string, response: unknown): string | undefined {
+/**
+ * What is wrong with `response` as a result of `method`, or `undefined` when nothing is. Also
+ * checks the answers a `tasks/update` brings (tasks extension).
+ *
+ * @example
+ * ```ts
+ * shapeProblem('roots/list', { roots: 'x' }); // '"roots" must be an array'
+ * ```
+ */
+export function shapeProblem(method: string, response: unknown): string | undefined {
   if (!isRecord(response)) return 'it must be an object';
   switch (method) {
     case 'elicitation/create':

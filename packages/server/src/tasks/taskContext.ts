@@ -7,17 +7,25 @@
  * - progress keeps using the request's `progressToken` until the task is terminal;
  * - every notification and request to the client carries the related-task `_meta`;
  * - `elicit` and `sample` move the task to `input_required` until the client answers.
+ *
+ * Under 2026-07-28 (the tasks extension) a task has no channel to the client but `tasks/get`:
+ * questions become the task's `inputRequests` (answered by `tasks/update`), and progress, logs
+ * and other notifications are not sent (the extension does not support them on tasks).
  * @module
  */
 import {
+  CapabilityError,
   type LoggingLevel,
   Method,
+  MissingRequiredClientCapabilityError,
   Notification,
   type OutgoingRequestOptions,
   type ProgressToken,
   withRelatedTask,
 } from '@mcpkit/core';
 import { RequestContext } from '../context.js';
+import { missingForRequest } from '../modern/inputRounds.js';
+import type { TaskInputs } from './taskInputs.js';
 
 /** Methods whose answer is input the task waits for: the task shows `input_required` meanwhile. */
 const INPUT_METHODS: ReadonlySet<string> = new Set([Method.ElicitationCreate, Method.SamplingCreateMessage]);
@@ -35,6 +43,8 @@ export interface TaskRun {
   /** Outstanding `tasks/result` requests for this task (HTTP routes side requests onto them). */
   readonly resultRequests: Set<string | number>;
   setInputRequired(waiting: boolean): Promise<void>;
+  /** Under the tasks extension (2026-07-28): the task's open questions to the client. */
+  readonly inputs: TaskInputs | undefined;
 }
 
 /**
@@ -55,7 +65,7 @@ export class TaskContext extends RequestContext {
     base: RequestContext,
     private readonly run: TaskRun,
   ) {
-    super(base.session, base.request);
+    super(base.session, base.request, base.modern);
   }
 
   /** The id of the task this handler runs as. */
@@ -78,7 +88,7 @@ export class TaskContext extends RequestContext {
    */
   override progress(progress: number, total?: number, message?: string): Promise<void> {
     const run = this.run;
-    if (run.terminal || run.progressToken === undefined || !(progress > run.lastProgress))
+    if (run.inputs || run.terminal || run.progressToken === undefined || !(progress > run.lastProgress))
       return Promise.resolve();
     run.lastProgress = progress;
     const params: Record<string, unknown> = { progressToken: run.progressToken, progress };
@@ -96,8 +106,8 @@ export class TaskContext extends RequestContext {
    * ```
    */
   override sendLog(level: LoggingLevel, data: unknown, logger?: string): void {
-    if (this.run.terminal || !this.session.wantsLog(level) || !this.session.server.capabilities.logging)
-      return;
+    if (this.run.inputs || this.run.terminal || !this.session.wantsLog(level)) return;
+    if (!this.session.server.capabilities.logging) return;
     const params: Record<string, unknown> = logger === undefined ? { level, data } : { level, data, logger };
     this.sendTaskNotification(Notification.Message, params).catch(() => {});
   }
@@ -117,6 +127,7 @@ export class TaskContext extends RequestContext {
     options?: OutgoingRequestOptions,
   ): Promise<R> {
     const run = this.run;
+    if (run.inputs) return this.askUnderExtension<R>(run.inputs, method, params as Record<string, unknown>);
     const tagged = withRelatedTask(params as Record<string, unknown>, run.taskId);
     const route = lastOf(run.resultRequests);
     const sendOptions: OutgoingRequestOptions = {
@@ -144,7 +155,34 @@ export class TaskContext extends RequestContext {
    * ```
    */
   override notify(method: string, params?: Record<string, unknown>): void | Promise<void> {
+    if (this.run.inputs) return;
     return this.session.notify(method, withRelatedTask(params ?? {}, this.run.taskId));
+  }
+
+  /** A question of a task under the tasks extension: an entry of its `inputRequests`. */
+  private askUnderExtension<R>(
+    inputs: TaskInputs,
+    method: string,
+    params: Record<string, unknown>,
+  ): Promise<R> {
+    const revision = this.scope.revision;
+    if (!INPUT_METHODS.has(method) && method !== Method.RootsList) {
+      return Promise.reject(
+        new CapabilityError(
+          `Cannot send "${method}" to the client from a task: protocol revision ${revision} has no server-to-client requests`,
+        ),
+      );
+    }
+    const missing = missingForRequest(method, params, this.scope.clientCapabilities);
+    if (missing) {
+      return Promise.reject(
+        new MissingRequiredClientCapabilityError(
+          missing,
+          `"${method}" needs the client capability ${Object.keys(missing)[0]}, which the request that created the task did not declare`,
+        ),
+      );
+    }
+    return inputs.ask<R>(method, { ...params }, this.run.controller.signal);
   }
 
   private sendTaskNotification(method: string, params: Record<string, unknown>): Promise<void> {

@@ -17,6 +17,12 @@
  *
  * Limits (documented, per the spec's security advice): the TTL is capped (`maxTtl`, default one
  * hour) and defaults to five minutes; the store caps tasks per requestor and in total.
+ *
+ * 2026-07-28. The same manager serves the tasks extension `io.modelcontextprotocol/tasks`
+ * (SEP-2663, `./extension.ts`): the server decides, so a tool whose `execution.taskSupport` is
+ * `optional` or `required` runs as a task whenever the request declares the extension. Without
+ * auth or `identify`, such a task is bound to no one: its unguessable id is the capability, since
+ * the revision has no session to bind it to.
  * @module
  */
 import {
@@ -30,6 +36,7 @@ import {
   Notification,
   type ProgressToken,
   type ServerCapabilities,
+  TASKS_EXTENSION,
   type Task,
   type TaskMetadata,
   type TaskRequest,
@@ -42,16 +49,26 @@ import {
   answerGetTask,
   answerListTasks,
   awaitTaskPayload,
+  createTaskResult,
+  declaresTasksExtension,
   receiverSettings,
   revisionHas,
   TaskRunner,
   taskIdParam,
   taskParamOf,
+  tasksExtensionRequired,
 } from '@mcpkit/core/internal';
 import type { RequestContext } from '../context.js';
 import type { Server } from '../server.js';
 import type { ServerSession } from '../session.js';
+import {
+  extensionCancelTask,
+  extensionGetTask,
+  extensionUpdateTask,
+  requireTasksExtension,
+} from './extension.js';
 import { TaskContext, type TaskRun } from './taskContext.js';
+import { TaskInputs } from './taskInputs.js';
 
 /**
  * Options of {@link TaskManager} (and of `McpServer`'s `tasks` option).
@@ -125,6 +142,10 @@ interface RunningTask extends TaskRun {
 }
 
 const SESSION_PREFIX = 'session:';
+/** The requestor of 2026-07-28 tasks without auth: no one (the task id is the capability). */
+const BEARER_REQUESTOR = 'bearer:';
+/** The extension's method that answers a task's open questions (not a 2025-11-25 method). */
+const TASKS_UPDATE = 'tasks/update' as typeof Method.TasksGet;
 
 /**
  * Adds task support to a {@link Server}: installs the `tasks/*` handlers and runs handlers as
@@ -148,7 +169,8 @@ export class TaskManager {
   /** Where this manager keeps its tasks. */
   readonly store: TaskStore;
   private readonly settings: ReturnType<typeof receiverSettings>;
-  private readonly runner: TaskRunner<RunningTask>;
+  /** @internal The tasks running here (read by the extension's handlers). */
+  readonly runner: TaskRunner<RunningTask>;
   private server: Server | undefined;
   private unsubscribe: (() => void) | undefined;
   private stopWatchingSessions: (() => void) | undefined;
@@ -157,7 +179,9 @@ export class TaskManager {
     this.settings = receiverSettings(options);
     this.store = this.settings.store;
     this.runner = new TaskRunner<RunningTask>(this.store, {
-      sendStatus: (run, task) => run.session.notify(Notification.TasksStatus, { ...task }),
+      // Under the extension, notifications/tasks would go through subscriptions/listen (a MAY): not sent.
+      sendStatus: (run, task) =>
+        run.inputs ? undefined : run.session.notify(Notification.TasksStatus, { ...task }),
       reportError: (error, run) => this.server?.reportError(error, run.session),
       abortError: (reason) => new TaskAbortedError(reason),
     });
@@ -189,9 +213,20 @@ export class TaskManager {
   install(server: Server): void {
     if (this.server) throw new Error('A TaskManager serves one server');
     this.server = server;
-    server.setRequestHandler(Method.TasksGet, (params, ctx) => this.getTask(params, ctx));
+    // One handler per method for both eras: the 2026-07-28 request (ctx.modern) speaks the extension.
+    // (The extension's answers are typed as 2025 results only for the handler table.)
+    server.setRequestHandler(Method.TasksGet, (params, ctx) =>
+      ctx.modern ? (extensionGetTask(this, params, ctx) as Promise<Task>) : this.getTask(params, ctx),
+    );
     server.setRequestHandler(Method.TasksResult, (params, ctx) => this.getTaskResult(params, ctx));
-    server.setRequestHandler(Method.TasksCancel, (params, ctx) => this.cancelTask(params, ctx));
+    server.setRequestHandler(Method.TasksCancel, (params, ctx) =>
+      ctx.modern ? (extensionCancelTask(this, params, ctx) as Promise<Task>) : this.cancelTask(params, ctx),
+    );
+    // Only in revisions with the extension (the method table keeps it from 2025 sessions).
+    server.setRequestHandler(
+      TASKS_UPDATE,
+      (params, ctx) => extensionUpdateTask(this, params, ctx) as Promise<Task>,
+    );
     if (this.options.list !== false)
       server.setRequestHandler(Method.TasksList, (params, ctx) => this.listTasks(params, ctx));
     this.unsubscribe = this.runner.listen();
@@ -211,15 +246,41 @@ export class TaskManager {
    */
   requested(params: Record<string, unknown>, context: RequestContext): TaskMetadata | undefined {
     // 2026-07-28 has tasks only as an extension with its own wire: a `task` param there is ignored
-    // and the request runs normally, like on a revision without tasks.
+    // (SEP-2663: servers MUST ignore it); the server decides instead (see wantsTask).
     if (params.task === undefined || context.modern || !revisionHas(context.session.protocolVersion, 'tasks'))
       return undefined;
     return taskParamOf(params);
   }
 
   /**
+   * Whether a `tools/call` of `tool` goes to the task engine: under 2025 revisions when the request
+   * carries `task` (which {@link TaskManager.runToolCall} ignores before 2025-11-25); under 2026-07-28 (the tasks extension, server-directed) when the tool allows tasks
+   * (`execution.taskSupport` `optional` or `required`) and the request declared the extension.
+   *
+   * @throws {McpError} `-32021` under 2026-07-28 for a `required` tool when the request did not
+   *   declare the extension (SEP-2663: the server cannot serve it without a task).
+   * @example
+   * ```ts
+   * declare const tool: Tool;
+   * if (tasks.wantsTask(tool, params, ctx)) console.error('runs as a task');
+   * ```
+   */
+  wantsTask(tool: Tool, params: Record<string, unknown>, context: RequestContext): boolean {
+    // 2025: the request asks; runToolCall ignores a `task` from revisions before 2025-11-25.
+    if (!context.modern) return params.task !== undefined;
+    const support = tool.execution?.taskSupport ?? 'forbidden';
+    if (support === 'forbidden') return false;
+    if (declaresTasksExtension(context.scope.clientCapabilities)) return true;
+    if (support === 'optional') return false;
+    throw tasksExtensionRequired(
+      `Tool "${tool.name}" runs only as a task: declare the client capability extensions["${TASKS_EXTENSION}"]`,
+    );
+  }
+
+  /**
    * Creates a task and runs `execute` in the background as that task. Resolves with the
-   * `CreateTaskResult` to answer the request with, before the handler has done anything.
+   * `CreateTaskResult` to answer the request with, before the handler has done anything (under
+   * 2026-07-28 in the tasks extension's flat form: `resultType: "task"` and the task's fields).
    *
    * @throws {McpError} `-32600` when the store's task limits are reached.
    * @example
@@ -238,6 +299,8 @@ export class TaskManager {
     execute: TaskExecutor,
     options: TaskRunOptions & { task?: TaskMetadata } = {},
   ): Promise<CreateTaskResult> {
+    // SEP-2663: never a task to a 2026-07-28 request that did not declare the extension.
+    if (context.modern) requireTasksExtension(context, request.method);
     const requestor = await this.requestorOf(context);
     const ttl = this.settings.grantTtl(options.task?.ttl);
     const task = await this.store.create(request, requestor, {
@@ -245,7 +308,10 @@ export class TaskManager {
       pollInterval: this.settings.pollInterval,
     });
     const run = this.runFor(task, context, requestor);
-    const failureOf = options.failureOf ?? (request.method === Method.ToolsCall ? toolFailure : undefined);
+    // Under the extension a tool's isError result completes the task (SEP-2663: `failed` is for
+    // JSON-RPC errors only); under 2025-11-25 it fails it.
+    const toolDefault = request.method === Method.ToolsCall && !context.modern ? toolFailure : undefined;
+    const failureOf = options.failureOf ?? toolDefault;
     await this.runner.start(
       run,
       requestor,
@@ -255,7 +321,8 @@ export class TaskManager {
         failureOf,
       },
     );
-    const created: CreateTaskResult = { task };
+    // Under 2026-07-28 the answer is the extension's flat CreateTaskResult (resultType "task").
+    const created = (context.modern ? createTaskResult(task) : { task }) as CreateTaskResult;
     if (options.modelImmediateResponse !== undefined) {
       created._meta = { [MODEL_IMMEDIATE_RESPONSE_META_KEY]: options.modelImmediateResponse };
     }
@@ -289,6 +356,10 @@ export class TaskManager {
     execute: (context: RequestContext) => R,
     options: TaskRunOptions = {},
   ): R | Promise<CreateTaskResult> {
+    if (context.modern) {
+      if (!this.wantsTask(tool, params, context)) return execute(context);
+      return this.run(context, { method: Method.ToolsCall, params }, execute, options);
+    }
     const task = this.requested(params, context);
     if (!task) return execute(context);
     if ((tool.execution?.taskSupport ?? 'forbidden') === 'forbidden') {
@@ -333,6 +404,8 @@ export class TaskManager {
       if (auth.token !== undefined) return `auth:token:${await sha256(auth.token)}`;
       if (auth.clientId !== undefined) return `auth:client:${auth.clientId}`;
     }
+    // 2026-07-28 has no session: each request may arrive on a connection of its own.
+    if (context.modern) return BEARER_REQUESTOR;
     return this.sessionKey(context.session);
   }
 
@@ -398,6 +471,7 @@ export class TaskManager {
         if (run.terminal) return;
         await this.store.update(task.taskId, { status: waiting ? 'input_required' : 'working' });
       },
+      inputs: context.modern ? new TaskInputs((waiting) => run.setInputRequired(waiting)) : undefined,
     };
     return run;
   }
@@ -405,8 +479,9 @@ export class TaskManager {
   private onSessionClosed(session: ServerSession): void {
     const policy = this.options.cancelOnSessionClose;
     for (const run of this.runner.runs()) {
-      if (run.session !== session || policy === false || (policy === undefined && !run.sessionBound))
-        continue;
+      // A 2026-07-28 task (run.inputs) outlives the connection its request came on: no session owns it.
+      if (run.session !== session || run.inputs || policy === false) continue;
+      if (policy === undefined && !run.sessionBound) continue;
       this.store.cancel(run.taskId, run.requestor, 'The session closed').catch(() => {
         // Already terminal, or gone: nothing left to stop.
       });

@@ -64,7 +64,16 @@ export interface ToolsFeatureOptions {
     args: Record<string, unknown>,
     ctx: RequestContext,
   ) => CallToolResult | Promise<CallToolResult>;
-  /** Runs a task-augmented call (one whose params carry `task`). */
+  /**
+   * Whether a call runs as a task (the server's task engine decides: a `task` param under
+   * 2025-11-25, the tasks extension under 2026-07-28). Default: the params carry `task`.
+   */
+  readonly wantsTask?: (
+    tool: RegisteredTool,
+    params: Record<string, unknown>,
+    ctx: RequestContext,
+  ) => boolean;
+  /** Runs a call as a task (see `wantsTask`). */
   readonly runAsTask: (
     tool: RegisteredTool,
     args: Record<string, unknown>,
@@ -155,7 +164,7 @@ export class ToolsFeature extends Feature {
     const tool = this.route(params, ctx);
     const args = (params.arguments ?? {}) as Record<string, unknown>;
     if (!this.host.hasMiddleware) return this.dispatchCall(tool, args, params, ctx);
-    if (params.task !== undefined || this.options.execute) {
+    if (this.asTask(tool, params, ctx) || this.options.execute) {
       // The call runs elsewhere (a task, a subclass's executeTool): the chain wraps it whole.
       const ran = this.host.runMiddleware(Method.ToolsCall, params, ctx, (c) => {
         const routed = this.route(c.params, ctx);
@@ -204,7 +213,7 @@ export class ToolsFeature extends Feature {
     if (!tool || this.host.hidesTool(name, params, ctx)) throw unknownToolError(name);
     const args = params.arguments ?? {};
     if (!isRecord(args)) throw invalidParams('tools/call: "arguments" must be an object');
-    if (params.task === undefined && tool.state.definition.execution?.taskSupport === 'required') {
+    if (tool.state.definition.execution?.taskSupport === 'required' && !this.asTask(tool, params, ctx)) {
       throw new McpError(
         ErrorCode.MethodNotFound,
         `Tool "${name}" can only be called as a task: add "task" to the tools/call params`,
@@ -219,11 +228,17 @@ export class ToolsFeature extends Feature {
     params: Record<string, unknown>,
     ctx: RequestContext,
   ): unknown {
-    if (params.task !== undefined) {
+    if (this.asTask(tool, params, ctx)) {
       return this.options.runAsTask(tool, args, ctx, params as CallToolRequestParams);
     }
     const execute = this.options.execute;
     return execute ? execute(tool, args, ctx) : this.execute(tool, args, ctx);
+  }
+
+  /** Whether this call runs as a task (see {@link ToolsFeatureOptions.wantsTask}). */
+  private asTask(tool: RegisteredTool, params: Record<string, unknown>, ctx: RequestContext): boolean {
+    const wants = this.options.wantsTask;
+    return wants ? wants(tool, params, ctx) : params.task !== undefined;
   }
 
   /**
@@ -299,8 +314,9 @@ export class ToolsFeature extends Feature {
     checkOutput: boolean,
   ): CallToolResult | Promise<CallToolResult> {
     try {
-      // An input-required result of the handler's own (2026-07-28) is no tool result: it passes as it is.
-      if (isInputRequired(returned)) return returned as unknown as CallToolResult;
+      // An input-required result of the handler's own (2026-07-28), or a task it started itself
+      // (`server.tasks.run`, e.g. after input-required rounds), is no tool result: it passes as it is.
+      if (isInputRequired(returned) || isCreatedTask(returned)) return returned as unknown as CallToolResult;
       if (!state.output) return toCallToolResult(returned);
       if (!checkOutput) {
         return isCallToolResult(returned) || !isPlainObject(returned)
@@ -346,7 +362,7 @@ export class ToolsFeature extends Feature {
     ctx: RequestContext,
   ): Promise<CallToolResult> {
     const name = state.definition.name;
-    if (isInputRequired(returned)) return returned as unknown as CallToolResult;
+    if (isInputRequired(returned) || isCreatedTask(returned)) return returned as unknown as CallToolResult;
     const result = isCallToolResult(returned) ? returned : undefined;
     if (result?.isError) return result;
     const structured = result ? result.structuredContent : isPlainObject(returned) ? returned : undefined;
@@ -388,4 +404,14 @@ export class ToolsFeature extends Feature {
  */
 export function unknownToolError(name: string): McpError {
   return invalidParams(`Unknown tool: "${name}"`);
+}
+
+/**
+ * A `CreateTaskResult` a handler returned from `server.tasks.run`: `{ task }` under 2025-11-25, the
+ * flat `resultType: "task"` form of the tasks extension under 2026-07-28.
+ */
+function isCreatedTask(value: unknown): boolean {
+  return (
+    isRecord(value) && value.content === undefined && (value.resultType === 'task' || isRecord(value.task))
+  );
 }

@@ -53,6 +53,9 @@ export default defineConfig({
     globalSetup: ['tests/support/globalSetup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // expect.poll waits for something a peer does; 1 s (vitest's default) is too short on a loaded
+    // 2-core machine. A condition that holds ends the wait at once.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     projects: [
       // The fast tier shares a worker's module cache between files (isolate: false): importing the

@@ -199,7 +199,8 @@ describe('tasks as the 2026-07-28 extension', () => {
     await gate.started;
     controller.abort(new Error('caller gave up'));
     await expect(call).rejects.toThrow();
-    await expect.poll(() => gate.aborted).toBeInstanceOf(Error);
+    // The client sends tasks/cancel after the abort; a loaded machine may take longer than poll's 1 s default.
+    await expect.poll(() => gate.aborted, { timeout: 15_000 }).toBeInstanceOf(Error);
     expect(server.tasks).toBeDefined();
   });
 
@@ -252,7 +253,7 @@ describe('tasks as the 2026-07-28 extension', () => {
     const { url } = await start();
     const legacy = await client(url, '2025');
     const { task } = await callToolAsTask(legacy, 'broken', {});
-    await expect.poll(async () => (await getTask(legacy, task.taskId)).status).toBe('failed');
+    await expect.poll(async () => (await getTask(legacy, task.taskId)).status, { timeout: 15_000 }).toBe('failed');
     await expect(getTaskResult(legacy, task.taskId)).resolves.toMatchObject({ isError: true });
   });
 

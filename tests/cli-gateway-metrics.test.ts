@@ -4,26 +4,16 @@
  * that match the calls made through it by the official SDK client.
  */
 import { spawn } from 'node:child_process';
-import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../packages/cli/src/args.js';
-import { CLI, exited, printedUrl, twoServerConfig } from './support/gatewayProcess.js';
+import { CLI, exited, printedUrl, twoServerConfigForFile } from './support/gatewayProcess.js';
 import { histogramCount, sample, scrape } from './support/prometheusText.js';
 
-let dir = '';
-let config = '';
-
-beforeAll(async () => {
-  ({ dir, config } = await twoServerConfig('mcpkit-gateway-metrics-'));
-});
-
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const configFile = twoServerConfigForFile('mcpkit-gateway-metrics-');
 
 /** The metrics URL the gateway logs on stderr; `lines` collects every stderr line. */
 function metricsUrl(stderr: Readable, lines: string[] = []): Promise<string> {
@@ -77,7 +67,7 @@ describe('mcpkit gateway --metrics-port', () => {
   it('serves /metrics for a gateway over Streamable HTTP', async () => {
     const child = spawn(
       process.execPath,
-      [...CLI, 'gateway', '--config', config, '--http', '--port', '0', '--metrics-port', '0'],
+      [...CLI, 'gateway', '--config', configFile.path, '--http', '--port', '0', '--metrics-port', '0'],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const done = exited(child);
@@ -101,7 +91,7 @@ describe('mcpkit gateway --metrics-port', () => {
   it('serves /metrics for a gateway over stdio, with --log-json events on stderr', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [...CLI, 'gateway', '--config', config, '--stdio', '--metrics-port', '0', '--log-json'],
+      args: [...CLI, 'gateway', '--config', configFile.path, '--stdio', '--metrics-port', '0', '--log-json'],
       stderr: 'pipe',
     });
     const lines: string[] = [];

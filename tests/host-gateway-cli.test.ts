@@ -5,24 +5,14 @@
  * reference everything server.
  */
 import { spawn } from 'node:child_process';
-import { rm } from 'node:fs/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, exited, printedUrl, twoServerConfig } from './support/gatewayProcess.js';
+import { describe, expect, it } from 'vitest';
+import { CLI, exited, printedUrl, twoServerConfigForFile } from './support/gatewayProcess.js';
 import { runCliInProcess } from './support/inProcessCli.js';
 
-let dir = '';
-let config = '';
-
-beforeAll(async () => {
-  ({ dir, config } = await twoServerConfig('mcpkit-gateway-cli-'));
-});
-
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const configFile = twoServerConfigForFile('mcpkit-gateway-cli-');
 
 async function listAndCall(client: Client): Promise<void> {
   const { tools } = await client.listTools();
@@ -38,13 +28,13 @@ async function listAndCall(client: Client): Promise<void> {
 
 describe('mcpkit with --config FILE and no --server', () => {
   it('list shows the namespaced catalogue of every server and each server state', async () => {
-    const run = await runCliInProcess(['list', '--config', config]);
+    const run = await runCliInProcess(['list', '--config', configFile.path]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('demo__echo');
     expect(run.stdout).toContain('everything__echo');
     expect(run.stdout).toMatch(/Servers\n\s+demo\s+ready\n\s+everything\s+ready\n/);
-    const json = await runCliInProcess(['list', 'tools', '--json', '--config', config]);
+    const json = await runCliInProcess(['list', 'tools', '--json', '--config', configFile.path]);
     expect(JSON.parse(json.stdout).servers).toEqual([
       { server: 'demo', state: 'ready' },
       { server: 'everything', state: 'ready' },
@@ -52,7 +42,13 @@ describe('mcpkit with --config FILE and no --server', () => {
   });
 
   it('call routes a namespaced tool to its server', async () => {
-    const run = await runCliInProcess(['call', '--config', config, 'everything__echo', 'message=hi']);
+    const run = await runCliInProcess([
+      'call',
+      '--config',
+      configFile.path,
+      'everything__echo',
+      'message=hi',
+    ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Echo: hi');
   });
@@ -63,7 +59,7 @@ describe('mcpkit gateway as a process, driven by the official SDK client', () =>
     const client = new Client({ name: 'sdk', version: '1.0.0' });
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [...CLI, 'gateway', '--config', config, '--stdio'],
+      args: [...CLI, 'gateway', '--config', configFile.path, '--stdio'],
       stderr: 'ignore',
     });
     await client.connect(transport);
@@ -75,9 +71,13 @@ describe('mcpkit gateway as a process, driven by the official SDK client', () =>
   });
 
   it('serves every server of the file over Streamable HTTP and stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, [...CLI, 'gateway', '--config', config, '--http', '--port', '0'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...CLI, 'gateway', '--config', configFile.path, '--http', '--port', '0'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const done = exited(child);
     try {
       const url = await printedUrl(child);
@@ -107,7 +107,7 @@ describe('mcpkit gateway as a process, driven by the official SDK client', () =>
     const noConfig = await runCliInProcess(['gateway', '--stdio']);
     expect(noConfig.code).toBe(2);
     expect(noConfig.stderr).toMatch(/"gateway" needs --config FILE/);
-    const noTransport = await runCliInProcess(['gateway', '--config', config]);
+    const noTransport = await runCliInProcess(['gateway', '--config', configFile.path]);
     expect(noTransport.stderr).toMatch(/Choose one of --stdio and --http/);
   });
 });

@@ -8,11 +8,10 @@
  * connecting ("Cannot find module …/@modelcontextprotocol/package.json").
  */
 import { execFile, spawn } from 'node:child_process';
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, exited, printedUrl, twoServerConfig } from './support/gatewayProcess.js';
+import { describe, expect, it } from 'vitest';
+import { CLI, exited, printedUrl, twoServerConfigForFile } from './support/gatewayProcess.js';
 import { repoRoot } from './support/officialSchema.js';
 
 const run = promisify(execFile);
@@ -21,16 +20,7 @@ const SLOW = 150_000;
 const INSPECTOR_DIR = path.join(repoRoot, 'node_modules/@modelcontextprotocol/inspector-cli/build');
 const GATEWAY = [...CLI, 'gateway'];
 
-let dir = '';
-let config = '';
-
-beforeAll(async () => {
-  ({ dir, config } = await twoServerConfig('mcpkit-gateway-inspector-'));
-});
-
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const configFile = twoServerConfigForFile('mcpkit-gateway-inspector-');
 
 /** Runs the Inspector CLI with `args`; resolves with its JSON answer. */
 async function inspector(args: string[]): Promise<Record<string, unknown>> {
@@ -75,9 +65,13 @@ describe('the official Inspector CLI against mcpkit gateway', () => {
   it(
     'lists and calls the tools of two upstreams over Streamable HTTP',
     async () => {
-      const child = spawn(process.execPath, [...GATEWAY, '--config', config, '--http', '--port', '0'], {
-        stdio: ['ignore', 'pipe', 'ignore'],
-      });
+      const child = spawn(
+        process.execPath,
+        [...GATEWAY, '--config', configFile.path, '--http', '--port', '0'],
+        {
+          stdio: ['ignore', 'pipe', 'ignore'],
+        },
+      );
       const done = exited(child);
       try {
         const url = await printedUrl(child);
@@ -94,7 +88,7 @@ describe('the official Inspector CLI against mcpkit gateway', () => {
     'lists and calls the tools of two upstreams over stdio, starting the gateway itself',
     async () => {
       // The Inspector's target is a command; arguments that look like options go after `--`.
-      await listAndCall([process.execPath], ['--', ...GATEWAY, '--config', config, '--stdio']);
+      await listAndCall([process.execPath], ['--', ...GATEWAY, '--config', configFile.path, '--stdio']);
     },
     SLOW,
   );

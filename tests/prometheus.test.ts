@@ -40,6 +40,9 @@ async function metricsUrl(metrics: PrometheusMetrics): Promise<string> {
 const value = (families: Family[], name: string, labels: Record<string, string>) =>
   Number(sample(families, name, labels)?.value);
 const count = histogramCount;
+/** How many messages went `direction`, by the message-size histogram. */
+const messages = (families: Family[], direction: 'in' | 'out') =>
+  count(families, 'mcpkit_message_size_bytes', { direction });
 
 describe('Prometheus metrics', () => {
   it('counts calls over stdio pipes by method, tool and outcome, with sessions and message sizes', async () => {
@@ -89,8 +92,8 @@ describe('Prometheus metrics', () => {
     expect(value(families, 'mcpkit_server_sessions_open', { network_transport: 'pipe' })).toBe(1);
     // Requests answered: initialize, 7 calls (a plain call sends no tools/list first) and the
     // unknown method; the notifications/initialized line comes in unanswered.
-    expect(count(families, 'mcpkit_message_size_bytes', { direction: 'out' })).toBe(9);
-    expect(count(families, 'mcpkit_message_size_bytes', { direction: 'in' })).toBe(10);
+    expect(messages(families, 'out')).toBe(9);
+    expect(messages(families, 'in')).toBe(10);
 
     await client.close();
     toServer.end(); // what the client process exiting does to the server's stdin
@@ -128,8 +131,8 @@ describe('Prometheus metrics', () => {
     expect(value(families, 'mcpkit_server_sessions_open', { network_transport: 'tcp' })).toBe(1);
     // Streamable HTTP reports the responses it writes and the POST bodies it reads: initialize,
     // notifications/initialized and the 10 calls (the SDK client lists no tools first).
-    expect(count(families, 'mcpkit_message_size_bytes', { direction: 'out' })).toBeGreaterThanOrEqual(10);
-    expect(count(families, 'mcpkit_message_size_bytes', { direction: 'in' })).toBe(12);
+    expect(messages(families, 'out')).toBeGreaterThanOrEqual(10);
+    expect(messages(families, 'in')).toBe(12);
   });
 
   it('reports open SSE streams and the event store size of watched handlers, read when scraped', async () => {

@@ -4,9 +4,10 @@
  * from the TypeScript sources, the URL it prints, and its exit.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { demoStdio, reference } from '../fixtures/hostServers.js';
 import { repoRoot } from './officialSchema.js';
 
@@ -28,6 +29,23 @@ export async function twoServerConfig(prefix: string): Promise<{ dir: string; co
   }
   await writeFile(config, JSON.stringify({ mcpServers }));
   return { dir, config };
+}
+
+/**
+ * {@link twoServerConfig} for a whole test file: written before its tests, removed after them.
+ * Read `path` inside a test (it is set by the file's `beforeAll`).
+ */
+export function twoServerConfigForFile(prefix: string): { readonly path: string } {
+  const files = { dir: '', path: '' };
+  beforeAll(async () => {
+    const { dir, config } = await twoServerConfig(prefix);
+    files.dir = dir;
+    files.path = config;
+  });
+  afterAll(async () => {
+    if (files.dir) await rm(files.dir, { recursive: true, force: true });
+  });
+  return files;
 }
 
 /** The URL `mcpkit gateway --http --port 0` prints on stdout. */

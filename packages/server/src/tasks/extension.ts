@@ -39,6 +39,21 @@ export interface ExtensionHost {
 }
 
 /**
+ * A handler of one of the extension's methods: the params of the request and its context in, the
+ * result out.
+ *
+ * @example
+ * ```ts
+ * const method: ExtensionMethod = extensionGetTask;
+ * ```
+ */
+export type ExtensionMethod = (
+  host: ExtensionHost,
+  params: Record<string, unknown>,
+  context: RequestContext,
+) => Promise<Record<string, unknown>>;
+
+/**
  * Throws `-32021` unless the request declared the tasks extension.
  *
  * @example
@@ -64,15 +79,11 @@ export function requireTasksExtension(context: RequestContext, method: string): 
  * server.setRequestHandler('tasks/get', (params, ctx) => extensionGetTask(host, params, ctx));
  * ```
  */
-export async function extensionGetTask(
-  host: ExtensionHost,
-  params: Record<string, unknown>,
-  context: RequestContext,
-): Promise<Record<string, unknown>> {
+export const extensionGetTask: ExtensionMethod = async (host, params, context) => {
   const { taskId, requestor, task } = await knownTask(host, 'tasks/get', params, context);
   const outcome = isTerminalStatus(task.status) ? await host.store.getResult(taskId, requestor) : undefined;
   return detailedTask(task, outcome, host.runner.get(taskId)?.inputs?.requests());
-}
+};
 
 /**
  * Answers `tasks/update`: answers to open questions are taken, others ignored; an empty ack.
@@ -84,11 +95,7 @@ export async function extensionGetTask(
  * server.setRequestHandler('tasks/update', (params, ctx) => extensionUpdateTask(host, params, ctx));
  * ```
  */
-export async function extensionUpdateTask(
-  host: ExtensionHost,
-  params: Record<string, unknown>,
-  context: RequestContext,
-): Promise<Record<string, unknown>> {
+export const extensionUpdateTask: ExtensionMethod = async (host, params, context) => {
   const { taskId, requestor } = await knownTask(host, 'tasks/update', params, context);
   // The codec lifts `inputResponses` out of every 2026-07-28 request (it is MRTR's retry field too).
   const responses = context.modern ? context.modern.inputResponses : params.inputResponses;
@@ -96,7 +103,7 @@ export async function extensionUpdateTask(
   const run = host.runner.get(taskId);
   if (run?.requestor === requestor) run.inputs?.answer(responses);
   return {};
-}
+};
 
 /**
  * Answers `tasks/cancel`: an empty ack, also for a task that is terminal already (cancellation is
@@ -108,11 +115,7 @@ export async function extensionUpdateTask(
  * server.setRequestHandler('tasks/cancel', (params, ctx) => extensionCancelTask(host, params, ctx));
  * ```
  */
-export async function extensionCancelTask(
-  host: ExtensionHost,
-  params: Record<string, unknown>,
-  context: RequestContext,
-): Promise<Record<string, unknown>> {
+export const extensionCancelTask: ExtensionMethod = async (host, params, context) => {
   const { taskId, requestor, task } = await knownTask(host, 'tasks/cancel', params, context);
   if (!isTerminalStatus(task.status)) {
     await host.store.cancel(taskId, requestor, 'The task was cancelled by request').catch(() => {
@@ -120,7 +123,7 @@ export async function extensionCancelTask(
     });
   }
   return {};
-}
+};
 
 /** The task a request of the extension names, after its checks: extension declared, task known. */
 async function knownTask(

@@ -6,7 +6,8 @@
  *   node bench/gateway-cpu.mjs            # through the gateway
  *   DIRECT=1 node bench/gateway-cpu.mjs   # the same upstream called directly
  *
- * Prints one line of µs per call: client, gateway (0 when direct), upstream, and their sum.
+ * Prints one line of µs per call: client, gateway (0 when direct), upstream, and their sum; and
+ * the rate (calls/s, which swings with the machine's load far more than CPU per call does).
  * Uses the built packages (`npm run build`). Linux only (reads /proc).
  * @module
  */
@@ -69,7 +70,9 @@ const perf = process.env.PERF_OUT
   : undefined;
 if (perf) await new Promise((resolve) => setTimeout(resolve, 500));
 const before = [process.cpuUsage(), processCpuUs(gatewayPid) ?? 0, processCpuUs(upstreamPid)];
+const started = performance.now();
 await run(CALLS);
+const rate = CALLS / ((performance.now() - started) / 1000);
 const self = process.cpuUsage(before[0]);
 if (perf) {
   perf.kill('SIGINT');
@@ -82,6 +85,6 @@ const perCall = [
 ].map((us) => us / CALLS);
 const sum = perCall.reduce((a, b) => a + b, 0);
 console.log(
-  `${direct ? 'direct ' : 'gateway'} µs/call client ${perCall[0].toFixed(1)} gateway ${perCall[1].toFixed(1)} upstream ${perCall[2].toFixed(1)} sum ${sum.toFixed(1)}`,
+  `${direct ? 'direct ' : 'gateway'} µs/call client ${perCall[0].toFixed(1)} gateway ${perCall[1].toFixed(1)} upstream ${perCall[2].toFixed(1)} sum ${sum.toFixed(1)} calls/s ${Math.round(rate)}`,
 );
 await client.close();

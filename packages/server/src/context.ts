@@ -91,7 +91,10 @@ export class RequestContext extends BaseRequestContext {
     readonly session: ServerSession,
     /** @internal The engine's view of the request. */
     readonly request: IncomingRequest,
-    /** @internal Set for a 2026-07-28 request only. */
+    /**
+     * Set for a 2026-07-28 request only (not for handlers; public in the typings because the
+     * gateway in `@mcpkit/host` tells the two eras apart by it, and `stripInternal` would hide it).
+     */
     readonly modern?: ModernRequestParts,
   ) {
     super(request);

@@ -42,7 +42,9 @@ export function nodeConnector(options: NodeConnectorOptions = {}): Connector {
       ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }),
       ...(options.inheritEnv === undefined ? {} : { inheritEnv: options.inheritEnv }),
       stderr: onStderr ? 'pipe' : 'ignore',
-      // A gateway forwards a downstream burst in one tick: one write to the upstream, not one each.
+      // A gateway forwards a downstream burst in one tick: one write to the upstream at its end,
+      // not one each (nor the first at once and the rest after: 'after-first' cost the gateway and
+      // its upstream about a tenth more CPU per call, bench/gateway-cpu.mjs, see docs/benchmarks.md).
       coalesceWrites: true,
       ...(onStderr ? { onStderr: (text: string) => onStderr(entry.name, text) } : {}),
     });

@@ -20,6 +20,7 @@ const ENV = fixture('env.mjs');
 const STUBBORN = fixture('stubborn.mjs');
 const CRASH = fixture('crash.mjs');
 const CHATTY = fixture('chatty.mjs');
+const CHUNKS = fixture('chunks.mjs');
 const NODE = process.execPath;
 
 function note(n: number, text = ''): JsonRpcMessage {
@@ -124,6 +125,32 @@ describe('StdioClientTransport messaging', () => {
     expect(() => transport.send(note(1))).toThrow(/not started/);
     await transport.start(recordingSink());
     await expect(transport.start(recordingSink())).rejects.toThrow(/already started/);
+  });
+});
+
+describe('StdioClientTransport coalesceWrites', () => {
+  /**
+   * Sends one note, blocks this thread long enough for the child to read whatever reached the
+   * pipe, then sends 49 more in the same tick; returns the line counts of the child's reads.
+   */
+  async function burst(coalesceWrites: boolean | 'after-first'): Promise<number[]> {
+    const { transport, sink } = await started({ command: NODE, args: [CHUNKS], coalesceWrites });
+    transport.send(note(0)); // the child is reading once it has answered
+    await vi.waitFor(() => expect(sink.messages).toHaveLength(1));
+    transport.send(note(1));
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+    for (let n = 2; n <= 50; n++) transport.send(note(n));
+    const lines = () => sink.messages.slice(1).map((message) => paramsOf(message).lines as number);
+    await vi.waitFor(() => expect(lines().reduce((a, b) => a + b, 0)).toBe(50));
+    return lines();
+  }
+
+  it('true: the lines of a tick leave in one write at its end', async () => {
+    expect(await burst(true)).toEqual([50]);
+  });
+
+  it("'after-first': the tick's first line leaves at once, the others together", async () => {
+    expect(await burst('after-first')).toEqual([1, 49]);
   });
 });
 

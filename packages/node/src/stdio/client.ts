@@ -113,12 +113,14 @@ export interface StdioClientOptions {
    */
   maxWriteQueueBytes?: number;
   /**
-   * Batch writes: the first message of a tick leaves at once, the tick's others leave together in
-   * one write when it ends (one wake-up of the server instead of one each). Right for a process
-   * that forwards bursts, such as a gateway; a client issuing requests one by one gains nothing.
-   * Default false: every message is written at once.
+   * Batch writes. `true`: the messages written in one tick leave together in one write when it
+   * ends (one wake-up of the server per burst, the way `StdioServerTransport` answers). Right for
+   * a process that forwards bursts, such as a gateway; a client issuing requests one by one gains
+   * nothing, and one that pipelines many calls to a server that also batches may take strict
+   * turns with it. `'after-first'`: the first message of a tick leaves at once, the others
+   * together when it ends (two writes per burst). Default false: every message is written at once.
    */
-  coalesceWrites?: boolean;
+  coalesceWrites?: boolean | 'after-first';
   shutdownTimeouts?: StdioShutdownTimeouts;
 }
 
@@ -259,9 +261,9 @@ export class StdioClientTransport implements Transport {
       this.lineHandler(sink, command),
     );
     // Each request leaves at once, so the server starts on it while we prepare the next one;
-    // with coalesceWrites only the first of a tick does, the rest of the tick leaves in one write.
+    // with coalesceWrites the tick's requests leave in one write (after its first, 'after-first').
     this.writer = new LineWriter(child.stdin!, {
-      coalesce: this.options.coalesceWrites === true && 'after-first',
+      coalesce: this.options.coalesceWrites ?? false,
       maxQueuedChars: this.options.maxWriteQueueBytes ?? DEFAULT_MAX_WRITE_QUEUE_BYTES,
       onOverflow: (error) => this.abort(error),
       onLineBytes: lineBytesOf(sink),

@@ -30,6 +30,12 @@ const slowTests = [
   'tests/host-*.test.ts',
   'tests/era-2026-mrtr.test.ts',
   'tests/cluster*.test.ts',
+  // Real child processes (the CLI from source, servers killed and restarted) and a property campaign.
+  'tests/folder-cli.test.ts',
+  'tests/folder-property.test.ts',
+  'tests/guards-cli.test.ts',
+  'tests/client-reconnect.test.ts',
+  'packages/node/src/stdio/client.test.ts',
   'packages/schema/src/fastCheck.test.ts',
   'packages/core/src/jsonrpc/connection.property.test.ts',
 ];

@@ -126,6 +126,10 @@ export function closeSseStream(context: RequestContext, options: { retryInterval
 }
 
 const BOTH_TYPES = 'application/json and text/event-stream';
+/** How every 2026-07-28 request is connected: one shared, frozen value (the session only reads it). */
+const MODERN_CONNECT: SessionConnectOptions = Object.freeze({
+  stateless: Object.freeze({ protocolVersion: LATEST_PROTOCOL_VERSION }),
+});
 const MAX_EVENT_ID_LENGTH = 256;
 
 class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
@@ -286,20 +290,17 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     post: ModernPost,
     extra: MessageExtra,
   ): Promise<Reply> | Reply {
-    const refused = checkModernPost(
-      request,
-      post,
-      (method) => this.server.requestHandler(method) !== undefined,
-      (name) => this.server.toolInputSchema(name),
-    );
+    const refused = checkModernPost(request, post, this.answers, this.toolInputSchema);
     if (refused) return refused;
     // JSON whenever the result is the first message, so an error the revision gives a status (a
     // missing client capability: 400) gets it; anything sent before the result still opens SSE.
     const exchange = { preferJson: true, opensSession: false, request, statusOf: modernStatus };
-    return this.serveOnce(summary, extra, exchange, {
-      stateless: { protocolVersion: LATEST_PROTOCOL_VERSION },
-    });
+    return this.serveOnce(summary, extra, exchange, MODERN_CONNECT);
   }
+
+  /** Made once per handler, not per request: what {@link checkModernPost} asks of the server. */
+  private readonly answers = (method: string): boolean => this.server.requestHandler(method) !== undefined;
+  private readonly toolInputSchema = (name: string): unknown => this.server.toolInputSchema(name);
 
   /** Serves one POST on a throwaway session over the one server definition. */
   private serveOnce(

@@ -15,7 +15,7 @@ import {
 import { RequestContext } from '../context.js';
 import { envelopeScope } from '../scope.js';
 import type { ServerSession } from '../session.js';
-import { INPUT_ROUND_METHODS, invokeWithInputRounds } from './inputRounds.js';
+import { INPUT_ROUND_METHODS, invokeWithInputRounds, ModernCall } from './inputRounds.js';
 
 /**
  * The error a method that the revision does not have gets: `-32601`, naming the revision, so a
@@ -60,7 +60,7 @@ export function serveModern(session: ServerSession, request: IncomingRequest): u
   let result: unknown;
   try {
     result = INPUT_ROUND_METHODS.has(method)
-      ? invokeWithInputRounds(ctx, () => server.dispatch(method, params, ctx))
+      ? invokeWithInputRounds(new ModernCall(ctx, method, params))
       : server.dispatch(method, params, ctx);
   } catch (error) {
     throw encodeModernError(error);

@@ -13,7 +13,6 @@
 import {
   DEFAULT_HTTP_PROTOCOL_VERSION,
   isSupportedProtocolVersion,
-  LATEST_PROTOCOL_VERSION,
   type MessageExtra,
   type ProtocolVersion,
 } from '@mcpkit/core';
@@ -41,6 +40,7 @@ import {
   type McpHttpHandler,
   toFetchHandler,
 } from './fetchHandler.js';
+import { DirectModernRequest, MODERN_CONNECT } from './modernDirect.js';
 import type { RawHttpRequest } from './rawHttp.js';
 import { HttpMessageExtra } from './requestView.js';
 import { emptyReply, PROTOCOL_VERSION_HEADER, Refuse, Reply, SESSION_HEADER } from './responses.js';
@@ -126,10 +126,6 @@ export function closeSseStream(context: RequestContext, options: { retryInterval
 }
 
 const BOTH_TYPES = 'application/json and text/event-stream';
-/** How every 2026-07-28 request is connected: one shared, frozen value (the session only reads it). */
-const MODERN_CONNECT: SessionConnectOptions = Object.freeze({
-  stateless: Object.freeze({ protocolVersion: LATEST_PROTOCOL_VERSION }),
-});
 const MAX_EVENT_ID_LENGTH = 256;
 
 class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
@@ -295,6 +291,10 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     // JSON whenever the result is the first message, so an error the revision gives a status (a
     // missing client capability: 400) gets it; anything sent before the result still opens SSE.
     const exchange = { preferJson: true, opensSession: false, request, statusOf: modernStatus };
+    // No session, connection or transport up front (made if the handler asks for them), unless an
+    // observer watches requests through the connection.
+    if (!this.server.options.observer)
+      return new DirectModernRequest(this, this.server, exchange, post, extra).serve();
     return this.serveOnce(summary, extra, exchange, MODERN_CONNECT);
   }
 

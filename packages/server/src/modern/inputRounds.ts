@@ -17,6 +17,7 @@ import { principalOf } from '../http/sessions/principal.js';
 import { cannotAskIn } from '../mrtr/recorder.js';
 import type { InputRoundCall, InputRoundRunner, InputRounds } from '../mrtr/runner.js';
 import { INPUT_REQUIRED_METHODS } from '../mrtr/signal.js';
+import type { Server } from '../server.js';
 
 /**
  * The methods whose results may be `input_required` (the MRTR table).
@@ -42,6 +43,7 @@ const QUESTIONS: ReadonlySet<string> = new Set([
  */
 export class ModernCall implements InputRoundCall {
   constructor(
+    readonly server: Server,
     readonly ctx: RequestContext,
     readonly method: string,
     /** What the handler sees: the decoded params (no envelope, no retry fields). */
@@ -78,20 +80,18 @@ export class ModernCall implements InputRoundCall {
  * @example
  * ```ts
  * declare const ctx: RequestContext;
- * const result = invokeWithInputRounds(new ModernCall(ctx, 'tools/call', { name: 'echo' }));
+ * declare const server: Server;
+ * const result = invokeWithInputRounds(new ModernCall(server, ctx, 'tools/call', { name: 'echo' }), server.inputRoundRunner());
  * ```
  */
-export function invokeWithInputRounds(
-  call: ModernCall,
-  runner: InputRoundRunner = call.ctx.session.server.inputRoundRunner(),
-): unknown {
+export function invokeWithInputRounds(call: ModernCall, runner: InputRoundRunner): unknown {
   return runner.start(call, dispatchInRounds);
 }
 
 function dispatchInRounds(rounds: InputRounds, call: ModernCall): unknown {
   const ctx = call.ctx;
   ctx.rounds = rounds;
-  return ctx.session.server.dispatch(call.method, call.decoded, ctx);
+  return call.server.dispatch(call.method, call.decoded, ctx);
 }
 
 /**

@@ -113,6 +113,15 @@ describe('2026-07-28 over HTTP, the direct path', () => {
     expect(body?.error.code).toBe(-32601);
   });
 
+  it('stops a running handler when the server closes', async () => {
+    const posted = postModern(url, call(9, 'hang')).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await server.close();
+    const reason = await stoppedReason;
+    expect((reason as Error).name).toBe('ConnectionClosedError');
+    await posted;
+  });
+
   it('stops the handler when the client leaves before the answer', async () => {
     const message = call(8, 'hang');
     const controller = new AbortController();

@@ -7,8 +7,10 @@
  * the handler reads `ctx.session`, sends a notification or progress, or asks the client anything
  * through the engine, the request gets the throwaway session and stateless transport the other
  * path would have given it from the start, and from then on that transport answers (JSON, or SSE
- * when something went out before the result). The endpoint takes this path only when the server
- * has no observer (which watches requests through the connection).
+ * when something went out before the result). A handler still running when dispatch returns gets
+ * it too (so `server.close()` and a client leaving stop it as before): the saving is for handlers
+ * that answer synchronously. The endpoint takes this path only when the server has no observer
+ * (which watches requests through the connection).
  * @module
  */
 import {
@@ -29,7 +31,7 @@ import type { Server } from '../server.js';
 import type { ServerSession, SessionConnectOptions } from '../session.js';
 import { type ModernPost, modernStatus } from './classify.js';
 import { type ExchangeOptions, type HttpRuntime, HttpSessionTransport } from './delivery/transport.js';
-import { jsonReply, Refuse, type Reply } from './responses.js';
+import { jsonReply, type Reply } from './responses.js';
 
 const PROGRESS = 'notifications/progress';
 
@@ -69,13 +71,9 @@ export class DirectModernRequest implements SessionOpener {
   private session: ServerSession | undefined;
   private transport: HttpSessionTransport | undefined;
   private response: Promise<Reply> | undefined;
-  /** Settles the answer of a request whose handler is still running (async only). */
-  private settleReply: ((reply: Reply | Promise<Reply>) => void) | undefined;
-  /** Made only when an answer is undecided after dispatch, which a synchronous handler never is. */
-  private onAbort: (() => void) | undefined;
   /**
-   * The client left (or the session closed) before the answer: nothing more is sent. The handler's
-   * signal fires through `abort`, the public half of what a closing connection does.
+   * The session closed before the answer: nothing more is sent. The handler's signal fires
+   * through `abort`, the public half of what a closing connection does.
    */
   private gone = false;
 
@@ -101,31 +99,27 @@ export class DirectModernRequest implements SessionOpener {
     return this.answer(this.success(result));
   }
 
+  /**
+   * A handler still running once dispatch returned gets the throwaway session now: listed in
+   * `server.sessions`, so `server.close()` stops it, and its transport sees the client leave (the
+   * handler's signal then fires and nothing is sent), exactly as on the other path.
+   */
   private later(result: PromiseLike<unknown>): Promise<Reply> {
+    this.openSession();
     result.then(
       (value) => this.finish(value, false),
       (error: unknown) => this.finish(error, true),
     );
-    // Something opened the session already: its transport answers, and watches the client.
-    if (this.response) return this.response;
-    const reply = new Promise<Reply | Promise<Reply>>((resolve) => {
-      this.settleReply = resolve;
-    });
-    this.watch();
-    return reply as Promise<Reply>;
+    return this.response!; // set: the request is not answered yet
   }
 
-  /** After the client left nothing is built, reported or sent, as on a closed connection. */
+  /** After the session closed nothing is built, reported or sent, as on a closed connection. */
   private finish(outcome: unknown, failed: boolean): void {
-    this.unwatch();
     if (this.gone) {
       this.incoming.done = true;
       return;
     }
-    // Evaluated first: with a session opened before dispatch returned there is no settleReply,
-    // and the answer still has to go out through its transport.
-    const reply = this.answer(failed ? this.failure(outcome) : this.success(outcome));
-    this.settleReply?.(reply);
+    this.answer(failed ? this.failure(outcome) : this.success(outcome));
   }
 
   /** The answer to `message`: JSON, or through the session's transport once one was opened. */
@@ -136,7 +130,6 @@ export class DirectModernRequest implements SessionOpener {
       if (!this.gone && !this.transport.closed) this.transport.send(message);
       return this.response!;
     }
-    if (this.gone) return Refuse.invalid('the client disconnected');
     return jsonReply(this.serialize(message), undefined, modernStatus(message));
   }
 
@@ -163,38 +156,13 @@ export class DirectModernRequest implements SessionOpener {
     }
   }
 
-  // ---------------------------------------------------------------- the client leaving
+  // ---------------------------------------------------------------- the session, on first use
 
-  /** While the answer is undecided, the client leaving stops the handler (as a closed connection would). */
-  private watch(): void {
-    const signal = this.exchange.request?.signal;
-    if (!signal) return;
-    this.onAbort = () => this.abandon();
-    if (signal.aborted) queueMicrotask(this.onAbort);
-    else signal.addEventListener('abort', this.onAbort, { once: true });
-  }
-
-  private unwatch(): void {
-    const listener = this.onAbort;
-    if (!listener) return;
-    this.onAbort = undefined;
-    this.exchange.request!.signal.removeEventListener('abort', listener);
-  }
-
-  private abandon(): void {
-    this.unwatch();
-    if (this.incoming.done) return;
-    this.stop();
-    // Once a session was opened its transport answers (and sees the client leave itself).
-    if (!this.transport) this.settleReply?.(Refuse.invalid('the client disconnected'));
-  }
-
+  /** The session closed before the answer (the client left, or the server closed). */
   private stop(): void {
     this.gone = true;
     this.incoming.abort(new ConnectionClosedError());
   }
-
-  // ---------------------------------------------------------------- the session, on first use
 
   /** The throwaway session the other path makes up front, made now; its transport answers from here on. */
   openSession(): ServerSession {
@@ -213,10 +181,6 @@ export class DirectModernRequest implements SessionOpener {
     session.onClose(() => {
       if (!this.incoming.done) this.stop();
     });
-    if (this.settleReply) {
-      this.unwatch();
-      this.settleReply(this.response);
-    }
     return session;
   }
 

@@ -24,7 +24,7 @@ import {
   type OutgoingRequestOptions,
   type ProgressUpdate,
 } from '@mcpkit/core';
-import { errorResponse, isPromiseLike, toError } from '@mcpkit/core/internal';
+import { errorResponse, isPromiseLike, onBehalfOf, progressParamsOf, toError } from '@mcpkit/core/internal';
 import type { SessionOpener } from '../context.js';
 import { answerModern } from '../modern/serve.js';
 import type { Server } from '../server.js';
@@ -200,20 +200,10 @@ export class DirectModernRequest implements SessionOpener {
     params: Record<string, unknown> | undefined,
     options: OutgoingRequestOptions | undefined,
   ): Promise<R> {
-    return this.openSession().connection.request<R>(method, params, {
-      ...options,
-      signal: options?.signal ?? request.signal,
-      relatedRequestId: request.id,
-    });
+    return this.openSession().connection.request<R>(method, params, onBehalfOf(request, options));
   }
 
   progressFor(request: IncomingRequest, update: ProgressUpdate): void | Promise<void> {
-    const params: Record<string, unknown> = {
-      progressToken: request.progressToken,
-      progress: update.progress,
-    };
-    if (update.total !== undefined) params.total = update.total;
-    if (update.message !== undefined) params.message = update.message;
-    return this.openSession().notifyNow(PROGRESS, params, request.id);
+    return this.openSession().notifyNow(PROGRESS, progressParamsOf(request, update), request.id);
   }
 }

@@ -32,8 +32,14 @@ export interface ModernRequestParts {
 }
 
 /**
- * @internal What makes a request's session on first use (the 2026-07-28 HTTP path answers most
- * requests without one).
+ * What makes a request's session on first use: the 2026-07-28 HTTP path answers most requests
+ * without one. Built by the HTTP handler; applications do not implement it.
+ *
+ * @example
+ * ```ts
+ * declare const opener: SessionOpener;
+ * const session = opener.openSession(); // the request's throwaway session
+ * ```
  */
 export interface SessionOpener {
   openSession(): ServerSession;

@@ -32,6 +32,24 @@ export interface ModernRequestParts {
 }
 
 /**
+ * What makes a request's session on first use: the 2026-07-28 HTTP path answers most requests
+ * without one. Built by the HTTP handler; applications do not implement it.
+ *
+ * @example
+ * ```ts
+ * declare const opener: SessionOpener;
+ * const session = opener.openSession(); // the request's throwaway session
+ * ```
+ */
+export interface SessionOpener {
+  openSession(): ServerSession;
+}
+
+function isOpener(value: ServerSession | SessionOpener): value is SessionOpener {
+  return typeof (value as Partial<SessionOpener>).openSession === 'function';
+}
+
+/**
  * Options of `ctx.elicit()`, `ctx.sample()` and `ctx.listRoots()`: those of any request to the
  * client, and the key of the question under 2026-07-28.
  *
@@ -86,9 +104,13 @@ export class RequestContext extends BaseRequestContext {
    */
   rounds: InputRounds | undefined;
 
+  /** The session, once known: at once on a connection, on first use for a 2026-07-28 HTTP POST. */
+  private sessionRef: ServerSession | undefined;
+  private readonly opener: SessionOpener | undefined;
+
   constructor(
-    /** The session the request arrived on (under 2026-07-28, the connection's, which holds no client state). */
-    readonly session: ServerSession,
+    /** The session the request arrived on, or (a 2026-07-28 HTTP POST) what opens one when asked for. */
+    session: ServerSession | SessionOpener,
     /** @internal The engine's view of the request. */
     readonly request: IncomingRequest,
     /**
@@ -98,6 +120,17 @@ export class RequestContext extends BaseRequestContext {
     readonly modern?: ModernRequestParts,
   ) {
     super(request);
+    if (isOpener(session)) this.opener = session;
+    else this.sessionRef = session;
+  }
+
+  /**
+   * The session the request arrived on (under 2026-07-28, the connection's, which holds no client
+   * state). A 2026-07-28 HTTP POST makes its throwaway session only when something asks for it.
+   */
+  get session(): ServerSession {
+    this.sessionRef ??= this.opener!.openSession();
+    return this.sessionRef;
   }
 
   /**

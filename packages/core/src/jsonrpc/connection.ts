@@ -23,7 +23,9 @@ import {
   type CancelSource,
   IncomingRequest,
   type OutgoingRequestOptions,
+  onBehalfOf,
   type ProgressUpdate,
+  progressParamsOf,
 } from './incomingRequest.js';
 import { JsonTooDeepError } from './jsonDepth.js';
 import {
@@ -697,21 +699,12 @@ export class Connection {
     params: Record<string, unknown> | undefined,
     options: OutgoingRequestOptions | undefined,
   ): Promise<R> {
-    return this.request<R>(method, params, {
-      ...options,
-      signal: options?.signal ?? request.signal,
-      relatedRequestId: request.id,
-    });
+    return this.request<R>(method, params, onBehalfOf(request, options));
   }
 
   /** @internal */
   progressFor(request: IncomingRequest, update: ProgressUpdate): void | Promise<void> {
-    const params: Record<string, unknown> = {
-      progressToken: request.progressToken,
-      progress: update.progress,
-    };
-    if (update.total !== undefined) params.total = update.total;
-    if (update.message !== undefined) params.message = update.message;
+    const params = progressParamsOf(request, update);
     const encode = this.options.encodeNotification;
     const encoded = encode ? encode(PROGRESS, params) : params;
     if (encoded === undefined) return;

@@ -272,3 +272,38 @@ export class IncomingRequest implements CancelSource {
     for (const listener of listeners) listener(reason);
   }
 }
+
+/**
+ * The params of the `notifications/progress` that reports `update` for `request` (the peer's
+ * progress token, then progress, total and message when given): what every owner of an incoming
+ * request sends.
+ *
+ * @example
+ * ```ts
+ * declare const request: IncomingRequest;
+ * progressParamsOf(request, { progress: 1, total: 2 }); // { progressToken: …, progress: 1, total: 2 }
+ * ```
+ */
+export function progressParamsOf(request: IncomingRequest, update: ProgressUpdate): Record<string, unknown> {
+  const params: Record<string, unknown> = { progressToken: request.progressToken, progress: update.progress };
+  if (update.total !== undefined) params.total = update.total;
+  if (update.message !== undefined) params.message = update.message;
+  return params;
+}
+
+/**
+ * The options of a request sent on behalf of `request`: cancelled with it (its signal unless the
+ * caller gave one) and routed onto its stream.
+ *
+ * @example
+ * ```ts
+ * declare const request: IncomingRequest;
+ * onBehalfOf(request, { timeout: 5_000 }).relatedRequestId === request.id; // true
+ * ```
+ */
+export function onBehalfOf(
+  request: IncomingRequest,
+  options: OutgoingRequestOptions | undefined,
+): OutgoingRequestOptions {
+  return { ...options, signal: options?.signal ?? request.signal, relatedRequestId: request.id };
+}

@@ -147,11 +147,12 @@ function liftEnvelope(meta: unknown): EnvelopeScope {
   const version = meta[ENVELOPE.protocolVersion];
   if (!isModernProtocolVersion(version)) throw unsupportedVersion(version);
   // Not frozen: it lives only until the server copies it into the request scope, which is.
+  // checkShape has checked the client info and log level already: read, not checked again.
   return {
     revision: version,
     clientCapabilities: meta[ENVELOPE.clientCapabilities] as ClientCapabilities,
-    clientInfo: checkImplementation(meta[ENVELOPE.clientInfo]),
-    logLevel: checkLogLevel(meta[ENVELOPE.logLevel]),
+    clientInfo: meta[ENVELOPE.clientInfo] as Implementation | undefined,
+    logLevel: meta[ENVELOPE.logLevel] as LoggingLevel | undefined,
   };
 }
 

@@ -13,7 +13,6 @@
 import {
   DEFAULT_HTTP_PROTOCOL_VERSION,
   isSupportedProtocolVersion,
-  LATEST_PROTOCOL_VERSION,
   type MessageExtra,
   type ProtocolVersion,
 } from '@mcpkit/core';
@@ -41,6 +40,7 @@ import {
   type McpHttpHandler,
   toFetchHandler,
 } from './fetchHandler.js';
+import { DirectModernRequest, MODERN_CONNECT } from './modernDirect.js';
 import type { RawHttpRequest } from './rawHttp.js';
 import { HttpMessageExtra } from './requestView.js';
 import { emptyReply, PROTOCOL_VERSION_HEADER, Refuse, Reply, SESSION_HEADER } from './responses.js';
@@ -286,20 +286,21 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     post: ModernPost,
     extra: MessageExtra,
   ): Promise<Reply> | Reply {
-    const refused = checkModernPost(
-      request,
-      post,
-      (method) => this.server.requestHandler(method) !== undefined,
-      (name) => this.server.toolInputSchema(name),
-    );
+    const refused = checkModernPost(request, post, this.answers, this.toolInputSchema);
     if (refused) return refused;
     // JSON whenever the result is the first message, so an error the revision gives a status (a
     // missing client capability: 400) gets it; anything sent before the result still opens SSE.
     const exchange = { preferJson: true, opensSession: false, request, statusOf: modernStatus };
-    return this.serveOnce(summary, extra, exchange, {
-      stateless: { protocolVersion: LATEST_PROTOCOL_VERSION },
-    });
+    // No session, connection or transport up front (made if the handler asks for them), unless an
+    // observer watches requests through the connection.
+    if (!this.server.options.observer)
+      return new DirectModernRequest(this, this.server, exchange, post, extra).serve();
+    return this.serveOnce(summary, extra, exchange, MODERN_CONNECT);
   }
+
+  /** Made once per handler, not per request: what {@link checkModernPost} asks of the server. */
+  private readonly answers = (method: string): boolean => this.server.requestHandler(method) !== undefined;
+  private readonly toolInputSchema = (name: string): unknown => this.server.toolInputSchema(name);
 
   /** Serves one POST on a throwaway session over the one server definition. */
   private serveOnce(

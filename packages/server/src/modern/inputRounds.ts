@@ -15,8 +15,9 @@ import {
 import type { RequestContext } from '../context.js';
 import { principalOf } from '../http/sessions/principal.js';
 import { cannotAskIn } from '../mrtr/recorder.js';
-import type { InputRoundRunner } from '../mrtr/runner.js';
+import type { InputRoundCall, InputRoundRunner, InputRounds } from '../mrtr/runner.js';
 import { INPUT_REQUIRED_METHODS } from '../mrtr/signal.js';
+import type { Server } from '../server.js';
 
 /**
  * The methods whose results may be `input_required` (the MRTR table).
@@ -36,41 +37,61 @@ const QUESTIONS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Runs the handler of a request that may answer `input_required`. `run` dispatches the request
- * (routing, validation, middleware, handler) and returns its result in the 2025-11-25 shape; the
- * runner re-runs it on each retry with the answers recorded so far, or turns its open questions
- * into an input-required result. The caller encodes either for 2026-07-28 afterwards. A first call
- * whose dispatch answers synchronously without asking is answered synchronously (a promise
+ * One 2026-07-28 request whose handler may answer `input_required`, as the runner sees it: built
+ * once per request by the 2026 path, and handed to {@link dispatchInRounds} by the runner, so no
+ * closure is made per request. The principal is worked out only when a round needs it.
+ */
+export class ModernCall implements InputRoundCall {
+  constructor(
+    readonly server: Server,
+    readonly ctx: RequestContext,
+    readonly method: string,
+    /** What the handler sees: the decoded params (no envelope, no retry fields). */
+    readonly decoded: Record<string, unknown>,
+  ) {}
+  get params(): Record<string, unknown> | undefined {
+    return this.ctx.request.params;
+  }
+  get inputResponses(): unknown {
+    return this.ctx.modern?.inputResponses;
+  }
+  get requestState(): unknown {
+    return this.ctx.modern?.requestState;
+  }
+  get principal(): string | undefined {
+    return principalOf(this.ctx.scope.principal);
+  }
+  get clientCapabilities(): Record<string, unknown> {
+    return this.ctx.scope.clientCapabilities as Record<string, unknown>;
+  }
+  get revision(): string {
+    return this.ctx.scope.revision;
+  }
+}
+
+/**
+ * Runs the handler of a request that may answer `input_required`: the server's dispatch (routing,
+ * validation, middleware, handler) in the server's {@link InputRoundRunner}, which re-runs it on
+ * each retry with the answers recorded so far, or turns its open questions into an input-required
+ * result. The result is in the 2025-11-25 shape; the caller encodes it for 2026-07-28. A first
+ * call whose dispatch answers synchronously without asking is answered synchronously (a promise
  * otherwise), like the 2025 path; it may throw instead of rejecting.
  *
  * @example
  * ```ts
  * declare const ctx: RequestContext;
- * declare const runner: InputRoundRunner;
- * const result = await invokeWithInputRounds(ctx, () => ({ content: [] }), runner);
+ * declare const server: Server;
+ * const result = invokeWithInputRounds(new ModernCall(server, ctx, 'tools/call', { name: 'echo' }), server.inputRoundRunner());
  * ```
  */
-export function invokeWithInputRounds(
-  ctx: RequestContext,
-  run: () => unknown,
-  runner: InputRoundRunner = ctx.session.server.inputRoundRunner(),
-): unknown {
-  const scope = ctx.scope;
-  return runner.start(
-    {
-      method: ctx.request.method,
-      params: ctx.request.params,
-      inputResponses: ctx.modern?.inputResponses,
-      requestState: ctx.modern?.requestState,
-      principal: principalOf(scope.principal),
-      clientCapabilities: scope.clientCapabilities as Record<string, unknown>,
-      revision: scope.revision,
-    },
-    (rounds) => {
-      ctx.rounds = rounds;
-      return run();
-    },
-  );
+export function invokeWithInputRounds(call: ModernCall, runner: InputRoundRunner): unknown {
+  return runner.start(call, dispatchInRounds);
+}
+
+function dispatchInRounds(rounds: InputRounds, call: ModernCall): unknown {
+  const ctx = call.ctx;
+  ctx.rounds = rounds;
+  return call.server.dispatch(call.method, call.decoded, ctx);
 }
 
 /**

@@ -12,10 +12,11 @@ import {
   encodeModernResult,
   isPromiseLike,
 } from '@mcpkit/core/internal';
-import { RequestContext } from '../context.js';
+import { RequestContext, type SessionOpener } from '../context.js';
 import { envelopeScope } from '../scope.js';
+import type { Server } from '../server.js';
 import type { ServerSession } from '../session.js';
-import { INPUT_ROUND_METHODS, invokeWithInputRounds } from './inputRounds.js';
+import { INPUT_ROUND_METHODS, invokeWithInputRounds, ModernCall } from './inputRounds.js';
 
 /**
  * The error a method that the revision does not have gets: `-32601`, naming the revision, so a
@@ -45,6 +46,26 @@ export function notInRevision(method: string, revision: string): McpError {
  * ```
  */
 export function serveModern(session: ServerSession, request: IncomingRequest): unknown {
+  return answerModern(session.server, session, request);
+}
+
+/**
+ * {@link serveModern} for a request that has no session yet: `session` opens one if the handler
+ * asks for it (the 2026-07-28 HTTP path).
+ *
+ * @example
+ * ```ts
+ * declare const server: Server;
+ * declare const opener: SessionOpener;
+ * declare const request: IncomingRequest;
+ * const result = answerModern(server, opener, request);
+ * ```
+ */
+export function answerModern(
+  server: Server,
+  session: ServerSession | SessionOpener,
+  request: IncomingRequest,
+): unknown {
   const method = request.method;
   const decoded = decodeModernRequest(request.params);
   const revision = decoded.scope.revision;
@@ -55,12 +76,11 @@ export function serveModern(session: ServerSession, request: IncomingRequest): u
     inputResponses: decoded.inputResponses,
     requestState: decoded.requestState,
   });
-  const server = session.server;
   const params = decoded.params;
   let result: unknown;
   try {
     result = INPUT_ROUND_METHODS.has(method)
-      ? invokeWithInputRounds(ctx, () => server.dispatch(method, params, ctx))
+      ? invokeWithInputRounds(new ModernCall(server, ctx, method, params), server.inputRoundRunner())
       : server.dispatch(method, params, ctx);
   } catch (error) {
     throw encodeModernError(error);

@@ -82,9 +82,9 @@ export class InputRoundRunner {
    * input-required result. Throws `-32602` (before the handler runs) for a state that does not open
    * or does not belong to this request, and for answers of the wrong shape.
    */
-  async run<R>(
-    call: InputRoundCall,
-    handler: (rounds: InputRounds) => R | Promise<R>,
+  async run<R, C extends InputRoundCall = InputRoundCall>(
+    call: C,
+    handler: (rounds: InputRounds, call: C) => R | Promise<R>,
   ): Promise<R | InputRequiredResult> {
     return this.start(call, handler);
   }
@@ -102,9 +102,9 @@ export class InputRoundRunner {
    * runner.start(call, () => ({ content: [] })); // { content: [] }, not a promise
    * ```
    */
-  start<R>(
-    call: InputRoundCall,
-    handler: (rounds: InputRounds) => R | Promise<R>,
+  start<R, C extends InputRoundCall = InputRoundCall>(
+    call: C,
+    handler: (rounds: InputRounds, call: C) => R | Promise<R>,
   ): R | Promise<R | InputRequiredResult> {
     const given = INPUT_REQUIRED_METHODS.has(call.method) && checkInputResponses(call.inputResponses);
     const retry = INPUT_REQUIRED_METHODS.has(call.method) && call.requestState !== undefined;
@@ -113,9 +113,9 @@ export class InputRoundRunner {
   }
 
   /** A retry: its state is opened (and checked against the request) before the handler runs. */
-  private async retry<R>(
-    call: InputRoundCall,
-    handler: (rounds: InputRounds) => R | Promise<R>,
+  private async retry<R, C extends InputRoundCall>(
+    call: C,
+    handler: (rounds: InputRounds, call: C) => R | Promise<R>,
     given: boolean,
   ): Promise<R | InputRequiredResult> {
     const paramsDigest = await digestOf(withoutRetryFields(call.params ?? {}));
@@ -127,9 +127,9 @@ export class InputRoundRunner {
     return this.invoke(call, handler, given, paramsDigest, state);
   }
 
-  private invoke<R>(
-    call: InputRoundCall,
-    handler: (rounds: InputRounds) => R | Promise<R>,
+  private invoke<R, C extends InputRoundCall>(
+    call: C,
+    handler: (rounds: InputRounds, call: C) => R | Promise<R>,
     given: boolean,
     paramsDigest: string | undefined,
     state: RoundState | undefined,
@@ -144,7 +144,7 @@ export class InputRoundRunner {
     };
     let result: R | Promise<R>;
     try {
-      result = handler(rounds);
+      result = handler(rounds, call);
     } catch (error) {
       return this.settle<R>({ call, paramsDigest, state, recorder }, undefined, { error });
     }

@@ -4,9 +4,8 @@
  * {@link Server}. One `McpServer` is one definition shared by every session; changes at runtime
  * reach every session at once, announced with one debounced `list_changed` per kind.
  *
- * Capabilities follow what is registered when a session initializes (`logging` always); a kind
- * first registered after clients connect is declared up front with the `capabilities` option
- * (e.g. `{ tools: { listChanged: true } }`). See docs/architecture.md for the feature modules.
+ * Capabilities follow what is registered (`logging` always); declare a kind registered only after
+ * clients connect with the `capabilities` option. See docs/architecture.md for the feature modules.
  * @module
  */
 import {
@@ -63,8 +62,7 @@ import type {
 export type { McpServerOptions } from './mcpServerOptions.js';
 
 /**
- * A high-level MCP server: register tools, resources, resource templates and prompts; connect
- * any number of transports.
+ * A high-level MCP server: register tools, resources, templates and prompts; connect any transports.
  *
  * @example
  * ```ts
@@ -93,14 +91,13 @@ export class McpServer extends Server {
     this.validator = options.validator ?? defaultValidator();
     this.reserveMethods(OWNED_METHODS.methods, OWNED_METHODS.owner);
     this.placesMiddleware([Method.ToolsCall]); // tools/call runs it after argument validation
-    const execute =
-      this.executeTool === McpServer.prototype.executeTool ? undefined : this.executeTool.bind(this);
+    const overridden = this.executeTool !== McpServer.prototype.executeTool;
     const hooks = {
       runAsTask: this.runToolAsTask.bind(this),
-      execute,
-      // The task engine decides (both eras); without one, only a 2025 `task` param routes to runToolAsTask.
+      // The task engine decides (both eras); without one, only a 2025 `task` param makes a task.
       wantsTask: (tool: RegisteredTool, params: Record<string, unknown>, ctx: RequestContext) =>
         this.tasks ? this.tasks.wantsTask(tool.definition, params, ctx) : params.task !== undefined,
+      execute: overridden ? this.executeTool.bind(this) : undefined,
     };
     this.features = createFeatureSet(this, options, hooks, new.target === McpServer);
     this.features.logging.install();
@@ -251,10 +248,9 @@ export class McpServer extends Server {
   }
 
   /**
-   * Runs a task-augmented `tools/call` (one whose params carry `task`). With the `tasks` option,
-   * the {@link TaskManager} creates a task, answers with `CreateTaskResult` and calls
-   * {@link executeTool} in the background. Without it the server declares no task support, so, as
-   * the specification requires of such a server, `task` is ignored and the call answered normally.
+   * Runs a `tools/call` as a task: the {@link TaskManager} answers with the created task and calls
+   * {@link executeTool} in the background. Without the `tasks` option (no task support declared),
+   * the call is answered normally, as the specification requires.
    *
    * @example
    * ```ts
@@ -286,12 +282,10 @@ export class McpServer extends Server {
    *
    * @example
    * ```ts
-   * class TimedServer extends McpServer {
-   *   protected override async executeTool(tool: RegisteredTool, args: Record<string, unknown>, ctx: RequestContext) {
-   *     const started = Date.now();
-   *     const result = await super.executeTool(tool, args, ctx);
-   *     console.error(tool.name, Date.now() - started, 'ms');
-   *     return result;
+   * class LoggedServer extends McpServer {
+   *   protected override executeTool(tool: RegisteredTool, args: Record<string, unknown>, ctx: RequestContext) {
+   *     console.error('running', tool.name);
+   *     return super.executeTool(tool, args, ctx);
    *   }
    * }
    * ```

@@ -33,6 +33,9 @@ import { type ModernPost, modernStatus } from './classify.js';
 import { type ExchangeOptions, type HttpRuntime, HttpSessionTransport } from './delivery/transport.js';
 import { jsonReply, type Reply } from './responses.js';
 
+type Params = Record<string, unknown> | undefined;
+type Options = OutgoingRequestOptions | undefined;
+
 const PROGRESS = 'notifications/progress';
 
 /**
@@ -194,12 +197,8 @@ export class DirectModernRequest implements SessionOpener {
     return this.openSession().connection.notify(method, params, { relatedRequestId: request.id });
   }
 
-  requestFor<R>(
-    request: IncomingRequest,
-    method: string,
-    params: Record<string, unknown> | undefined,
-    options: OutgoingRequestOptions | undefined,
-  ): Promise<R> {
+  requestFor<R>(request: IncomingRequest, method: string, params: Params, options?: Options): Promise<R> {
+    // A question to the client needs the session's engine: made there, on behalf of `request`.
     return this.openSession().connection.request<R>(method, params, onBehalfOf(request, options));
   }
 

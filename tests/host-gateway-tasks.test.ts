@@ -200,8 +200,8 @@ describe('an upstream task that needs input (the everything server)', () => {
 
 describe('tasks through the gateway (McpClient over HTTP)', () => {
   it('callToolAndWait sees the statuses and gets the result of a stdio upstream task', async () => {
-    // '2025': a 2025 task through the gateway. A 2026-07-28 client gets the result here but no
-    // statuses (see the report of branch w5-flip16); the 2026 gateway path is tested in host-gateway-2026.
+    // '2025': a 2025 task through the gateway (a 2026-07-28 client gets the result here, but its
+    // onStatus hears nothing today); the 2026 gateway path is tested in host-gateway-2026.
     const client = new McpClient(
       { name: 'mcpkit', version: '1.0.0' },
       { protocolEra: '2025', onError: () => {} },

@@ -11,7 +11,7 @@ import {
   protect,
   requireScopes,
 } from '@mcpkit/auth/server';
-import { callToolAsTask, getTask, getTaskResult, McpClient } from '@mcpkit/client';
+import { callToolAsTask, getTask, getTaskResult, McpClient, type McpClientOptions } from '@mcpkit/client';
 import { StreamableHttpClientTransport } from '@mcpkit/client/http';
 import { type AuthInfo, type CallToolResult, createInMemoryPair, McpError } from '@mcpkit/core';
 import { serve } from '@mcpkit/node/http';
@@ -105,8 +105,8 @@ function user(resource: string, seen: URL[] = []) {
   return { auth, store, token: () => store.loadTokens(resource)?.accessToken ?? '' };
 }
 
-async function connect(auth: OAuthClientProvider, resource: string) {
-  const client = new McpClient({ name: 'scopes-test', version: '1.0.0' }, { onError: () => {} });
+async function connect(auth: OAuthClientProvider, resource: string, options: McpClientOptions = {}) {
+  const client = new McpClient({ name: 'scopes-test', version: '1.0.0' }, { onError: () => {}, ...options });
   const transport = new StreamableHttpClientTransport(new URL(resource), { authProvider: auth });
   cleanups.push(() => client.close());
   await client.connect(transport);
@@ -262,7 +262,8 @@ describe('sessions and tasks bound to their principal', () => {
   it("another subject's token with the same client cannot use a session (404), and every handler sees ctx.authInfo", async () => {
     const { resource, seen } = await startNotes();
     const alice = user(resource);
-    const { client, transport } = await connect(alice.auth, resource);
+    // '2025': what is bound to the principal here is a session (2026-07-28 has none).
+    const { client, transport } = await connect(alice.auth, resource, { protocolEra: '2025' });
     const sessionId = transport.sessionId as string;
     fixture().loginAs = 'user-2';
     const bob = user(resource);

@@ -222,13 +222,14 @@ describe.concurrent('mcpkit and a stdio server that misbehaves (issue 10)', { ti
 });
 
 describe('mcpkit when the server dies during an HTTP call (issue 10)', { timeout: 30_000 }, () => {
-  it('a server that dies during an HTTP call: the CLI says it is retrying, gives up soon, and says "connection lost"', async () => {
+  /** Runs `slow_count` against a server that goes away for good a second into the call. */
+  async function callDyingServer(...options: string[]): Promise<{ run: CliRun; afterDeath: number }> {
     const dying = createServer(
       toNodeListener(createStreamableHttpHandler(createDemoServer({ clockIntervalMs: 0 }))),
     );
     await new Promise<void>((resolve) => dying.listen(0, '127.0.0.1', resolve));
     const target = `http://127.0.0.1:${(dying.address() as AddressInfo).port}/mcp`;
-    const running = mcpkit('call', target, 'slow_count', 'steps=100', 'delayMs=100');
+    const running = mcpkit('call', ...options, target, 'slow_count', 'steps=100', 'delayMs=100');
     // Let the call start and send a few progress events, then the server goes away for good.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const diedAt = performance.now();
@@ -236,13 +237,28 @@ describe('mcpkit when the server dies during an HTTP call (issue 10)', { timeout
     await new Promise((resolve) => dying.close(resolve));
     dying.closeAllConnections();
     const run = await running;
-    const afterDeath = performance.now() - diedAt;
+    return { run, afterDeath: performance.now() - diedAt };
+  }
+
+  it('a server that dies during an HTTP call (2025 session): the CLI says it is retrying, gives up soon, and says "connection lost"', async () => {
+    // --era 2025: resuming the answer stream (GET with Last-Event-ID) is 2025 session behaviour.
+    const { run, afterDeath } = await callDyingServer('--era', '2025');
     expect(run.code, run.stderr).toBe(3);
     expect(run.stderr).toContain('Connection lost (ECONNREFUSED); retrying…');
     expect(run.stderr).toMatch(/Error: Connection lost: /);
     expect(run.stderr).not.toContain('The server answered with an error');
     // Two attempts (the demo's retry: 1 s, then 1.5 s), not the library's 13 s; slack for a loaded machine.
     expect(afterDeath).toBeLessThan(6000);
+  });
+
+  it('under 2026-07-28 (the default era) it says "connection lost" at once: answer streams cannot be resumed', async () => {
+    const { run } = await callDyingServer();
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr).not.toContain('retrying');
+    expect(run.stderr).toMatch(
+      /Error: Connection lost: .*revision 2026-07-28 answer streams cannot be resumed/,
+    );
+    expect(run.stderr).not.toContain('The server answered with an error');
   });
 });
 

@@ -54,7 +54,8 @@ describe('mcpkit serve --metrics-port', () => {
   it('serves /metrics on 127.0.0.1 with counts that match the calls made', async () => {
     const { mcp, metrics } = await serve(['--http', '--port', '0', '--metrics-port', '0']);
     expect(new URL(metrics)).toMatchObject({ hostname: '127.0.0.1', pathname: '/metrics' });
-    const client = new McpClient({ name: 'cli-metrics', version: '1.0.0' });
+    // '2025': the series under test count sessions and stored SSE events, which 2026-07-28 has not.
+    const client = new McpClient({ name: 'cli-metrics', version: '1.0.0' }, { protocolEra: '2025' });
     await client.connect(new StreamableHttpClientTransport(mcp));
     for (let i = 0; i < 4; i++) await client.callTool('echo', { text: `hi ${i}` });
     await client.callTool('add', { a: 1, b: 2 });

@@ -191,9 +191,20 @@ describe.concurrent('mcpkit against the demo server over Streamable HTTP', { tim
   });
 
   it('call --json prints the CallToolResult exactly', async () => {
-    const run = await mcpkit('call', '--json', url, 'echo', 'text=hi');
-    expect(run.code, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ content: [{ type: 'text', text: 'hi' }] });
+    // --era 2025 here and in a few tests below: what they check is the 2025-11-25 shape or session.
+    const [legacy, modern] = await Promise.all([
+      mcpkit('call', '--json', '--era', '2025', url, 'echo', 'text=hi'),
+      mcpkit('call', '--json', url, 'echo', 'text=hi'),
+    ]);
+    expect(legacy.code, legacy.stderr).toBe(0);
+    expect(JSON.parse(legacy.stdout)).toEqual({ content: [{ type: 'text', text: 'hi' }] });
+    // 2026-07-28 (the default era here): the result as sent, with its resultType and the serverInfo _meta.
+    expect(modern.code, modern.stderr).toBe(0);
+    expect(JSON.parse(modern.stdout)).toEqual({
+      content: [{ type: 'text', text: 'hi' }],
+      resultType: 'complete',
+      _meta: { 'io.modelcontextprotocol/serverInfo': expect.objectContaining({ name: 'mcpkit-demo' }) },
+    });
   });
 
   it('call coerces key=value by the inputSchema', async () => {
@@ -222,13 +233,20 @@ describe.concurrent('mcpkit against the demo server over Streamable HTTP', { tim
   });
 
   it('call exits 4 when the tool returns isError; sampling is refused clearly', async () => {
-    const human = await mcpkit('call', url, 'summarize', 'text=Long text');
+    // Under 2025 the refusal reaches the server, whose tool reports it as an error.
+    const human = await mcpkit('call', '--era', '2025', url, 'summarize', 'text=Long text');
     expect(human.code, human.stderr).toBe(4);
     expect(human.stderr).toContain('refused. Pass --sampling-command CMD to answer');
     expect(human.stderr).toContain('Tool "summarize" reported an error:');
-    const machine = await mcpkit('call', '--json', url, 'summarize', 'text=Long text');
+    const machine = await mcpkit('call', '--json', '--era', '2025', url, 'summarize', 'text=Long text');
     expect(machine.code, machine.stderr).toBe(4);
     expect(JSON.parse(machine.stdout)).toMatchObject({ isError: true });
+    // 2026-07-28 has no error answer to an input request: the call stops in the CLI, which says so.
+    const modern = await mcpkit('call', url, 'summarize', 'text=Long text');
+    expect(modern.code, modern.stderr).toBe(2);
+    expect(modern.stderr).toContain('refused. Pass --sampling-command CMD to answer');
+    expect(modern.stderr).toContain('Under 2026-07-28 the refusal cannot be sent to the server');
+    expect(modern.stderr).not.toContain('bug in mcpkit');
   });
 
   it('--sampling-command answers sampling: the request on stdin, the result on stdout', async () => {
@@ -284,7 +302,22 @@ describe.concurrent('mcpkit against the demo server over Streamable HTTP', { tim
   });
 
   it('--verbose prints every JSON-RPC message both ways, with timing', async () => {
-    const run = await mcpkit('call', url, 'slow_count', 'steps=1', 'delayMs=10', '--verbose');
+    const modern = await mcpkit('call', url, 'slow_count', 'steps=1', 'delayMs=10', '--verbose');
+    expect(modern.code, modern.stderr).toBe(0);
+    expect(modern.stderr).toMatch(
+      /^\[\s*\d+\.\d ms\] → \{"jsonrpc":"2\.0","id":\d+,"method":"server\/discover"/m,
+    );
+    // The 2025 handshake, pinned with --era 2025.
+    const run = await mcpkit(
+      'call',
+      url,
+      'slow_count',
+      'steps=1',
+      'delayMs=10',
+      '--verbose',
+      '--era',
+      '2025',
+    );
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/^\[\s*\d+\.\d ms\] → \{"jsonrpc":"2\.0","id":\d+,"method":"initialize"/m);
     expect(run.stderr).toMatch(
@@ -330,18 +363,27 @@ describe.concurrent('mcpkit against the demo server over Streamable HTTP', { tim
       mcpkit('complete', '--json', url, 'translate', 'language=Ge'),
       mcpkit('complete', url, 'demo://items/{category}/{id}', 'id=', 'category=cheese'),
     ]);
-    expect(json(prompt)).toEqual({ completion: { values: ['German'], total: 1, hasMore: false } });
+    expect(json(prompt)).toMatchObject({ completion: { values: ['German'], total: 1, hasMore: false } });
+    expect(json(prompt).completion).toEqual({ values: ['German'], total: 1, hasMore: false });
     expect(template.stdout).toBe('brie\ncomte\nfeta\n');
   });
 
   it('info shows the server, revision and capabilities; --json the initialize result', async () => {
-    const [human, exact] = await Promise.all([mcpkit('info', url), mcpkit('info', '--json', url)]);
+    const [human, exact, modern] = await Promise.all([
+      mcpkit('info', '--era', '2025', url),
+      mcpkit('info', '--json', '--era', '2025', url),
+      mcpkit('info', url),
+    ]);
     expect(human.stdout).toMatch(/^Server\s+mcpkit-demo 0\.1\.0 \(mcpkit demo server\)$/m);
     expect(human.stdout).toMatch(/^Protocol\s+2025-11-25$/m);
     expect(human.stdout).toMatch(/^Era\s+2025 \(initialize session\)$/m);
     expect(human.stdout).toContain('tasks (');
     expect(json(exact)).toMatchObject({ protocolVersion: '2025-11-25', serverInfo: { name: 'mcpkit-demo' } });
     expect(json(exact).instructions).toContain('one small example of every MCP 2025-11-25 feature');
+    // The default era: 2026-07-28, with tasks as the extension.
+    expect(modern.stdout).toMatch(/^Protocol\s+2026-07-28$/m);
+    expect(modern.stdout).toMatch(/^Era\s+2026 \(per-request metadata, no session\)$/m);
+    expect(modern.stdout).toContain('extensions (io.modelcontextprotocol/tasks)');
   });
 
   it('ping measures a round trip', async () => {
@@ -362,9 +404,10 @@ describe.concurrent('mcpkit against the demo server over Streamable HTTP', { tim
     const server = start(['serve', '--stateless', '--json-response', '--port', '0']);
     try {
       const served = await statelessUrl(server);
+      // --era 2025: a 2025 client of a server without sessions (2026-07-28 has none anyway).
       const [echo, info] = await Promise.all([
-        mcpkit('call', '--json', served, 'echo', 'text=stateless'),
-        mcpkit('info', '--json', served),
+        mcpkit('call', '--json', '--era', '2025', served, 'echo', 'text=stateless'),
+        mcpkit('info', '--json', '--era', '2025', served),
       ]);
       expect(json(echo)).toEqual({ content: [{ type: 'text', text: 'stateless' }] });
       // No sessions, so no tasks: a task could never be reached again.
@@ -379,10 +422,12 @@ describe.concurrent('mcpkit against the demo server over Streamable HTTP', { tim
     const server = start(['serve', '--stateless', '--json-response', '--port', '0']);
     try {
       const served = await statelessUrl(server);
+      // --era 2025: a stateless 2025 server cannot ask; under 2026-07-28 it asks in input rounds
+      // (tests/era-2026-default-client.test.ts).
       const runs = await Promise.all([
-        mcpkit('call', served, 'summarize', 'text=Long text'),
-        mcpkit('call', served, 'book_table'),
-        mcpkit('call', served, 'list_roots', '--root', 'docs'),
+        mcpkit('call', '--era', '2025', served, 'summarize', 'text=Long text'),
+        mcpkit('call', '--era', '2025', served, 'book_table'),
+        mcpkit('call', '--era', '2025', served, 'list_roots', '--root', 'docs'),
       ]);
       for (const run of runs) {
         expect(run.code).toBe(4);
@@ -693,9 +738,11 @@ describe.concurrent('bad input gets a clear error and the right exit code', { ti
       typed: { content: [{ type: 'text', text: 'n is "many"' }], structuredContent: { n: 'many' } },
     };
     const server = `const answers=${JSON.stringify(answers)};let b='';process.stdin.setEncoding('utf8').on('data',d=>{b+=d;let i;while((i=b.indexOf('\\n'))>=0){const m=JSON.parse(b.slice(0,i));b=b.slice(i+1);if(m.id===undefined)continue;const result=answers[m.method]??answers[m.params.name];process.stdout.write(JSON.stringify({jsonrpc:'2.0',id:m.id,result})+'\\n')}})`;
+    // --era 2025: the script answers the 2025 handshake only (its reply to server/discover has
+    // neither result nor error).
     const [bare, typed] = await Promise.all([
-      mcpkit('call', 'bare', '--', process.execPath, '-e', server),
-      mcpkit('call', 'typed', '--', process.execPath, '-e', server),
+      mcpkit('call', '--era', '2025', 'bare', '--', process.execPath, '-e', server),
+      mcpkit('call', '--era', '2025', 'typed', '--', process.execPath, '-e', server),
     ]);
     expect(bare.code, bare.stderr).toBe(3);
     expect(bare.stderr).toContain('Protocol error: the server\'s answer to tools/call has no "content" list');

@@ -10,12 +10,15 @@ async function connect(server: McpServer, client: Client) {
   return session;
 }
 
+// These handlers answer server-to-client requests of a 2025 session (progress, server cancellation,
+// extension methods): 2026-07-28 has none of these for input requests, so the clients pin '2025'.
 describe('ClientRequestContext: what client handlers get, mirroring the server', () => {
   it('a sampling handler reports progress, reads the request and the session revision, and hears cancellation', async () => {
     const seen: Array<{ ctx: ClientRequestContext; aborted: () => boolean }> = [];
     const client = new McpClient(
       { name: 'c', version: '1' },
       {
+        protocolEra: '2025',
         sampling: async (_params, ctx) => {
           seen.push({ ctx, aborted: () => ctx.signal.aborted });
           await ctx.progress(1, 2, 'thinking');
@@ -57,7 +60,10 @@ describe('ClientRequestContext: what client handlers get, mirroring the server',
     const abortedWith = new Promise((resolve) => {
       aborted = resolve;
     });
-    const client = new McpClient({ name: 'c', version: '1' }, { capabilities: { roots: {} } });
+    const client = new McpClient(
+      { name: 'c', version: '1' },
+      { protocolEra: '2025', capabilities: { roots: {} } },
+    );
     client.setRequestHandler('roots/list', (_params, ctx) => {
       ctx.signal.addEventListener('abort', () => aborted(ctx.signal.reason));
       return new Promise(() => {});
@@ -77,7 +83,7 @@ describe('ClientRequestContext: what client handlers get, mirroring the server',
   });
 
   it('an extension method handler sends a notification tied to its request', async () => {
-    const client = new McpClient({ name: 'c', version: '1' });
+    const client = new McpClient({ name: 'c', version: '1' }, { protocolEra: '2025' });
     client.setRequestHandler('com.example/ask', async (params, ctx) => {
       await ctx.notify('com.example/thinking', { about: params.q });
       return { answer: 42 };

@@ -67,7 +67,8 @@ afterAll(async () => {
 
 /** A client through the balancer that counts what it hears, and knows which node holds its GET. */
 class Listener {
-  readonly client = new McpClient({ name: 'listener', version: '1.0.0' });
+  // '2025': it listens on the session's GET stream (ModernListener, below, is the 2026 one).
+  readonly client = new McpClient({ name: 'listener', version: '1.0.0' }, { protocolEra: '2025' });
   readonly heard: string[] = [];
   getNode = -1;
 
@@ -200,7 +201,7 @@ it('reaches a 2026-07-28 listen stream on one node with changes made on the othe
 }, 60_000);
 
 it('relays server.log by level to every node, and keeps a function-filtered broadcast on its node', async () => {
-  const client = new McpClient({ name: 'logs', version: '1.0.0' });
+  const client = new McpClient({ name: 'logs', version: '1.0.0' }, { protocolEra: '2025' });
   const heard: string[] = [];
   client.onLog((log) => {
     heard.push(String(log.data));

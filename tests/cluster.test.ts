@@ -49,9 +49,12 @@ describe('three nodes behind nginx round-robin', () => {
   it('serves one session from every node: tools, progress, logging, sampling and elicitation during a call', async () => {
     const upstreams: string[] = [];
     const logs: string[] = [];
+    // '2025' in this file: one session served from every node (sessions, tasks, GET streams in
+    // Redis) is what is under test.
     const client = new McpClient(
       { name: 'cluster-client', version: '1.0.0' },
       {
+        protocolEra: '2025',
         sampling: async () => ({
           role: 'assistant',
           content: { type: 'text', text: 'A short summary.' },
@@ -99,7 +102,7 @@ describe('three nodes behind nginx round-robin', () => {
 
   it('runs tasks across nodes: created on one, polled, resulted and cancelled through the others', async () => {
     const upstreams: string[] = [];
-    const client = new McpClient({ name: 'tasker', version: '1.0.0' });
+    const client = new McpClient({ name: 'tasker', version: '1.0.0' }, { protocolEra: '2025' });
     await client.connect(
       new StreamableHttpClientTransport(cluster.balancer.url, { fetch: recordingFetch(upstreams) }),
     );
@@ -131,7 +134,7 @@ describe('three nodes behind nginx round-robin', () => {
       if (call) runsOn = nodeOf(response);
       return response;
     }) as typeof fetch;
-    const client = new McpClient({ name: 'orphaned-tasks', version: '1.0.0' });
+    const client = new McpClient({ name: 'orphaned-tasks', version: '1.0.0' }, { protocolEra: '2025' });
     await client.connect(new StreamableHttpClientTransport(cluster.balancer.url, { fetch: fetchRecording }));
     const created = await callToolAsTask(
       client,
@@ -167,7 +170,7 @@ describe('three nodes behind nginx round-robin', () => {
   }, 30_000);
 
   it('reaches a subscriber with resources/updated whichever node holds its GET stream', async () => {
-    const client = new McpClient({ name: 'subscriber', version: '1.0.0' });
+    const client = new McpClient({ name: 'subscriber', version: '1.0.0' }, { protocolEra: '2025' });
     const updates: string[] = [];
     client.onNotification('notifications/resources/updated', (params) => {
       updates.push(String(params.uri));

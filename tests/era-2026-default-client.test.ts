@@ -8,6 +8,7 @@ import {
   CapabilityError,
   combineObservers,
   createInMemoryPair,
+  LocalError,
   McpError,
   MissingRequiredClientCapabilityError,
   RequestTimeoutError,
@@ -157,5 +158,77 @@ describe('observers see the revision of each 2026-07-28 request, not the unnegot
       );
     expect(echo).toHaveLength(1);
     expect(echo[0]).toContain('mcp_protocol_version="2026-07-28"');
+  });
+});
+
+describe('the default era: 2026-07-28 first, unless the client says otherwise', () => {
+  async function connectTo(options: McpClientOptions): Promise<McpClient> {
+    const server = new McpServer({ name: 'both-eras', version: '1.0.0' });
+    servers.push(server);
+    server.tool('echo', () => 'hi');
+    const [clientSide, serverSide] = createInMemoryPair({ serialize: true });
+    server.connect(serverSide);
+    const client = new McpClient({ name: 'c', version: '1' }, options);
+    await client.connect(clientSide);
+    return client;
+  }
+
+  it('speaks 2026-07-28 by default; listed initialize revisions or protocolEra "2025" keep initialize', async () => {
+    const plain = await connectTo({});
+    expect([plain.era, plain.protocolVersion]).toEqual(['2026', '2026-07-28']);
+    const listed = await connectTo({ protocolVersions: ['2025-06-18'] });
+    expect([listed.era, listed.protocolVersion]).toEqual(['2025', '2025-06-18']);
+    const pinned = await connectTo({ protocolEra: '2025' });
+    expect([pinned.era, pinned.protocolVersion]).toEqual(['2025', '2025-11-25']);
+    const both = await connectTo({ protocolEra: 'auto', protocolVersions: ['2025-06-18'] });
+    expect(both.era).toBe('2026');
+  });
+});
+
+describe('a client handler that throws while answering an input request (no error form in 2026-07-28)', () => {
+  function askingServer(): McpServer {
+    const server = new McpServer({ name: 'asks', version: '1.0.0' });
+    servers.push(server);
+    const prompt = { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'hi' } }] };
+    server.tool('sample', async (_args, ctx) => {
+      await ctx.sample({ ...prompt, maxTokens: 5 });
+      return 'done';
+    });
+    server.tool('elicit', async (_args, ctx) => {
+      await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: {} } });
+      return 'done';
+    });
+    return server;
+  }
+
+  it('fails the call locally with a message that says why, the handler error as its cause', async () => {
+    const server = askingServer();
+    const refusal = new Error('the user said no');
+    const [clientSide, serverSide] = createInMemoryPair({ serialize: true });
+    server.connect(serverSide);
+    const client = new McpClient(
+      { name: 'c', version: '1' },
+      {
+        sampling: () => {
+          throw refusal;
+        },
+        elicitation: {
+          form: () => {
+            throw refusal;
+          },
+        },
+      },
+    );
+    await client.connect(clientSide);
+    expect(client.era).toBe('2026');
+    const sampled = await client.callTool('sample', {}).catch((error: unknown) => error);
+    expect(sampled).toBeInstanceOf(LocalError);
+    expect(sampled).not.toBeInstanceOf(McpError);
+    expect((sampled as LocalError).cause).toBe(refusal);
+    expect((sampled as Error).message).toMatch(
+      /"sampling\/createMessage" handler failed: the user said no\. 2026-07-28 has no way to send that error to the server/,
+    );
+    const elicited = await client.callTool('elicit', {}).catch((error: unknown) => error);
+    expect((elicited as Error).message).toContain(`To refuse, answer { action: 'decline' }.`);
   });
 });

@@ -4,6 +4,8 @@
  * 404 + -32601, GET/DELETE 405, a missing client capability 400 + -32021, logs only at a
  * requested level, and subscriptions/listen streams without a session.
  */
+import { McpClient } from '@mcpkit/client';
+import { StreamableHttpClientTransport } from '@mcpkit/client/http';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
 import { McpServer, promptSupport, resourceSupport, text } from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
@@ -264,6 +266,39 @@ describe('2026-07-28 and 2025 envelopes side by side', () => {
     });
     await response.arrayBuffer();
     expect(response.status).toBe(400); // 2025 stateful mode: the session id is required
+  });
+});
+
+describe('2026-07-28 over HTTP: cancellation', () => {
+  it('closing an SSE answer stream cancels its request, though the endpoint keeps events for 2025 resumption', async () => {
+    // The stream has event ids (the default event store), but a 2026 request has no session to
+    // resume it with: the lost stream is the cancellation (streamable-http.mdx, "Cancellation").
+    const waiting = new McpServer({ name: 'cancel-2026', version: '1.0.0' });
+    let aborted = false;
+    waiting.tool('wait', {}, async (_args, ctx) => {
+      await ctx.progress(1, 2, 'started');
+      await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+      aborted = true;
+      return 'stopped';
+    });
+    const endpoint = await serve(createStreamableHttpHandler(waiting), { path: '/mcp' });
+    const client = new McpClient({ name: 'c', version: '1' });
+    try {
+      await client.connect(new StreamableHttpClientTransport(endpoint.url));
+      expect(client.era).toBe('2026');
+      const controller = new AbortController();
+      const started = new Promise<void>((resolve) => {
+        client
+          .callTool('wait', {}, { signal: controller.signal, onProgress: () => resolve() })
+          .catch(() => {});
+      });
+      await started;
+      controller.abort(new Error('the user pressed Ctrl-C'));
+      await expect.poll(() => aborted).toBe(true);
+    } finally {
+      await client.close();
+      await endpoint.close();
+    }
   });
 });
 

@@ -40,7 +40,12 @@ async function connect(
   const server = new McpServer({ name: 'folder', version: '1.0.0' }, { resources: resourceSupport });
   const folder = serveFolder(server, tree.data, options);
   const served = await serve(createStreamableHttpHandler(server), { path: '/mcp' });
-  const client = new McpClient({ name: 'folder-client', version: '1.0.0' }, clientOptions);
+  // '2025': the tests assert 2025-11-25's -32002 for a file that is not there (2026-07-28 says
+  // -32602) and roots re-read on notifications/roots/list_changed, which needs a session.
+  const client = new McpClient(
+    { name: 'folder-client', version: '1.0.0' },
+    { protocolEra: '2025', ...clientOptions },
+  );
   await client.connect(new StreamableHttpClientTransport(new URL(served.url)));
   cleanups.push(
     () => served.close(),

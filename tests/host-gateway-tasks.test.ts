@@ -200,7 +200,12 @@ describe('an upstream task that needs input (the everything server)', () => {
 
 describe('tasks through the gateway (McpClient over HTTP)', () => {
   it('callToolAndWait sees the statuses and gets the result of a stdio upstream task', async () => {
-    const client = new McpClient({ name: 'mcpkit', version: '1.0.0' }, { onError: () => {} });
+    // '2025': a 2025 task through the gateway (a 2026-07-28 client gets the result here, but its
+    // onStatus hears nothing today); the 2026 gateway path is tested in host-gateway-2026.
+    const client = new McpClient(
+      { name: 'mcpkit', version: '1.0.0' },
+      { protocolEra: '2025', onError: () => {} },
+    );
     closers.push(() => client.close());
     await client.connect(new StreamableHttpClientTransport(new URL(served.url)));
     const seen: string[] = [];

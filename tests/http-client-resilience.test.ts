@@ -139,9 +139,11 @@ function renewingSessions() {
 
 async function connect(url: string, options: StreamableHttpClientTransportOptions = {}) {
   const errors: Error[] = [];
+  // '2025': resumption with Last-Event-ID, session re-initialization and the exact requests a
+  // session makes (GET stream, DELETE) are the 2025 transport's behaviour.
   const client = new Client(
     { name: 'resilience', version: '1.0.0' },
-    { onError: (error) => errors.push(error) },
+    { protocolEra: '2025', onError: (error) => errors.push(error) },
   );
   cleanups.push(() => client.close());
   const transport = new http.StreamableHttpClientTransport(url, options);

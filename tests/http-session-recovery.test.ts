@@ -60,7 +60,8 @@ describe.each(TRANSPORTS)('session recovery over HTTP with %s', (_name, makeTran
   it('after the server process is killed and restarted, the client re-subscribes and re-applies its log level', async () => {
     const first = await startServer(0);
     const port = Number(new URL(first.url).port);
-    const client = new McpClient({ name: 'survivor', version: '1.0.0' });
+    // '2025' in this file: what is recovered is a session (subscriptions, log level, its streams).
+    const client = new McpClient({ name: 'survivor', version: '1.0.0' }, { protocolEra: '2025' });
     const transport = makeTransport(first.url);
     await client.connect(transport);
     const updates: string[] = [];
@@ -97,7 +98,7 @@ describe('a plain client over HTTP when the server dies', () => {
   it('a call in flight when the server dies fails with an error that says so; the next call, after the restart, succeeds', async () => {
     const first = await startServer(0);
     const port = Number(new URL(first.url).port);
-    const client = new McpClient({ name: 'survivor', version: '1.0.0' });
+    const client = new McpClient({ name: 'survivor', version: '1.0.0' }, { protocolEra: '2025' });
     // No stream resumption: the dropped answer stream fails its call at once.
     await client.connect(new StreamableHttpClientTransport(first.url, { maxRetries: 0 }));
 

@@ -17,10 +17,14 @@ function pair(server = new Server({ name: 'srv', version: '1.0.0' }, { instructi
   return { server, session, clientSide, serverSide };
 }
 
+// The initialize lifecycle of the 2025 era: clients that name no revisions pin '2025' (a client
+// given protocolVersions speaks only those, so needs no pin).
+const LEGACY = { protocolEra: '2025' } as const;
+
 describe('lifecycle', () => {
   it('initializes, negotiates the latest revision and exchanges pings both ways', async () => {
     const { session, clientSide } = pair();
-    const client = new Client({ name: 'cli', version: '0.1.0' });
+    const client = new Client({ name: 'cli', version: '0.1.0' }, LEGACY);
     const result = await client.connect(clientSide);
     expect(result.protocolVersion).toBe('2025-11-25');
     expect(result.serverInfo).toEqual({ name: 'srv', version: '1.0.0' });
@@ -92,7 +96,7 @@ describe('lifecycle', () => {
       return { tools: [] };
     });
     const { clientSide } = pair(server);
-    const client = new Client({ name: 'c', version: '1' });
+    const client = new Client({ name: 'c', version: '1' }, LEGACY);
     await client.connect(clientSide);
     // The server declared no "tools" capability, so the client refuses to send tools/list.
     await expect(client.request('tools/list', {})).rejects.toBeInstanceOf(CapabilityError);
@@ -113,7 +117,7 @@ describe('lifecycle', () => {
     const { clientSide } = pair(server);
     const client = new Client(
       { name: 'c', version: '1' },
-      { capabilities: { roots: { listChanged: true } } },
+      { ...LEGACY, capabilities: { roots: { listChanged: true } } },
     );
     client.setRequestHandler(
       'roots/list',
@@ -127,7 +131,7 @@ describe('lifecycle', () => {
     const server = new Server({ name: 'srv', version: '1' }, { capabilities: { tools: {} } });
     server.setRequestHandler('tools/list', () => new Promise(() => {}));
     const { clientSide, session } = pair(server);
-    const client = new Client({ name: 'c', version: '1' });
+    const client = new Client({ name: 'c', version: '1' }, LEGACY);
     await client.connect(clientSide);
     const pending = client.request('tools/list', {});
     await new Promise((r) => setTimeout(r, 0));
@@ -155,7 +159,7 @@ describe('server and client mirror each other', () => {
   });
 
   it('overriding ping throws on the client as it does on the server', () => {
-    const client = new Client({ name: 'c', version: '1' });
+    const client = new Client({ name: 'c', version: '1' }, LEGACY);
     expect(() => client.setRequestHandler('ping', () => ({}))).toThrow(
       /"ping" is answered by the client itself/,
     );
@@ -177,7 +181,7 @@ describe('server and client mirror each other', () => {
     const { clientSide } = pair(server);
     const client = new Client(
       { name: 'c', version: '1' },
-      { capabilities: { roots: { listChanged: true } } },
+      { ...LEGACY, capabilities: { roots: { listChanged: true } } },
     );
     await client.connect(clientSide);
     await client.notify('notifications/roots/list_changed');

@@ -52,11 +52,17 @@ function featureServer(errors: Error[]): McpServer {
   return server;
 }
 
-/** A client that declares sampling and never answers it (so the server's request times out). */
+/**
+ * A client that declares sampling and never answers it (so the server's request times out). On
+ * '2025': the server's `ctx.sample({ timeout })` bounds a request in flight, which 2026-07-28 has not.
+ */
 async function connectSilentSampler(server: McpServer | Server) {
   const [clientSide, serverSide] = createInMemoryPair({ serialize: true });
   server.connect(serverSide);
-  const client = new Client({ name: 'silent', version: '1.0.0' }, { capabilities: { sampling: {} } });
+  const client = new Client(
+    { name: 'silent', version: '1.0.0' },
+    { protocolEra: '2025', capabilities: { sampling: {} } },
+  );
   client.setRequestHandler('sampling/createMessage', () => new Promise(() => {}));
   await client.connect(clientSide);
   return client;

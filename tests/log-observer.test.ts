@@ -54,9 +54,11 @@ function loggedServer(observer: Observer): McpServer {
 async function connectOverHttp(server: McpServer, clientObserver?: Observer): Promise<McpClient> {
   const served = await serve(createStreamableHttpHandler(server), { path: '/mcp' });
   cleanups.push(() => served.close());
+  // '2025': these tests log a session's life (handshake, session opened and closed); the 2026-07-28
+  // client has its own test below.
   const client = new McpClient(
     { name: 'log-peer', version: '1.2.3' },
-    clientObserver ? { observer: clientObserver } : {},
+    { protocolEra: '2025', ...(clientObserver ? { observer: clientObserver } : {}) },
   );
   const headers = { authorization: `Bearer ${TOKEN}`, cookie: `sid=${TOKEN}` };
   await client.connect(new StreamableHttpClientTransport(served.url, { headers }));

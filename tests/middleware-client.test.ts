@@ -17,6 +17,10 @@ import { McpServer, type ServerSession } from '@mcpkit/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
+// Tests that hear the server's session (its requests and notifications) or count what the client
+// sends around `initialize` build their client with LEGACY: those are 2025-era exchanges.
+const LEGACY = { protocolEra: '2025' } as const;
+
 async function connect(client: McpClient) {
   const server = new McpServer({ name: 'mw', version: '1.0.0' }, { onError: () => {} });
   server.tool('echo', { inputSchema: z.object({ text: z.string() }) }, ({ text }) => text);
@@ -101,7 +105,7 @@ describe('client middleware: the sending side', () => {
   });
 
   it('may answer a request itself without sending it, or refuse it by throwing', async () => {
-    const client = new McpClient({ name: 'c', version: '1' });
+    const client = new McpClient({ name: 'c', version: '1' }, LEGACY);
     const sent: string[] = [];
     client.use(async (ctx, next) => {
       if (ctx.direction !== 'send') return next();
@@ -120,7 +124,7 @@ describe('client middleware: the sending side', () => {
 
 describe('client middleware: the receiving side', () => {
   it('sees the requests and notifications the server sends, before their handlers', async () => {
-    const client = new McpClient({ name: 'c', version: '1' });
+    const client = new McpClient({ name: 'c', version: '1' }, LEGACY);
     const received: ClientMiddlewareContext[] = [];
     const logged: unknown[] = [];
     client.onNotification('notifications/message', (params) => logged.push(params.data));
@@ -145,7 +149,7 @@ describe('client middleware: the receiving side', () => {
   });
 
   it('an unknown method from the server is refused before the middleware, as without it', async () => {
-    const client = new McpClient({ name: 'c', version: '1' });
+    const client = new McpClient({ name: 'c', version: '1' }, LEGACY);
     const seen: string[] = [];
     client.use((ctx, next) => {
       seen.push(ctx.method);

@@ -49,9 +49,12 @@ async function setup(sending: (ctx: ServerMiddlewareContext, next: () => Promise
   server.onSessionInitialized((session) => sessions.push(session));
   const maxTokens: number[] = [];
   const progress: string[] = [];
+  // '2025': the middleware under test sees the session's requests to the client (sampling,
+  // elicitation, roots, ping) as requests; 2026-07-28 has input-required results instead.
   const client = new McpClient(
     { name: 'c', version: '1' },
     {
+      protocolEra: '2025',
       sampling: (params) => {
         maxTokens.push(params.maxTokens);
         return { role: 'assistant', content: { type: 'text', text: 'sampled' }, model: 'm' };

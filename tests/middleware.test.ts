@@ -40,7 +40,8 @@ function makeServer() {
 async function connect(server: McpServer, authInfo?: AuthInfo) {
   const [clientSide, serverSide] = createInMemoryPair({ serialize: true, extra: authInfo && { authInfo } });
   server.connect(serverSide);
-  const client = new McpClient({ name: 'mw-client', version: '1.0.0' });
+  // '2025': hooks under test see `initialize`, the session's revision and client notifications.
+  const client = new McpClient({ name: 'mw-client', version: '1.0.0' }, { protocolEra: '2025' });
   await client.connect(clientSide);
   return client;
 }

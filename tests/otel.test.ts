@@ -73,6 +73,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+const LEGACY = { protocolEra: '2025' } as const;
+
 function observer() {
   return createOtelObserver({ tracerProvider, meterProvider });
 }
@@ -103,9 +105,16 @@ async function startServer() {
   return { server, url: served.url };
 }
 
-/** A host client with the observer, connected over Streamable HTTP and closed after the test. */
+/**
+ * A host client with the observer, connected over Streamable HTTP and closed after the test. On
+ * '2025' (LEGACY): the spans and metrics under test carry a session id, the session's own
+ * notifications and requests to the client, and session histograms, which 2026-07-28 has not.
+ */
 async function connectHost(url: string, options: McpClientOptions = {}): Promise<McpClient> {
-  const client = new McpClient({ name: 'host', version: '1.0.0' }, { observer: observer(), ...options });
+  const client = new McpClient(
+    { name: 'host', version: '1.0.0' },
+    { observer: observer(), ...LEGACY, ...options },
+  );
   await client.connect(new StreamableHttpClientTransport(url));
   cleanups.push(() => client.close());
   return client;
@@ -232,7 +241,7 @@ describe('@mcpkit/otel with the OpenTelemetry SDK', () => {
 
   it('records the operation and session histograms with the advisory buckets', async () => {
     const { url } = await startServer();
-    const client = new McpClient({ name: 'host', version: '1.0.0' }, { observer: observer() });
+    const client = new McpClient({ name: 'host', version: '1.0.0' }, { observer: observer(), ...LEGACY });
     await client.connect(new StreamableHttpClientTransport(url));
     for (let i = 0; i < 3; i++) await client.callTool('echo', { text: String(i) });
     await client.close();

@@ -51,7 +51,9 @@ describe('Prometheus metrics', () => {
     const toServer = new PassThrough();
     const toClient = new PassThrough();
     server.connect(new StdioServerTransport({ stdin: toServer, stdout: toClient }));
-    const client = new McpClient({ name: 'stdio-peer', version: '1.0.0' });
+    // '2025' here and below: the metrics under test count sessions and SSE streams with their stored
+    // events, which a 2026-07-28 client (no session, no resumable streams) does not make.
+    const client = new McpClient({ name: 'stdio-peer', version: '1.0.0' }, { protocolEra: '2025' });
     await client.connect(new StdioServerTransport({ stdin: toClient, stdout: toServer }));
     const url = await metricsUrl(metrics);
 
@@ -156,7 +158,7 @@ describe('Prometheus metrics', () => {
     const streams = async () => value(await scrape(url), 'mcpkit_server_sse_streams_open', {});
     const events = async () => value(await scrape(url), 'mcpkit_server_event_store_events', {});
 
-    const client = new McpClient({ name: 'sse-peer', version: '1.0.0' });
+    const client = new McpClient({ name: 'sse-peer', version: '1.0.0' }, { protocolEra: '2025' });
     await client.connect(new StreamableHttpClientTransport(served.url));
     cleanups.push(() => client.close());
     await client.callTool('echo', { text: 'first' });

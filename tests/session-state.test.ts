@@ -75,7 +75,8 @@ describe('session state record', () => {
     first.onSessionInitialized((s) => {
       session = s;
     });
-    const client = new McpClient({ name: 'resumer', version: '2.0.0' });
+    // '2025': a session's state (subscriptions, log level) is what is saved and restored.
+    const client = new McpClient({ name: 'resumer', version: '2.0.0' }, { protocolEra: '2025' });
     first.connect(await link.plug());
     await client.connect(link);
     const updates: string[] = [];

@@ -488,6 +488,7 @@ describe('client task receiver: clients that cannot run tasks', () => {
     const client = new Client(
       { name: 'low-level', version: '1.0.0' },
       {
+        protocolEra: '2025', // as connect() above: the server's requests to the client are 2025-era
         capabilities: {
           sampling: {},
           elicitation: { form: {} },

@@ -175,6 +175,19 @@ describe('the login options and verbs', () => {
   });
 });
 
+describe('--era', () => {
+  it('defaults to auto for the client commands, and takes 2025 or 2026 to pin an era', () => {
+    expect(parseCommandLine(['ping', 'http://h/mcp'])).toMatchObject({ settings: { era: 'auto' } });
+    expect(parseCommandLine(['ping', '--era', '2025', 'http://h/mcp'])).toMatchObject({
+      settings: { era: '2025' },
+    });
+    expect(parseCommandLine(['ping', '--era', '2026', '--', 'node', 's.js'])).toMatchObject({
+      settings: { era: '2026' },
+    });
+    expect(usage(['ping', '--era', 'new', 'http://h/mcp'])).toContain('--era must be auto, 2026 or 2025');
+  });
+});
+
 describe('gateway options', () => {
   it('reads --era as the revision spoken to HTTP upstreams, 2025 by default', () => {
     expect(parseCommandLine(['gateway', '--config', 'mcp.json', '--http', '--era', '2026'])).toMatchObject({

@@ -481,7 +481,7 @@ function gatewaySettings(values: Values): GatewaySettings {
     transport: values.stdio ? 'stdio' : 'http',
     port: values.port === undefined ? DEFAULT_HTTP_PORT : parsePort(values.port as string, 'port'),
     host: (values.host as string | undefined) ?? DEFAULT_HTTP_HOST,
-    era: parseEra(values.era as string | undefined),
+    era: parseEra(values.era as string | undefined, '2025'),
     ...observing(values),
   };
 }
@@ -620,7 +620,7 @@ function clientSettings(values: Values, target: TargetSpec): ClientSettings {
     samplingCommand: values['sampling-command'] as string | undefined,
     roots: values.root ?? [],
     logLevel: parseLogLevel(values['log-level'] as string | undefined),
-    era: parseEra(values.era as string | undefined),
+    era: parseEra(values.era as string | undefined, 'auto'),
     auth: {
       clientId: values['client-id'] as string | undefined,
       clientSecret: values['client-secret'] as string | undefined,
@@ -798,9 +798,12 @@ function editDistance(a: string, b: string): number {
 
 export { closest as closestName };
 
-/** `--era auto|2026|2025`; default 2025, as the client's. */
-function parseEra(text: string | undefined): 'auto' | '2026' | '2025' {
-  if (text === undefined) return '2025';
+/**
+ * `--era auto|2026|2025`; `fallback` when absent: `auto` (the client's default) for the commands,
+ * `2025` for the gateway's upstreams (the host's default: its policies rest on 2025 sessions).
+ */
+function parseEra(text: string | undefined, fallback: 'auto' | '2025'): 'auto' | '2026' | '2025' {
+  if (text === undefined) return fallback;
   if (text === 'auto' || text === '2026' || text === '2025') return text;
   throw usageError(`--era must be auto, 2026 or 2025; got "${text}"`);
 }

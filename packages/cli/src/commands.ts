@@ -12,6 +12,7 @@ import {
   type ProgressUpdate,
   type Prompt,
   type ReadResourceResult,
+  TASKS_EXTENSION,
   type Task,
   type Tool,
 } from '@mcpkit/core';
@@ -220,8 +221,7 @@ async function call(
   }
   let result: CallToolResult;
   if (action.task || support === 'required') {
-    const canTask = client.serverCapabilities?.tasks?.requests?.tools?.call !== undefined;
-    if (!canTask)
+    if (!serverRunsToolTasks(client))
       throw usageError(
         `Tool "${tool.name}" wants a task, but the server does not declare task support for tools/call`,
       );
@@ -245,6 +245,16 @@ async function call(
   const code = printToolResult(tool.name, result, context);
   checkStructuredOutput(tool, result);
   return code;
+}
+
+/** Whether the server runs `tools/call` as tasks: the 2025 capability, or the 2026-07-28 extension. */
+function serverRunsToolTasks(client: McpClient): boolean {
+  const capabilities = client.serverCapabilities;
+  if (client.era === '2026') {
+    const extensions = capabilities?.extensions as Record<string, unknown> | undefined;
+    return extensions?.[TASKS_EXTENSION] !== undefined;
+  }
+  return capabilities?.tasks?.requests?.tools?.call !== undefined;
 }
 
 /**
@@ -326,7 +336,18 @@ function printToolResult(name: string, result: CallToolResult, context: VerbCont
 }
 
 async function read(uri: string, context: VerbContext): Promise<ExitCodeValue> {
-  const result = await context.client.readResource(uri, requestOptions(context, true));
+  const result = await context.client
+    .readResource(uri, requestOptions(context, true))
+    .catch((error: unknown) => {
+      // 2026-07-28 says -32602 where 2025 said -32002 for an unknown resource: the same failure.
+      if (
+        context.client.era === '2026' &&
+        error instanceof McpError &&
+        error.code === ErrorCode.InvalidParams
+      )
+        throw new McpError(ErrorCode.ResourceNotFound, error.message, error.data);
+      throw error;
+    });
   context.clearProgress();
   expectList(result, 'contents', 'resources/read');
   if (context.settings.json) writeJson(context.stdout, result);

@@ -26,7 +26,8 @@ const CLIENT_OPTIONS = `Options:
   --sampling-command CMD   answer sampling requests: CMD gets the request as JSON on stdin and
                            prints the result (JSON, or plain text taken as the reply)
   --log-level LEVEL        ask the server for log messages from LEVEL up (debug … emergency)
-  --era ERA                protocol era: 2025 (default, initialize), auto (probe for 2026-07-28), 2026
+  --era ERA                protocol era: auto (default: 2026-07-28 if the server speaks it, else
+                           initialize), 2026 (require it), 2025 (initialize only)
   -v, --verbose            print every JSON-RPC message, both ways, with timing, on stderr
                            (tokens and secrets are redacted)
   --client-id ID           log in with this pre-registered OAuth client (else mcpkit registers

@@ -28,7 +28,12 @@ import type { FormTerminal } from './form.js';
 import { helpText, VERSION } from './help.js';
 import { createStyle, type OutputStream, type Style, wantsColor } from './output.js';
 import { ProgressBar } from './progress.js';
-import { elicitationHandlers, rootsFromDirectories, samplingHandler } from './serverRequests.js';
+import {
+  elicitationHandlers,
+  rootsFromDirectories,
+  SAMPLING_REFUSED,
+  samplingHandler,
+} from './serverRequests.js';
 import { StderrWatch } from './serverStderr.js';
 import { createTransport, describeTarget, type ResolvedTarget, resolveTarget } from './target.js';
 import { WatchedTransport } from './trace.js';
@@ -356,9 +361,12 @@ async function applyLogLevel(
   screen: Screen,
   signal: AbortSignal,
 ): Promise<void> {
-  if (!settings.logLevel) return;
-  if (client.serverCapabilities?.logging) await client.setLoggingLevel(settings.logLevel, { signal });
-  else screen.notice('The server does not offer logging; --log-level is ignored.');
+  // A 2025 server sends every log message until told a level; a 2026-07-28 one sends none unless
+  // each request names one. The CLI shows a server's logs the same way in both eras.
+  const level = settings.logLevel ?? (client.era === '2026' ? 'debug' : undefined);
+  if (!level) return;
+  if (client.serverCapabilities?.logging) await client.setLoggingLevel(level, { signal });
+  else if (settings.logLevel) screen.notice('The server does not offer logging; --log-level is ignored.');
 }
 
 /** How the target is written in hints: the URL, `-- command`, or the config options. */
@@ -477,11 +485,27 @@ function describeFailure(error: unknown, context: FailureContext | undefined): C
     );
   }
   if (error instanceof McpError) return serverError(error);
+  if (findCause(error, isSamplingRefusal)) return samplingRefusedLocally();
   const message = error instanceof Error ? error.message : String(error);
   return new CliError(
     ExitCode.Internal,
     `Unexpected failure: ${message}`,
     'This is a bug in mcpkit; rerun with --verbose and report it',
+  );
+}
+
+const isSamplingRefusal = (e: unknown): e is McpError => e instanceof McpError && e.code === SAMPLING_REFUSED;
+
+/**
+ * The CLI refused a sampling request of a 2026-07-28 server: that revision has no way to send the
+ * refusal back (under 2025 the server heard it and its tool reported the error), so the call
+ * stopped in the client.
+ */
+function samplingRefusedLocally(): CliError {
+  return new CliError(
+    ExitCode.Usage,
+    'The server needs a model completion (sampling) to answer, which mcpkit gives only with --sampling-command. Under 2026-07-28 the refusal cannot be sent to the server, so the call stopped here.',
+    'Pass --sampling-command CMD (or --era 2025, so that the server hears the refusal)',
   );
 }
 

@@ -54,7 +54,7 @@ import {
   toError,
 } from '@mcpkit/core/internal';
 import { ClientRequestContext } from './context.js';
-import { DEFAULT_MAX_INPUT_ROUNDS, followInputRounds } from './era/inputRequests.js';
+import { DEFAULT_MAX_INPUT_ROUNDS, followInputRounds, inputHandlerFailed } from './era/inputRequests.js';
 import {
   type ModernVersion,
   modernCapabilities,
@@ -130,7 +130,8 @@ export interface ClientOptions {
   capabilities?: ClientCapabilities;
   /**
    * `initialize` revisions this client accepts, newest first; the first is requested. Default:
-   * all.
+   * all. Given without `protocolEra`, it also pins the era to `'2025'`: a client that lists the
+   * revisions it accepts is not moved to 2026-07-28, which it did not list.
    */
   protocolVersions?: readonly ProtocolVersion[];
   /** Default timeout of requests in ms. Default 60 000 (progress extends it). */
@@ -158,8 +159,9 @@ export interface ClientOptions {
   /**
    * Which era to speak: `'auto'` probes with `server/discover` and speaks 2026-07-28 with a
    * server that answers it, else falls back to `initialize` (2025-11-25 and older); `'2026'`
-   * requires 2026-07-28; `'2025'` (default for now, see docs/2026-07-28.md §11) always uses
-   * `initialize`, without a probe.
+   * requires 2026-07-28; `'2025'` always uses `initialize`, without a probe (for 2025 session
+   * behaviour: resumption, per-session log level, roots `list_changed`; docs/2026-07-28.md §11).
+   * Default `'auto'`, or `'2025'` when `protocolVersions` is given.
    */
   protocolEra?: ProtocolEra;
   /**
@@ -375,11 +377,11 @@ export class Client {
     );
     this.connectionInstance = connection;
     await connection.start();
-    // 'auto' is opt-in for now. Tasks have their 2026-07-28 form (the extension), but a client
-    // defaulting to 'auto' still changes 2025 behaviour callers rely on (a refused sampling or
-    // elicitation answers the server with an error only in a session; session resumption and
-    // re-initialization, per-session log levels): see docs/2026-07-28.md §11.
-    const era = this.options.protocolEra ?? '2025';
+    // 'auto' by default: 2026-07-28 where the server speaks it, `initialize` otherwise. Callers
+    // relying on 2025 session behaviour pin '2025' (docs/2026-07-28.md §11). A caller that lists
+    // the revisions it accepts (`protocolVersions`, all of them `initialize` ones) and names no era
+    // gets those revisions only, never a 2026-07-28 it did not list.
+    const era = this.options.protocolEra ?? (this.options.protocolVersions ? '2025' : 'auto');
     if (era !== '2025') {
       const modern = await this.probe(connection, era, options);
       if (modern) return this.settle(transport, modern.result, modern.version);
@@ -416,7 +418,7 @@ export class Client {
       const cause = outcome.cause instanceof Error ? outcome.cause.message : String(outcome.cause);
       throw new LocalError(
         `The server does not speak 2026-07-28, which protocolEra "2026" requires (server/discover: ${cause})`,
-        { cause: outcome.cause },
+        outcome.cause,
       );
     } catch (error) {
       await connection.close().catch(() => {});
@@ -628,14 +630,24 @@ export class Client {
     );
   }
 
-  /** Runs this client's handler for one input request of an `input_required` result. */
+  /**
+   * Runs this client's handler for one input request of an `input_required` result. A handler
+   * that throws fails the call here: 2026-07-28 has no error form in `inputResponses` (under 2025
+   * the error went back to the server), and the message says so rather than passing the
+   * handler's error off as the server's answer.
+   */
   private async answerInput(request: IncomingRequest): Promise<unknown> {
     if (!this.requestHandlers.has(request.method)) {
       throw new LocalError(
         `The server asked for "${request.method}" input, which this client has no handler for (and did not declare)`,
       );
     }
-    return this.handleRequest(request);
+    try {
+      return await this.handleRequest(request);
+    } catch (error) {
+      if (request.stopped) throw error; // the call was cancelled or timed out: its own error stands
+      throw inputHandlerFailed(request.method, error);
+    }
   }
 
   /**

@@ -156,6 +156,28 @@ function within<T>(work: Promise<T>, bound: AnswerBound, onTimeout: (error: Erro
   return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * The local error for a client handler that threw while answering an input request. 2026-07-28
+ * has no error form in `inputResponses` (and servers must not count on a retry), so the call
+ * fails on the client and the server never hears of it; the message says so, and how an
+ * elicitation handler refuses instead. The handler's error is the `cause`.
+ *
+ * @example
+ * ```ts
+ * throw inputHandlerFailed('sampling/createMessage', new Error('the user said no'));
+ * ```
+ */
+export function inputHandlerFailed(method: string, error: unknown): LocalError {
+  const why = error instanceof Error ? error.message : String(error);
+  const refuse = method === 'elicitation/create' ? ` To refuse, answer { action: 'decline' }.` : '';
+  return new LocalError(
+    `This client's "${method}" handler failed: ${why.slice(0, 200)}. 2026-07-28 has no way to send ` +
+      `that error to the server, so the call fails here and the server does not see it.${refuse} ` +
+      `Where the server speaks 2025-11-25 too, protocolEra: '2025' sends it the error.`,
+    error,
+  );
+}
+
 /** One entry of `inputRequests` as the request a handler answers; cancelled with the call. */
 function inputRequest(key: string, entry: unknown, signal: AbortSignal | undefined): IncomingRequest {
   const method = isRecord(entry) ? entry.method : undefined;

@@ -59,7 +59,7 @@ export async function probeServer(send: DiscoverSender): Promise<ProbeOutcome> {
       if (error.code !== ModernErrorCode.UnsupportedProtocolVersion) {
         throw new LocalError(
           `The server speaks ${version} but refused server/discover (${error.code}): ${error.message}`,
-          { cause: error },
+          error,
         );
       }
       const retry = pickModernVersion(error.data);

@@ -653,9 +653,9 @@ export class StreamableHttpClientTransport implements Transport {
     if (stream.kind === 'post' && stream.lastEventId === undefined) {
       const drop = reason === undefined ? 'it ended' : `it broke off (${reason})`;
       const why = stream.resumable
-        ? 'with no event id to resume from'
-        : '(revision 2026-07-28 answer streams cannot be resumed)';
-      this.giveUp(stream, new HttpTransportError(`${drop} before the answer, ${why}`));
+        ? ', with no event id to resume from'
+        : ' (revision 2026-07-28 answer streams cannot be resumed)';
+      this.giveUp(stream, new HttpTransportError(`${drop} before the answer${why}`));
       return;
     }
     const retries = this.reconnection.maxRetries;

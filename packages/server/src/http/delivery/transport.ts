@@ -384,7 +384,9 @@ export class HttpSessionTransport implements Transport, SessionStateHolder, Stre
   /** @internal A stream lost its connection (the client went away). */
   streamDisconnected(stream: LogicalStream): void {
     if (this.isClosed || !stream.live || !stream.exchange) return; // the standalone stream waits
-    if (this.runtime.eventStore && stream.hasIds) return; // the client can resume
+    // The client can resume, unless the session is a throwaway one (stateless mode, every
+    // 2026-07-28 request): no session id to resume with, so a lost stream is the cancellation.
+    if (!this.stateless && this.runtime.eventStore && stream.hasIds) return;
     this.abandon(stream.exchange);
   }
 

@@ -23,6 +23,11 @@ export interface ClusterNode {
   readonly taskStore: TaskStore;
   /** For `--rate-limit`: one limit per client across every node (fails closed while Redis is down). */
   readonly rateLimitStore: RateLimitStore;
+  /**
+   * The secret that seals 2026-07-28 `requestState`, the same on every node (kept in Redis), so a
+   * retry that lands on another node than the round before can be opened there.
+   */
+  readonly requestStateKeys: readonly string[];
   close(): Promise<void>;
 }
 
@@ -58,10 +63,12 @@ export async function joinCluster(url: string, log: (line: string) => void): Pro
   const sessionStore = new RedisSessionStore(redis);
   const taskStore = new RedisTaskStore(redis, { onError: (error) => log(`tasks: ${error.message}`) });
   const eventStore = new RedisEventStore(redis);
+  const requestStateKeys = [await sharedSecret(redis, STATE_KEY)];
   return {
     handlerOptions: { sessionStore, eventStore },
     taskStore,
     rateLimitStore: new RedisBucketStore(redis, { onError }),
+    requestStateKeys,
     close: async () => {
       eventStore.close();
       taskStore.close();
@@ -69,6 +76,21 @@ export async function joinCluster(url: string, log: (line: string) => void): Pro
       redis.disconnect();
     },
   };
+}
+
+type RedisClient = Awaited<ReturnType<typeof connectRedis>>;
+
+/** Where the cluster's `requestState` sealing secret lives in Redis. */
+const STATE_KEY = 'mcpkit:requestState:secret';
+
+/** The secret under `key`: the first node to come up makes it (SET NX), every node reads it. */
+async function sharedSecret(redis: RedisClient, key: string): Promise<string> {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  const made = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  await redis.set(key, made, 'NX');
+  const secret = await redis.get(key);
+  if (secret === null) throw new CliError(ExitCode.Connection, `Redis lost the key ${key} just written`);
+  return secret;
 }
 
 /** The URL without its password, for messages. */

@@ -62,7 +62,10 @@ export async function serve(settings: ServeSettings, io: CliIo): Promise<number>
     tasks: !stateless,
     stateless,
     taskStore: cluster?.taskStore,
-    serverOptions: { observer: cliObserver(settings, metrics, io) },
+    serverOptions: {
+      observer: cliObserver(settings, metrics, io),
+      ...(cluster ? { requestStateKeys: cluster.requestStateKeys } : {}),
+    },
   });
   serveFolders(server, settings.folders, io, log);
   // Per principal when a request carries one, else per session (per address on stateless HTTP);

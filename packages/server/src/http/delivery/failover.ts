@@ -30,7 +30,7 @@ export interface FailoverHost {
  * ```
  */
 export function keepRequest(transport: FailoverHost, body: ClassifiedBody): void {
-  if (!transport.streams.runtime.eventStore?.claimStream) return;
+  if (!transport.streams.store?.claimStream) return;
   const request = transport.cluster!.claimable(body);
   const exchange = request && transport.exchanges.get(request.id);
   if (!exchange || exchange.options.opensSession || exchange.request) return;

@@ -81,7 +81,7 @@ export class SessionStreams implements StreamListener {
 
   /** Stream ids only leave the process as event ids, which need a store: a counter suffices without. */
   private streamId(sequence: number): string {
-    return this.runtime.eventStore ? `${this.streamPrefix}${this.streamTag}${sequence}` : String(sequence);
+    return this.store ? `${this.streamPrefix}${this.streamTag}${sequence}` : String(sequence);
   }
 
   /** Made on first use: a stateless request without an event store never needs one. */
@@ -112,7 +112,7 @@ export class SessionStreams implements StreamListener {
   /** Records the request with its stream, so another node can run it again (cluster fail-over). */
   claim(stream: LogicalStream, request: JsonRpcRequest): void {
     try {
-      this.settle(this.runtime.eventStore!.claimStream!(stream.id, JSON.stringify(request)));
+      this.settle(this.store!.claimStream!(stream.id, JSON.stringify(request)));
     } catch (error) {
       this.runtime.report(toError(error));
     }
@@ -133,7 +133,7 @@ export class SessionStreams implements StreamListener {
 
   /** The standalone stream is shared between the nodes serving this session (see `clustered`). */
   sharesStandalone(): boolean {
-    return this.host.clustered && this.runtime.eventStore?.followEventsAfter !== undefined;
+    return this.host.clustered && this.store?.followEventsAfter !== undefined;
   }
 
   /** Lets go of the shared standalone stream this node held in the store. */
@@ -141,7 +141,7 @@ export class SessionStreams implements StreamListener {
     if (!stream.held) return;
     stream.held = false;
     try {
-      this.settle(this.runtime.eventStore!.releaseStream?.(stream.id));
+      this.settle(this.store!.releaseStream?.(stream.id));
     } catch (error) {
       this.runtime.report(toError(error));
     }
@@ -158,10 +158,19 @@ export class SessionStreams implements StreamListener {
     return this.standaloneStream;
   }
 
+  /**
+   * The event store, or none for a throwaway session (stateless mode, every 2026-07-28 request):
+   * with no session id to resume with, its streams cannot be resumed, so storing their events would
+   * only cost, and a clustered store would treat them as streams to hand over to another node.
+   */
+  get store(): EventStore | undefined {
+    return this.host.stateless ? undefined : this.runtime.eventStore;
+  }
+
   /** Priming events (and so SSE polling) need an event store and a 2025-11-25+ client. */
   primes(): boolean {
     const version = this.host.protocolVersion;
-    return this.runtime.eventStore !== undefined && version !== undefined && version >= POLLING_REVISION;
+    return this.store !== undefined && version !== undefined && version >= POLLING_REVISION;
   }
 
   enqueue(stream: LogicalStream, op: StreamOp): void {
@@ -216,7 +225,7 @@ export class SessionStreams implements StreamListener {
 
   private emit(stream: LogicalStream, data: string): Promise<void> | void {
     if (stream.rerun?.repeats(data)) return;
-    const store = this.runtime.eventStore;
+    const store = this.store;
     if (!store) {
       this.write(stream, undefined, data);
       return;
@@ -258,7 +267,7 @@ export class SessionStreams implements StreamListener {
     this.live.delete(stream.id);
     stream.connection?.close();
     stream.connection = undefined;
-    const store = this.runtime.eventStore;
+    const store = this.store;
     if (stream.hasIds && store?.endStream) this.settle(store.endStream(stream.id));
     if (stream.hasIds && store?.deleteStream && !this.host.stateless) this.rememberEnded(stream.id);
   }
@@ -270,7 +279,7 @@ export class SessionStreams implements StreamListener {
   private rememberEnded(streamId: string): void {
     this.endedStreams ??= [];
     if (this.endedStreams.push(streamId) > MAX_ENDED_STREAMS)
-      this.forget(this.runtime.eventStore!, this.endedStreams.shift()!);
+      this.forget(this.store!, this.endedStreams.shift()!);
   }
 
   private detach(stream: LogicalStream, retry: number | undefined): void {
@@ -299,7 +308,7 @@ export class SessionStreams implements StreamListener {
       connection.owner = stream;
       stream.connection = connection;
     };
-    const replayed = this.runtime.eventStore!.replayEventsAfter(lastEventId, (id, data) => {
+    const replayed = this.store!.replayEventsAfter(lastEventId, (id, data) => {
       connection.write(messageEvent(data, id));
     });
     if (isPromise(replayed))
@@ -316,7 +325,7 @@ export class SessionStreams implements StreamListener {
    */
   closeAll(keepEvents: boolean): void {
     if (this.standaloneStream) this.releaseShared(this.standaloneStream);
-    const store = keepEvents ? undefined : this.runtime.eventStore;
+    const store = keepEvents ? undefined : this.store;
     for (const stream of this.live.values()) {
       stream.live = false;
       // Queued resumes would otherwise leave their GETs hanging.
@@ -327,7 +336,7 @@ export class SessionStreams implements StreamListener {
       if (store?.deleteStream) this.forget(store, stream.id);
       // A copy closing alone leaves the stream to the others, but gives up its claim on it.
       else if (keepEvents && stream.exchange?.request)
-        this.settle(this.runtime.eventStore?.endStream?.(stream.id));
+        this.settle(this.store?.endStream?.(stream.id));
     }
     this.live.clear();
     if (store?.deleteStream && this.endedStreams) for (const id of this.endedStreams) this.forget(store, id);

@@ -44,10 +44,10 @@ export interface ExtensionHost {
  *
  * @example
  * ```ts
- * const method: ExtensionMethod = extensionGetTask;
+ * const ack: ExtensionTaskMethod = async () => ({}); // answers every call with an empty result
  * ```
  */
-export type ExtensionMethod = (
+export type ExtensionTaskMethod = (
   host: ExtensionHost,
   params: Record<string, unknown>,
   context: RequestContext,
@@ -79,7 +79,7 @@ export function requireTasksExtension(context: RequestContext, method: string): 
  * server.setRequestHandler('tasks/get', (params, ctx) => extensionGetTask(host, params, ctx));
  * ```
  */
-export const extensionGetTask: ExtensionMethod = async (host, params, context) => {
+export const extensionGetTask: ExtensionTaskMethod = async (host, params, context) => {
   const { taskId, requestor, task } = await knownTask(host, 'tasks/get', params, context);
   const outcome = isTerminalStatus(task.status) ? await host.store.getResult(taskId, requestor) : undefined;
   return detailedTask(task, outcome, host.runner.get(taskId)?.inputs?.requests());
@@ -95,7 +95,7 @@ export const extensionGetTask: ExtensionMethod = async (host, params, context) =
  * server.setRequestHandler('tasks/update', (params, ctx) => extensionUpdateTask(host, params, ctx));
  * ```
  */
-export const extensionUpdateTask: ExtensionMethod = async (host, params, context) => {
+export const extensionUpdateTask: ExtensionTaskMethod = async (host, params, context) => {
   const { taskId, requestor } = await knownTask(host, 'tasks/update', params, context);
   // The codec lifts `inputResponses` out of every 2026-07-28 request (it is MRTR's retry field too).
   const responses = context.modern ? context.modern.inputResponses : params.inputResponses;
@@ -115,7 +115,7 @@ export const extensionUpdateTask: ExtensionMethod = async (host, params, context
  * server.setRequestHandler('tasks/cancel', (params, ctx) => extensionCancelTask(host, params, ctx));
  * ```
  */
-export const extensionCancelTask: ExtensionMethod = async (host, params, context) => {
+export const extensionCancelTask: ExtensionTaskMethod = async (host, params, context) => {
   const { taskId, requestor, task } = await knownTask(host, 'tasks/cancel', params, context);
   if (!isTerminalStatus(task.status)) {
     await host.store.cancel(taskId, requestor, 'The task was cancelled by request').catch(() => {

@@ -381,7 +381,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder, Stre
     this.finish(exchange, Refuse.invalid('the client disconnected'));
   }
 
-  /** @internal A stream lost its connection (the client went away). */
+  /** A stream lost its connection (the client went away); `StreamHost`, called by the delivery streams. */
   streamDisconnected(stream: LogicalStream): void {
     if (this.isClosed || !stream.live || !stream.exchange) return; // the standalone stream waits
     // The client can resume, unless the session is a throwaway one (stateless mode, every

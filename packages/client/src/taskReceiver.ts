@@ -21,7 +21,6 @@ import {
   type CreateTaskResult,
   ErrorCode,
   IncomingRequest,
-  InMemoryTaskStore,
   isSupportedProtocolVersion,
   McpError,
   type OutgoingRequestOptions,

@@ -9,13 +9,7 @@
  * and listed through its JSON Schema converter.
  * @module
  */
-import type {
-  JsonSchemaValidator,
-  StandardSchemaV1,
-  ToolJsonSchema,
-  ValidationIssue,
-  ValidationResult,
-} from '@mcpkit/core';
+import type { JsonSchemaValidator, StandardSchemaV1, ToolJsonSchema, ValidationResult } from '@mcpkit/core';
 import { isStandardSchema, schemaDialect } from '@mcpkit/core/internal';
 import { standardValidator, toJsonSchema } from '@mcpkit/schema';
 

@@ -335,8 +335,7 @@ export class SessionStreams implements StreamListener {
       stream.connection = undefined;
       if (store?.deleteStream) this.forget(store, stream.id);
       // A copy closing alone leaves the stream to the others, but gives up its claim on it.
-      else if (keepEvents && stream.exchange?.request)
-        this.settle(this.store?.endStream?.(stream.id));
+      else if (keepEvents && stream.exchange?.request) this.settle(this.store?.endStream?.(stream.id));
     }
     this.live.clear();
     if (store?.deleteStream && this.endedStreams) for (const id of this.endedStreams) this.forget(store, id);

@@ -67,7 +67,6 @@ import {
   type ExtensionSender,
   followTask,
   isCreatedTask,
-  startAbandonable,
   TASK_HANDLING,
   withTasksExtension,
 } from './era/tasks.js';
@@ -568,37 +567,20 @@ export class Client {
     params: Record<string, unknown> | undefined,
     options: OutgoingRequestOptions | undefined,
   ): Promise<R> {
+    const send = (retry: Record<string, unknown>) =>
+      this.connection.request(method, this.envelope({ ...params, ...retry }, version), options);
     const answer = (request: IncomingRequest) => this.answerInput(request);
+    const rounds = this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     const timeoutMs = options?.timeout ?? this.options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
     const bound = { method, timeoutMs };
-    const rounds = (roundOptions: OutgoingRequestOptions | undefined) =>
-      followInputRounds(
-        (retry) =>
-          this.connection.request(method, this.envelope({ ...params, ...retry }, version), roundOptions),
-        answer,
-        this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
-        roundOptions,
-        bound,
-      );
-    if (method !== Method.ToolsCall) return rounds(options) as Promise<R>;
+    const done = followInputRounds(send, answer, rounds, options, bound);
+    if (method !== Method.ToolsCall) return done as Promise<R>;
     // The tasks extension: the server may answer with a task, which this client follows to its end.
     const handling = options ? TASK_HANDLING.get(options) : undefined;
-    const request: ExtensionSender = (name, taskParams, taskOptions) =>
-      this.connection.request(name, this.envelope(taskParams, version), taskOptions);
-    const signal = options?.signal;
-    // An abort while the answer is on its way would orphan a task only that answer names.
-    const done = signal
-      ? startAbandonable(
-          signal,
-          (inner) => rounds({ ...options, signal: inner }),
-          (late) => {
-            if (isCreatedTask(late))
-              void request('tasks/cancel', { taskId: late.taskId }, {}).catch(() => {});
-          },
-        )
-      : rounds(options);
     return done.then((result) => {
       if (!isCreatedTask(result) || handling?.raw) return result;
+      const request: ExtensionSender = (name, taskParams, taskOptions) =>
+        this.connection.request(name, this.envelope(taskParams, version), taskOptions);
       return followTask(request, answer, result, options, bound, handling?.onStatus);
     }) as Promise<R>;
   }

@@ -165,56 +165,6 @@ export async function followTask(
   }
 }
 
-/**
- * How long a `tools/call` the caller abandoned stays open under 2026-07-28, for an answer that may be
- * on its way: a task in it exists on the server and is known by nothing but that answer.
- */
-export const ABANDONED_CALL_GRACE_MS = 3_000;
-
-/**
- * Starts a request under the tasks extension so that aborting `signal` cannot orphan a task. The
- * caller's promise rejects at once; the request itself stays open up to
- * {@link ABANDONED_CALL_GRACE_MS} (then it is torn down, which cancels a plain call on the server),
- * and an answer arriving meanwhile is given to `late`, which cancels the task it names.
- *
- * @example
- * ```ts
- * declare const signal: AbortSignal;
- * declare function call(inner: AbortSignal): Promise<unknown>;
- * const first = startAbandonable(signal, call, (result) => console.log('arrived after the abort', result));
- * ```
- */
-export function startAbandonable<T>(
-  signal: AbortSignal,
-  start: (inner: AbortSignal) => Promise<T>,
-  late: (result: T) => void,
-): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  const inner = new AbortController();
-  const first = start(inner.signal);
-  return new Promise<T>((resolve, reject) => {
-    let grace: ReturnType<typeof setTimeout> | undefined;
-    const onAbort = () => {
-      reject(signal.reason);
-      grace = setTimeout(() => inner.abort(signal.reason), ABANDONED_CALL_GRACE_MS);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    first.then(
-      (result) => {
-        signal.removeEventListener('abort', onAbort);
-        if (grace === undefined) return resolve(result);
-        clearTimeout(grace);
-        late(result);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        if (grace !== undefined) clearTimeout(grace);
-        reject(error);
-      },
-    );
-  });
-}
-
 /** Answers the input requests not answered before (keys are unique over a task's life). */
 async function answerOpen(
   send: ExtensionSender,

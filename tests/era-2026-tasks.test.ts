@@ -195,11 +195,15 @@ describe('tasks as the 2026-07-28 extension', () => {
     const { url, gate, server } = await start();
     const modern = await client(url, '2026');
     const controller = new AbortController();
-    const call = modern.callTool('render', { scene: 6 }, { signal: controller.signal });
-    await gate.started;
-    controller.abort(new Error('caller gave up'));
+    // Aborted once the client holds the task (its first status): an abort while the
+    // CreateTaskResult is still on its way cannot reach the task (see docs/2026-07-28.md §11).
+    const call = callToolAndWait(
+      modern,
+      'render',
+      { scene: 6 },
+      { signal: controller.signal, onStatus: () => controller.abort(new Error('caller gave up')) },
+    );
     await expect(call).rejects.toThrow();
-    // The client sends tasks/cancel after the abort; a loaded machine may take longer than poll's 1 s default.
     await expect.poll(() => gate.aborted, { timeout: 15_000 }).toBeInstanceOf(Error);
     expect(server.tasks).toBeDefined();
   });
@@ -253,7 +257,9 @@ describe('tasks as the 2026-07-28 extension', () => {
     const { url } = await start();
     const legacy = await client(url, '2025');
     const { task } = await callToolAsTask(legacy, 'broken', {});
-    await expect.poll(async () => (await getTask(legacy, task.taskId)).status, { timeout: 15_000 }).toBe('failed');
+    await expect
+      .poll(async () => (await getTask(legacy, task.taskId)).status, { timeout: 15_000 })
+      .toBe('failed');
     await expect(getTaskResult(legacy, task.taskId)).resolves.toMatchObject({ isError: true });
   });
 

@@ -82,6 +82,8 @@ describe('conformance fixture server', () => {
     client = new McpClient(
       { name: 'fixture-smoke', version: '1.0.0' },
       {
+        // The 2025-11-25 suite's fixture is under test (sessions, SSE resumption): 2025 pinned.
+        protocolEra: '2025',
         elicitation: { form: () => ({ action: 'accept', content: {} }) },
         sampling: () => ({ role: 'assistant', content: { type: 'text', text: 'hi there' }, model: 'm' }),
         // The SIGTERM test kills the server under the client; its failed DELETE is expected.

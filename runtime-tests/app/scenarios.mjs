@@ -44,6 +44,8 @@ async function connect(url, cleanups, { onGet, openGetStream = true } = {}) {
   const client = new McpClient(
     { name: 'runtime-tests', version: '1.0.0' },
     {
+      // The scenarios check 2025 sessions (the GET stream, stateless refusals): 2025 pinned.
+      protocolEra: '2025',
       onError: () => {},
       sampling: async (params) => ({
         role: 'assistant',

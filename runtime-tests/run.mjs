@@ -10,7 +10,7 @@
  *     side (`n/a` in the table);
  *   - the server's and client's stderr must stay empty (a runtime's warnings about the code fail),
  *     except for a notice the README documents, which must then be exactly that notice;
- *   - a runtime's documented limitation (workerd: stateless only, no disconnect signal) is asserted
+ *   - a runtime's documented limitation (workerd: stateless only, no promised disconnect signal) is asserted
  *     by its scenario and recorded as "documented limitation: …" in the results, never skipped.
  * Runtimes are installed from npm into node_modules/.cache/runtimes on first use (scripts/lib/runtimes.mjs);
  * Chromium is Debian's /usr/bin/chromium (scripts/install-chromium.sh), driven by playwright-core.

@@ -184,14 +184,13 @@ export const SCENARIOS = {
       await rawCancel(url, transport.sessionId, 1);
     }
     if (limitation) {
-      // The runtime documents that it never tells the handler: assert that, so a runtime that starts
-      // to (or a handler that stops relying on it) fails here until the README is updated.
+      // The runtime documents that it may or may not tell the handler (workerd cancelled the SSE
+      // body in one CI run out of many): what must hold is that the dropped call does not take the
+      // server with it, and the note records which way it went this time.
       await sleep(EVENT_WAIT_MS);
-      check(
-        !(await state()).aborted,
-        `the handler's signal fired although documented not to (${limitation})`,
-      );
-      return limitation;
+      const { started, aborted } = await state();
+      check(started, 'the server forgot the hanging call after its client left');
+      return `${limitation} (this run: ${aborted ? 'it fired' : 'it did not fire'})`;
     }
     await eventually(
       "the handler's signal firing after the client left",

@@ -77,7 +77,7 @@ const WORKERD_LIMITATIONS = {
   'sampling during a call': `${STATELESS_ONLY}: no requests to the client, the tool fails`,
   'list_changed to an idle session': `${STATELESS_ONLY}: no sessions, a GET answers 405`,
   'disconnect reaches the handler signal':
-    'documented limitation: workerd tells a Worker nothing when its client leaves (neither request.signal, read by the JSON mode with enable_request_signal on, nor a cancel of the SSE response body), so ctx.signal does not fire',
+    'documented limitation: workerd does not promise to tell a Worker that its client left (request.signal, read by the JSON mode with enable_request_signal on, and a cancel of the SSE response body fire only sometimes), so ctx.signal may or may not fire',
 };
 
 const workerd = {

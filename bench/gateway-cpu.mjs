@@ -34,7 +34,7 @@ const transport = new StdioClientTransport({
   args: [...profile, server],
   stderr: 'inherit',
 });
-const client = new McpClient({ ...CLIENT_INFO });
+const client = new McpClient({ ...CLIENT_INFO }, { protocolEra: process.env.ERA ?? '2025' });
 await client.connect(transport);
 
 /** The gateway's one child (its upstream), from /proc. */

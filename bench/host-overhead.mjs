@@ -39,7 +39,7 @@ const hostOptions = { servers: [entry], connector: inMemory, policy: { echo: { t
 async function clientOf(server) {
   const [clientSide, serverSide] = createInMemoryPair();
   server.connect(serverSide);
-  const client = new McpClient({ ...CLIENT_INFO });
+  const client = new McpClient({ ...CLIENT_INFO }, { protocolEra: '2025' });
   await client.connect(clientSide);
   return client;
 }

@@ -88,7 +88,7 @@ async function measure(calls) {
   const { CLIENT_INFO, TOOL_NAME } = await import('./lib/echo.mjs');
   const [clientSide, serverSide] = createInMemoryPair();
   createMcpkitEchoServer().connect(serverSide);
-  const client = new McpClient({ ...CLIENT_INFO });
+  const client = new McpClient({ ...CLIENT_INFO }, { protocolEra: '2025' });
   await client.connect(clientSide);
   const lanes = 16;
   const run = (count) =>

@@ -5,7 +5,7 @@ import { CLIENT_INFO, TOOL_NAME } from '../lib/echo.mjs';
 
 /** @type {(options: { url: string }) => Promise<import('./driver.js').BenchSession>} */
 export async function connect({ url }) {
-  const client = new McpClient({ ...CLIENT_INFO });
+  const client = new McpClient({ ...CLIENT_INFO }, { protocolEra: '2025' });
   await client.connect(new StreamableHttpClientTransport(url));
   return {
     call: (text) => client.callTool(TOOL_NAME, { text }),

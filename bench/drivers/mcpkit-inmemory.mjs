@@ -9,7 +9,7 @@ export async function connect() {
   const server = createMcpkitEchoServer();
   const [clientTransport, serverTransport] = createInMemoryPair();
   server.connect(serverTransport);
-  const client = new McpClient({ ...CLIENT_INFO });
+  const client = new McpClient({ ...CLIENT_INFO }, { protocolEra: '2025' });
   await client.connect(clientTransport);
   return {
     call: (text) => client.callTool(TOOL_NAME, { text }),

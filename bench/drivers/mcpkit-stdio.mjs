@@ -15,7 +15,7 @@ export async function connect({ command, args, cwd, env }) {
     stderr: 'inherit',
     inheritEnv: true,
   });
-  const client = new McpClient({ ...CLIENT_INFO });
+  const client = new McpClient({ ...CLIENT_INFO }, { protocolEra: '2025' });
   await client.connect(transport);
   return {
     call: (text) => client.callTool(TOOL_NAME, { text }),

@@ -60,6 +60,7 @@ import {
   modernCapabilities,
   type ProtocolEra,
   removedInModern,
+  envelopeEntries,
   withEnvelope,
 } from './era/modern.js';
 import { probeServer } from './era/negotiate.js';
@@ -231,6 +232,10 @@ export class Client {
   private modern: ModernVersion | undefined;
   /** The log level sent in every modern request's `_meta` (2026-07-28 has no `logging/setLevel`). */
   private modernLogLevel: LoggingLevel | undefined;
+  /** The envelope's `_meta` entries for the version and log level they were built for. */
+  private envelopeEntries:
+    | { version: ModernVersion; logLevel: LoggingLevel | undefined; meta: Readonly<Record<string, unknown>> }
+    | undefined;
   private readonly requestHandlers = new Map<string, ClientRequestHandler>();
   private readonly notificationHandlers = new Map<string, Set<ClientNotificationHandler>>();
   private implied: ClientCapabilities = {};
@@ -470,14 +475,31 @@ export class Client {
     return result;
   }
 
-  /** `params` with the 2026-07-28 envelope: version, capabilities, client info, log level. */
-  private envelope(params: Record<string, unknown> | undefined, version: ModernVersion) {
-    return withEnvelope(params, {
-      version,
-      capabilities: withTasksExtension(modernCapabilities(this.capabilities)),
-      clientInfo: this.info,
-      logLevel: this.modernLogLevel,
-    });
+  /**
+   * `params` (with a retry's fields) under the 2026-07-28 envelope: version, capabilities, client
+   * info, log level. The entries are built once and again only when the version or log level
+   * changes (capabilities are fixed once connecting starts).
+   */
+  private envelope(
+    params: Record<string, unknown> | undefined,
+    version: ModernVersion,
+    retry?: Record<string, unknown>,
+  ) {
+    let entries = this.envelopeEntries;
+    if (entries?.version !== version || entries.logLevel !== this.modernLogLevel) {
+      entries = {
+        version,
+        logLevel: this.modernLogLevel,
+        meta: envelopeEntries({
+          version,
+          capabilities: withTasksExtension(modernCapabilities(this.capabilities)),
+          clientInfo: this.info,
+          logLevel: this.modernLogLevel,
+        }),
+      };
+      this.envelopeEntries = entries;
+    }
+    return withEnvelope(params, entries.meta, retry);
   }
 
   /**
@@ -568,7 +590,7 @@ export class Client {
     options: OutgoingRequestOptions | undefined,
   ): Promise<R> {
     const send = (retry: Record<string, unknown>) =>
-      this.connection.request(method, this.envelope({ ...params, ...retry }, version), options);
+      this.connection.request(method, this.envelope(params, version, retry), options);
     const answer = (request: IncomingRequest) => this.answerInput(request);
     const rounds = this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     const timeoutMs = options?.timeout ?? this.options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;

@@ -98,30 +98,77 @@ export interface EnvelopeSource {
 }
 
 /**
- * The params of a modern request: `params` with the envelope merged into its `_meta` (the
- * caller's own `_meta` keys, such as a progress token or trace context, are kept).
+ * The `_meta` entries of the envelope, built once per connection (and again when the log level
+ * changes) rather than per request: capabilities are fixed once a client connects.
  *
  * @example
  * ```ts
- * const params = withEnvelope({ name: 'echo' }, {
+ * const entries = envelopeEntries({
  *   version: '2026-07-28', capabilities: {}, clientInfo: { name: 'host', version: '1.0.0' }, logLevel: undefined,
  * });
+ * entries['io.modelcontextprotocol/protocolVersion']; // '2026-07-28'
+ * ```
+ */
+export function envelopeEntries(source: EnvelopeSource): Readonly<Record<string, unknown>> {
+  const entries: Record<string, unknown> = {};
+  entries[META.protocolVersion] = source.version;
+  entries[META.clientCapabilities] = source.capabilities;
+  entries[META.clientInfo] = source.clientInfo;
+  if (source.logLevel !== undefined) entries[META.logLevel] = source.logLevel;
+  return Object.freeze(entries);
+}
+
+/**
+ * The params of a modern request: `params` (and a retry's `inputResponses`/`requestState`) with
+ * the envelope merged into `_meta`; the caller's own `_meta` keys, such as a progress token or
+ * trace context, are kept, and the caller's objects are left as they were.
+ *
+ * Copied key by key on purpose: this runs for every 2026-07-28 request, and V8 gives object
+ * spreads of these long computed keys a slow path (about 8x slower here, measured with the
+ * progress token's copy in the engine).
+ *
+ * @example
+ * ```ts
+ * const params = withEnvelope({ name: 'echo' }, envelopeEntries({
+ *   version: '2026-07-28', capabilities: {}, clientInfo: { name: 'host', version: '1.0.0' }, logLevel: undefined,
+ * }));
  * params._meta['io.modelcontextprotocol/protocolVersion']; // '2026-07-28'
  * ```
  */
 export function withEnvelope(
   params: Record<string, unknown> | undefined,
-  source: EnvelopeSource,
+  entries: Readonly<Record<string, unknown>>,
+  retry?: Record<string, unknown>,
 ): Record<string, unknown> & { _meta: Record<string, unknown> } {
-  const own = isRecord(params?._meta) ? params._meta : undefined;
-  const meta: Record<string, unknown> = {
-    ...own,
-    [META.protocolVersion]: source.version,
-    [META.clientCapabilities]: source.capabilities,
-    [META.clientInfo]: source.clientInfo,
-  };
-  if (source.logLevel !== undefined) meta[META.logLevel] = source.logLevel;
-  return { ...params, _meta: meta };
+  const copy: Record<string, unknown> = {};
+  let own: unknown;
+  if (params !== undefined) {
+    for (const key in params) {
+      if (!Object.hasOwn(params, key)) continue;
+      if (key === '_meta') own = params[key];
+      else if (key === '__proto__') defineOwn(copy, key, params[key]);
+      else copy[key] = params[key];
+    }
+  }
+  if (retry !== undefined) {
+    for (const key in retry) if (Object.hasOwn(retry, key)) copy[key] = retry[key];
+  }
+  const meta: Record<string, unknown> = {};
+  if (isRecord(own)) {
+    for (const key in own) {
+      if (!Object.hasOwn(own, key)) continue;
+      if (key === '__proto__') defineOwn(meta, key, own[key]);
+      else meta[key] = own[key];
+    }
+  }
+  for (const key in entries) meta[key] = entries[key];
+  copy._meta = meta;
+  return copy as Record<string, unknown> & { _meta: Record<string, unknown> };
+}
+
+/** Copies an own `__proto__` member as data, as a spread would, instead of setting the prototype. */
+function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /**

@@ -25,7 +25,7 @@ import { type AnswerBound, answerAll } from './inputRequests.js';
  *
  * @example
  * ```ts
- * const send: ExtensionSender = (method, params, options) => connection.request(method, withEnvelope(params, source), options);
+ * const send: ExtensionSender = (method, params, options) => connection.request(method, withEnvelope(params, envelopeEntries(source)), options);
  * ```
  */
 export type ExtensionSender = (

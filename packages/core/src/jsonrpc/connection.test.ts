@@ -198,6 +198,18 @@ describe('requests and responses', () => {
     void connection.request('y', { _meta: { k: 1 } }, { resetTimeoutOnProgress: false }).catch(() => {});
     expect(transport.last().params).toEqual({ _meta: { k: 1 } });
   });
+
+  it("adds the progress token to a copy of the caller's _meta, own __proto__ key kept as data", () => {
+    const { transport, connection } = setup();
+    const meta = JSON.parse('{"io.modelcontextprotocol/protocolVersion":"2026-07-28","__proto__":{"x":1}}');
+    const params = { name: 'echo', _meta: meta };
+    void connection.request('tools/call', params).catch(() => {});
+    const sent = transport.last().params;
+    expect(Object.keys(sent)).toEqual(['name', '_meta']);
+    expect(Object.keys(sent._meta)).toEqual(['io.modelcontextprotocol/protocolVersion', '__proto__', 'progressToken']);
+    expect(Object.getPrototypeOf(sent._meta)).toBe(Object.prototype);
+    expect(Object.keys(meta)).toEqual(['io.modelcontextprotocol/protocolVersion', '__proto__']);
+  });
 });
 
 describe('timeouts', () => {

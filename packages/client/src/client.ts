@@ -56,11 +56,12 @@ import {
 import { ClientRequestContext } from './context.js';
 import { DEFAULT_MAX_INPUT_ROUNDS, followInputRounds, inputHandlerFailed } from './era/inputRequests.js';
 import {
+  envelopeEntries,
+  isInputRequired,
   type ModernVersion,
   modernCapabilities,
   type ProtocolEra,
   removedInModern,
-  envelopeEntries,
   withEnvelope,
 } from './era/modern.js';
 import { probeServer } from './era/negotiate.js';
@@ -589,22 +590,36 @@ export class Client {
     params: Record<string, unknown> | undefined,
     options: OutgoingRequestOptions | undefined,
   ): Promise<R> {
+    const first = this.connection.request(method, this.envelope(params, version), options);
+    // Nearly every answer is complete: only input rounds and tasks build what following them needs.
+    return first.then((result) =>
+      isInputRequired(result) || (method === Method.ToolsCall && isCreatedTask(result))
+        ? this.followModern(version, method, params, options, result)
+        : result,
+    ) as Promise<R>;
+  }
+
+  /** The rest of a 2026-07-28 request after its first answer: its input rounds, then its task. */
+  private async followModern(
+    version: ModernVersion,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: OutgoingRequestOptions | undefined,
+    first: unknown,
+  ): Promise<unknown> {
     const send = (retry: Record<string, unknown>) =>
       this.connection.request(method, this.envelope(params, version, retry), options);
     const answer = (request: IncomingRequest) => this.answerInput(request);
     const rounds = this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     const timeoutMs = options?.timeout ?? this.options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
     const bound = { method, timeoutMs };
-    const done = followInputRounds(send, answer, rounds, options, bound);
-    if (method !== Method.ToolsCall) return done as Promise<R>;
+    const result = await followInputRounds(first, send, answer, rounds, options, bound);
     // The tasks extension: the server may answer with a task, which this client follows to its end.
     const handling = options ? TASK_HANDLING.get(options) : undefined;
-    return done.then((result) => {
-      if (!isCreatedTask(result) || handling?.raw) return result;
-      const request: ExtensionSender = (name, taskParams, taskOptions) =>
-        this.connection.request(name, this.envelope(taskParams, version), taskOptions);
-      return followTask(request, answer, result, options, bound, handling?.onStatus);
-    }) as Promise<R>;
+    if (method !== Method.ToolsCall || !isCreatedTask(result) || handling?.raw) return result;
+    const request: ExtensionSender = (name, taskParams, taskOptions) =>
+      this.connection.request(name, this.envelope(taskParams, version), taskOptions);
+    return followTask(request, answer, result, options, bound, handling?.onStatus);
   }
 
   /**

@@ -68,7 +68,9 @@ const DETACHED: ConstructorParameters<typeof IncomingRequest>[0] = {
 };
 
 /**
- * Sends a request and follows its `input_required` rounds until a complete result (or an error).
+ * Follows the `input_required` rounds of a request whose first answer is `first`, until a complete
+ * result (or an error). The first attempt is the caller's own, so a request that needs no input
+ * (nearly all) costs no more than one `then`.
  *
  * @throws {LocalError} past `maxRounds` rounds, or for an input request of a kind the revision
  *   does not define or the client has no handler for; {@link RequestTimeoutError} when the
@@ -76,32 +78,34 @@ const DETACHED: ConstructorParameters<typeof IncomingRequest>[0] = {
  * @example
  * ```ts
  * const bound = { method: 'tools/call', timeoutMs: 60_000 };
- * const result = await followInputRounds((retry) => send('tools/call', { ...params, ...retry }), answer, 8, {}, bound);
+ * const send = (retry) => request('tools/call', { ...params, ...retry });
+ * const result = await followInputRounds(await send({}), send, answer, 8, {}, bound);
  * ```
  */
 export async function followInputRounds(
+  first: unknown,
   send: AttemptSender,
   answer: InputAnswerer,
   maxRounds: number,
   options: OutgoingRequestOptions | undefined,
   bound: AnswerBound,
 ): Promise<unknown> {
-  let retry: Record<string, unknown> = {};
-  for (let round = 0; ; round++) {
-    const result = await send(retry);
-    if (!isInputRequired(result)) return result;
+  let result = first;
+  for (let round = 0; isInputRequired(result); round++) {
     if (round >= maxRounds) {
       throw new LocalError(
         `The server still asked for input after ${maxRounds} rounds (maxInputRounds); stopped`,
       );
     }
-    retry = {};
+    const retry: Record<string, unknown> = {};
     if (result.inputRequests !== undefined) {
       retry.inputResponses = await answerAll(result.inputRequests, answer, cancelSignalOf(options), bound);
     }
     // Echoed exactly as received: the state is the server's, not ours to read (MRTR client req. 2).
     if (result.requestState !== undefined) retry.requestState = result.requestState;
+    result = await send(retry);
   }
+  return result;
 }
 
 /**

@@ -206,7 +206,11 @@ describe('requests and responses', () => {
     void connection.request('tools/call', params).catch(() => {});
     const sent = transport.last().params;
     expect(Object.keys(sent)).toEqual(['name', '_meta']);
-    expect(Object.keys(sent._meta)).toEqual(['io.modelcontextprotocol/protocolVersion', '__proto__', 'progressToken']);
+    expect(Object.keys(sent._meta)).toEqual([
+      'io.modelcontextprotocol/protocolVersion',
+      '__proto__',
+      'progressToken',
+    ]);
     expect(Object.getPrototypeOf(sent._meta)).toBe(Object.prototype);
     expect(Object.keys(meta)).toEqual(['io.modelcontextprotocol/protocolVersion', '__proto__']);
   });

@@ -9,10 +9,12 @@
  *
  *   node --import ./conformance/register-ts.mjs bench/otel-floor.mjs [--rounds 9] [--ops 20000] [--base <dir>]
  *
- * `--base` adds the adapter of another build (a copy of an older `packages/otel/dist`, placed
- * inside this checkout so that its imports resolve), interleaved with the current one.
+ * `--base` adds the adapter of another build (a copy of an older `packages/otel/dist`, or of its
+ * `src`, placed inside this checkout so that its imports resolve, e.g. under bench/.tmp/),
+ * interleaved with the current one.
  * @module
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -20,6 +22,12 @@ import { ObservedRequest } from '@mcpkit/core';
 import { createOtelObserver } from '@mcpkit/otel';
 import { context, metrics, SpanKind, trace } from '@opentelemetry/api';
 import { registerOtelSdk } from './lib/observe.mjs';
+
+/** The entry of `--base`: a built `dist` (index.js) or a copy of `src` (index.ts). */
+function baseEntry(dir) {
+  const built = path.resolve(dir, 'index.js');
+  return pathToFileURL(existsSync(built) ? built : path.resolve(dir, 'index.ts')).href;
+}
 
 const { values } = parseArgs({
   options: {
@@ -41,9 +49,7 @@ const attributes = Object.freeze({
   'gen_ai.tool.name': 'echo',
 });
 const observer = createOtelObserver();
-const baseObserver = values.base
-  ? (await import(pathToFileURL(path.resolve(values.base, 'index.js')).href)).createOtelObserver()
-  : undefined;
+const baseObserver = values.base ? (await import(baseEntry(values.base))).createOtelObserver() : undefined;
 // The histogram's attributes since `gen_ai.operation.name` was left to spans (four keys).
 const { 'gen_ai.operation.name': _, ...metricAttributes } = attributes;
 const session = { role: 'server', id: undefined, protocolVersion: '2025-11-25', transport: 'tcp' };
@@ -122,6 +128,13 @@ console.log('scenario                    CPU µs/op (median)   samples');
 for (const [name, list] of Object.entries(samples)) {
   console.log(
     `${name.padEnd(28)}${median(list).toFixed(2).padStart(10)}   ${list.map((s) => s.toFixed(2)).join(', ')}`,
+  );
+}
+if (baseObserver) {
+  // Adjacent batches share the machine's state: their differences resolve what the medians cannot.
+  const differences = samples['adapter (3 hooks)'].map((current, i) => current - samples['adapter, base'][i]);
+  console.log(
+    `adapter − base, paired     ${median(differences).toFixed(2).padStart(10)}   ${differences.map((d) => d.toFixed(2)).join(', ')}`,
   );
 }
 process.exit(0);

@@ -15,6 +15,7 @@ import { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   context,
+  createContextKey,
   createNoopMeter,
   ProxyTracerProvider,
   propagation,
@@ -50,6 +51,8 @@ class CollectingReader extends MetricReader {
 const spans = new InMemorySpanExporter();
 const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
 const hostTracer = tracerProvider.getTracer('host-app');
+const handlerTracer = tracerProvider.getTracer('tool-code');
+const handlerKey = createContextKey('test handler value');
 let reader: CollectingReader;
 let meterProvider: MeterProvider;
 const cleanups: Array<() => Promise<void>> = [];
@@ -93,6 +96,16 @@ function demoServer(): McpServer {
   server.tool('roots', async (_args, ctx) => {
     const { roots } = await ctx.listRoots();
     return roots.map((root) => root.uri).join(',');
+  });
+  // A tool that traces its own work after an await, and reads the caller's baggage: what a
+  // handler sees of the context its request's span is active in.
+  server.tool('traced-work', async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    handlerTracer.startSpan('handler work').end();
+    const derived = context.active().setValue(handlerKey, 'derived');
+    const sameSpan = trace.getSpan(derived) === trace.getActiveSpan();
+    const tenant = propagation.getActiveBaggage()?.getEntry('tenant')?.value;
+    return `${tenant ?? 'no baggage'} ${sameSpan} ${derived.getValue(handlerKey)}`;
   });
   return server;
 }
@@ -204,6 +217,22 @@ describe('@mcpkit/otel with the OpenTelemetry SDK', () => {
     expect(parentOf(serverAsks)).toBe(serverCall.spanContext().spanId);
     expect(parentOf(clientAnswers)).toBe(serverAsks.spanContext().spanId);
     expect(clientAnswers.spanContext().traceId).toBe(serverCall.spanContext().traceId);
+  });
+
+  it("makes a handler's own spans children of the server span, across awaits, with the caller's baggage", async () => {
+    const { url } = await startServer();
+    const client = await connectHost(url);
+
+    const baggage = propagation.createBaggage({ tenant: { value: 'acme' } });
+    const result = await context.with(propagation.setBaggage(context.active(), baggage), () =>
+      client.callTool('traced-work', {}),
+    );
+
+    expect(result).toMatchObject({ content: [{ text: 'acme true derived' }] });
+    const serverCall = named('tools/call traced-work', SpanKind.SERVER);
+    const work = named('handler work', SpanKind.INTERNAL);
+    expect(parentOf(work)).toBe(serverCall.spanContext().spanId);
+    expect(work.spanContext().traceId).toBe(serverCall.spanContext().traceId);
   });
 
   it('gives notifications spans too, trace context carried in _meta, with no jsonrpc.request.id', async () => {

@@ -38,6 +38,7 @@ import {
 } from '@opentelemetry/api';
 import { type AttributeSet, AttributeSets } from './attributeSets.js';
 import { Attr, DURATION_BUCKETS, Metric } from './conventions.js';
+import { contextWithSpan } from './spanContext.js';
 
 /** Options of {@link createOtelObserver}. */
 export interface OtelObserverOptions {
@@ -197,7 +198,7 @@ class OtelObserver implements Observer {
       const ambient = context.active();
       const parent = message.role === 'client' ? ambient : peerContext(ambient, message);
       span = this.startSpan(message, id, target, set, parent, ambient);
-      if (span) active = trace.setSpan(parent, span);
+      if (span) active = contextWithSpan(parent, span);
       if (active && message.role === 'client') propagation.inject(active, message, metaSetter);
     }
     message.state = { span, context: active, set } satisfies SpanState;

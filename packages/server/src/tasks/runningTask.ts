@@ -4,7 +4,7 @@
  * requestor of the request that created it.
  * @module
  */
-import type { ProgressToken, Task, TaskRequestor, TaskStore } from '@mcpkit/core';
+import type { ProgressToken, RequestId, Task, TaskRequestor, TaskStore } from '@mcpkit/core';
 import type { RequestContext } from '../context.js';
 import type { ServerSession } from '../session.js';
 import { isSessionBound } from './requestors.js';
@@ -24,6 +24,11 @@ export interface RunningTask extends TaskRun {
   readonly session: ServerSession;
   readonly requestor: TaskRequestor;
   readonly sessionBound: boolean;
+  /**
+   * Under 2026-07-28, the id of the request that created the task on `session`: a late
+   * `notifications/cancelled` for it cancels the task (see ./taskLifetime.ts).
+   */
+  readonly createdBy: RequestId | undefined;
 }
 
 /**
@@ -45,6 +50,7 @@ export function runningTask(
     session: context.session,
     requestor,
     sessionBound: isSessionBound(requestor),
+    createdBy: context.modern ? context.requestId : undefined,
     controller: new AbortController(),
     progressToken: progressTokenOf(context),
     lastProgress: Number.NEGATIVE_INFINITY,

@@ -11,9 +11,11 @@
  * `list: false`).
  *
  * Lifetime. The handler of a task keeps running after the `CreateTaskResult` was sent. It is
- * aborted only by `tasks/cancel`, by TTL expiry, or by the close of its session when the task is
- * bound to that session (nobody else could ever read it). Auth-bound tasks outlive their session,
- * so the same identity can fetch the result from a new one.
+ * aborted only by `tasks/cancel`, by TTL expiry, by the close of its session when the task is
+ * bound to that session (nobody else could ever read it), or when the request that created it is
+ * cancelled before its answer went out (and, under 2026-07-28, by a `notifications/cancelled` for
+ * that request arriving after the answer: see ./taskLifetime.ts). Auth-bound tasks outlive their
+ * session, so the same identity can fetch the result from a new one.
  *
  * Limits (documented, per the spec's security advice): the TTL is capped (`maxTtl`, default one
  * hour) and defaults to five minutes; the store caps tasks per requestor and in total.
@@ -62,7 +64,7 @@ import { legacyCancelTask, legacyGetTask, legacyListTasks, legacyTaskResult } fr
 import { requestorOf } from './requestors.js';
 import { type RunningTask, runningTask, toolFailure } from './runningTask.js';
 import { TaskContext } from './taskContext.js';
-import { cancelSessionTasks } from './taskLifetime.js';
+import { cancelCreatedBy, cancelIfUnanswered, cancelSessionTasks } from './taskLifetime.js';
 import {
   TaskAbortedError,
   type TaskExecutor,
@@ -103,6 +105,7 @@ export class TaskManager {
   private server: Server | undefined;
   private unsubscribe: (() => void) | undefined;
   private stopWatchingSessions: (() => void) | undefined;
+  private stopHearingCancels: (() => void) | undefined;
 
   constructor(readonly options: TaskManagerOptions = {}) {
     this.settings = receiverSettings(options);
@@ -163,6 +166,9 @@ export class TaskManager {
     this.unsubscribe = this.runner.listen();
     this.stopWatchingSessions = server.onSessionClosed((session) =>
       cancelSessionTasks(this.runner, this.store, this.options.cancelOnSessionClose, session),
+    );
+    this.stopHearingCancels = server.onNotification(Notification.Cancelled, (params, session) =>
+      cancelCreatedBy(this.runner, this.store, params.requestId, session),
     );
   }
 
@@ -250,10 +256,10 @@ export class TaskManager {
       requestor,
       context.request.cancelled,
       () => execute(new TaskContext(context, run)),
-      {
-        failureOf,
-      },
+      { failureOf },
     );
+    // A request stopped before its answer went out leaves the task unknown to all (issue 16).
+    cancelIfUnanswered(this.store, run, context.request);
     // Under 2026-07-28 the answer is the extension's flat CreateTaskResult (resultType "task").
     const created = (context.modern ? createTaskResult(task) : { task }) as CreateTaskResult;
     if (options.modelImmediateResponse !== undefined) {
@@ -316,6 +322,7 @@ export class TaskManager {
   async close(): Promise<void> {
     this.unsubscribe?.();
     this.stopWatchingSessions?.();
+    this.stopHearingCancels?.();
     this.runner.abortAll('The server is closing');
     if (this.settings.ownsStore) await this.store.close();
   }

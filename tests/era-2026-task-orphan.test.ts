@@ -4,7 +4,8 @@
  * that aborts while that answer is on its way rejects at once and drops the answer, so nobody
  * could ever send `tasks/cancel`: the server now cancels a task whose creating request was
  * cancelled before its answer went out (HTTP: the client left; stdio: `notifications/cancelled`),
- * or by a `notifications/cancelled` that arrives after the answer was sent (stdio). Plain calls
+ * or by a `notifications/cancelled` that arrives after the answer was sent (stdio). And the client
+ * cancels a task it finds in an answer its caller gave up on, for servers that do not. Plain calls
  * still reject at once.
  */
 import path from 'node:path';
@@ -18,7 +19,7 @@ import type {
   TaskRequestor,
   Transport,
 } from '@mcpkit/core';
-import { InMemoryTaskStore } from '@mcpkit/core';
+import { Connection, createInMemoryPair, InMemoryTaskStore } from '@mcpkit/core';
 import { serve } from '@mcpkit/node/http';
 import { StdioClientTransport } from '@mcpkit/node/stdio';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
@@ -125,8 +126,8 @@ describe("a 2026 task orphaned by its caller's abort (issue 16)", () => {
     const taskId = await hold.held;
     controller.abort(new Error('caller gave up'));
     await expect(call).rejects.toThrow('caller gave up');
-    hold.letThrough();
-    // The server answered before the cancellation arrived: only it can end the task now.
+    // The server answered before the cancellation arrived. The answer stays held, so the client
+    // cannot cancel the task from it (that is the last test's case): only the server can end it.
     await expect.poll(() => statusOf(client, taskId), { timeout: 15_000 }).toBe('cancelled');
   });
 
@@ -148,4 +149,39 @@ describe("a 2026 task orphaned by its caller's abort (issue 16)", () => {
     const [task] = store.created;
     await expect.poll(() => statusOf(client, task!.taskId), { timeout: 15_000 }).toBe('cancelled');
   });
+
+  it('client: a task in an answer that arrives after the abort gets tasks/cancel (a server that does not cancel it)', async () => {
+    const cancels: unknown[] = [];
+    const [clientSide, serverSide] = createInMemoryPair({ serialize: true });
+    // A bare JSON-RPC peer: it answers every call with a task and never cancels one by itself.
+    const peer = new Connection(serverSide, {
+      onRequest: (request) => {
+        if (request.method === 'server/discover') return DISCOVER_RESULT;
+        if (request.method === 'tasks/cancel') cancels.push(request.params?.taskId);
+        if (request.method === 'tools/call')
+          return { resultType: 'task', taskId: 'task-1', status: 'working' };
+        return {};
+      },
+      onNotification: () => {},
+    });
+    await peer.start();
+    cleanups.push(() => peer.close());
+    const hold = new TaskAnswerHold(clientSide);
+    const client = await connected(hold);
+    const controller = new AbortController();
+    const call = client.callTool('wait', {}, { signal: controller.signal });
+    expect(await hold.held).toBe('task-1');
+    controller.abort(new Error('caller gave up'));
+    await expect(call).rejects.toThrow('caller gave up');
+    expect(cancels).toEqual([]);
+    hold.letThrough();
+    await expect.poll(() => cancels, { timeout: 15_000 }).toEqual(['task-1']);
+  });
 });
+
+const DISCOVER_RESULT = {
+  resultType: 'complete',
+  supportedVersions: ['2026-07-28'],
+  capabilities: { tools: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } },
+  _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'bare', version: '1' } },
+};

@@ -195,8 +195,9 @@ describe('tasks as the 2026-07-28 extension', () => {
     const { url, gate, server } = await start();
     const modern = await client(url, '2026');
     const controller = new AbortController();
-    // Aborted once the client holds the task (its first status): an abort while the
-    // CreateTaskResult is still on its way cannot reach the task (see docs/2026-07-28.md §11).
+    // Aborted once the client holds the task (its first status), so the client sends tasks/cancel;
+    // an abort while the CreateTaskResult is on its way is the server's to handle
+    // (tests/era-2026-task-orphan.test.ts).
     const call = callToolAndWait(
       modern,
       'render',

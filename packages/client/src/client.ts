@@ -378,6 +378,7 @@ export class Client {
         encodeNotification: (method, params) => encodeOutgoingNotification(this.codec, method, params),
         observer,
         observedSession: this.observation,
+        onLateResult: (result) => this.cancelLateTask(result),
       },
     );
     this.connectionInstance = connection;
@@ -620,6 +621,21 @@ export class Client {
     const request: ExtensionSender = (name, taskParams, taskOptions) =>
       this.connection.request(name, this.envelope(taskParams, version), taskOptions);
     return followTask(request, answer, result, options, bound, handling?.onStatus);
+  }
+
+  /**
+   * Under 2026-07-28 the server decides that a call becomes a task, and its answer is the only
+   * place the task id goes: a task in the answer to a call its caller gave up on (the answer and
+   * the cancellation crossed, on stdio) is cancelled, as nobody else can (issue 16; servers that
+   * heard the cancellation cancel it themselves, and acknowledge this one).
+   */
+  private cancelLateTask(result: Record<string, unknown>): void {
+    const version = this.modern;
+    if (!version || !isCreatedTask(result)) return;
+    const params = this.envelope({ taskId: result.taskId }, version);
+    this.connection
+      .request('tasks/cancel', params)
+      .catch((error: unknown) => this.reportError(toError(error)));
   }
 
   /**

@@ -91,6 +91,12 @@ export interface ConnectionOptions {
   observer?: Observer | undefined;
   /** The session the observer is told requests belong to. */
   observedSession?: ObservedSession | undefined;
+  /**
+   * Hears a result that arrived for a request this side gave up on (cancelled, timed out). Its
+   * caller never sees it, but it may name something the peer made for that request which only
+   * it tells of (a 2026-07-28 task: the client cancels it). Default: dropped silently.
+   */
+  onLateResult?: (result: Record<string, unknown>) => void;
 }
 
 interface PendingRequest {
@@ -579,6 +585,14 @@ export class Connection {
     request.cancel(new CancelledByPeer(reason));
   }
 
+  private lateResult(result: Record<string, unknown>): void {
+    try {
+      this.options.onLateResult!(result);
+    } catch (error) {
+      this.report(toError(error));
+    }
+  }
+
   /** Routes progress for our own requests. False when the token is not ours (a task's, maybe). */
   private handleProgress(params: Record<string, unknown> | undefined): boolean {
     const token = params?.progressToken;
@@ -613,7 +627,11 @@ export class Connection {
     const id = message.id;
     const entry = id === undefined ? undefined : this.pending.get(id);
     if (!entry) {
-      if (id !== undefined && this.forgotten.delete(id)) return; // answered after we gave up: expected
+      if (id !== undefined && this.forgotten.delete(id)) {
+        // Answered after we gave up: expected.
+        if ('result' in message && this.options.onLateResult) this.lateResult(message.result);
+        return;
+      }
       const error = 'error' in message ? `: ${message.error.message}` : '';
       this.report(new Error(`Dropped a response for unknown request id ${JSON.stringify(id)}${error}`));
       return;

@@ -11,9 +11,11 @@
  * `list: false`).
  *
  * Lifetime. The handler of a task keeps running after the `CreateTaskResult` was sent. It is
- * aborted only by `tasks/cancel`, by TTL expiry, or by the close of its session when the task is
- * bound to that session (nobody else could ever read it). Auth-bound tasks outlive their session,
- * so the same identity can fetch the result from a new one.
+ * aborted only by `tasks/cancel`, by TTL expiry, by the close of its session when the task is
+ * bound to that session (nobody else could ever read it), or when the request that created it is
+ * cancelled before its answer went out (and, under 2026-07-28, by a `notifications/cancelled` for
+ * that request arriving after the answer: see ./taskLifetime.ts). Auth-bound tasks outlive their
+ * session, so the same identity can fetch the result from a new one.
  *
  * Limits (documented, per the spec's security advice): the TTL is capped (`maxTtl`, default one
  * hour) and defaults to five minutes; the store caps tasks per requestor and in total.
@@ -28,13 +30,10 @@
 import {
   type CreateTaskResult,
   ErrorCode,
-  InMemoryTaskStore,
-  type ListTasksResult,
   McpError,
   Method,
   MODEL_IMMEDIATE_RESPONSE_META_KEY,
   Notification,
-  type ProgressToken,
   type ServerCapabilities,
   TASKS_EXTENSION,
   type Task,
@@ -45,105 +44,37 @@ import {
   type Tool,
 } from '@mcpkit/core';
 import {
-  answerCancelTask,
-  answerGetTask,
-  answerListTasks,
-  awaitTaskPayload,
   createTaskResult,
   declaresTasksExtension,
   receiverSettings,
   revisionHas,
   TaskRunner,
-  taskIdParam,
   taskParamOf,
   tasksExtensionRequired,
 } from '@mcpkit/core/internal';
 import type { RequestContext } from '../context.js';
 import type { Server } from '../server.js';
-import type { ServerSession } from '../session.js';
 import {
   extensionCancelTask,
   extensionGetTask,
   extensionUpdateTask,
   requireTasksExtension,
 } from './extension.js';
-import { TaskContext, type TaskRun } from './taskContext.js';
-import { TaskInputs } from './taskInputs.js';
+import { legacyCancelTask, legacyGetTask, legacyListTasks, legacyTaskResult } from './legacyMethods.js';
+import { requestorOf } from './requestors.js';
+import { type RunningTask, runningTask, toolFailure } from './runningTask.js';
+import { TaskContext } from './taskContext.js';
+import { cancelCreatedBy, cancelIfUnanswered, cancelSessionTasks } from './taskLifetime.js';
+import {
+  TaskAbortedError,
+  type TaskExecutor,
+  type TaskManagerOptions,
+  type TaskRunOptions,
+} from './taskOptions.js';
 
-/**
- * Options of {@link TaskManager} (and of `McpServer`'s `tasks` option).
- *
- * @example
- * ```ts
- * const tasks = new TaskManager({ maxTtl: 600_000, pollInterval: 2_000, list: false });
- * const server = new McpServer(info, { tasks });
- * ```
- */
-export interface TaskManagerOptions {
-  /** Where tasks are kept. Default: a new {@link InMemoryTaskStore}. */
-  store?: TaskStore;
-  /** TTL in ms when the requestor asks for none. Default 300 000 (five minutes). */
-  defaultTtl?: number;
-  /** Largest TTL granted, in ms; `null` allows unlimited tasks. Default 3 600 000 (one hour). */
-  maxTtl?: number | null;
-  /** Smallest TTL granted, in ms, so a task outlives its own creation. Default 1 000. */
-  minTtl?: number;
-  /** Suggested ms between `tasks/get` polls. Default 1 000. */
-  pollInterval?: number;
-  /** Answer and advertise `tasks/list`. Default true (tasks are always bound to a requestor). */
-  list?: boolean;
-  /**
-   * Names the requestor a request comes from. Default: the auth context when there is one, else
-   * the session (see the module documentation).
-   */
-  identify?: (context: RequestContext) => TaskRequestor | Promise<TaskRequestor>;
-  /**
-   * Cancel a session's running tasks when it closes: `true` for all, `false` for none. Default:
-   * only tasks bound to the session itself (auth-bound tasks keep running).
-   */
-  cancelOnSessionClose?: boolean;
-}
+// Their home is ./taskOptions.ts; exported here too, as before the split.
+export { TaskAbortedError, type TaskExecutor, type TaskManagerOptions, type TaskRunOptions };
 
-/**
- * Options of one {@link TaskManager.run}.
- *
- * @example
- * ```ts
- * const options: TaskRunOptions = { modelImmediateResponse: 'Started; I will report back.' };
- * ```
- */
-export interface TaskRunOptions {
-  /**
-   * Text a host may hand to the model at once as an interim tool result
-   * (`_meta["io.modelcontextprotocol/model-immediate-response"]` of the `CreateTaskResult`).
-   */
-  modelImmediateResponse?: string;
-  /**
-   * Says whether a result is a failure, with the status message to show; `undefined` for success.
-   * Default for `tools/call`: a result with `isError: true` fails.
-   */
-  failureOf?: (result: Record<string, unknown>) => string | undefined;
-}
-
-/**
- * Runs a handler as a task; its return value is the result `tasks/result` will give.
- *
- * @example
- * ```ts
- * const execute: TaskExecutor = async (taskCtx) => ({ content: [{ type: 'text', text: taskCtx.taskId }] });
- * ```
- */
-export type TaskExecutor = (context: TaskContext) => unknown;
-
-interface RunningTask extends TaskRun {
-  readonly session: ServerSession;
-  readonly requestor: TaskRequestor;
-  readonly sessionBound: boolean;
-}
-
-const SESSION_PREFIX = 'session:';
-/** The requestor of 2026-07-28 tasks without auth: no one (the task id is the capability). */
-const BEARER_REQUESTOR = 'bearer:';
 /** The extension's method that answers a task's open questions (not a 2025-11-25 method). */
 const TASKS_UPDATE = 'tasks/update' as typeof Method.TasksGet;
 
@@ -174,6 +105,7 @@ export class TaskManager {
   private server: Server | undefined;
   private unsubscribe: (() => void) | undefined;
   private stopWatchingSessions: (() => void) | undefined;
+  private stopHearingCancels: (() => void) | undefined;
 
   constructor(readonly options: TaskManagerOptions = {}) {
     this.settings = receiverSettings(options);
@@ -216,11 +148,13 @@ export class TaskManager {
     // One handler per method for both eras: the 2026-07-28 request (ctx.modern) speaks the extension.
     // (The extension's answers are typed as 2025 results only for the handler table.)
     server.setRequestHandler(Method.TasksGet, (params, ctx) =>
-      ctx.modern ? (extensionGetTask(this, params, ctx) as Promise<Task>) : this.getTask(params, ctx),
+      ctx.modern ? (extensionGetTask(this, params, ctx) as Promise<Task>) : legacyGetTask(this, params, ctx),
     );
-    server.setRequestHandler(Method.TasksResult, (params, ctx) => this.getTaskResult(params, ctx));
+    server.setRequestHandler(Method.TasksResult, (params, ctx) => legacyTaskResult(this, params, ctx));
     server.setRequestHandler(Method.TasksCancel, (params, ctx) =>
-      ctx.modern ? (extensionCancelTask(this, params, ctx) as Promise<Task>) : this.cancelTask(params, ctx),
+      ctx.modern
+        ? (extensionCancelTask(this, params, ctx) as Promise<Task>)
+        : legacyCancelTask(this, params, ctx),
     );
     // Only in revisions with the extension (the method table keeps it from 2025 sessions).
     server.setRequestHandler(
@@ -228,9 +162,14 @@ export class TaskManager {
       (params, ctx) => extensionUpdateTask(this, params, ctx) as Promise<Task>,
     );
     if (this.options.list !== false)
-      server.setRequestHandler(Method.TasksList, (params, ctx) => this.listTasks(params, ctx));
+      server.setRequestHandler(Method.TasksList, (params, ctx) => legacyListTasks(this, params, ctx));
     this.unsubscribe = this.runner.listen();
-    this.stopWatchingSessions = server.onSessionClosed((session) => this.onSessionClosed(session));
+    this.stopWatchingSessions = server.onSessionClosed((session) =>
+      cancelSessionTasks(this.runner, this.store, this.options.cancelOnSessionClose, session),
+    );
+    this.stopHearingCancels = server.onNotification(Notification.Cancelled, (params, session) =>
+      cancelCreatedBy(this.runner, this.store, params.requestId, session),
+    );
   }
 
   /**
@@ -307,7 +246,7 @@ export class TaskManager {
       ttl,
       pollInterval: this.settings.pollInterval,
     });
-    const run = this.runFor(task, context, requestor);
+    const run = runningTask(this.store, task, context, requestor);
     // Under the extension a tool's isError result completes the task (SEP-2663: `failed` is for
     // JSON-RPC errors only); under 2025-11-25 it fails it.
     const toolDefault = request.method === Method.ToolsCall && !context.modern ? toolFailure : undefined;
@@ -317,10 +256,10 @@ export class TaskManager {
       requestor,
       context.request.cancelled,
       () => execute(new TaskContext(context, run)),
-      {
-        failureOf,
-      },
+      { failureOf },
     );
+    // A request stopped before its answer went out leaves the task unknown to all (issue 16).
+    cancelIfUnanswered(this.store, run, context.request);
     // Under 2026-07-28 the answer is the extension's flat CreateTaskResult (resultType "task").
     const created = (context.modern ? createTaskResult(task) : { task }) as CreateTaskResult;
     if (options.modelImmediateResponse !== undefined) {
@@ -383,6 +322,7 @@ export class TaskManager {
   async close(): Promise<void> {
     this.unsubscribe?.();
     this.stopWatchingSessions?.();
+    this.stopHearingCancels?.();
     this.runner.abortAll('The server is closing');
     if (this.settings.ownsStore) await this.store.close();
   }
@@ -395,137 +335,7 @@ export class TaskManager {
    * const key = await tasks.requestorOf(ctx); // 'session:…' or 'auth:…'
    * ```
    */
-  async requestorOf(context: RequestContext): Promise<TaskRequestor> {
-    if (this.options.identify) return this.options.identify(context);
-    const auth = context.authInfo;
-    if (auth) {
-      const subject = auth.extra?.sub;
-      if (typeof subject === 'string') return `auth:sub:${auth.clientId ?? ''}:${subject}`;
-      if (auth.token !== undefined) return `auth:token:${await sha256(auth.token)}`;
-      if (auth.clientId !== undefined) return `auth:client:${auth.clientId}`;
-    }
-    // 2026-07-28 has no session: each request may arrive on a connection of its own.
-    if (context.modern) return BEARER_REQUESTOR;
-    return this.sessionKey(context.session);
+  requestorOf(context: RequestContext): Promise<TaskRequestor> {
+    return requestorOf(this.options, context);
   }
-
-  // ---------------------------------------------------------------- tasks/* handlers
-
-  private async getTask(params: Record<string, unknown>, context: RequestContext): Promise<Task> {
-    this.checkRevision(Method.TasksGet, context);
-    return answerGetTask(this.store, await this.requestorOf(context), params);
-  }
-
-  private async getTaskResult(
-    params: Record<string, unknown>,
-    context: RequestContext,
-  ): Promise<Record<string, unknown>> {
-    this.checkRevision(Method.TasksResult, context);
-    const taskId = taskIdParam(Method.TasksResult, params);
-    const requestor = await this.requestorOf(context);
-    const run = this.runner.get(taskId);
-    const route = run?.requestor === requestor ? run : undefined;
-    route?.resultRequests.add(context.requestId);
-    try {
-      return await awaitTaskPayload(this.store, requestor, taskId, context.signal);
-    } finally {
-      route?.resultRequests.delete(context.requestId);
-    }
-  }
-
-  private async listTasks(
-    params: Record<string, unknown>,
-    context: RequestContext,
-  ): Promise<ListTasksResult> {
-    this.checkRevision(Method.TasksList, context);
-    return answerListTasks(this.store, await this.requestorOf(context), params);
-  }
-
-  private async cancelTask(params: Record<string, unknown>, context: RequestContext): Promise<Task> {
-    this.checkRevision(Method.TasksCancel, context);
-    // The store makes the task `cancelled` before this resolves; the store event aborts the handler.
-    return answerCancelTask(this.store, await this.requestorOf(context), params);
-  }
-
-  private checkRevision(method: string, context: RequestContext): void {
-    if (!revisionHas(context.session.protocolVersion, 'tasks')) {
-      throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-    }
-  }
-
-  // ---------------------------------------------------------------- running tasks
-
-  private runFor(task: Task, context: RequestContext, requestor: TaskRequestor): RunningTask {
-    const run: RunningTask = {
-      taskId: task.taskId,
-      session: context.session,
-      requestor,
-      sessionBound: requestor.startsWith(SESSION_PREFIX),
-      controller: new AbortController(),
-      progressToken: progressTokenOf(context),
-      lastProgress: Number.NEGATIVE_INFINITY,
-      terminal: false,
-      pendingInputs: 0,
-      resultRequests: new Set(),
-      setInputRequired: async (waiting) => {
-        if (run.terminal) return;
-        await this.store.update(task.taskId, { status: waiting ? 'input_required' : 'working' });
-      },
-      inputs: context.modern ? new TaskInputs((waiting) => run.setInputRequired(waiting)) : undefined,
-    };
-    return run;
-  }
-
-  private onSessionClosed(session: ServerSession): void {
-    const policy = this.options.cancelOnSessionClose;
-    for (const run of this.runner.runs()) {
-      // A 2026-07-28 task (run.inputs) outlives the connection its request came on: no session owns it.
-      if (run.session !== session || run.inputs || policy === false) continue;
-      if (policy === undefined && !run.sessionBound) continue;
-      this.store.cancel(run.taskId, run.requestor, 'The session closed').catch(() => {
-        // Already terminal, or gone: nothing left to stop.
-      });
-    }
-  }
-
-  private sessionKey(session: ServerSession): TaskRequestor {
-    // Keyed by the session's stable key (its id, or one it keeps in its state), so a restored
-    // session still owns its tasks.
-    return `${SESSION_PREFIX}${session.key}`;
-  }
-}
-
-/**
- * Why a task's signal fired: cancelled, expired, its session closed, or the server is closing.
- *
- * @example
- * ```ts
- * taskCtx.signal.addEventListener('abort', () => console.error((taskCtx.signal.reason as Error).message));
- * ```
- */
-export class TaskAbortedError extends Error {
-  override name = 'TaskAbortedError';
-}
-
-/** A tool result with `isError: true` fails its task; the first text block says why. */
-function toolFailure(result: Record<string, unknown>): string | undefined {
-  if (result.isError !== true) return undefined;
-  const content = Array.isArray(result.content) ? result.content : [];
-  const text = content.find(
-    (block): block is { type: 'text'; text: string } =>
-      typeof block === 'object' && block !== null && block.type === 'text' && typeof block.text === 'string',
-  );
-  return text ? text.text.slice(0, 500) : 'The tool reported an error';
-}
-
-function progressTokenOf(context: RequestContext): ProgressToken | undefined {
-  const token = context.meta?.progressToken;
-  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
-}
-
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  let hex = '';
-  for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
-  return hex;
 }

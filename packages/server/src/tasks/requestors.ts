@@ -1,0 +1,61 @@
+/**
+ * Who a task belongs to: the requestor key of a request (see "Binding" in ./taskManager.ts). The
+ * auth context when there is one, else the session under 2025 revisions, else (2026-07-28, no
+ * session) no one.
+ * @module
+ */
+import type { TaskRequestor } from '@mcpkit/core';
+import type { RequestContext } from '../context.js';
+import type { TaskManagerOptions } from './taskOptions.js';
+
+const SESSION_PREFIX = 'session:';
+/** The requestor of 2026-07-28 tasks without auth: no one (the task id is the capability). */
+const BEARER_REQUESTOR = 'bearer:';
+
+/**
+ * The requestor key of a request: `options.identify` when given, else derived from the auth
+ * context (the token's `sub`, else a SHA-256 of the token, else the OAuth client id), else the
+ * session (2025) or no one (2026-07-28).
+ *
+ * @example
+ * ```ts
+ * const key = await requestorOf({}, ctx); // 'session:…', 'auth:…' or 'bearer:'
+ * ```
+ */
+export async function requestorOf(
+  options: TaskManagerOptions,
+  context: RequestContext,
+): Promise<TaskRequestor> {
+  if (options.identify) return options.identify(context);
+  const auth = context.authInfo;
+  if (auth) {
+    const subject = auth.extra?.sub;
+    if (typeof subject === 'string') return `auth:sub:${auth.clientId ?? ''}:${subject}`;
+    if (auth.token !== undefined) return `auth:token:${await sha256(auth.token)}`;
+    if (auth.clientId !== undefined) return `auth:client:${auth.clientId}`;
+  }
+  // 2026-07-28 has no session: each request may arrive on a connection of its own.
+  if (context.modern) return BEARER_REQUESTOR;
+  // Keyed by the session's stable key (its id, or one it keeps in its state), so a restored
+  // session still owns its tasks.
+  return `${SESSION_PREFIX}${context.session.key}`;
+}
+
+/**
+ * True when a requestor key is a session's: nobody but that session can ever reach its tasks.
+ *
+ * @example
+ * ```ts
+ * isSessionBound('session:abc'); // true
+ * ```
+ */
+export function isSessionBound(requestor: TaskRequestor): boolean {
+  return requestor.startsWith(SESSION_PREFIX);
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  let hex = '';
+  for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
+  return hex;
+}

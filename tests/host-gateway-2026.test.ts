@@ -263,3 +263,45 @@ describe('cancellation of a 2026 request', () => {
     expect(textOf(await client.callTool('echo', { text: 'next' }))).toBe('next');
   }, 60_000);
 });
+
+describe('a 2026 call whose upstream asks, then reports progress', () => {
+  for (const upstreams of ['perSession', 'shared'] as const) {
+    it(`progress from after the answer reaches the client (upstreams: ${upstreams})`, async () => {
+      const upstream = await demoHttp('live');
+      upstream.server.tool('staged', { description: 'asks, then works in steps' }, async (_args, ctx) => {
+        await ctx.progress(1, 3, 'before the question');
+        const answer = await ctx.elicit({
+          mode: 'form',
+          message: 'Your name?',
+          requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+        });
+        await ctx.progress(2, 3, 'after the answer');
+        await ctx.progress(3, 3, 'done');
+        return `hello ${String(answer.content?.name)}`;
+      });
+      const gateway = createGateway({
+        host: { servers: [upstream.entry], connector: nodeConnector() },
+        upstreams,
+      });
+      const served = await serve(gateway.httpHandler(), { port: 0, path: '/mcp' });
+      closers.push(async () => {
+        await served.close();
+        await gateway.close();
+        await upstream.close();
+      });
+      const { client, asked } = await modernClient('stager', served.url);
+      const messages: string[] = [];
+      const result = await client.callTool(
+        'staged',
+        {},
+        { onProgress: (p) => void messages.push(p.message ?? '') },
+      );
+      expect(textOf(result)).toBe('hello stager');
+      expect(asked()).toBe(1);
+      // Progress is a notification: the last may land just after the result.
+      await eventually(() => messages.includes('done'), 'the last progress');
+      expect(messages).toEqual(['before the question', 'after the answer', 'done']);
+      if (upstreams === 'shared') expect(gateway.hosts()).toHaveLength(1); // no pool: the shared host
+    }, 60_000);
+  }
+});

@@ -87,9 +87,10 @@ export function installHandlers(server: Server, runtime: GatewayRuntime): void {
     if (route) return routedCall(stateOf(ctx), route.server, params, ctx, undefined) as never;
     return on(ctx, (state, caller) => {
       // The same per-call path for a 2026 request, on the host it was given.
-      const fast = caller && !runtime.limiter && !runtime.tasks?.requested(params, ctx);
-      const direct = fast ? state.host.route('tools', params.name) : undefined;
-      if (direct) return routedCall(state, direct.server, params, ctx, caller);
+      const direct = caller && !runtime.limiter ? state.host.route('tools', params.name) : undefined;
+      const tasks = direct && runtime.tasks?.offered(ctx) ? runtime.tasks.taskToolsOf(state.host) : undefined;
+      if (direct && (!tasks || (!(tasks instanceof Promise) && !tasks.has(params.name))))
+        return routedCall(state, direct.server, params, ctx, caller);
       return callTool(state, params, ctx, runtime, caller);
     }) as never;
   });
@@ -159,6 +160,8 @@ async function callTool(
   const server = await state.host.serverOf('tools', params.name);
   await runtime.limiter?.take('toolCalls', ctx.session.key, server);
   const task = runtime.tasks?.requested(params, ctx);
+  if (caller && runtime.tasks?.offered(ctx))
+    return modernTask(state, server, params, ctx, runtime.tasks, caller);
   if (!task) return routedCall(state, server, params, ctx, caller);
   const tool = (await state.host.tools()).find((entry) => entry.name === params.name);
   return runtime.tasks!.run(ctx, params, task, tool, async (taskCtx, options) => {
@@ -179,6 +182,29 @@ async function callTool(
     } finally {
       forget?.();
     }
+  });
+}
+
+/**
+ * A 2026-07-28 call from a client that declared the tasks extension: a tool the gateway offers
+ * with task support runs as a task of the gateway's (the client follows it with the extension's
+ * `tasks/get`), on the request's host, which `caller` holds until the task ends; any other tool is
+ * answered plainly. The upstream's questions during such a task are refused (see docs/host.md).
+ */
+async function modernTask(
+  state: RoutedHost,
+  server: string,
+  params: { name: string; arguments?: Record<string, unknown> },
+  ctx: RequestContext,
+  tasks: GatewayTasks,
+  caller: RoundCaller,
+): Promise<CallToolResult | CreateTaskResult> {
+  const tool = (await tasks.taskToolsOf(state.host)).get(params.name);
+  if (!tool) return routedCall(state, server, params, ctx, caller);
+  return tasks.run(ctx, params, {}, tool, (taskCtx, options) => {
+    const call = routedCall(state, server, params, taskCtx, caller, { ...options, signal: taskCtx.signal });
+    caller.hold(call);
+    return call;
   });
 }
 

@@ -245,6 +245,12 @@ export class ModernFront {
   private release(lease: Lease): void {
     const caller = lease.caller;
     caller.reset(overError);
+    // A task the request started still runs on this host: it is free once the task ends.
+    caller.whenFree(() => this.free(lease));
+  }
+
+  private free(lease: Lease): void {
+    const caller = lease.caller;
     if (!lease.pooled) return;
     if (caller.cancel.stopped) caller.cancel = new CallCancel();
     // A waiter of the same principal first; else the first in line (its `bind` restarts the host).

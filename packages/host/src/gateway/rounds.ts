@@ -6,7 +6,14 @@
  * waits on.
  * @module
  */
-import type { CancelSource, ClientCapabilities, LoggingLevel, OutgoingRequestOptions } from '@mcpkit/core';
+import {
+  type CancelSource,
+  type ClientCapabilities,
+  ErrorCode,
+  type LoggingLevel,
+  McpError,
+  type OutgoingRequestOptions,
+} from '@mcpkit/core';
 import type { RequestContext } from '@mcpkit/server';
 import type { Downstream } from './router.js';
 
@@ -82,6 +89,8 @@ export class RoundCaller implements Downstream {
   private next = 0;
   private wake: ((why: Wake) => void) | undefined;
   private afterSettle: (() => void) | undefined;
+  /** A task of the request's, running after its answer (see {@link hold}). */
+  private held: Promise<void> | undefined;
   /** Bound once: the round's request was cancelled. */
   private readonly roundCancelled = (): void => this.wakeUp('cancelled');
 
@@ -98,6 +107,28 @@ export class RoundCaller implements Downstream {
       (value) => this.settle({ value }),
       (error: unknown) => this.settle({ error }),
     );
+  }
+
+  /**
+   * Keeps the caller (and its host) busy with `work`, a task started for the request, after the
+   * request is answered: the caller is released once `work` ends, and what the upstream asks
+   * meanwhile is refused (a task's questions have no round to go to).
+   */
+  hold(work: Promise<unknown>): void {
+    this.held = work.then(ignore, ignore);
+  }
+
+  /** Runs `then` once nothing holds the caller any more. */
+  whenFree(then: () => void): void {
+    const held = this.held;
+    if (!held) {
+      then();
+      return;
+    }
+    void held.then(() => {
+      if (this.held === held) this.held = undefined;
+      then();
+    });
   }
 
   /** Serves the round `ctx`: resolves once a question is open, the call ended, or `ctx` is cancelled. */
@@ -119,6 +150,14 @@ export class RoundCaller implements Downstream {
   }
 
   request<R>(method: string, params?: object, options?: OutgoingRequestOptions): Promise<R> {
+    if (this.held) {
+      return Promise.reject(
+        new McpError(
+          ErrorCode.MethodNotFound,
+          `"${method}" during a task of a 2026-07-28 client cannot be passed on by this gateway`,
+        ),
+      );
+    }
     return new Promise<R>((resolve, reject) => {
       const key = `${this.next++}`;
       const question: Question = {
@@ -202,3 +241,5 @@ export class RoundCaller implements Downstream {
     if (why) wake(why);
   }
 }
+
+function ignore(): void {}

@@ -10,6 +10,10 @@
  * shared between callers who authenticate as different identities. A host idle for one principal
  * is closed and started afresh when another needs it and the pool is full.
  *
+ * A gateway with shared upstreams has no pool: its 2026 requests run on its one host at once,
+ * and a question goes to the one request with a call in flight on that upstream (refused when
+ * several have), as for its 2025 sessions.
+ *
  * An upstream's question cannot be sent to a 2026 client as a request: the gateway answers the
  * downstream request `input_required` with the question, and keeps the upstream call running,
  * parked under a random id that goes into `requestState` (sealed by the server's MRTR runner with

@@ -233,34 +233,75 @@ describe('hosts for 2026 requests are never shared between principals', () => {
 });
 
 describe('cancellation of a 2026 request', () => {
-  it('cancels the upstream call, and the leased host serves the next request', async () => {
+  for (const upstreams of ['perSession', 'shared'] as const) {
+    it(`cancels the upstream call, and the host serves the next request (upstreams: ${upstreams})`, async () => {
+      const upstream = await demoHttp('live');
+      let started = 0;
+      let aborted = 0;
+      upstream.server.tool('wait_for_cancel', { description: 'runs until cancelled' }, async (_args, ctx) => {
+        started++;
+        await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+        aborted++;
+        return 'cancelled';
+      });
+      const gateway = createGateway({
+        host: { servers: [upstream.entry], connector: nodeConnector() },
+        modern: { maxHosts: 1 },
+        upstreams,
+      });
+      const served = await serve(gateway.httpHandler(), { port: 0, path: '/mcp' });
+      closers.push(async () => {
+        await served.close();
+        await gateway.close();
+        await upstream.close();
+      });
+      const { client } = await modernClient('quitter', served.url);
+      const controller = new AbortController();
+      const call = client.callTool('wait_for_cancel', {}, { signal: controller.signal });
+      await eventually(() => started === 1, 'the upstream call');
+      controller.abort('changed my mind');
+      await expect(call).rejects.toThrow();
+      await eventually(() => aborted === 1, 'the upstream cancellation');
+      expect(textOf(await client.callTool('echo', { text: 'next' }))).toBe('next');
+    }, 60_000);
+  }
+});
+
+describe('a shared gateway runs 2026 requests at once', () => {
+  it("an upstream's question while two requests are in flight on it is refused, never guessed", async () => {
     const upstream = await demoHttp('live');
-    let started = 0;
-    let aborted = 0;
-    upstream.server.tool('wait_for_cancel', { description: 'runs until cancelled' }, async (_args, ctx) => {
-      started++;
-      await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
-      aborted++;
-      return 'cancelled';
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding = 0;
+    upstream.server.tool('hold', { description: 'waits until the test lets go' }, async () => {
+      holding++;
+      await held;
+      return 'let go';
     });
     const gateway = createGateway({
       host: { servers: [upstream.entry], connector: nodeConnector() },
-      modern: { maxHosts: 1 },
+      upstreams: 'shared',
     });
     const served = await serve(gateway.httpHandler(), { port: 0, path: '/mcp' });
     closers.push(async () => {
+      release();
       await served.close();
       await gateway.close();
       await upstream.close();
     });
-    const { client } = await modernClient('quitter', served.url);
-    const controller = new AbortController();
-    const call = client.callTool('wait_for_cancel', {}, { signal: controller.signal });
-    await eventually(() => started === 1, 'the upstream call');
-    controller.abort('changed my mind');
-    await expect(call).rejects.toThrow();
-    await eventually(() => aborted === 1, 'the upstream cancellation');
-    expect(textOf(await client.callTool('echo', { text: 'next' }))).toBe('next');
+    const { client, asked } = await modernClient('both', served.url);
+    const holder = client.callTool('hold', {});
+    await eventually(() => holding === 1, 'the first call upstream');
+    const booking = await client.callTool('book_table', {}).then(textOf, (error: Error) => error.message);
+    expect(booking).toMatch(/cannot tell whose it is/);
+    expect(asked()).toBe(0);
+    release();
+    expect(textOf(await holder)).toBe('let go');
+    // Alone in flight, the same question reaches its request.
+    expect(textOf(await client.callTool('book_table', {}))).toContain('for both,');
+    expect(asked()).toBe(1);
   }, 60_000);
 });
 

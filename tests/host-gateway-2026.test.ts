@@ -11,7 +11,7 @@ import { rm } from 'node:fs/promises';
 import { McpClient } from '@mcpkit/client';
 import { StreamableHttpClientTransport } from '@mcpkit/client/http';
 import type { ElicitResult } from '@mcpkit/core';
-import { createGateway } from '@mcpkit/host/gateway';
+import { createGateway, type McpGateway } from '@mcpkit/host/gateway';
 import { nodeConnector } from '@mcpkit/host/node';
 import { serve } from '@mcpkit/node/http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -69,6 +69,21 @@ async function modernClient(
   await client.connect(new StreamableHttpClientTransport(new URL(at)));
   clients.push(client);
   return { client, asked: () => asked };
+}
+
+/** Serves `options` as an in-process gateway over HTTP, closed (with `upstream`) after the file. */
+async function servedGateway(
+  options: Parameters<typeof createGateway>[0],
+  upstream?: { close(): Promise<void> },
+): Promise<{ gateway: McpGateway; url: string }> {
+  const gateway = createGateway(options);
+  const served = await serve(gateway.httpHandler(), { port: 0, path: '/mcp' });
+  closers.push(async () => {
+    await served.close();
+    await gateway.close();
+    await upstream?.close();
+  });
+  return { gateway, url: served.url };
 }
 
 const textOf = (result: { content?: unknown }) =>
@@ -244,18 +259,15 @@ describe('cancellation of a 2026 request', () => {
         aborted++;
         return 'cancelled';
       });
-      const gateway = createGateway({
-        host: { servers: [upstream.entry], connector: nodeConnector() },
-        modern: { maxHosts: 1 },
-        upstreams,
-      });
-      const served = await serve(gateway.httpHandler(), { port: 0, path: '/mcp' });
-      closers.push(async () => {
-        await served.close();
-        await gateway.close();
-        await upstream.close();
-      });
-      const { client } = await modernClient('quitter', served.url);
+      const { url } = await servedGateway(
+        {
+          host: { servers: [upstream.entry], connector: nodeConnector() },
+          modern: { maxHosts: 1 },
+          upstreams,
+        },
+        upstream,
+      );
+      const { client } = await modernClient('quitter', url);
       const controller = new AbortController();
       const call = client.callTool('wait_for_cancel', {}, { signal: controller.signal });
       await eventually(() => started === 1, 'the upstream call');
@@ -280,18 +292,12 @@ describe('a shared gateway runs 2026 requests at once', () => {
       await held;
       return 'let go';
     });
-    const gateway = createGateway({
-      host: { servers: [upstream.entry], connector: nodeConnector() },
-      upstreams: 'shared',
-    });
-    const served = await serve(gateway.httpHandler(), { port: 0, path: '/mcp' });
-    closers.push(async () => {
-      release();
-      await served.close();
-      await gateway.close();
-      await upstream.close();
-    });
-    const { client, asked } = await modernClient('both', served.url);
+    closers.push(async () => release());
+    const { url } = await servedGateway(
+      { host: { servers: [upstream.entry], connector: nodeConnector() }, upstreams: 'shared' },
+      upstream,
+    );
+    const { client, asked } = await modernClient('both', url);
     const holder = client.callTool('hold', {});
     await eventually(() => holding === 1, 'the first call upstream');
     const booking = await client.callTool('book_table', {}).then(textOf, (error: Error) => error.message);
@@ -320,17 +326,11 @@ describe('a 2026 call whose upstream asks, then reports progress', () => {
         await ctx.progress(3, 3, 'done');
         return `hello ${String(answer.content?.name)}`;
       });
-      const gateway = createGateway({
-        host: { servers: [upstream.entry], connector: nodeConnector() },
-        upstreams,
-      });
-      const served = await serve(gateway.httpHandler(), { port: 0, path: '/mcp' });
-      closers.push(async () => {
-        await served.close();
-        await gateway.close();
-        await upstream.close();
-      });
-      const { client, asked } = await modernClient('stager', served.url);
+      const { gateway, url } = await servedGateway(
+        { host: { servers: [upstream.entry], connector: nodeConnector() }, upstreams },
+        upstream,
+      );
+      const { client, asked } = await modernClient('stager', url);
       const messages: string[] = [];
       const result = await client.callTool(
         'staged',

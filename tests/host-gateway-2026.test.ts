@@ -11,7 +11,7 @@ import { rm } from 'node:fs/promises';
 import { McpClient } from '@mcpkit/client';
 import { StreamableHttpClientTransport } from '@mcpkit/client/http';
 import type { ElicitResult } from '@mcpkit/core';
-import { createGateway } from '@mcpkit/host/gateway';
+import { createGateway, type McpGateway } from '@mcpkit/host/gateway';
 import { nodeConnector } from '@mcpkit/host/node';
 import { serve } from '@mcpkit/node/http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -69,6 +69,21 @@ async function modernClient(
   await client.connect(new StreamableHttpClientTransport(new URL(at)));
   clients.push(client);
   return { client, asked: () => asked };
+}
+
+/** Serves `options` as an in-process gateway over HTTP, closed (with `upstream`) after the file. */
+async function servedGateway(
+  options: Parameters<typeof createGateway>[0],
+  upstream?: { close(): Promise<void> },
+): Promise<{ gateway: McpGateway; url: string }> {
+  const gateway = createGateway(options);
+  const served = await serve(gateway.httpHandler(), { port: 0, path: '/mcp' });
+  closers.push(async () => {
+    await served.close();
+    await gateway.close();
+    await upstream?.close();
+  });
+  return { gateway, url: served.url };
 }
 
 const textOf = (result: { content?: unknown }) =>
@@ -233,33 +248,101 @@ describe('hosts for 2026 requests are never shared between principals', () => {
 });
 
 describe('cancellation of a 2026 request', () => {
-  it('cancels the upstream call, and the leased host serves the next request', async () => {
+  for (const upstreams of ['perSession', 'shared'] as const) {
+    it(`cancels the upstream call, and the host serves the next request (upstreams: ${upstreams})`, async () => {
+      const upstream = await demoHttp('live');
+      let started = 0;
+      let aborted = 0;
+      upstream.server.tool('wait_for_cancel', { description: 'runs until cancelled' }, async (_args, ctx) => {
+        started++;
+        await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+        aborted++;
+        return 'cancelled';
+      });
+      const { url } = await servedGateway(
+        {
+          host: { servers: [upstream.entry], connector: nodeConnector() },
+          modern: { maxHosts: 1 },
+          upstreams,
+        },
+        upstream,
+      );
+      const { client } = await modernClient('quitter', url);
+      const controller = new AbortController();
+      const call = client.callTool('wait_for_cancel', {}, { signal: controller.signal });
+      await eventually(() => started === 1, 'the upstream call');
+      controller.abort('changed my mind');
+      await expect(call).rejects.toThrow();
+      await eventually(() => aborted === 1, 'the upstream cancellation');
+      expect(textOf(await client.callTool('echo', { text: 'next' }))).toBe('next');
+    }, 60_000);
+  }
+});
+
+describe('a shared gateway runs 2026 requests at once', () => {
+  it("an upstream's question while two requests are in flight on it is refused, never guessed", async () => {
     const upstream = await demoHttp('live');
-    let started = 0;
-    let aborted = 0;
-    upstream.server.tool('wait_for_cancel', { description: 'runs until cancelled' }, async (_args, ctx) => {
-      started++;
-      await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
-      aborted++;
-      return 'cancelled';
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
     });
-    const gateway = createGateway({
-      host: { servers: [upstream.entry], connector: nodeConnector() },
-      modern: { maxHosts: 1 },
+    let holding = 0;
+    upstream.server.tool('hold', { description: 'waits until the test lets go' }, async () => {
+      holding++;
+      await held;
+      return 'let go';
     });
-    const served = await serve(gateway.httpHandler(), { port: 0, path: '/mcp' });
-    closers.push(async () => {
-      await served.close();
-      await gateway.close();
-      await upstream.close();
-    });
-    const { client } = await modernClient('quitter', served.url);
-    const controller = new AbortController();
-    const call = client.callTool('wait_for_cancel', {}, { signal: controller.signal });
-    await eventually(() => started === 1, 'the upstream call');
-    controller.abort('changed my mind');
-    await expect(call).rejects.toThrow();
-    await eventually(() => aborted === 1, 'the upstream cancellation');
-    expect(textOf(await client.callTool('echo', { text: 'next' }))).toBe('next');
+    closers.push(async () => release());
+    const { url } = await servedGateway(
+      { host: { servers: [upstream.entry], connector: nodeConnector() }, upstreams: 'shared' },
+      upstream,
+    );
+    const { client, asked } = await modernClient('both', url);
+    const holder = client.callTool('hold', {});
+    await eventually(() => holding === 1, 'the first call upstream');
+    const booking = await client.callTool('book_table', {}).then(textOf, (error: Error) => error.message);
+    expect(booking).toMatch(/cannot tell whose it is/);
+    expect(asked()).toBe(0);
+    release();
+    expect(textOf(await holder)).toBe('let go');
+    // Alone in flight, the same question reaches its request.
+    expect(textOf(await client.callTool('book_table', {}))).toContain('for both,');
+    expect(asked()).toBe(1);
   }, 60_000);
+});
+
+describe('a 2026 call whose upstream asks, then reports progress', () => {
+  for (const upstreams of ['perSession', 'shared'] as const) {
+    it(`progress from after the answer reaches the client (upstreams: ${upstreams})`, async () => {
+      const upstream = await demoHttp('live');
+      upstream.server.tool('staged', { description: 'asks, then works in steps' }, async (_args, ctx) => {
+        await ctx.progress(1, 3, 'before the question');
+        const answer = await ctx.elicit({
+          mode: 'form',
+          message: 'Your name?',
+          requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+        });
+        await ctx.progress(2, 3, 'after the answer');
+        await ctx.progress(3, 3, 'done');
+        return `hello ${String(answer.content?.name)}`;
+      });
+      const { gateway, url } = await servedGateway(
+        { host: { servers: [upstream.entry], connector: nodeConnector() }, upstreams },
+        upstream,
+      );
+      const { client, asked } = await modernClient('stager', url);
+      const messages: string[] = [];
+      const result = await client.callTool(
+        'staged',
+        {},
+        { onProgress: (p) => void messages.push(p.message ?? '') },
+      );
+      expect(textOf(result)).toBe('hello stager');
+      expect(asked()).toBe(1);
+      // Progress is a notification: the last may land just after the result.
+      await eventually(() => messages.includes('done'), 'the last progress');
+      expect(messages).toEqual(['before the question', 'after the answer', 'done']);
+      if (upstreams === 'shared') expect(gateway.hosts()).toHaveLength(1); // no pool: the shared host
+    }, 60_000);
+  }
 });

@@ -199,25 +199,26 @@ describe('an upstream task that needs input (the everything server)', () => {
 });
 
 describe('tasks through the gateway (McpClient over HTTP)', () => {
-  it('callToolAndWait sees the statuses and gets the result of a stdio upstream task', async () => {
-    // '2025': a 2025 task through the gateway (a 2026-07-28 client gets the result here, but its
-    // onStatus hears nothing today); the 2026 gateway path is tested in host-gateway-2026.
-    const client = new McpClient(
-      { name: 'mcpkit', version: '1.0.0' },
-      { protocolEra: '2025', onError: () => {} },
-    );
-    closers.push(() => client.close());
-    await client.connect(new StreamableHttpClientTransport(new URL(served.url)));
-    const seen: string[] = [];
-    const result = await callToolAndWait(
-      client,
-      'demo__research',
-      { topic: 'moons', stageMs: 50 },
-      { onStatus: (task) => void seen.push(task.status) },
-    );
-    expect(JSON.stringify(result.content)).toContain('Report on \\"moons\\"');
-    expect(seen).toContain('working');
-  });
+  // 2025: the client asks for a task (`task` param) and polls it. 2026-07-28: the client declares
+  // the tasks extension and the gateway decides (the tool offers task support): a task of the
+  // gateway's, answered in the extension's form, that the client follows with `tasks/get`.
+  for (const protocolEra of ['2025', '2026'] as const) {
+    it(`callToolAndWait sees the statuses and gets the result of a stdio upstream task (${protocolEra})`, async () => {
+      const client = new McpClient({ name: 'mcpkit', version: '1.0.0' }, { protocolEra, onError: () => {} });
+      closers.push(() => client.close());
+      await client.connect(new StreamableHttpClientTransport(new URL(served.url)));
+      expect(client.era).toBe(protocolEra);
+      const seen: string[] = [];
+      const result = await callToolAndWait(
+        client,
+        'demo__research',
+        { topic: 'moons', stageMs: 50 },
+        { onStatus: (task) => void seen.push(task.status) },
+      );
+      expect(JSON.stringify(result.content)).toContain('Report on \\"moons\\"');
+      expect(seen).toContain('working');
+    });
+  }
 });
 
 describe('tasks through `mcpkit gateway --stdio` (SDK client)', () => {

@@ -66,6 +66,7 @@ export {
   type ToolCall,
 } from './middleware/hooks.js';
 export { onMethod } from './middleware/method.js';
+export type { ListenHook } from './modern/listen.js';
 export type { RequestStateKey } from './mrtr/keyRing.js';
 export { DEFAULT_INPUT_ROUND_LIMITS, type InputRoundLimits } from './mrtr/limits.js';
 export {

@@ -47,7 +47,7 @@ import {
 import { onMethod } from './middleware/method.js';
 import { deliver } from './middleware/sending.js';
 import { discoverResult } from './modern/discover.js';
-import { answerListen, ListenRegistry } from './modern/listen.js';
+import { answerListen, type ListenHook, ListenRegistry } from './modern/listen.js';
 import { checkRequestStateKeys } from './mrtr/keyRing.js';
 import { resolveLimits } from './mrtr/limits.js';
 import { InputRoundRunner } from './mrtr/runner.js';
@@ -483,6 +483,23 @@ export class Server {
   onSessionInitialized(listener: SessionListener): () => void {
     this.openListeners.add(listener);
     return () => this.openListeners.delete(listener);
+  }
+
+  /**
+   * Calls `hook` when a 2026-07-28 `subscriptions/listen` request opens on this server, with the
+   * resource URIs it listens to; what `hook` returns runs when that request ends. Returns the
+   * function that removes `hook`. (A gateway subscribes upstream here.)
+   *
+   * @example
+   * ```ts
+   * server.onListen((uris) => {
+   *   for (const uri of uris) console.log('watching', uri);
+   *   return () => console.log('done with', uris);
+   * });
+   * ```
+   */
+  onListen(hook: ListenHook): () => void {
+    return this.listeners.watch(hook);
   }
 
   /**

@@ -23,7 +23,9 @@ import type { McpHost, McpHostOptions } from '../host.js';
 import { installHandlers, type SessionState } from './handlers.js';
 import { type GatewayReadiness, readinessOf } from './health.js';
 import { type GatewayLimits, SessionLimiter } from './limits.js';
+import { ListenFeed } from './listen.js';
 import { ModernFront, type ModernFrontOptions } from './modern.js';
+import type { Downstream } from './router.js';
 import { type RoutedHost, routedHost } from './sessionHost.js';
 import { GatewayTasks } from './tasks.js';
 
@@ -85,6 +87,16 @@ export interface GatewayOptions {
   observer?: Observer;
 }
 
+/** The caller of the host that only subscribes for listen streams: it asks nobody. */
+const NOBODY: Downstream = {
+  key: 'listen',
+  closed: true,
+  clientCapabilities: {},
+  request: () => Promise.reject(new Error('Nobody to ask')),
+  notify: () => undefined,
+  log: () => undefined,
+};
+
 /** The default `maxSessions` of a per-session gateway's HTTP handler. */
 const PER_SESSION_MAX_SESSIONS = 100;
 
@@ -110,6 +122,8 @@ export class McpGateway {
   private readonly limiter: SessionLimiter | undefined;
   private readonly tasks: GatewayTasks | undefined;
   private readonly modern: ModernFront;
+  /** What 2026 clients hear on `subscriptions/listen`. */
+  private readonly listen: ListenFeed;
   /** The level last asked of a shared host's upstreams, if any. */
   private sharedLevel: LoggingLevel | undefined;
 
@@ -136,20 +150,24 @@ export class McpGateway {
       this.shared = routedHost(options.host, { forwardRoots: options.forwardRoots, limiter: this.limiter });
       this.shared.host.onListChanged(({ kind }) => {
         for (const session of this.sessions.keys()) void session.notify(`notifications/${kind}/list_changed`);
+        this.listen.listChanged(kind);
       });
     }
+    this.listen = new ListenFeed(this.server, () => this.shared ?? this.listenHost(), !this.shared);
     this.modern = new ModernFront(
       // A leased host serves one 2026 request after another: no session to name in audit events.
-      (caller) => ({
-        ...routedHost(options.host, {
+      (caller) => {
+        const routed = routedHost(options.host, {
           owner: caller,
           forwardRoots: options.forwardRoots,
           limiter: this.limiter,
           auditSession: false,
-        }),
-        subscriptions: new Map(),
-      }),
+        });
+        routed.host.onListChanged(({ kind }) => this.listen.listChanged(kind));
+        return { ...routed, subscriptions: new Map() };
+      },
       options.modern,
+      this.shared && { ...this.shared, subscriptions: new Map() },
     );
     this.server.onSessionClosed((session) => void this.release(session));
     if (options.forwardRoots) {
@@ -213,7 +231,8 @@ export class McpGateway {
    * ```
    */
   hosts(): McpHost[] {
-    const modern = this.modern.hosts();
+    const listen = this.listen.host();
+    const modern = listen && !this.shared ? [...this.modern.hosts(), listen.host] : this.modern.hosts();
     if (this.shared) return [this.shared.host, ...modern];
     return [...[...this.sessions.values()].map((state) => state.host), ...modern];
   }
@@ -239,9 +258,17 @@ export class McpGateway {
     await Promise.allSettled(this.http.map((handler) => handler.close()));
     await this.tasks?.close();
     await this.modern.close();
+    await this.listen.close();
     await this.server.close();
     await Promise.allSettled([...this.sessions.keys()].map((session) => this.release(session)));
     await this.shared?.host.close();
+  }
+
+  /** The host that subscribes for 2026 listen streams: it hears list changes too, and asks nobody. */
+  private listenHost(): RoutedHost {
+    const routed = routedHost(this.options.host, { owner: NOBODY, auditSession: false });
+    routed.host.onListChanged(({ kind }) => this.listen.listChanged(kind));
+    return routed;
   }
 
   private stateOf(session: ServerSession): SessionState {
@@ -256,7 +283,10 @@ export class McpGateway {
         });
       state = { ...routed, subscriptions: new Map() };
       if (!this.shared) {
-        routed.host.onListChanged(({ kind }) => void session.notify(`notifications/${kind}/list_changed`));
+        routed.host.onListChanged(({ kind }) => {
+          void session.notify(`notifications/${kind}/list_changed`);
+          this.listen.listChanged(kind);
+        });
       }
       this.sessions.set(session, state);
       if (this.shared && this.sharedLevel !== undefined) void this.syncSharedLevel();

@@ -21,6 +21,7 @@ import type { HostCallOptions } from '../toolCall.js';
 import type { SessionLimiter } from './limits.js';
 import type { ModernFront } from './modern.js';
 import { pageOf } from './paging.js';
+import type { RoundCaller } from './rounds.js';
 import type { Downstream } from './router.js';
 import type { RoutedHost } from './sessionHost.js';
 import { type GatewayTasks, gatewayExecution } from './tasks.js';
@@ -56,12 +57,11 @@ type ListKey = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
  */
 export function installHandlers(server: Server, runtime: GatewayRuntime): void {
   const stateOf = (ctx: RequestContext) => runtime.stateOf(ctx.session);
-  // A 2026-07-28 request has no session of its own: it runs on a host leased from the 2026 front,
-  // whose signal outlives the request's rounds. A 2025 request passes no signal: its cancellation
-  // is forwarded without one (reading `ctx.signal` makes an AbortController per call).
+  // A 2026-07-28 request has no session of its own: it runs on the 2026 front's host with a
+  // caller that outlives the request's rounds. A 2025 request has none.
   const on = <T>(
     ctx: RequestContext,
-    work: (state: SessionState, signal: AbortSignal | undefined) => Promise<T>,
+    work: (state: SessionState, caller: RoundCaller | undefined) => Promise<T>,
   ) => (ctx.modern && runtime.modern ? runtime.modern.run(ctx, work) : work(stateOf(ctx), undefined));
   const list = <K extends ListKey>(key: K, method: string) =>
     server.setRequestHandler(
@@ -85,15 +85,22 @@ export function installHandlers(server: Server, runtime: GatewayRuntime): void {
         ? undefined
         : runtime.stateOf(ctx.session).host.route('tools', params.name);
     if (route) return routedCall(stateOf(ctx), route.server, params, ctx, undefined) as never;
-    return on(ctx, (state, signal) => callTool(state, params, ctx, runtime, signal)) as never;
+    return on(ctx, (state, caller) => {
+      // The same per-call path for a 2026 request, on the host it was given.
+      const direct = caller && !runtime.limiter ? state.host.route('tools', params.name) : undefined;
+      const tasks = direct && runtime.tasks?.offered(ctx) ? runtime.tasks.taskToolsOf(state.host) : undefined;
+      if (direct && (!tasks || (!(tasks instanceof Promise) && !tasks.has(params.name))))
+        return routedCall(state, direct.server, params, ctx, caller);
+      return callTool(state, params, ctx, runtime, caller);
+    }) as never;
   });
   server.setRequestHandler(
     'prompts/get',
     (params, ctx) =>
-      on(ctx, async ({ host, router }, signal) => {
-        const end = router.begin(await host.serverOf('prompts', params.name), ctx.session);
+      on(ctx, async ({ host, router }, caller) => {
+        const end = router.begin(await host.serverOf('prompts', params.name), caller ?? ctx.session);
         try {
-          return await host.getPrompt(params.name, params.arguments, forwarded(ctx, signal));
+          return await host.getPrompt(params.name, params.arguments, forwarded(ctx, caller));
         } finally {
           end();
         }
@@ -102,12 +109,12 @@ export function installHandlers(server: Server, runtime: GatewayRuntime): void {
   server.setRequestHandler(
     'resources/read',
     (params, ctx) =>
-      on(ctx, (state, signal) => state.host.readResource(params.uri, forwarded(ctx, signal))) as never,
+      on(ctx, (state, caller) => state.host.readResource(params.uri, forwarded(ctx, caller))) as never,
   );
   installSubscriptions(server, stateOf);
   server.setRequestHandler(
     'completion/complete',
-    (params, ctx) => on(ctx, (state, signal) => state.host.complete(params, forwarded(ctx, signal))) as never,
+    (params, ctx) => on(ctx, (state, caller) => state.host.complete(params, forwarded(ctx, caller))) as never,
   );
   server.setRequestHandler('logging/setLevel', async (params, ctx) => {
     if (!(LOGGING_LEVELS as readonly string[]).includes(params.level)) {
@@ -148,12 +155,14 @@ async function callTool(
   params: { name: string; arguments?: Record<string, unknown> },
   ctx: RequestContext,
   runtime: GatewayRuntime,
-  signal: AbortSignal | undefined,
+  caller: RoundCaller | undefined,
 ): Promise<CallToolResult | CreateTaskResult> {
   const server = await state.host.serverOf('tools', params.name);
   await runtime.limiter?.take('toolCalls', ctx.session.key, server);
   const task = runtime.tasks?.requested(params, ctx);
-  if (!task) return routedCall(state, server, params, ctx, signal);
+  if (caller && runtime.tasks?.offered(ctx))
+    return modernTask(state, server, params, ctx, runtime.tasks, caller);
+  if (!task) return routedCall(state, server, params, ctx, caller);
   const tool = (await state.host.tools()).find((entry) => entry.name === params.name);
   return runtime.tasks!.run(ctx, params, task, tool, async (taskCtx, options) => {
     // What the upstream asks for its task goes through the gateway's task (see router.taskOf).
@@ -161,16 +170,41 @@ async function callTool(
     const follow = options.onTaskStatus;
     const tracked: HostCallOptions = {
       ...options,
+      // The task's own cancellation (tasks/cancel, expiry), not the request that created it.
+      signal: taskCtx.signal,
       onTaskStatus: (upstream) => {
         forget ??= state.router.followTask(server, upstream.taskId, asDownstream(taskCtx));
         follow?.(upstream);
       },
     };
     try {
-      return await routedCall(state, server, params, taskCtx, taskCtx.signal, tracked);
+      return await routedCall(state, server, params, taskCtx, undefined, tracked);
     } finally {
       forget?.();
     }
+  });
+}
+
+/**
+ * A 2026-07-28 call from a client that declared the tasks extension: a tool the gateway offers
+ * with task support runs as a task of the gateway's (the client follows it with the extension's
+ * `tasks/get`), on the request's host, which `caller` holds until the task ends; any other tool is
+ * answered plainly. The upstream's questions during such a task are refused (see docs/host.md).
+ */
+async function modernTask(
+  state: RoutedHost,
+  server: string,
+  params: { name: string; arguments?: Record<string, unknown> },
+  ctx: RequestContext,
+  tasks: GatewayTasks,
+  caller: RoundCaller,
+): Promise<CallToolResult | CreateTaskResult> {
+  const tool = (await tasks.taskToolsOf(state.host)).get(params.name);
+  if (!tool) return routedCall(state, server, params, ctx, caller);
+  return tasks.run(ctx, params, {}, tool, (taskCtx, options) => {
+    const call = routedCall(state, server, params, taskCtx, caller, { ...options, signal: taskCtx.signal });
+    caller.hold(call);
+    return call;
   });
 }
 
@@ -180,12 +214,12 @@ async function routedCall(
   server: string,
   params: { name: string; arguments?: Record<string, unknown> },
   ctx: RequestContext,
-  signal: AbortSignal | undefined,
+  caller: RoundCaller | undefined,
   options?: HostCallOptions,
 ): Promise<CallToolResult> {
-  const end = state.router.begin(server, ctx.session);
+  const end = state.router.begin(server, caller ?? ctx.session);
   try {
-    const call = options ? { ...forwarded(ctx, signal), ...options } : forwarded(ctx, signal);
+    const call = options ? { ...forwarded(ctx, caller), ...options } : forwarded(ctx, caller);
     return await state.host.callTool(params.name, params.arguments ?? {}, call);
   } catch (error) {
     if (!(error instanceof ServerUnavailableError)) throw error;
@@ -215,12 +249,20 @@ function asDownstream(ctx: RequestContext): Downstream {
 }
 
 /**
- * The downstream request's cancellation and progress, passed to the upstream call: a 2026 lease's
- * `signal` (it outlives the request's rounds), else the request's own cancellation without an
- * `AbortSignal` (reading `ctx.signal` would make an `AbortController` per call).
+ * The downstream request's cancellation and progress, passed to the upstream call without an
+ * `AbortSignal` (reading `ctx.signal` would make an `AbortController` per call): a 2026 caller's
+ * (it outlives the request's rounds, and its progress goes to the round being served), else the
+ * request's own.
  */
-function forwarded(ctx: RequestContext, signal: AbortSignal | undefined): OutgoingRequestOptions {
-  const options: OutgoingRequestOptions = signal ? { signal } : { cancelledBy: ctx.cancellation };
+function forwarded(ctx: RequestContext, caller: RoundCaller | undefined): OutgoingRequestOptions {
+  if (caller) {
+    const options: OutgoingRequestOptions = { cancelledBy: caller.cancel };
+    if (ctx.meta?.progressToken !== undefined) {
+      options.onProgress = (update) => caller.progress(update.progress, update.total, update.message);
+    }
+    return options;
+  }
+  const options: OutgoingRequestOptions = { cancelledBy: ctx.cancellation };
   if (ctx.meta?.progressToken !== undefined) {
     options.onProgress = (update) => void ctx.progress(update.progress, update.total, update.message);
   }

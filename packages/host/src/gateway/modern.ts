@@ -10,6 +10,10 @@
  * shared between callers who authenticate as different identities. A host idle for one principal
  * is closed and started afresh when another needs it and the pool is full.
  *
+ * A gateway with shared upstreams has no pool: its 2026 requests run on its one host at once,
+ * and a question goes to the one request with a call in flight on that upstream (refused when
+ * several have), as for its 2025 sessions.
+ *
  * An upstream's question cannot be sent to a 2026 client as a request: the gateway answers the
  * downstream request `input_required` with the question, and keeps the upstream call running,
  * parked under a random id that goes into `requestState` (sealed by the server's MRTR runner with
@@ -18,16 +22,11 @@
  * or the next question. A round not retried within `parkMs` cancels the upstream call.
  * @module
  */
-import {
-  type ClientCapabilities,
-  ErrorCode,
-  type LoggingLevel,
-  McpError,
-  type OutgoingRequestOptions,
-} from '@mcpkit/core';
+import { ErrorCode, McpError } from '@mcpkit/core';
 import type { RequestContext } from '@mcpkit/server';
 import type { McpHost } from '../host.js';
 import type { SessionState } from './handlers.js';
+import { CallCancel, RoundCaller } from './rounds.js';
 import type { Downstream } from './router.js';
 
 /**
@@ -48,114 +47,34 @@ export interface ModernFrontOptions {
   parkMs?: number;
 }
 
-/** The work of one request on a leased host, cancelled by `signal` (the lease's, not the round's). */
-export type ModernWork<T> = (state: SessionState, signal: AbortSignal) => Promise<T>;
-
-interface Question {
-  readonly method: string;
-  readonly params: Record<string, unknown>;
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
-}
-
-/** The caller behind a leased host: its questions are collected for the next input-required round. */
-class RoundCaller implements Downstream {
-  readonly closed = false;
-  /** The request being served now (each round is a new one). */
-  ctx: RequestContext | undefined;
-  private readonly open = new Map<string, Question>();
-  private next = 0;
-  private wake: (() => void) | undefined;
-
-  constructor(readonly key: string) {}
-
-  get clientCapabilities(): ClientCapabilities {
-    return (this.ctx?.scope.clientCapabilities ?? {}) as ClientCapabilities;
-  }
-
-  request<R>(method: string, params?: object, options?: OutgoingRequestOptions): Promise<R> {
-    return new Promise<R>((resolve, reject) => {
-      const key = `${this.next++}`;
-      const question: Question = {
-        method,
-        params: { ...(params as Record<string, unknown>) },
-        resolve: resolve as (value: unknown) => void,
-        reject,
-      };
-      this.open.set(key, question);
-      options?.signal?.addEventListener(
-        'abort',
-        () => {
-          if (this.open.delete(key)) reject(options.signal?.reason);
-        },
-        { once: true },
-      );
-      this.wake?.();
-    });
-  }
-
-  /** List changes reach 2026 clients through `subscriptions/listen`, which the gateway does not feed yet. */
-  notify(): void {}
-
-  log(level: LoggingLevel, data: unknown, logger?: string): void {
-    this.ctx?.sendLog(level, data, logger);
-  }
-
-  /** Resolves once a question is open. */
-  asked(): Promise<'asked'> {
-    if (this.open.size > 0) return Promise.resolve('asked');
-    return new Promise((resolve) => {
-      this.wake = () => {
-        this.wake = undefined;
-        resolve('asked');
-      };
-    });
-  }
-
-  /** The open questions, as `inputRequests`. */
-  inputRequests(): Record<string, { method: string; params: Record<string, unknown> }> {
-    const requests: Record<string, { method: string; params: Record<string, unknown> }> = {};
-    for (const [key, { method, params }] of this.open) requests[key] = { method, params };
-    return requests;
-  }
-
-  /** Hands the client's answers to the questions they answer; the others stay open. */
-  answer(responses: Record<string, unknown> | undefined): void {
-    for (const [key, question] of this.open) {
-      if (!responses || !Object.hasOwn(responses, key)) continue;
-      this.open.delete(key);
-      question.resolve(responses[key]);
-    }
-  }
-
-  /** Refuses every open question (the request is over). */
-  reset(reason: Error): void {
-    for (const question of this.open.values()) question.reject(reason);
-    this.open.clear();
-    this.wake = undefined;
-    this.ctx = undefined;
-  }
-}
+/**
+ * The work of one request, on `state`: `caller` is who its upstreams' questions, progress and log
+ * messages go to, and `caller.cancel` cancels it (it outlives the request's rounds).
+ */
+export type ModernWork<T> = (state: SessionState, caller: RoundCaller) => Promise<T>;
 
 interface Lease {
   state: SessionState;
   /** Whose requests this host serves (see the module documentation). */
   principal: string;
   readonly caller: RoundCaller;
-  controller: AbortController;
-  outcome: Promise<{ value: unknown } | { error: unknown }> | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
+  /** A host of the pool (returned to it after each request), or a request on the shared host. */
+  readonly pooled: boolean;
 }
 
 /**
- * The hosts serving 2026 requests, leased one request at a time.
+ * The hosts serving 2026 requests, leased one request at a time; or, for a gateway with shared
+ * upstreams, its one host serving them all at once.
  *
  * @example
  * ```ts
  * declare const makeState: (caller: Downstream) => SessionState;
  * declare const ctx: RequestContext;
  * const front = new ModernFront(makeState);
- * const result = await front.run(ctx, (state, signal) => state.host.callTool('echo', {}, { signal }));
+ * const result = await front.run(ctx, (state, caller) =>
+ *   state.host.callTool('echo', {}, { cancelledBy: caller.cancel }),
+ * );
  * ```
  */
 export class ModernFront {
@@ -169,9 +88,16 @@ export class ModernFront {
   private readonly parkMs: number;
   private count = 0;
 
+  /**
+   * @param makeState A new host whose questions go to `caller`.
+   * @param shared The gateway's shared host, when it has one: every 2026 request runs on it, at
+   *   once, and an upstream's question goes to the one request with a call in flight on that
+   *   upstream (refused when several have), as for a shared gateway's sessions.
+   */
   constructor(
     private readonly makeState: (caller: Downstream) => SessionState,
     options: ModernFrontOptions = {},
+    private readonly shared?: SessionState,
   ) {
     this.maxHosts = options.maxHosts ?? 8;
     this.parkMs = options.parkMs ?? 300_000;
@@ -189,81 +115,92 @@ export class ModernFront {
    *
    * @throws {McpError} `-32602` for a `requestState` the gateway no longer holds.
    */
-  async run<T>(ctx: RequestContext, work: ModernWork<T>): Promise<T | Record<string, unknown>> {
-    const lease = ctx.requestState === undefined ? await this.acquire(ctx, work) : this.resume(ctx);
-    lease.caller.ctx = ctx;
-    const cancel = cancellation(ctx.signal);
-    const next = await Promise.race([lease.outcome!, lease.caller.asked(), cancel.promise]).finally(
-      cancel.stop,
-    );
-    if (next === 'cancelled') {
-      // The client gave up on this round: the upstream call is cancelled, and the host freed once it ends.
-      lease.controller.abort(ctx.signal.reason);
-      void lease.outcome!.then(() => this.release(lease));
-      throw ctx.signal.reason;
+  run<T>(ctx: RequestContext, work: ModernWork<T>): Promise<T | Record<string, unknown>> {
+    try {
+      const lease = ctx.requestState === undefined ? this.acquire(ctx, work) : this.resume(ctx);
+      if (!(lease instanceof Promise)) return this.serve(ctx, lease);
+      return lease.then((leased) => this.serve(ctx, leased));
+    } catch (error) {
+      return Promise.reject(error);
     }
-    if (next !== 'asked') {
-      this.release(lease);
-      if ('error' in next) throw next.error;
-      return next.value as T;
-    }
-    const id = crypto.randomUUID();
-    this.parked.set(id, lease);
-    lease.timer = setTimeout(() => this.expire(id), this.parkMs);
-    return { resultType: 'input_required', inputRequests: lease.caller.inputRequests(), requestState: id };
   }
 
   /** Cancels every upstream call and closes every host of the pool. */
   async close(): Promise<void> {
-    for (const lease of this.leases) {
+    const closing = new McpError(ErrorCode.InternalError, 'The gateway is closing');
+    for (const lease of [...this.leases, ...this.parked.values()]) {
       clearTimeout(lease.timer);
-      lease.controller.abort(new McpError(ErrorCode.InternalError, 'The gateway is closing'));
+      lease.caller.cancel.stop(closing);
     }
     this.parked.clear();
     await Promise.allSettled([...this.leases].map((lease) => lease.state.host.close()));
   }
 
-  private async acquire<T>(ctx: RequestContext, work: ModernWork<T>): Promise<Lease> {
+  /** One round on `lease`: the result, or the open questions as `input_required`. */
+  private async serve<T>(ctx: RequestContext, lease: Lease): Promise<T | Record<string, unknown>> {
+    const caller = lease.caller;
+    const wake = await caller.round(ctx);
+    if (wake === 'cancelled') {
+      // The client gave up on this round: the upstream call is cancelled, and the host freed once it ends.
+      caller.endRound();
+      caller.cancel.stop(ctx.cancellation.stopReason);
+      caller.whenSettled(() => this.release(lease));
+      throw ctx.cancellation.stopReason;
+    }
+    if (wake === 'settled') {
+      const outcome = caller.outcome!;
+      this.release(lease);
+      if ('error' in outcome) throw outcome.error;
+      return outcome.value as T;
+    }
+    caller.endRound();
+    const id = crypto.randomUUID();
+    this.parked.set(id, lease);
+    lease.timer = setTimeout(() => this.expire(id), this.parkMs);
+    return { resultType: 'input_required', inputRequests: caller.inputRequests(), requestState: id };
+  }
+
+  private acquire<T>(ctx: RequestContext, work: ModernWork<T>): Lease | Promise<Lease> {
+    if (this.shared) {
+      const caller = new RoundCaller(`modern:${++this.count}`);
+      return this.begin({ state: this.shared, principal: '', caller, timer: undefined, pooled: false }, work);
+    }
     const principal = principalOf(ctx);
-    const lease =
-      this.takeIdle(principal) ??
-      this.create(principal) ??
-      this.takeIdle(undefined) ??
-      (await this.wait(ctx.signal, principal));
-    this.bind(lease, principal);
-    lease.outcome = work(lease.state, lease.controller.signal).then(
-      (value) => ({ value }),
-      (error: unknown) => ({ error }),
-    );
+    const lease = this.takeIdle(principal) ?? this.create(principal) ?? this.takeIdle(undefined);
+    if (lease) return this.begin(this.bind(lease, principal), work);
+    return this.wait(ctx.signal, principal).then((waited) => this.begin(this.bind(waited, principal), work));
+  }
+
+  private begin<T>(lease: Lease, work: ModernWork<T>): Lease {
+    lease.caller.start(work(lease.state, lease.caller));
     return lease;
   }
 
   /** An idle host of `principal` (of anyone's, when `undefined`), taken out of the idle list. */
   private takeIdle(principal: string | undefined): Lease | undefined {
-    const index = this.idle.findIndex((lease) => principal === undefined || lease.principal === principal);
-    return index < 0 ? undefined : this.idle.splice(index, 1)[0];
+    const idle = this.idle;
+    if (idle.length === 0) return undefined;
+    // The last released first: most often the one a principal just used.
+    const last = idle[idle.length - 1]!;
+    if (principal === undefined || last.principal === principal) return idle.pop();
+    const index = idle.findIndex((lease) => lease.principal === principal);
+    return index < 0 ? undefined : idle.splice(index, 1)[0];
   }
 
   /** Gives `lease` to `principal`: a host that served someone else is closed and started afresh. */
-  private bind(lease: Lease, principal: string): void {
-    if (lease.principal === principal) return;
+  private bind(lease: Lease, principal: string): Lease {
+    if (lease.principal === principal) return lease;
     void lease.state.host.close();
     lease.state = this.makeState(lease.caller);
     lease.principal = principal;
+    return lease;
   }
 
   /** A new host for the pool, unless it is full. */
   private create(principal: string): Lease | undefined {
     if (this.leases.size >= this.maxHosts) return undefined;
     const caller = new RoundCaller(`modern:${++this.count}`);
-    const lease: Lease = {
-      state: this.makeState(caller),
-      principal,
-      caller,
-      controller: new AbortController(),
-      outcome: undefined,
-      timer: undefined,
-    };
+    const lease: Lease = { state: this.makeState(caller), principal, caller, timer: undefined, pooled: true };
     this.leases.add(lease);
     return lease;
   }
@@ -305,34 +242,32 @@ export class ModernFront {
     const lease = this.parked.get(id);
     if (!lease) return;
     this.parked.delete(id);
-    lease.controller.abort(new McpError(ErrorCode.RequestTimeout, 'The client did not answer in time'));
-    void lease.outcome!.then(() => this.release(lease));
+    lease.caller.cancel.stop(new McpError(ErrorCode.RequestTimeout, 'The client did not answer in time'));
+    lease.caller.whenSettled(() => this.release(lease));
   }
 
   private release(lease: Lease): void {
-    lease.caller.reset(
-      new McpError(ErrorCode.InternalError, 'The request this question belonged to is over'),
-    );
-    lease.outcome = undefined;
-    if (lease.controller.signal.aborted) lease.controller = new AbortController();
+    const caller = lease.caller;
+    caller.reset(overError);
+    // A task the request started still runs on this host: it is free once the task ends.
+    caller.whenFree(() => this.free(lease));
+  }
+
+  private free(lease: Lease): void {
+    const caller = lease.caller;
+    if (!lease.pooled) return;
+    if (caller.cancel.stopped) caller.cancel = new CallCancel();
     // A waiter of the same principal first; else the first in line (its `bind` restarts the host).
-    const index = this.waiting.findIndex((waiter) => waiter.principal === lease.principal);
-    const next = this.waiting.splice(index < 0 ? 0 : index, 1)[0];
-    if (next) next.take(lease);
-    else this.idle.push(lease);
+    if (this.waiting.length > 0) {
+      const index = this.waiting.findIndex((waiter) => waiter.principal === lease.principal);
+      const next = this.waiting.splice(index < 0 ? 0 : index, 1)[0]!;
+      next.take(lease);
+    } else this.idle.push(lease);
   }
 }
 
-/** Resolves `'cancelled'` when `signal` aborts, until `stop()`. */
-function cancellation(signal: AbortSignal): { promise: Promise<'cancelled'>; stop: () => void } {
-  let stop = (): void => {};
-  const promise = new Promise<'cancelled'>((resolve) => {
-    if (signal.aborted) return resolve('cancelled');
-    const onAbort = () => resolve('cancelled');
-    signal.addEventListener('abort', onAbort, { once: true });
-    stop = () => signal.removeEventListener('abort', onAbort);
-  });
-  return { promise, stop };
+function overError(): Error {
+  return new McpError(ErrorCode.InternalError, 'The request this question belonged to is over');
 }
 
 /**

@@ -24,8 +24,10 @@ import {
   type TaskMetadata,
   type Tool,
 } from '@mcpkit/core';
+import { declaresTasksExtension } from '@mcpkit/core/internal';
 import type { RequestContext, Server } from '@mcpkit/server';
 import { TaskManager, type TaskManagerOptions } from '@mcpkit/server/tasks';
+import type { McpHost } from '../host.js';
 import type { HostCallOptions } from '../toolCall.js';
 
 /**
@@ -57,6 +59,8 @@ export function gatewayExecution(execution: Tool['execution']): Tool['execution'
  */
 export class GatewayTasks {
   private readonly manager: TaskManager;
+  private readonly taskTools = new WeakMap<McpHost, ReadonlyMap<string, Tool>>();
+  private readonly watched = new WeakSet<McpHost>();
 
   constructor(options: TaskManagerOptions = {}) {
     this.manager = new TaskManager(options);
@@ -70,6 +74,36 @@ export class GatewayTasks {
   /** Installs `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` on the gateway's server. */
   install(server: Server): void {
     this.manager.install(server);
+  }
+
+  /**
+   * Whether a 2026-07-28 request may be answered with a task (it declared the tasks extension,
+   * `io.modelcontextprotocol/tasks`): the server decides, by the tool's `execution`.
+   */
+  offered(ctx: RequestContext): boolean {
+    return ctx.modern !== undefined && declaresTasksExtension(ctx.scope.clientCapabilities);
+  }
+
+  /**
+   * The tools `host` offers with task support at the gateway, by catalogue name: at once when
+   * known (a 2026 call's per-call check), else once the catalogue is listed; forgotten when the
+   * host's tools change.
+   */
+  taskToolsOf(host: McpHost): ReadonlyMap<string, Tool> | Promise<ReadonlyMap<string, Tool>> {
+    const known = this.taskTools.get(host);
+    if (known) return known;
+    if (!this.watched.has(host)) {
+      this.watched.add(host);
+      host.onListChanged(({ kind }) => {
+        if (kind === 'tools') this.taskTools.delete(host);
+      });
+    }
+    return host.tools().then((tools) => {
+      const offered = new Map<string, Tool>();
+      for (const tool of tools) if (gatewayExecution(tool.execution)) offered.set(tool.name, tool);
+      this.taskTools.set(host, offered);
+      return offered;
+    });
   }
 
   /** The task a `tools/call` asks for, if it asks for one on a revision that has tasks. */

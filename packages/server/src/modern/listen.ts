@@ -45,6 +45,20 @@ function wants(listener: Listener, method: string, params: Record<string, unknow
 }
 
 /**
+ * Told when a listen request opens, with the resource URIs it listens to (the honored filter);
+ * what it returns runs when that request ends. A proxy subscribes upstream here.
+ *
+ * @example
+ * ```ts
+ * const hook: ListenHook = (uris) => {
+ *   console.log('listening to', uris);
+ *   return () => console.log('no longer listening to', uris);
+ * };
+ * ```
+ */
+export type ListenHook = (uris: readonly string[], ctx: RequestContext) => (() => void) | undefined;
+
+/**
  * The open listen requests of one server. Costs nothing while none is open.
  *
  * @example
@@ -55,6 +69,23 @@ function wants(listener: Listener, method: string, params: Record<string, unknow
  */
 export class ListenRegistry {
   private readonly listeners = new Set<Listener>();
+  private readonly hooks = new Set<ListenHook>();
+
+  /** Calls `hook` for each listen request that opens from now on; returns the function that stops. */
+  watch(hook: ListenHook): () => void {
+    this.hooks.add(hook);
+    return () => this.hooks.delete(hook);
+  }
+
+  /** @internal A listen request opened: the hooks are told; returns what runs when it ends. */
+  opened(uris: readonly string[], ctx: RequestContext): Array<() => void> {
+    const ends: Array<() => void> = [];
+    for (const hook of this.hooks) {
+      const end = hook(uris, ctx);
+      if (end) ends.push(end);
+    }
+    return ends;
+  }
 
   /** Delivers a notification to every listener that opted in to it. */
   publish(method: string, params: Record<string, unknown> | undefined): void {
@@ -128,18 +159,21 @@ export function answerListen(
   };
   send(ACKNOWLEDGED, { notifications: filter });
   return new Promise((resolve) => {
+    let ends: Array<() => void> = [];
     const listener: Listener = {
       filter,
       uris: filter.resourceSubscriptions ? new Set(filter.resourceSubscriptions) : undefined,
       deliver: send,
       end: () => {
         registry.delete(listener);
+        for (const end of ends.splice(0)) end();
         resolve({ _meta: { [SUBSCRIPTION_ID]: id } });
       },
     };
     const signal = ctx.signal;
     if (signal.aborted) return listener.end();
     registry.add(listener);
+    ends = registry.opened(filter.resourceSubscriptions ?? [], ctx);
     signal.addEventListener('abort', listener.end, { once: true });
   });
 }

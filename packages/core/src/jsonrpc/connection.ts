@@ -28,6 +28,7 @@ import {
   progressParamsOf,
 } from './incomingRequest.js';
 import { JsonTooDeepError } from './jsonDepth.js';
+import { MapRenewal } from './mapRenewal.js';
 import {
   type ClassifiedBody,
   classifyBody,
@@ -150,8 +151,11 @@ export class Connection {
   // Not `implements IncomingRequestOwner`: its methods are internal, and stripInternal would leave
   // the published class failing its own implements clause. Passing `this` as the owner checks it.
   private nextId = 1;
-  private readonly pending = new Map<RequestId, PendingRequest>();
-  private readonly incoming = new Map<RequestId, IncomingRequest>();
+  // Renewed now and then (see MapRenewal): their churn would otherwise promote every request.
+  private pending = new Map<RequestId, PendingRequest>();
+  private incoming = new Map<RequestId, IncomingRequest>();
+  private readonly pendingRenewal = new MapRenewal();
+  private readonly incomingRenewal = new MapRenewal();
   private readonly forgotten = new Set<RequestId>();
   private readonly deadlines = new DeadlineTimer((now) => this.sweep(now));
   private readonly requestTimeout: number;
@@ -325,6 +329,7 @@ export class Connection {
   private settle(entry: PendingRequest, result: unknown, error?: Error): void {
     if (this.pending.get(entry.id) !== entry) return;
     this.pending.delete(entry.id);
+    this.pending = this.pendingRenewal.after(this.pending);
     if (entry.onAbort) entry.signal!.removeEventListener('abort', entry.onAbort);
     if (entry.onCancel) entry.source!.removeCancelListener(entry.onCancel);
     if (entry.observed) this.observeEnd(entry.observed, outgoingOutcome(entry.observed, result, error));
@@ -529,6 +534,7 @@ export class Connection {
     if (request.done) return false;
     request.done = true;
     this.incoming.delete(request.id);
+    this.incoming = this.incomingRenewal.after(this.incoming);
     if (request.cancelled || this.isClosed) {
       const observed = request.observed;
       if (observed) {

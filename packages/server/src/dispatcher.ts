@@ -52,7 +52,10 @@ type ToolVisibility = (name: string, ctx: ServerMiddlewareContext) => boolean;
  * ```
  */
 export abstract class ServerDispatcher {
-  /** The open 2026-07-28 `subscriptions/listen` requests: broadcasts reach them with no session. */
+  /**
+   * @internal The open 2026-07-28 `subscriptions/listen` requests: broadcasts reach them with no
+   * session. Shared with {@link Server}, which broadcasts and closes.
+   */
   protected readonly listeners = new ListenRegistry();
   /** The method table. `initialize` and `ping` are the session's own, but pass the same dispatch. */
   private readonly requestHandlers = new Map<string, RequestHandler>([
@@ -386,6 +389,7 @@ export abstract class ServerDispatcher {
     if (handlers) for (const handler of handlers) this.safely(() => handler(params, session), session);
   }
 
+  /** @internal Runs a listener; one that throws is reported, never thrown (also used by Server). */
   protected safely(fn: () => void, session: ServerSession): void {
     try {
       fn();

@@ -18,99 +18,56 @@ import {
   type InitializeResult,
   isSupportedProtocolVersion,
   LATEST_PROTOCOL_VERSION,
-  LocalError,
   type LoggingLevel,
   McpError,
   Method,
   type MethodArgsOf,
-  type MethodHandlerOf,
   Notification,
-  type Observer,
   type OutgoingRequestOptions,
   type ProtocolVersion,
   type ServerCapabilities,
-  type ServerNotificationMap,
   type ServerNotificationMethod,
-  type ServerRequestMap,
   type ServerRequestMethod,
   SessionObservation,
   SUPPORTED_PROTOCOL_VERSIONS,
-  TASKS_EXTENSION,
   type Transport,
-  UnsupportedProtocolVersionError,
 } from '@mcpkit/core';
 import {
   codecFor,
-  DEFAULT_REQUEST_TIMEOUT,
-  declaresTasksExtension,
   encodeOutgoingNotification,
   encodeOutgoingRequest,
   mergeCapabilities,
-  missingServerCapability,
   NOT_IN_REVISION,
   type RevisionCodec,
   rejectUnknownOptions,
-  revisionHas,
   toError,
 } from '@mcpkit/core/internal';
+import { CLIENT_OPTION_KEYS, type ClientOptions, type ClientProtocolVersion } from './clientOptions.js';
 import { ClientRequestContext } from './context.js';
-import { DEFAULT_MAX_INPUT_ROUNDS, followInputRounds, inputHandlerFailed } from './era/inputRequests.js';
+import { ClientEnvelope } from './era/clientEnvelope.js';
+import type { ModernVersion } from './era/modern.js';
+import { ModernRequests } from './era/requests.js';
 import {
-  envelopeEntries,
-  isInputRequired,
-  type ModernVersion,
-  modernCapabilities,
-  type ProtocolEra,
-  removedInModern,
-  withEnvelope,
-} from './era/modern.js';
-import { probeServer } from './era/negotiate.js';
-import {
-  type ExtensionSender,
-  followTask,
-  isCreatedTask,
-  TASK_HANDLING,
-  withTasksExtension,
-} from './era/tasks.js';
-
-/** The methods of the tasks extension (2026-07-28). */
-const EXTENSION_TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
-
+  type ClientMethodHandler,
+  type ClientMethodNotificationHandler,
+  type ClientNotificationHandler,
+  type ClientRequestHandler,
+  HandlerRegistry,
+} from './handlers.js';
+import { probeEra, requestInitialize } from './handshake.js';
 import { DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT, DEFAULT_MAX_INCOMING_REQUESTS } from './limits.js';
 import { type ClientMiddleware, ClientMiddlewareContext } from './middleware/context.js';
+import { missingCapability, refuseRemoved } from './outgoingChecks.js';
 import { type ConnectOptions, connectReconnecting, type TransportFactory } from './reconnect.js';
 
-/** Answers one request the server sends; `ctx` carries its signal, progress and notifications. */
-export type ClientRequestHandler = (params: Record<string, unknown>, ctx: ClientRequestContext) => unknown;
-
-/** Receives one notification the server sends. */
-export type ClientNotificationHandler = (params: Record<string, unknown>) => void;
-
-/**
- * Answers request method `M` sent by servers, with params and result typed by the method. Params
- * come off the wire unchecked: the type says what the specification promises.
- *
- * @example
- * ```ts
- * const roots: ClientMethodHandler<'roots/list'> = () => ({ roots: [{ uri: 'file:///work' }] });
- * ```
- */
-export type ClientMethodHandler<M extends ServerRequestMethod> = MethodHandlerOf<
-  ServerRequestMap[M],
-  ClientRequestContext
->;
-
-/**
- * Receives notification method `M` sent by servers, with params typed by the method.
- *
- * @example
- * ```ts
- * const onLog: ClientMethodNotificationHandler<'notifications/message'> = (params) => console.error(params.data);
- * ```
- */
-export type ClientMethodNotificationHandler<M extends ServerNotificationMethod> = (
-  params: NonNullable<ServerNotificationMap[M]>,
-) => void;
+// The option and handler types live with their concepts; re-exported from here, where they were.
+export { CLIENT_OPTION_KEYS, type ClientOptions, type ClientProtocolVersion } from './clientOptions.js';
+export type {
+  ClientMethodHandler,
+  ClientMethodNotificationHandler,
+  ClientNotificationHandler,
+  ClientRequestHandler,
+} from './handlers.js';
 
 /**
  * The arguments of a typed request: params may be left out when the method allows it.
@@ -124,93 +81,6 @@ export type RequestArgs<M extends ClientRequestMethod> = MethodArgsOf<
   ClientRequestMap[M]['params'],
   OutgoingRequestOptions
 >;
-
-/** Options of {@link Client}. */
-export interface ClientOptions {
-  /** Capabilities to declare beyond those implied by the handlers given. */
-  capabilities?: ClientCapabilities;
-  /**
-   * `initialize` revisions this client accepts, newest first; the first is requested. Default:
-   * all. Given without `protocolEra`, it also pins the era to `'2025'`: a client that lists the
-   * revisions it accepts is not moved to 2026-07-28, which it did not list.
-   */
-  protocolVersions?: readonly ProtocolVersion[];
-  /** Default timeout of requests in ms. Default 60 000 (progress extends it). */
-  requestTimeout?: number;
-  /**
-   * Hard limit of requests in ms, whatever progress arrives. Default 10 minutes
-   * ({@link DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT}).
-   */
-  maxTotalTimeout?: number;
-  /**
-   * How many of the server's requests are handled at once; past it they are refused with an
-   * error. Default {@link DEFAULT_MAX_INCOMING_REQUESTS} (64).
-   */
-  maxIncomingRequests?: number;
-  /**
-   * Receives problems no caller can be told about. Default: none; the library never writes to
-   * the console, so pass a hook to see them.
-   */
-  onError?: (error: Error) => void;
-  /**
-   * Sees every request the client sends and receives, and the session's lifetime (tracing with
-   * trace context in `_meta`: `@mcpkit/otel`). Default: none, at no cost.
-   */
-  observer?: Observer;
-  /**
-   * Which era to speak: `'auto'` probes with `server/discover` and speaks 2026-07-28 with a
-   * server that answers it, else falls back to `initialize` (2025-11-25 and older); `'2026'`
-   * requires 2026-07-28; `'2025'` always uses `initialize`, without a probe (for 2025 session
-   * behaviour: resumption, per-session log level, roots `list_changed`; docs/2026-07-28.md §11).
-   * Default `'auto'`, or `'2025'` when `protocolVersions` is given.
-   */
-  protocolEra?: ProtocolEra;
-  /**
-   * How long the `'auto'` probe waits for an answer before taking the server for a legacy one
-   * that ignores requests before `initialize`, in ms. Default 10 000.
-   */
-  eraProbeTimeout?: number;
-  /**
-   * The most `input_required` rounds (2026-07-28) one request follows before failing locally.
-   * Default {@link DEFAULT_MAX_INPUT_ROUNDS} (8).
-   */
-  maxInputRounds?: number;
-}
-
-/** How long the `'auto'` era probe waits, in ms: long enough for a slow server's first answer. */
-const DEFAULT_ERA_PROBE_TIMEOUT = 10_000;
-
-/**
- * The revision a client speaks: an `initialize` revision or a per-request one (2026-07-28).
- *
- * @example
- * ```ts
- * const version: ClientProtocolVersion | undefined = client.protocolVersion;
- * ```
- */
-export type ClientProtocolVersion = ProtocolVersion | ModernVersion;
-
-/**
- * Every key of {@link ClientOptions}: the constructor refuses others (a typo would otherwise be
- * ignored in silence).
- *
- * @example
- * ```ts
- * Object.hasOwn(CLIENT_OPTION_KEYS, 'requestTimeout'); // true
- * ```
- */
-export const CLIENT_OPTION_KEYS: Readonly<Record<keyof ClientOptions, true>> = {
-  capabilities: true,
-  protocolVersions: true,
-  requestTimeout: true,
-  maxTotalTimeout: true,
-  onError: true,
-  maxIncomingRequests: true,
-  observer: true,
-  protocolEra: true,
-  eraProbeTimeout: true,
-  maxInputRounds: true,
-};
 
 type ClientState = 'new' | 'initializing' | 'ready' | 'closed';
 
@@ -231,14 +101,17 @@ export class Client {
   private initializeResult: InitializeResult | undefined;
   /** The per-request revision spoken, when the server is a modern one; `undefined` in a session. */
   private modern: ModernVersion | undefined;
-  /** The log level sent in every modern request's `_meta` (2026-07-28 has no `logging/setLevel`). */
-  private modernLogLevel: LoggingLevel | undefined;
-  /** The envelope's `_meta` entries for the version and log level they were built for. */
-  private envelopeEntries:
-    | { version: ModernVersion; logLevel: LoggingLevel | undefined; meta: Readonly<Record<string, unknown>> }
-    | undefined;
-  private readonly requestHandlers = new Map<string, ClientRequestHandler>();
-  private readonly notificationHandlers = new Map<string, Set<ClientNotificationHandler>>();
+  /** The 2026-07-28 envelope of this client's requests (and the log level it carries). */
+  private readonly envelope = new ClientEnvelope(this);
+  private readonly handlers = new HandlerRegistry((error) => this.reportError(error));
+  /** 2026-07-28 requests: their envelope, input rounds and tasks. */
+  private readonly modernRequests = new ModernRequests(
+    this,
+    this.envelope,
+    this.handlers,
+    (request) => this.handleRequest(request),
+    (error) => this.reportError(error),
+  );
   private implied: ClientCapabilities = {};
   private closeListeners: Array<(error?: Error) => void> = [];
   private observation: SessionObservation | undefined;
@@ -389,10 +262,14 @@ export class Client {
     // gets those revisions only, never a 2026-07-28 it did not list.
     const era = this.options.protocolEra ?? (this.options.protocolVersions ? '2025' : 'auto');
     if (era !== '2025') {
-      const modern = await this.probe(connection, era, options);
+      const discover = (version: ModernVersion) => this.envelope.wrap(undefined, version);
+      const modern = await probeEra(connection, era, this.options.eraProbeTimeout, options, discover);
       if (modern) return this.settle(transport, modern.result, modern.version);
     }
-    return this.initialize(connection, transport, options);
+    const { result, version } = await requestInitialize(connection, this, options);
+    this.settle(transport, result, version);
+    await connection.notify(Notification.Initialized);
+    return result;
   }
 
   /** `connect(factory, options)`: once over `factory()`, or with reconnection when asked. */
@@ -401,64 +278,6 @@ export class Client {
     if (!reconnect) return this.connect(await factory(), handshake);
     await connectReconnecting(this, factory, reconnect === true ? {} : reconnect, handshake);
     return this.initializeResult!;
-  }
-
-  /**
-   * Sends `server/discover` and says whether the server is a modern one (see `era/negotiate.ts`).
-   * A legacy server under `protocolEra: '2026'`, or a modern one sharing no revision, closes the
-   * connection with the error.
-   */
-  private async probe(
-    connection: Connection,
-    era: ProtocolEra,
-    options: OutgoingRequestOptions,
-  ): Promise<{ version: ModernVersion; result: InitializeResult } | undefined> {
-    const timeout = era === 'auto' ? (this.options.eraProbeTimeout ?? DEFAULT_ERA_PROBE_TIMEOUT) : undefined;
-    const sendOptions = { resetTimeoutOnProgress: false, ...options, ...(timeout ? { timeout } : {}) };
-    try {
-      const outcome = await probeServer((version) =>
-        connection.request('server/discover', this.envelope(undefined, version), sendOptions),
-      );
-      if (outcome.era === 'modern') return outcome;
-      if (era === 'auto') return undefined;
-      const cause = outcome.cause instanceof Error ? outcome.cause.message : String(outcome.cause);
-      throw new LocalError(
-        `The server does not speak 2026-07-28, which protocolEra "2026" requires (server/discover: ${cause})`,
-        outcome.cause,
-      );
-    } catch (error) {
-      await connection.close().catch(() => {});
-      throw error;
-    }
-  }
-
-  /** The `initialize` handshake of the 2025 era. */
-  private async initialize(
-    connection: Connection,
-    transport: Transport,
-    options: OutgoingRequestOptions,
-  ): Promise<InitializeResult> {
-    // Encode with the codec of the version we propose, so an older server never sees fields
-    // (icons, task capabilities...) its revision lacks.
-    const proposed = this.protocolVersions[0] ?? LATEST_PROTOCOL_VERSION;
-    const params = codecFor(proposed).encodeParams(Method.Initialize, {
-      protocolVersion: proposed,
-      capabilities: this.capabilities,
-      clientInfo: this.info,
-    });
-    const result = await connection.request<InitializeResult>(
-      Method.Initialize,
-      params === NOT_IN_REVISION ? undefined : params,
-      { resetTimeoutOnProgress: false, ...options },
-    );
-    const version = result?.protocolVersion;
-    if (!isSupportedProtocolVersion(version) || !this.protocolVersions.includes(version)) {
-      await connection.close().catch(() => {});
-      throw new UnsupportedProtocolVersionError(version, this.protocolVersions);
-    }
-    this.settle(transport, result, version);
-    await connection.notify(Notification.Initialized);
-    return result;
   }
 
   /** Makes the client ready to speak `version`; a modern version is spoken per request. */
@@ -478,39 +297,12 @@ export class Client {
   }
 
   /**
-   * `params` (with a retry's fields) under the 2026-07-28 envelope: version, capabilities, client
-   * info, log level. The entries are built once and again only when the version or log level
-   * changes (capabilities are fixed once connecting starts).
-   */
-  private envelope(
-    params: Record<string, unknown> | undefined,
-    version: ModernVersion,
-    retry?: Record<string, unknown>,
-  ) {
-    let entries = this.envelopeEntries;
-    if (entries?.version !== version || entries.logLevel !== this.modernLogLevel) {
-      entries = {
-        version,
-        logLevel: this.modernLogLevel,
-        meta: envelopeEntries({
-          version,
-          capabilities: withTasksExtension(modernCapabilities(this.capabilities)),
-          clientInfo: this.info,
-          logLevel: this.modernLogLevel,
-        }),
-      };
-      this.envelopeEntries = entries;
-    }
-    return withEnvelope(params, entries.meta, retry);
-  }
-
-  /**
    * Under 2026-07-28, records the log level every later request carries in `_meta` and returns
    * true; in a session returns false (the caller sends `logging/setLevel`).
    */
   protected setModernLogLevel(level: LoggingLevel): boolean {
     if (!this.modern) return false;
-    this.modernLogLevel = level;
+    this.envelope.logLevel = level;
     return true;
   }
 
@@ -572,9 +364,9 @@ export class Client {
         this.codec,
         method,
         params,
-        this.missingCapability(method, params),
+        missingCapability(this.codec, this.modern !== undefined, this.serverCapabilities, method, params),
       );
-      if (this.modern) return this.sendModern<R>(this.modern, method, encoded, options);
+      if (this.modern) return this.modernRequests.send<R>(this.modern, method, encoded, options);
       return this.connection.request<R>(method, encoded, options);
     } catch (error) {
       return Promise.reject(error);
@@ -582,60 +374,12 @@ export class Client {
   }
 
   /**
-   * A request under 2026-07-28: sent with the envelope, and followed through its `input_required`
-   * rounds, each a new request.
-   */
-  private sendModern<R>(
-    version: ModernVersion,
-    method: string,
-    params: Record<string, unknown> | undefined,
-    options: OutgoingRequestOptions | undefined,
-  ): Promise<R> {
-    const first = this.connection.request(method, this.envelope(params, version), options);
-    // Nearly every answer is complete: only input rounds and tasks build what following them needs.
-    return first.then((result) =>
-      isInputRequired(result) || (method === Method.ToolsCall && isCreatedTask(result))
-        ? this.followModern(version, method, params, options, result)
-        : result,
-    ) as Promise<R>;
-  }
-
-  /** The rest of a 2026-07-28 request after its first answer: its input rounds, then its task. */
-  private async followModern(
-    version: ModernVersion,
-    method: string,
-    params: Record<string, unknown> | undefined,
-    options: OutgoingRequestOptions | undefined,
-    first: unknown,
-  ): Promise<unknown> {
-    const send = (retry: Record<string, unknown>) =>
-      this.connection.request(method, this.envelope(params, version, retry), options);
-    const answer = (request: IncomingRequest) => this.answerInput(request);
-    const rounds = this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
-    const timeoutMs = options?.timeout ?? this.options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
-    const bound = { method, timeoutMs };
-    const result = await followInputRounds(first, send, answer, rounds, options, bound);
-    // The tasks extension: the server may answer with a task, which this client follows to its end.
-    const handling = options ? TASK_HANDLING.get(options) : undefined;
-    if (method !== Method.ToolsCall || !isCreatedTask(result) || handling?.raw) return result;
-    const request: ExtensionSender = (name, taskParams, taskOptions) =>
-      this.connection.request(name, this.envelope(taskParams, version), taskOptions);
-    return followTask(request, answer, result, options, bound, handling?.onStatus);
-  }
-
-  /**
    * Under 2026-07-28 the server decides that a call becomes a task, and its answer is the only
-   * place the task id goes: a task in the answer to a call its caller gave up on (the answer and
-   * the cancellation crossed, on stdio) is cancelled, as nobody else can (issue 16; servers that
-   * heard the cancellation cancel it themselves, and acknowledge this one).
+   * place the task id goes: a task in the answer to a call its caller gave up on is cancelled
+   * (issue 16; see `ModernRequests.cancelLateTask`).
    */
   private cancelLateTask(result: Record<string, unknown>): void {
-    const version = this.modern;
-    if (!version || !isCreatedTask(result)) return;
-    const params = this.envelope({ taskId: result.taskId }, version);
-    this.connection
-      .request('tasks/cancel', params)
-      .catch((error: unknown) => this.reportError(toError(error)));
+    if (this.modern) this.modernRequests.cancelLateTask(this.modern, result);
   }
 
   /**
@@ -647,42 +391,7 @@ export class Client {
     const version = this.modern;
     if (!version)
       return Promise.reject(new CapabilityError('Only a 2026-07-28 client follows extension tasks'));
-    const send: ExtensionSender = (name, taskParams, taskOptions) =>
-      this.connection.request(name, this.envelope(taskParams, version), taskOptions);
-    const answer = (request: IncomingRequest) => this.answerInput(request);
-    const timeoutMs = options?.timeout ?? this.options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
-    const handling = options ? TASK_HANDLING.get(options) : undefined;
-    return send('tasks/get', { taskId }, { signal: options?.signal, timeout: options?.timeout }).then(
-      (task) =>
-        followTask(
-          send,
-          answer,
-          task as Record<string, unknown>,
-          options,
-          { method: 'tasks/get', timeoutMs },
-          handling?.onStatus,
-        ),
-    );
-  }
-
-  /**
-   * Runs this client's handler for one input request of an `input_required` result. A handler
-   * that throws fails the call here: 2026-07-28 has no error form in `inputResponses` (under 2025
-   * the error went back to the server), and the message says so rather than passing the
-   * handler's error off as the server's answer.
-   */
-  private async answerInput(request: IncomingRequest): Promise<unknown> {
-    if (!this.requestHandlers.has(request.method)) {
-      throw new LocalError(
-        `The server asked for "${request.method}" input, which this client has no handler for (and did not declare)`,
-      );
-    }
-    try {
-      return await this.handleRequest(request);
-    } catch (error) {
-      if (request.stopped) throw error; // the call was cancelled or timed out: its own error stands
-      throw inputHandlerFailed(request.method, error);
-    }
+    return this.modernRequests.followTask(version, taskId, options);
   }
 
   /**
@@ -713,7 +422,7 @@ export class Client {
         ? this.sendNotification(ctx.method, ctx.outgoingParams)
         : this.sendRequest(ctx.method, ctx.outgoingParams, ctx.options);
     }
-    if (ctx.isNotification) return this.runListeners(ctx.method, ctx.params);
+    if (ctx.isNotification) return this.handlers.runListeners(ctx.method, ctx.params);
     return this.answer(ctx.method, ctx.params, ctx.request!);
   }
 
@@ -759,10 +468,7 @@ export class Client {
     handler: ClientRequestHandler,
   ): void;
   setRequestHandler(method: string, handler: ClientRequestHandler | ClientMethodHandler<any>): void {
-    if (method === Method.Ping) {
-      throw new TypeError('"ping" is answered by the client itself and cannot be overridden');
-    }
-    this.requestHandlers.set(method, handler as ClientRequestHandler);
+    this.handlers.setRequestHandler(method, handler as ClientRequestHandler);
   }
 
   /**
@@ -785,14 +491,7 @@ export class Client {
     method: string,
     handler: ClientNotificationHandler | ClientMethodNotificationHandler<any>,
   ): () => void {
-    let handlers = this.notificationHandlers.get(method);
-    if (!handlers) {
-      handlers = new Set();
-      this.notificationHandlers.set(method, handlers);
-    }
-    const listener = handler as ClientNotificationHandler;
-    handlers.add(listener);
-    return () => handlers.delete(listener);
+    return this.handlers.addListener(method, handler as ClientNotificationHandler);
   }
 
   /**
@@ -841,23 +540,9 @@ export class Client {
     this.codec = codecFor(LATEST_PROTOCOL_VERSION);
   }
 
-  private missingCapability(method: string, params: Record<string, unknown> | undefined): string | undefined {
-    // 2024-11-05 has completion/complete but no capability to announce it, so nothing to check.
-    if (method === Method.CompletionComplete && !revisionHas(this.codec.version, 'completionsCapability')) {
-      return undefined;
-    }
-    // Under 2026-07-28 tasks are an extension, which the server declares under `extensions`.
-    if (this.modern && EXTENSION_TASK_METHODS.has(method)) {
-      return declaresTasksExtension(this.serverCapabilities)
-        ? undefined
-        : `The server did not declare the tasks extension (${TASKS_EXTENSION}), which "${method}" needs`;
-    }
-    return missingServerCapability(method, params, this.serverCapabilities);
-  }
-
   private handleRequest(request: IncomingRequest): unknown {
     const method = request.method;
-    if (method !== Method.Ping && !this.requestHandlers.has(method)) {
+    if (method !== Method.Ping && !this.handlers.has(method)) {
       throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
     }
     if (this.pipeline) {
@@ -876,7 +561,7 @@ export class Client {
 
   private answer(method: string, params: Record<string, unknown>, request: IncomingRequest): unknown {
     if (method === Method.Ping) return {};
-    return this.requestHandlers.get(method)!(params, new ClientRequestContext(this, request));
+    return this.handlers.get(method)(params, new ClientRequestContext(this, request));
   }
 
   private handleNotification(method: string, params: Record<string, unknown> | undefined): void {
@@ -885,19 +570,7 @@ export class Client {
       this.pipeline(ctx).catch((error: unknown) => this.reportError(toError(error)));
       return;
     }
-    this.runListeners(method, params ?? {});
-  }
-
-  private runListeners(method: string, params: Record<string, unknown>): void {
-    const handlers = this.notificationHandlers.get(method);
-    if (!handlers) return;
-    for (const handler of handlers) {
-      try {
-        handler(params);
-      } catch (error) {
-        this.reportError(toError(error));
-      }
-    }
+    this.handlers.runListeners(method, params ?? {});
   }
 
   private handleClose(error?: Error): void {
@@ -925,11 +598,4 @@ export class Client {
       // A logging hook that throws must not take the client down.
     }
   }
-}
-
-/** Refuses, locally, a method the per-request revision removed (with what replaced it). */
-function refuseRemoved(version: ModernVersion, method: string): void {
-  const removed = removedInModern(method);
-  if (removed)
-    throw new CapabilityError(`"${method}" does not exist in protocol revision ${version}: ${removed}`);
 }

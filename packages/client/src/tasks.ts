@@ -18,101 +18,24 @@ import {
   type CallToolRequestParams,
   type CallToolResult,
   type CancelTaskResult,
-  CapabilityError,
   type CreateTaskResult,
-  ErrorCode,
   type GetTaskResult,
   type ListTasksResult,
   McpError,
   type OutgoingRequestOptions,
-  type ProgressUpdate,
   type Task,
-  type TaskStatusNotificationParams,
-  type Tool,
 } from '@mcpkit/core';
-import {
-  DEFAULT_TASK_RESULT_TIMEOUT,
-  declaresTasksExtension,
-  fromExtensionTask,
-  isTask,
-  missingServerCapability,
-  pollTaskUntilDone,
-  type TaskPollOptions,
-} from '@mcpkit/core/internal';
+import { DEFAULT_TASK_RESULT_TIMEOUT, pollTaskUntilDone } from '@mcpkit/core/internal';
 import type { Client } from './client.js';
-import { isCreatedTask, TASK_HANDLING } from './era/tasks.js';
+import { TASK_HANDLING } from './era/tasks.js';
+import { createToolTask, getExtensionTask } from './taskCreation.js';
+import type { CallToolAndWaitOptions, CallToolAsTaskOptions, PollTaskOptions } from './taskOptions.js';
+import { endProgressWatch, type ProgressWatch, requestTask } from './taskProgress.js';
+import { onTaskStatus } from './taskStatus.js';
 
-/**
- * Options of {@link callToolAsTask}.
- *
- * @example
- * ```ts
- * const options: CallToolAsTaskOptions = { ttl: 600_000, timeout: 10_000 };
- * ```
- */
-export interface CallToolAsTaskOptions extends Omit<OutgoingRequestOptions, 'onProgress'> {
-  /** Requested lifetime of the task in ms; the server may grant another. */
-  ttl?: number;
-  /** `_meta` to send with the call. */
-  meta?: Record<string, unknown>;
-  /**
-   * Check the tool's `execution.taskSupport` (from the cached tool list of an `McpClient`) before
-   * sending, since a client must not run a tool as a task unless the tool allows it. Default true.
-   */
-  checkTaskSupport?: boolean;
-  /**
-   * Receives the task's progress for as long as the task lives, not only until the
-   * `CreateTaskResult` arrives: until the task is seen terminal (by any helper of this module, or
-   * through `notifications/tasks/status`), its TTL elapses, or the client closes.
-   */
-  onProgress?: (update: ProgressUpdate) => void;
-}
-
-/**
- * Options of {@link pollTask}.
- *
- * @example
- * ```ts
- * const options: PollTaskOptions = { signal: AbortSignal.timeout(60_000), onStatus: (task) => console.log(task.status) };
- * ```
- */
-export interface PollTaskOptions extends TaskPollOptions {}
-
-/**
- * Options of {@link callToolAndWait}.
- *
- * @example
- * ```ts
- * const options: CallToolAndWaitOptions = { ttl: 600_000, onProgress: ({ progress }) => console.log(progress) };
- * ```
- */
-export interface CallToolAndWaitOptions
-  extends Omit<CallToolAsTaskOptions, 'onProgress'>,
-    Omit<PollTaskOptions, 'initial' | 'stopOnInputRequired' | 'signal'> {
-  /** Receives the task's progress until it ends. */
-  onProgress?: (update: ProgressUpdate) => void;
-  /** Longest wait for `tasks/result` while the task needs input, in ms. Default one hour. */
-  resultTimeout?: number;
-  /** Cancel the task with `tasks/cancel` when `signal` aborts. Default true. */
-  cancelOnAbort?: boolean;
-}
-
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
-/** `setTimeout` cannot wait longer than this (about 24.8 days). */
-const MAX_TIMER_DELAY = 2_147_483_647;
-
-/**
- * True for `completed`, `failed` and `cancelled`.
- *
- * @example
- * ```ts
- * const task = await getTask(client, taskId);
- * if (isTaskTerminal(task)) console.log('done:', task.status);
- * ```
- */
-export function isTaskTerminal(task: Pick<Task, 'status'>): boolean {
-  return TERMINAL.has(task.status);
-}
+// The options and the status helpers live in their own modules; exported from here, as before.
+export type { CallToolAndWaitOptions, CallToolAsTaskOptions, PollTaskOptions } from './taskOptions.js';
+export { isTaskTerminal, onTaskStatus } from './taskStatus.js';
 
 /**
  * Calls a tool as a task. Resolves with the `CreateTaskResult` as soon as the server accepted the
@@ -223,25 +146,6 @@ export function cancelTask(
   }
   return requestTask<CancelTaskResult>(client, 'tasks/cancel', taskId, options);
 }
-
-/**
- * Calls `listener` with every `notifications/tasks/status`; returns an unsubscribe function.
- * Servers need not send them: poll as well (see {@link pollTask}).
- *
- * @example
- * ```ts
- * const stop = onTaskStatus(client, (task) => console.log(task.taskId, task.status));
- * ```
- */
-export function onTaskStatus(
-  client: Client,
-  listener: (task: TaskStatusNotificationParams) => void,
-): () => void {
-  return client.onNotification('notifications/tasks/status', (params) => {
-    if (isTask(params)) listener(params as TaskStatusNotificationParams);
-  });
-}
-
 /**
  * Polls a task until it is terminal (or needs input, with `stopOnInputRequired`), honouring the
  * server's `pollInterval`. A status notification for the task wakes the poll early.
@@ -352,205 +256,5 @@ export async function callToolAndWait(
     throw error;
   } finally {
     progress?.stop();
-  }
-}
-
-// ---------------------------------------------------------------- internals
-
-/**
- * Sends a task-augmented `tools/call`. With `onProgress`, the call carries a fresh progress token
- * followed by a {@link ProgressWatch} rather than the engine's own, which would die with the
- * request: a task's progress outlives the request that created it.
- */
-async function createToolTask(
-  client: Client,
-  name: string,
-  args: Record<string, unknown>,
-  options: Omit<CallToolAsTaskOptions, 'onProgress'>,
-  onProgress: ((update: ProgressUpdate) => void) | undefined,
-): Promise<{ result: CreateTaskResult; progress: ProgressWatch | undefined }> {
-  const { ttl, meta, checkTaskSupport, ...requestOptions } = options;
-  if (client.era === '2026') {
-    if (checkTaskSupport !== false) await assertTaskSupport(client, name);
-    return {
-      result: await createExtensionTask(client, name, args, meta, requestOptions),
-      progress: undefined,
-    };
-  }
-  const params: CallToolRequestParams = { name, arguments: args, task: ttl === undefined ? {} : { ttl } };
-  if (meta) params._meta = meta;
-  const gap = missingServerCapability('tools/call', params, client.serverCapabilities);
-  if (gap) throw new CapabilityError(gap);
-  if (checkTaskSupport !== false) await assertTaskSupport(client, name);
-  const progress = onProgress ? new ProgressWatch(client, onProgress) : undefined;
-  if (progress) {
-    params._meta = { ...meta, progressToken: progress.token };
-    // The token above must reach the server as is: the engine's own token would replace it.
-    requestOptions.resetTimeoutOnProgress = false;
-  }
-  try {
-    const result = await client.request<CreateTaskResult>('tools/call', params, requestOptions);
-    if (!isTask(result?.task)) {
-      throw new McpError(
-        ErrorCode.InternalError,
-        `The server answered a task-augmented call of "${name}" without a task`,
-      );
-    }
-    return { result, progress };
-  } catch (error) {
-    progress?.stop();
-    throw error;
-  }
-}
-
-/**
- * A `tools/call` under the tasks extension, answered with the task itself (not followed). The
- * server decides whether to create one: a plain result here is an error, as under 2025-11-25.
- * No progress: the extension sends none for tasks.
- */
-async function createExtensionTask(
-  client: Client,
-  name: string,
-  args: Record<string, unknown>,
-  meta: Record<string, unknown> | undefined,
-  options: OutgoingRequestOptions,
-): Promise<CreateTaskResult> {
-  if (!declaresTasksExtension(client.serverCapabilities)) {
-    throw new CapabilityError(
-      'The server did not declare the tasks extension (io.modelcontextprotocol/tasks)',
-    );
-  }
-  const params: CallToolRequestParams = { name, arguments: args };
-  if (meta) params._meta = meta;
-  const sendOptions: OutgoingRequestOptions = { ...options };
-  TASK_HANDLING.set(sendOptions, { raw: true });
-  const result = await client.request<Record<string, unknown>>('tools/call', params, sendOptions);
-  const task = isCreatedTask(result) ? fromExtensionTask(result) : undefined;
-  if (!task) {
-    throw new McpError(ErrorCode.InternalError, `The server answered the call of "${name}" without a task`);
-  }
-  return { task };
-}
-
-/** `tasks/get` under the extension, in the 2025 shape (the inlined result stays out). */
-async function getExtensionTask(
-  client: Client,
-  taskId: string,
-  options: OutgoingRequestOptions | undefined,
-): Promise<Task> {
-  const detailed = await client.request('tasks/get', { taskId }, options);
-  const task = fromExtensionTask(detailed);
-  if (!task) throw new McpError(ErrorCode.InternalError, `The server answered tasks/get without a task`);
-  return task;
-}
-
-/** The progress watches of each client's tasks, by task id. */
-const progressWatches = new WeakMap<Client, Map<string, ProgressWatch>>();
-
-function watchesOf(client: Client): Map<string, ProgressWatch> {
-  let watches = progressWatches.get(client);
-  if (!watches) {
-    const created = new Map<string, ProgressWatch>();
-    watches = created;
-    progressWatches.set(client, created);
-    client.onClose(() => {
-      for (const watch of [...created.values()]) watch.stop();
-    });
-  }
-  return watches;
-}
-
-/** Every task state a helper sees passes here: a terminal one ends its task's progress watch. */
-/** Sends `tasks/get` or `tasks/cancel`; a terminal task in the answer ends its progress watch. */
-async function requestTask<R extends Task>(
-  client: Client,
-  method: 'tasks/get' | 'tasks/cancel',
-  taskId: string,
-  options: OutgoingRequestOptions | undefined,
-): Promise<R> {
-  const task = await client.request<R>(method, { taskId }, options);
-  noteTask(client, task);
-  return task;
-}
-
-function noteTask(client: Client, task: Task): void {
-  if (isTask(task) && isTaskTerminal(task)) endProgressWatch(client, task.taskId);
-}
-
-function endProgressWatch(client: Client, taskId: string): void {
-  progressWatches.get(client)?.get(taskId)?.stop();
-}
-
-/**
- * Follows the progress of one task under a token of its own, from before the request is sent
- * until the task is seen terminal (by a helper here or a status notification), its TTL elapses,
- * the client closes, or {@link ProgressWatch.stop} is called.
- */
-class ProgressWatch {
-  readonly token = `task-progress-${crypto.randomUUID()}`;
-  private taskId: string | undefined;
-  private expiry: ReturnType<typeof setTimeout> | undefined;
-  private stopProgress: (() => void) | undefined;
-  private stopStatus: (() => void) | undefined;
-
-  constructor(
-    private readonly client: Client,
-    onProgress: (update: ProgressUpdate) => void,
-  ) {
-    this.stopProgress = client.onNotification('notifications/progress', (params) => {
-      if (params.progressToken !== this.token || typeof params.progress !== 'number') return;
-      const update: ProgressUpdate = { progress: params.progress };
-      if (typeof params.total === 'number') update.total = params.total;
-      if (typeof params.message === 'string') update.message = params.message;
-      onProgress(update);
-    });
-  }
-
-  /** Ties the watch to the task the request created, so that its end ends the watch. */
-  watch(task: Task): void {
-    if (!this.stopProgress) return;
-    if (isTaskTerminal(task)) {
-      this.stop();
-      return;
-    }
-    const taskId = task.taskId;
-    this.taskId = taskId;
-    watchesOf(this.client).set(taskId, this);
-    this.stopStatus = onTaskStatus(this.client, (status) => {
-      if (status.taskId === taskId) noteTask(this.client, status);
-    });
-    if (typeof task.ttl === 'number') {
-      // Past its TTL the task may be deleted at any time, so no more progress can come for it.
-      // Counted from now rather than from `createdAt`, which is the server's clock.
-      this.expiry = setTimeout(() => this.stop(), Math.min(MAX_TIMER_DELAY, Math.max(0, task.ttl)));
-      (this.expiry as { unref?: () => void }).unref?.();
-    }
-  }
-
-  stop(): void {
-    this.stopProgress?.();
-    this.stopStatus?.();
-    this.stopProgress = undefined;
-    this.stopStatus = undefined;
-    if (this.expiry !== undefined) clearTimeout(this.expiry);
-    this.expiry = undefined;
-    if (this.taskId !== undefined) {
-      const watches = progressWatches.get(this.client);
-      if (watches?.get(this.taskId) === this) watches.delete(this.taskId);
-    }
-  }
-}
-
-async function assertTaskSupport(client: Client, name: string): Promise<void> {
-  const lister = (client as Client & { tools?: () => Promise<Tool[]> }).tools;
-  if (typeof lister !== 'function' || !client.serverCapabilities?.tools) return;
-  const tool = (await lister.call(client)).find((candidate) => candidate.name === name);
-  // An unknown tool is the server's to report (-32602), with its own message.
-  if (!tool) return;
-  const support = tool.execution?.taskSupport ?? 'forbidden';
-  if (support === 'forbidden') {
-    throw new CapabilityError(
-      `Tool "${name}" does not support task execution (execution.taskSupport is "forbidden")`,
-    );
   }
 }

@@ -4,7 +4,7 @@
  * carry them), and every fetch in flight so that `close()` can abort them all.
  * @module
  */
-import type { MessageSink } from '@mcpkit/core';
+import type { JsonRpcMessage, MessageSink } from '@mcpkit/core';
 import { HttpTransportError } from './errors.js';
 import type { SsePacer } from './eventStream.js';
 import { discardBody, type HttpRequester } from './requester.js';
@@ -29,6 +29,8 @@ export class HttpLink {
   sink: MessageSink | undefined;
   session: string | undefined;
   protocolVersion: string | undefined;
+  /** The client's `initialize`, replayed when the session expires. */
+  initializeRequest: JsonRpcMessage | undefined;
   pacer: SsePacer | undefined;
   /** Controllers of every fetch in flight, so `close()` can abort them all. */
   readonly controllers = new Set<AbortController>();
@@ -39,11 +41,6 @@ export class HttpLink {
     readonly requester: HttpRequester,
     readonly maxMessageSize: number,
   ) {}
-
-  /** True while the transport is open. */
-  get open(): boolean {
-    return this.state === 'open';
-  }
 
   /** Adds the session and protocol version headers to `headers` (a fresh object by default). */
   sessionHeaders(session: string | undefined, headers: Record<string, string> = {}): Record<string, string> {

@@ -4,7 +4,7 @@
  * and the `x-mcp-header` annotations learnt from the `tools/list` results among their answers.
  * @module
  */
-import type { JsonRpcMessage, RequestId } from '@mcpkit/core';
+import type { JsonRpcMessage, MessageSink, RequestId } from '@mcpkit/core';
 import { HttpTransportError } from './errors.js';
 import { POST_ACCEPT } from './link.js';
 import { forEachResponse } from './messages.js';
@@ -59,14 +59,14 @@ export class ModernRequests {
 
   /**
    * A response arrived: its request is no longer in flight, and a `tools/list` result teaches the
-   * `x-mcp-header` annotations (invalid tools are left out of it, reported through `report`).
+   * `x-mcp-header` annotations (invalid tools are left out of it, reported to `sink`).
    */
-  settle(value: unknown, report: (error: Error) => void): void {
+  settle(value: unknown, sink: MessageSink | undefined): void {
     forEachResponse(value, (response) => {
       this.posts.delete(response.id);
       if (!this.toolLists.delete(response.id) || !('result' in response)) return;
       for (const refused of this.toolHeaders.learn(response.result)) {
-        report(new HttpTransportError(`tools/list: ${refused} (x-mcp-header rules of 2026-07-28)`));
+        sink?.error(new HttpTransportError(`tools/list: ${refused} (x-mcp-header rules of 2026-07-28)`));
       }
     });
   }

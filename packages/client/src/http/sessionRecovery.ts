@@ -9,6 +9,8 @@ import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '@mcpkit/core';
 import { toError } from '@mcpkit/core/internal';
 import { HttpTransportError } from './errors.js';
 import type { HttpLink } from './link.js';
+import { asResponse } from './messages.js';
+import type { SseStreams } from './sseStreams.js';
 
 /** How long a transparent re-initialization may take. */
 const REINITIALIZE_TIMEOUT = 30_000;
@@ -23,10 +25,6 @@ interface Interception {
 export interface RecoveryHost {
   /** POSTs `message`, with no recovery of its own. */
   post(message: JsonRpcMessage, mayRecover: false): Promise<void>;
-  /** The client's `initialize`, if one went through the transport. */
-  initializeRequest(): JsonRpcMessage | undefined;
-  /** Stops the standalone GET stream of the expired session. */
-  stopStandalone(): void;
   /** Tells the client the session was replaced (`onSessionRecovered`). */
   recovered(): void | Promise<void>;
 }
@@ -36,7 +34,7 @@ export interface RecoveryHost {
  *
  * @example
  * ```ts
- * const recovery = new SessionRecovery(link, host);
+ * const recovery = new SessionRecovery(link, streams, host);
  * await recovery.recover(expiredSessionId);
  * ```
  */
@@ -48,19 +46,18 @@ export class SessionRecovery {
 
   constructor(
     private readonly link: HttpLink,
+    /** Their standalone GET stream belongs to the expired session. */
+    private readonly streams: SseStreams,
     private readonly host: RecoveryHost,
   ) {}
 
-  /** True when `response` was one the transport waited for (it then goes no further). */
-  intercepts(response: JsonRpcResponse & { id: RequestId }): boolean {
-    const interception = this.intercepted.get(response.id);
-    interception?.deliver(response);
+  /** True when `value` answers what the transport waited for (it then goes no further). */
+  intercepts(value: unknown): boolean {
+    // Nothing to parse while no re-initialization waits: the common case costs a size check.
+    const response = this.intercepted.size > 0 ? asResponse(value) : undefined;
+    const interception = response && this.intercepted.get(response.id);
+    if (response && interception) interception.deliver(response);
     return interception !== undefined;
-  }
-
-  /** True while a re-initialization waits for its answer. */
-  get waiting(): boolean {
-    return this.intercepted.size > 0;
   }
 
   /** Fails every wait (the transport closes). */
@@ -99,14 +96,14 @@ export class SessionRecovery {
   }
 
   private async reinitialize(): Promise<void> {
-    const initialize = this.host.initializeRequest();
+    const initialize = this.link.initializeRequest;
     const fail = (why: string, cause?: unknown) =>
       new HttpTransportError(`The session expired (HTTP 404) and re-initializing failed: ${why}`, 404, {
         cause,
       });
     if (!initialize) throw fail('no initialize request was sent through this transport');
     this.link.session = undefined;
-    this.host.stopStandalone();
+    this.streams.stopStandalone();
     const id = `mcpkit-reinitialize-${++this.reinitializations}`;
     const answer = this.intercept(id);
     // A failed POST fails the wait, so there is one place to catch either.

@@ -122,7 +122,7 @@ export class SseStreams {
 
   /** Opens the standalone GET stream (once initialized), unless it is open or turned off. */
   openStandalone(): void {
-    if (!this.openGetStream || this.standalone || !this.link.open) return;
+    if (!this.openGetStream || this.standalone || this.link.state !== 'open') return;
     this.standalone = this.createStream('get', 'standalone GET stream');
     void this.connect(this.standalone);
   }
@@ -157,7 +157,7 @@ export class SseStreams {
       this.link.untrack(stream.controller);
       stream.controller = undefined;
     }
-    if (stream.stopped || !this.link.open) return;
+    if (stream.stopped || this.link.state !== 'open') return;
     if (stream.kind === 'post' && stream.awaiting.size === 0) {
       this.finish(stream);
       return;
@@ -217,7 +217,7 @@ export class SseStreams {
 
   /** Opens (or reopens, with `Last-Event-ID`) a stream by GET. */
   private async connect(stream: SseStream): Promise<void> {
-    if (stream.stopped || !this.link.open) return;
+    if (stream.stopped || this.link.state !== 'open') return;
     const controller = this.link.track();
     stream.controller = controller;
     const what = `GET ${this.link.url.href} (${stream.kind === 'get' ? stream.label : `resume the answer to ${stream.label}`})`;
@@ -237,7 +237,7 @@ export class SseStreams {
     } catch (error) {
       this.link.untrack(controller);
       stream.controller = undefined;
-      if (stream.stopped || !this.link.open) return;
+      if (stream.stopped || this.link.state !== 'open') return;
       if (error instanceof HttpTransportError && error.status !== undefined) this.giveUp(stream, error);
       else this.retryAfterFailure(stream, error);
       return;
@@ -249,7 +249,7 @@ export class SseStreams {
     }
     this.link.untrack(controller);
     stream.controller = undefined;
-    if (stream.stopped || !this.link.open) {
+    if (stream.stopped || this.link.state !== 'open') {
       discardBody(response);
       return;
     }

@@ -13,7 +13,6 @@ import { HttpTransportError } from './errors.js';
 import { SsePacer } from './eventStream.js';
 import { HttpLink } from './link.js';
 import {
-  asResponse,
   forEachResponse,
   isInitializeRequest,
   isNotification,
@@ -123,8 +122,6 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly streams: SseStreams;
   private readonly recovery: SessionRecovery;
   private readonly terminateOnClose: boolean;
-  /** The client's `initialize`, replayed when the session expires. */
-  private initializeRequest: JsonRpcMessage | undefined;
   private readonly maxIncomingPerSecond: number | undefined;
   private readonly maxAnswersInFlight: number;
   private answersInFlight = 0;
@@ -132,8 +129,6 @@ export class StreamableHttpClientTransport implements Transport {
   private modern = false;
   /** The 2026-07-28 requests in flight, and the `x-mcp-header` annotations learnt. */
   private readonly modernRequests = new ModernRequests();
-  /** Reports a problem that is no failure of a request (through the sink, once started). */
-  private readonly report = (error: Error): void => this.link.sink?.error(error);
 
   constructor(url: string | URL, options: StreamableHttpClientTransportOptions = {}) {
     this.url = new URL(url);
@@ -146,10 +141,8 @@ export class StreamableHttpClientTransport implements Transport {
       options.openGetStream ?? true,
       deliver,
     );
-    this.recovery = new SessionRecovery(this.link, {
+    this.recovery = new SessionRecovery(this.link, this.streams, {
       post: (message, mayRecover) => this.post(message, mayRecover),
-      initializeRequest: () => this.initializeRequest,
-      stopStandalone: () => this.streams.stopStandalone(),
       recovered: () => this.onSessionRecovered?.(),
     });
     this.terminateOnClose = options.terminateOnClose ?? true;
@@ -184,7 +177,7 @@ export class StreamableHttpClientTransport implements Transport {
       const why = this.link.state === 'new' ? 'has not been started' : 'is closed';
       return Promise.reject(new HttpTransportError(`The Streamable HTTP transport ${why}`));
     }
-    if (isInitializeRequest(message)) this.initializeRequest = message;
+    if (isInitializeRequest(message)) this.link.initializeRequest = message;
     else if (isNotification(message, 'notifications/cancelled')) {
       this.forgetRequest(message);
       // 2026-07-28: closing the request's stream is the cancellation; nothing is POSTed.
@@ -397,8 +390,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   /** Hands a message from the server to the client, unless the transport itself waited for it. */
   private deliver(value: unknown): void {
-    if (this.modernRequests.active) this.modernRequests.settle(value, this.report);
-    const response = this.recovery.waiting ? asResponse(value) : undefined;
-    if (!response || !this.recovery.intercepts(response)) this.link.sink?.message(value);
+    if (this.modernRequests.active) this.modernRequests.settle(value, this.link.sink);
+    if (!this.recovery.intercepts(value)) this.link.sink?.message(value);
   }
 }

@@ -24,7 +24,7 @@ import {
   type OutgoingRequestOptions,
   type ProgressUpdate,
 } from '@mcpkit/core';
-import { errorResponse, isPromiseLike, progressParamsOf, toError } from '@mcpkit/core/internal';
+import { errorResponse, isPromiseLike, onBehalfOf, progressParamsOf, toError } from '@mcpkit/core/internal';
 import type { SessionOpener } from '../context.js';
 import { answerModern } from '../modern/serve.js';
 import type { Server } from '../server.js';
@@ -188,15 +188,18 @@ export class DirectModernRequest implements SessionOpener {
   }
 
   // ---------------------------------------------------------------- IncomingRequestOwner
-  // Notifications and questions go through the session's engine, made on first use; its own
-  // owner methods tie them to `request`. Progress is encoded by the session's codec.
 
-  notifyFor(request: IncomingRequest, method: string, params?: Params): void | Promise<void> {
-    return this.openSession().connection.notifyFor(request, method, params);
+  notifyFor(
+    request: IncomingRequest,
+    method: string,
+    params?: Record<string, unknown>,
+  ): void | Promise<void> {
+    return this.openSession().connection.notify(method, params, { relatedRequestId: request.id });
   }
 
   requestFor<R>(request: IncomingRequest, method: string, params: Params, options?: Options): Promise<R> {
-    return this.openSession().connection.requestFor<R>(request, method, params, options);
+    // A question to the client needs the session's engine: made there, on behalf of `request`.
+    return this.openSession().connection.request<R>(method, params, onBehalfOf(request, options));
   }
 
   progressFor(request: IncomingRequest, update: ProgressUpdate): void | Promise<void> {

@@ -190,15 +190,41 @@ export function publicApi(): { names: Map<string, Map<string, string>>; examples
   }
   const entries = new Set(Object.values(ENTRY_POINTS).map((entry) => join(root, entry)));
   const packages = readdirSync(join(root, 'packages'));
-  for (const path of packages.flatMap((pkg) => sourceFiles(join(root, 'packages', pkg, 'src')))) {
-    if (entries.has(path)) continue;
-    for (const statement of parse(path).statements) {
-      const name = declaredName(statement);
-      if (!name || !names.has(name) || !isExported(statement)) continue;
-      for (const node of [statement, ...membersOf(statement)]) examples.push(...examplesOf(node));
-    }
+  const statements = packages
+    .flatMap((pkg) => sourceFiles(join(root, 'packages', pkg, 'src')))
+    .filter((path) => !entries.has(path))
+    .flatMap((path) => parse(path).statements.filter(isExported));
+  const documented = withBaseClasses(statements, new Set(names.keys()));
+  for (const statement of statements) {
+    const name = declaredName(statement);
+    if (!name || !documented.has(name)) continue;
+    for (const node of [statement, ...membersOf(statement)]) examples.push(...examplesOf(node));
   }
   return { names, examples };
+}
+
+/**
+ * The public names and the names of the classes public classes extend: a member a public class
+ * inherits from a base the package does not export (`McpClient`'s `FeatureClient`) is public too.
+ */
+function withBaseClasses(statements: readonly ts.Statement[], names: Set<string>): Set<string> {
+  const documented = new Set(names);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const statement of statements) {
+      if (!ts.isClassDeclaration(statement) || !documented.has(declaredName(statement) ?? '')) continue;
+      for (const clause of statement.heritageClauses ?? []) {
+        if (clause.token !== ts.SyntaxKind.ExtendsKeyword) continue;
+        const base = clause.types[0]?.expression;
+        if (base && ts.isIdentifier(base) && !documented.has(base.text)) {
+          documented.add(base.text);
+          grew = true;
+        }
+      }
+    }
+  }
+  return documented;
 }
 
 /** The example as a module: the public names it uses but does not bind are imported for it. */

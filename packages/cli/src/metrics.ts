@@ -6,9 +6,9 @@
  */
 import { combineObservers, type Observer } from '@mcpkit/core';
 import type { PrometheusMetrics } from '@mcpkit/node/metrics';
+import type { CliIo } from './cliIo.js';
 import { CliError, ExitCode } from './errors.js';
 import { jsonLogObserver } from './jsonLog.js';
-import type { CliIo } from './run.js';
 
 /**
  * A running `/metrics` listener: the observer to install on the server, `watch` for its HTTP

@@ -4,7 +4,7 @@
  */
 import type { Transport } from '@mcpkit/core';
 import { StdioServerTransport } from '@mcpkit/node/stdio';
-import type { CliIo } from './run.js';
+import type { CliIo } from './cliIo.js';
 
 /**
  * Resolves on Ctrl-C or SIGTERM, or when `also` calls the function it is given (e.g. when the

@@ -9,8 +9,6 @@
  */
 import { type InitializeResult, LocalError, type OutgoingRequestOptions, type Transport } from '@mcpkit/core';
 import type { Client } from './client.js';
-// Types only: client.ts imports this module, so a value import of McpClient would be a cycle.
-import type { McpClient } from './mcpClient.js';
 import type { RestartOptions, RestartPolicy } from './restart.js';
 import { backoffDelay, CrashWindow, restartPolicy } from './restart.js';
 
@@ -187,7 +185,9 @@ class Reconnector implements Reconnection {
         const result = await this.connect();
         this.reconnects++;
         // An McpClient subscribes again and sets its log level again; a plain Client has no setup.
-        const recovered = (client as Partial<Pick<McpClient, 'sessionRecovered'>>).sessionRecovered;
+        // Typed structurally: client.ts imports this module, so even a type import of McpClient
+        // would close an import cycle.
+        const recovered = (client as { sessionRecovered?: () => Promise<void> }).sessionRecovered;
         if (recovered) await recovered.call(client);
         this.options.onReconnect?.(this.reconnects, result);
         return;

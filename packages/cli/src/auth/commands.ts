@@ -5,9 +5,9 @@
  */
 import { canonicalResource } from '@mcpkit/auth/client';
 import type { ClientAction, ClientSettings, TargetSpec } from '../args.js';
+import type { CliIo } from '../cliIo.js';
 import { ExitCode, type ExitCodeValue, usageError } from '../errors.js';
 import type { OutputStream, Style } from '../output.js';
-import type { CliIo } from '../run.js';
 import { type ResolvedTarget, resolveTarget } from '../target.js';
 import { openSystemBrowser } from './browser.js';
 import { CliAuth } from './login.js';

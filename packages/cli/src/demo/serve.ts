@@ -16,11 +16,11 @@ import {
   type McpHttpHandler,
 } from '@mcpkit/server/http';
 import type { ServeSettings } from '../args.js';
+import type { CliIo } from '../cliIo.js';
 import { CliError, ExitCode } from '../errors.js';
 import { MCP_PATH, startHttp, stopHttp } from '../httpServe.js';
 import { cliObserver, startMetrics } from '../metrics.js';
 import { createStyle, type Style, wantsColor } from '../output.js';
-import type { CliIo } from '../run.js';
 import { serveStdioUntilStopped, untilStopped } from '../stopped.js';
 import type { ClusterNode } from './cluster.js';
 import { createDemoServer } from './server.js';

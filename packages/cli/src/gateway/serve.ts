@@ -7,11 +7,11 @@ import { createGateway, type McpGateway } from '@mcpkit/host/gateway';
 import { nodeConnector } from '@mcpkit/host/node';
 import { toNodeListener } from '@mcpkit/node/http';
 import type { GatewaySettings } from '../args.js';
+import type { CliIo } from '../cliIo.js';
 import { loadAllServers } from '../config.js';
 import { ExitCode } from '../errors.js';
 import { MCP_PATH, startHttp, stopHttp } from '../httpServe.js';
 import { type CliMetrics, cliObserver, startMetrics } from '../metrics.js';
-import type { CliIo } from '../run.js';
 import { serveStdioUntilStopped, untilStopped } from '../stopped.js';
 
 /**

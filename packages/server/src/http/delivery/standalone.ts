@@ -54,7 +54,7 @@ export async function resumeStream(
   lastEventId: string,
   takeOver: TakeOver | undefined,
 ): Promise<Reply> {
-  const store = streams.runtime.eventStore;
+  const store = streams.store;
   if (!store) return Refuse.unknownEventId();
   const streamId = await store.streamIdOf(lastEventId);
   if (streamId === undefined || !streamId.startsWith(streams.streamPrefix) || streams.host.closed) {
@@ -89,7 +89,7 @@ async function openShared(
   stream: LogicalStream,
   lastEventId: string | undefined,
 ): Promise<Reply | undefined> {
-  const store = streams.runtime.eventStore!;
+  const store = streams.store!;
   if (store.holdStream) {
     stream.resuming = true; // this node's own second GET waits for the answer, and is refused
     try {
@@ -111,7 +111,7 @@ async function followStandalone(
   connection: SseConnection,
   lastEventId: string | undefined,
 ): Promise<void> {
-  const store = streams.runtime.eventStore!;
+  const store = streams.store!;
   try {
     let start = lastEventId;
     if (start === undefined) {

@@ -234,7 +234,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder, Stre
    */
   resume(lastEventId: string, extra: MessageExtra = RERUN): Promise<Reply> {
     const takeOver =
-      this.cluster && this.runtime.eventStore?.claimStream
+      this.cluster && this.streams.store?.claimStream
         ? (orphan: OrphanedStream) => rerun(this, orphan, extra)
         : undefined;
     return resumeStream(this.streams, lastEventId, takeOver);
@@ -386,7 +386,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder, Stre
     if (this.isClosed || !stream.live || !stream.exchange) return; // the standalone stream waits
     // The client can resume, unless the session is a throwaway one (stateless mode, every
     // 2026-07-28 request): no session id to resume with, so a lost stream is the cancellation.
-    if (!this.stateless && this.runtime.eventStore && stream.hasIds) return;
+    if (this.streams.store && stream.hasIds) return;
     this.abandon(stream.exchange);
   }
 

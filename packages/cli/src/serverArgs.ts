@@ -1,0 +1,131 @@
+/**
+ * The settings of the verbs that run a server: `serve` (the demo server) and `gateway` (the host
+ * as one MCP server), with their addresses, authorization, rate limit and observability options.
+ * @module
+ */
+
+import type { Values } from './argOptions.js';
+import type { GatewaySettings, ServeSettings } from './argTypes.js';
+import { isHttpUrl, parseEra } from './argValues.js';
+import { usageError } from './errors.js';
+
+/** The demo server's default address, as the quickstart documents it. */
+export const DEFAULT_HTTP_HOST = '127.0.0.1';
+export const DEFAULT_HTTP_PORT = 3000;
+
+export const SERVE_HINT = 'mcpkit serve --http --port 3000, or mcpkit serve --stdio';
+
+/** The settings of `serve`, from its options. */
+export function serveSettings(values: Values): ServeSettings {
+  if (values.stdio && values.http) throw usageError('Choose one of --stdio and --http', SERVE_HINT);
+  const transport = values.stdio ? 'stdio' : 'http';
+  if (transport === 'stdio') {
+    for (const name of ['port', 'host', 'stateless', 'json-response', 'auth-issuer', 'redis'] as const) {
+      if (values[name] !== undefined) throw usageError(`--${name} applies to --http only`, SERVE_HINT);
+    }
+  }
+  const authIssuer = optionalUrl(values, 'auth-issuer');
+  const authAudience = optionalUrl(values, 'auth-audience');
+  if (authAudience !== undefined && authIssuer === undefined) {
+    throw usageError('--auth-audience needs --auth-issuer', 'mcpkit serve --http --auth-issuer URL');
+  }
+  const redis = values.redis as string | undefined;
+  if (redis !== undefined && !/^rediss?:\/\//.test(redis)) {
+    throw usageError(`--redis expects a redis:// or rediss:// URL, got "${redis}"`);
+  }
+  if (redis !== undefined && values.stateless === true) {
+    throw usageError(
+      '--redis and --stateless exclude each other',
+      'a stateless server keeps no state to share',
+    );
+  }
+  const settings: ServeSettings = {
+    transport,
+    port: values.port === undefined ? DEFAULT_HTTP_PORT : parsePort(values.port as string, 'port'),
+    host: (values.host as string | undefined) ?? DEFAULT_HTTP_HOST,
+    stateless: values.stateless === true,
+    jsonResponse: values['json-response'] === true,
+    ...(authIssuer === undefined ? {} : { authIssuer }),
+    ...(authAudience === undefined ? {} : { authAudience }),
+    folders: (values.folder as string[] | undefined) ?? [],
+    ...observing(values),
+    ...(redis === undefined ? {} : { redis }),
+  };
+  const limit = values['rate-limit'] as string | undefined;
+  return limit === undefined ? settings : { ...settings, rateLimit: parseRateLimit(limit) };
+}
+
+/** `N/s` or `N/m`, optionally `,burst=B` (default twice the per-second rate, at least 1). */
+const RATE_LIMIT = /^(\d{1,9}(?:\.\d{1,9})?)\/(s|m)(?:,burst=(\d{1,9}))?$/;
+
+/**
+ * Parses `--rate-limit`: `20/s` (20 per second, bursts of 40), `20/s,burst=5`, `30/m`.
+ *
+ * @throws {CliError} a usage error for anything else.
+ * @example
+ * ```ts
+ * parseRateLimit('20/s,burst=40'); // { rate: 20, burst: 40 }
+ * ```
+ */
+export function parseRateLimit(text: string): { rate: number; burst: number } {
+  const match = RATE_LIMIT.exec(text);
+  const count = Number(match?.[1]);
+  if (!match || !(count > 0)) {
+    throw usageError(
+      `--rate-limit must look like 20/s, 20/s,burst=40 or 30/m, got "${text.slice(0, 40)}"`,
+      'mcpkit serve --rate-limit 20/s',
+    );
+  }
+  const rate = match[2] === 'm' ? count / 60 : count;
+  const burst = match[3] === undefined ? Math.max(1, rate * 2) : Number(match[3]);
+  if (burst < 1)
+    throw usageError('--rate-limit: burst must be at least 1', 'mcpkit serve --rate-limit 20/s,burst=40');
+  return { rate, burst };
+}
+
+export const GATEWAY_HINT = 'mcpkit gateway --config mcp.json --stdio, or --http [--port N --host H]';
+
+/** The settings of `gateway`, from its options. */
+export function gatewaySettings(values: Values): GatewaySettings {
+  const config = values.config as string | undefined;
+  if (config === undefined) throw usageError('"gateway" needs --config FILE', GATEWAY_HINT);
+  if (values.stdio === values.http) throw usageError('Choose one of --stdio and --http', GATEWAY_HINT);
+  if (values.stdio && (values.port !== undefined || values.host !== undefined)) {
+    throw usageError('--port and --host apply to --http only', GATEWAY_HINT);
+  }
+  return {
+    config,
+    transport: values.stdio ? 'stdio' : 'http',
+    port: values.port === undefined ? DEFAULT_HTTP_PORT : parsePort(values.port as string, 'port'),
+    host: (values.host as string | undefined) ?? DEFAULT_HTTP_HOST,
+    era: parseEra(values.era as string | undefined, '2025'),
+    ...observing(values),
+  };
+}
+
+/** `--metrics-port N` and `--log-json`, when given. */
+function observing(values: Values): { metricsPort?: number; logJson?: boolean } {
+  const text = values['metrics-port'] as string | undefined;
+  return {
+    ...(text === undefined ? {} : { metricsPort: parsePort(text, 'metrics-port') }),
+    ...(values['log-json'] === true ? { logJson: true } : {}),
+  };
+}
+
+function optionalUrl(values: Values, name: 'auth-issuer' | 'auth-audience'): string | undefined {
+  const text = values[name] as string | undefined;
+  if (text === undefined) return undefined;
+  if (!isHttpUrl(text)) throw usageError(`--${name} expects an http(s) URL, got "${text}"`);
+  return text;
+}
+
+function parsePort(text: string, name: 'port' | 'metrics-port'): number {
+  const port = Number(text);
+  if (!/^\d{1,5}$/.test(text) || port > 65535) {
+    throw usageError(
+      `--${name} must be a number from 0 to 65535, got "${text}"`,
+      `Use --${name} 0 for any free port`,
+    );
+  }
+  return port;
+}

@@ -15,6 +15,7 @@ import {
 import { ConnectionClosedError, McpError } from '@mcpkit/core';
 import * as undiciPath from '@mcpkit/node/http-client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from './support/eventually.js';
 import { listen } from './support/listen.js';
 
 /** The two client HTTP paths; each describe block below runs on both. */
@@ -289,12 +290,50 @@ describe.each(PATHS)('over %s', (_name, path) => {
         { name: 'work', arguments: {} },
         { signal: controller.signal },
       );
-      await sleep(30);
+      // Aborting before the request went out would leave nothing to cancel on the server.
+      await eventually(() => server.posts('tools/call').length === 1, 'the call to arrive');
+      controller.abort('changed my mind');
+      // A resume the retry timer started before the abort (a loaded machine) is not the point.
+      const resumedBefore = server.resumes().length;
+      await expect(call).rejects.toThrow();
+      await eventually(() => server.posts('notifications/cancelled').length === 1, 'the cancellation');
+      await sleep(250); // longer than the stream's retry: a resume would have come by now
+      expect(server.posts('notifications/cancelled')).toHaveLength(1);
+      expect(server.resumes()).toHaveLength(resumedBefore);
+    });
+
+    it('regression: never resumes the answer of a request cancelled while its POST awaited the response', async () => {
+      let answerCall: (() => void) | undefined;
+      const server = await startServer((req, res, body) => {
+        if (body?.method === 'notifications/cancelled') {
+          res.writeHead(202).end();
+          answerCall?.(); // the call's answer starts only once the cancellation arrived
+          return;
+        }
+        if (basics(req, res, body)) return;
+        if (body?.method === 'tools/call') {
+          answerCall = () => {
+            openSse(res);
+            res.end('id: c1\nretry: 10\ndata: \n\n');
+          };
+          return;
+        }
+        openSse(res); // a resume: never answers
+      });
+      const { client, errors } = await connect(server.url);
+      const controller = new AbortController();
+      const call = client.request(
+        'tools/call',
+        { name: 'work', arguments: {} },
+        { signal: controller.signal },
+      );
+      await eventually(() => server.posts('tools/call').length === 1, 'the call to arrive');
       controller.abort('changed my mind');
       await expect(call).rejects.toThrow();
-      await sleep(250);
-      expect(server.posts('notifications/cancelled')).toHaveLength(1);
+      await eventually(() => server.posts('notifications/cancelled').length === 1, 'the cancellation');
+      await sleep(200); // twenty times the stream's retry: a resume would have come by now
       expect(server.resumes()).toHaveLength(0);
+      expect(errors).toEqual([]);
     });
 
     it('reconnects the standalone GET stream with the last event id after the server closes it', async () => {
@@ -338,7 +377,8 @@ describe.each(PATHS)('over %s', (_name, path) => {
           else basics(req, res, body);
         });
         const { errors } = await connect(server.url, { initialReconnectionDelay: 10 });
-        await sleep(100);
+        await eventually(() => server.gets().length === 1, 'the standalone GET');
+        await sleep(100); // ten times the reconnection delay: a retry would have come by now
         expect(server.gets()).toHaveLength(1);
         expect(errors).toEqual([]);
       },

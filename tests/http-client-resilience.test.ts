@@ -152,6 +152,22 @@ async function connect(url: string, options: StreamableHttpClientTransportOption
   return { client, transport, errors };
 }
 
+/**
+ * Calls a tool and aborts the call as soon as the server has it (aborting before the request went
+ * out would leave nothing to cancel), then waits for the cancellation to arrive. Returns how many
+ * resumes the server had seen at the abort.
+ */
+async function cancelOnArrival(server: Awaited<ReturnType<typeof startServer>>, client: Client) {
+  const controller = new AbortController();
+  const call = client.request('tools/call', { name: 'work', arguments: {} }, { signal: controller.signal });
+  await eventually(() => server.posts('tools/call').length === 1, 'the call to arrive');
+  controller.abort('changed my mind');
+  const resumedBefore = server.resumes().length;
+  await expect(call).rejects.toThrow();
+  await eventually(() => server.posts('notifications/cancelled').length === 1, 'the cancellation');
+  return resumedBefore;
+}
+
 const callTool = (client: Client, name = 'work') => client.request('tools/call', { name, arguments: {} });
 const toolResult = (text: string) => ({ content: [{ type: 'text', text }] });
 
@@ -284,19 +300,8 @@ describe.each(PATHS)('over %s', (_name, path) => {
         openSse(res); // never answers
       });
       const { client } = await connect(server.url);
-      const controller = new AbortController();
-      const call = client.request(
-        'tools/call',
-        { name: 'work', arguments: {} },
-        { signal: controller.signal },
-      );
-      // Aborting before the request went out would leave nothing to cancel on the server.
-      await eventually(() => server.posts('tools/call').length === 1, 'the call to arrive');
-      controller.abort('changed my mind');
       // A resume the retry timer started before the abort (a loaded machine) is not the point.
-      const resumedBefore = server.resumes().length;
-      await expect(call).rejects.toThrow();
-      await eventually(() => server.posts('notifications/cancelled').length === 1, 'the cancellation');
+      const resumedBefore = await cancelOnArrival(server, client);
       await sleep(250); // longer than the stream's retry: a resume would have come by now
       expect(server.posts('notifications/cancelled')).toHaveLength(1);
       expect(server.resumes()).toHaveLength(resumedBefore);
@@ -321,16 +326,7 @@ describe.each(PATHS)('over %s', (_name, path) => {
         openSse(res); // a resume: never answers
       });
       const { client, errors } = await connect(server.url);
-      const controller = new AbortController();
-      const call = client.request(
-        'tools/call',
-        { name: 'work', arguments: {} },
-        { signal: controller.signal },
-      );
-      await eventually(() => server.posts('tools/call').length === 1, 'the call to arrive');
-      controller.abort('changed my mind');
-      await expect(call).rejects.toThrow();
-      await eventually(() => server.posts('notifications/cancelled').length === 1, 'the cancellation');
+      await cancelOnArrival(server, client);
       await sleep(200); // twenty times the stream's retry: a resume would have come by now
       expect(server.resumes()).toHaveLength(0);
       expect(errors).toEqual([]);

@@ -9,6 +9,7 @@ import { type ServedHandler, serve } from '@mcpkit/node/http';
 import { McpServer, text } from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eventually } from './support/eventually.js';
 import { modernHeaders, modernRequest, postModern } from './support/modernWire.js';
 
 let served: ServedHandler;
@@ -16,10 +17,13 @@ let url: string;
 let server: McpServer;
 let stopped: (reason: unknown) => void;
 let stoppedReason: Promise<unknown>;
+/** The `hang` handler runs: only then can the test stop it. */
+let hanging = false;
 const reported: Error[] = [];
 
 beforeEach(async () => {
   reported.length = 0;
+  hanging = false;
   stoppedReason = new Promise((resolve) => {
     stopped = resolve;
   });
@@ -48,6 +52,7 @@ beforeEach(async () => {
   });
   server.tool('hang', { description: 'Waits for its signal' }, (_args, ctx) => {
     ctx.signal.addEventListener('abort', () => stopped(ctx.signal.reason));
+    hanging = true;
     return new Promise(() => {});
   });
   served = await serve(createStreamableHttpHandler(server, { stateless: true, enableJsonResponse: true }), {
@@ -115,7 +120,7 @@ describe('2026-07-28 over HTTP, the direct path', () => {
 
   it('stops a running handler when the server closes', async () => {
     const posted = postModern(url, call(9, 'hang')).catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually(() => hanging, 'the handler to run');
     await server.close();
     const reason = await stoppedReason;
     expect((reason as Error).name).toBe('ConnectionClosedError');
@@ -131,8 +136,8 @@ describe('2026-07-28 over HTTP, the direct path', () => {
       body: JSON.stringify(message),
       signal: controller.signal,
     }).catch((error: unknown) => error);
-    // The handler is running once the server saw the request; then the client goes away.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The handler is running; then the client goes away.
+    await eventually(() => hanging, 'the handler to run');
     controller.abort();
     await posted;
     const reason = await stoppedReason;

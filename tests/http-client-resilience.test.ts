@@ -15,6 +15,7 @@ import {
 import { ConnectionClosedError, McpError } from '@mcpkit/core';
 import * as undiciPath from '@mcpkit/node/http-client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from './support/eventually.js';
 import { listen } from './support/listen.js';
 
 /** The two client HTTP paths; each describe block below runs on both. */
@@ -151,6 +152,22 @@ async function connect(url: string, options: StreamableHttpClientTransportOption
   return { client, transport, errors };
 }
 
+/**
+ * Calls a tool and aborts the call as soon as the server has it (aborting before the request went
+ * out would leave nothing to cancel), then waits for the cancellation to arrive. Returns how many
+ * resumes the server had seen at the abort.
+ */
+async function cancelOnArrival(server: Awaited<ReturnType<typeof startServer>>, client: Client) {
+  const controller = new AbortController();
+  const call = client.request('tools/call', { name: 'work', arguments: {} }, { signal: controller.signal });
+  await eventually(() => server.posts('tools/call').length === 1, 'the call to arrive');
+  controller.abort('changed my mind');
+  const resumedBefore = server.resumes().length;
+  await expect(call).rejects.toThrow();
+  await eventually(() => server.posts('notifications/cancelled').length === 1, 'the cancellation');
+  return resumedBefore;
+}
+
 const callTool = (client: Client, name = 'work') => client.request('tools/call', { name, arguments: {} });
 const toolResult = (text: string) => ({ content: [{ type: 'text', text }] });
 
@@ -283,18 +300,36 @@ describe.each(PATHS)('over %s', (_name, path) => {
         openSse(res); // never answers
       });
       const { client } = await connect(server.url);
-      const controller = new AbortController();
-      const call = client.request(
-        'tools/call',
-        { name: 'work', arguments: {} },
-        { signal: controller.signal },
-      );
-      await sleep(30);
-      controller.abort('changed my mind');
-      await expect(call).rejects.toThrow();
-      await sleep(250);
+      // A resume the retry timer started before the abort (a loaded machine) is not the point.
+      const resumedBefore = await cancelOnArrival(server, client);
+      await sleep(250); // longer than the stream's retry: a resume would have come by now
       expect(server.posts('notifications/cancelled')).toHaveLength(1);
+      expect(server.resumes()).toHaveLength(resumedBefore);
+    });
+
+    it('regression: never resumes the answer of a request cancelled while its POST awaited the response', async () => {
+      let answerCall: (() => void) | undefined;
+      const server = await startServer((req, res, body) => {
+        if (body?.method === 'notifications/cancelled') {
+          res.writeHead(202).end();
+          answerCall?.(); // the call's answer starts only once the cancellation arrived
+          return;
+        }
+        if (basics(req, res, body)) return;
+        if (body?.method === 'tools/call') {
+          answerCall = () => {
+            openSse(res);
+            res.end('id: c1\nretry: 10\ndata: \n\n');
+          };
+          return;
+        }
+        openSse(res); // a resume: never answers
+      });
+      const { client, errors } = await connect(server.url);
+      await cancelOnArrival(server, client);
+      await sleep(200); // twenty times the stream's retry: a resume would have come by now
       expect(server.resumes()).toHaveLength(0);
+      expect(errors).toEqual([]);
     });
 
     it('reconnects the standalone GET stream with the last event id after the server closes it', async () => {
@@ -338,7 +373,8 @@ describe.each(PATHS)('over %s', (_name, path) => {
           else basics(req, res, body);
         });
         const { errors } = await connect(server.url, { initialReconnectionDelay: 10 });
-        await sleep(100);
+        await eventually(() => server.gets().length === 1, 'the standalone GET');
+        await sleep(100); // ten times the reconnection delay: a retry would have come by now
         expect(server.gets()).toHaveLength(1);
         expect(errors).toEqual([]);
       },

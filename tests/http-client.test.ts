@@ -15,6 +15,7 @@ import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openSdkSession } from './fixtures/sdkHttpServer.js';
+import { eventually } from './support/eventually.js';
 import { listen as listenOn } from './support/listen.js';
 
 interface Seen {
@@ -348,8 +349,8 @@ describe('legacy HTTP+SSE client against the official SDK SSEServerTransport', (
     const call = await client.callTool('echo', { text: 'legacy' });
     expect(call.content).toEqual([{ type: 'text', text: 'legacy' }]);
     await client.close();
-    await sleep(20);
-    expect(server.transports.size).toBe(0); // closing the client closed the stream
+    // Closing the client closed the stream: the server sees it when the socket closes.
+    await eventually(() => server.transports.size === 0, 'the server to see the stream close');
   });
 
   it('HttpClientTransport falls back to HTTP+SSE when the POST is answered 405', async () => {

@@ -17,6 +17,7 @@ import {
   runSdkClient,
   sseEvents,
 } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
+import { eventually } from './support/eventually.js';
 
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
 const running: ServedHandler[] = [];
@@ -125,9 +126,9 @@ describe('legacy HTTP+SSE', () => {
     // The event stream is the session: closing it ends the session.
     controller.abort();
     await events.return(undefined);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(legacy.sessionCount).toBe(0);
-    expect(server.sessions.size).toBe(0);
+    // The server learns of it when the socket closes, some time after the client let go.
+    await eventually(() => legacy.sessionCount === 0, 'the session to end');
+    await eventually(() => server.sessions.size === 0, 'the server session to end');
     const late = await fetch(postUrl, {
       method: 'POST',
       headers: JSON_HEADERS,

@@ -109,6 +109,22 @@ function postInitialize(client: RawClient, id: number, name: string) {
   });
 }
 
+/**
+ * GETs the standalone stream until the server has let go of the previous one: 409 until it
+ * notices that stream's socket closed, then the new stream.
+ */
+async function openOnceReleased(client: RawClient): Promise<Response> {
+  let response: Response | undefined;
+  await expect
+    .poll(async () => {
+      response = await client.get();
+      if (response.status === 409) await response.body?.cancel();
+      return response.status;
+    })
+    .not.toBe(409);
+  return response!;
+}
+
 function call(name: string, args: Json = {}, meta?: Json): Json {
   return meta ? { name, arguments: args, _meta: meta } : { name, arguments: args };
 }
@@ -266,9 +282,9 @@ describe('Streamable HTTP: the session lifecycle', () => {
     });
     expect((await events.next()).value).toMatchObject({ data: '', retry: 1000 }); // priming after the backlog
     await events.return(undefined);
-    // Once the first stream is gone, a new one may open.
-    await sleep(20);
-    const third = await client.get();
+    // Once the first stream is gone, a new one may open. The server learns it is gone when the
+    // socket closes, some time after the client let go; until then a GET is still a second one.
+    const third = await openOnceReleased(client);
     expect(third.status).toBe(200);
     await third.body!.cancel();
   });
@@ -279,7 +295,8 @@ describe('Streamable HTTP: the session lifecycle', () => {
     await client.connect();
     const pending = client.post({ jsonrpc: '2.0', id: 'slow-1', method: 'tools/call', params: call('slow') });
     const response = await pending;
-    await sleep(20);
+    // Headers can arrive before the tool runs; a cancellation before that would find nothing.
+    await eventually(() => h.slowSignal, 'the call to start');
     const cancel = await client.post({
       jsonrpc: '2.0',
       method: 'notifications/cancelled',
@@ -311,7 +328,9 @@ describe('Streamable HTTP: the session lifecycle', () => {
   });
 
   it('expires a session whose client left a resumable call behind, cancelling the call', async () => {
-    const h = await start({ sessionIdleTimeout: 80, keepAliveInterval: false });
+    // Long enough that a loaded machine cannot expire the session before the call arrives (80 ms
+    // could: the POST got 404 and no call ran); the test waits for the expiry, not a fixed time.
+    const h = await start({ sessionIdleTimeout: 400, keepAliveInterval: false });
     const client = new RawClient(h.url);
     await client.connect();
     const controller = new AbortController();
@@ -320,11 +339,12 @@ describe('Streamable HTTP: the session lifecycle', () => {
       undefined,
       controller.signal,
     );
+    expect(response.status).toBe(200);
     await sseEvents(response).next(); // priming: the client could resume, but never does
+    await eventually(() => h.slowSignal, 'the call to start');
     controller.abort();
-    await sleep(350);
+    await eventually(() => h.handler.sessionCount === 0, 'the session to expire');
     expect(h.slowSignal?.aborted).toBe(true);
-    expect(h.handler.sessionCount).toBe(0);
   });
 
   it('sends keep-alive comments on quiet streams', async () => {
@@ -468,10 +488,10 @@ describe('Streamable HTTP: SSE polling and resumption', () => {
       undefined,
       controller2.signal,
     );
-    await sleep(30);
+    await eventually(() => plain.slowSignal, 'the call to start');
     controller2.abort();
-    await sleep(100);
-    expect(plain.slowSignal?.aborted).toBe(true);
+    // The server learns of the disconnect when the socket closes, some time after the abort.
+    await eventually(() => plain.slowSignal?.aborted, 'the call to be aborted');
     // Without a store there is nothing to resume.
     expect((await b.get({ 'last-event-id': 'x/1' })).status).toBe(400);
   });
@@ -486,11 +506,10 @@ describe('Streamable HTTP: SSE polling and resumption', () => {
       undefined,
       controller.signal,
     );
-    await sleep(50);
+    await eventually(() => h.slowSignal, 'the call to start');
     controller.abort();
     await expect(pending).rejects.toThrow();
-    await sleep(50);
-    expect(h.slowSignal?.aborted).toBe(true);
+    await eventually(() => h.slowSignal?.aborted, 'the call to be aborted');
     expect((await client.request('tools/list')).status).toBe(200);
   });
 });
@@ -523,8 +542,8 @@ describe('Streamable HTTP: stateless mode', () => {
     expect((await client.get()).status).toBe(405);
     expect((await client.delete()).status).toBe(405);
     expect(h.handler.sessionCount).toBe(0);
-    await sleep(10);
-    expect(h.server.sessions.size).toBe(0); // every throwaway session ended
+    // Every throwaway session ended (asynchronously, after its answer went out).
+    await eventually(() => h.server.sessions.size === 0, 'the throwaway sessions to end');
   });
 
   it('answers JSON in stateless JSON mode and rejects an unsupported protocol version header', async () => {

@@ -387,9 +387,14 @@ describe('tasks: cancellation', () => {
     });
     const { client } = await connect(server);
     const controller = new AbortController();
-    const pending = callToolAndWait(client, 't', {}, { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    controller.abort(new Error('user pressed stop'));
+    // Aborted once the client holds the task (its first status), not after a fixed time: an abort
+    // while the CreateTaskResult is on its way has no task id to cancel (a loaded machine).
+    const pending = callToolAndWait(
+      client,
+      't',
+      {},
+      { signal: controller.signal, onStatus: () => controller.abort(new Error('user pressed stop')) },
+    );
     await expect(pending).rejects.toThrow('user pressed stop');
     const [task] = (await listTasks(client)).tasks;
     expect((await getTask(client, task!.taskId)).status).toBe('cancelled');

@@ -129,6 +129,11 @@ export class StreamableHttpClientTransport implements Transport {
   private modern = false;
   /** The 2026-07-28 requests in flight, and the `x-mcp-header` annotations learnt. */
   private readonly modernRequests = new ModernRequests();
+  /**
+   * Requests whose POST still awaits the response (2025), true once cancelled: their answer
+   * stream does not exist yet, so the cancellation cannot stop it; the response then goes unread.
+   */
+  private readonly posting = new Map<RequestId, boolean>();
 
   constructor(url: string | URL, options: StreamableHttpClientTransportOptions = {}) {
     this.url = new URL(url);
@@ -265,6 +270,8 @@ export class StreamableHttpClientTransport implements Transport {
     const session = initializing ? undefined : this.link.session;
     const what = `POST ${this.url.href} (${labelOf(message)})`;
     const controller = this.link.track();
+    const ids = requestIdsOf(message);
+    for (const id of ids) if (!this.posting.has(id)) this.posting.set(id, false);
     let handedOver = false;
     try {
       const response = await this.link.requester.send({
@@ -284,6 +291,7 @@ export class StreamableHttpClientTransport implements Transport {
       handedOver = await this.accepted(response, message, what, controller);
     } finally {
       if (!handedOver) this.link.untrack(controller);
+      for (const id of ids) this.posting.delete(id);
     }
   }
 
@@ -322,7 +330,9 @@ export class StreamableHttpClientTransport implements Transport {
     controller: AbortController,
     resumable = true,
   ) {
-    const requestIds = requestIdsOf(message);
+    // Requests cancelled while the POST was in flight are not waited for (nor resumed): with none
+    // left, the answer is read no further, like a notification's.
+    const requestIds = requestIdsOf(message).filter((id) => this.posting.get(id) !== true);
     if (requestIds.length === 0) {
       discardBody(response);
       if (isNotification(message, 'notifications/initialized')) this.streams.openStandalone();
@@ -384,6 +394,7 @@ export class StreamableHttpClientTransport implements Transport {
   private forgetRequest(message: Outgoing): void {
     const id = (message as { params?: { requestId?: unknown } }).params?.requestId;
     if (typeof id !== 'string' && typeof id !== 'number') return;
+    if (this.posting.has(id)) this.posting.set(id, true);
     this.modernRequests.cancel(id);
     this.streams.forget(id);
   }

@@ -7,7 +7,7 @@
  * behind the client's back.
  * @module
  */
-import type { JsonRpcMessage, MessageSink, SendOptions, Transport } from '@mcpkit/core';
+import type { JsonRpcMessage, MessageSink, RequestId, SendOptions, Transport } from '@mcpkit/core';
 import { toError } from '@mcpkit/core/internal';
 import { HttpTransportError } from './errors.js';
 import { SsePacer } from './eventStream.js';

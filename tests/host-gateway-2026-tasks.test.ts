@@ -1,7 +1,7 @@
 /**
  * Questions inside a gateway task under 2026-07-28 (the tasks extension), with real parts: the
- * demo server over HTTP behind an in-process gateway, given a tool with task support that elicits
- * and then samples; in front, McpClient in its default era ('auto', which speaks 2026-07-28 and
+ * demo server over HTTP behind an in-process gateway, given a tool with task support that elicits,
+ * samples and lists roots; in front, McpClient in its default era ('auto', which speaks 2026-07-28 and
  * declares the tasks extension) with elicitation and sampling handlers. The gateway answers the
  * call with a task of its own; the upstream's questions become that task's `inputRequests`, the
  * client answers them with `tasks/update`, and the answers reach the upstream, whose result comes
@@ -22,7 +22,7 @@ afterAll(async () => {
   for (const close of closers.reverse()) await close().catch(() => undefined);
 });
 
-/** The demo server over HTTP with `interview`: a task tool that elicits, then samples. */
+/** The demo server over HTTP with `interview`: a task tool that elicits, samples, then lists roots. */
 async function interviewingUpstream() {
   const upstream = await demoHttp('live');
   closers.push(() => upstream.close());
@@ -43,7 +43,8 @@ async function interviewingUpstream() {
       });
       const block = Array.isArray(reply.content) ? reply.content[0] : reply.content;
       const text = block?.type === 'text' ? block.text : '';
-      return `name=${String(answer.content?.name)} model=${text}`;
+      const { roots } = await ctx.listRoots();
+      return `name=${String(answer.content?.name)} model=${text} roots=${roots.map((root) => root.uri).join(',')}`;
     },
   );
   return upstream;
@@ -62,7 +63,13 @@ async function client(name: string, url: string, protocolEra?: '2025') {
   };
   const mcp = new McpClient(
     { name, version: '1.0.0' },
-    { ...(protocolEra ? { protocolEra } : {}), elicitation: { form }, sampling, onError: () => {} },
+    {
+      ...(protocolEra ? { protocolEra } : {}),
+      elicitation: { form },
+      sampling,
+      roots: [{ uri: `file:///home/${name}`, name }],
+      onError: () => {},
+    },
   );
   await mcp.connect(new StreamableHttpClientTransport(new URL(url)));
   closers.push(() => mcp.close());
@@ -74,11 +81,13 @@ const textOf = (result: { content?: unknown }) =>
 
 describe('an upstream that asks inside a gateway task (tasks extension)', () => {
   for (const upstreams of ['perSession', 'shared'] as const) {
-    it(`its elicitation and sampling reach the 2026 client through tasks/update (upstreams: ${upstreams})`, async () => {
+    it(`its elicitation, sampling and roots/list reach the 2026 client through tasks/update (upstreams: ${upstreams})`, async () => {
       const upstream = await interviewingUpstream();
       const gateway = createGateway({
         host: { servers: [upstream.entry], connector: nodeConnector() },
         upstreams,
+        // The upstream's roots/list is the caller's, asked like its other questions.
+        forwardRoots: true,
       });
       const served = await serve(gateway.httpHandler(), { port: 0, path: '/mcp' });
       closers.push(async () => {
@@ -94,16 +103,20 @@ describe('an upstream that asks inside a gateway task (tasks extension)', () => 
         {},
         { onStatus: (task) => void seen.push(task.status) },
       );
-      expect(textOf(result)).toBe('name=ada model=hi ada');
+      expect(textOf(result)).toBe('name=ada model=hi ada roots=file:///home/ada');
       expect(asked).toEqual({ elicit: 1, sample: 1 });
       // It was a task of the gateway's, which waited for the client's input.
       expect(seen).toContain('input_required');
 
       // The same host serves the next call, and a 2025 client's task through the same gateway still works.
-      expect(textOf(await mcp.callTool('interview', {}))).toBe('name=ada model=hi ada');
+      expect(textOf(await mcp.callTool('interview', {}))).toBe(
+        'name=ada model=hi ada roots=file:///home/ada',
+      );
       const old = await client('bob', served.url, '2025');
       expect(old.mcp.era).toBe('2025');
-      expect(textOf(await callToolAndWait(old.mcp, 'interview', {}))).toBe('name=bob model=hi bob');
+      expect(textOf(await callToolAndWait(old.mcp, 'interview', {}))).toBe(
+        'name=bob model=hi bob roots=file:///home/bob',
+      );
       expect(old.asked).toEqual({ elicit: 1, sample: 1 });
     }, 60_000);
   }

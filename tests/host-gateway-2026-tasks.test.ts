@@ -2,7 +2,7 @@
  * Questions inside a gateway task under 2026-07-28 (the tasks extension), with real parts: the
  * demo server over HTTP behind an in-process gateway, given a tool with task support that elicits,
  * samples and lists roots; in front, McpClient in its default era ('auto', which speaks 2026-07-28 and
- * declares the tasks extension) with elicitation and sampling handlers. The gateway answers the
+ * declares the tasks extension) with elicitation, sampling and roots. The gateway answers the
  * call with a task of its own; the upstream's questions become that task's `inputRequests`, the
  * client answers them with `tasks/update`, and the answers reach the upstream, whose result comes
  * back. The same call from a 2025 client (a task it asks for) keeps working.

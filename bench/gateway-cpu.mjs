@@ -5,6 +5,8 @@
  *
  *   node bench/gateway-cpu.mjs            # through the gateway
  *   DIRECT=1 node bench/gateway-cpu.mjs   # the same upstream called directly
+ *   UPSTREAMS=perSession node bench/gateway-cpu.mjs   # the gateway's default upstreams (see
+ *     servers/gateway-stdio.mjs); with ERA=2026, a pool of upstream processes, summed
  *
  * Prints one line of µs per call: client, gateway (0 when direct), upstream, and their sum; and
  * the rate (calls/s, which swings with the machine's load far more than CPU per call does).
@@ -31,16 +33,25 @@ const profile = process.env.CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.
 if (process.env.NODE_ARGS) profile.push(...process.env.NODE_ARGS.split(' '));
 const transport = new StdioClientTransport({
   command: process.execPath,
-  args: [...profile, server],
+  // The gateway's upstreams by argument: the transport passes the child only a few variables.
+  args: [...profile, server, ...(!direct && process.env.UPSTREAMS === 'perSession' ? ['perSession'] : [])],
   stderr: 'inherit',
 });
 const client = new McpClient({ ...CLIENT_INFO }, { protocolEra: process.env.ERA ?? '2025' });
 await client.connect(transport);
 
-/** The gateway's one child (its upstream), from /proc. */
-function childOf(pid) {
-  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/);
-  return Number(children[0]);
+/** The gateway's children (its upstream processes: one when shared, a pool's under 2026), from /proc. */
+function childrenOf(pid) {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+  return children === '' ? [] : children.split(/\s+/).map(Number);
+}
+
+/** CPU µs of the upstream processes: the direct server, or every child of the gateway. */
+function upstreamCpu() {
+  const cpu = new Map();
+  for (const pid of direct ? [transport.pid] : childrenOf(transport.pid))
+    cpu.set(pid, processCpuUs(pid) ?? 0);
+  return cpu;
 }
 
 async function run(calls) {
@@ -56,7 +67,6 @@ async function run(calls) {
 
 await run(CALLS / 4); // warm-up: JIT, and the gateway's catalogue
 const gatewayPid = direct ? undefined : transport.pid;
-const upstreamPid = direct ? transport.pid : childOf(transport.pid);
 // PERF_OUT=<file>: `perf record` (on-CPU samples only, unlike a V8 profile on a busy machine) of
 // the process behind the client while it is measured; run it with NODE_ARGS=--perf-basic-prof.
 const perf = process.env.PERF_OUT
@@ -69,7 +79,7 @@ const perf = process.env.PERF_OUT
     )
   : undefined;
 if (perf) await new Promise((resolve) => setTimeout(resolve, 500));
-const before = [process.cpuUsage(), processCpuUs(gatewayPid) ?? 0, processCpuUs(upstreamPid)];
+const before = [process.cpuUsage(), processCpuUs(gatewayPid) ?? 0, upstreamCpu()];
 const started = performance.now();
 await run(CALLS);
 const rate = CALLS / ((performance.now() - started) / 1000);
@@ -81,10 +91,11 @@ if (perf) {
 const perCall = [
   self.user + self.system,
   (processCpuUs(gatewayPid) ?? 0) - before[1],
-  processCpuUs(upstreamPid) - before[2],
+  // An upstream started during the run counts from 0; one gone meanwhile is not counted.
+  [...upstreamCpu()].reduce((sum, [pid, us]) => sum + us - (before[2].get(pid) ?? 0), 0),
 ].map((us) => us / CALLS);
 const sum = perCall.reduce((a, b) => a + b, 0);
 console.log(
-  `${direct ? 'direct ' : 'gateway'} µs/call client ${perCall[0].toFixed(1)} gateway ${perCall[1].toFixed(1)} upstream ${perCall[2].toFixed(1)} sum ${sum.toFixed(1)} calls/s ${Math.round(rate)}`,
+  `${direct ? 'direct ' : 'gateway'} µs/call upstreams ${before[2].size} client ${perCall[0].toFixed(1)} gateway ${perCall[1].toFixed(1)} upstream ${perCall[2].toFixed(1)} sum ${sum.toFixed(1)} calls/s ${Math.round(rate)}`,
 );
 await client.close();

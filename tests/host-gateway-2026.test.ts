@@ -279,6 +279,48 @@ describe('cancellation of a 2026 request', () => {
   }
 });
 
+describe('a 2026 request waiting for a host of the pool', () => {
+  it('gives up its place when cancelled: the host goes to the next request, not to it', async () => {
+    const upstream = await demoHttp('live');
+    let release: (() => void) | undefined;
+    upstream.server.tool('hold', { description: 'runs until released' }, async () => {
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return 'released';
+    });
+    // The gateway's own view of its requests: the cancelled one must reach it, and end there.
+    const started: string[] = [];
+    const finished: string[] = [];
+    const { url } = await servedGateway(
+      {
+        host: { servers: [upstream.entry], connector: nodeConnector() },
+        modern: { maxHosts: 1 },
+        observer: {
+          requestStarted: (request) => void started.push(request.method),
+          requestFinished: (request) => void finished.push(request.method),
+        },
+      },
+      upstream,
+    );
+    const { client } = await modernClient('waiter', url);
+    const holding = client.callTool('hold', {});
+    await eventually(() => release !== undefined, 'the call holding the one host');
+    const controller = new AbortController();
+    const waiting = client.callTool('echo', { text: 'gave up' }, { signal: controller.signal });
+    await eventually(() => started.filter((m) => m === 'tools/call').length === 2, 'the waiting request');
+    controller.abort('changed my mind');
+    await expect(waiting).rejects.toThrow();
+    await eventually(() => finished.includes('tools/call'), 'the gateway to end the cancelled request');
+    const next = client.callTool('echo', { text: 'next' });
+    release!();
+    expect(textOf(await holding)).toBe('released');
+    expect(textOf(await next)).toBe('next');
+    // Only `next` reached the upstream: the cancelled request did not take the host when it was freed.
+    expect(upstream.calls.filter((name) => name === 'echo')).toEqual(['echo']);
+  }, 60_000);
+});
+
 describe('a shared gateway runs 2026 requests at once', () => {
   it("an upstream's question while two requests are in flight on it is refused, never guessed", async () => {
     const upstream = await demoHttp('live');

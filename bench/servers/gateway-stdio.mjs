@@ -1,6 +1,8 @@
 // The gateway over stdio, fronting the minimal mcpkit stdio server as its one upstream (shared
 // upstream connection: the bench's client is one session). The tool keeps its name (`echo`): one
 // server, no collision. Compared with `mcpkit` in the stdio rows: the cost of the extra hop.
+// Argument `perSession`: the gateway's default instead (a host per session; under 2026-07-28 a
+// pool of hosts, each with its own upstream process, leased one request at a time).
 import { fileURLToPath } from 'node:url';
 import { createGateway } from '@mcpkit/host/gateway';
 import { nodeConnector } from '@mcpkit/host/node';
@@ -23,6 +25,6 @@ const gateway = createGateway({
     connector: nodeConnector(),
     policy: { echo: { trusted: true } },
   },
-  upstreams: 'shared',
+  upstreams: process.argv[2] === 'perSession' ? 'perSession' : 'shared',
 });
 gateway.connect(new StdioServerTransport()).onClose(() => void gateway.close());

@@ -12,6 +12,7 @@ import {
   type LoggingLevel,
   McpError,
   type OutgoingRequestOptions,
+  RELATED_TASK_META_KEY,
   type Tool,
 } from '@mcpkit/core';
 import type { RequestContext, Server, ServerSession } from '@mcpkit/server';
@@ -189,7 +190,8 @@ async function callTool(
  * A 2026-07-28 call from a client that declared the tasks extension: a tool the gateway offers
  * with task support runs as a task of the gateway's (the client follows it with the extension's
  * `tasks/get`), on the request's host, which `caller` holds until the task ends; any other tool is
- * answered plainly. The upstream's questions during such a task are refused (see docs/host.md).
+ * answered plainly. The upstream's questions during such a task go to the client through the task
+ * (`tasks/get` shows them, `tasks/update` answers them).
  */
 async function modernTask(
   state: RoutedHost,
@@ -203,7 +205,8 @@ async function modernTask(
   if (!tool) return routedCall(state, server, params, ctx, caller);
   return tasks.run(ctx, params, {}, tool, (taskCtx, options) => {
     const call = routedCall(state, server, params, taskCtx, caller, { ...options, signal: taskCtx.signal });
-    caller.hold(call);
+    // The upstream's questions from now on become the task's `inputRequests` (see rounds.ts).
+    caller.hold(call, asDownstream(taskCtx));
     return call;
   });
 }
@@ -239,13 +242,25 @@ function asDownstream(ctx: RequestContext): Downstream {
     get closed() {
       return session.closed;
     },
+    // The request's own (a 2026 request's session is a throwaway one).
     get clientCapabilities() {
-      return session.clientCapabilities;
+      return ctx.scope.clientCapabilities;
     },
-    request: (method, params, options) => ctx.requestClient(method, params ?? {}, options),
+    request: (method, params, options) => ctx.requestClient(method, untagged(params), options),
     notify: (method, params) => ctx.notify(method, params),
     log: (level, data, logger) => ctx.sendLog(level, data, logger),
   };
+}
+
+/**
+ * `params` without the upstream's related-task `_meta`: the upstream's task id is not the
+ * client's business (under 2025 the gateway's task id replaces it anyway).
+ */
+function untagged(params: object | undefined): object {
+  const meta = (params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  if (!meta || !(RELATED_TASK_META_KEY in meta)) return params ?? {};
+  const { [RELATED_TASK_META_KEY]: _upstream, ...rest } = meta;
+  return { ...params, _meta: rest };
 }
 
 /**

@@ -22,7 +22,7 @@
  * or the next question. A round not retried within `parkMs` cancels the upstream call.
  * @module
  */
-import { ErrorCode, McpError } from '@mcpkit/core';
+import { type CancelSource, ErrorCode, McpError } from '@mcpkit/core';
 import type { RequestContext } from '@mcpkit/server';
 import type { McpHost } from '../host.js';
 import type { SessionState } from './handlers.js';
@@ -53,6 +53,12 @@ export interface ModernFrontOptions {
  */
 export type ModernWork<T> = (state: SessionState, caller: RoundCaller) => Promise<T>;
 
+/** A request waiting for a host of the pool. */
+interface Waiter {
+  readonly principal: string;
+  take(lease: Lease): void;
+}
+
 interface Lease {
   state: SessionState;
   /** Whose requests this host serves (see the module documentation). */
@@ -82,8 +88,7 @@ export class ModernFront {
   private readonly leases = new Set<Lease>();
   private readonly parked = new Map<string, Lease>();
   /** Requests waiting for a host, first come first served. */
-  private readonly waiting: Array<{ signal: AbortSignal; principal: string; take: (lease: Lease) => void }> =
-    [];
+  private readonly waiting: Waiter[] = [];
   private readonly maxHosts: number;
   private readonly parkMs: number;
   private count = 0;
@@ -168,7 +173,9 @@ export class ModernFront {
     const principal = principalOf(ctx);
     const lease = this.takeIdle(principal) ?? this.create(principal) ?? this.takeIdle(undefined);
     if (lease) return this.begin(this.bind(lease, principal), work);
-    return this.wait(ctx.signal, principal).then((waited) => this.begin(this.bind(waited, principal), work));
+    return this.wait(ctx.cancellation, principal).then((waited) =>
+      this.begin(this.bind(waited, principal), work),
+    );
   }
 
   private begin<T>(lease: Lease, work: ModernWork<T>): Lease {
@@ -205,21 +212,28 @@ export class ModernFront {
     return lease;
   }
 
-  /** Waits for a host to be released; a request cancelled meanwhile gives up its place. */
-  private wait(signal: AbortSignal, principal: string): Promise<Lease> {
+  /**
+   * Waits for a host to be released; a request cancelled meanwhile gives up its place. Listens on
+   * the request's cancellation rather than `ctx.signal`, which would make an `AbortController` for
+   * every request that waits (most of them, when the pool is busy).
+   */
+  private wait(cancellation: CancelSource, principal: string): Promise<Lease> {
     return new Promise<Lease>((resolve, reject) => {
-      if (signal.aborted) return reject(signal.reason);
-      const waiter = { signal, principal, take: resolve };
-      this.waiting.push(waiter);
-      signal.addEventListener(
-        'abort',
-        () => {
-          const index = this.waiting.indexOf(waiter);
-          if (index >= 0) this.waiting.splice(index, 1);
-          reject(signal.reason);
+      if (cancellation.stopped) return reject(cancellation.stopReason);
+      const gaveUp = (reason: unknown): void => {
+        const index = this.waiting.indexOf(waiter);
+        if (index >= 0) this.waiting.splice(index, 1);
+        reject(reason);
+      };
+      const waiter: Waiter = {
+        principal,
+        take: (lease) => {
+          cancellation.removeCancelListener(gaveUp);
+          resolve(lease);
         },
-        { once: true },
-      );
+      };
+      this.waiting.push(waiter);
+      cancellation.addCancelListener(gaveUp);
     });
   }
 

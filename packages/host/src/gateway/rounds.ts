@@ -6,14 +6,7 @@
  * waits on.
  * @module
  */
-import {
-  type CancelSource,
-  type ClientCapabilities,
-  ErrorCode,
-  type LoggingLevel,
-  McpError,
-  type OutgoingRequestOptions,
-} from '@mcpkit/core';
+import type { CancelSource, ClientCapabilities, LoggingLevel, OutgoingRequestOptions } from '@mcpkit/core';
 import type { RequestContext } from '@mcpkit/server';
 import type { Downstream } from './router.js';
 
@@ -91,13 +84,17 @@ export class RoundCaller implements Downstream {
   private afterSettle: (() => void) | undefined;
   /** A task of the request's, running after its answer (see {@link hold}). */
   private held: Promise<void> | undefined;
+  /** Where the upstream's questions go while {@link held}: the task's own channel to the client. */
+  private heldVia: Downstream | undefined;
   /** Bound once: the round's request was cancelled. */
   private readonly roundCancelled = (): void => this.wakeUp('cancelled');
 
   constructor(readonly key: string) {}
 
   get clientCapabilities(): ClientCapabilities {
-    return (this.ctx?.scope.clientCapabilities ?? {}) as ClientCapabilities;
+    return (this.ctx?.scope.clientCapabilities ??
+      this.heldVia?.clientCapabilities ??
+      {}) as ClientCapabilities;
   }
 
   /** Follows `work`, the upstream call: its end wakes the round. */
@@ -111,10 +108,12 @@ export class RoundCaller implements Downstream {
 
   /**
    * Keeps the caller (and its host) busy with `work`, a task started for the request, after the
-   * request is answered: the caller is released once `work` ends, and what the upstream asks
-   * meanwhile is refused (a task's questions have no round to go to).
+   * request is answered: the caller is released once `work` ends. What the upstream asks
+   * meanwhile has no round to go to: it goes to `via`, the task's context (under the tasks
+   * extension, an entry of the task's `inputRequests`, answered by `tasks/update`).
    */
-  hold(work: Promise<unknown>): void {
+  hold(work: Promise<unknown>, via: Downstream): void {
+    this.heldVia = via;
     this.held = work.then(ignore, ignore);
   }
 
@@ -126,7 +125,10 @@ export class RoundCaller implements Downstream {
       return;
     }
     void held.then(() => {
-      if (this.held === held) this.held = undefined;
+      if (this.held === held) {
+        this.held = undefined;
+        this.heldVia = undefined;
+      }
       then();
     });
   }
@@ -150,14 +152,8 @@ export class RoundCaller implements Downstream {
   }
 
   request<R>(method: string, params?: object, options?: OutgoingRequestOptions): Promise<R> {
-    if (this.held) {
-      return Promise.reject(
-        new McpError(
-          ErrorCode.MethodNotFound,
-          `"${method}" during a task of a 2026-07-28 client cannot be passed on by this gateway`,
-        ),
-      );
-    }
+    const via = this.heldVia;
+    if (via) return via.request<R>(method, params, options);
     return new Promise<R>((resolve, reject) => {
       const key = `${this.next++}`;
       const question: Question = {

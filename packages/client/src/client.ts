@@ -538,6 +538,8 @@ export class Client {
     this.initializeResult = undefined;
     this.observation = undefined;
     this.codec = codecFor(LATEST_PROTOCOL_VERSION);
+    // The next server may speak another era: the handshake decides it again.
+    this.modern = undefined;
   }
 
   private handleRequest(request: IncomingRequest): unknown {

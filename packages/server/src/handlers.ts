@@ -9,6 +9,7 @@ import type {
   ClientRequestMap,
   ClientRequestMethod,
   MethodHandlerOf,
+  ModernProtocolVersion,
   Observer,
   ProtocolVersion,
   ServerCapabilities,
@@ -60,8 +61,13 @@ export interface ServerOptions {
   instructions?: string;
   /** Capabilities to declare beyond those implied by registered features. */
   capabilities?: ServerCapabilities;
-  /** Revisions this server negotiates. Default: every revision mcpkit speaks. */
-  protocolVersions?: readonly ProtocolVersion[];
+  /**
+   * Revisions this server speaks. Default: every revision mcpkit speaks, 2026-07-28 included.
+   * Leave `'2026-07-28'` out to serve `initialize` clients only: a 2026-07-28 request then gets
+   * `-32022` naming the revisions listed, and a client that follows the spec (mcpkit's does)
+   * falls back to `initialize`. At least one `initialize` revision must be listed.
+   */
+  protocolVersions?: readonly (ProtocolVersion | ModernProtocolVersion)[];
   /** Default timeout of requests the server sends (sampling, elicitation...). Default 60 s. */
   requestTimeout?: number;
   /** Hard limit of requests the server sends, whatever progress arrives. Default 1 hour. */

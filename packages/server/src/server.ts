@@ -11,14 +11,17 @@
 import {
   type AuthInfo,
   type Implementation,
+  isModernProtocolVersion,
   LATEST_PROTOCOL_VERSION,
   McpError,
+  MODERN_PROTOCOL_VERSIONS,
+  type ModernProtocolVersion,
   type ProtocolVersion,
   type ServerCapabilities,
   SUPPORTED_PROTOCOL_VERSIONS,
   type Transport,
 } from '@mcpkit/core';
-import { mergeCapabilities, rejectUnknownOptions, toError } from '@mcpkit/core/internal';
+import { mergeCapabilities, rejectUnknownOptions, toError, unsupportedVersion } from '@mcpkit/core/internal';
 import { type BroadcastScope, inScope } from './broadcastScope.js';
 import { ServerDispatcher } from './dispatcher.js';
 import type { ServerOptions } from './handlers.js';
@@ -47,7 +50,10 @@ export type SessionListener = (session: ServerSession) => void;
 export class Server extends ServerDispatcher {
   readonly info: Implementation;
   readonly options: ServerOptions;
+  /** The `initialize` revisions this server negotiates, preferred first. */
   readonly protocolVersions: readonly ProtocolVersion[];
+  /** The per-request revisions (2026-07-28) this server serves; empty when it serves none. */
+  readonly modernVersions: readonly ModernProtocolVersion[];
   /** Not a `Set`: a session per stateless request would keep dead ones alive (see liveList.ts). */
   private readonly liveSessions = new LiveList<ServerSession>();
   private readonly openListeners = new Set<SessionListener>();
@@ -62,12 +68,25 @@ export class Server extends ServerDispatcher {
     if (new.target === Server) rejectUnknownOptions(options, SERVER_OPTION_KEYS, 'Server');
     this.info = info;
     this.options = options;
-    this.protocolVersions = options.protocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS;
+    const listed = options.protocolVersions;
+    this.protocolVersions = listed
+      ? listed.filter((version): version is ProtocolVersion => !isModernProtocolVersion(version))
+      : SUPPORTED_PROTOCOL_VERSIONS;
+    this.modernVersions = listed ? listed.filter(isModernProtocolVersion) : MODERN_PROTOCOL_VERSIONS;
     if (this.protocolVersions.length === 0)
-      throw new TypeError('A server needs at least one protocol version');
+      throw new TypeError('A server needs at least one protocol version that `initialize` negotiates');
     // Checked now, so a bad key or limit fails at startup rather than on the first retry.
     if (options.requestStateKeys !== undefined) checkRequestStateKeys(options.requestStateKeys);
     resolveLimits(options.requestStateLimits);
+  }
+
+  /**
+   * @internal The `-32022` a per-request revision this server does not serve gets (listing every
+   * revision it does), or `undefined` when it serves `revision`.
+   */
+  refusedRevision(revision: unknown): McpError | undefined {
+    if ((this.modernVersions as readonly unknown[]).includes(revision)) return undefined;
+    return unsupportedVersion(revision, [...this.modernVersions, ...this.protocolVersions]);
   }
 
   /** @internal The runner of 2026-07-28 input-required rounds, built on first use. */

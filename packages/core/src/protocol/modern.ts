@@ -70,21 +70,26 @@ export function envelopeVersion(params: unknown): unknown {
 }
 
 /**
- * The error a request naming a revision the server does not speak gets (`-32022`).
+ * The error a request naming a revision the server does not speak gets (`-32022`), listing the
+ * revisions it does speak (by default every per-request revision mcpkit knows).
  *
  * @example
  * ```ts
  * unsupportedVersion('1999-01-01').code; // -32022
+ * unsupportedVersion('2026-07-28', ['2025-11-25']).data; // { requested: '2026-07-28', supported: ['2025-11-25'] }
  * ```
  */
-export function unsupportedVersion(requested: unknown): McpError {
+export function unsupportedVersion(
+  requested: unknown,
+  supported: readonly string[] = MODERN_PROTOCOL_VERSIONS,
+): McpError {
   const shown = typeof requested === 'string' ? requested : (JSON.stringify(requested) ?? typeof requested);
   return new McpError(
     ErrorCode.UnsupportedProtocolVersion,
     `Unsupported protocol version: ${shown.slice(0, 64)}`,
     {
       requested: typeof requested === 'string' ? requested : String(shown),
-      supported: [...MODERN_PROTOCOL_VERSIONS],
+      supported: [...supported],
     },
   );
 }

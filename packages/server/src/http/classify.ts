@@ -134,6 +134,7 @@ export function checkModernPost(
   post: ModernPost,
   answers: (method: string) => boolean,
   toolInputSchema: (toolName: string) => unknown,
+  refusedRevision: (revision: unknown) => McpError | undefined = () => undefined,
 ): Reply | undefined {
   const { id, method, version } = post;
   // The order the revision implies: a malformed envelope is -32602, a header that disagrees with
@@ -143,6 +144,8 @@ export function checkModernPost(
   const mismatch = checkModernHeaders(request, post, toolInputSchema);
   if (mismatch !== undefined) return errorReply(400, new McpError(ErrorCode.HeaderMismatch, mismatch), id);
   if (!isModernProtocolVersion(version)) return errorReply(400, unsupportedVersion(version), id);
+  const refused = refusedRevision(version);
+  if (refused) return errorReply(400, refused, id);
   if (!methodExists(method, 'c2s', version) || !answers(method)) {
     const message = `Method not found: "${method}" is not served under protocol revision ${version}`;
     return errorReply(404, new McpError(ErrorCode.MethodNotFound, message), id);

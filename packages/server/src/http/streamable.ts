@@ -286,7 +286,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     post: ModernPost,
     extra: MessageExtra,
   ): Promise<Reply> | Reply {
-    const refused = checkModernPost(request, post, this.answers, this.toolInputSchema);
+    const refused = checkModernPost(request, post, this.answers, this.toolInputSchema, this.refusedRevision);
     if (refused) return refused;
     // JSON whenever the result is the first message, so an error the revision gives a status (a
     // missing client capability: 400) gets it; anything sent before the result still opens SSE.
@@ -301,6 +301,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
   /** Made once per handler, not per request: what {@link checkModernPost} asks of the server. */
   private readonly answers = (method: string): boolean => this.server.requestHandler(method) !== undefined;
   private readonly toolInputSchema = (name: string): unknown => this.server.toolInputSchema(name);
+  private readonly refusedRevision = (revision: unknown) => this.server.refusedRevision(revision);
 
   /** Serves one POST on a throwaway session over the one server definition. */
   private serveOnce(

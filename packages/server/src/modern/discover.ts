@@ -3,7 +3,7 @@
  * answer. `serverInfo` and the caching hints are added by the codec like on any other result.
  * @module
  */
-import { MODERN_PROTOCOL_VERSIONS, type ServerCapabilities, TASKS_EXTENSION } from '@mcpkit/core';
+import { type ServerCapabilities, TASKS_EXTENSION } from '@mcpkit/core';
 import type { Server } from '../server.js';
 
 /**
@@ -32,7 +32,7 @@ function modernCapabilities(capabilities: ServerCapabilities): Record<string, un
  */
 export function discoverResult(server: Server): Record<string, unknown> {
   const result: Record<string, unknown> = {
-    supportedVersions: [...MODERN_PROTOCOL_VERSIONS],
+    supportedVersions: [...server.modernVersions],
     capabilities: modernCapabilities(server.capabilities),
   };
   const instructions = server.options.instructions;

@@ -69,6 +69,8 @@ export function answerModern(
   const method = request.method;
   const decoded = decodeModernRequest(request.params);
   const revision = decoded.scope.revision;
+  const refused = server.refusedRevision(revision);
+  if (refused) throw refused;
   if (!methodExists(method, 'c2s', revision)) throw notInRevision(method, revision);
   const scope = envelopeScope(decoded.scope, request.extra?.authInfo);
   const ctx = new RequestContext(session, request, {

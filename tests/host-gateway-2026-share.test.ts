@@ -11,10 +11,10 @@ import { StreamableHttpClientTransport } from '@mcpkit/client/http';
 import type { ElicitResult } from '@mcpkit/core';
 import { createGateway } from '@mcpkit/host/gateway';
 import { nodeConnector } from '@mcpkit/host/node';
-import { serve } from '@mcpkit/node/http';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { demoHttp } from './fixtures/hostServers.js';
 import { eventually } from './support/eventually.js';
+import { servedAsUsers } from './support/principalFront.js';
 
 const clients: McpClient[] = [];
 const closers: Array<() => Promise<void>> = [];
@@ -76,24 +76,13 @@ async function holdingUpstream() {
   };
 }
 
-/** A gateway in process over HTTP whose front names the caller from `x-user`, as protect() would from a token. */
+/** A gateway in process over HTTP whose front names the caller from `x-user` (see principalFront.ts). */
 async function gatewayFor(upstream: Awaited<ReturnType<typeof demoHttp>>, maxHosts?: number) {
   const gateway = createGateway({
     host: { servers: [upstream.entry], connector: nodeConnector() },
     ...(maxHosts ? { modern: { maxHosts } } : {}),
   });
-  const handler = gateway.httpHandler();
-  const front = (request: Request) => {
-    const user = request.headers.get('x-user');
-    if (!user) return handler(request);
-    return handler.handle(request, {
-      authInfo: { token: `t-${user}`, clientId: 'app', extra: { sub: user } },
-    });
-  };
-  const served = await serve(Object.assign(front, { close: () => handler.close() }), {
-    port: 0,
-    path: '/mcp',
-  });
+  const served = await servedAsUsers(gateway);
   closers.push(async () => {
     await served.close();
     await gateway.close();

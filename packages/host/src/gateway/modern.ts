@@ -45,8 +45,8 @@ import { RoundCaller } from './rounds.js';
  */
 export interface ModernFrontOptions {
   /**
-   * Hosts (each with its own upstream connections) serving 2026 requests at once; more requests
-   * wait for one to be free. Default 8.
+   * Hosts (each with its own upstream connections) serving 2026 requests at once (a principal's
+   * requests that can be asked nothing share one); more requests wait for one to be free. Default 8.
    */
   maxHosts?: number;
   /** How long a request waiting for the client's input-required retry is kept. Default 300 000 ms. */

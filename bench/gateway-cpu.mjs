@@ -7,6 +7,8 @@
  *   DIRECT=1 node bench/gateway-cpu.mjs   # the same upstream called directly
  *   UPSTREAMS=perSession node bench/gateway-cpu.mjs   # the gateway's default upstreams (see
  *     servers/gateway-stdio.mjs); with ERA=2026, a pool of upstream processes, summed
+ *   ASKABLE=1 ...                         # the client declares elicitation: under 2026 a
+ *     per-session gateway then gives each request a pool host to itself
  *
  * Prints one line of µs per call: client, gateway (0 when direct), upstream, and their sum; and
  * the rate (calls/s, which swings with the machine's load far more than CPU per call does).
@@ -37,7 +39,9 @@ const transport = new StdioClientTransport({
   args: [...profile, server, ...(!direct && process.env.UPSTREAMS === 'perSession' ? ['perSession'] : [])],
   stderr: 'inherit',
 });
-const client = new McpClient({ ...CLIENT_INFO }, { protocolEra: process.env.ERA ?? '2025' });
+// An upstream's question could reach an ASKABLE client (the echo tool never asks one).
+const elicitation = process.env.ASKABLE ? { elicitation: { form: async () => ({ action: 'decline' }) } } : {};
+const client = new McpClient({ ...CLIENT_INFO }, { protocolEra: process.env.ERA ?? '2025', ...elicitation });
 await client.connect(transport);
 
 /** The gateway's children (its upstream processes: one when shared, a pool's under 2026), from /proc. */

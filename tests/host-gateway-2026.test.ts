@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoHttp, demoStdio } from './fixtures/hostServers.js';
 import { eventually } from './support/eventually.js';
 import { CLI, exited, printedUrl, twoServerConfig } from './support/gatewayProcess.js';
+import { servedAsUsers } from './support/principalFront.js';
 
 let dir = '';
 let url = '';
@@ -207,18 +208,8 @@ describe('hosts for 2026 requests are never shared between principals', () => {
       host: { servers: [demoStdio('demo')], connector: nodeConnector() },
       modern: { maxHosts: 1 },
     });
-    const handler = gateway.httpHandler();
-    // The front verifies nothing here: it names the caller from a header, as protect() would from a token.
-    const front = (request: Request) => {
-      const user = request.headers.get('x-user') ?? 'nobody';
-      return handler.handle(request, {
-        authInfo: { token: `t-${user}`, clientId: 'app', extra: { sub: user } },
-      });
-    };
-    const served = await serve(Object.assign(front, { close: () => handler.close() }), {
-      port: 0,
-      path: '/mcp',
-    });
+    // The front verifies nothing: it names the caller from a header, as protect() would from a token.
+    const served = await servedAsUsers(gateway);
     closers.push(async () => {
       await served.close();
       await gateway.close();

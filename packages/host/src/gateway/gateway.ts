@@ -76,7 +76,9 @@ export interface GatewayOptions {
   tasks?: boolean | TaskManagerOptions;
   /**
    * Revision 2026-07-28 requests (which have no session) run on hosts leased from a pool, one
-   * request at a time; an upstream's elicitation, sampling or roots request becomes an
+   * request at a time (a principal's requests that can be asked nothing, because their client
+   * declared no elicitation, sampling or forwarded roots, share one host at once); an upstream's
+   * elicitation, sampling or roots request becomes an
    * input-required round (see docs/host.md). Limits: `maxHosts` (8), `parkMs` (300 000).
    */
   modern?: ModernFrontOptions;
@@ -156,9 +158,8 @@ export class McpGateway {
     this.listen = new ListenFeed(this.server, () => this.shared ?? this.listenHost(), !this.shared);
     this.modern = new ModernFront(
       // A leased host serves one 2026 request after another: no session to name in audit events.
-      (caller) => {
+      () => {
         const routed = routedHost(options.host, {
-          owner: caller,
           forwardRoots: options.forwardRoots,
           limiter: this.limiter,
           auditSession: false,
@@ -166,7 +167,7 @@ export class McpGateway {
         routed.host.onListChanged(({ kind }) => this.listen.listChanged(kind));
         return { ...routed, subscriptions: new Map() };
       },
-      options.modern,
+      { ...options.modern, forwardRoots: options.forwardRoots },
       this.shared && { ...this.shared, subscriptions: new Map() },
     );
     this.server.onSessionClosed((session) => void this.release(session));

@@ -5,6 +5,13 @@
  * whatever an upstream asks meanwhile (elicitation, sampling, roots) belongs to that request,
  * exactly, as with a host per session.
  *
+ * A request whose client declared no capability an upstream's question could need (no
+ * `elicitation`, no `sampling`, no `roots` when the gateway forwards roots) can be asked nothing,
+ * so it needs no host to itself: such requests of one principal run together on one host of the
+ * pool, at once, routed by calls in flight as on a shared gateway (a question is refused with
+ * -32601 either way). Spreading them over the pool, one per host, cost 2.5–3× the CPU of one
+ * host (nothing batches; docs/benchmarks.md "Gateway").
+ *
  * A host is reused only by requests of the same principal (the token's subject, client or token;
  * all anonymous requests are one principal): upstream sessions, and what they keep, are never
  * shared between callers who authenticate as different identities. A host idle for one principal
@@ -22,12 +29,11 @@
  * or the next question. A round not retried within `parkMs` cancels the upstream call.
  * @module
  */
-import { type CancelSource, ErrorCode, McpError } from '@mcpkit/core';
+import { type CancelSource, type ClientCapabilities, ErrorCode, McpError } from '@mcpkit/core';
 import type { RequestContext } from '@mcpkit/server';
 import type { McpHost } from '../host.js';
 import type { SessionState } from './handlers.js';
-import { CallCancel, RoundCaller } from './rounds.js';
-import type { Downstream } from './router.js';
+import { RoundCaller } from './rounds.js';
 
 /**
  * Limits of the 2026 front.
@@ -39,8 +45,8 @@ import type { Downstream } from './router.js';
  */
 export interface ModernFrontOptions {
   /**
-   * Hosts (each with its own upstream connections) serving 2026 requests at once; more requests
-   * wait for one to be free. Default 8.
+   * Hosts (each with its own upstream connections) serving 2026 requests at once (a principal's
+   * requests that can be asked nothing share one); more requests wait for one to be free. Default 8.
    */
   maxHosts?: number;
   /** How long a request waiting for the client's input-required retry is kept. Default 300 000 ms. */
@@ -53,29 +59,41 @@ export interface ModernFrontOptions {
  */
 export type ModernWork<T> = (state: SessionState, caller: RoundCaller) => Promise<T>;
 
-/** A request waiting for a host of the pool. */
-interface Waiter {
-  readonly principal: string;
-  take(lease: Lease): void;
-}
-
-interface Lease {
+/** A host of the pool. */
+interface PoolHost {
   state: SessionState;
   /** Whose requests this host serves (see the module documentation). */
   principal: string;
+  /** Requests running on it now (a task they started included). */
+  users: number;
+  /** Serving requests that can be asked nothing, any number at once; else one request. */
+  sharing: boolean;
+}
+
+/** A request waiting for a host of the pool. */
+interface Waiter {
+  readonly principal: string;
+  readonly sharing: boolean;
+  take(lease: Lease): void;
+}
+
+/** One request's hold on a host. */
+interface Lease {
+  /** Its pool host; `undefined` for a request on the gateway's shared host. */
+  readonly host: PoolHost | undefined;
+  readonly state: SessionState;
   readonly caller: RoundCaller;
   timer: ReturnType<typeof setTimeout> | undefined;
-  /** A host of the pool (returned to it after each request), or a request on the shared host. */
-  readonly pooled: boolean;
 }
 
 /**
- * The hosts serving 2026 requests, leased one request at a time; or, for a gateway with shared
- * upstreams, its one host serving them all at once.
+ * The hosts serving 2026 requests, leased one request at a time (or to a principal's requests
+ * that can be asked nothing, together); or, for a gateway with shared upstreams, its one host
+ * serving them all at once.
  *
  * @example
  * ```ts
- * declare const makeState: (caller: Downstream) => SessionState;
+ * declare const makeState: () => SessionState;
  * declare const ctx: RequestContext;
  * const front = new ModernFront(makeState);
  * const result = await front.run(ctx, (state, caller) =>
@@ -84,33 +102,42 @@ interface Lease {
  * ```
  */
 export class ModernFront {
-  private readonly idle: Lease[] = [];
-  private readonly leases = new Set<Lease>();
+  private readonly idle: PoolHost[] = [];
+  private readonly pool = new Set<PoolHost>();
+  /** The pool host serving a principal's requests together, while it serves any. */
+  private readonly sharingHosts = new Map<string, PoolHost>();
+  private readonly running = new Set<Lease>();
   private readonly parked = new Map<string, Lease>();
   /** Requests waiting for a host, first come first served. */
   private readonly waiting: Waiter[] = [];
   private readonly maxHosts: number;
   private readonly parkMs: number;
+  private readonly forwardRoots: boolean;
   private count = 0;
 
   /**
-   * @param makeState A new host whose questions go to `caller`.
+   * @param makeState A new host, routing its upstreams' questions by calls in flight until the
+   *   front names an owner (`state.router.owner`).
    * @param shared The gateway's shared host, when it has one: every 2026 request runs on it, at
    *   once, and an upstream's question goes to the one request with a call in flight on that
    *   upstream (refused when several have), as for a shared gateway's sessions.
    */
   constructor(
-    private readonly makeState: (caller: Downstream) => SessionState,
-    options: ModernFrontOptions = {},
+    private readonly makeState: () => SessionState,
+    options: ModernFrontOptions & {
+      /** The gateway's `forwardRoots`: then a client that declared `roots` gets a host to itself. */
+      forwardRoots?: boolean | undefined;
+    } = {},
     private readonly shared?: SessionState,
   ) {
     this.maxHosts = options.maxHosts ?? 8;
     this.parkMs = options.parkMs ?? 300_000;
+    this.forwardRoots = options.forwardRoots ?? false;
   }
 
   /** The hosts of the pool, leased or idle. */
   hosts(): McpHost[] {
-    return [...this.leases].map((lease) => lease.state.host);
+    return [...this.pool].map((host) => host.state.host);
   }
 
   /**
@@ -133,12 +160,12 @@ export class ModernFront {
   /** Cancels every upstream call and closes every host of the pool. */
   async close(): Promise<void> {
     const closing = new McpError(ErrorCode.InternalError, 'The gateway is closing');
-    for (const lease of [...this.leases, ...this.parked.values()]) {
+    for (const lease of [...this.running, ...this.parked.values()]) {
       clearTimeout(lease.timer);
       lease.caller.cancel.stop(closing);
     }
     this.parked.clear();
-    await Promise.allSettled([...this.leases].map((lease) => lease.state.host.close()));
+    await Promise.allSettled([...this.pool].map((host) => host.state.host.close()));
   }
 
   /** One round on `lease`: the result, or the open questions as `input_required`. */
@@ -168,48 +195,70 @@ export class ModernFront {
   private acquire<T>(ctx: RequestContext, work: ModernWork<T>): Lease | Promise<Lease> {
     if (this.shared) {
       const caller = new RoundCaller(`modern:${++this.count}`);
-      return this.begin({ state: this.shared, principal: '', caller, timer: undefined, pooled: false }, work);
+      return this.begin({ host: undefined, state: this.shared, caller, timer: undefined }, work);
     }
     const principal = principalOf(ctx);
-    const lease = this.takeIdle(principal) ?? this.create(principal) ?? this.takeIdle(undefined);
-    if (lease) return this.begin(this.bind(lease, principal), work);
-    return this.wait(ctx.cancellation, principal).then((waited) =>
-      this.begin(this.bind(waited, principal), work),
+    const sharing = !this.askable(ctx.scope.clientCapabilities as ClientCapabilities);
+    const host =
+      (sharing ? this.sharingHosts.get(principal) : undefined) ??
+      this.takeIdle(principal) ??
+      this.create(principal) ??
+      this.takeIdle(undefined);
+    if (host) return this.begin(this.lease(host, principal, sharing), work);
+    return this.wait(ctx.cancellation, principal, sharing).then((lease) => this.begin(lease, work));
+  }
+
+  /** Whether an upstream could ask a client with `capabilities` anything. */
+  private askable(capabilities: ClientCapabilities): boolean {
+    return (
+      capabilities.elicitation !== undefined ||
+      capabilities.sampling !== undefined ||
+      (this.forwardRoots && capabilities.roots !== undefined)
     );
   }
 
   private begin<T>(lease: Lease, work: ModernWork<T>): Lease {
+    this.running.add(lease);
     lease.caller.start(work(lease.state, lease.caller));
     return lease;
   }
 
+  /**
+   * A request of `principal` on `host`: alone (the host's questions go to it), or together with
+   * the principal's other requests that can be asked nothing. A host that served someone else
+   * is closed and started afresh.
+   */
+  private lease(host: PoolHost, principal: string, sharing: boolean): Lease {
+    if (host.principal !== principal) {
+      void host.state.host.close();
+      host.state = this.makeState();
+      host.principal = principal;
+    }
+    const caller = new RoundCaller(`modern:${++this.count}`);
+    host.users++;
+    host.sharing = sharing;
+    host.state.router.owner = sharing ? undefined : caller;
+    if (sharing) this.sharingHosts.set(principal, host);
+    return { host, state: host.state, caller, timer: undefined };
+  }
+
   /** An idle host of `principal` (of anyone's, when `undefined`), taken out of the idle list. */
-  private takeIdle(principal: string | undefined): Lease | undefined {
+  private takeIdle(principal: string | undefined): PoolHost | undefined {
     const idle = this.idle;
     if (idle.length === 0) return undefined;
     // The last released first: most often the one a principal just used.
     const last = idle[idle.length - 1]!;
     if (principal === undefined || last.principal === principal) return idle.pop();
-    const index = idle.findIndex((lease) => lease.principal === principal);
+    const index = idle.findIndex((host) => host.principal === principal);
     return index < 0 ? undefined : idle.splice(index, 1)[0];
   }
 
-  /** Gives `lease` to `principal`: a host that served someone else is closed and started afresh. */
-  private bind(lease: Lease, principal: string): Lease {
-    if (lease.principal === principal) return lease;
-    void lease.state.host.close();
-    lease.state = this.makeState(lease.caller);
-    lease.principal = principal;
-    return lease;
-  }
-
   /** A new host for the pool, unless it is full. */
-  private create(principal: string): Lease | undefined {
-    if (this.leases.size >= this.maxHosts) return undefined;
-    const caller = new RoundCaller(`modern:${++this.count}`);
-    const lease: Lease = { state: this.makeState(caller), principal, caller, timer: undefined, pooled: true };
-    this.leases.add(lease);
-    return lease;
+  private create(principal: string): PoolHost | undefined {
+    if (this.pool.size >= this.maxHosts) return undefined;
+    const host: PoolHost = { state: this.makeState(), principal, users: 0, sharing: false };
+    this.pool.add(host);
+    return host;
   }
 
   /**
@@ -217,7 +266,7 @@ export class ModernFront {
    * the request's cancellation rather than `ctx.signal`, which would make an `AbortController` for
    * every request that waits (most of them, when the pool is busy).
    */
-  private wait(cancellation: CancelSource, principal: string): Promise<Lease> {
+  private wait(cancellation: CancelSource, principal: string, sharing: boolean): Promise<Lease> {
     return new Promise<Lease>((resolve, reject) => {
       if (cancellation.stopped) return reject(cancellation.stopReason);
       const gaveUp = (reason: unknown): void => {
@@ -227,6 +276,7 @@ export class ModernFront {
       };
       const waiter: Waiter = {
         principal,
+        sharing,
         take: (lease) => {
           cancellation.removeCancelListener(gaveUp);
           resolve(lease);
@@ -261,22 +311,38 @@ export class ModernFront {
   }
 
   private release(lease: Lease): void {
-    const caller = lease.caller;
-    caller.reset(overError);
+    lease.caller.reset(overError);
     // A task the request started still runs on this host: it is free once the task ends.
-    caller.whenFree(() => this.free(lease));
+    lease.caller.whenFree(() => this.free(lease));
   }
 
   private free(lease: Lease): void {
-    const caller = lease.caller;
-    if (!lease.pooled) return;
-    if (caller.cancel.stopped) caller.cancel = new CallCancel();
-    // A waiter of the same principal first; else the first in line (its `bind` restarts the host).
-    if (this.waiting.length > 0) {
-      const index = this.waiting.findIndex((waiter) => waiter.principal === lease.principal);
-      const next = this.waiting.splice(index < 0 ? 0 : index, 1)[0]!;
-      next.take(lease);
-    } else this.idle.push(lease);
+    this.running.delete(lease);
+    const host = lease.host;
+    if (!host || --host.users > 0) return;
+    if (host.sharing) this.sharingHosts.delete(host.principal);
+    // Between requests, an upstream's question has no one to go to: refused, never kept for the next.
+    host.state.router.owner = undefined;
+    if (this.waiting.length === 0) {
+      this.idle.push(host);
+      return;
+    }
+    // A waiter of the same principal first; else the first in line (its lease restarts the host).
+    const index = this.waiting.findIndex((waiter) => waiter.principal === host.principal);
+    const next = this.waiting.splice(index < 0 ? 0 : index, 1)[0]!;
+    next.take(this.lease(host, next.principal, next.sharing));
+    if (next.sharing) this.joinWaiting(host);
+  }
+
+  /** The waiting requests of a sharing host's principal that can be asked nothing join it. */
+  private joinWaiting(host: PoolHost): void {
+    for (let index = 0; index < this.waiting.length; ) {
+      const waiter = this.waiting[index]!;
+      if (waiter.sharing && waiter.principal === host.principal) {
+        this.waiting.splice(index, 1);
+        waiter.take(this.lease(host, host.principal, true));
+      } else index++;
+    }
   }
 }
 

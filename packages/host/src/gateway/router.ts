@@ -63,8 +63,12 @@ export class CallRouter {
   /** URL-mode elicitations sent on, by server and elicitation id: whose completion it is. */
   private readonly urlElicitations = new Map<string, Downstream>();
 
-  /** @param owner The one session of a per-session host: every request goes there. */
-  constructor(private readonly owner?: Downstream) {}
+  /**
+   * @param owner The one session of a per-session host: every request goes there. A 2026 pool
+   *   host sets it to the request it serves alone, and clears it (routing by calls in flight)
+   *   while it serves several requests at once or none.
+   */
+  constructor(public owner?: Downstream) {}
 
   /** Marks a call of `session` on `server` as running; returns the function that ends it. */
   begin(server: string, session: Downstream): () => void {
@@ -99,7 +103,15 @@ export class CallRouter {
   sessionFor(server: string, method: string, capability: (session: Downstream) => boolean): Downstream {
     const session = this.target(server);
     if (!session) {
-      const running = this.inFlight.get(server)?.size ?? 0;
+      const sessions = this.inFlight.get(server);
+      // None of them could answer anyway: the spec's error for a missing capability.
+      if (sessions && sessions.size > 1 && ![...sessions.keys()].some(capability)) {
+        throw new McpError(
+          ErrorCode.MethodNotFound,
+          `The clients behind this gateway do not support "${method}"`,
+        );
+      }
+      const running = sessions?.size ?? 0;
       throw new McpError(
         ErrorCode.InternalError,
         running === 0

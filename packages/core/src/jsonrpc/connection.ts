@@ -5,6 +5,9 @@
  * requests, runs timeouts, carries cancellation and progress both ways, and never throws at the
  * transport: every problem becomes a spec-correct error response or a report to `onError`.
  * What the methods mean is the handler's business (see the MCP session layers).
+ *
+ * This file is the receiving side; the sending side (pending requests, timeouts, progress
+ * routing) is its base class in `outgoing.ts`.
  * @module
  */
 import { ObservedRequest } from '../observer.js';

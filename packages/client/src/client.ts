@@ -5,13 +5,10 @@
  */
 import {
   CapabilityError,
-  type ClientCapabilities,
   type ClientRequestMap,
   type ClientRequestMethod,
   Connection,
   ConnectionClosedError,
-  composeMiddleware,
-  ErrorCode,
   type ExtensionMethod,
   type Implementation,
   type IncomingRequest,
@@ -19,15 +16,11 @@ import {
   isSupportedProtocolVersion,
   LATEST_PROTOCOL_VERSION,
   type LoggingLevel,
-  McpError,
   Method,
   type MethodArgsOf,
   Notification,
   type OutgoingRequestOptions,
   type ProtocolVersion,
-  type ServerCapabilities,
-  type ServerNotificationMethod,
-  type ServerRequestMethod,
   SessionObservation,
   SUPPORTED_PROTOCOL_VERSIONS,
   type Transport,
@@ -36,27 +29,18 @@ import {
   codecFor,
   encodeOutgoingNotification,
   encodeOutgoingRequest,
-  mergeCapabilities,
   NOT_IN_REVISION,
-  type RevisionCodec,
   rejectUnknownOptions,
-  toError,
 } from '@mcpkit/core/internal';
-import { CLIENT_OPTION_KEYS, type ClientOptions, type ClientProtocolVersion } from './clientOptions.js';
+import { CLIENT_OPTION_KEYS, type ClientOptions } from './clientOptions.js';
 import { ClientRequestContext } from './context.js';
+import { ClientDispatcher } from './dispatcher.js';
 import { ClientEnvelope } from './era/clientEnvelope.js';
 import type { ModernVersion } from './era/modern.js';
 import { ModernRequests } from './era/requests.js';
-import {
-  type ClientMethodHandler,
-  type ClientMethodNotificationHandler,
-  type ClientNotificationHandler,
-  type ClientRequestHandler,
-  HandlerRegistry,
-} from './handlers.js';
 import { probeEra, requestInitialize } from './handshake.js';
 import { DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT, DEFAULT_MAX_INCOMING_REQUESTS } from './limits.js';
-import { type ClientMiddleware, ClientMiddlewareContext } from './middleware/context.js';
+import { ClientMiddlewareContext } from './middleware/context.js';
 import { missingCapability, refuseRemoved } from './outgoingChecks.js';
 import { type ConnectOptions, connectReconnecting, type TransportFactory } from './reconnect.js';
 
@@ -82,8 +66,6 @@ export type RequestArgs<M extends ClientRequestMethod> = MethodArgsOf<
   OutgoingRequestOptions
 >;
 
-type ClientState = 'new' | 'initializing' | 'ready' | 'closed';
-
 /**
  * A low-level MCP client. Connect it to a transport, then send requests.
  *
@@ -94,16 +76,9 @@ type ClientState = 'new' | 'initializing' | 'ready' | 'closed';
  * const tools = await client.request('tools/list', {});
  * ```
  */
-export class Client {
-  private connectionInstance: Connection | undefined;
-  private state: ClientState = 'new';
-  private codec: RevisionCodec = codecFor(LATEST_PROTOCOL_VERSION);
-  private initializeResult: InitializeResult | undefined;
-  /** The per-request revision spoken, when the server is a modern one; `undefined` in a session. */
-  private modern: ModernVersion | undefined;
+export class Client extends ClientDispatcher {
   /** The 2026-07-28 envelope of this client's requests (and the log level it carries). */
   private readonly envelope = new ClientEnvelope(this);
-  private readonly handlers = new HandlerRegistry((error) => this.reportError(error));
   /** 2026-07-28 requests: their envelope, input rounds and tasks. */
   private readonly modernRequests = new ModernRequests(
     this,
@@ -112,12 +87,6 @@ export class Client {
     (request) => this.handleRequest(request),
     (error) => this.reportError(error),
   );
-  private implied: ClientCapabilities = {};
-  private closeListeners: Array<(error?: Error) => void> = [];
-  private observation: SessionObservation | undefined;
-  private readonly middlewares: ClientMiddleware[] = [];
-  /** The composed middleware chain; `undefined` while none is installed (the plain path). */
-  private pipeline: ((ctx: ClientMiddlewareContext) => Promise<unknown>) | undefined;
   readonly protocolVersions: readonly ProtocolVersion[];
   /**
    * @internal While a reconnection runs (see `connectReconnecting`): requests made meanwhile wait
@@ -127,76 +96,11 @@ export class Client {
   /** @internal True once `close()` was called: a reconnecting client then stays closed. */
   closeRequested = false;
 
-  constructor(
-    readonly info: Implementation,
-    readonly options: ClientOptions = {},
-  ) {
+  constructor(info: Implementation, options: ClientOptions = {}) {
+    super(info, options);
     // A subclass with options of its own checks them all itself.
     if (new.target === Client) rejectUnknownOptions(options, CLIENT_OPTION_KEYS, 'Client');
     this.protocolVersions = options.protocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS;
-  }
-
-  /** The capabilities this client declares. */
-  get capabilities(): ClientCapabilities {
-    return mergeCapabilities(this.implied, this.options.capabilities);
-  }
-
-  /** Adds capabilities implied by a handler (e.g. a sampling handler implies `sampling`). */
-  protected implyCapabilities(capabilities: ClientCapabilities): void {
-    if (this.state !== 'new') throw new Error('Capabilities are fixed once the client has connected');
-    this.implied = mergeCapabilities(this.implied, capabilities);
-  }
-
-  /** The connection, once connected. */
-  get connection(): Connection {
-    if (!this.connectionInstance) throw new Error('The client is not connected');
-    return this.connectionInstance;
-  }
-
-  /** The server's `initialize` answer, once connected. */
-  get serverResult(): InitializeResult | undefined {
-    return this.initializeResult;
-  }
-
-  /** The server's name and version. */
-  get serverInfo(): Implementation | undefined {
-    return this.initializeResult?.serverInfo;
-  }
-
-  /** What the server declared it can do. */
-  get serverCapabilities(): ServerCapabilities | undefined {
-    return this.initializeResult?.capabilities;
-  }
-
-  /** The server's usage instructions, if it gave any. */
-  get instructions(): string | undefined {
-    return this.initializeResult?.instructions;
-  }
-
-  /** The revision spoken, once connected: negotiated by `initialize`, or 2026-07-28 per request. */
-  get protocolVersion(): ClientProtocolVersion | undefined {
-    if (!this.initializeResult) return undefined;
-    return this.modern ?? this.codec.version;
-  }
-
-  /**
-   * The era spoken, once connected: `'2026'` (per-request metadata, no session) or `'2025'`
-   * (an `initialize` session, 2025-11-25 and older).
-   *
-   * @example
-   * ```ts
-   * await client.connect(transport);
-   * if (client.era === '2025') console.error('a legacy server');
-   * ```
-   */
-  get era(): '2026' | '2025' | undefined {
-    if (!this.initializeResult) return undefined;
-    return this.modern ? '2026' : '2025';
-  }
-
-  /** True once the handshake completed and until the connection closes. */
-  get connected(): boolean {
-    return this.state === 'ready';
   }
 
   /**
@@ -353,7 +257,8 @@ export class Client {
     return this.sendRequest<R>(method, params, options);
   }
 
-  private sendRequest<R>(
+  /** @internal */
+  protected sendRequest<R>(
     method: string,
     params: Record<string, unknown> | undefined,
     options: OutgoingRequestOptions | undefined,
@@ -395,38 +300,6 @@ export class Client {
   }
 
   /**
-   * Adds a middleware around every request and notification the client sends after `initialize`
-   * (`ctx.direction === 'send'`) and every one it receives (`'receive'`). The first added runs
-   * first on the way in and last on the way out. The chain is composed here, once; a client
-   * without middleware sends and answers exactly as before.
-   *
-   * @example
-   * ```ts
-   * client.use(async (ctx, next) => {
-   *   if (ctx.direction === 'send' && ctx.method === 'tools/call') console.error('calling', ctx.params.name);
-   *   return next();
-   * });
-   * ```
-   */
-  use(middleware: ClientMiddleware): this {
-    if (typeof middleware !== 'function') throw new TypeError('client.use() needs a middleware function');
-    this.middlewares.push(middleware);
-    this.pipeline = composeMiddleware(this.middlewares.slice(), (ctx) => this.endOfChain(ctx));
-    return this;
-  }
-
-  /** The end of the chain: send the message, or answer / deliver the received one. */
-  private endOfChain(ctx: ClientMiddlewareContext): unknown {
-    if (ctx.direction === 'send') {
-      return ctx.isNotification
-        ? this.sendNotification(ctx.method, ctx.outgoingParams)
-        : this.sendRequest(ctx.method, ctx.outgoingParams, ctx.options);
-    }
-    if (ctx.isNotification) return this.handlers.runListeners(ctx.method, ctx.params);
-    return this.answer(ctx.method, ctx.params, ctx.request!);
-  }
-
-  /**
    * Sends a notification. Notifications the negotiated revision lacks are dropped.
    *
    * @example
@@ -442,7 +315,8 @@ export class Client {
     return this.sendNotification(method, params);
   }
 
-  private sendNotification(
+  /** @internal */
+  protected sendNotification(
     method: string,
     params: Record<string, unknown> | undefined,
   ): void | Promise<void> {
@@ -451,59 +325,6 @@ export class Client {
     const encoded = this.codec.encodeParams(method, params);
     if (encoded === NOT_IN_REVISION) return;
     return this.connection.notify(method, encoded);
-  }
-
-  /**
-   * Sets the handler of a request method the server sends (e.g. `sampling/createMessage`). A
-   * method of the specification gets typed params and result; any other name is untyped.
-   *
-   * @example
-   * ```ts
-   * client.setRequestHandler('roots/list', () => ({ roots: [{ uri: 'file:///work' }] }));
-   * ```
-   */
-  setRequestHandler<M extends ServerRequestMethod>(method: M, handler: ClientMethodHandler<M>): void;
-  setRequestHandler<M extends string>(
-    method: ExtensionMethod<M, ServerRequestMethod>,
-    handler: ClientRequestHandler,
-  ): void;
-  setRequestHandler(method: string, handler: ClientRequestHandler | ClientMethodHandler<any>): void {
-    this.handlers.setRequestHandler(method, handler as ClientRequestHandler);
-  }
-
-  /**
-   * Adds a listener for a notification method the server sends; returns an unsubscribe function.
-   *
-   * @example
-   * ```ts
-   * client.onNotification('notifications/message', (params) => console.error(params.data));
-   * ```
-   */
-  onNotification<M extends ServerNotificationMethod>(
-    method: M,
-    handler: ClientMethodNotificationHandler<M>,
-  ): () => void;
-  onNotification<M extends string>(
-    method: ExtensionMethod<M, ServerNotificationMethod>,
-    handler: ClientNotificationHandler,
-  ): () => void;
-  onNotification(
-    method: string,
-    handler: ClientNotificationHandler | ClientMethodNotificationHandler<any>,
-  ): () => void {
-    return this.handlers.addListener(method, handler as ClientNotificationHandler);
-  }
-
-  /**
-   * Calls `listener` when the connection closes.
-   *
-   * @example
-   * ```ts
-   * client.onClose((error) => console.error('disconnected', error?.message));
-   * ```
-   */
-  onClose(listener: (error?: Error) => void): void {
-    this.closeListeners.push(listener);
   }
 
   /**
@@ -542,62 +363,9 @@ export class Client {
     this.modern = undefined;
   }
 
-  private handleRequest(request: IncomingRequest): unknown {
-    const method = request.method;
-    if (method !== Method.Ping && !this.handlers.has(method)) {
-      throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-    }
-    if (this.pipeline) {
-      const ctx = new ClientMiddlewareContext(
-        'receive',
-        method,
-        request.params,
-        false,
-        this.protocolVersion,
-        request,
-      );
-      return this.pipeline(ctx);
-    }
-    return this.answer(method, request.params ?? {}, request);
-  }
-
-  private answer(method: string, params: Record<string, unknown>, request: IncomingRequest): unknown {
+  /** @internal */
+  protected answer(method: string, params: Record<string, unknown>, request: IncomingRequest): unknown {
     if (method === Method.Ping) return {};
     return this.handlers.get(method)(params, new ClientRequestContext(this, request));
-  }
-
-  private handleNotification(method: string, params: Record<string, unknown> | undefined): void {
-    if (this.pipeline) {
-      const ctx = new ClientMiddlewareContext('receive', method, params, true, this.protocolVersion);
-      this.pipeline(ctx).catch((error: unknown) => this.reportError(toError(error)));
-      return;
-    }
-    this.handlers.runListeners(method, params ?? {});
-  }
-
-  private handleClose(error?: Error): void {
-    this.state = 'closed';
-    if (this.observation) this.observation.close(this.options.observer!);
-    for (const listener of this.closeListeners.splice(0)) {
-      try {
-        listener(error);
-      } catch (hookError) {
-        this.reportError(toError(hookError));
-      }
-    }
-  }
-
-  /** @internal */
-  protected reportError(error: Error): void {
-    try {
-      this.options.observer?.error?.(error, this.observation);
-    } catch {
-      // An observer that throws must not take the client down.
-    }
-    try {
-      this.options.onError?.(error);
-    } catch {
-      // A logging hook that throws must not take the client down.
-    }
   }
 }

@@ -5,22 +5,18 @@
  * requests, runs timeouts, carries cancellation and progress both ways, and never throws at the
  * transport: every problem becomes a spec-correct error response or a report to `onError`.
  * What the methods mean is the handler's business (see the MCP session layers).
+ *
+ * This file is the receiving side; the sending side (pending requests, timeouts, progress
+ * routing) is its base class in `outgoing.ts`.
  * @module
  */
-import { type ObservedOutcome, ObservedRequest, type ObservedSession, type Observer } from '../observer.js';
+import { ObservedRequest } from '../observer.js';
 import { isPromiseLike, toError } from '../shared.js';
-import type { MessageExtra, MessageSink, SendOptions, Transport } from '../transport/transport.js';
-import { DeadlineTimer } from './deadlines.js';
-import {
-  ConnectionClosedError,
-  InvalidResponseError,
-  McpError,
-  RequestCancelledError,
-  RequestTimeoutError,
-} from './errors.js';
+import type { MessageExtra, MessageSink, Transport } from '../transport/transport.js';
+import type { ConnectionHandler, ConnectionOptions } from './connectionOptions.js';
+import { McpError } from './errors.js';
 import {
   type BatchCollector,
-  type CancelSource,
   IncomingRequest,
   type OutgoingRequestOptions,
   onBehalfOf,
@@ -43,96 +39,17 @@ import {
   type MessageKind,
   type RequestId,
 } from './messages.js';
-import { elapsed, observeNotification, outgoingOutcome, withMeta } from './observing.js';
+import { elapsed, observeNotification } from './observing.js';
+import { ConnectionSender } from './outgoing.js';
+
+export {
+  type ConnectionHandler,
+  type ConnectionOptions,
+  DEFAULT_TIMEOUT,
+} from './connectionOptions.js';
 
 const CANCELLED = 'notifications/cancelled';
 const PROGRESS = 'notifications/progress';
-
-/** What a connection calls when the peer sends something. */
-export interface ConnectionHandler {
-  /**
-   * Answers one request. Return the result object (or a promise of it); throw an {@link McpError}
-   * to answer with that error. Any other throw, a `LocalError` such as a timeout of a request the
-   * handler made included, is answered as `-32603` with no details and reported to `onError`.
-   */
-  onRequest(request: IncomingRequest): unknown;
-  /** Receives a notification. Cancellation and progress for our own requests are handled before. */
-  onNotification(method: string, params: Record<string, unknown> | undefined, extra?: MessageExtra): void;
-  /** The transport closed. */
-  onClose?(error?: Error): void;
-}
-
-/** Options of {@link Connection}. */
-export interface ConnectionOptions {
-  /** Default timeout of outgoing requests in ms. Default 60 000. */
-  requestTimeout?: number;
-  /** Default hard limit of outgoing requests in ms, whatever progress arrives. Default 1 hour. */
-  maxTotalTimeout?: number;
-  /** Receives problems no caller can be told about (unknown response ids, bad notifications...). */
-  onError?: (error: Error) => void;
-  /** Whether an incoming JSON array is a batch to process. Only 2025-03-26 allows batches. */
-  acceptBatches?: () => boolean;
-  /**
-   * How many of the peer's requests are handled at once; past it, a request is refused with a
-   * `-32603` error that names this limit. Default: no limit (a client sets its own).
-   */
-  maxIncomingRequests?: number;
-  /** Incoming methods the peer may not cancel. Default: `initialize`. */
-  uncancellableMethods?: readonly string[];
-  /**
-   * Adapts the notifications the engine sends on its own (progress for an incoming request) to
-   * the negotiated revision, as sessions and clients adapt the ones they send; `undefined` drops
-   * the notification. Default: sent as built (2025-11-25 shape).
-   */
-  encodeNotification?: (
-    method: string,
-    params: Record<string, unknown>,
-  ) => Record<string, unknown> | undefined;
-  /** Sees every request sent and received, and message sizes (see {@link Observer}). */
-  observer?: Observer | undefined;
-  /** The session the observer is told requests belong to. */
-  observedSession?: ObservedSession | undefined;
-  /**
-   * Hears a result that arrived for a request this side gave up on (cancelled, timed out). Its
-   * caller never sees it, but it may name something the peer made for that request which only
-   * it tells of (a 2026-07-28 task: the client cancels it). Default: dropped silently.
-   */
-  onLateResult?: (result: Record<string, unknown>) => void;
-}
-
-interface PendingRequest {
-  readonly id: RequestId;
-  readonly method: string;
-  readonly resolve: (result: any) => void;
-  readonly reject: (error: Error) => void;
-  readonly timeout: number;
-  readonly maxTotalTimeout: number;
-  readonly hardDeadline: number;
-  deadline: number;
-  readonly resetOnProgress: boolean;
-  readonly onProgress: ((update: ProgressUpdate) => void) | undefined;
-  lastProgress: number;
-  readonly signal: AbortSignal | undefined;
-  readonly onAbort: (() => void) | undefined;
-  /** `cancelledBy`, and the listener it was given. */
-  readonly source: CancelSource | undefined;
-  readonly onCancel: ((reason: unknown) => void) | undefined;
-  /** Set only when an observer is installed. */
-  readonly observed: ObservedRequest | undefined;
-}
-
-/**
- * A request's timeout when neither the call nor the connection sets one (ms).
- *
- * @example
- * ```ts
- * const timeoutMs = options.timeout ?? DEFAULT_TIMEOUT;
- * ```
- */
-export const DEFAULT_TIMEOUT = 60_000;
-const DEFAULT_MAX_TOTAL_TIMEOUT = 60 * 60_000;
-/** How many cancelled or timed-out ids we remember, so their late responses are dropped quietly. */
-const FORGOTTEN_ID_MEMORY = 256;
 
 /**
  * A JSON-RPC connection over one transport.
@@ -147,25 +64,14 @@ const FORGOTTEN_ID_MEMORY = 256;
  * const result = await connection.request('ping');
  * ```
  */
-export class Connection {
+export class Connection extends ConnectionSender {
   // Not `implements IncomingRequestOwner`: its methods are internal, and stripInternal would leave
   // the published class failing its own implements clause. Passing `this` as the owner checks it.
-  private nextId = 1;
-  // Renewed now and then (see MapRenewal): their churn would otherwise promote every request.
-  private pending = new Map<RequestId, PendingRequest>();
+
+  // Renewed now and then (see MapRenewal): its churn would otherwise promote every request.
   private incoming = new Map<RequestId, IncomingRequest>();
-  private readonly pendingRenewal = new MapRenewal();
   private readonly incomingRenewal = new MapRenewal();
-  private readonly forgotten = new Set<RequestId>();
-  private readonly deadlines = new DeadlineTimer((now) => this.sweep(now));
-  private readonly requestTimeout: number;
-  private readonly maxTotalTimeout: number;
   private readonly uncancellable: ReadonlySet<string>;
-  private closedError: Error | undefined;
-  private isClosed = false;
-  private readonly observer: Observer | undefined;
-  /** Whether the observer listens to notifications (one check per notification). */
-  private readonly seesNotifications: boolean;
   /** What the transport talks to; kept off the public surface of the connection. */
   private readonly sink: MessageSink = {
     message: (value, extra) => this.receive(value, extra),
@@ -175,17 +81,9 @@ export class Connection {
     closed: (error) => this.handleClosed(error),
   };
 
-  constructor(
-    readonly transport: Transport,
-    private readonly handler: ConnectionHandler,
-    private readonly options: ConnectionOptions = {},
-  ) {
-    this.requestTimeout = options.requestTimeout ?? DEFAULT_TIMEOUT;
-    this.maxTotalTimeout = options.maxTotalTimeout ?? DEFAULT_MAX_TOTAL_TIMEOUT;
+  constructor(transport: Transport, handler: ConnectionHandler, options: ConnectionOptions = {}) {
+    super(transport, handler, options);
     this.uncancellable = new Set(options.uncancellableMethods ?? ['initialize']);
-    this.observer = options.observer;
-    const observer = options.observer;
-    this.seesNotifications = !!(observer?.notificationStarted || observer?.notificationFinished);
     const sizes = options.observer?.messageSize;
     // Transports check for this member once per message: present only when someone listens.
     if (sizes) {
@@ -197,16 +95,6 @@ export class Connection {
   /** Starts the transport; messages flow from here on. */
   start(): void | Promise<void> {
     return this.transport.start(this.sink);
-  }
-
-  /** True once the transport closed. */
-  get closed(): boolean {
-    return this.isClosed;
-  }
-
-  /** How many of our requests await a response. */
-  get pendingCount(): number {
-    return this.pending.size;
   }
 
   /** How many of the peer's requests are being handled. */
@@ -222,151 +110,6 @@ export class Connection {
     } finally {
       this.handleClosed(undefined);
     }
-  }
-
-  // ---------------------------------------------------------------- outgoing
-
-  /**
-   * Sends a request and resolves with its result.
-   *
-   * A `progressToken` is attached whenever the caller wants progress or wants progress to extend
-   * the timeout (the default), so long operations that report progress do not time out.
-   */
-  request<R = Record<string, unknown>>(
-    method: string,
-    params?: Record<string, unknown>,
-    options: OutgoingRequestOptions = {},
-  ): Promise<R> {
-    if (this.isClosed) return Promise.reject(this.closedFailure());
-    const signal = options.signal;
-    if (signal?.aborted) return Promise.reject(new RequestCancelledError(method, signal.reason));
-    const source = options.cancelledBy;
-    if (source?.stopped) return Promise.reject(new RequestCancelledError(method, source.stopReason));
-
-    const id = this.nextId++;
-    const resetOnProgress = options.resetTimeoutOnProgress ?? true;
-    const wantsToken = resetOnProgress || options.onProgress !== undefined;
-    const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
-    const withToken = wantsToken ? withProgressToken(params, id) : params;
-    if (withToken !== undefined) message.params = withToken;
-    const observed = this.observer ? this.observeOutgoing(message) : undefined;
-
-    return new Promise<R>((resolve, reject) => {
-      const now = Date.now();
-      const timeout = options.timeout ?? this.requestTimeout;
-      const maxTotalTimeout = options.maxTotalTimeout ?? this.maxTotalTimeout;
-      const hardDeadline = now + maxTotalTimeout;
-      const onAbort = signal ? () => this.cancelOutgoing(id, signal.reason) : undefined;
-      const onCancel = source ? (reason: unknown) => this.cancelOutgoing(id, reason) : undefined;
-      const entry: PendingRequest = {
-        id,
-        method,
-        resolve,
-        reject,
-        timeout,
-        maxTotalTimeout,
-        hardDeadline,
-        deadline: Math.min(now + timeout, hardDeadline),
-        resetOnProgress,
-        onProgress: options.onProgress,
-        lastProgress: Number.NEGATIVE_INFINITY,
-        signal,
-        onAbort,
-        source,
-        onCancel,
-        observed,
-      };
-      this.pending.set(id, entry);
-      if (onAbort) signal!.addEventListener('abort', onAbort, { once: true });
-      if (onCancel) source!.addCancelListener(onCancel);
-      this.deadlines.schedule(entry.deadline);
-      this.transmit(message, sendOptions(options.relatedRequestId), entry);
-    });
-  }
-
-  /** Sends a notification. The returned promise, if any, settles when the transport can take more. */
-  notify(method: string, params?: Record<string, unknown>, options?: SendOptions): void | Promise<void> {
-    if (this.isClosed) throw this.closedFailure();
-    const message: JsonRpcNotification =
-      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
-    if (!this.seesNotifications) return this.transport.send(message, options);
-    return observeNotification('client', message, this.options, () => this.transport.send(message, options));
-  }
-
-  private transmit(
-    message: JsonRpcMessage | JsonRpcMessage[],
-    options: SendOptions | undefined,
-    entry?: PendingRequest,
-  ): void {
-    try {
-      const sent = this.transport.send(message, options);
-      if (sent && entry)
-        sent.then(undefined, (error: unknown) => this.settle(entry, undefined, toError(error)));
-      else if (sent) sent.then(undefined, (error: unknown) => this.report(toError(error)));
-    } catch (error) {
-      if (entry) this.settle(entry, undefined, toError(error));
-      else this.report(toError(error));
-    }
-  }
-
-  private cancelOutgoing(id: RequestId, reason: unknown): void {
-    const entry = this.pending.get(id);
-    if (!entry) return;
-    this.settle(entry, undefined, new RequestCancelledError(entry.method, reason));
-    this.sendCancelled(id, typeof reason === 'string' ? reason : undefined);
-  }
-
-  private sendCancelled(id: RequestId, reason?: string): void {
-    if (this.isClosed) return;
-    const params: Record<string, unknown> =
-      reason === undefined ? { requestId: id } : { requestId: id, reason };
-    const message: JsonRpcNotification = { jsonrpc: '2.0', method: CANCELLED, params };
-    if (!this.seesNotifications) this.transmit(message, undefined);
-    else observeNotification('client', message, this.options, () => this.transmit(message, undefined));
-  }
-
-  /** Resolves or rejects a pending request exactly once, and forgets it. */
-  private settle(entry: PendingRequest, result: unknown, error?: Error): void {
-    if (this.pending.get(entry.id) !== entry) return;
-    this.pending.delete(entry.id);
-    this.pending = this.pendingRenewal.after(this.pending);
-    if (entry.onAbort) entry.signal!.removeEventListener('abort', entry.onAbort);
-    if (entry.onCancel) entry.source!.removeCancelListener(entry.onCancel);
-    if (entry.observed) this.observeEnd(entry.observed, outgoingOutcome(entry.observed, result, error));
-    if (error) {
-      this.remember(entry.id);
-      entry.reject(error);
-    } else {
-      entry.resolve(result);
-    }
-  }
-
-  private remember(id: RequestId): void {
-    if (this.forgotten.size >= FORGOTTEN_ID_MEMORY) {
-      const oldest = this.forgotten.values().next().value;
-      if (oldest !== undefined) this.forgotten.delete(oldest);
-    }
-    this.forgotten.add(id);
-  }
-
-  /** Expires due requests; returns the next deadline. Called by the single deadline timer. */
-  private sweep(now: number): number {
-    let next = Number.POSITIVE_INFINITY;
-    for (const entry of this.pending.values()) {
-      if (entry.deadline <= now) {
-        const hard = entry.deadline >= entry.hardDeadline;
-        const error = new RequestTimeoutError(
-          entry.method,
-          hard ? entry.maxTotalTimeout : entry.timeout,
-          hard ? 'maxTotalTimeout' : 'timeout',
-        );
-        this.settle(entry, undefined, error);
-        this.sendCancelled(entry.id, error.message);
-      } else if (entry.deadline < next) {
-        next = entry.deadline;
-      }
-    }
-    return next;
   }
 
   // ---------------------------------------------------------------- incoming
@@ -591,92 +334,6 @@ export class Connection {
     request.cancel(new CancelledByPeer(reason));
   }
 
-  private lateResult(result: Record<string, unknown>): void {
-    try {
-      this.options.onLateResult!(result);
-    } catch (error) {
-      this.report(toError(error));
-    }
-  }
-
-  /** Routes progress for our own requests. False when the token is not ours (a task's, maybe). */
-  private handleProgress(params: Record<string, unknown> | undefined): boolean {
-    const token = params?.progressToken;
-    if (typeof token !== 'string' && typeof token !== 'number') return false;
-    const entry = this.pending.get(token);
-    if (!entry) return false;
-    const progress = params!.progress;
-    if (typeof progress !== 'number' || !(progress > entry.lastProgress)) {
-      this.report(
-        new Error(`Rejected progress for "${entry.method}": progress must be a number that increases`),
-      );
-      return true;
-    }
-    entry.lastProgress = progress;
-    if (entry.resetOnProgress) {
-      entry.deadline = Math.min(Date.now() + entry.timeout, entry.hardDeadline);
-    }
-    if (entry.onProgress) {
-      const update: ProgressUpdate = { progress };
-      if (typeof params!.total === 'number') update.total = params!.total;
-      if (typeof params!.message === 'string') update.message = params!.message;
-      try {
-        entry.onProgress(update);
-      } catch (error) {
-        this.report(toError(error));
-      }
-    }
-    return true;
-  }
-
-  private handleResponse(message: JsonRpcResponse): void {
-    const id = message.id;
-    const entry = id === undefined ? undefined : this.pending.get(id);
-    if (!entry) {
-      if (id !== undefined && this.forgotten.delete(id)) {
-        // Answered after we gave up: expected.
-        if ('result' in message && this.options.onLateResult) this.lateResult(message.result);
-        return;
-      }
-      const error = 'error' in message ? `: ${message.error.message}` : '';
-      this.report(new Error(`Dropped a response for unknown request id ${JSON.stringify(id)}${error}`));
-      return;
-    }
-    if ('error' in message) this.settle(entry, undefined, McpError.fromWire(message.error));
-    else this.settle(entry, message.result);
-  }
-
-  /**
-   * A malformed response is never answered (its id is one of ours, so an answer would reach the
-   * peer as a second response). It is reported, and the request it names, if pending, fails with
-   * a local error instead of waiting for its timeout.
-   */
-  private handleInvalidResponse(id: RequestId | undefined, reason: string): void {
-    const entry = id === undefined ? undefined : this.pending.get(id);
-    this.report(new Error(`Dropped an invalid response (id ${JSON.stringify(id)}): ${reason}`));
-    if (entry) this.settle(entry, undefined, new InvalidResponseError(entry.method, reason));
-  }
-
-  // ---------------------------------------------------------------- observer
-
-  /** Observes a request about to be sent; an observer's `_meta` entries (trace context) join it. */
-  private observeOutgoing(message: JsonRpcRequest): ObservedRequest {
-    const observed = new ObservedRequest(
-      'client',
-      message.method,
-      message.id,
-      message.params,
-      this.options.observedSession,
-    );
-    try {
-      this.observer!.requestStarted?.(observed);
-    } catch (error) {
-      this.report(toError(error));
-    }
-    if (observed.meta) message.params = withMeta(message.params, observed.meta);
-    return observed;
-  }
-
   /** Runs the handler of a received request under the observer (and inside its context). */
   private runObserved(request: IncomingRequest): unknown {
     const observer = this.observer!;
@@ -695,14 +352,6 @@ export class Connection {
     }
     if (!observer.runHandler) return this.handler.onRequest(request);
     return observer.runHandler(observed, () => this.handler.onRequest(request));
-  }
-
-  private observeEnd(observed: ObservedRequest, outcome: ObservedOutcome): void {
-    try {
-      this.observer?.requestFinished?.(observed, outcome);
-    } catch (error) {
-      this.report(toError(error));
-    }
   }
 
   // ---------------------------------------------------------------- IncomingRequestOwner
@@ -739,14 +388,8 @@ export class Connection {
 
   private handleClosed(error: Error | undefined): void {
     if (this.isClosed) return;
-    this.isClosed = true;
-    this.closedError = error;
-    this.deadlines.stop();
-    // Building an Error captures a stack; stateless HTTP closes a connection per request, so only
-    // pay for it when something is waiting to be told.
-    if (this.pending.size > 0 || this.incoming.size > 0) {
-      const failure = this.closedFailure();
-      for (const entry of [...this.pending.values()]) this.settle(entry, undefined, failure);
+    const failure = this.closeSending(error, this.incoming.size > 0);
+    if (failure) {
       for (const request of this.incoming.values()) request.cancel(failure);
       this.incoming.clear();
     }
@@ -754,21 +397,6 @@ export class Connection {
       this.handler.onClose?.(error);
     } catch (hookError) {
       this.report(toError(hookError));
-    }
-  }
-
-  private closedFailure(): ConnectionClosedError {
-    const cause = this.closedError;
-    return cause
-      ? new ConnectionClosedError(`The connection closed: ${cause.message}`, cause)
-      : new ConnectionClosedError();
-  }
-
-  private report(error: Error): void {
-    try {
-      this.options.onError?.(error);
-    } catch {
-      // An error hook that throws must not take the connection down with it.
     }
   }
 }
@@ -783,56 +411,4 @@ export class Connection {
  */
 export class CancelledByPeer extends Error {
   override name = 'CancelledByPeer';
-}
-
-/**
- * A copy of `params` whose `_meta` carries `progressToken`; the caller's objects are left as they
- * were. This runs for nearly every request, so the copy is a plain own-key loop: V8 turns
- * `{ ...params, _meta }` into a slow map transition per call (≈10× slower here, measured).
- */
-function withProgressToken(
-  params: Record<string, unknown> | undefined,
-  token: RequestId,
-): Record<string, unknown> {
-  const copy: Record<string, unknown> = {};
-  let meta: unknown;
-  if (params !== undefined) {
-    for (const key in params) {
-      if (!Object.hasOwn(params, key)) continue;
-      if (key === '_meta') {
-        meta = params[key];
-        copy._meta = undefined; // keeps the caller's key order on the wire
-      } else if (key === '__proto__') defineOwn(copy, key, params[key]);
-      else copy[key] = params[key];
-    }
-  }
-  copy._meta =
-    typeof meta === 'object' && meta !== null
-      ? withToken(meta as Record<string, unknown>, token)
-      : { progressToken: token };
-  return copy;
-}
-
-/**
- * A copy of a caller's `_meta` with `progressToken` added, key by key: a spread is as slow here
- * for a 2026-07-28 envelope's long keys (about 7x, measured).
- */
-function withToken(meta: Record<string, unknown>, token: RequestId): Record<string, unknown> {
-  const copy: Record<string, unknown> = {};
-  for (const key in meta) {
-    if (!Object.hasOwn(meta, key)) continue;
-    if (key === '__proto__') defineOwn(copy, key, meta[key]);
-    else copy[key] = meta[key];
-  }
-  copy.progressToken = token;
-  return copy;
-}
-
-/** Copies an own `__proto__` member as data, as a spread would, instead of setting the prototype. */
-function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-function sendOptions(relatedRequestId: RequestId | undefined): SendOptions | undefined {
-  return relatedRequestId === undefined ? undefined : { relatedRequestId };
 }

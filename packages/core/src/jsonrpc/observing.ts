@@ -10,7 +10,7 @@ import {
   type ObservedRole,
 } from '../observer.js';
 import { toError } from '../shared.js';
-import type { ConnectionOptions } from './connection.js';
+import type { ConnectionOptions } from './connectionOptions.js';
 import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError } from './errors.js';
 import type { JsonRpcNotification } from './messages.js';
 

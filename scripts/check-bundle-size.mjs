@@ -39,9 +39,13 @@ const HEADROOM = 1.03;
  * server (42.3 KB): the x-mcp-header rules shared with the client in one core module (+0.27 KB, more
  * general than the server's own walk), cancellation forwarded without an AbortController per call
  * (CancelSource), the relay's origin and log-level scope, the session list, the tasks extension's
- * hooks (+0.16 KB) and the observer's error hook. The cap (43,800 bytes, 42.8 KB) holds it there.
+ * hooks (+0.16 KB) and the observer's error hook. The cap (43,800 bytes, 42.8 KB) held it there.
+ * Session 6 added 0.36 KB (43,860 bytes): the server's `protocolVersions` able to turn 2026-07-28
+ * off and `server.onListen` (+0.27 KB together with the Server/ServerDispatcher split, which costs
+ * a few gzip bytes as two classes), the engine's map renewal and the listen hook (+0.09 KB). The cap
+ * (44,300 bytes, 43.3 KB) holds it there.
  */
-const CAPS = { 'bench: minimal stdio server': 43_800 };
+const CAPS = { 'bench: minimal stdio server': 44_300 };
 
 /** The benchmark's minimal servers: what a user actually ships. */
 const SERVERS = {

@@ -1,7 +1,9 @@
 /**
  * The client against a server it cannot trust, over Streamable HTTP (issue 20, and issue 10 item
- * 9): the misbehaving fixture (tests/fixtures/misbehavingHttp.ts), a bounded time, the exact error
- * the user sees and, where memory is at stake, a bounded heap in a small-heap client process.
+ * 9): the misbehaving fixture (tests/fixtures/misbehavingHttp.ts), the exact error the user sees
+ * (it names the limit that ended the call, so no clock is needed: the calls' own 10 s timeout
+ * would end them otherwise) and, where memory is at stake, a bounded heap in a small-heap client
+ * process.
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -159,8 +161,8 @@ describe('the legacy HTTP+SSE transport', () => {
     expect(result).toEqual({ content: [{ type: 'text', text: 'done' }] });
     // 1000 notifications at 2000 a second: several 100 ms windows of backpressure (a chunk read
     // is finished before pausing, so a window may take more than its share); unpaced it is ~10 ms.
+    // Only this lower bound, which load cannot break; a hang is the test's own timeout.
     expect(elapsed).toBeGreaterThanOrEqual(150);
-    expect(elapsed).toBeLessThan(5000);
     expect(errors).toEqual([
       'The peer sends more than 2000 requests and notifications a second (maxIncomingPerSecond); reading from it is slowed down to that rate',
     ]);
@@ -183,7 +185,6 @@ describe('what holds already (issue 20), kept', () => {
         name: 'HttpTransportError',
         message: `POST ${server.url} (tools/call) was answered with a body that broke off or exceeds ${MiB} characters`,
       });
-      expect(run.ms).toBeLessThan(2000);
       expect(run.peakHeap - run.baseHeap).toBeLessThan(16 * MiB);
     },
   );
@@ -197,7 +198,6 @@ describe('what holds already (issue 20), kept', () => {
       expect(run.message).toBe(
         `The answer stream of "tools/call" was lost: it broke off (An SSE event exceeded the limit of ${MiB} characters) before the answer, with no event id to resume from`,
       );
-      expect(run.ms).toBeLessThan(2000);
       expect(run.peakHeap - run.baseHeap).toBeLessThan(16 * MiB);
     },
   );
@@ -205,21 +205,17 @@ describe('what holds already (issue 20), kept', () => {
   it('a result nested 200,000 levels deep over HTTP neither crashes nor stalls the client', async () => {
     const server = await serve('deep-json');
     const client = await connect(server.url);
-    const started = performance.now();
     const result = await client.callTool('echo', {});
     expect(result.content).toEqual([{ type: 'text', text: 'deep' }]);
-    expect(performance.now() - started).toBeLessThan(3000);
   });
 
   it('a 307 to another origin is refused and Authorization never reaches that origin', async () => {
     const server = await serve('cross-origin-redirect');
     const client = await connect(server.url, { headers: { authorization: 'Bearer secret-token' } });
-    const started = performance.now();
     const failure = (await client.callTool('echo', {}).catch((error: unknown) => error)) as Error;
     expect(failure.message).toMatch(
       new RegExp(`^POST ${server.url.replaceAll('.', '\\.')} was redirected \\(HTTP 307\\); .*origin`),
     );
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(server.elsewhere).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The client against a server it cannot trust, over stdio (issue 20): each case runs against the
- * misbehaving fixture (tests/fixtures/misbehavingServer.ts) and asserts a bounded time, the exact
- * error the user sees and, where memory is at stake, a bounded heap in a client process with a
- * small one (`--max-old-space-size`). Limits are configured small so the set runs in seconds.
+ * misbehaving fixture (tests/fixtures/misbehavingServer.ts) and asserts the exact error the user
+ * sees (it names the limit that ended the call, so no clock is needed) and, where memory is at
+ * stake, a bounded heap in a client process with a small one (`--max-old-space-size`). Limits are
+ * configured small so the set runs in seconds.
  */
 import path from 'node:path';
 import { McpClient, PaginationError } from '@mcpkit/client';
@@ -55,18 +56,22 @@ describe('what broke (issue 20), fixed', () => {
       expectClosedByLimit(
         run,
         `The server sent a message on ${SERVER_COMMAND} larger than the ${MiB}-byte limit (maxMessageBytes)`,
-        2000,
       );
     },
   );
 
   it('every pending call fails, not just the one the oversized answer was for', async () => {
     const client = await connect('huge-result', { maxMessageBytes: MiB });
-    const started = performance.now();
     const calls = [client.callTool('echo', {}), client.callTool('echo', {}), client.ping()];
     const outcomes = await Promise.allSettled(calls);
-    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected']);
-    expect(performance.now() - started).toBeLessThan(2000);
+    // Each fails because the connection closed on the limit, not at its own (10 s) timeout.
+    const closed = `The connection closed: The server sent a message on ${SERVER_COMMAND} larger than the ${MiB}-byte limit (maxMessageBytes)`;
+    expect(outcomes).toEqual(
+      calls.map(() => ({
+        status: 'rejected',
+        reason: expect.objectContaining({ name: 'ConnectionClosedError', message: closed }),
+      })),
+    );
   });
 
   it('a server that floods requests and stops reading is cut off at maxWriteQueueBytes, with bounded memory', async () => {
@@ -115,7 +120,6 @@ describe('what broke (issue 20), fixed', () => {
 
   it('collecting every page stops on a repeated cursor with an error naming the cursor', async () => {
     const client = await connect('repeating-cursor');
-    const started = performance.now();
     const failure = await client.tools().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(PaginationError);
     expect(failure).toMatchObject({
@@ -123,7 +127,6 @@ describe('what broke (issue 20), fixed', () => {
       cursor: REPEATED_CURSOR,
       message: `tools/list: the server sent the cursor "${REPEATED_CURSOR}" a second time; stopped to avoid an endless loop`,
     });
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it('collecting every page stops after maxPages pages with an error naming the next cursor', async () => {
@@ -146,32 +149,43 @@ describe('what broke (issue 20), fixed', () => {
     expectPacedUntilTotalTimeout(await runClient('notification-flood', { maxTotalTimeout: 800 }), 800);
   });
 
-  it('with one server flooding notifications, calls to a second server on the same event loop keep their latency within 2x', async () => {
+  it('with one server flooding notifications, a second server on the same event loop gets 200 calls answered while the flood goes on, and the flood is paced to maxIncomingPerSecond', async () => {
     const flooding = await connect('notification-flood');
     const quiet = await connect('polite');
-    // The 90th percentile: a flood shows there first (one call in ten waits behind a burst of
-    // parsing); the median of an idle pipe round trip hides it. Each measurement follows a
-    // warm-up block, since the first calls after any idle time are slower whatever the neighbour.
-    const p90 = async (calls: number) => {
-      const samples: number[] = [];
-      for (let i = 0; i < calls; i++) {
-        const started = performance.now();
-        await quiet.callTool('echo', { i });
-        samples.push(performance.now() - started);
-      }
-      samples.sort((a, b) => a - b);
-      return samples[Math.floor(samples.length * 0.9)]!;
-    };
-    await p90(400);
-    const calm = await p90(1000);
-    const flood = flooding.callTool('echo', {}, { timeout: 30_000 }).catch(() => {});
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await p90(400);
-    const busy = await p90(1000);
-    console.info(`p90 latency: quiet ${calm.toFixed(3)} ms, with a flooding neighbour ${busy.toFixed(3)} ms`);
-    expect(busy).toBeLessThanOrEqual(2 * calm);
+    // No latencies here (benchmarks are for `npm run bench`): the flood's share of this process
+    // is what the pacing bounds, counted in messages, and the neighbour's progress is counted in
+    // answered calls while the flood is seen to continue.
+    let seen = 0;
+    let first!: () => void;
+    const flowing = new Promise<void>((resolve) => (first = resolve));
+    const flood = flooding
+      .callTool(
+        'echo',
+        {},
+        {
+          timeout: 60_000,
+          onProgress: () => {
+            seen++;
+            first();
+          },
+        },
+      )
+      .catch((error: unknown) => error);
+    await flowing;
+    const before = seen;
+    const started = Date.now();
+    for (let i = 0; i < 200; i++) expect(await quiet.callTool('echo', { i })).toBeDefined();
+    const windows = Math.ceil((Date.now() - started) / 100) + 2;
+    const during = seen - before;
+    // Each progress comes with a log line: two messages against the budget of 2000 a second,
+    // counted in windows of 100 ms (200 messages each) however slow this machine is.
+    expect(during * 2, `${during} progress notifications in ${windows} windows`).toBeLessThanOrEqual(
+      200 * windows,
+    );
+    // The flood is still running after the neighbour's 200 calls: it was not simply over.
+    await expect.poll(() => seen, { timeout: 10_000 }).toBeGreaterThan(before + during);
     await flooding.close();
-    await flood;
+    expect(await flood).toBeInstanceOf(Error);
   });
 });
 
@@ -186,7 +200,9 @@ describe('what holds already (issue 20), kept', () => {
     expect(failure.message).toBe(
       'Request "tools/call" timed out after 300 ms without a response or progress',
     );
-    expect(performance.now() - started).toBeLessThan(1500);
+    // Not before its time (timers round to 1 ms); no upper bound: the message says which timeout
+    // fired (the client's default is 10 s), and a hang is the test's own timeout.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(299);
   });
 
   it('a result nested 200,000 levels deep neither crashes nor stalls the client: the call fails at once naming maxJsonDepth', async () => {

@@ -186,11 +186,11 @@ describe('conformance fixture server', () => {
 
   it('exits promptly on SIGTERM, with open streams', async () => {
     const exited = once(fixture.child, 'exit');
-    const started = Date.now();
     fixture.child.kill('SIGTERM');
-    const [code] = await exited;
-    expect(code).toBe(0);
-    expect(Date.now() - started).toBeLessThan(3000);
+    // Exit code 0 is the fixture's own shutdown (SIGTERM unhandled ends with signal, no code);
+    // an exit held up by the open streams is a hang the test's timeout reports. No clock.
+    const [code, signal] = await exited;
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
   });
 });
 

@@ -14,7 +14,7 @@ import {
 } from '@mcpkit/client/http';
 import { ConnectionClosedError, McpError } from '@mcpkit/core';
 import * as undiciPath from '@mcpkit/node/http-client';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually } from './support/eventually.js';
 import { listen } from './support/listen.js';
 
@@ -39,8 +39,24 @@ type Handler = (req: IncomingMessage, res: ServerResponse, body: Exchange['body'
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
+  vi.restoreAllMocks();
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
+
+/**
+ * Records the wait of every reconnection the client schedules (the `setTimeout` of
+ * sseStreams.ts; timers still run for real): backoff is asserted on the values asked for, which
+ * load cannot change, instead of upper bounds on measured gaps.
+ */
+function recordReconnectionWaits(): number[] {
+  const waits: number[] = [];
+  const real = globalThis.setTimeout;
+  vi.spyOn(globalThis, 'setTimeout').mockImplementation(((callback: () => void, ms?: number) => {
+    if (new Error().stack?.includes('sseStreams')) waits.push(ms ?? 0);
+    return real(callback, ms);
+  }) as typeof setTimeout);
+  return waits;
+}
 
 async function startServer(handle: Handler) {
   const seen: Exchange[] = [];
@@ -223,14 +239,15 @@ describe.each(PATHS)('over %s', (_name, path) => {
         openSse(res);
         res.end(`id: p2\ndata: ${JSON.stringify(result(2, toolResult('late')))}\n\n`);
       });
-      // The default initial delay (1000 ms) would fail the upper bound: the server's value must win.
-      const { client } = await connect(server.url);
+      // The server's retry: must win over the client's initial delay (made a minute here).
+      const { client } = await connect(server.url, { initialReconnectionDelay: 60_000 });
+      const waits = recordReconnectionWaits();
       await expect(callTool(client)).resolves.toEqual(toolResult('late'));
       const [resume] = server.resumes();
       expect(resume?.headers['last-event-id']).toBe('p1');
-      const gap = resume!.at - closedAt;
-      expect(gap).toBeGreaterThanOrEqual(450);
-      expect(gap).toBeLessThanOrEqual(700);
+      expect(waits).toEqual([500]);
+      // Really waited (a lower bound, which load cannot break; timers round to the ms).
+      expect(resume!.at - closedAt).toBeGreaterThanOrEqual(450);
     });
 
     it('uses initialReconnectionDelay when the server sent no retry:, and backs off after failed attempts', async () => {
@@ -247,15 +264,16 @@ describe.each(PATHS)('over %s', (_name, path) => {
         initialReconnectionDelay: 100,
         reconnectionDelayGrowFactor: 2,
       });
+      const waits = recordReconnectionWaits();
       const posted = performance.now();
       await expect(callTool(client)).resolves.toEqual(toolResult('third time'));
+      expect(waits).toEqual([100, 200, 400]); // 100 × 2ⁿ, counted from the first failure
       const times = [posted, ...server.resumes().map((get) => get.at)];
       const gaps = times.slice(1).map((time, index) => time - times[index]!);
       expect(gaps).toHaveLength(3);
       expect(gaps[0]).toBeGreaterThanOrEqual(95);
       expect(gaps[1]).toBeGreaterThanOrEqual(195); // 100 × 2
-      expect(gaps[2]).toBeGreaterThanOrEqual(395); // 100 × 2²
-      expect(gaps[2]).toBeLessThan(700);
+      expect(gaps[2]).toBeGreaterThanOrEqual(395); // 100 × 2²: lower bounds only, load cannot break them
       expect(server.resumes().every((get) => get.headers['last-event-id'] === 'a1')).toBe(true);
     });
 

@@ -212,12 +212,12 @@ describe.each(MCPKIT_SERVER_MODES)(
           // request timed out, as the answer could never come back).
           'ping-client': /stateless/,
         };
+        // "At once" without a clock: a request left waiting would end in the SDK's 60 s timeout
+        // (a thrown error, past this test's own timeout), not in an error result naming the reason.
         for (const [tool, reason] of Object.entries(refusals)) {
-          const started = Date.now();
           const result = await call(tool);
           expect(result.isError, tool).toBe(true);
           expect(sdkText(result), tool).toMatch(reason);
-          expect(Date.now() - started, tool).toBeLessThan(2000);
         }
         expect(probe.sampling).toEqual([]);
         expect(probe.urlElicitations).toEqual([]);

@@ -52,12 +52,10 @@ describe('a stdio server whose stdin is gone', () => {
     });
     // Give the server time to shut its stdin, so this write meets a pipe nobody reads: EPIPE.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const started = performance.now();
     await Promise.resolve(transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' })).catch(() => {});
     await whenClosed;
     expect(closedWith?.name).toBe('ConnectionClosedError');
     expect(closedWith?.message).toMatch(/Could not write to the MCP server process: .*EPIPE/);
-    expect(performance.now() - started).toBeLessThan(3000);
     await transport.close();
   });
 });

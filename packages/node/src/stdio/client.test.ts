@@ -257,9 +257,8 @@ describe('StdioClientTransport shutdown', () => {
 
   it('lets a well-behaved server exit when its stdin closes, with no signal', async () => {
     const { transport, sink } = await started({ command: NODE, args: [ECHO] });
-    const before = Date.now();
     await transport.close();
-    expect(Date.now() - before).toBeLessThan(1900);
+    // No clock: had close() waited out afterStdinClose, the exit would show SIGTERM.
     expect(transport.exitStatus).toEqual({ code: 0, signal: null });
     expect(sink.closes).toEqual([null]);
     expect(() => transport.send(note(1))).toThrow(/closed/);
@@ -278,8 +277,7 @@ describe('StdioClientTransport shutdown', () => {
     await transport.close();
     const elapsed = Date.now() - before;
     expect(transport.exitStatus).toEqual({ code: null, signal: 'SIGTERM' });
-    expect(elapsed).toBeGreaterThanOrEqual(390);
-    expect(elapsed).toBeLessThan(4000);
+    expect(elapsed).toBeGreaterThanOrEqual(390); // not before afterStdinClose; SIGKILL would show if it waited afterSigterm
     expect(stderr.lines).toContain('stdin-closed');
     expect(sink.closes).toEqual([null]);
   });
@@ -410,10 +408,8 @@ describe('both transports end to end over real process stdio', () => {
       note(2, big),
       note(3, 'line\nbreak'),
     ]);
-    const before = Date.now();
     await transport.close();
-    expect(Date.now() - before).toBeLessThan(2000);
-    expect(transport.exitStatus).toEqual({ code: 0, signal: null });
+    expect(transport.exitStatus).toEqual({ code: 0, signal: null }); // it left on its own, no signal
     expect(stderr.join('')).toBe('closed\n');
   });
 

@@ -14,12 +14,12 @@ describe('base64', () => {
     );
   });
 
-  it('handles buffers far larger than one chunk, quickly', () => {
+  it("handles buffers far larger than one chunk (and far past engines' argument limits)", () => {
+    // No clock here (speed is for `npm run bench`): one `String.fromCharCode.apply` of 5 MiB
+    // throws a RangeError, which is what the chunking is for.
     const bytes = new Uint8Array(5 * 1024 * 1024 + 3);
     for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919) & 0xff;
-    const started = performance.now();
     const encoded = encodeBase64(bytes);
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(encoded).toBe(Buffer.from(bytes).toString('base64'));
     expect(encodeBase64(bytes.buffer)).toBe(encoded);
   });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { countCharReads } from '../../../../tests/support/charReads.js';
 import { assertProperty } from '../../../../tests/support/fastCheck.js';
 import { itJudges } from '../../../../tests/support/verdicts.js';
 import { isAbsoluteUri, MAX_URI_LENGTH, uriProblem } from './uri.js';
@@ -30,11 +31,20 @@ describe('resource URIs', () => {
     expect(isAbsoluteUri(42)).toBe(false);
   });
 
-  it('runs in linear time on hostile input', () => {
+  it('runs in linear time on hostile input: each character is read about once', () => {
+    // Counted reads, not milliseconds (speed is for `npm run bench`).
     const hostile = `a${'+'.repeat(MAX_URI_LENGTH - 2)}`;
-    const started = performance.now();
-    for (let i = 0; i < 100; i++) uriProblem(hostile);
-    expect(performance.now() - started).toBeLessThan(1000);
+    const { result, reads } = countCharReads(() => uriProblem(hostile));
+    expect(result).toBe('must be an absolute URI with a scheme, such as "file:///notes.md"');
+    expect(reads).toBeLessThanOrEqual(2 * hostile.length);
+    const escapes = `test:${'%41'.repeat(2700)} `;
+    const scanned = countCharReads(() => uriProblem(escapes));
+    expect(scanned.result).toBe(
+      `contains " " at position ${escapes.length - 1}, which a URI may not hold unescaped`,
+    );
+    expect(scanned.reads).toBeLessThanOrEqual(2 * escapes.length);
+    // And at least once each: the count sees the hand-written scanner (a regex would hide it).
+    expect(Math.min(reads, scanned.reads)).toBeGreaterThanOrEqual(hostile.length / 2);
   });
 
   it('accepts every URI the WHATWG parser builds from a scheme and a path of safe characters', () => {

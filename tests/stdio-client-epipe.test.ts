@@ -14,8 +14,11 @@ const DYING_SERVER = `
   setTimeout(() => { process.stderr.write('Error: boom, the config is missing\\n'); process.exit(7); }, 300);
 `;
 
-/** Closes its stdin and stays alive: only the grace period can end the connection. */
-const DEAF_SERVER = `require('node:fs').closeSync(0); setInterval(() => {}, 1000);`;
+/**
+ * Closes its stdin, says so on stderr, and stays alive: only the grace period can end the
+ * connection.
+ */
+const DEAF_SERVER = `require('node:fs').closeSync(0); process.stderr.write('stdin closed\\n'); setInterval(() => {}, 1000);`;
 
 describe('a stdio server whose stdin is gone', () => {
   it('a server that shuts its stdin and exits is reported by its exit code and stderr, not by EPIPE', async () => {
@@ -35,7 +38,17 @@ describe('a stdio server whose stdin is gone', () => {
   });
 
   it('a server that shuts its stdin and stays alive is cut off with a connection error naming the write failure', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: ['-e', DEAF_SERVER] });
+    let stdinClosed!: () => void;
+    const whenStdinClosed = new Promise<void>((resolve) => {
+      stdinClosed = resolve;
+    });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['-e', DEAF_SERVER],
+      onStderr: (text) => {
+        if (text.includes('stdin closed')) stdinClosed();
+      },
+    });
     let closedWith: Error | undefined;
     let closed!: () => void;
     const whenClosed = new Promise<void>((resolve) => {
@@ -50,8 +63,8 @@ describe('a stdio server whose stdin is gone', () => {
         closed();
       },
     });
-    // Give the server time to shut its stdin, so this write meets a pipe nobody reads: EPIPE.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Once the server has shut its stdin (it says so), this write meets a pipe nobody reads: EPIPE.
+    await whenStdinClosed;
     await Promise.resolve(transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' })).catch(() => {});
     await whenClosed;
     expect(closedWith?.name).toBe('ConnectionClosedError');

@@ -11,7 +11,7 @@ import {
   type ServerRequestMap,
   type ServerRequestMethod,
 } from '@mcpkit/core';
-import { toError } from '@mcpkit/core/internal';
+import { addListener, toError } from '@mcpkit/core/internal';
 import type { ClientRequestContext } from './context.js';
 
 /** Answers one request the server sends; `ctx` carries its signal, progress and notifications. */
@@ -76,13 +76,7 @@ export class HandlerRegistry {
 
   /** Adds a listener of notification `method`; returns its unsubscribe function. */
   addListener(method: string, listener: ClientNotificationHandler): () => void {
-    let listeners = this.notifications.get(method);
-    if (!listeners) {
-      listeners = new Set();
-      this.notifications.set(method, listeners);
-    }
-    listeners.add(listener);
-    return () => listeners.delete(listener);
+    return addListener(this.notifications, method, listener);
   }
 
   /** Calls every listener of `method`; one that throws is reported and the others still run. */

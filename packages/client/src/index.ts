@@ -80,4 +80,5 @@ export {
   onTaskStatus,
   type PollTaskOptions,
   pollTask,
+  type ToolTaskCall,
 } from './tasks.js';

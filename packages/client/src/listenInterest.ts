@@ -4,6 +4,7 @@
  * that; under 2025 the session's GET stream and `resources/subscribe` do, and no stream is opened.
  * @module
  */
+import { addListener } from '@mcpkit/core/internal';
 import type { Client } from './client.js';
 import { ListenStream } from './era/listen.js';
 import type { ListKind } from './mcpClientOptions.js';
@@ -31,15 +32,10 @@ export class ListenInterest {
 
   /** Adds a `list_changed` listener of `kind`; returns the function that removes it. */
   onListChanged(kind: ListKind, listener: () => void): () => void {
-    let listeners = this.listChangedListeners.get(kind);
-    if (!listeners) {
-      listeners = new Set();
-      this.listChangedListeners.set(kind, listeners);
-    }
-    listeners.add(listener);
+    const remove = addListener(this.listChangedListeners, kind, listener);
     this.refresh();
     return () => {
-      listeners.delete(listener);
+      remove();
       this.refresh();
     };
   }

@@ -4,6 +4,7 @@
  */
 import type { OutgoingRequestOptions, ProgressUpdate } from '@mcpkit/core';
 import type { TaskPollOptions } from '@mcpkit/core/internal';
+import type { Client } from './client.js';
 
 /**
  * Options of {@link callToolAsTask}.
@@ -59,3 +60,19 @@ export interface CallToolAndWaitOptions
   /** Cancel the task with `tasks/cancel` when `signal` aborts. Default true. */
   cancelOnAbort?: boolean;
 }
+
+/**
+ * The form of {@link callToolAsTask} and {@link callToolAndWait}: the client, the tool's name and
+ * arguments (default `{}`), then the helper's options.
+ *
+ * @example
+ * ```ts
+ * const call: ToolTaskCall<CallToolAndWaitOptions, CallToolResult> = callToolAndWait;
+ * ```
+ */
+export type ToolTaskCall<Options, Result> = (
+  client: Client,
+  name: string,
+  args?: Record<string, unknown>,
+  options?: Options,
+) => Promise<Result>;

@@ -29,12 +29,22 @@ import { DEFAULT_TASK_RESULT_TIMEOUT, pollTaskUntilDone } from '@mcpkit/core/int
 import type { Client } from './client.js';
 import { TASK_HANDLING } from './era/tasks.js';
 import { createToolTask, getExtensionTask } from './taskCreation.js';
-import type { CallToolAndWaitOptions, CallToolAsTaskOptions, PollTaskOptions } from './taskOptions.js';
+import type {
+  CallToolAndWaitOptions,
+  CallToolAsTaskOptions,
+  PollTaskOptions,
+  ToolTaskCall,
+} from './taskOptions.js';
 import { endProgressWatch, type ProgressWatch, requestTask } from './taskProgress.js';
 import { onTaskStatus } from './taskStatus.js';
 
 // The options and the status helpers live in their own modules; exported from here, as before.
-export type { CallToolAndWaitOptions, CallToolAsTaskOptions, PollTaskOptions } from './taskOptions.js';
+export type {
+  CallToolAndWaitOptions,
+  CallToolAsTaskOptions,
+  PollTaskOptions,
+  ToolTaskCall,
+} from './taskOptions.js';
 export { isTaskTerminal, onTaskStatus } from './taskStatus.js';
 
 /**
@@ -49,18 +59,17 @@ export { isTaskTerminal, onTaskStatus } from './taskStatus.js';
  * console.log(task.taskId, task.status); // '…', 'working'
  * ```
  */
-export async function callToolAsTask(
-  client: Client,
-  name: string,
-  args: Record<string, unknown> = {},
-  options: CallToolAsTaskOptions = {},
-): Promise<CreateTaskResult> {
-  const { onProgress, ...rest } = options;
+export const callToolAsTask: ToolTaskCall<CallToolAsTaskOptions, CreateTaskResult> = async (
+  client,
+  name,
+  args = {},
+  { onProgress, ...rest } = {},
+) => {
   const created = await createToolTask(client, name, args, rest, onProgress);
   // Left to the watch: it ends once the task is seen terminal, expires, or the client closes.
   created.progress?.watch(created.result.task);
   return created.result;
-}
+};
 
 /**
  * Gets a task's current state (`tasks/get`).
@@ -182,12 +191,12 @@ export function pollTask(client: Client, taskId: string, options: PollTaskOption
  * });
  * ```
  */
-export async function callToolAndWait(
-  client: Client,
-  name: string,
-  args: Record<string, unknown> = {},
-  options: CallToolAndWaitOptions = {},
-): Promise<CallToolResult> {
+export const callToolAndWait: ToolTaskCall<CallToolAndWaitOptions, CallToolResult> = async (
+  client,
+  name,
+  args = {},
+  options = {},
+) => {
   const {
     onProgress,
     onStatus,
@@ -257,4 +266,4 @@ export async function callToolAndWait(
   } finally {
     progress?.stop();
   }
-}
+};

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatIssues, isPlainObject, isPromiseLike, isRecord, toError } from './internal.js';
+import {
+  addListener,
+  copyOwn,
+  formatIssues,
+  isPlainObject,
+  isPromiseLike,
+  isRecord,
+  toError,
+} from './internal.js';
 
 describe('formatIssues', () => {
   const issues = [
@@ -51,5 +59,31 @@ describe('shared guards', () => {
     expect(toError(error)).toBe(error);
     expect(toError('boom').message).toBe('boom');
     expect(toError(Object.create(null)).message).toBe('A handler threw a non-Error value (object)');
+  });
+});
+
+describe('copyOwn', () => {
+  it('copies own members in order, an own __proto__ as data, never as the prototype', () => {
+    const source = JSON.parse('{"a":1,"__proto__":{"polluted":true},"b":2}') as Record<string, unknown>;
+    const copy = copyOwn(source);
+    expect(Object.keys(copy)).toEqual(['a', '__proto__', 'b']);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect((copy as { polluted?: boolean }).polluted).toBeUndefined();
+    expect(Object.getOwnPropertyDescriptor(copy, '__proto__')?.value).toEqual({ polluted: true });
+  });
+});
+
+describe('addListener', () => {
+  it('keeps listeners per key in the order added, each removed by its own function', () => {
+    const byKey = new Map<string, Set<(value: string) => void>>();
+    const heard: string[] = [];
+    const stopA = addListener(byKey, 'x', (value) => heard.push(`a:${value}`));
+    addListener(byKey, 'x', (value) => heard.push(`b:${value}`));
+    addListener(byKey, 'y', (value) => heard.push(`c:${value}`));
+    for (const listener of byKey.get('x') ?? []) listener('1');
+    stopA();
+    for (const listener of byKey.get('x') ?? []) listener('2');
+    expect(heard).toEqual(['a:1', 'b:1', 'b:2']);
+    expect(byKey.get('y')?.size).toBe(1);
   });
 });

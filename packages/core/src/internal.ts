@@ -28,6 +28,7 @@ export {
   type MessageKind,
 } from './jsonrpc/messages.js';
 export { IncomingRateLimit } from './jsonrpc/rateLimit.js';
+export { addListener } from './listeners.js';
 export { rejectUnknownOptions } from './options.js';
 export {
   mergeCapabilities,
@@ -89,6 +90,8 @@ export {
 export { negotiateProtocolVersion } from './protocol/revisions.js';
 export {
   concatBytes,
+  copyOwn,
+  defineOwn,
   formatIssues,
   isAsciiAlphanumeric,
   isBase64Char,

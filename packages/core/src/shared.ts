@@ -62,16 +62,25 @@ export function copyOwn(source: Record<string, unknown>): Record<string, unknown
   const copy: Record<string, unknown> = {};
   for (const key in source) {
     if (!Object.hasOwn(source, key)) continue;
-    if (key === '__proto__') {
-      Object.defineProperty(copy, key, {
-        value: source[key],
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else copy[key] = source[key];
+    if (key === '__proto__') defineOwn(copy, key, source[key]);
+    else copy[key] = source[key];
   }
   return copy;
+}
+
+/**
+ * Sets `key` on `target` as an own data member. For copying an own `__proto__` member as a spread
+ * would: assigning it would set the target's prototype instead.
+ *
+ * @example
+ * ```ts
+ * const copy: Record<string, unknown> = {};
+ * defineOwn(copy, '__proto__', { polluted: true });
+ * Object.getPrototypeOf(copy) === Object.prototype; // true
+ * ```
+ */
+export function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /**

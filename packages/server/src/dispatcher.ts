@@ -16,7 +16,7 @@ import {
   Method,
   type ServerCapabilities,
 } from '@mcpkit/core';
-import { toError } from '@mcpkit/core/internal';
+import { addListener, toError } from '@mcpkit/core/internal';
 import type { RequestContext } from './context.js';
 import type {
   MethodHandler,
@@ -331,14 +331,7 @@ export abstract class ServerDispatcher {
     handler: NotificationHandler,
   ): () => void;
   onNotification(method: string, handler: NotificationHandler | MethodNotificationHandler<any>): () => void {
-    let handlers = this.notificationHandlers.get(method);
-    if (!handlers) {
-      handlers = new Set();
-      this.notificationHandlers.set(method, handlers);
-    }
-    const listener = handler as NotificationHandler;
-    handlers.add(listener);
-    return () => handlers.delete(listener);
+    return addListener(this.notificationHandlers, method, handler as NotificationHandler);
   }
 
   /**
@@ -386,7 +379,15 @@ export abstract class ServerDispatcher {
 
   private runListeners(method: string, params: Record<string, unknown>, session: ServerSession): void {
     const handlers = this.notificationHandlers.get(method);
-    if (handlers) for (const handler of handlers) this.safely(() => handler(params, session), session);
+    if (!handlers) return;
+    // Not through safely(): that would make a closure per listener per notification.
+    for (const handler of handlers) {
+      try {
+        handler(params, session);
+      } catch (error) {
+        this.reportError(toError(error), session);
+      }
+    }
   }
 
   /** @internal Runs a listener; one that throws is reported, never thrown (also used by Server). */

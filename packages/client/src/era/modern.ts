@@ -6,7 +6,7 @@
  * @module
  */
 import type { ClientCapabilities, Implementation, LoggingLevel } from '@mcpkit/core';
-import { isRecord } from '@mcpkit/core/internal';
+import { copyOwn, defineOwn, isRecord } from '@mcpkit/core/internal';
 
 /**
  * The per-request revisions this client speaks, newest first.
@@ -153,22 +153,10 @@ export function withEnvelope(
   if (retry !== undefined) {
     for (const key in retry) if (Object.hasOwn(retry, key)) copy[key] = retry[key];
   }
-  const meta: Record<string, unknown> = {};
-  if (isRecord(own)) {
-    for (const key in own) {
-      if (!Object.hasOwn(own, key)) continue;
-      if (key === '__proto__') defineOwn(meta, key, own[key]);
-      else meta[key] = own[key];
-    }
-  }
+  const meta: Record<string, unknown> = isRecord(own) ? copyOwn(own) : {};
   for (const key in entries) meta[key] = entries[key];
   copy._meta = meta;
   return copy as Record<string, unknown> & { _meta: Record<string, unknown> };
-}
-
-/** Copies an own `__proto__` member as data, as a spread would, instead of setting the prototype. */
-function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /**

@@ -4,7 +4,15 @@
  * extension's forms of the same methods are in ./extension.ts.
  * @module
  */
-import { ErrorCode, type ListTasksResult, McpError, Method, type Task } from '@mcpkit/core';
+import {
+  ErrorCode,
+  type ListTasksResult,
+  McpError,
+  Method,
+  type Task,
+  type TaskRequestor,
+  type TaskStore,
+} from '@mcpkit/core';
 import {
   answerCancelTask,
   answerGetTask,
@@ -25,14 +33,7 @@ import type { ExtensionHost } from './extension.js';
  * server.setRequestHandler('tasks/get', (params, ctx) => legacyGetTask(host, params, ctx));
  * ```
  */
-export async function legacyGetTask(
-  host: ExtensionHost,
-  params: Record<string, unknown>,
-  context: RequestContext,
-): Promise<Task> {
-  checkRevision(Method.TasksGet, context);
-  return answerGetTask(host.store, await host.requestorOf(context), params);
-}
+export const legacyGetTask: LegacyTaskMethod<Task> = fromStore(Method.TasksGet, answerGetTask);
 
 /**
  * Answers `tasks/result`: waits for the task to end, then gives its result (or throws its error).
@@ -45,11 +46,7 @@ export async function legacyGetTask(
  * server.setRequestHandler('tasks/result', (params, ctx) => legacyTaskResult(host, params, ctx));
  * ```
  */
-export async function legacyTaskResult(
-  host: ExtensionHost,
-  params: Record<string, unknown>,
-  context: RequestContext,
-): Promise<Record<string, unknown>> {
+export const legacyTaskResult: LegacyTaskMethod<Record<string, unknown>> = async (host, params, context) => {
   checkRevision(Method.TasksResult, context);
   const taskId = taskIdParam(Method.TasksResult, params);
   const requestor = await host.requestorOf(context);
@@ -61,7 +58,7 @@ export async function legacyTaskResult(
   } finally {
     route?.resultRequests.delete(context.requestId);
   }
-}
+};
 
 /**
  * Answers `tasks/list`: the requestor's tasks, a page at a time.
@@ -72,17 +69,14 @@ export async function legacyTaskResult(
  * server.setRequestHandler('tasks/list', (params, ctx) => legacyListTasks(host, params, ctx));
  * ```
  */
-export async function legacyListTasks(
-  host: ExtensionHost,
-  params: Record<string, unknown>,
-  context: RequestContext,
-): Promise<ListTasksResult> {
-  checkRevision(Method.TasksList, context);
-  return answerListTasks(host.store, await host.requestorOf(context), params);
-}
+export const legacyListTasks: LegacyTaskMethod<ListTasksResult> = fromStore(
+  Method.TasksList,
+  answerListTasks,
+);
 
 /**
- * Answers `tasks/cancel`: the task, now `cancelled`.
+ * Answers `tasks/cancel`: the task, now `cancelled`. The store makes the task `cancelled` before
+ * this resolves; the store event aborts the handler.
  *
  * @throws {McpError} `-32601` on a revision without tasks, `-32602` for an unknown or terminal task.
  * @example
@@ -90,14 +84,34 @@ export async function legacyListTasks(
  * server.setRequestHandler('tasks/cancel', (params, ctx) => legacyCancelTask(host, params, ctx));
  * ```
  */
-export async function legacyCancelTask(
+export const legacyCancelTask: LegacyTaskMethod<Task> = fromStore(Method.TasksCancel, answerCancelTask);
+
+/**
+ * A 2025 `tasks/*` handler: the host, the request's params and its context in, the answer out.
+ *
+ * @example
+ * ```ts
+ * const get: LegacyTaskMethod<Task> = legacyGetTask;
+ * ```
+ */
+export type LegacyTaskMethod<T> = (
   host: ExtensionHost,
   params: Record<string, unknown>,
   context: RequestContext,
-): Promise<Task> {
-  checkRevision(Method.TasksCancel, context);
-  // The store makes the task `cancelled` before this resolves; the store event aborts the handler.
-  return answerCancelTask(host.store, await host.requestorOf(context), params);
+) => Promise<T>;
+
+/**
+ * The handler of `method` that checks the revision, then lets `answer` reply from the host's store
+ * for the request's requestor. Made once per method at load, not per request.
+ */
+function fromStore<T>(
+  method: string,
+  answer: (store: TaskStore, requestor: TaskRequestor, params: Record<string, unknown>) => Promise<T>,
+): LegacyTaskMethod<T> {
+  return async (host, params, context) => {
+    checkRevision(method, context);
+    return answer(host.store, await host.requestorOf(context), params);
+  };
 }
 
 function checkRevision(method: string, context: RequestContext): void {

@@ -12,17 +12,18 @@ export interface FixtureCommand {
 }
 
 /**
- * The command that runs `tests/fixtures/<file>` from its TypeScript source in a new `node`.
+ * The command that runs `tests/fixtures/<file>` from its TypeScript source in a new `node`, with
+ * `args` after it.
  *
  * @example
  * ```ts
  * await client.connect(new StdioClientTransport(fixtureCommand('sdk-server.ts')));
  * ```
  */
-export function fixtureCommand(file: string): FixtureCommand {
+export function fixtureCommand(file: string, ...args: string[]): FixtureCommand {
   return {
     command: process.execPath,
-    args: ['--import', REGISTER_TS, path.join(repoRoot, 'tests/fixtures', file)],
+    args: ['--import', REGISTER_TS, path.join(repoRoot, 'tests/fixtures', file), ...args],
     cwd: repoRoot,
   };
 }

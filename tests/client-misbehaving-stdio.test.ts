@@ -5,21 +5,14 @@
  * stake, a bounded heap in a client process with a small one (`--max-old-space-size`). Limits are
  * configured small so the set runs in seconds.
  */
-import path from 'node:path';
 import { McpClient, PaginationError } from '@mcpkit/client';
 import { Connection, createInMemoryPair, McpError } from '@mcpkit/core';
 import { type StdioClientOptions, StdioClientTransport } from '@mcpkit/node/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  expectClosedByLimit,
-  expectPacedUntilTotalTimeout,
-  REGISTER_TS,
-  repoRoot,
-  runClient,
-} from './fixtures/misbehavingRun.js';
+import { expectClosedByLimit, expectPacedUntilTotalTimeout, runClient } from './fixtures/misbehavingRun.js';
 import { REPEATED_CURSOR } from './fixtures/misbehavingServer.js';
+import { fixtureCommand } from './support/tsFixture.js';
 
-const SERVER = path.join(repoRoot, 'tests/fixtures/misbehaving-stdio.ts');
 const MiB = 1024 * 1024;
 const SERVER_COMMAND = `the stdout of ${JSON.stringify(process.execPath)}`;
 
@@ -36,11 +29,7 @@ async function connect(mode: string, options: Partial<StdioClientOptions> = {}, 
   );
   clients.push(client);
   await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', REGISTER_TS, SERVER, mode],
-      ...options,
-    }),
+    new StdioClientTransport({ ...fixtureCommand('misbehaving-stdio.ts', mode), ...options }),
   );
   return client;
 }
@@ -132,12 +121,7 @@ describe('what broke (issue 20), fixed', () => {
   it('collecting every page stops after maxPages pages with an error naming the next cursor', async () => {
     const client = new McpClient({ name: 't', version: '1' }, { maxPages: 5 });
     clients.push(client);
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ['--import', REGISTER_TS, SERVER, 'endless-cursor'],
-      }),
-    );
+    await client.connect(new StdioClientTransport(fixtureCommand('misbehaving-stdio.ts', 'endless-cursor')));
     const failure = await client.tools().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(PaginationError);
     expect((failure as Error).message).toBe(

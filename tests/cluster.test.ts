@@ -6,10 +6,10 @@
  */
 import { callToolAsTask, cancelTask, getTask, getTaskResult, McpClient, pollTask } from '@mcpkit/client';
 import { StreamableHttpClientTransport } from '@mcpkit/client/http';
-import type { ProgressUpdate } from '@mcpkit/core';
 import { describe, expect, it } from 'vitest';
 import { RawClient } from '../packages/server/src/http/fixtures/rawHttpClient.mjs';
 import { NodeProcess, useCluster } from './support/cluster.js';
+import { expectCountedProgress, SUMMARY, summarySampling } from './support/clusterClient.js';
 import { eventually } from './support/eventually.js';
 
 const cluster = useCluster({ durable: true });
@@ -55,11 +55,7 @@ describe('three nodes behind nginx round-robin', () => {
       { name: 'cluster-client', version: '1.0.0' },
       {
         protocolEra: '2025',
-        sampling: async () => ({
-          role: 'assistant',
-          content: { type: 'text', text: 'A short summary.' },
-          model: 'test-model',
-        }),
+        sampling: summarySampling,
         elicitation: {
           form: async () => ({ action: 'accept', content: { name: 'Ada', date: '2026-12-24', guests: 3 } }),
         },
@@ -76,20 +72,13 @@ describe('three nodes behind nginx round-robin', () => {
     expect(text(await client.callTool('echo', { text: 'through nginx' }))).toContain('through nginx');
     await client.setLoggingLevel('info');
 
-    const progress: ProgressUpdate[] = [];
-    const counted = await client.callTool(
-      'slow_count',
-      { steps: 4, delayMs: 20 },
-      { onProgress: (update) => progress.push(update) },
-    );
-    expect(counted.isError).not.toBe(true);
-    expect(progress.map((update) => update.progress)).toEqual([1, 2, 3, 4]);
+    await expectCountedProgress(client);
     expect(logs.filter((line) => line.includes('of 4'))).toHaveLength(4);
 
     // The handler runs on the node that got the call; the client's answer is POSTed through the
     // balancer, so to another node, and must reach the waiting handler.
     expect(text(await client.callTool('summarize', { text: 'Redis keeps the sessions.' }))).toContain(
-      'A short summary.',
+      SUMMARY,
     );
     expect(text(await client.callTool('book_table', {}))).toContain('Booked Chez mcpkit for Ada, 3 guest(s)');
 

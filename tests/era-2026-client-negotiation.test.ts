@@ -9,52 +9,25 @@
  *   one that keeps asking for input.
  */
 import { createServer } from 'node:http';
-import path from 'node:path';
 import { Client, McpClient } from '@mcpkit/client';
 import { StreamableHttpClientTransport } from '@mcpkit/client/http';
-import {
-  Connection,
-  createInMemoryPair,
-  type IncomingRequest,
-  LocalError,
-  McpError,
-  UnsupportedProtocolVersionError,
-} from '@mcpkit/core';
+import { type IncomingRequest, LocalError, McpError, UnsupportedProtocolVersionError } from '@mcpkit/core';
 import { StdioClientTransport } from '@mcpkit/node/stdio';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupsAfterEach } from './support/cleanups.js';
 import { listen } from './support/listen.js';
-import { repoRoot } from './support/officialSchema.js';
+import { scriptedPeer } from './support/scriptedPeer.js';
+import { fixtureCommand } from './support/tsFixture.js';
 
-const REGISTER_TS = path.join(repoRoot, 'conformance/register-ts.mjs');
 const INFO = { name: 'negotiation-test', version: '1.0.0' };
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup().catch(() => {});
-});
+const cleanups = cleanupsAfterEach();
 
 function sdkV1Stdio(): StdioClientTransport {
-  return new StdioClientTransport({
-    command: process.execPath,
-    args: ['--import', REGISTER_TS, path.join(repoRoot, 'tests/fixtures/sdk-server.ts')],
-    cwd: repoRoot,
-  });
+  return new StdioClientTransport(fixtureCommand('sdk-server.ts'));
 }
 
 /** A server on a raw connection: `answer` gets every request, its return value is the result. */
-async function scripted(answer: (request: IncomingRequest) => unknown) {
-  const [clientSide, serverSide] = createInMemoryPair({ serialize: true });
-  const seen: IncomingRequest[] = [];
-  const server = new Connection(serverSide, {
-    onRequest: (request) => {
-      seen.push(request);
-      return answer(request);
-    },
-    onNotification: () => {},
-  });
-  await server.start();
-  cleanups.push(() => server.close());
-  return { transport: clientSide, seen };
-}
+const scripted = (answer: (request: IncomingRequest) => unknown) => scriptedPeer(answer, cleanups);
 
 const INITIALIZE_RESULT = {
   protocolVersion: '2025-11-25',

@@ -7,7 +7,6 @@
  * and roots at once), which 2026-07-28 carries as input-required results and 2025-11-25 as
  * server-to-client requests.
  */
-import path from 'node:path';
 import { McpClient, type McpClientOptions } from '@mcpkit/client';
 import { connectHttp, StreamableHttpClientTransport } from '@mcpkit/client/http';
 import type { Transport } from '@mcpkit/core';
@@ -16,9 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SdkV2HttpServer, startSdkV2Http } from './fixtures/sdkV2Http.js';
 import { eventually } from './support/eventually.js';
 import { runCliInProcess } from './support/inProcessCli.js';
-import { repoRoot } from './support/officialSchema.js';
-
-const REGISTER_TS = path.join(repoRoot, 'conformance/register-ts.mjs');
+import { fixtureCommand } from './support/tsFixture.js';
 
 interface Asked {
   elicitations: number;
@@ -62,12 +59,7 @@ afterAll(async () => {
 
 const transports: Record<string, () => Transport> = {
   http: () => new StreamableHttpClientTransport(http.url),
-  stdio: () =>
-    new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', REGISTER_TS, path.join(repoRoot, 'tests/fixtures/sdk-v2-server.ts')],
-      cwd: repoRoot,
-    }),
+  stdio: () => new StdioClientTransport(fixtureCommand('sdk-v2-server.ts')),
 };
 
 const eras = [

@@ -8,7 +8,6 @@
  * cancels a task it finds in an answer its caller gave up on, for servers that do not. Plain calls
  * still reject at once.
  */
-import path from 'node:path';
 import { getTask, McpClient } from '@mcpkit/client';
 import { StreamableHttpClientTransport } from '@mcpkit/client/http';
 import type {
@@ -19,21 +18,18 @@ import type {
   TaskRequestor,
   Transport,
 } from '@mcpkit/core';
-import { Connection, createInMemoryPair, InMemoryTaskStore } from '@mcpkit/core';
+import { InMemoryTaskStore } from '@mcpkit/core';
 import { serve } from '@mcpkit/node/http';
 import { StdioClientTransport } from '@mcpkit/node/stdio';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTaskOrphanServer } from './fixtures/taskOrphanServer.js';
-import { repoRoot } from './support/officialSchema.js';
+import { cleanupsAfterEach } from './support/cleanups.js';
+import { scriptedPeer } from './support/scriptedPeer.js';
+import { fixtureCommand } from './support/tsFixture.js';
 
-const REGISTER_TS = path.join(repoRoot, 'conformance/register-ts.mjs');
 const INFO = { name: 'task-orphan-test', version: '1.0.0' };
-
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
-});
+const cleanups = cleanupsAfterEach();
 
 /** A store whose `create` waits for the test: the task is being made while the caller aborts. */
 class HeldCreationStore extends InMemoryTaskStore {
@@ -113,13 +109,7 @@ async function statusOf(client: McpClient, taskId: string): Promise<Task['status
 
 describe("a 2026 task orphaned by its caller's abort (issue 16)", () => {
   it('stdio: an abort while the CreateTaskResult is in flight cancels the task', async () => {
-    const hold = new TaskAnswerHold(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ['--import', REGISTER_TS, path.join(repoRoot, 'tests/fixtures/task-orphan-server.ts')],
-        cwd: repoRoot,
-      }),
-    );
+    const hold = new TaskAnswerHold(new StdioClientTransport(fixtureCommand('task-orphan-server.ts')));
     const client = await connected(hold);
     const controller = new AbortController();
     const call = client.callTool('wait', {}, { signal: controller.signal });
@@ -152,21 +142,14 @@ describe("a 2026 task orphaned by its caller's abort (issue 16)", () => {
 
   it('client: a task in an answer that arrives after the abort gets tasks/cancel (a server that does not cancel it)', async () => {
     const cancels: unknown[] = [];
-    const [clientSide, serverSide] = createInMemoryPair({ serialize: true });
     // A bare JSON-RPC peer: it answers every call with a task and never cancels one by itself.
-    const peer = new Connection(serverSide, {
-      onRequest: (request) => {
-        if (request.method === 'server/discover') return DISCOVER_RESULT;
-        if (request.method === 'tasks/cancel') cancels.push(request.params?.taskId);
-        if (request.method === 'tools/call')
-          return { resultType: 'task', taskId: 'task-1', status: 'working' };
-        return {};
-      },
-      onNotification: () => {},
-    });
-    await peer.start();
-    cleanups.push(() => peer.close());
-    const hold = new TaskAnswerHold(clientSide);
+    const peer = await scriptedPeer((request) => {
+      if (request.method === 'server/discover') return DISCOVER_RESULT;
+      if (request.method === 'tasks/cancel') cancels.push(request.params?.taskId);
+      if (request.method === 'tools/call') return { resultType: 'task', taskId: 'task-1', status: 'working' };
+      return {};
+    }, cleanups);
+    const hold = new TaskAnswerHold(peer.transport);
     const client = await connected(hold);
     const controller = new AbortController();
     const call = client.callTool('wait', {}, { signal: controller.signal });

@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
-import { CLI, exited, printedUrl, twoServerConfigForFile } from './support/gatewayProcess.js';
+import { CLI, exited, gatewayStdio, printedUrl, twoServerConfigForFile } from './support/gatewayProcess.js';
 import { runCliInProcess } from './support/inProcessCli.js';
 
 const configFile = twoServerConfigForFile('mcpkit-gateway-cli-');
@@ -57,11 +57,7 @@ describe('mcpkit with --config FILE and no --server', () => {
 describe('mcpkit gateway as a process, driven by the official SDK client', () => {
   it('serves every server of the file over stdio', async () => {
     const client = new Client({ name: 'sdk', version: '1.0.0' });
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [...CLI, 'gateway', '--config', configFile.path, '--stdio'],
-      stderr: 'ignore',
-    });
+    const transport = new StdioClientTransport(gatewayStdio(configFile.path, 'ignore'));
     await client.connect(transport);
     try {
       await listAndCall(client);

@@ -17,7 +17,7 @@ import { StdioClientTransport } from '@mcpkit/node/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoHttp } from './fixtures/hostServers.js';
 import { eventually } from './support/eventually.js';
-import { CLI } from './support/gatewayProcess.js';
+import { gatewayStdio } from './support/gatewayProcess.js';
 
 let upstream: Awaited<ReturnType<typeof demoHttp>>;
 let dir = '';
@@ -104,13 +104,7 @@ describe('a 2026 client listening through `mcpkit gateway --stdio`', () => {
     const config = path.join(dir, 'mcp.json');
     await writeFile(config, JSON.stringify({ mcpServers: { live: { url: upstream.entry.url.href } } }));
     const client = new McpClient({ name: 'stdio-listener', version: '1.0.0' }, { protocolEra: 'auto' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [...CLI, 'gateway', '--config', config, '--stdio'],
-        stderr: 'pipe',
-      }),
-    );
+    await client.connect(new StdioClientTransport(gatewayStdio(config, 'pipe')));
     closers.push(() => client.close());
     expect(client.protocolVersion).toBe('2026-07-28');
     await hearsChanges(client, 'stdio');

@@ -27,7 +27,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoHttp, demoStdio, reference } from './fixtures/hostServers.js';
-import { CLI, twoServerConfig } from './support/gatewayProcess.js';
+import { gatewayStdio, twoServerConfig } from './support/gatewayProcess.js';
 
 let upstreamHttp: Awaited<ReturnType<typeof demoHttp>>;
 let gateway: McpGateway;
@@ -226,13 +226,7 @@ describe('tasks through `mcpkit gateway --stdio` (SDK client)', () => {
     const { dir, config } = await twoServerConfig('mcpkit-gateway-tasks-');
     closers.push(() => rm(dir, { recursive: true, force: true }));
     const client = new Client({ name: 'sdk-stdio', version: '1.0.0' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [...CLI, 'gateway', '--config', config, '--stdio'],
-        stderr: 'ignore',
-      }),
-    );
+    await client.connect(new StdioClientTransport(gatewayStdio(config, 'ignore')));
     closers.push(() => client.close());
     const { task } = await createTask(client, 'research', { topic: 'stdio', stageMs: 10 });
     await until(

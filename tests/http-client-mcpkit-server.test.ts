@@ -17,6 +17,7 @@ import {
   type StreamableHttpHandlerOptions,
 } from '@mcpkit/server/http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { expectPolledAnswerOnce, RESPONSE_MODES } from './support/streamableHttpCases.js';
 
 interface Seen {
   readonly method: string;
@@ -100,53 +101,53 @@ function newClient(options: ConstructorParameters<typeof McpClient>[1] = {}): Mc
 
 const methodsOf = (seen: Seen[]) => seen.map((request) => request.body?.method ?? request.method);
 
-describe.each([
-  ['JSON', true],
-  ['SSE', false],
-])('Streamable HTTP client against mcpkit’s server (%s responses)', (_mode, enableJsonResponse) => {
-  it('initializes, carries the session id and protocol version, calls tools and ends the session', async () => {
-    const server = await startMcpkitServer({ enableJsonResponse });
-    // The 2025 session's wire, request by request: no era probe in front of it.
-    const client = newClient({ protocolEra: '2025' });
-    const transport = new StreamableHttpClientTransport(server.url);
-    await client.connect(transport);
-    const sessionId = transport.sessionId;
-    expect(sessionId).toBeDefined();
-    expect(server.handler.sessionCount).toBe(1);
-    await expect(client.callTool('echo', { text: 'hi' })).resolves.toMatchObject({
-      content: [{ type: 'text', text: 'hi' }],
+describe.each(RESPONSE_MODES)(
+  'Streamable HTTP client against mcpkit’s server (%s responses)',
+  (_mode, enableJsonResponse) => {
+    it('initializes, carries the session id and protocol version, calls tools and ends the session', async () => {
+      const server = await startMcpkitServer({ enableJsonResponse });
+      // The 2025 session's wire, request by request: no era probe in front of it.
+      const client = newClient({ protocolEra: '2025' });
+      const transport = new StreamableHttpClientTransport(server.url);
+      await client.connect(transport);
+      const sessionId = transport.sessionId;
+      expect(sessionId).toBeDefined();
+      expect(server.handler.sessionCount).toBe(1);
+      await expect(client.callTool('echo', { text: 'hi' })).resolves.toMatchObject({
+        content: [{ type: 'text', text: 'hi' }],
+      });
+      for (const request of server.seen.slice(1)) {
+        expect(request.headers.get('mcp-session-id')).toBe(sessionId);
+        expect(request.headers.get('mcp-protocol-version')).toBe('2025-11-25');
+      }
+      await client.close();
+      expect(server.seen.at(-1)?.method).toBe('DELETE');
+      expect(server.handler.sessionCount).toBe(0);
     });
-    for (const request of server.seen.slice(1)) {
-      expect(request.headers.get('mcp-session-id')).toBe(sessionId);
-      expect(request.headers.get('mcp-protocol-version')).toBe('2025-11-25');
-    }
-    await client.close();
-    expect(server.seen.at(-1)?.method).toBe('DELETE');
-    expect(server.handler.sessionCount).toBe(0);
-  });
 
-  it('re-initializes transparently when the server forgot the session (404)', async () => {
-    const server = await startMcpkitServer({ enableJsonResponse });
-    const client = newClient({ protocolEra: '2025' });
-    const transport = new StreamableHttpClientTransport(server.url, { openGetStream: false });
-    await client.connect(transport);
-    const first = transport.sessionId;
-    await Promise.all([...server.server.sessions].map((session) => session.close()));
-    expect(server.handler.sessionCount).toBe(0);
-    await expect(client.callTool('echo', { text: 'again' })).resolves.toMatchObject({
-      content: [{ type: 'text', text: 'again' }],
+    it('re-initializes transparently when the server forgot the session (404)', async () => {
+      const server = await startMcpkitServer({ enableJsonResponse });
+      const client = newClient({ protocolEra: '2025' });
+      const transport = new StreamableHttpClientTransport(server.url, { openGetStream: false });
+      await client.connect(transport);
+      const first = transport.sessionId;
+      await Promise.all([...server.server.sessions].map((session) => session.close()));
+      expect(server.handler.sessionCount).toBe(0);
+      await expect(client.callTool('echo', { text: 'again' })).resolves.toMatchObject({
+        content: [{ type: 'text', text: 'again' }],
+      });
+      expect(transport.sessionId).not.toBe(first);
+      expect(methodsOf(server.seen).slice(0, 6)).toEqual([
+        'initialize',
+        'notifications/initialized',
+        'tools/call',
+        'initialize',
+        'notifications/initialized',
+        'tools/call',
+      ]);
     });
-    expect(transport.sessionId).not.toBe(first);
-    expect(methodsOf(server.seen).slice(0, 6)).toEqual([
-      'initialize',
-      'notifications/initialized',
-      'tools/call',
-      'initialize',
-      'notifications/initialized',
-      'tools/call',
-    ]);
-  });
-});
+  },
+);
 
 describe('Streamable HTTP client against mcpkit’s server: streams', () => {
   it('delivers progress before the result and answers elicitation sent on the answer stream', async () => {
@@ -189,15 +190,13 @@ describe('Streamable HTTP client against mcpkit’s server: streams', () => {
     const errors: Error[] = [];
     const client = newClient({ onError: (error) => errors.push(error) });
     await client.connect(new StreamableHttpClientTransport(server.url, { openGetStream: false }));
-    const updates: number[] = [];
-    const call = await client.callTool('poll', {}, { onProgress: (update) => updates.push(update.progress) });
-    expect(call.content).toEqual([{ type: 'text', text: 'polled' }]);
-    expect(updates).toEqual([1]);
-    expect(server.counters.polls).toBe(1);
-    const resumes = server.seen.filter((request) => request.method === 'GET');
-    expect(resumes.map((request) => request.headers.get('last-event-id'))).toEqual([expect.any(String)]);
-    await sleep(30);
-    expect(errors).toEqual([]);
+    await expectPolledAnswerOnce(
+      client,
+      errors,
+      server,
+      (request) => request.headers.get('last-event-id'),
+      30,
+    );
   });
 });
 

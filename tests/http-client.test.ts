@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { openSdkSession } from './fixtures/sdkHttpServer.js';
 import { eventually } from './support/eventually.js';
 import { listen as listenOn } from './support/listen.js';
+import { expectPolledAnswerOnce, RESPONSE_MODES } from './support/streamableHttpCases.js';
 
 interface Seen {
   readonly method: string;
@@ -160,73 +161,73 @@ async function startSdkServer(options: SdkOptions = {}) {
   };
 }
 
-describe.each([
-  ['JSON', true],
-  ['SSE', false],
-])('Streamable HTTP client against the official SDK server (%s responses)', (_mode, json) => {
-  it('initializes, carries the session id and protocol version, and calls tools', async () => {
-    const server = await startSdkServer({ json });
-    const client = newClient();
-    const transport = new StreamableHttpClientTransport(server.url);
-    const result = await client.connect(transport);
-    expect(result.protocolVersion).toBe('2025-11-25');
-    expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    const call = await client.callTool('echo', { text: 'hi' });
-    expect(call.content).toEqual([{ type: 'text', text: 'hi' }]);
+describe.each(RESPONSE_MODES)(
+  'Streamable HTTP client against the official SDK server (%s responses)',
+  (_mode, json) => {
+    it('initializes, carries the session id and protocol version, and calls tools', async () => {
+      const server = await startSdkServer({ json });
+      const client = newClient();
+      const transport = new StreamableHttpClientTransport(server.url);
+      const result = await client.connect(transport);
+      expect(result.protocolVersion).toBe('2025-11-25');
+      expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      const call = await client.callTool('echo', { text: 'hi' });
+      expect(call.content).toEqual([{ type: 'text', text: 'hi' }]);
 
-    // The era probe first: a 2025-only server refuses server/discover, so the client initializes.
-    const [probe, initialize, ...later] = server.seen;
-    expect((probe?.body as { method?: string } | undefined)?.method).toBe('server/discover');
-    expect(probe?.headers['mcp-protocol-version']).toBe('2026-07-28');
-    expect(probe?.headers['mcp-method']).toBe('server/discover');
-    expect(client.era).toBe('2025');
-    expect(initialize?.headers['mcp-session-id']).toBeUndefined();
-    expect(initialize?.headers.accept).toBe('application/json, text/event-stream');
-    expect(initialize?.headers['content-type']).toBe('application/json');
-    expect(later.length).toBeGreaterThanOrEqual(2);
-    for (const request of later) {
-      expect(request.headers['mcp-session-id']).toBe(transport.sessionId);
-      expect(request.headers['mcp-protocol-version']).toBe('2025-11-25');
-    }
+      // The era probe first: a 2025-only server refuses server/discover, so the client initializes.
+      const [probe, initialize, ...later] = server.seen;
+      expect((probe?.body as { method?: string } | undefined)?.method).toBe('server/discover');
+      expect(probe?.headers['mcp-protocol-version']).toBe('2026-07-28');
+      expect(probe?.headers['mcp-method']).toBe('server/discover');
+      expect(client.era).toBe('2025');
+      expect(initialize?.headers['mcp-session-id']).toBeUndefined();
+      expect(initialize?.headers.accept).toBe('application/json, text/event-stream');
+      expect(initialize?.headers['content-type']).toBe('application/json');
+      expect(later.length).toBeGreaterThanOrEqual(2);
+      for (const request of later) {
+        expect(request.headers['mcp-session-id']).toBe(transport.sessionId);
+        expect(request.headers['mcp-protocol-version']).toBe('2025-11-25');
+      }
 
-    const sessionId = transport.sessionId;
-    await client.close();
-    const deletion = server.seen.find((request) => request.method === 'DELETE');
-    expect(deletion?.headers['mcp-session-id']).toBe(sessionId);
-    expect(deletion?.headers['mcp-protocol-version']).toBe('2025-11-25');
-    expect(server.sessions.size).toBe(0);
-  });
+      const sessionId = transport.sessionId;
+      await client.close();
+      const deletion = server.seen.find((request) => request.method === 'DELETE');
+      expect(deletion?.headers['mcp-session-id']).toBe(sessionId);
+      expect(deletion?.headers['mcp-protocol-version']).toBe('2025-11-25');
+      expect(server.sessions.size).toBe(0);
+    });
 
-  it('re-initializes transparently when the session expires (404)', async () => {
-    const server = await startSdkServer({ json });
-    const client = newClient();
-    const errors: Error[] = [];
-    client.onClose((error) => error && errors.push(error));
-    const transport = new StreamableHttpClientTransport(server.url, { openGetStream: false });
-    await client.connect(transport);
-    const first = transport.sessionId!;
-    server.expire(first);
+    it('re-initializes transparently when the session expires (404)', async () => {
+      const server = await startSdkServer({ json });
+      const client = newClient();
+      const errors: Error[] = [];
+      client.onClose((error) => error && errors.push(error));
+      const transport = new StreamableHttpClientTransport(server.url, { openGetStream: false });
+      await client.connect(transport);
+      const first = transport.sessionId!;
+      server.expire(first);
 
-    const call = await client.callTool('echo', { text: 'again' });
-    expect(call.content).toEqual([{ type: 'text', text: 'again' }]);
-    expect(transport.sessionId).not.toBe(first);
-    expect(server.sessions.has(transport.sessionId!)).toBe(true);
-    const methods = server.seen.map((request) => (request.body as { method?: string } | undefined)?.method);
-    // McpClient then lists tools to learn the output schema; only the recovery matters here.
-    expect(methods.slice(0, 7)).toEqual([
-      'server/discover', // the era probe, refused by this 2025-only server
-      'initialize',
-      'notifications/initialized',
-      'tools/call', // 404
-      'initialize',
-      'notifications/initialized',
-      'tools/call',
-    ]);
-    expect(server.seen[4]?.headers['mcp-session-id']).toBeUndefined();
-    expect(client.connected).toBe(true);
-    expect(errors).toEqual([]);
-  });
-});
+      const call = await client.callTool('echo', { text: 'again' });
+      expect(call.content).toEqual([{ type: 'text', text: 'again' }]);
+      expect(transport.sessionId).not.toBe(first);
+      expect(server.sessions.has(transport.sessionId!)).toBe(true);
+      const methods = server.seen.map((request) => (request.body as { method?: string } | undefined)?.method);
+      // McpClient then lists tools to learn the output schema; only the recovery matters here.
+      expect(methods.slice(0, 7)).toEqual([
+        'server/discover', // the era probe, refused by this 2025-only server
+        'initialize',
+        'notifications/initialized',
+        'tools/call', // 404
+        'initialize',
+        'notifications/initialized',
+        'tools/call',
+      ]);
+      expect(server.seen[4]?.headers['mcp-session-id']).toBeUndefined();
+      expect(client.connected).toBe(true);
+      expect(errors).toEqual([]);
+    });
+  },
+);
 
 describe('Streamable HTTP client: streams against the official SDK server', () => {
   it('delivers progress sent on the SSE answer stream before the result', async () => {
@@ -291,16 +292,7 @@ describe('Streamable HTTP client: streams against the official SDK server', () =
     cleanups.push(() => client.close());
     const transport = new StreamableHttpClientTransport(server.url, { openGetStream: false });
     await client.connect(transport);
-    const updates: number[] = [];
-    const call = await client.callTool('poll', {}, { onProgress: (u) => updates.push(u.progress) });
-    expect(call.content).toEqual([{ type: 'text', text: 'polled' }]);
-    expect(updates).toEqual([1]);
-    expect(server.counters.polls).toBe(1);
-    const resumes = server.seen.filter((request) => request.method === 'GET');
-    expect(resumes).toHaveLength(1);
-    expect(resumes[0]?.headers['last-event-id']).toEqual(expect.any(String));
-    await sleep(50);
-    expect(errors).toEqual([]); // a duplicate result would show up as "Dropped a response for unknown request id"
+    await expectPolledAnswerOnce(client, errors, server, (request) => request.headers['last-event-id'], 50);
   });
 });
 

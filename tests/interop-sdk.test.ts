@@ -9,7 +9,6 @@
  * stdio. The mcpkit end of every in-memory connection is wrapped in a SchemaRecorder, so each
  * message either way is also checked against the official schema.
  */
-import path from 'node:path';
 import type { McpClient } from '@mcpkit/client';
 import { createInMemoryPair, type ProgressUpdate, type Transport } from '@mcpkit/core';
 import { StdioClientTransport } from '@mcpkit/node/stdio';
@@ -27,16 +26,12 @@ import { SdkProbe, type SdkProbingClient, sdkProbingClient, sdkText } from './fi
 import { createSdkServer } from './fixtures/sdkServer.js';
 import * as sdkChecks from './fixtures/sdkServerSuite.js';
 import { eventually as until } from './support/eventually.js';
-import { repoRoot, type SchemaFailure, SchemaRecorder } from './support/officialSchema.js';
+import { type SchemaFailure, SchemaRecorder } from './support/officialSchema.js';
+import { fixtureCommand } from './support/tsFixture.js';
 
-const REGISTER_TS = path.join(repoRoot, 'conformance/register-ts.mjs');
 /** A fixture launched with plain Node, running TypeScript from source. */
 function spawnFixture(file: string): StdioClientTransport {
-  return new StdioClientTransport({
-    command: process.execPath,
-    args: ['--import', REGISTER_TS, path.join(repoRoot, 'tests/fixtures', file)],
-    cwd: repoRoot,
-  });
+  return new StdioClientTransport(fixtureCommand(file));
 }
 
 // -------------------------------------------------------------------------------------------------
@@ -203,12 +198,7 @@ const mcpkitServerConnections: Record<string, (recorder: SchemaRecorder) => Prom
       return { transport: toSdkTransport(clientSide), close: () => server.close() };
     },
     stdio: async (recorder) => {
-      const stdio = new SdkStdioClientTransport({
-        command: process.execPath,
-        args: ['--import', REGISTER_TS, path.join(repoRoot, 'tests/fixtures/mcpkit-server.ts')],
-        cwd: repoRoot,
-        stderr: 'pipe',
-      });
+      const stdio = new SdkStdioClientTransport({ ...fixtureCommand('mcpkit-server.ts'), stderr: 'pipe' });
       // Here the recorder sits on the client's end of the pipe: it sees the same traffic.
       const transport = toSdkTransport(recorder.wrap(fromSdkTransport(stdio)));
       return { transport, close: () => stdio.close() };

@@ -119,92 +119,73 @@ const request = (id: number, method: string, params?: Json): Json =>
 const notification = (method: string, params?: Json): Json =>
   params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
 const result = (id: number, body: Json): Json => ({ jsonrpc: '2.0', id, result: body });
+/** A request fixture in `direction`, named after its method unless `more.name` says otherwise. */
+const requestFixture =
+  (direction: MessageDirection) =>
+  (id: number, method: string, params?: Json, more: Partial<Fixture> = {}): Fixture => ({
+    name: method,
+    direction,
+    message: request(id, method, params),
+    ...more,
+  });
+const clientRequest = requestFixture(C2S);
+const serverRequest = requestFixture(S2C);
 
 const clientRequests: Fixture[] = [
-  {
-    name: 'initialize',
-    direction: C2S,
-    message: request(1, 'initialize', {
-      protocolVersion: '2025-11-25',
-      capabilities: {
-        experimental: { 'com.example/feature': {} },
-        roots: { listChanged: true },
-        sampling: { context: {}, tools: {} },
-        elicitation: { form: {}, url: {} },
-        tasks: {
-          list: {},
-          cancel: {},
-          requests: { sampling: { createMessage: {} }, elicitation: { create: {} } },
-        },
+  clientRequest(1, 'initialize', {
+    protocolVersion: '2025-11-25',
+    capabilities: {
+      experimental: { 'com.example/feature': {} },
+      roots: { listChanged: true },
+      sampling: { context: {}, tools: {} },
+      elicitation: { form: {}, url: {} },
+      tasks: {
+        list: {},
+        cancel: {},
+        requests: { sampling: { createMessage: {} }, elicitation: { create: {} } },
       },
-      clientInfo: implementation('client'),
-    }),
-  },
-  { name: 'ping', direction: C2S, message: request(2, 'ping') },
-  { name: 'resources/list', direction: C2S, message: request(3, 'resources/list', { cursor: 'page-2' }) },
-  { name: 'resources/templates/list', direction: C2S, message: request(4, 'resources/templates/list', {}) },
-  {
-    name: 'resources/read',
-    direction: C2S,
-    message: request(5, 'resources/read', { uri: 'file:///project/a.txt' }),
-  },
-  {
-    name: 'resources/subscribe',
-    direction: C2S,
-    message: request(6, 'resources/subscribe', { uri: 'file:///a' }),
-  },
-  {
-    name: 'resources/unsubscribe',
-    direction: C2S,
-    message: request(7, 'resources/unsubscribe', { uri: 'file:///a' }),
-  },
-  { name: 'prompts/list', direction: C2S, message: request(8, 'prompts/list') },
-  {
-    name: 'prompts/get',
-    direction: C2S,
-    message: request(9, 'prompts/get', { name: 'review', arguments: { language: 'ts' } }),
-  },
-  {
-    name: 'tools/list',
-    direction: C2S,
-    message: request(10, 'tools/list', { _meta: { progressToken: 'p0' } }),
-  },
-  {
-    name: 'tools/call (task-augmented, with progress)',
-    direction: C2S,
-    message: request(11, 'tools/call', {
+    },
+    clientInfo: implementation('client'),
+  }),
+  clientRequest(2, 'ping'),
+  clientRequest(3, 'resources/list', { cursor: 'page-2' }),
+  clientRequest(4, 'resources/templates/list', {}),
+  clientRequest(5, 'resources/read', { uri: 'file:///project/a.txt' }),
+  clientRequest(6, 'resources/subscribe', { uri: 'file:///a' }),
+  clientRequest(7, 'resources/unsubscribe', { uri: 'file:///a' }),
+  clientRequest(8, 'prompts/list'),
+  clientRequest(9, 'prompts/get', { name: 'review', arguments: { language: 'ts' } }),
+  clientRequest(10, 'tools/list', { _meta: { progressToken: 'p0' } }),
+  clientRequest(
+    11,
+    'tools/call',
+    {
       name: 'get_weather',
       arguments: { city: 'Oslo' },
       task: { ttl: 60000 },
       _meta: { progressToken: 'p1' },
-    }),
-  },
-  { name: 'tasks/get', direction: C2S, message: request(12, 'tasks/get', { taskId: 'task-1' }) },
-  { name: 'tasks/result', direction: C2S, message: request(13, 'tasks/result', { taskId: 'task-1' }) },
-  { name: 'tasks/list', direction: C2S, message: request(14, 'tasks/list', { cursor: 'c' }) },
-  { name: 'tasks/cancel', direction: C2S, message: request(15, 'tasks/cancel', { taskId: 'task-1' }) },
-  {
-    name: 'logging/setLevel',
-    direction: C2S,
-    message: request(16, 'logging/setLevel', { level: 'warning' }),
-  },
-  {
-    name: 'completion/complete',
-    direction: C2S,
-    message: request(17, 'completion/complete', {
-      ref: { type: 'ref/prompt', name: 'review', title: 'Code review' },
-      argument: { name: 'language', value: 'ty' },
-      context: { arguments: { framework: 'node' } },
-    }),
-  },
-  {
-    name: 'completion/complete (resource template)',
-    direction: C2S,
-    message: request(18, 'completion/complete', {
+    },
+    { name: 'tools/call (task-augmented, with progress)' },
+  ),
+  clientRequest(12, 'tasks/get', { taskId: 'task-1' }),
+  clientRequest(13, 'tasks/result', { taskId: 'task-1' }),
+  clientRequest(14, 'tasks/list', { cursor: 'c' }),
+  clientRequest(15, 'tasks/cancel', { taskId: 'task-1' }),
+  clientRequest(16, 'logging/setLevel', { level: 'warning' }),
+  clientRequest(17, 'completion/complete', {
+    ref: { type: 'ref/prompt', name: 'review', title: 'Code review' },
+    argument: { name: 'language', value: 'ty' },
+    context: { arguments: { framework: 'node' } },
+  }),
+  clientRequest(
+    18,
+    'completion/complete',
+    {
       ref: { type: 'ref/resource', uri: 'file:///{path}' },
       argument: { name: 'path', value: 'src' },
-    }),
-  },
+    },
+    { name: 'completion/complete (resource template)' },
+  ),
 ];
 
 const samplingParams = {
@@ -285,33 +266,25 @@ const formElicitation = {
 };
 
 const serverRequests: Fixture[] = [
-  { name: 'ping (server)', direction: S2C, message: request(101, 'ping', { _meta: { progressToken: 9 } }) },
-  {
-    name: 'sampling/createMessage',
-    direction: S2C,
-    message: request(102, 'sampling/createMessage', samplingParams),
-  },
-  { name: 'roots/list', direction: S2C, message: request(103, 'roots/list') },
-  {
-    name: 'elicitation/create (form)',
-    direction: S2C,
-    message: request(104, 'elicitation/create', formElicitation),
-  },
-  {
-    name: 'elicitation/create (url)',
-    direction: S2C,
-    message: request(105, 'elicitation/create', {
+  serverRequest(101, 'ping', { _meta: { progressToken: 9 } }, { name: 'ping (server)' }),
+  serverRequest(102, 'sampling/createMessage', samplingParams),
+  serverRequest(103, 'roots/list'),
+  serverRequest(104, 'elicitation/create', formElicitation, { name: 'elicitation/create (form)' }),
+  serverRequest(
+    105,
+    'elicitation/create',
+    {
       mode: 'url',
       message: 'Sign in to continue',
       elicitationId: 'el-1',
       url: 'https://example.com/auth?state=x',
-    }),
-    notRepresentableIn: ['2025-06-18'],
-  },
-  {
-    name: 'elicitation/create (multi-select)',
-    direction: S2C,
-    message: request(106, 'elicitation/create', {
+    },
+    { name: 'elicitation/create (url)', notRepresentableIn: ['2025-06-18'] },
+  ),
+  serverRequest(
+    106,
+    'elicitation/create',
+    {
       message: 'Tags',
       requestedSchema: {
         type: 'object',
@@ -320,21 +293,13 @@ const serverRequests: Fixture[] = [
           labels: { type: 'array', items: { anyOf: [{ const: 'x', title: 'X' }] } },
         },
       },
-    }),
-    notRepresentableIn: ['2025-06-18'],
-  },
-  { name: 'tasks/get (server)', direction: S2C, message: request(107, 'tasks/get', { taskId: 'task-1' }) },
-  {
-    name: 'tasks/result (server)',
-    direction: S2C,
-    message: request(108, 'tasks/result', { taskId: 'task-1' }),
-  },
-  { name: 'tasks/list (server)', direction: S2C, message: request(109, 'tasks/list') },
-  {
-    name: 'tasks/cancel (server)',
-    direction: S2C,
-    message: request(110, 'tasks/cancel', { taskId: 'task-1' }),
-  },
+    },
+    { name: 'elicitation/create (multi-select)', notRepresentableIn: ['2025-06-18'] },
+  ),
+  serverRequest(107, 'tasks/get', { taskId: 'task-1' }, { name: 'tasks/get (server)' }),
+  serverRequest(108, 'tasks/result', { taskId: 'task-1' }, { name: 'tasks/result (server)' }),
+  serverRequest(109, 'tasks/list', undefined, { name: 'tasks/list (server)' }),
+  serverRequest(110, 'tasks/cancel', { taskId: 'task-1' }, { name: 'tasks/cancel (server)' }),
 ];
 
 const notifications: Fixture[] = [

@@ -59,6 +59,11 @@ function gatedTool(release: { opened: Promise<void> }, answer: string): TestTool
   };
 }
 
+/** {@link taskServer} with a single task-optional tool, `t`, that runs `run`. */
+function oneTaskTool(run: TestTool['run'], options?: TaskManagerOptions): Harness {
+  return taskServer({ t: { taskSupport: 'optional', run } }, options);
+}
+
 interface Harness {
   server: Server;
   tasks: TaskManager;
@@ -232,9 +237,7 @@ describe('tasks: tools/call as a task', () => {
   });
 
   it('fails the task on isError, and tasks/result returns that same result', async () => {
-    const { server } = taskServer({
-      t: { taskSupport: 'optional', run: () => ({ ...text('disk full'), isError: true }) },
-    });
+    const { server } = oneTaskTool(() => ({ ...text('disk full'), isError: true }));
     const { client, recorder } = await connect(server);
     const { task } = await callToolAsTask(client, 't');
     const done = await pollTask(client, task.taskId);
@@ -245,13 +248,8 @@ describe('tasks: tools/call as a task', () => {
   });
 
   it('fails the task on a thrown McpError and reproduces the same JSON-RPC error', async () => {
-    const { server } = taskServer({
-      t: {
-        taskSupport: 'optional',
-        run: () => {
-          throw new McpError(-32602, 'Invalid arguments: "x" must be a number', { field: 'x' });
-        },
-      },
+    const { server } = oneTaskTool(() => {
+      throw new McpError(-32602, 'Invalid arguments: "x" must be a number', { field: 'x' });
     });
     const { client, recorder } = await connect(server);
     const direct = await rejection(client.request('tools/call', { name: 't', arguments: {} }));
@@ -271,13 +269,8 @@ describe('tasks: tools/call as a task', () => {
   });
 
   it('answers a crash as -32603 without leaking it, and reports it to onError', async () => {
-    const { server, errors } = taskServer({
-      t: {
-        taskSupport: 'optional',
-        run: () => {
-          throw new Error('secret connection string in stack');
-        },
-      },
+    const { server, errors } = oneTaskTool(() => {
+      throw new Error('secret connection string in stack');
     });
     const { client } = await connect(server);
     const { task } = await callToolAsTask(client, 't');
@@ -294,17 +287,12 @@ describe('tasks: cancellation', () => {
     let reason: unknown;
     let started = false;
     const finish = gate();
-    const { server } = taskServer({
-      t: {
-        taskSupport: 'optional',
-        run: async (_args, ctx) => {
-          started = true;
-          await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
-          reason = ctx.signal.reason;
-          await finish.opened;
-          return text('finished anyway');
-        },
-      },
+    const { server } = oneTaskTool(async (_args, ctx) => {
+      started = true;
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+      reason = ctx.signal.reason;
+      await finish.opened;
+      return text('finished anyway');
     });
     const { client, recorder } = await connect(server);
     const { task } = await callToolAsTask(client, 't');
@@ -327,7 +315,7 @@ describe('tasks: cancellation', () => {
   });
 
   it('rejects cancelling a completed task with -32602', async () => {
-    const { server } = taskServer({ t: { taskSupport: 'optional', run: () => text('ok') } });
+    const { server } = oneTaskTool(() => text('ok'));
     const { client } = await connect(server);
     const { task } = await callToolAsTask(client, 't');
     await pollTask(client, task.taskId);
@@ -336,15 +324,10 @@ describe('tasks: cancellation', () => {
 
   it('keeps running after the tools/call response and is not aborted by it', async () => {
     let aborted = false;
-    const { server } = taskServer({
-      t: {
-        taskSupport: 'optional',
-        run: async (_args, ctx) => {
-          await new Promise((resolve) => setTimeout(resolve, 50));
-          aborted = ctx.signal.aborted;
-          return text('still here');
-        },
-      },
+    const { server } = oneTaskTool(async (_args, ctx) => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      aborted = ctx.signal.aborted;
+      return text('still here');
     });
     const { client } = await connect(server);
     const result = await callToolAndWait(client, 't');
@@ -354,18 +337,15 @@ describe('tasks: cancellation', () => {
 
   it('cancels session-bound tasks when the session closes', async () => {
     let reason: unknown;
-    const { server, store } = taskServer({
-      t: {
-        taskSupport: 'optional',
-        run: (_args, ctx) =>
-          new Promise((resolve) => {
-            ctx.signal.addEventListener('abort', () => {
-              reason = ctx.signal.reason;
-              resolve(text('stopped'));
-            });
-          }),
-      },
-    });
+    const { server, store } = oneTaskTool(
+      (_args, ctx) =>
+        new Promise((resolve) => {
+          ctx.signal.addEventListener('abort', () => {
+            reason = ctx.signal.reason;
+            resolve(text('stopped'));
+          });
+        }),
+    );
     const { client } = await connect(server);
     await callToolAsTask(client, 't');
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -376,15 +356,12 @@ describe('tasks: cancellation', () => {
   });
 
   it('callToolAndWait cancels the task when its signal aborts', async () => {
-    const { server, store } = taskServer({
-      t: {
-        taskSupport: 'optional',
-        run: (_args, ctx) =>
-          new Promise<CallToolResult>((resolve) =>
-            ctx.signal.addEventListener('abort', () => resolve({ content: [] })),
-          ),
-      },
-    });
+    const { server, store } = oneTaskTool(
+      (_args, ctx) =>
+        new Promise<CallToolResult>((resolve) =>
+          ctx.signal.addEventListener('abort', () => resolve({ content: [] })),
+        ),
+    );
     const { client } = await connect(server);
     const controller = new AbortController();
     // Aborted once the client holds the task (its first status), not after a fixed time: an abort
@@ -457,18 +434,13 @@ describe('tasks: input_required', () => {
   it('tags sampling requests and logs with the task', async () => {
     let samplingMeta: unknown;
     const logs: unknown[] = [];
-    const { server } = taskServer({
-      t: {
-        taskSupport: 'optional',
-        run: async (_args, ctx) => {
-          ctx.log.info('thinking');
-          const reply = await ctx.sample({
-            messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }],
-            maxTokens: 5,
-          });
-          return text(reply.model);
-        },
-      },
+    const { server } = oneTaskTool(async (_args, ctx) => {
+      ctx.log.info('thinking');
+      const reply = await ctx.sample({
+        messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }],
+        maxTokens: 5,
+      });
+      return text(reply.model);
     });
     const { client, recorder } = await connect(server, {
       sampling: async (params) => {
@@ -494,7 +466,7 @@ describe('tasks: input_required', () => {
 
 describe('tasks: notifications and progress', () => {
   it('sends the full Task on each status change, without related-task meta', async () => {
-    const { server } = taskServer({ t: { taskSupport: 'optional', run: () => text('ok') } });
+    const { server } = oneTaskTool(() => text('ok'));
     const { client, recorder } = await connect(server);
     const statuses = statusesOf(client);
     const { task } = await callToolAsTask(client, 't');
@@ -514,18 +486,13 @@ describe('tasks: notifications and progress', () => {
   it('keeps the original progressToken until the task ends, then stops', async () => {
     let taskCtx: RequestContext | undefined;
     const step = gate();
-    const { server } = taskServer({
-      t: {
-        taskSupport: 'optional',
-        run: async (_args, ctx) => {
-          taskCtx = ctx;
-          await ctx.progress(1, 3, 'one');
-          await step.opened;
-          await ctx.progress(2, 3);
-          await ctx.progress(2, 3); // not increasing: dropped
-          return text('ok');
-        },
-      },
+    const { server } = oneTaskTool(async (_args, ctx) => {
+      taskCtx = ctx;
+      await ctx.progress(1, 3, 'one');
+      await step.opened;
+      await ctx.progress(2, 3);
+      await ctx.progress(2, 3); // not increasing: dropped
+      return text('ok');
     });
     const { client, recorder } = await connect(server);
     const updates: unknown[] = [];
@@ -551,17 +518,12 @@ describe('tasks: callToolAsTask progress', () => {
   it('delivers onProgress for the task’s whole life, not just until the CreateTaskResult', async () => {
     let token: unknown;
     const step = gate();
-    const { server } = taskServer({
-      t: {
-        taskSupport: 'optional',
-        run: async (_args, ctx) => {
-          token = ctx.meta?.progressToken;
-          await ctx.progress(1, 3, 'one');
-          await step.opened;
-          await ctx.progress(2, 3, 'two');
-          return text('ok');
-        },
-      },
+    const { server } = oneTaskTool(async (_args, ctx) => {
+      token = ctx.meta?.progressToken;
+      await ctx.progress(1, 3, 'one');
+      await step.opened;
+      await ctx.progress(2, 3, 'two');
+      return text('ok');
     });
     const { client, session, recorder } = await connect(server);
     const updates: ProgressUpdate[] = [];
@@ -636,7 +598,7 @@ describe('tasks: listing and binding', () => {
   });
 
   it('does not advertise or answer tasks/list when disabled', async () => {
-    const { server } = taskServer({ t: { taskSupport: 'optional', run: () => text('ok') } }, { list: false });
+    const { server } = oneTaskTool(() => text('ok'), { list: false });
     const { client } = await connect(server);
     expect(client.serverCapabilities?.tasks).toEqual({ cancel: {}, requests: { tools: { call: {} } } });
     await expect(listTasks(client)).rejects.toBeInstanceOf(CapabilityError);
@@ -728,7 +690,7 @@ describe('tasks: taskSupport and revisions', () => {
 
   it('ignores task from a client on an older revision and answers normally', async () => {
     const revision: ProtocolVersion = '2025-06-18';
-    const { server } = taskServer({ t: { taskSupport: 'optional', run: () => text('normal') } });
+    const { server } = oneTaskTool(() => text('normal'));
     const { client, recorder } = await connect(server, { protocolVersions: [revision] });
     expect(client.protocolVersion).toBe(revision);
     expect(client.serverCapabilities?.tasks).toBeUndefined();

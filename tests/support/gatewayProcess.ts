@@ -18,6 +18,22 @@ export const CLI = [
   path.join(repoRoot, 'packages/cli/src/main.ts'),
 ];
 
+/**
+ * Stdio client options (mcpkit's and the SDK's `StdioClientTransport` take them) that run
+ * `mcpkit gateway --stdio` over the config file `config`; `stderr` is the gateway's log.
+ *
+ * @example
+ * ```ts
+ * await client.connect(new StdioClientTransport(gatewayStdio(config, 'ignore')));
+ * ```
+ */
+export function gatewayStdio(
+  config: string,
+  stderr: 'pipe' | 'ignore',
+): { command: string; args: string[]; stderr: 'pipe' | 'ignore' } {
+  return { command: process.execPath, args: [...CLI, 'gateway', '--config', config, '--stdio'], stderr };
+}
+
 /** Writes `mcp.json` with the demo (`demo`) and everything (`everything`) servers in a new temp dir. */
 export async function twoServerConfig(prefix: string): Promise<{ dir: string; config: string }> {
   const dir = await mkdtemp(path.join(tmpdir(), prefix));

@@ -35,7 +35,6 @@ import {
 } from '@mcpkit/core';
 import {
   codecFor,
-  encodeOutgoingNotification,
   encodeOutgoingRequest,
   envelopeVersion,
   isPromiseLike,
@@ -50,6 +49,7 @@ import type { Listed } from './liveList.js';
 import { sendThrough } from './middleware/sending.js';
 import { notInRevision, serveModern } from './modern/serve.js';
 import type { Server } from './server.js';
+import { SessionLink } from './sessionLink.js';
 import {
   checkSessionState,
   composeSessionState,
@@ -148,23 +148,13 @@ export class ServerSession implements Listed<ServerSession> {
     if (options.state) this.restore(checkSessionState(options.state, server.protocolVersions));
     const observer = server.options.observer;
     if (observer) this.observation = new SessionObservation('server', transport, () => this.version);
-    this.connection = new Connection(
-      transport,
-      {
-        onRequest: (request) => this.handleRequest(request),
-        onNotification: (method, params, extra) => this.handleNotification(method, params, extra),
-        onClose: () => this.handleClose(),
-      },
-      {
-        requestTimeout: server.options.requestTimeout,
-        maxTotalTimeout: server.options.maxTotalTimeout,
-        onError: (error) => server.reportError(error, this),
-        acceptBatches: () => this.codec.acceptsBatches,
-        encodeNotification: (method, params) => encodeOutgoingNotification(this.codec, method, params),
-        observer,
-        observedSession: this.observation,
-      },
-    );
+    const link = new SessionLink(this, observer, this.observation);
+    this.connection = new Connection(transport, link, link);
+  }
+
+  /** @internal The codec of the revision in use (see {@link SessionLink}). */
+  get codecInUse(): RevisionCodec {
+    return this.codec;
   }
 
   /** @internal */
@@ -414,7 +404,8 @@ export class ServerSession implements Listed<ServerSession> {
 
   // ---------------------------------------------------------------- incoming
 
-  private handleRequest(request: IncomingRequest): unknown {
+  /** @internal */
+  handleRequest(request: IncomingRequest): unknown {
     const method = request.method;
     // Each message by its own era (docs/2026-07-28.md §6): an envelope, or the 2026 probe, is
     // served per request whatever this connection negotiated; the rest is this session's.
@@ -476,7 +467,8 @@ export class ServerSession implements Listed<ServerSession> {
     return result;
   }
 
-  private handleNotification(
+  /** @internal */
+  handleNotification(
     method: string,
     params: Record<string, unknown> | undefined,
     extra?: MessageExtra,
@@ -491,7 +483,8 @@ export class ServerSession implements Listed<ServerSession> {
     this.server.notified(method, params ?? {}, this, extra);
   }
 
-  private handleClose(): void {
+  /** @internal */
+  handleClose(): void {
     if (this.phase === 'closed') return;
     this.phase = 'closed';
     if (this.observation) this.observation.close(this.server.options.observer!);

@@ -12,7 +12,7 @@
  */
 import { ObservedRequest } from '../observer.js';
 import { isPromiseLike, toError } from '../shared.js';
-import type { MessageExtra, MessageSink, Transport } from '../transport/transport.js';
+import type { MessageExtra, Transport } from '../transport/transport.js';
 import type { ConnectionHandler, ConnectionOptions } from './connectionOptions.js';
 import { McpError } from './errors.js';
 import {
@@ -24,7 +24,7 @@ import {
   progressParamsOf,
 } from './incomingRequest.js';
 import { JsonTooDeepError } from './jsonDepth.js';
-import { MapRenewal } from './mapRenewal.js';
+import { renewalDue } from './mapRenewal.js';
 import {
   type ClassifiedBody,
   classifyBody,
@@ -41,6 +41,7 @@ import {
 } from './messages.js';
 import { elapsed, observeNotification } from './observing.js';
 import { ConnectionSender } from './outgoing.js';
+import { ConnectionSink } from './sink.js';
 
 export {
   type ConnectionHandler,
@@ -50,6 +51,8 @@ export {
 
 const CANCELLED = 'notifications/cancelled';
 const PROGRESS = 'notifications/progress';
+/** The default `uncancellableMethods`, shared: read-only, so one set serves every connection. */
+const INITIALIZE_ONLY: ReadonlySet<string> = new Set(['initialize']);
 
 /**
  * A JSON-RPC connection over one transport.
@@ -68,22 +71,17 @@ export class Connection extends ConnectionSender {
   // Not `implements IncomingRequestOwner`: its methods are internal, and stripInternal would leave
   // the published class failing its own implements clause. Passing `this` as the owner checks it.
 
-  // Renewed now and then (see MapRenewal): its churn would otherwise promote every request.
+  // Renewed now and then (see renewalDue): its churn would otherwise promote every request.
   private incoming = new Map<RequestId, IncomingRequest>();
-  private readonly incomingRenewal = new MapRenewal();
+  private incomingDeletions = 0;
   private readonly uncancellable: ReadonlySet<string>;
   /** What the transport talks to; kept off the public surface of the connection. */
-  private readonly sink: MessageSink = {
-    message: (value, extra) => this.receive(value, extra),
-    classified: (body, extra) => this.receiveClassified(body, extra),
-    parseError: (error) => this.receiveGarbage(error),
-    error: (error) => this.report(error),
-    closed: (error) => this.handleClosed(error),
-  };
+  private readonly sink = new ConnectionSink(this);
 
   constructor(transport: Transport, handler: ConnectionHandler, options: ConnectionOptions = {}) {
     super(transport, handler, options);
-    this.uncancellable = new Set(options.uncancellableMethods ?? ['initialize']);
+    const uncancellable = options.uncancellableMethods;
+    this.uncancellable = uncancellable ? new Set(uncancellable) : INITIALIZE_ONLY;
     const sizes = options.observer?.messageSize;
     // Transports check for this member once per message: present only when someone listens.
     if (sizes) {
@@ -114,7 +112,8 @@ export class Connection extends ConnectionSender {
 
   // ---------------------------------------------------------------- incoming
 
-  private receive(value: unknown, extra?: MessageExtra): void {
+  /** @internal */
+  receive(value: unknown, extra?: MessageExtra): void {
     if (this.isClosed) return;
     if (Array.isArray(value)) {
       this.batch(classifyBody(value).kinds, extra);
@@ -124,7 +123,8 @@ export class Connection extends ConnectionSender {
   }
 
   /** A body its transport classified already (see `classifyBody`): routed without a second look. */
-  private receiveClassified(body: ClassifiedBody, extra?: MessageExtra): void {
+  /** @internal */
+  receiveClassified(body: ClassifiedBody, extra?: MessageExtra): void {
     if (this.isClosed) return;
     if (body.batch) {
       this.batch(body.kinds, extra);
@@ -133,7 +133,8 @@ export class Connection extends ConnectionSender {
     this.dispatch(body.kinds[0]!, extra, undefined);
   }
 
-  private receiveGarbage(error: Error): void {
+  /** @internal */
+  receiveGarbage(error: Error): void {
     this.report(error);
     const reason = error instanceof JsonTooDeepError ? error.message : 'the message is not valid JSON';
     this.reply(errorResponse(undefined, ErrorCode.ParseError, `Parse error: ${reason}`));
@@ -276,8 +277,12 @@ export class Connection extends ConnectionSender {
   private finish(request: IncomingRequest): boolean {
     if (request.done) return false;
     request.done = true;
-    this.incoming.delete(request.id);
-    this.incoming = this.incomingRenewal.after(this.incoming);
+    const incoming = this.incoming;
+    incoming.delete(request.id);
+    if (renewalDue(++this.incomingDeletions, incoming.size)) {
+      this.incomingDeletions = 0;
+      this.incoming = new Map(incoming);
+    }
     if (request.cancelled || this.isClosed) {
       const observed = request.observed;
       if (observed) {
@@ -378,15 +383,17 @@ export class Connection extends ConnectionSender {
   /** @internal */
   progressFor(request: IncomingRequest, update: ProgressUpdate): void | Promise<void> {
     const params = progressParamsOf(request, update);
-    const encode = this.options.encodeNotification;
-    const encoded = encode ? encode(PROGRESS, params) : params;
+    // Called as a method: an options object may keep its callbacks on a prototype.
+    const options = this.options;
+    const encoded = options.encodeNotification ? options.encodeNotification(PROGRESS, params) : params;
     if (encoded === undefined) return;
     return this.notify(PROGRESS, encoded, { relatedRequestId: request.id });
   }
 
   // ---------------------------------------------------------------- lifecycle
 
-  private handleClosed(error: Error | undefined): void {
+  /** @internal */
+  handleClosed(error: Error | undefined): void {
     if (this.isClosed) return;
     const failure = this.closeSending(error, this.incoming.size > 0);
     if (failure) {

@@ -20,7 +20,10 @@ export interface ConnectionHandler {
   onClose?(error?: Error): void;
 }
 
-/** Options of `Connection`. */
+/**
+ * Options of `Connection`. Its callbacks are always called as methods of this object, so they may
+ * live on a class's prototype (one object per connection instead of a closure per callback).
+ */
 export interface ConnectionOptions {
   /** Default timeout of outgoing requests in ms. Default 60 000. */
   requestTimeout?: number;

@@ -1,30 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { Connection, createInMemoryPair } from '../index.js';
-import { MapRenewal } from './mapRenewal.js';
+import { renewalDue } from './mapRenewal.js';
 
-describe('MapRenewal', () => {
-  it('keeps the map for 1023 deletions, then hands back a copy with the same entries', () => {
-    const renewal = new MapRenewal();
-    const map = new Map([
-      [1, 'a'],
-      [2, 'b'],
-    ]);
-    for (let i = 0; i < 1023; i++) expect(renewal.after(map)).toBe(map);
-    const renewed = renewal.after(map);
-    expect(renewed).not.toBe(map);
-    expect([...renewed]).toEqual([
-      [1, 'a'],
-      [2, 'b'],
-    ]);
-    // The count starts over.
-    expect(renewal.after(renewed)).toBe(renewed);
+describe('renewalDue', () => {
+  it('is false for 1023 deletions of a small map, then true (the owner starts counting again)', () => {
+    for (let deletions = 1; deletions < 1024; deletions++) expect(renewalDue(deletions, 2)).toBe(false);
+    expect(renewalDue(1024, 2)).toBe(true);
+    expect(renewalDue(1, 2)).toBe(false);
   });
 
   it('waits for twice the size of a large map, so copying stays O(1) per deletion', () => {
-    const renewal = new MapRenewal();
-    const map = new Map(Array.from({ length: 2000 }, (_, i) => [i, i] as const));
-    for (let i = 0; i < 3999; i++) expect(renewal.after(map)).toBe(map);
-    expect(renewal.after(map)).not.toBe(map);
+    expect(renewalDue(3999, 2000)).toBe(false);
+    expect(renewalDue(4000, 2000)).toBe(true);
   });
 });
 

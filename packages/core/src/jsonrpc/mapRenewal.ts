@@ -18,23 +18,21 @@
 const RENEW_AFTER_DELETIONS = 1024;
 
 /**
- * Counts deletions from one map and says when to replace it by a copy.
+ * Whether a map that has seen `deletions` deletions since it was made (or last renewed) should now
+ * be replaced by a copy. The owner keeps the count in a number field of its own, so renewal costs
+ * no object per map (an idle HTTP session has two such maps).
  *
  * @example
  * ```ts
- * const renewal = new MapRenewal();
  * let pending = new Map<number, string>();
+ * let deletions = 0;
  * pending.delete(1);
- * pending = renewal.after(pending); // the same map, or a fresh copy of it
+ * if (renewalDue(++deletions, pending.size)) {
+ *   deletions = 0;
+ *   pending = new Map(pending);
+ * }
  * ```
  */
-export class MapRenewal {
-  private deletions = 0;
-
-  /** Call after each deletion; returns `map` itself or, now and then, a copy to use instead. */
-  after<K, V>(map: Map<K, V>): Map<K, V> {
-    if (++this.deletions < RENEW_AFTER_DELETIONS || this.deletions < 2 * map.size) return map;
-    this.deletions = 0;
-    return new Map(map);
-  }
+export function renewalDue(deletions: number, size: number): boolean {
+  return deletions >= RENEW_AFTER_DELETIONS && deletions >= 2 * size;
 }

@@ -22,7 +22,7 @@ import {
   RequestTimeoutError,
 } from './errors.js';
 import type { CancelSource, OutgoingRequestOptions, ProgressUpdate } from './incomingRequest.js';
-import { MapRenewal } from './mapRenewal.js';
+import { renewalDue } from './mapRenewal.js';
 import type {
   JsonRpcMessage,
   JsonRpcNotification,
@@ -70,11 +70,13 @@ const FORGOTTEN_ID_MEMORY = 256;
  */
 export abstract class ConnectionSender {
   private nextId = 1;
-  // Renewed now and then (see MapRenewal): its churn would otherwise promote every request.
-  private pending = new Map<RequestId, PendingRequest>();
-  private readonly pendingRenewal = new MapRenewal();
-  private readonly forgotten = new Set<RequestId>();
-  private readonly deadlines = new DeadlineTimer((now) => this.sweep(now));
+  // The three below are made on the first request sent: a server's idle session never sends one,
+  // and thousands of idle sessions should cost little. `pending` is renewed now and then (see
+  // renewalDue): its churn would otherwise promote every request.
+  private pending: Map<RequestId, PendingRequest> | undefined;
+  private pendingDeletions = 0;
+  private forgotten: Set<RequestId> | undefined;
+  private deadlines: DeadlineTimer | undefined;
   private readonly requestTimeout: number;
   private readonly maxTotalTimeout: number;
   private closedError: Error | undefined;
@@ -106,7 +108,7 @@ export abstract class ConnectionSender {
 
   /** How many of our requests await a response. */
   get pendingCount(): number {
-    return this.pending.size;
+    return this.pending?.size ?? 0;
   }
 
   /**
@@ -159,9 +161,11 @@ export abstract class ConnectionSender {
         onCancel,
         observed,
       };
+      this.pending ??= new Map();
       this.pending.set(id, entry);
       if (onAbort) signal!.addEventListener('abort', onAbort, { once: true });
       if (onCancel) source!.addCancelListener(onCancel);
+      this.deadlines ??= new DeadlineTimer((now) => this.sweep(now));
       this.deadlines.schedule(entry.deadline);
       this.transmit(message, sendOptions(options.relatedRequestId), entry);
     });
@@ -194,7 +198,7 @@ export abstract class ConnectionSender {
   }
 
   private cancelOutgoing(id: RequestId, reason: unknown): void {
-    const entry = this.pending.get(id);
+    const entry = this.pending?.get(id);
     if (!entry) return;
     this.settle(entry, undefined, new RequestCancelledError(entry.method, reason));
     this.sendCancelled(id, typeof reason === 'string' ? reason : undefined);
@@ -211,9 +215,13 @@ export abstract class ConnectionSender {
 
   /** Resolves or rejects a pending request exactly once, and forgets it. */
   private settle(entry: PendingRequest, result: unknown, error?: Error): void {
-    if (this.pending.get(entry.id) !== entry) return;
-    this.pending.delete(entry.id);
-    this.pending = this.pendingRenewal.after(this.pending);
+    const pending = this.pending;
+    if (pending?.get(entry.id) !== entry) return;
+    pending.delete(entry.id);
+    if (renewalDue(++this.pendingDeletions, pending.size)) {
+      this.pendingDeletions = 0;
+      this.pending = new Map(pending);
+    }
     if (entry.onAbort) entry.signal!.removeEventListener('abort', entry.onAbort);
     if (entry.onCancel) entry.source!.removeCancelListener(entry.onCancel);
     if (entry.observed) this.observeEnd(entry.observed, outgoingOutcome(entry.observed, result, error));
@@ -226,16 +234,19 @@ export abstract class ConnectionSender {
   }
 
   private remember(id: RequestId): void {
-    if (this.forgotten.size >= FORGOTTEN_ID_MEMORY) {
-      const oldest = this.forgotten.values().next().value;
-      if (oldest !== undefined) this.forgotten.delete(oldest);
+    this.forgotten ??= new Set();
+    const forgotten = this.forgotten;
+    if (forgotten.size >= FORGOTTEN_ID_MEMORY) {
+      const oldest = forgotten.values().next().value;
+      if (oldest !== undefined) forgotten.delete(oldest);
     }
-    this.forgotten.add(id);
+    forgotten.add(id);
   }
 
   /** Expires due requests; returns the next deadline. Called by the single deadline timer. */
   private sweep(now: number): number {
     let next = Number.POSITIVE_INFINITY;
+    if (!this.pending) return next;
     for (const entry of this.pending.values()) {
       if (entry.deadline <= now) {
         const hard = entry.deadline >= entry.hardDeadline;
@@ -265,7 +276,7 @@ export abstract class ConnectionSender {
   protected handleProgress(params: Record<string, unknown> | undefined): boolean {
     const token = params?.progressToken;
     if (typeof token !== 'string' && typeof token !== 'number') return false;
-    const entry = this.pending.get(token);
+    const entry = this.pending?.get(token);
     if (!entry) return false;
     const progress = params!.progress;
     if (typeof progress !== 'number' || !(progress > entry.lastProgress)) {
@@ -294,9 +305,9 @@ export abstract class ConnectionSender {
   /** @internal */
   protected handleResponse(message: JsonRpcResponse): void {
     const id = message.id;
-    const entry = id === undefined ? undefined : this.pending.get(id);
+    const entry = id === undefined ? undefined : this.pending?.get(id);
     if (!entry) {
-      if (id !== undefined && this.forgotten.delete(id)) {
+      if (id !== undefined && this.forgotten?.delete(id)) {
         // Answered after we gave up: expected.
         if ('result' in message && this.options.onLateResult) this.lateResult(message.result);
         return;
@@ -316,7 +327,7 @@ export abstract class ConnectionSender {
    * a local error instead of waiting for its timeout.
    */
   protected handleInvalidResponse(id: RequestId | undefined, reason: string): void {
-    const entry = id === undefined ? undefined : this.pending.get(id);
+    const entry = id === undefined ? undefined : this.pending?.get(id);
     this.report(new Error(`Dropped an invalid response (id ${JSON.stringify(id)}): ${reason}`));
     if (entry) this.settle(entry, undefined, new InvalidResponseError(entry.method, reason));
   }
@@ -360,10 +371,11 @@ export abstract class ConnectionSender {
   ): ConnectionClosedError | undefined {
     this.isClosed = true;
     this.closedError = error;
-    this.deadlines.stop();
-    if (this.pending.size === 0 && !othersWaiting) return undefined;
+    this.deadlines?.stop();
+    const pending = this.pending;
+    if (!pending?.size && !othersWaiting) return undefined;
     const failure = this.closedFailure();
-    for (const entry of [...this.pending.values()]) this.settle(entry, undefined, failure);
+    if (pending) for (const entry of [...pending.values()]) this.settle(entry, undefined, failure);
     return failure;
   }
 
@@ -375,7 +387,7 @@ export abstract class ConnectionSender {
   }
 
   /** @internal */
-  protected report(error: Error): void {
+  report(error: Error): void {
     try {
       this.options.onError?.(error);
     } catch {

@@ -67,6 +67,8 @@ async function cleanBuild(packages) {
       cwd: ROOT,
     },
   );
+  // tsc writes the declarations; the JavaScript is each package bundled into a few modules.
+  await run(process.execPath, [path.join(ROOT, 'scripts/bundle-dist.mjs')], { cwd: ROOT });
 }
 
 /** Packs today's packages, then rewrites each into a checked tarball at the release version. */

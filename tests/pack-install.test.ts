@@ -64,6 +64,7 @@ beforeAll(async () => {
   scratch = await mkdtemp(path.join(tmpdir(), 'mcpkit-pack-'));
   // Bring dist/ up to date without deleting it (other tests may run the built CLI meanwhile).
   await run(process.execPath, [TSC, '-b', 'tsconfig.build.json'], { cwd: ROOT });
+  await run(process.execPath, [path.join(ROOT, 'scripts/bundle-dist.mjs')], { cwd: ROOT });
   packed = await packPackages(
     packages.map((pkg) => pkg.dir),
     path.join(scratch, 'tarballs'),

@@ -12,7 +12,9 @@
  *   whichever entry a user imports first.
  * - Every bare import (other @mcpkit packages, dependencies, `node:` builtins) stays external, so
  *   packages still share `@mcpkit/core` and a user's bundler still deduplicates dependencies.
- * - `keepNames`: a function or class that esbuild renames to avoid a clash keeps its `.name`.
+ * - No `keepNames`: its `__name(…)` calls would keep every function alive in a user's bundle. esbuild
+ *   renames a top-level function only when two merged modules define the same name (today three
+ *   private helpers); error classes set their `name` explicitly, so nothing depends on `.name`.
  * - Programs (packages with a `bin`, i.e. the CLI) are left as tsc wrote them: they find files
  *   relative to their own modules.
  *
@@ -92,7 +94,6 @@ async function bundlePackage(pkg) {
     platform: 'neutral',
     target: 'es2022',
     packages: 'external',
-    keepNames: true,
     sourcemap: 'linked',
     sourcesContent: false,
     tsconfig: 'tsconfig.json',

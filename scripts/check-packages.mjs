@@ -20,6 +20,7 @@ try {
       cwd: ROOT,
     },
   );
+  await run(process.execPath, [path.join(ROOT, 'scripts/bundle-dist.mjs')], { cwd: ROOT });
   const packed = await packPackages(
     workspacePackages().map((pkg) => pkg.dir),
     scratch,

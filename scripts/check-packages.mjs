@@ -9,17 +9,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { lintTarball, packPackages, ROOT, run, workspacePackages } from './lib/packages.mjs';
+import { buildPackages, lintTarball, packPackages, workspacePackages } from './lib/packages.mjs';
 
 const scratch = await mkdtemp(path.join(tmpdir(), 'mcpkit-check-packages-'));
 try {
-  await run(
-    process.execPath,
-    [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json'],
-    {
-      cwd: ROOT,
-    },
-  );
+  await buildPackages();
   const packed = await packPackages(
     workspacePackages().map((pkg) => pkg.dir),
     scratch,

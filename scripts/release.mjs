@@ -18,7 +18,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
-import { lintTarball, packPackages, ROOT, run, workspacePackages } from './lib/packages.mjs';
+import { buildPackages, lintTarball, packPackages, ROOT, run, workspacePackages } from './lib/packages.mjs';
 
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const DEPENDENCY_FIELDS = ['dependencies', 'peerDependencies', 'optionalDependencies', 'devDependencies'];
@@ -60,13 +60,7 @@ function setVersion(manifest, siblings) {
 /** A clean build, so that no file left over from an older build is published. */
 async function cleanBuild(packages) {
   for (const pkg of packages) await rm(path.join(pkg.dir, 'dist'), { recursive: true, force: true });
-  await run(
-    process.execPath,
-    [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json'],
-    {
-      cwd: ROOT,
-    },
-  );
+  await buildPackages();
 }
 
 /** Packs today's packages, then rewrites each into a checked tarball at the release version. */

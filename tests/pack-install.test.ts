@@ -14,6 +14,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  buildPackages,
   entryPoints,
   installInto,
   lintTarball,
@@ -63,7 +64,7 @@ const TSCONFIGS = {
 beforeAll(async () => {
   scratch = await mkdtemp(path.join(tmpdir(), 'mcpkit-pack-'));
   // Bring dist/ up to date without deleting it (other tests may run the built CLI meanwhile).
-  await run(process.execPath, [TSC, '-b', 'tsconfig.build.json'], { cwd: ROOT });
+  await buildPackages();
   packed = await packPackages(
     packages.map((pkg) => pkg.dir),
     path.join(scratch, 'tarballs'),

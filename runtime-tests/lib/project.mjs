@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { installInto, packPackages, ROOT, run, workspacePackages } from '../../scripts/lib/packages.mjs';
+import { buildPackages, installInto, packPackages, workspacePackages } from '../../scripts/lib/packages.mjs';
 
 const HERE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The packages a server or client on a web runtime installs, and @mcpkit/node for the Node server. */
@@ -23,13 +23,7 @@ const COPIED = ['app', 'bun', 'chromium', 'deno', 'node', 'workerd'];
  */
 export async function makeScratchProject() {
   const scratch = await mkdtemp(path.join(tmpdir(), 'mcpkit-runtimes-'));
-  await run(
-    process.execPath,
-    [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json'],
-    {
-      cwd: ROOT,
-    },
-  );
+  await buildPackages();
   const dirs = workspacePackages()
     .filter((pkg) => NEEDED.includes(pkg.manifest.name))
     .map((pkg) => pkg.dir);

@@ -17,6 +17,7 @@ export interface PackedPackage {
   tarball: string;
   files: string[];
 }
+export declare function buildPackages(): Promise<void>;
 export declare function packPackages(dirs: string[], destination: string): Promise<PackedPackage[]>;
 export declare function installInto(project: string, specs: string[]): Promise<void>;
 export declare function lintTarball(tarball: string): Promise<void>;

@@ -61,6 +61,24 @@ export async function run(command, args, { cwd, timeoutMs = 300_000, env }) {
 }
 
 /**
+ * Builds every package as `npm run build` does: tsc writes the declarations (and the CLI), then
+ * scripts/bundle-dist.mjs bundles each library package's JavaScript. Brings `dist` up to date without
+ * deleting it first, so tests running the built CLI meanwhile keep working.
+ * @example
+ * await buildPackages();
+ */
+export async function buildPackages() {
+  await run(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json'],
+    {
+      cwd: ROOT,
+    },
+  );
+  await run(process.execPath, [path.join(ROOT, 'scripts/bundle-dist.mjs')], { cwd: ROOT });
+}
+
+/**
  * Packs packages with `npm pack` into `destination`, without lifecycle scripts (build first).
  * @param {string[]} dirs package directories
  * @param {string} destination

@@ -139,32 +139,32 @@ class SchemaCopier {
       setOwn(
         copy,
         keyword,
-        this.keyword(keyword, value, `${path}/${escapePointerSegment(keyword)}`, depth + 1),
+        this.#keyword(keyword, value, `${path}/${escapePointerSegment(keyword)}`, depth + 1),
       );
     }
     return copy;
   }
 
-  private keyword(keyword: string, value: unknown, path: string, depth: number): unknown {
+  #keyword(keyword: string, value: unknown, path: string, depth: number): unknown {
     if (SINGLE_SCHEMA.has(keyword)) return this.schema(value, path, depth);
-    if (SCHEMA_LIST.has(keyword) && Array.isArray(value)) return this.list(value, path, depth);
+    if (SCHEMA_LIST.has(keyword) && Array.isArray(value)) return this.#list(value, path, depth);
     if (keyword === 'items') {
-      return Array.isArray(value) ? this.list(value, path, depth) : this.schema(value, path, depth);
+      return Array.isArray(value) ? this.#list(value, path, depth) : this.schema(value, path, depth);
     }
     if (SCHEMA_MAP.has(keyword) && isRecord(value)) {
       if (keyword === 'patternProperties') checkPatterns(Object.keys(value), path);
-      return this.map(value, path, depth);
+      return this.#map(value, path, depth);
     }
-    if (keyword === 'dependencies' && isRecord(value)) return this.dependencies(value, path, depth);
+    if (keyword === 'dependencies' && isRecord(value)) return this.#dependencies(value, path, depth);
     if (keyword === 'pattern' && typeof value === 'string') checkPatterns([value], path);
     return cloneData(value, path, depth);
   }
 
-  private list(value: readonly unknown[], path: string, depth: number): JsonSchema[] {
+  #list(value: readonly unknown[], path: string, depth: number): JsonSchema[] {
     return value.map((item, index) => this.schema(item, `${path}/${index}`, depth));
   }
 
-  private map(value: SchemaObject, path: string, depth: number): SchemaObject {
+  #map(value: SchemaObject, path: string, depth: number): SchemaObject {
     const copy: SchemaObject = {};
     for (const [name, sub] of Object.entries(value)) {
       setOwn(copy, name, this.schema(sub, `${path}/${escapePointerSegment(name)}`, depth));
@@ -172,7 +172,7 @@ class SchemaCopier {
     return copy;
   }
 
-  private dependencies(value: SchemaObject, path: string, depth: number): SchemaObject {
+  #dependencies(value: SchemaObject, path: string, depth: number): SchemaObject {
     const copy: SchemaObject = {};
     for (const [name, sub] of Object.entries(value)) {
       const subPath = `${path}/${escapePointerSegment(name)}`;

@@ -79,8 +79,6 @@ export interface RequestLogger {
   emergency(data: unknown, logger?: string): void;
 }
 
-const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
-
 /**
  * The context of one request. One small object per request; its methods live on the prototype.
  *
@@ -286,13 +284,13 @@ export class RequestContext extends BaseRequestContext {
    */
   sendLog(level: LoggingLevel, data: unknown, logger?: string): void {
     const sent = this.modern
-      ? this.modernLog(level, data, logger)
+      ? this.#modernLog(level, data, logger)
       : this.session.log(level, data, logger, this.request.id);
     if (sent) sent.catch(() => {});
   }
 
   /** The envelope's level decides, not the connection's (which may be a 2025 session's). */
-  private modernLog(level: LoggingLevel, data: unknown, logger: string | undefined): void | Promise<void> {
+  #modernLog(level: LoggingLevel, data: unknown, logger: string | undefined): void | Promise<void> {
     if (!wantsModernLog(this.modern!.scope.logLevel, level) || !this.session.server.capabilities.logging)
       return;
     const params: Record<string, unknown> = logger === undefined ? { level, data } : { level, data, logger };
@@ -396,7 +394,7 @@ function wantsModernLog(wanted: LoggingLevel | undefined, level: LoggingLevel): 
 }
 
 function createLogger(context: RequestContext): RequestLogger {
-  const logger = {} as Record<(typeof LEVELS)[number], (data: unknown, name?: string) => void>;
-  for (const level of LEVELS) logger[level] = (data, name) => context.sendLog(level, data, name);
+  const logger = {} as Record<LoggingLevel, (data: unknown, name?: string) => void>;
+  for (const level of LOGGING_LEVELS) logger[level] = (data, name) => context.sendLog(level, data, name);
   return logger;
 }

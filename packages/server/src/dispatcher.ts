@@ -272,7 +272,7 @@ export abstract class ServerDispatcher {
     const visibility = (middleware as { [TOOL_VISIBILITY]?: ToolVisibility })[TOOL_VISIBILITY];
     if (visibility) this.toolVisibility.push(visibility);
     this.middlewares.push(middleware);
-    this.pipeline = composeMiddlewareSync(this.middlewares.slice(), (ctx) => this.handle(ctx));
+    this.pipeline = composeMiddlewareSync(this.middlewares.slice(), (ctx) => this.#handle(ctx));
     return this;
   }
 
@@ -302,10 +302,10 @@ export abstract class ServerDispatcher {
   }
 
   /** The end of the chain: the method's handler, or a notification's listeners. */
-  private handle(ctx: ServerMiddlewareContext): unknown {
+  #handle(ctx: ServerMiddlewareContext): unknown {
     if (ctx.end) return ctx.end(ctx);
     if (!ctx.request) {
-      this.runListeners(ctx.method, ctx.params, ctx.session);
+      this.#runListeners(ctx.method, ctx.params, ctx.session);
       return undefined;
     }
     return this.requestHandlers.get(ctx.method)!(ctx.params, ctx.request);
@@ -381,10 +381,10 @@ export abstract class ServerDispatcher {
       );
       return;
     }
-    this.runListeners(method, params, session);
+    this.#runListeners(method, params, session);
   }
 
-  private runListeners(method: string, params: Record<string, unknown>, session: ServerSession): void {
+  #runListeners(method: string, params: Record<string, unknown>, session: ServerSession): void {
     const handlers = this.notificationHandlers.get(method);
     if (handlers) for (const handler of handlers) this.safely(() => handler(params, session), session);
   }

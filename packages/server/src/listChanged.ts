@@ -64,7 +64,7 @@ export class ListChangedNotifier {
   changed(kind: ListKind): void {
     this.pending.add(kind);
     if (this.timer !== undefined) return;
-    this.timer = setTimeout(() => this.fire(), this.debounceMs);
+    this.timer = setTimeout(() => this.#fire(), this.debounceMs);
     // A pending announcement must not keep a process alive that has nothing else to do.
     (this.timer as { unref?: () => void }).unref?.();
   }
@@ -72,7 +72,7 @@ export class ListChangedNotifier {
   /** Sends what is pending now. */
   flushNow(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
-    this.fire();
+    this.#fire();
   }
 
   /** Drops what is pending (the server is closing). */
@@ -82,7 +82,7 @@ export class ListChangedNotifier {
     this.pending.clear();
   }
 
-  private fire(): void {
+  #fire(): void {
     this.timer = undefined;
     if (this.pending.size === 0) return;
     const kinds = [...this.pending];
@@ -108,7 +108,7 @@ export class ListChangeAnnouncer {
     private readonly server: Server,
     debounceMs: number,
   ) {
-    this.notifier = new ListChangedNotifier(debounceMs, (kinds) => this.announce(kinds));
+    this.notifier = new ListChangedNotifier(debounceMs, (kinds) => this.#announce(kinds));
   }
 
   /** Records a change of `kind`, if any session could hear of it (on any node, in a cluster). */
@@ -121,7 +121,7 @@ export class ListChangeAnnouncer {
     this.notifier.cancel();
   }
 
-  private announce(kinds: readonly ListKind[]): void {
+  #announce(kinds: readonly ListKind[]): void {
     for (const kind of kinds) {
       this.server.broadcast(
         LIST_CHANGED_NOTIFICATION[kind],
@@ -216,12 +216,12 @@ export abstract class ListedItem<State extends ItemState = ItemState> implements
 
   /** Lists the item again and serves requests for it. */
   enable(): this {
-    return this.setEnabled(true);
+    return this.#setEnabled(true);
   }
 
   /** Hides the item: it leaves its list, and requests for it answer as for an unknown one. */
   disable(): this {
-    return this.setEnabled(false);
+    return this.#setEnabled(false);
   }
 
   /** Unregisters the item for good (register a new one to bring it back). */
@@ -242,12 +242,12 @@ export abstract class ListedItem<State extends ItemState = ItemState> implements
   ): this {
     const config = mergeConfig(this.state.config, changes, [this.keyField, runField]);
     const key = (changes as Readonly<Record<string, string | undefined>>)[this.keyField] ?? this.key;
-    this.replaceState(build(key, config, changes[runField] ?? this.state[runField]), key);
+    this.#replaceState(build(key, config, changes[runField] ?? this.state[runField]), key);
     return this;
   }
 
   /** Swaps in an updated state (keyed `newKey`), moving the item if its key changed. */
-  private replaceState(next: State, newKey: string): void {
+  #replaceState(next: State, newKey: string): void {
     const oldKey = this.key;
     const registered = this.list.items.has(this);
     if (newKey !== oldKey && registered && this.list.items.get(newKey)) {
@@ -262,7 +262,7 @@ export abstract class ListedItem<State extends ItemState = ItemState> implements
     this.list.changed(this);
   }
 
-  private setEnabled(enabled: boolean): this {
+  #setEnabled(enabled: boolean): this {
     if (this.isEnabled === enabled || !this.list.items.has(this)) return this;
     this.isEnabled = enabled;
     this.list.items.invalidate();

@@ -145,15 +145,15 @@ export class ServerSession implements Listed<ServerSession> {
     this.version = options.stateless?.protocolVersion ?? server.protocolVersions[0]!;
     this.codec = codecFor(this.version);
     if (options.stateless) this.phase = 'ready';
-    if (options.state) this.restore(checkSessionState(options.state, server.protocolVersions));
+    if (options.state) this.#restore(checkSessionState(options.state, server.protocolVersions));
     const observer = server.options.observer;
     if (observer) this.observation = new SessionObservation('server', transport, () => this.version);
     this.connection = new Connection(
       transport,
       {
-        onRequest: (request) => this.handleRequest(request),
-        onNotification: (method, params, extra) => this.handleNotification(method, params, extra),
-        onClose: () => this.handleClose(),
+        onRequest: (request) => this.#handleRequest(request),
+        onNotification: (method, params, extra) => this.#handleNotification(method, params, extra),
+        onClose: () => this.#handleClose(),
       },
       {
         requestTimeout: server.options.requestTimeout,
@@ -221,7 +221,7 @@ export class ServerSession implements Listed<ServerSession> {
     );
   }
 
-  private restore(state: ServerSessionState): void {
+  #restore(state: ServerSessionState): void {
     this.version = state.protocolVersion;
     this.codec = codecFor(this.version);
     this.transport.setProtocolVersion?.(this.version);
@@ -414,7 +414,7 @@ export class ServerSession implements Listed<ServerSession> {
 
   // ---------------------------------------------------------------- incoming
 
-  private handleRequest(request: IncomingRequest): unknown {
+  #handleRequest(request: IncomingRequest): unknown {
     const method = request.method;
     // Each message by its own era (docs/2026-07-28.md §6): an envelope, or the 2026 probe, is
     // served per request whatever this connection negotiated; the rest is this session's.
@@ -429,11 +429,11 @@ export class ServerSession implements Listed<ServerSession> {
       );
     }
     const result = this.server.dispatch(method, request.params ?? {}, new RequestContext(this, request));
-    if (isPromiseLike(result)) return result.then((value) => this.encodeResult(method, value));
-    return this.encodeResult(method, result);
+    if (isPromiseLike(result)) return result.then((value) => this.#encodeResult(method, value));
+    return this.#encodeResult(method, result);
   }
 
-  private encodeResult(method: string, result: unknown): Record<string, unknown> {
+  #encodeResult(method: string, result: unknown): Record<string, unknown> {
     const body = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
     return this.codec.encodeResult(method, body);
   }
@@ -476,7 +476,7 @@ export class ServerSession implements Listed<ServerSession> {
     return result;
   }
 
-  private handleNotification(
+  #handleNotification(
     method: string,
     params: Record<string, unknown> | undefined,
     extra?: MessageExtra,
@@ -491,7 +491,7 @@ export class ServerSession implements Listed<ServerSession> {
     this.server.notified(method, params ?? {}, this, extra);
   }
 
-  private handleClose(): void {
+  #handleClose(): void {
     if (this.phase === 'closed') return;
     this.phase = 'closed';
     if (this.observation) this.observation.close(this.server.options.observer!);

@@ -31,7 +31,7 @@ export class DeadlineTimer {
   /** Ensures the timer fires no later than `deadline` (ms since epoch). */
   schedule(deadline: number): void {
     if (deadline >= this.armedAt) return;
-    this.arm(deadline);
+    this.#arm(deadline);
   }
 
   /** Stops the timer. */
@@ -41,7 +41,7 @@ export class DeadlineTimer {
     this.armedAt = Number.POSITIVE_INFINITY;
   }
 
-  private arm(deadline: number): void {
+  #arm(deadline: number): void {
     if (this.handle !== undefined) clearTimeout(this.handle);
     this.armedAt = deadline;
     this.handle = setTimeout(this.fire, Math.min(MAX_TIMER_DELAY, Math.max(0, deadline - Date.now())));
@@ -53,6 +53,6 @@ export class DeadlineTimer {
     this.handle = undefined;
     this.armedAt = Number.POSITIVE_INFINITY;
     const next = this.sweep(Date.now());
-    if (next !== Number.POSITIVE_INFINITY) this.arm(next);
+    if (next !== Number.POSITIVE_INFINITY) this.#arm(next);
   };
 }

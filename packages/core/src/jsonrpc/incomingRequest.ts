@@ -253,7 +253,7 @@ export class IncomingRequest implements CancelSource {
     this.aborted = true;
     this.abortReason = reason;
     this.controller?.abort(reason);
-    this.stopListeners(reason);
+    this.#stopListeners(reason);
   }
 
   /** @internal Marks the request cancelled and fires its signal. */
@@ -262,10 +262,10 @@ export class IncomingRequest implements CancelSource {
     this.cancelled = true;
     this.abortReason = reason;
     this.controller?.abort(reason);
-    this.stopListeners(reason);
+    this.#stopListeners(reason);
   }
 
-  private stopListeners(reason: unknown): void {
+  #stopListeners(reason: unknown): void {
     const listeners = this.cancelListeners;
     if (!listeners) return;
     this.cancelListeners = undefined;

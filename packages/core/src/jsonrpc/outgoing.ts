@@ -74,7 +74,7 @@ export abstract class ConnectionSender {
   private pending = new Map<RequestId, PendingRequest>();
   private readonly pendingRenewal = new MapRenewal();
   private readonly forgotten = new Set<RequestId>();
-  private readonly deadlines = new DeadlineTimer((now) => this.sweep(now));
+  private readonly deadlines = new DeadlineTimer((now) => this.#sweep(now));
   private readonly requestTimeout: number;
   private readonly maxTotalTimeout: number;
   private closedError: Error | undefined;
@@ -120,7 +120,7 @@ export abstract class ConnectionSender {
     params?: Record<string, unknown>,
     options: OutgoingRequestOptions = {},
   ): Promise<R> {
-    if (this.isClosed) return Promise.reject(this.closedFailure());
+    if (this.isClosed) return Promise.reject(this.#closedFailure());
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(new RequestCancelledError(method, signal.reason));
     const source = options.cancelledBy;
@@ -132,15 +132,15 @@ export abstract class ConnectionSender {
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
     const withToken = wantsToken ? withProgressToken(params, id) : params;
     if (withToken !== undefined) message.params = withToken;
-    const observed = this.observer ? this.observeOutgoing(message) : undefined;
+    const observed = this.observer ? this.#observeOutgoing(message) : undefined;
 
     return new Promise<R>((resolve, reject) => {
       const now = Date.now();
       const timeout = options.timeout ?? this.requestTimeout;
       const maxTotalTimeout = options.maxTotalTimeout ?? this.maxTotalTimeout;
       const hardDeadline = now + maxTotalTimeout;
-      const onAbort = signal ? () => this.cancelOutgoing(id, signal.reason) : undefined;
-      const onCancel = source ? (reason: unknown) => this.cancelOutgoing(id, reason) : undefined;
+      const onAbort = signal ? () => this.#cancelOutgoing(id, signal.reason) : undefined;
+      const onCancel = source ? (reason: unknown) => this.#cancelOutgoing(id, reason) : undefined;
       const entry: PendingRequest = {
         id,
         method,
@@ -169,7 +169,7 @@ export abstract class ConnectionSender {
 
   /** Sends a notification. The returned promise, if any, settles when the transport can take more. */
   notify(method: string, params?: Record<string, unknown>, options?: SendOptions): void | Promise<void> {
-    if (this.isClosed) throw this.closedFailure();
+    if (this.isClosed) throw this.#closedFailure();
     const message: JsonRpcNotification =
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
     if (!this.seesNotifications) return this.transport.send(message, options);
@@ -185,22 +185,22 @@ export abstract class ConnectionSender {
     try {
       const sent = this.transport.send(message, options);
       if (sent && entry)
-        sent.then(undefined, (error: unknown) => this.settle(entry, undefined, toError(error)));
+        sent.then(undefined, (error: unknown) => this.#settle(entry, undefined, toError(error)));
       else if (sent) sent.then(undefined, (error: unknown) => this.report(toError(error)));
     } catch (error) {
-      if (entry) this.settle(entry, undefined, toError(error));
+      if (entry) this.#settle(entry, undefined, toError(error));
       else this.report(toError(error));
     }
   }
 
-  private cancelOutgoing(id: RequestId, reason: unknown): void {
+  #cancelOutgoing(id: RequestId, reason: unknown): void {
     const entry = this.pending.get(id);
     if (!entry) return;
-    this.settle(entry, undefined, new RequestCancelledError(entry.method, reason));
-    this.sendCancelled(id, typeof reason === 'string' ? reason : undefined);
+    this.#settle(entry, undefined, new RequestCancelledError(entry.method, reason));
+    this.#sendCancelled(id, typeof reason === 'string' ? reason : undefined);
   }
 
-  private sendCancelled(id: RequestId, reason?: string): void {
+  #sendCancelled(id: RequestId, reason?: string): void {
     if (this.isClosed) return;
     const params: Record<string, unknown> =
       reason === undefined ? { requestId: id } : { requestId: id, reason };
@@ -210,7 +210,7 @@ export abstract class ConnectionSender {
   }
 
   /** Resolves or rejects a pending request exactly once, and forgets it. */
-  private settle(entry: PendingRequest, result: unknown, error?: Error): void {
+  #settle(entry: PendingRequest, result: unknown, error?: Error): void {
     if (this.pending.get(entry.id) !== entry) return;
     this.pending.delete(entry.id);
     this.pending = this.pendingRenewal.after(this.pending);
@@ -218,14 +218,14 @@ export abstract class ConnectionSender {
     if (entry.onCancel) entry.source!.removeCancelListener(entry.onCancel);
     if (entry.observed) this.observeEnd(entry.observed, outgoingOutcome(entry.observed, result, error));
     if (error) {
-      this.remember(entry.id);
+      this.#remember(entry.id);
       entry.reject(error);
     } else {
       entry.resolve(result);
     }
   }
 
-  private remember(id: RequestId): void {
+  #remember(id: RequestId): void {
     if (this.forgotten.size >= FORGOTTEN_ID_MEMORY) {
       const oldest = this.forgotten.values().next().value;
       if (oldest !== undefined) this.forgotten.delete(oldest);
@@ -234,7 +234,7 @@ export abstract class ConnectionSender {
   }
 
   /** Expires due requests; returns the next deadline. Called by the single deadline timer. */
-  private sweep(now: number): number {
+  #sweep(now: number): number {
     let next = Number.POSITIVE_INFINITY;
     for (const entry of this.pending.values()) {
       if (entry.deadline <= now) {
@@ -244,8 +244,8 @@ export abstract class ConnectionSender {
           hard ? entry.maxTotalTimeout : entry.timeout,
           hard ? 'maxTotalTimeout' : 'timeout',
         );
-        this.settle(entry, undefined, error);
-        this.sendCancelled(entry.id, error.message);
+        this.#settle(entry, undefined, error);
+        this.#sendCancelled(entry.id, error.message);
       } else if (entry.deadline < next) {
         next = entry.deadline;
       }
@@ -253,7 +253,7 @@ export abstract class ConnectionSender {
     return next;
   }
 
-  private lateResult(result: Record<string, unknown>): void {
+  #lateResult(result: Record<string, unknown>): void {
     try {
       this.options.onLateResult!(result);
     } catch (error) {
@@ -298,15 +298,15 @@ export abstract class ConnectionSender {
     if (!entry) {
       if (id !== undefined && this.forgotten.delete(id)) {
         // Answered after we gave up: expected.
-        if ('result' in message && this.options.onLateResult) this.lateResult(message.result);
+        if ('result' in message && this.options.onLateResult) this.#lateResult(message.result);
         return;
       }
       const error = 'error' in message ? `: ${message.error.message}` : '';
       this.report(new Error(`Dropped a response for unknown request id ${JSON.stringify(id)}${error}`));
       return;
     }
-    if ('error' in message) this.settle(entry, undefined, McpError.fromWire(message.error));
-    else this.settle(entry, message.result);
+    if ('error' in message) this.#settle(entry, undefined, McpError.fromWire(message.error));
+    else this.#settle(entry, message.result);
   }
 
   /**
@@ -318,11 +318,11 @@ export abstract class ConnectionSender {
   protected handleInvalidResponse(id: RequestId | undefined, reason: string): void {
     const entry = id === undefined ? undefined : this.pending.get(id);
     this.report(new Error(`Dropped an invalid response (id ${JSON.stringify(id)}): ${reason}`));
-    if (entry) this.settle(entry, undefined, new InvalidResponseError(entry.method, reason));
+    if (entry) this.#settle(entry, undefined, new InvalidResponseError(entry.method, reason));
   }
 
   /** Observes a request about to be sent; an observer's `_meta` entries (trace context) join it. */
-  private observeOutgoing(message: JsonRpcRequest): ObservedRequest {
+  #observeOutgoing(message: JsonRpcRequest): ObservedRequest {
     const observed = new ObservedRequest(
       'client',
       message.method,
@@ -362,12 +362,12 @@ export abstract class ConnectionSender {
     this.closedError = error;
     this.deadlines.stop();
     if (this.pending.size === 0 && !othersWaiting) return undefined;
-    const failure = this.closedFailure();
-    for (const entry of [...this.pending.values()]) this.settle(entry, undefined, failure);
+    const failure = this.#closedFailure();
+    for (const entry of [...this.pending.values()]) this.#settle(entry, undefined, failure);
     return failure;
   }
 
-  private closedFailure(): ConnectionClosedError {
+  #closedFailure(): ConnectionClosedError {
     const cause = this.closedError;
     return cause
       ? new ConnectionClosedError(`The connection closed: ${cause.message}`, cause)

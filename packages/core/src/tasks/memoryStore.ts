@@ -81,7 +81,7 @@ export class InMemoryTaskStore implements TaskStore {
   private readonly pageSize: number;
   private nextSeq = 1;
   // One timer for the whole store, armed for the earliest expiry; a sweep re-arms it.
-  private readonly timer = new DeadlineTimer((now) => this.sweep(now));
+  private readonly timer = new DeadlineTimer((now) => this.#sweep(now));
 
   constructor(private readonly options: InMemoryTaskStoreOptions = {}) {
     this.maxTasks = positive(options.maxTasks, 10_000, 'maxTasks');
@@ -95,11 +95,11 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async create(request: TaskRequest, requestor: TaskRequestor, options: TaskCreateOptions): Promise<Task> {
-    this.ensureRoom(requestor);
+    this.#ensureRoom(requestor);
     const now = Date.now();
     const stamp = new Date(now).toISOString();
     const task: Task = {
-      taskId: this.newId(),
+      taskId: this.#newId(),
       status: 'working',
       createdAt: stamp,
       lastUpdatedAt: stamp,
@@ -128,12 +128,12 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async get(taskId: string, requestor: TaskRequestor): Promise<Task | undefined> {
-    const entry = this.owned(taskId, requestor);
+    const entry = this.#owned(taskId, requestor);
     return entry ? { ...entry.task } : undefined;
   }
 
   async update(taskId: string, patch: TaskPatch): Promise<Task | undefined> {
-    const entry = this.live(taskId);
+    const entry = this.#live(taskId);
     if (!entry) return undefined;
     if (isTerminalStatus(entry.task.status)) return { ...entry.task };
     const task = entry.task;
@@ -145,7 +145,7 @@ export class InMemoryTaskStore implements TaskStore {
     task.status = status;
     if (patch.statusMessage !== undefined) task.statusMessage = patch.statusMessage;
     else if (patch.status !== undefined) delete task.statusMessage;
-    this.touch(entry);
+    this.#touch(entry);
     return { ...task };
   }
 
@@ -155,15 +155,15 @@ export class InMemoryTaskStore implements TaskStore {
     outcome: TaskOutcome,
     statusMessage?: string,
   ): Promise<Task | undefined> {
-    const entry = this.live(taskId);
+    const entry = this.#live(taskId);
     if (!entry) return undefined;
     if (isTerminalStatus(entry.task.status)) return { ...entry.task };
-    this.finish(entry, status, outcome, statusMessage);
+    this.#finish(entry, status, outcome, statusMessage);
     return { ...entry.task };
   }
 
   async getResult(taskId: string, requestor: TaskRequestor): Promise<TaskOutcome | undefined> {
-    return this.owned(taskId, requestor)?.outcome;
+    return this.#owned(taskId, requestor)?.outcome;
   }
 
   async list(requestor: TaskRequestor, cursor?: string, limit?: number): Promise<TaskPage> {
@@ -186,7 +186,7 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async cancel(taskId: string, requestor: TaskRequestor, statusMessage?: string): Promise<Task> {
-    const entry = this.owned(taskId, requestor);
+    const entry = this.#owned(taskId, requestor);
     if (!entry) throw unknownTaskError(taskId);
     if (isTerminalStatus(entry.task.status)) {
       throw new McpError(
@@ -194,19 +194,19 @@ export class InMemoryTaskStore implements TaskStore {
         `Task "${taskId}" is already ${entry.task.status} and cannot be cancelled`,
       );
     }
-    this.finish(entry, 'cancelled', CANCELLED_OUTCOME, statusMessage ?? 'The task was cancelled by request');
+    this.#finish(entry, 'cancelled', CANCELLED_OUTCOME, statusMessage ?? 'The task was cancelled by request');
     return { ...entry.task };
   }
 
   async delete(taskId: string): Promise<boolean> {
     const entry = this.tasks.get(taskId);
     if (!entry) return false;
-    this.remove(entry, false);
+    this.#remove(entry, false);
     return true;
   }
 
   waitForTerminal(taskId: string, requestor: TaskRequestor, signal?: AbortSignal): Promise<Task | undefined> {
-    const entry = this.owned(taskId, requestor);
+    const entry = this.#owned(taskId, requestor);
     if (!entry) return Promise.resolve(undefined);
     if (isTerminalStatus(entry.task.status)) return Promise.resolve({ ...entry.task });
     if (signal?.aborted) return Promise.reject(signal.reason);
@@ -232,19 +232,19 @@ export class InMemoryTaskStore implements TaskStore {
 
   close(): void {
     this.timer.stop();
-    for (const entry of [...this.tasks.values()]) this.remove(entry, false);
+    for (const entry of [...this.tasks.values()]) this.#remove(entry, false);
   }
 
   // ---------------------------------------------------------------- internals
 
-  private newId(): string {
+  #newId(): string {
     let id = crypto.randomUUID();
     while (this.tasks.has(id)) id = crypto.randomUUID();
     return id;
   }
 
-  private ensureRoom(requestor: TaskRequestor): void {
-    if (this.isFull(requestor)) this.sweep(Date.now());
+  #ensureRoom(requestor: TaskRequestor): void {
+    if (this.#isFull(requestor)) this.#sweep(Date.now());
     if (this.tasks.size >= this.maxTasks) {
       throw new McpError(
         ErrorCode.InvalidRequest,
@@ -259,30 +259,30 @@ export class InMemoryTaskStore implements TaskStore {
     }
   }
 
-  private isFull(requestor: TaskRequestor): boolean {
+  #isFull(requestor: TaskRequestor): boolean {
     return (
       this.tasks.size >= this.maxTasks || (this.byRequestor.get(requestor)?.size ?? 0) >= this.maxPerRequestor
     );
   }
 
   /** The entry if it exists and has not expired (the sweeper may not have run yet). */
-  private live(taskId: string): Entry | undefined {
+  #live(taskId: string): Entry | undefined {
     const entry = this.tasks.get(taskId);
     if (!entry) return undefined;
     if (entry.expiresAt <= Date.now()) {
-      this.remove(entry, true);
+      this.#remove(entry, true);
       return undefined;
     }
     return entry;
   }
 
-  private owned(taskId: string, requestor: TaskRequestor): Entry | undefined {
+  #owned(taskId: string, requestor: TaskRequestor): Entry | undefined {
     if (typeof taskId !== 'string') return undefined;
-    const entry = this.live(taskId);
+    const entry = this.#live(taskId);
     return entry && entry.requestor === requestor ? entry : undefined;
   }
 
-  private finish(
+  #finish(
     entry: Entry,
     status: 'completed' | 'failed' | 'cancelled',
     outcome: TaskOutcome,
@@ -292,18 +292,18 @@ export class InMemoryTaskStore implements TaskStore {
     if (message !== undefined) entry.task.statusMessage = message;
     else delete entry.task.statusMessage;
     entry.outcome = outcome;
-    this.touch(entry);
+    this.#touch(entry);
     const waiters = entry.waiters;
     entry.waiters = undefined;
     if (waiters) for (const waiter of waiters) waiter({ ...entry.task });
   }
 
-  private touch(entry: Entry): void {
+  #touch(entry: Entry): void {
     entry.task.lastUpdatedAt = new Date().toISOString();
-    this.emit({ type: 'status', task: { ...entry.task }, requestor: entry.requestor });
+    this.#emit({ type: 'status', task: { ...entry.task }, requestor: entry.requestor });
   }
 
-  private remove(entry: Entry, expired: boolean): void {
+  #remove(entry: Entry, expired: boolean): void {
     const taskId = entry.task.taskId;
     if (this.tasks.get(taskId) !== entry) return;
     this.tasks.delete(taskId);
@@ -314,10 +314,10 @@ export class InMemoryTaskStore implements TaskStore {
     const waiters = entry.waiters;
     entry.waiters = undefined;
     if (waiters) for (const waiter of waiters) waiter(undefined);
-    this.emit({ type: 'deleted', taskId, expired });
+    this.#emit({ type: 'deleted', taskId, expired });
   }
 
-  private emit(event: TaskEvent): void {
+  #emit(event: TaskEvent): void {
     for (const listener of this.listeners) {
       try {
         listener(event);
@@ -328,10 +328,10 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   /** Drops expired tasks; returns the next expiry. */
-  private sweep(now: number): number {
+  #sweep(now: number): number {
     let next = Number.POSITIVE_INFINITY;
     for (const entry of [...this.tasks.values()]) {
-      if (entry.expiresAt <= now) this.remove(entry, true);
+      if (entry.expiresAt <= now) this.#remove(entry, true);
       else if (entry.expiresAt < next) next = entry.expiresAt;
     }
     return next;

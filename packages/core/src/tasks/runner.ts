@@ -104,7 +104,7 @@ export class TaskRunner<R extends RunningTask> {
    * ```
    */
   listen(): () => void {
-    return this.store.subscribe((event) => this.onStoreEvent(event));
+    return this.store.subscribe((event) => this.#onStoreEvent(event));
   }
 
   /**
@@ -199,7 +199,7 @@ export class TaskRunner<R extends RunningTask> {
     } catch (error) {
       // A handler stopped by cancellation or expiry usually throws: nothing to record or report.
       if (options.quietAfterEnd && run.terminal) return;
-      const wire = this.wireError(error, run);
+      const wire = this.#wireError(error, run);
       status = 'failed';
       outcome = { error: wire };
       message = wire.message;
@@ -213,14 +213,14 @@ export class TaskRunner<R extends RunningTask> {
   }
 
   /** The JSON-RPC error the original request would have been answered with. */
-  private wireError(error: unknown, run: R): JsonRpcErrorObject {
+  #wireError(error: unknown, run: R): JsonRpcErrorObject {
     if (error instanceof McpError) return error.toJSON();
     // Same rule as the engine: internals stay here, the peer learns only that it failed.
     this.hooks.reportError(toError(error), run);
     return { code: ErrorCode.InternalError, message: 'Internal error' };
   }
 
-  private onStoreEvent(event: TaskEvent): void {
+  #onStoreEvent(event: TaskEvent): void {
     if (event.type === 'deleted') {
       const run = this.running.get(event.taskId);
       if (!run) return;
@@ -235,12 +235,12 @@ export class TaskRunner<R extends RunningTask> {
       this.hooks.onEnd?.(run);
       this.running.delete(run.taskId);
     }
-    this.sendStatus(run, event.task);
+    this.#sendStatus(run, event.task);
     if (event.task.status === 'cancelled')
       this.abort(run, event.task.statusMessage ?? 'The task was cancelled');
   }
 
-  private sendStatus(run: R, task: Task): void {
+  #sendStatus(run: R, task: Task): void {
     try {
       const sent = this.hooks.sendStatus(run, task);
       if (sent) sent.catch((error: unknown) => this.hooks.reportError(toError(error), run));

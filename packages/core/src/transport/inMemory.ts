@@ -44,14 +44,14 @@ export class InMemoryTransport implements Transport {
 
   start(sink: MessageSink): void {
     this.sink = sink;
-    if (this.queue.length > 0) this.schedule();
+    if (this.queue.length > 0) this.#schedule();
   }
 
   send(message: JsonRpcMessage | JsonRpcMessage[], _options?: SendOptions): void {
     if (this.isClosed) throw new Error('The in-memory transport is closed');
     const peer = this.peer;
     if (!peer || peer.isClosed) throw new Error('The in-memory peer is closed');
-    peer.enqueue(this.serialize ? JSON.parse(JSON.stringify(message)) : message);
+    peer.#enqueue(this.serialize ? JSON.parse(JSON.stringify(message)) : message);
   }
 
   async close(): Promise<void> {
@@ -61,12 +61,12 @@ export class InMemoryTransport implements Transport {
     await this.peer?.close();
   }
 
-  private enqueue(message: unknown): void {
+  #enqueue(message: unknown): void {
     this.queue.push(message);
-    if (this.sink) this.schedule();
+    if (this.sink) this.#schedule();
   }
 
-  private schedule(): void {
+  #schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
     queueMicrotask(this.drain);

@@ -249,26 +249,26 @@ export class StdioClientTransport implements Transport {
     const { command, cwd } = this.options;
     let child: ChildProcess;
     try {
-      child = this.spawnChild();
+      child = this.#spawnChild();
     } catch (error) {
       const failure = spawnFailure(command, cwd, error);
-      this.finish(failure);
+      this.#finish(failure);
       return Promise.reject(failure);
     }
     this.child = child;
     this.reader = new LineReader(
       this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-      this.lineHandler(sink, command),
+      this.#lineHandler(sink, command),
     );
     // Each request leaves at once, so the server starts on it while we prepare the next one;
     // with coalesceWrites the tick's requests leave in one write (after its first, 'after-first').
     this.writer = new LineWriter(child.stdin!, {
       coalesce: this.options.coalesceWrites ?? false,
       maxQueuedChars: this.options.maxWriteQueueBytes ?? DEFAULT_MAX_WRITE_QUEUE_BYTES,
-      onOverflow: (error) => this.abort(error),
+      onOverflow: (error) => this.#abort(error),
       onLineBytes: lineBytesOf(sink),
     });
-    this.listen(child);
+    this.#listen(child);
     return new Promise((resolve, reject) => {
       child.once('spawn', () => resolve());
       // Registered after onChildError, which has already recorded the failure.
@@ -301,7 +301,7 @@ export class StdioClientTransport implements Transport {
    * Parses lines into `sink`, slowing a server that floods requests or notifications down to
    * `maxIncomingPerSecond`, and closing the connection on an oversized message.
    */
-  private lineHandler(sink: MessageSink, command: string): LineHandler {
+  #lineHandler(sink: MessageSink, command: string): LineHandler {
     const perSecond = this.options.maxIncomingPerSecond ?? DEFAULT_MAX_INCOMING_PER_SECOND;
     const limit = new IncomingRateLimit(perSecond, (error) => sink.error(error));
     const source = `the stdout of "${command}"`;
@@ -310,7 +310,7 @@ export class StdioClientTransport implements Transport {
       message: (value, extra) => {
         sink.message(value, extra);
         const pause = limit.admit(value);
-        if (pause > 0) this.pauseReading(pause);
+        if (pause > 0) this.#pauseReading(pause);
       },
     };
     // A message nested past maxJsonDepth cannot be parsed to learn which request it answers, so
@@ -320,7 +320,7 @@ export class StdioClientTransport implements Transport {
       ...paced,
       parseError: (error) => {
         if (error instanceof JsonTooDeepError) {
-          this.abort(
+          this.#abort(
             new Error(
               `The server sent a message on ${source} nested deeper than the limit of ${maxDepth} levels (maxJsonDepth)`,
             ),
@@ -334,7 +334,7 @@ export class StdioClientTransport implements Transport {
     return {
       line: (text) => lines.line(text),
       oversize: (max) =>
-        this.abort(
+        this.#abort(
           new Error(
             `The server sent a message on ${source} larger than the ${max}-byte limit (maxMessageBytes)`,
           ),
@@ -342,7 +342,7 @@ export class StdioClientTransport implements Transport {
     };
   }
 
-  private pauseReading(ms: number): void {
+  #pauseReading(ms: number): void {
     if (this.resumeTimer !== undefined || this.isClosed || this.draining) return;
     this.reader!.pause();
     this.child?.stdout?.pause();
@@ -359,11 +359,11 @@ export class StdioClientTransport implements Transport {
    * Closes the connection at once with `error` (every pending request fails with it) and stops
    * the server: a peer that broke the stream's limits cannot be talked to any more.
    */
-  private abort(error: Error): void {
+  #abort(error: Error): void {
     if (this.isClosed) return;
     this.closeRequested = true;
     const child = this.child;
-    this.finish(error);
+    this.#finish(error);
     if (!child) return;
     child.stdout?.destroy();
     child.stdin?.destroy();
@@ -375,7 +375,7 @@ export class StdioClientTransport implements Transport {
     }, grace).unref();
   }
 
-  private spawnChild(): ChildProcess {
+  #spawnChild(): ChildProcess {
     const { command, args = [], cwd } = this.options;
     const env = buildChildEnvironment(this.options.inheritEnv, this.options.env);
     const plan = planSpawn(command, args, {
@@ -394,7 +394,7 @@ export class StdioClientTransport implements Transport {
     });
   }
 
-  private listen(child: ChildProcess): void {
+  #listen(child: ChildProcess): void {
     child.on('error', this.onChildError);
     child.on('exit', this.onExit);
     child.on('close', this.onClose);
@@ -422,15 +422,15 @@ export class StdioClientTransport implements Transport {
 
   private readonly onStderrData = (chunk: Buffer): void => {
     const text = this.stderrDecoder!.write(chunk);
-    this.keepStderrTail(text);
-    if (text !== '' && this.options.onStderr) this.callStderrHook(text);
+    this.#keepStderrTail(text);
+    if (text !== '' && this.options.onStderr) this.#callStderrHook(text);
     const out = this.stderrOut!;
     // readableFlowing stays null until someone consumes the stream; writing before that would
     // buffer without bound.
     if (out.readableFlowing !== null && !out.write(chunk)) this.child?.stderr?.pause();
   };
 
-  private callStderrHook(text: string): void {
+  #callStderrHook(text: string): void {
     try {
       this.options.onStderr!(text);
     } catch (error) {
@@ -438,7 +438,7 @@ export class StdioClientTransport implements Transport {
     }
   }
 
-  private keepStderrTail(text: string): void {
+  #keepStderrTail(text: string): void {
     const joined = this.stderrTail + text;
     this.stderrTail = joined.length > STDERR_TAIL_CHARS ? joined.slice(-STDERR_TAIL_CHARS) : joined;
   }
@@ -446,7 +446,7 @@ export class StdioClientTransport implements Transport {
   private readonly onChildError = (error: Error): void => {
     if (this.child?.pid === undefined) {
       this.startFailure = spawnFailure(this.options.command, this.options.cwd, error);
-      this.finish(this.startFailure);
+      this.#finish(this.startFailure);
       this.markExited();
       return;
     }
@@ -463,7 +463,7 @@ export class StdioClientTransport implements Transport {
   private readonly onStdinError = (error: Error): void => {
     if (this.isClosed || this.stdinErrorTimer !== undefined) return;
     this.stdinErrorTimer = setTimeout(() => {
-      this.abort(
+      this.#abort(
         new ConnectionClosedError(`Could not write to the MCP server process: ${error.message}`, error),
       );
     }, STDIN_ERROR_GRACE_MS);
@@ -497,10 +497,10 @@ export class StdioClientTransport implements Transport {
     this.markExited();
     clearTimeout(this.pipeCloseTimer);
     const tail = this.stderrDecoder?.end() ?? '';
-    if (tail !== '') this.keepStderrTail(tail);
+    if (tail !== '') this.#keepStderrTail(tail);
     this.stderrOut?.end();
     const { code: exitCode, signal: exitSignal } = this.exit;
-    this.finish(
+    this.#finish(
       this.closeRequested
         ? undefined
         : exitFailure(this.options.command, exitCode, exitSignal, this.stderrTail),
@@ -511,19 +511,19 @@ export class StdioClientTransport implements Transport {
     this.closeRequested = true;
     const child = this.child;
     if (!child || this.isClosed) {
-      this.finish(undefined);
+      this.#finish(undefined);
       return;
     }
     this.writer!.end();
     const timeouts = this.options.shutdownTimeouts;
-    if (!(await this.exitsWithin(timeouts?.afterStdinClose ?? DEFAULT_GRACE_MS))) {
+    if (!(await this.#exitsWithin(timeouts?.afterStdinClose ?? DEFAULT_GRACE_MS))) {
       child.kill('SIGTERM');
-      if (!(await this.exitsWithin(timeouts?.afterSigterm ?? DEFAULT_GRACE_MS))) child.kill('SIGKILL');
+      if (!(await this.#exitsWithin(timeouts?.afterSigterm ?? DEFAULT_GRACE_MS))) child.kill('SIGKILL');
     }
     await this.finished;
   }
 
-  private exitsWithin(ms: number): Promise<boolean> {
+  #exitsWithin(ms: number): Promise<boolean> {
     if (this.exit || this.isClosed) return Promise.resolve(true);
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve(false), ms);
@@ -534,7 +534,7 @@ export class StdioClientTransport implements Transport {
     });
   }
 
-  private finish(error: Error | undefined): void {
+  #finish(error: Error | undefined): void {
     if (this.isClosed) return;
     this.isClosed = true;
     clearTimeout(this.stdinErrorTimer);

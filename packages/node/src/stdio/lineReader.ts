@@ -66,10 +66,10 @@ export class LineReader {
     while (start < bytes.length) {
       const newline = bytes.indexOf(LF, start);
       if (newline === -1) {
-        this.hold(bytes, start);
+        this.#hold(bytes, start);
         return;
       }
-      this.finishLine(bytes, start, newline);
+      this.#finishLine(bytes, start, newline);
       start = newline + 1;
       if (this.paused && start < bytes.length) {
         this.held.push(bytes.subarray(start));
@@ -106,57 +106,57 @@ export class LineReader {
     this.endPending = false;
     if (!this.discarding && this.partBytes > 0) {
       const line = Buffer.concat(this.parts, this.partBytes);
-      this.reset();
-      this.emit(line, 0, line.length);
+      this.#reset();
+      this.#emit(line, 0, line.length);
     }
-    this.reset();
+    this.#reset();
   }
 
-  private hold(bytes: Buffer, start: number): void {
+  #hold(bytes: Buffer, start: number): void {
     if (this.discarding) return;
     const length = bytes.length - start;
     if (this.partBytes + length > this.maxLineBytes) {
-      this.startDiscarding();
+      this.#startDiscarding();
       return;
     }
     this.parts.push(start === 0 ? bytes : bytes.subarray(start));
     this.partBytes += length;
   }
 
-  private finishLine(bytes: Buffer, start: number, end: number): void {
+  #finishLine(bytes: Buffer, start: number, end: number): void {
     if (this.discarding) {
       this.discarding = false;
       return;
     }
     const total = this.partBytes + (end - start);
     if (total > this.maxLineBytes) {
-      this.startDiscarding();
+      this.#startDiscarding();
       this.discarding = false;
       return;
     }
     if (this.parts.length === 0) {
-      this.emit(bytes, start, end);
+      this.#emit(bytes, start, end);
       return;
     }
     this.parts.push(bytes.subarray(start, end));
     const line = Buffer.concat(this.parts, total);
-    this.reset();
-    this.emit(line, 0, total);
+    this.#reset();
+    this.#emit(line, 0, total);
   }
 
-  private emit(bytes: Buffer, start: number, end: number): void {
+  #emit(bytes: Buffer, start: number, end: number): void {
     const stop = end > start && bytes[end - 1] === CR ? end - 1 : end;
     if (stop === start) return;
     this.handler.line(bytes.toString('utf8', start, stop));
   }
 
-  private startDiscarding(): void {
-    this.reset();
+  #startDiscarding(): void {
+    this.#reset();
     this.discarding = true;
     this.handler.oversize(this.maxLineBytes);
   }
 
-  private reset(): void {
+  #reset(): void {
     if (this.parts.length > 0) this.parts = [];
     this.partBytes = 0;
   }

@@ -132,14 +132,14 @@ export class LineWriter {
       this.queuedChars += line.length;
       const limit = this.options.maxQueuedChars;
       // The shared promise is rejected by the failure, so every waiting sender hears of it.
-      if (limit !== undefined && this.queuedChars > limit) this.overflow(limit);
+      if (limit !== undefined && this.queuedChars > limit) this.#overflow(limit);
       return shared;
     }
-    if (this.coalesce === true) this.corkUntilNextTick();
+    if (this.coalesce === true) this.#corkUntilNextTick();
     const accepted = this.stream.write(line);
     // After the tick's first line the rest of the tick is held ('after-first'; a no-op for true).
-    if (this.coalesce) this.corkUntilNextTick();
-    return accepted ? undefined : this.block();
+    if (this.coalesce) this.#corkUntilNextTick();
+    return accepted ? undefined : this.#block();
   }
 
   /** Settles once everything queued has been handed to the stream (or the writer failed). */
@@ -153,10 +153,10 @@ export class LineWriter {
    */
   end(): void {
     if (this.failure) return;
-    const rest = this.takeAll();
+    const rest = this.#takeAll();
     if (rest.length > 0) this.stream.write(rest);
     this.stream.end();
-    this.release();
+    this.#release();
     this.failure = new Error('The stdio transport is closed');
   }
 
@@ -164,21 +164,21 @@ export class LineWriter {
   fail(error: Error): void {
     if (this.failure) return;
     this.failure = error;
-    this.takeAll();
+    this.#takeAll();
     const waiters = this.waiters;
     this.waiters = undefined;
     waiters?.reject(error);
   }
 
-  private overflow(limit: number): void {
+  #overflow(limit: number): void {
     const error = new Error(
       `The peer is not reading: more than ${limit} characters wait to be written to it (maxWriteQueueBytes)`,
     );
     // Waiting senders are released, not rejected: their lines are dropped with the connection,
     // which `onOverflow` closes with this one error (rejecting would report it once per line).
     this.failure = error;
-    this.takeAll();
-    this.release();
+    this.#takeAll();
+    this.#release();
     this.options.onOverflow?.(error);
   }
 
@@ -189,7 +189,7 @@ export class LineWriter {
     this.stream.removeListener('drain', this.onDrain);
   }
 
-  private block(): Promise<void> {
+  #block(): Promise<void> {
     let resolve!: () => void;
     let reject!: (error: Error) => void;
     const promise = new Promise<void>((res, rej) => {
@@ -206,18 +206,18 @@ export class LineWriter {
   private readonly onDrain = (): void => {
     if (!this.waiters || this.failure) return;
     while (this.head < this.queue.length) {
-      if (!this.stream.write(this.takeBatch())) return;
+      if (!this.stream.write(this.#takeBatch())) return;
     }
-    this.release();
+    this.#release();
   };
 
-  private release(): void {
+  #release(): void {
     const waiters = this.waiters;
     this.waiters = undefined;
     waiters?.resolve();
   }
 
-  private takeBatch(): string {
+  #takeBatch(): string {
     const queue = this.queue;
     let end = this.head;
     let size = 0;
@@ -228,11 +228,11 @@ export class LineWriter {
     const batch = end - this.head === 1 ? queue[this.head]! : queue.slice(this.head, end).join('');
     this.head = end;
     this.queuedChars -= batch.length;
-    this.compact();
+    this.#compact();
     return batch;
   }
 
-  private takeAll(): string {
+  #takeAll(): string {
     const rest = this.head === 0 ? this.queue.join('') : this.queue.slice(this.head).join('');
     this.queue = [];
     this.head = 0;
@@ -240,7 +240,7 @@ export class LineWriter {
     return rest;
   }
 
-  private compact(): void {
+  #compact(): void {
     if (this.head === this.queue.length) {
       this.queue = [];
       this.head = 0;
@@ -252,7 +252,7 @@ export class LineWriter {
 
   // Messages produced in one tick (a burst of responses) leave in one writev instead of one
   // syscall each.
-  private corkUntilNextTick(): void {
+  #corkUntilNextTick(): void {
     if (this.corked) return;
     this.corked = true;
     this.stream.cork();

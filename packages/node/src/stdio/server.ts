@@ -108,14 +108,14 @@ export class StdioServerTransport implements Transport {
   }
 
   private async shutdown(): Promise<void> {
-    this.stopReading();
+    this.#stopReading();
     const writer = this.writer;
     if (writer) {
       await writer.idle().catch(ignore);
       writer.detach();
       this.stdout.removeListener('error', this.onStdoutError);
     }
-    this.finish(undefined);
+    this.#finish(undefined);
   }
 
   private readonly onData = (chunk: Buffer | string): void => {
@@ -124,24 +124,24 @@ export class StdioServerTransport implements Transport {
 
   private readonly onStdinEnd = (): void => {
     this.reader?.end();
-    this.stopReading();
-    this.finish(undefined);
+    this.#stopReading();
+    this.#finish(undefined);
   };
 
   private readonly onStdinError = (error: Error): void => {
-    this.stopReading();
+    this.#stopReading();
     this.writer?.fail(error);
-    this.finish(new Error(`Could not read stdin: ${error.message}`, { cause: error }));
+    this.#finish(new Error(`Could not read stdin: ${error.message}`, { cause: error }));
   };
 
   // EPIPE and friends: the client is gone, so nothing we send can arrive.
   private readonly onStdoutError = (error: Error): void => {
-    this.stopReading();
+    this.#stopReading();
     this.writer?.fail(error);
-    this.finish(new Error(`Could not write to stdout: ${error.message}`, { cause: error }));
+    this.#finish(new Error(`Could not write to stdout: ${error.message}`, { cause: error }));
   };
 
-  private stopReading(): void {
+  #stopReading(): void {
     if (!this.reading) return;
     this.reading = false;
     const stdin = this.stdin;
@@ -157,7 +157,7 @@ export class StdioServerTransport implements Transport {
     handleOf(stdin)?.unref();
   }
 
-  private finish(error: Error | undefined): void {
+  #finish(error: Error | undefined): void {
     if (this.isClosed) return;
     this.isClosed = true;
     this.sink?.closed(error);

@@ -65,13 +65,13 @@ export class CompletionFeature extends Feature {
     const value = requireString(argument.value, 'completion/complete: "argument.value"');
     const context = isRecord(params.context) ? params.context : undefined;
     const resolved = stringRecord(context?.arguments, 'completion/complete: "context.arguments"');
-    const completer = this.completerFor(ref, argumentName);
+    const completer = this.#completerFor(ref, argumentName);
     if (!completer) return toCompleteResult([]);
     const returned: CompletionValues = await completer(value, { arguments: resolved }, ctx);
     return toCompleteResult(returned);
   }
 
-  private completerFor(ref: Record<string, unknown>, argumentName: string): Completer | undefined {
+  #completerFor(ref: Record<string, unknown>, argumentName: string): Completer | undefined {
     let completers: Readonly<Record<string, Completer | undefined>>;
     if (ref.type === 'ref/prompt') {
       const name = requireString(ref.name, 'completion/complete: "ref.name"');

@@ -83,7 +83,7 @@ export class InputRecorder {
     const digest = digestOf(request);
     this.asked.push({ key, request, digest });
     return digest.then((known) => {
-      const answer = this.answerFor(key, known);
+      const answer = this.#answerFor(key, known);
       if (answer) return answer.response as R;
       throw new InputRequiredSignal(method);
     });
@@ -107,12 +107,12 @@ export class InputRecorder {
     const open: UnansweredQuestion[] = [];
     for (const { key, request, digest } of this.asked) {
       const known = await digest;
-      if (!this.answerFor(key, known)) open.push({ key, request, digest: known });
+      if (!this.#answerFor(key, known)) open.push({ key, request, digest: known });
     }
     return open;
   }
 
-  private answerFor(key: string, digest: string): RecordedAnswer | undefined {
+  #answerFor(key: string, digest: string): RecordedAnswer | undefined {
     const answer = this.answers.get(key);
     return answer?.digest === digest ? answer : undefined;
   }

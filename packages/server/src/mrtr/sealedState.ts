@@ -86,7 +86,7 @@ export class RequestStateSealer {
     this.limits = resolveLimits(limits);
   }
 
-  private keys(): Promise<SealingKey[]> {
+  #keys(): Promise<SealingKey[]> {
     if (!this.ring) this.ring = importKeyRing(this.secrets);
     return this.ring;
   }
@@ -96,7 +96,7 @@ export class RequestStateSealer {
    * state would exceed `maxStateBytes` (the answers the client sent are too large to carry).
    */
   async seal(state: RoundState): Promise<string> {
-    const [first] = await this.keys();
+    const [first] = await this.#keys();
     const issued = this.now();
     const plain = encoder.encode(JSON.stringify(toPayload(state, issued, issued + this.limits.ttlMs)));
     const header = new Uint8Array(HEADER);
@@ -134,7 +134,7 @@ export class RequestStateSealer {
     }
     const bytes = fromBase64Url(sealed);
     if (!bytes || bytes.byteLength < HEADER + IV + TAG || bytes[0] !== VERSION) throw altered();
-    const key = (await this.keys()).find((candidate) => sameId(candidate.id, bytes));
+    const key = (await this.#keys()).find((candidate) => sameId(candidate.id, bytes));
     if (!key) {
       throw invalid(
         'requestState was sealed with a key this server does not hold (rotated out, or another server)',
@@ -154,10 +154,10 @@ export class RequestStateSealer {
     } catch {
       throw altered();
     }
-    return this.check(fromPayload(JSON.parse(decoder.decode(plain))), binding);
+    return this.#check(fromPayload(JSON.parse(decoder.decode(plain))), binding);
   }
 
-  private check(opened: { state: RoundState; expires: number }, binding: StateBinding): RoundState {
+  #check(opened: { state: RoundState; expires: number }, binding: StateBinding): RoundState {
     const { state, expires } = opened;
     if (this.now() > expires) {
       throw invalid('requestState has expired; send the original request again without requestState');

@@ -125,8 +125,8 @@ export class ResourcesFeature extends Feature {
       [Method.ResourcesTemplatesList]: (params): ListResourceTemplatesResult =>
         listResult('resourceTemplates', this.templates.page(params.cursor, this.host.pageSize)),
       [Method.ResourcesRead]: (params, ctx) => this.read(params, ctx),
-      [Method.ResourcesSubscribe]: (params, ctx) => this.subscribe(params, ctx),
-      [Method.ResourcesUnsubscribe]: (params, ctx) => this.unsubscribe(params, ctx),
+      [Method.ResourcesSubscribe]: (params, ctx) => this.#subscribe(params, ctx),
+      [Method.ResourcesUnsubscribe]: (params, ctx) => this.#unsubscribe(params, ctx),
     };
   }
 
@@ -158,14 +158,14 @@ export class ResourcesFeature extends Feature {
     throw resourceNotFound(uri);
   }
 
-  private isKnown(uri: string): boolean {
+  #isKnown(uri: string): boolean {
     if (this.resources.find(uri)) return true;
     return this.templates.list().some((template) => template.state.template.match(uri) !== undefined);
   }
 
-  private subscribe(params: Record<string, unknown>, ctx: RequestContext): Record<string, never> {
+  #subscribe(params: Record<string, unknown>, ctx: RequestContext): Record<string, never> {
     const uri = requestedUri(params, Method.ResourcesSubscribe);
-    if (!this.isKnown(uri)) throw resourceNotFound(uri);
+    if (!this.#isKnown(uri)) throw resourceNotFound(uri);
     const session = ctx.session;
     if (!session.subscriptions) session.subscriptions = new Set();
     if (!session.subscriptions.has(uri) && session.subscriptions.size >= this.maxSubscriptions) {
@@ -177,7 +177,7 @@ export class ResourcesFeature extends Feature {
     return {};
   }
 
-  private unsubscribe(params: Record<string, unknown>, ctx: RequestContext): Record<string, never> {
+  #unsubscribe(params: Record<string, unknown>, ctx: RequestContext): Record<string, never> {
     const uri = requireString(params.uri, 'resources/unsubscribe: "uri"');
     ctx.session.subscriptions?.delete(uri);
     return {};

@@ -267,7 +267,7 @@ export function observedErrorType(method: string, outcome: ObservedOutcome): str
  * ```
  */
 export class SessionObservation implements ObservedSession {
-  private openedAt: number | undefined;
+  #openedAt: number | undefined;
 
   constructor(
     readonly role: ObservedRole,
@@ -289,16 +289,16 @@ export class SessionObservation implements ObservedSession {
 
   /** Tells `observer` the session opened (once). */
   open(observer: Observer): void {
-    if (this.openedAt !== undefined) return;
-    this.openedAt = performance.now();
+    if (this.#openedAt !== undefined) return;
+    this.#openedAt = performance.now();
     observer.sessionOpened?.(this);
   }
 
   /** Tells `observer` an opened session closed, with its lifetime. */
   close(observer: Observer): void {
-    if (this.openedAt === undefined) return;
-    const durationMs = performance.now() - this.openedAt;
-    this.openedAt = undefined;
+    if (this.#openedAt === undefined) return;
+    const durationMs = performance.now() - this.#openedAt;
+    this.#openedAt = undefined;
     observer.sessionClosed?.(this, durationMs);
   }
 }

@@ -115,13 +115,13 @@ export function prepareSchema(
 }
 
 class SchemaCopier {
-  private readonly foreign: ReadonlySet<string>;
+  readonly #foreign: ReadonlySet<string>;
 
   constructor(
     private readonly dialect: JsonSchemaDialect,
     private readonly options: PrepareOptions,
   ) {
-    this.foreign = FOREIGN_KEYWORDS[dialect];
+    this.#foreign = FOREIGN_KEYWORDS[dialect];
   }
 
   schema(node: unknown, path: string, depth: number): JsonSchema {
@@ -134,7 +134,7 @@ class SchemaCopier {
     const source = this.dialect === '2020-12' ? upgradeTo2020(node as SchemaObject) : (node as SchemaObject);
     const copy: SchemaObject = {};
     for (const [keyword, value] of Object.entries(source)) {
-      if (this.foreign.has(keyword)) continue;
+      if (this.#foreign.has(keyword)) continue;
       if (keyword === 'format' && !this.options.formats) continue;
       setOwn(
         copy,

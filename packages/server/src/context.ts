@@ -94,8 +94,8 @@ export interface RequestLogger {
  * ```
  */
 export class RequestContext extends BaseRequestContext {
-  private loggerInstance: RequestLogger | undefined;
-  private scopeView: RequestScope | undefined;
+  #loggerInstance: RequestLogger | undefined;
+  #scopeView: RequestScope | undefined;
   /**
    * @internal Set under 2026-07-28 for `tools/call`, `prompts/get` and `resources/read`: questions
    * to the client become input-required rounds instead of requests.
@@ -103,8 +103,8 @@ export class RequestContext extends BaseRequestContext {
   rounds: InputRounds | undefined;
 
   /** The session, once known: at once on a connection, on first use for a 2026-07-28 HTTP POST. */
-  private sessionRef: ServerSession | undefined;
-  private readonly opener: SessionOpener | undefined;
+  #sessionRef: ServerSession | undefined;
+  readonly #opener: SessionOpener | undefined;
 
   constructor(
     /** The session the request arrived on, or (a 2026-07-28 HTTP POST) what opens one when asked for. */
@@ -118,8 +118,8 @@ export class RequestContext extends BaseRequestContext {
     readonly modern?: ModernRequestParts,
   ) {
     super(request);
-    if (isOpener(session)) this.opener = session;
-    else this.sessionRef = session;
+    if (isOpener(session)) this.#opener = session;
+    else this.#sessionRef = session;
   }
 
   /**
@@ -127,8 +127,8 @@ export class RequestContext extends BaseRequestContext {
    * state). A 2026-07-28 HTTP POST makes its throwaway session only when something asks for it.
    */
   get session(): ServerSession {
-    this.sessionRef ??= this.opener!.openSession();
-    return this.sessionRef;
+    this.#sessionRef ??= this.#opener!.openSession();
+    return this.#sessionRef;
   }
 
   /**
@@ -142,8 +142,8 @@ export class RequestContext extends BaseRequestContext {
    */
   get scope(): RequestScope {
     if (this.modern) return this.modern.scope;
-    if (!this.scopeView) this.scopeView = sessionScope(this.session, this.authInfo);
-    return this.scopeView;
+    if (!this.#scopeView) this.#scopeView = sessionScope(this.session, this.authInfo);
+    return this.#scopeView;
   }
 
   /**
@@ -270,8 +270,8 @@ export class RequestContext extends BaseRequestContext {
    * ```
    */
   get log(): RequestLogger {
-    if (!this.loggerInstance) this.loggerInstance = createLogger(this);
-    return this.loggerInstance;
+    if (!this.#loggerInstance) this.#loggerInstance = createLogger(this);
+    return this.#loggerInstance;
   }
 
   /**

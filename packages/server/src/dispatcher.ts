@@ -72,21 +72,21 @@ export abstract class ServerDispatcher {
     [LISTEN, 'the server itself'],
   ]);
   private readonly notificationHandlers = new Map<string, Set<NotificationHandler>>();
-  private readonly middlewares: ServerMiddleware[] = [];
+  readonly #middlewares: ServerMiddleware[] = [];
   /**
    * The composed middleware chain; `undefined` while none is installed (the plain path). It
    * answers without a promise when every layer passes a synchronous answer through.
    */
-  private pipeline: ((ctx: ServerMiddlewareContext) => unknown) | undefined;
+  #pipeline: ((ctx: ServerMiddlewareContext) => unknown) | undefined;
   /** Methods whose handler runs {@link pipeline} itself, at its own point. */
   private readonly wrapsItself = new Set<string>();
-  private readonly sendingMiddlewares: ServerMiddleware[] = [];
+  readonly #sendingMiddlewares: ServerMiddleware[] = [];
   /** The predicates of `hideTools` middlewares, consulted when a `tools/call` is routed. */
-  private readonly toolVisibility: ToolVisibility[] = [];
+  readonly #toolVisibility: ToolVisibility[] = [];
   /** @internal The composed sending chain; `undefined` while none is installed. */
   sendPipeline: ((ctx: ServerMiddlewareContext) => Promise<unknown>) | undefined;
   /** Where a tool's input schema is found, for the `x-mcp-header` rules; set by the tools feature. */
-  private toolSchemas: ((toolName: string) => unknown) | undefined;
+  #toolSchemas: ((toolName: string) => unknown) | undefined;
 
   /** Adds capabilities implied by a feature (e.g. registering a tool implies `tools`). */
   protected abstract implyCapabilities(capabilities: ServerCapabilities): void;
@@ -174,8 +174,8 @@ export abstract class ServerDispatcher {
   dispatch(method: string, params: Record<string, unknown>, context: RequestContext): unknown {
     const handler = this.requestHandlers.get(method);
     if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-    if (this.pipeline && !this.wrapsItself.has(method)) {
-      return this.pipeline(new ServerMiddlewareContext(method, params, context.session, context));
+    if (this.#pipeline && !this.wrapsItself.has(method)) {
+      return this.#pipeline(new ServerMiddlewareContext(method, params, context.session, context));
     }
     return handler(params, context);
   }
@@ -185,24 +185,24 @@ export abstract class ServerDispatcher {
    * routing then refuses the call like a call to an unknown tool.
    */
   hidesTool(name: string, params: Record<string, unknown>, context: RequestContext): boolean {
-    if (this.toolVisibility.length === 0) return false;
+    if (this.#toolVisibility.length === 0) return false;
     const ctx = new ServerMiddlewareContext(Method.ToolsCall, params, context.session, context);
-    return this.toolVisibility.some((visible) => !visible(name, ctx));
+    return this.#toolVisibility.some((visible) => !visible(name, ctx));
   }
 
   /** @internal Names where tool input schemas are found (the tools feature calls it once). */
   provideToolHeaders(source: (toolName: string) => unknown): void {
-    this.toolSchemas = source;
+    this.#toolSchemas = source;
   }
 
   /** @internal The input schema of tool `toolName`, for the 2026-07-28 HTTP header rules. */
   toolInputSchema(toolName: string): unknown {
-    return this.toolSchemas?.(toolName);
+    return this.#toolSchemas?.(toolName);
   }
 
   /** True when a receiving middleware is installed. */
   get hasMiddleware(): boolean {
-    return this.pipeline !== undefined;
+    return this.#pipeline !== undefined;
   }
 
   /**
@@ -219,7 +219,7 @@ export abstract class ServerDispatcher {
   ): unknown {
     const ctx = new ServerMiddlewareContext(method, params, context.session, context);
     ctx.end = end;
-    return this.pipeline!(ctx);
+    return this.#pipeline!(ctx);
   }
 
   /**
@@ -270,9 +270,9 @@ export abstract class ServerDispatcher {
     if (typeof given !== 'function') throw new TypeError('server.use() needs a middleware function');
     const middleware = typeof first === 'string' ? onMethod(first, given as ServerMiddleware) : first;
     const visibility = (middleware as { [TOOL_VISIBILITY]?: ToolVisibility })[TOOL_VISIBILITY];
-    if (visibility) this.toolVisibility.push(visibility);
-    this.middlewares.push(middleware);
-    this.pipeline = composeMiddlewareSync(this.middlewares.slice(), (ctx) => this.#handle(ctx));
+    if (visibility) this.#toolVisibility.push(visibility);
+    this.#middlewares.push(middleware);
+    this.#pipeline = composeMiddlewareSync(this.#middlewares.slice(), (ctx) => this.#handle(ctx));
     return this;
   }
 
@@ -296,8 +296,8 @@ export abstract class ServerDispatcher {
   useSending(middleware: ServerMiddleware): this {
     if (typeof middleware !== 'function')
       throw new TypeError('server.useSending() needs a middleware function');
-    this.sendingMiddlewares.push(middleware);
-    this.sendPipeline = composeMiddleware(this.sendingMiddlewares.slice(), deliver);
+    this.#sendingMiddlewares.push(middleware);
+    this.sendPipeline = composeMiddleware(this.#sendingMiddlewares.slice(), deliver);
     return this;
   }
 
@@ -374,9 +374,9 @@ export abstract class ServerDispatcher {
     session: ServerSession,
     extra?: MessageExtra,
   ): void {
-    if (this.pipeline) {
+    if (this.#pipeline) {
       const ctx = new ServerMiddlewareContext(method, params, session, undefined, extra);
-      Promise.resolve(this.pipeline(ctx)).catch((error: unknown) =>
+      Promise.resolve(this.#pipeline(ctx)).catch((error: unknown) =>
         this.reportError(toError(error), session),
       );
       return;

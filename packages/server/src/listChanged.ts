@@ -49,7 +49,7 @@ export const LIST_CHANGED_NOTIFICATION: Readonly<Record<ListKind, string>> = {
  */
 export class ListChangedNotifier {
   private readonly pending = new Set<ListKind>();
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly debounceMs: number,
@@ -63,27 +63,27 @@ export class ListChangedNotifier {
   /** Records a change of `kind`; the notification goes out when the window closes. */
   changed(kind: ListKind): void {
     this.pending.add(kind);
-    if (this.timer !== undefined) return;
-    this.timer = setTimeout(() => this.#fire(), this.debounceMs);
+    if (this.#timer !== undefined) return;
+    this.#timer = setTimeout(() => this.#fire(), this.debounceMs);
     // A pending announcement must not keep a process alive that has nothing else to do.
-    (this.timer as { unref?: () => void }).unref?.();
+    (this.#timer as { unref?: () => void }).unref?.();
   }
 
   /** Sends what is pending now. */
   flushNow(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#fire();
   }
 
   /** Drops what is pending (the server is closing). */
   cancel(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
     this.pending.clear();
   }
 
   #fire(): void {
-    this.timer = undefined;
+    this.#timer = undefined;
     if (this.pending.size === 0) return;
     const kinds = [...this.pending];
     this.pending.clear();
@@ -102,23 +102,23 @@ export class ListChangedNotifier {
  * ```
  */
 export class ListChangeAnnouncer {
-  private readonly notifier: ListChangedNotifier;
+  readonly #notifier: ListChangedNotifier;
 
   constructor(
     private readonly server: Server,
     debounceMs: number,
   ) {
-    this.notifier = new ListChangedNotifier(debounceMs, (kinds) => this.#announce(kinds));
+    this.#notifier = new ListChangedNotifier(debounceMs, (kinds) => this.#announce(kinds));
   }
 
   /** Records a change of `kind`, if any session could hear of it (on any node, in a cluster). */
   changed(kind: ListKind): void {
-    if (this.server.relay || this.server.sessions.size) this.notifier.changed(kind);
+    if (this.server.relay || this.server.sessions.size) this.#notifier.changed(kind);
   }
 
   /** Drops what is pending (the server is closing). */
   cancel(): void {
-    this.notifier.cancel();
+    this.#notifier.cancel();
   }
 
   #announce(kinds: readonly ListKind[]): void {

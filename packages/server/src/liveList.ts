@@ -58,8 +58,8 @@ export interface Listed<T> {
  * ```
  */
 export class LiveList<T extends Listed<T>> implements ReadonlySet<T> {
-  private head: T | undefined = undefined;
-  private tail: T | undefined = undefined;
+  #head: T | undefined = undefined;
+  #tail: T | undefined = undefined;
   private count = 0;
 
   get size(): number {
@@ -74,10 +74,10 @@ export class LiveList<T extends Listed<T>> implements ReadonlySet<T> {
   add(value: T): this {
     if (value.listOwner === this) return this;
     value.listOwner = this;
-    value.listPrev = this.tail;
-    if (this.tail) this.tail.listNext = value;
-    else this.head = value;
-    this.tail = value;
+    value.listPrev = this.#tail;
+    if (this.#tail) this.#tail.listNext = value;
+    else this.#head = value;
+    this.#tail = value;
     this.count++;
     return this;
   }
@@ -86,9 +86,9 @@ export class LiveList<T extends Listed<T>> implements ReadonlySet<T> {
     if (value.listOwner !== this) return false;
     const { listPrev: prev, listNext: next } = value;
     if (prev) prev.listNext = next;
-    else this.head = next;
+    else this.#head = next;
     if (next) next.listPrev = prev;
-    else this.tail = prev;
+    else this.#tail = prev;
     value.listOwner = undefined;
     value.listPrev = undefined;
     value.listNext = undefined;
@@ -99,7 +99,7 @@ export class LiveList<T extends Listed<T>> implements ReadonlySet<T> {
   /** The elements present now, each skipped if it left the list before it was reached. */
   *values(): SetIterator<T> {
     const now: T[] = [];
-    for (let value = this.head; value; value = value.listNext) now.push(value);
+    for (let value = this.#head; value; value = value.listNext) now.push(value);
     for (const value of now) if (value.listOwner === this) yield value;
   }
 

@@ -142,7 +142,7 @@ function isBase36(text: string): boolean {
 export class PagedCollection<T extends PagedItem> {
   private readonly byKey = new Map<string, T>();
   private nextSeq = 1;
-  private snapshot: readonly T[] | undefined;
+  #snapshot: readonly T[] | undefined;
 
   /** @param tag the one-letter cursor tag of this list. */
   constructor(readonly tag: string) {}
@@ -167,14 +167,14 @@ export class PagedCollection<T extends PagedItem> {
   add(item: T): void {
     item.seq = this.nextSeq++;
     this.byKey.set(item.key, item);
-    this.snapshot = undefined;
+    this.#snapshot = undefined;
   }
 
   /** Removes an item; false when it was not there. */
   delete(item: T): boolean {
     if (this.byKey.get(item.key) !== item) return false;
     this.byKey.delete(item.key);
-    this.snapshot = undefined;
+    this.#snapshot = undefined;
     return true;
   }
 
@@ -182,12 +182,12 @@ export class PagedCollection<T extends PagedItem> {
   rekey(item: T, oldKey: string): void {
     if (this.byKey.get(oldKey) === item) this.byKey.delete(oldKey);
     this.byKey.set(item.key, item);
-    this.snapshot = undefined;
+    this.#snapshot = undefined;
   }
 
   /** Forgets the cached list (call after enabling, disabling or updating an item). */
   invalidate(): void {
-    this.snapshot = undefined;
+    this.#snapshot = undefined;
   }
 
   /** True when `item` is the one registered under its key. */
@@ -197,12 +197,12 @@ export class PagedCollection<T extends PagedItem> {
 
   /** The enabled items, in registration order. */
   list(): readonly T[] {
-    if (!this.snapshot) {
+    if (!this.#snapshot) {
       const items = [...this.byKey.values()].filter((item) => item.enabled);
       items.sort((a, b) => a.seq - b.seq);
-      this.snapshot = items;
+      this.#snapshot = items;
     }
-    return this.snapshot;
+    return this.#snapshot;
   }
 
   /**

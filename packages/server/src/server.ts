@@ -58,9 +58,9 @@ export class Server extends ServerDispatcher {
   private readonly liveSessions = new LiveList<ServerSession>();
   private readonly openListeners = new Set<SessionListener>();
   private readonly closeListeners = new Set<SessionListener>();
-  private roundRunner: InputRoundRunner | undefined;
-  private implied: ServerCapabilities = {};
-  private declared: ServerCapabilities | undefined;
+  #roundRunner: InputRoundRunner | undefined;
+  #implied: ServerCapabilities = {};
+  #declared: ServerCapabilities | undefined;
 
   constructor(info: Implementation, options: ServerOptions = {}) {
     super();
@@ -91,23 +91,23 @@ export class Server extends ServerDispatcher {
 
   /** @internal The runner of 2026-07-28 input-required rounds, built on first use. */
   inputRoundRunner(): InputRoundRunner {
-    if (!this.roundRunner) {
+    if (!this.#roundRunner) {
       const { requestStateKeys, requestStateLimits } = this.options;
-      this.roundRunner = new InputRoundRunner(new RequestStateSealer(requestStateKeys, requestStateLimits));
+      this.#roundRunner = new InputRoundRunner(new RequestStateSealer(requestStateKeys, requestStateLimits));
     }
-    return this.roundRunner;
+    return this.#roundRunner;
   }
 
   /** The capabilities announced to clients: the implied ones merged with the explicit ones. */
   get capabilities(): ServerCapabilities {
-    if (!this.declared) this.declared = mergeCapabilities(this.implied, this.options.capabilities);
-    return this.declared;
+    if (!this.#declared) this.#declared = mergeCapabilities(this.#implied, this.options.capabilities);
+    return this.#declared;
   }
 
   /** Adds capabilities implied by a feature (e.g. registering a tool implies `tools`). */
   protected override implyCapabilities(capabilities: ServerCapabilities): void {
-    this.implied = mergeCapabilities(this.implied, capabilities);
-    this.declared = undefined;
+    this.#implied = mergeCapabilities(this.#implied, capabilities);
+    this.#declared = undefined;
   }
 
   /**

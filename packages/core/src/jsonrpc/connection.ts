@@ -71,9 +71,9 @@ export class Connection extends ConnectionSender {
   // Renewed now and then (see MapRenewal): its churn would otherwise promote every request.
   private incoming = new Map<RequestId, IncomingRequest>();
   private readonly incomingRenewal = new MapRenewal();
-  private readonly uncancellable: ReadonlySet<string>;
+  readonly #uncancellable: ReadonlySet<string>;
   /** What the transport talks to; kept off the public surface of the connection. */
-  private readonly sink: MessageSink = {
+  readonly #sink: MessageSink = {
     message: (value, extra) => this.#receive(value, extra),
     classified: (body, extra) => this.#receiveClassified(body, extra),
     parseError: (error) => this.#receiveGarbage(error),
@@ -83,18 +83,18 @@ export class Connection extends ConnectionSender {
 
   constructor(transport: Transport, handler: ConnectionHandler, options: ConnectionOptions = {}) {
     super(transport, handler, options);
-    this.uncancellable = new Set(options.uncancellableMethods ?? ['initialize']);
+    this.#uncancellable = new Set(options.uncancellableMethods ?? ['initialize']);
     const sizes = options.observer?.messageSize;
     // Transports check for this member once per message: present only when someone listens.
     if (sizes) {
       const observer = options.observer!;
-      this.sink.size = (direction, bytes) => sizes.call(observer, direction, bytes, options.observedSession);
+      this.#sink.size = (direction, bytes) => sizes.call(observer, direction, bytes, options.observedSession);
     }
   }
 
   /** Starts the transport; messages flow from here on. */
   start(): void | Promise<void> {
-    return this.transport.start(this.sink);
+    return this.transport.start(this.#sink);
   }
 
   /** How many of the peer's requests are being handled. */
@@ -321,7 +321,7 @@ export class Connection extends ConnectionSender {
     const id = params?.requestId;
     if (id === undefined || (typeof id !== 'string' && typeof id !== 'number')) return;
     const request = this.incoming.get(id);
-    if (!request || this.uncancellable.has(request.method)) return;
+    if (!request || this.#uncancellable.has(request.method)) return;
     const reason = typeof params?.reason === 'string' ? params.reason : 'Cancelled by the peer';
     request.cancel(new CancelledByPeer(reason));
   }

@@ -22,7 +22,7 @@ const MAX_TIMER_DELAY = 2_147_483_647;
  * ```
  */
 export class DeadlineTimer {
-  private handle: ReturnType<typeof setTimeout> | undefined;
+  #handle: ReturnType<typeof setTimeout> | undefined;
   private armedAt = Number.POSITIVE_INFINITY;
 
   /** `sweep` returns the next deadline to arm for, or `Infinity` when nothing is pending. */
@@ -36,21 +36,21 @@ export class DeadlineTimer {
 
   /** Stops the timer. */
   stop(): void {
-    if (this.handle !== undefined) clearTimeout(this.handle);
-    this.handle = undefined;
+    if (this.#handle !== undefined) clearTimeout(this.#handle);
+    this.#handle = undefined;
     this.armedAt = Number.POSITIVE_INFINITY;
   }
 
   #arm(deadline: number): void {
-    if (this.handle !== undefined) clearTimeout(this.handle);
+    if (this.#handle !== undefined) clearTimeout(this.#handle);
     this.armedAt = deadline;
-    this.handle = setTimeout(this.fire, Math.min(MAX_TIMER_DELAY, Math.max(0, deadline - Date.now())));
+    this.#handle = setTimeout(this.fire, Math.min(MAX_TIMER_DELAY, Math.max(0, deadline - Date.now())));
     // A pending deadline should not keep a process alive on its own (Node and Bun have unref).
-    (this.handle as { unref?: () => void }).unref?.();
+    (this.#handle as { unref?: () => void }).unref?.();
   }
 
   private readonly fire = (): void => {
-    this.handle = undefined;
+    this.#handle = undefined;
     this.armedAt = Number.POSITIVE_INFINITY;
     const next = this.sweep(Date.now());
     if (next !== Number.POSITIVE_INFINITY) this.#arm(next);

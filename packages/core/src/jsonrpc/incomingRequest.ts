@@ -139,10 +139,10 @@ export interface BatchCollector {
  * ```
  */
 export class IncomingRequest implements CancelSource {
-  private controller: AbortController | undefined;
-  private abortReason: unknown;
+  #controller: AbortController | undefined;
+  #abortReason: unknown;
   /** Requests sent on this one's behalf with `cancelledBy` (usually none, or one). */
-  private cancelListeners: Array<(reason: unknown) => void> | undefined;
+  #cancelListeners: Array<(reason: unknown) => void> | undefined;
   private lastProgress = Number.NEGATIVE_INFINITY;
   /** True once the request was cancelled or its connection closed. No response will be sent. */
   cancelled = false;
@@ -165,11 +165,11 @@ export class IncomingRequest implements CancelSource {
 
   /** Fires when the peer cancels, the connection closes, or the request otherwise must stop. */
   get signal(): AbortSignal {
-    if (!this.controller) {
-      this.controller = new AbortController();
-      if (this.cancelled || this.aborted) this.controller.abort(this.abortReason);
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.cancelled || this.aborted) this.#controller.abort(this.#abortReason);
     }
-    return this.controller.signal;
+    return this.#controller.signal;
   }
 
   /** True once the signal fires (or would, had it been asked for): cancelled, closed or aborted. */
@@ -179,7 +179,7 @@ export class IncomingRequest implements CancelSource {
 
   /** Why the request stopped, once {@link stopped}. */
   get stopReason(): unknown {
-    return this.abortReason;
+    return this.#abortReason;
   }
 
   /**
@@ -187,15 +187,15 @@ export class IncomingRequest implements CancelSource {
    * {@link OutgoingRequestOptions.cancelledBy}). Not called if the request stopped already.
    */
   addCancelListener(listener: (reason: unknown) => void): void {
-    if (this.cancelListeners) this.cancelListeners.push(listener);
-    else this.cancelListeners = [listener];
+    if (this.#cancelListeners) this.#cancelListeners.push(listener);
+    else this.#cancelListeners = [listener];
   }
 
   removeCancelListener(listener: (reason: unknown) => void): void {
-    const listeners = this.cancelListeners;
+    const listeners = this.#cancelListeners;
     const at = listeners ? listeners.indexOf(listener) : -1;
     if (at < 0) return;
-    if (listeners!.length === 1) this.cancelListeners = undefined;
+    if (listeners!.length === 1) this.#cancelListeners = undefined;
     else listeners!.splice(at, 1);
   }
 
@@ -251,8 +251,8 @@ export class IncomingRequest implements CancelSource {
   abort(reason: unknown): void {
     if (this.cancelled || this.aborted) return;
     this.aborted = true;
-    this.abortReason = reason;
-    this.controller?.abort(reason);
+    this.#abortReason = reason;
+    this.#controller?.abort(reason);
     this.#stopListeners(reason);
   }
 
@@ -260,15 +260,15 @@ export class IncomingRequest implements CancelSource {
   cancel(reason: unknown): void {
     if (this.cancelled) return;
     this.cancelled = true;
-    this.abortReason = reason;
-    this.controller?.abort(reason);
+    this.#abortReason = reason;
+    this.#controller?.abort(reason);
     this.#stopListeners(reason);
   }
 
   #stopListeners(reason: unknown): void {
-    const listeners = this.cancelListeners;
+    const listeners = this.#cancelListeners;
     if (!listeners) return;
-    this.cancelListeners = undefined;
+    this.#cancelListeners = undefined;
     for (const listener of listeners) listener(reason);
   }
 }

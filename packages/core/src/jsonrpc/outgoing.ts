@@ -75,9 +75,9 @@ export abstract class ConnectionSender {
   private readonly pendingRenewal = new MapRenewal();
   private readonly forgotten = new Set<RequestId>();
   private readonly deadlines = new DeadlineTimer((now) => this.#sweep(now));
-  private readonly requestTimeout: number;
-  private readonly maxTotalTimeout: number;
-  private closedError: Error | undefined;
+  readonly #requestTimeout: number;
+  readonly #maxTotalTimeout: number;
+  #closedError: Error | undefined;
   /** @internal */
   protected isClosed = false;
   /** @internal */
@@ -92,8 +92,8 @@ export abstract class ConnectionSender {
     /** @internal */
     protected readonly options: ConnectionOptions,
   ) {
-    this.requestTimeout = options.requestTimeout ?? DEFAULT_TIMEOUT;
-    this.maxTotalTimeout = options.maxTotalTimeout ?? DEFAULT_MAX_TOTAL_TIMEOUT;
+    this.#requestTimeout = options.requestTimeout ?? DEFAULT_TIMEOUT;
+    this.#maxTotalTimeout = options.maxTotalTimeout ?? DEFAULT_MAX_TOTAL_TIMEOUT;
     const observer = options.observer;
     this.observer = observer;
     this.seesNotifications = !!(observer?.notificationStarted || observer?.notificationFinished);
@@ -136,8 +136,8 @@ export abstract class ConnectionSender {
 
     return new Promise<R>((resolve, reject) => {
       const now = Date.now();
-      const timeout = options.timeout ?? this.requestTimeout;
-      const maxTotalTimeout = options.maxTotalTimeout ?? this.maxTotalTimeout;
+      const timeout = options.timeout ?? this.#requestTimeout;
+      const maxTotalTimeout = options.maxTotalTimeout ?? this.#maxTotalTimeout;
       const hardDeadline = now + maxTotalTimeout;
       const onAbort = signal ? () => this.#cancelOutgoing(id, signal.reason) : undefined;
       const onCancel = source ? (reason: unknown) => this.#cancelOutgoing(id, reason) : undefined;
@@ -359,7 +359,7 @@ export abstract class ConnectionSender {
     othersWaiting: boolean,
   ): ConnectionClosedError | undefined {
     this.isClosed = true;
-    this.closedError = error;
+    this.#closedError = error;
     this.deadlines.stop();
     if (this.pending.size === 0 && !othersWaiting) return undefined;
     const failure = this.#closedFailure();
@@ -368,7 +368,7 @@ export abstract class ConnectionSender {
   }
 
   #closedFailure(): ConnectionClosedError {
-    const cause = this.closedError;
+    const cause = this.#closedError;
     return cause
       ? new ConnectionClosedError(`The connection closed: ${cause.message}`, cause)
       : new ConnectionClosedError();

@@ -31,7 +31,7 @@ export const DEFAULT_MAX_INCOMING_PER_SECOND = 2000;
  * ```
  */
 export class IncomingRateLimit {
-  private readonly budget: number;
+  readonly #budget: number;
   private windowStart = 0;
   private count = 0;
   private reported = false;
@@ -44,7 +44,7 @@ export class IncomingRateLimit {
     readonly perSecond: number,
     private readonly onThrottled: (error: Error) => void,
   ) {
-    this.budget = Math.max(1, Math.floor((perSecond * WINDOW_MS) / 1000));
+    this.#budget = Math.max(1, Math.floor((perSecond * WINDOW_MS) / 1000));
   }
 
   /**
@@ -57,7 +57,7 @@ export class IncomingRateLimit {
       this.windowStart = now;
       this.count = 0;
     }
-    if (++this.count < this.budget) return 0;
+    if (++this.count < this.#budget) return 0;
     if (!this.reported) {
       this.reported = true;
       this.onThrottled(

@@ -23,8 +23,8 @@ import { RELATED_TASK_META_KEY } from './types.js';
 
 export class DowngradeCodec implements RevisionCodec {
   readonly acceptsBatches: boolean;
-  private readonly has: Has;
-  private readonly strip: StripLists;
+  readonly #has: Has;
+  readonly #strip: StripLists;
 
   constructor(readonly version: ProtocolVersion) {
     this.acceptsBatches = version === '2025-03-26';
@@ -32,13 +32,13 @@ export class DowngradeCodec implements RevisionCodec {
     for (const feature of Object.keys(REVISION_FEATURES) as RevisionFeature[]) {
       has[feature] = revisionHas(version, feature);
     }
-    this.has = has;
-    this.strip = stripListsFor(has);
+    this.#has = has;
+    this.#strip = stripListsFor(has);
   }
 
   encodeResult(method: string, result: Record<string, unknown>): Record<string, unknown> {
     const adapted = this.#adaptResult(method, result);
-    return this.has.tasks ? adapted : this.#withoutRelatedTask(adapted);
+    return this.#has.tasks ? adapted : this.#withoutRelatedTask(adapted);
   }
 
   encodeParams(method: string, params: WireParams): WireParams | typeof NOT_IN_REVISION {
@@ -46,23 +46,23 @@ export class DowngradeCodec implements RevisionCodec {
     if (params === undefined) return params;
     const adapted = this.#adaptParams(method, params);
     if (adapted === NOT_IN_REVISION) return adapted;
-    return this.has.tasks ? adapted : this.#withoutRelatedTask(adapted);
+    return this.#has.tasks ? adapted : this.#withoutRelatedTask(adapted);
   }
 
   #hasMethod(method: string, params: WireParams): boolean {
     switch (method) {
       case 'elicitation/create':
-        return this.has.elicitation;
+        return this.#has.elicitation;
       case 'tasks/get':
       case 'tasks/result':
       case 'tasks/list':
       case 'tasks/cancel':
       case 'notifications/tasks/status':
-        return this.has.tasks;
+        return this.#has.tasks;
       case 'notifications/elicitation/complete':
-        return this.has.urlElicitation;
+        return this.#has.urlElicitation;
       case 'notifications/cancelled':
-        return this.has.optionalCancelRequestId || params?.requestId !== undefined;
+        return this.#has.optionalCancelRequestId || params?.requestId !== undefined;
       default:
         return true;
     }
@@ -88,7 +88,7 @@ export class DowngradeCodec implements RevisionCodec {
         return patchList(result, 'contents', (contents) => this.#resourceContents(contents));
       case 'roots/list':
         return patchList(result, 'roots', (root) =>
-          isRecord(root) ? without(root, this.strip.dataTypeMeta) : root,
+          isRecord(root) ? without(root, this.#strip.dataTypeMeta) : root,
         );
       case 'sampling/createMessage':
         return this.#createMessageResult(result);
@@ -104,7 +104,7 @@ export class DowngradeCodec implements RevisionCodec {
       case 'initialize':
         return this.#initializeParams(params);
       case 'tools/call':
-        return without(params, this.strip.taskParam);
+        return without(params, this.#strip.taskParam);
       case 'completion/complete':
         return this.#completeParams(params);
       case 'sampling/createMessage':
@@ -112,7 +112,7 @@ export class DowngradeCodec implements RevisionCodec {
       case 'elicitation/create':
         return this.#elicitParams(params);
       case 'notifications/progress':
-        return this.has.progressMessage ? params : without(params, ['message']);
+        return this.#has.progressMessage ? params : without(params, ['message']);
       default:
         return params;
     }
@@ -125,12 +125,12 @@ export class DowngradeCodec implements RevisionCodec {
   // --- lifecycle -------------------------------------------------------------------------------
 
   #implementation(info: Json): Json {
-    return without(info, this.strip.implementation);
+    return without(info, this.#strip.implementation);
   }
 
   #initializeResult(result: Json): Json {
     const adapted = patchObject(result, 'serverInfo', (info) => this.#implementation(info));
-    return patchObject(adapted, 'capabilities', (caps) => without(caps, this.strip.serverCapabilities));
+    return patchObject(adapted, 'capabilities', (caps) => without(caps, this.#strip.serverCapabilities));
   }
 
   #initializeParams(params: Json): Json {
@@ -139,8 +139,8 @@ export class DowngradeCodec implements RevisionCodec {
   }
 
   #clientCapabilities(caps: Json): Json {
-    let adapted = without(caps, this.strip.clientCapabilities);
-    if (this.has.capabilitySubFlags) return adapted;
+    let adapted = without(caps, this.#strip.clientCapabilities);
+    if (this.#has.capabilitySubFlags) return adapted;
     adapted = patchObject(adapted, 'sampling', (sampling) => without(sampling, ['context', 'tools']));
     const elicitation = adapted.elicitation;
     if (isRecord(elicitation)) {
@@ -154,28 +154,28 @@ export class DowngradeCodec implements RevisionCodec {
   // --- server features -------------------------------------------------------------------------
 
   #annotations(owner: Json): Json {
-    if (this.has.annotationsLastModified) return owner;
+    if (this.#has.annotationsLastModified) return owner;
     return patchObject(owner, 'annotations', (annotations) => without(annotations, ['lastModified']));
   }
 
   #tool(tool: unknown): unknown {
-    return isRecord(tool) ? without(tool, this.strip.tool) : tool;
+    return isRecord(tool) ? without(tool, this.#strip.tool) : tool;
   }
 
   #prompt(prompt: unknown): unknown {
     if (!isRecord(prompt)) return prompt;
-    const adapted = without(prompt, this.strip.prompt);
+    const adapted = without(prompt, this.#strip.prompt);
     return patchList(adapted, 'arguments', (argument) =>
-      isRecord(argument) ? without(argument, this.strip.title) : argument,
+      isRecord(argument) ? without(argument, this.#strip.title) : argument,
     );
   }
 
   #resource(resource: unknown): unknown {
-    return isRecord(resource) ? this.#annotations(without(resource, this.strip.resource)) : resource;
+    return isRecord(resource) ? this.#annotations(without(resource, this.#strip.resource)) : resource;
   }
 
   #resourceContents(contents: unknown): unknown {
-    return isRecord(contents) ? without(contents, this.strip.dataTypeMeta) : contents;
+    return isRecord(contents) ? without(contents, this.#strip.dataTypeMeta) : contents;
   }
 
   #promptMessage(message: unknown): unknown {
@@ -184,7 +184,7 @@ export class DowngradeCodec implements RevisionCodec {
 
   #callToolResult(result: Json): Json {
     let adapted = patchList(result, 'content', (block) => this.#contentBlock(block));
-    if (this.has.structuredOutput || !Object.hasOwn(adapted, 'structuredContent')) return adapted;
+    if (this.#has.structuredOutput || !Object.hasOwn(adapted, 'structuredContent')) return adapted;
     const structured = adapted.structuredContent;
     adapted = without(adapted, ['structuredContent']);
     if (structured === undefined || carriesJson(adapted.content, structured)) return adapted;
@@ -195,9 +195,9 @@ export class DowngradeCodec implements RevisionCodec {
   }
 
   #completeParams(params: Json): Json {
-    if (this.has.completionContext) return params;
+    if (this.#has.completionContext) return params;
     const adapted = without(params, ['context']);
-    return patchObject(adapted, 'ref', (ref) => without(ref, this.strip.title));
+    return patchObject(adapted, 'ref', (ref) => without(ref, this.#strip.title));
   }
 
   // --- content ---------------------------------------------------------------------------------
@@ -206,25 +206,25 @@ export class DowngradeCodec implements RevisionCodec {
     if (!isRecord(block)) return block;
     switch (block.type) {
       case 'audio':
-        if (!this.has.audioContent) return this.#audioAsText(block);
+        if (!this.#has.audioContent) return this.#audioAsText(block);
         break;
       case 'resource_link':
-        if (!this.has.resourceLinks) return this.#resourceLinkAsText(block);
-        return this.#annotations(without(block, this.strip.resourceLink));
+        if (!this.#has.resourceLinks) return this.#resourceLinkAsText(block);
+        return this.#annotations(without(block, this.#strip.resourceLink));
       case 'resource': {
         const adapted = patchObject(block, 'resource', (contents) =>
-          without(contents, this.strip.dataTypeMeta),
+          without(contents, this.#strip.dataTypeMeta),
         );
-        return this.#annotations(without(adapted, this.strip.dataTypeMeta));
+        return this.#annotations(without(adapted, this.#strip.dataTypeMeta));
       }
       case 'tool_use':
-        if (!this.has.samplingTools) return this.#toolUseAsText(block);
+        if (!this.#has.samplingTools) return this.#toolUseAsText(block);
         break;
       case 'tool_result':
-        if (!this.has.samplingTools) return this.#toolResultAsText(block);
+        if (!this.#has.samplingTools) return this.#toolResultAsText(block);
         break;
     }
-    return this.#annotations(without(block, this.strip.dataTypeMeta));
+    return this.#annotations(without(block, this.#strip.dataTypeMeta));
   }
 
   #downgradedAnnotations(block: Json): unknown {
@@ -275,7 +275,7 @@ export class DowngradeCodec implements RevisionCodec {
   // --- client features -------------------------------------------------------------------------
 
   #createMessageParams(params: Json): Json {
-    if (this.has.samplingTools) return params;
+    if (this.#has.samplingTools) return params;
     const adapted = without(params, ['tools', 'toolChoice', 'task']);
     const messages = adapted.messages;
     if (!Array.isArray(messages)) return adapted;
@@ -304,7 +304,7 @@ export class DowngradeCodec implements RevisionCodec {
   }
 
   #createMessageResult(result: Json): Json {
-    if (this.has.samplingTools) return result;
+    if (this.#has.samplingTools) return result;
     const content = result.content;
     let adapted = patch(
       result,
@@ -322,7 +322,7 @@ export class DowngradeCodec implements RevisionCodec {
   }
 
   #elicitParams(params: Json): Json | typeof NOT_IN_REVISION {
-    if (this.has.urlElicitation) return params;
+    if (this.#has.urlElicitation) return params;
     if (params.mode !== undefined && params.mode !== 'form') return NOT_IN_REVISION;
     const adapted = without(params, ['mode', 'task']);
     const schema = adapted.requestedSchema;
@@ -358,7 +358,7 @@ export class DowngradeCodec implements RevisionCodec {
   }
 
   #elicitResult(result: Json): Json {
-    if (this.has.elicitationEnums) return result;
+    if (this.#has.elicitationEnums) return result;
     // An older server never asked a multi-select question, so an array answers nothing it asked.
     return patchObject(result, 'content', (content) => {
       const arrays = Object.keys(content).filter((key) => Array.isArray(content[key]));

@@ -76,17 +76,17 @@ export class InMemoryTaskStore implements TaskStore {
   private readonly tasks = new Map<string, Entry>();
   private readonly byRequestor = new Map<TaskRequestor, Map<string, Entry>>();
   private readonly listeners = new Set<(event: TaskEvent) => void>();
-  private readonly maxTasks: number;
-  private readonly maxPerRequestor: number;
-  private readonly pageSize: number;
+  readonly #maxTasks: number;
+  readonly #maxPerRequestor: number;
+  readonly #pageSize: number;
   private nextSeq = 1;
   // One timer for the whole store, armed for the earliest expiry; a sweep re-arms it.
   private readonly timer = new DeadlineTimer((now) => this.#sweep(now));
 
   constructor(private readonly options: InMemoryTaskStoreOptions = {}) {
-    this.maxTasks = positive(options.maxTasks, 10_000, 'maxTasks');
-    this.maxPerRequestor = positive(options.maxTasksPerRequestor, 100, 'maxTasksPerRequestor');
-    this.pageSize = positive(options.pageSize, 50, 'pageSize');
+    this.#maxTasks = positive(options.maxTasks, 10_000, 'maxTasks');
+    this.#maxPerRequestor = positive(options.maxTasksPerRequestor, 100, 'maxTasksPerRequestor');
+    this.#pageSize = positive(options.pageSize, 50, 'pageSize');
   }
 
   /** How many tasks are stored (live and terminal). */
@@ -168,7 +168,7 @@ export class InMemoryTaskStore implements TaskStore {
 
   async list(requestor: TaskRequestor, cursor?: string, limit?: number): Promise<TaskPage> {
     const after = cursor === undefined ? 0 : parseTaskCursor(cursor);
-    const size = Math.max(1, Math.min(limit ?? this.pageSize, this.pageSize));
+    const size = Math.max(1, Math.min(limit ?? this.#pageSize, this.#pageSize));
     const now = Date.now();
     const tasks: Task[] = [];
     let last = 0;
@@ -245,23 +245,24 @@ export class InMemoryTaskStore implements TaskStore {
 
   #ensureRoom(requestor: TaskRequestor): void {
     if (this.#isFull(requestor)) this.#sweep(Date.now());
-    if (this.tasks.size >= this.maxTasks) {
+    if (this.tasks.size >= this.#maxTasks) {
       throw new McpError(
         ErrorCode.InvalidRequest,
-        `The task store holds its maximum of ${this.maxTasks} tasks; try again once some have expired`,
+        `The task store holds its maximum of ${this.#maxTasks} tasks; try again once some have expired`,
       );
     }
-    if ((this.byRequestor.get(requestor)?.size ?? 0) >= this.maxPerRequestor) {
+    if ((this.byRequestor.get(requestor)?.size ?? 0) >= this.#maxPerRequestor) {
       throw new McpError(
         ErrorCode.InvalidRequest,
-        `Task limit reached: at most ${this.maxPerRequestor} tasks are kept per requestor until they expire`,
+        `Task limit reached: at most ${this.#maxPerRequestor} tasks are kept per requestor until they expire`,
       );
     }
   }
 
   #isFull(requestor: TaskRequestor): boolean {
     return (
-      this.tasks.size >= this.maxTasks || (this.byRequestor.get(requestor)?.size ?? 0) >= this.maxPerRequestor
+      this.tasks.size >= this.#maxTasks ||
+      (this.byRequestor.get(requestor)?.size ?? 0) >= this.#maxPerRequestor
     );
   }
 

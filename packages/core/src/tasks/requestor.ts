@@ -114,11 +114,11 @@ export async function pollTaskUntilDone(
 
 /** A sleep that a notification can cut short. */
 class Wakeup {
-  private wakeCurrent: (() => void) | undefined;
+  #wakeCurrent: (() => void) | undefined;
   private pending = false;
 
   fire(): void {
-    if (this.wakeCurrent) this.wakeCurrent();
+    if (this.#wakeCurrent) this.#wakeCurrent();
     else this.pending = true;
   }
 
@@ -132,7 +132,7 @@ class Wakeup {
       const done = () => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        this.wakeCurrent = undefined;
+        this.#wakeCurrent = undefined;
       };
       const onAbort = () => {
         done();
@@ -142,7 +142,7 @@ class Wakeup {
         done();
         resolve();
       }, ms);
-      this.wakeCurrent = () => {
+      this.#wakeCurrent = () => {
         done();
         resolve();
       };

@@ -26,9 +26,9 @@ export interface InMemoryPairOptions {
  * ```
  */
 export class InMemoryTransport implements Transport {
-  private sink: MessageSink | undefined;
-  private peer: InMemoryTransport | undefined;
-  private readonly queue: unknown[] = [];
+  #sink: MessageSink | undefined;
+  #peer: InMemoryTransport | undefined;
+  readonly #queue: unknown[] = [];
   private scheduled = false;
   private isClosed = false;
 
@@ -39,17 +39,17 @@ export class InMemoryTransport implements Transport {
 
   /** @internal */
   link(peer: InMemoryTransport): void {
-    this.peer = peer;
+    this.#peer = peer;
   }
 
   start(sink: MessageSink): void {
-    this.sink = sink;
-    if (this.queue.length > 0) this.#schedule();
+    this.#sink = sink;
+    if (this.#queue.length > 0) this.#schedule();
   }
 
   send(message: JsonRpcMessage | JsonRpcMessage[], _options?: SendOptions): void {
     if (this.isClosed) throw new Error('The in-memory transport is closed');
-    const peer = this.peer;
+    const peer = this.#peer;
     if (!peer || peer.isClosed) throw new Error('The in-memory peer is closed');
     peer.#enqueue(this.serialize ? JSON.parse(JSON.stringify(message)) : message);
   }
@@ -57,13 +57,13 @@ export class InMemoryTransport implements Transport {
   async close(): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
-    this.sink?.closed();
-    await this.peer?.close();
+    this.#sink?.closed();
+    await this.#peer?.close();
   }
 
   #enqueue(message: unknown): void {
-    this.queue.push(message);
-    if (this.sink) this.#schedule();
+    this.#queue.push(message);
+    if (this.#sink) this.#schedule();
   }
 
   #schedule(): void {
@@ -75,9 +75,9 @@ export class InMemoryTransport implements Transport {
   // Delivers everything queued in one microtask: one callback per burst, not per message.
   private readonly drain = (): void => {
     this.scheduled = false;
-    const sink = this.sink;
+    const sink = this.#sink;
     if (!sink) return;
-    const batch = this.queue.splice(0);
+    const batch = this.#queue.splice(0);
     for (const message of batch) {
       if (this.isClosed) return;
       sink.message(message, this.extra);

@@ -41,13 +41,13 @@ export interface LineHandler {
 /** Incremental newline splitter over `Buffer` chunks. */
 export class LineReader {
   /** Chunks (or tails of chunks) of the line that is not finished yet. */
-  private parts: Buffer[] = [];
+  #parts: Buffer[] = [];
   private partBytes = 0;
   /** True while skipping the rest of an oversized line. */
   private discarding = false;
   /** Set by {@link pause}: chunks (and the rest of the current one) wait in `held`. */
   private paused = false;
-  private held: Buffer[] = [];
+  #held: Buffer[] = [];
   private endPending = false;
 
   constructor(
@@ -59,7 +59,7 @@ export class LineReader {
   push(chunk: Buffer | string): void {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
     if (this.paused) {
-      this.held.push(bytes);
+      this.#held.push(bytes);
       return;
     }
     let start = 0;
@@ -72,7 +72,7 @@ export class LineReader {
       this.#finishLine(bytes, start, newline);
       start = newline + 1;
       if (this.paused && start < bytes.length) {
-        this.held.push(bytes.subarray(start));
+        this.#held.push(bytes.subarray(start));
         return;
       }
     }
@@ -90,10 +90,10 @@ export class LineReader {
   /** Hands out the held lines (until paused again) and goes on. */
   resume(): void {
     this.paused = false;
-    const rest = this.held;
-    this.held = [];
+    const rest = this.#held;
+    this.#held = [];
     while (rest.length > 0 && !this.paused) this.push(rest.shift()!);
-    if (rest.length > 0) this.held.push(...rest);
+    if (rest.length > 0) this.#held.push(...rest);
     else if (this.endPending && !this.paused) this.end();
   }
 
@@ -105,7 +105,7 @@ export class LineReader {
     }
     this.endPending = false;
     if (!this.discarding && this.partBytes > 0) {
-      const line = Buffer.concat(this.parts, this.partBytes);
+      const line = Buffer.concat(this.#parts, this.partBytes);
       this.#reset();
       this.#emit(line, 0, line.length);
     }
@@ -119,7 +119,7 @@ export class LineReader {
       this.#startDiscarding();
       return;
     }
-    this.parts.push(start === 0 ? bytes : bytes.subarray(start));
+    this.#parts.push(start === 0 ? bytes : bytes.subarray(start));
     this.partBytes += length;
   }
 
@@ -134,12 +134,12 @@ export class LineReader {
       this.discarding = false;
       return;
     }
-    if (this.parts.length === 0) {
+    if (this.#parts.length === 0) {
       this.#emit(bytes, start, end);
       return;
     }
-    this.parts.push(bytes.subarray(start, end));
-    const line = Buffer.concat(this.parts, total);
+    this.#parts.push(bytes.subarray(start, end));
+    const line = Buffer.concat(this.#parts, total);
     this.#reset();
     this.#emit(line, 0, total);
   }
@@ -157,7 +157,7 @@ export class LineReader {
   }
 
   #reset(): void {
-    if (this.parts.length > 0) this.parts = [];
+    if (this.#parts.length > 0) this.#parts = [];
     this.partBytes = 0;
   }
 }

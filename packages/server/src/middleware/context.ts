@@ -45,7 +45,7 @@ export interface OutgoingMessage {
  * ```
  */
 export class ServerMiddlewareContext implements MiddlewareContextBase {
-  private storeMap: Map<unknown, unknown> | undefined;
+  #storeMap: Map<unknown, unknown> | undefined;
   /** @internal The end of the chain, for a handler that places the chain itself. */
   end: ((ctx: ServerMiddlewareContext) => unknown) | undefined;
 
@@ -143,8 +143,8 @@ export class ServerMiddlewareContext implements MiddlewareContextBase {
 
   /** A per-message store for values passed to the middleware behind this one. */
   get store(): Map<unknown, unknown> {
-    if (!this.storeMap) this.storeMap = new Map();
-    return this.storeMap;
+    if (!this.#storeMap) this.#storeMap = new Map();
+    return this.#storeMap;
   }
 }
 

@@ -50,7 +50,7 @@ export class InputRecorder {
   misuse: LocalError | undefined;
   // Noted when asked, before the digest is known: a Promise.all settles the handler at the first
   // rejection, and the questions issued beside it must still go out in this round.
-  private readonly asked: Array<{ key: string; request: InputRequest; digest: Promise<string> }> = [];
+  readonly #asked: Array<{ key: string; request: InputRequest; digest: Promise<string> }> = [];
 
   constructor(
     /** Answers known at the start of this run (from the state and this retry's `inputResponses`). */
@@ -72,7 +72,7 @@ export class InputRecorder {
     if (refusal) return Promise.reject(new CapabilityError(refusal));
     const key = inputKey ?? String(this.next);
     this.next++;
-    if (typeof key !== 'string' || key === '' || this.asked.some((question) => question.key === key)) {
+    if (typeof key !== 'string' || key === '' || this.#asked.some((question) => question.key === key)) {
       // Kept, so that the run fails even if its other questions would otherwise go out.
       this.misuse ??= new LocalError(
         `inputKey ${JSON.stringify(key)} must be a non-empty string used once per request`,
@@ -81,7 +81,7 @@ export class InputRecorder {
     }
     const request = { method, params };
     const digest = digestOf(request);
-    this.asked.push({ key, request, digest });
+    this.#asked.push({ key, request, digest });
     return digest.then((known) => {
       const answer = this.#answerFor(key, known);
       if (answer) return answer.response as R;
@@ -99,13 +99,13 @@ export class InputRecorder {
 
   /** How many questions this run asked (answered or not). */
   get asks(): number {
-    return this.asked.length;
+    return this.#asked.length;
   }
 
   /** The questions of this run that have no answer, in call order. */
   async unanswered(): Promise<UnansweredQuestion[]> {
     const open: UnansweredQuestion[] = [];
-    for (const { key, request, digest } of this.asked) {
+    for (const { key, request, digest } of this.#asked) {
       const known = await digest;
       if (!this.#answerFor(key, known)) open.push({ key, request, digest: known });
     }

@@ -73,8 +73,8 @@ const decoder = new TextDecoder();
  */
 export class RequestStateSealer {
   readonly limits: InputRoundLimits;
-  private readonly secrets: Uint8Array[];
-  private ring: Promise<SealingKey[]> | undefined;
+  readonly #secrets: Uint8Array[];
+  #ring: Promise<SealingKey[]> | undefined;
 
   constructor(
     keys?: readonly RequestStateKey[],
@@ -82,13 +82,13 @@ export class RequestStateSealer {
     /** The clock, in ms since the epoch (replaceable so tests can issue already-expired states). */
     private readonly now: () => number = Date.now,
   ) {
-    this.secrets = keys === undefined ? [processRequestStateSecret()] : checkRequestStateKeys(keys);
+    this.#secrets = keys === undefined ? [processRequestStateSecret()] : checkRequestStateKeys(keys);
     this.limits = resolveLimits(limits);
   }
 
   #keys(): Promise<SealingKey[]> {
-    if (!this.ring) this.ring = importKeyRing(this.secrets);
-    return this.ring;
+    if (!this.#ring) this.#ring = importKeyRing(this.#secrets);
+    return this.#ring;
   }
 
   /**

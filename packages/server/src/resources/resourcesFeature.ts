@@ -75,8 +75,8 @@ export class ResourcesFeature extends Feature {
   readonly resources = new PagedCollection<RegisteredResource>('r');
   /** The resource templates. */
   readonly templates = new PagedCollection<RegisteredResourceTemplate>('u');
-  private readonly resourceList: ItemList;
-  private readonly templateList: ItemList;
+  readonly #resourceList: ItemList;
+  readonly #templateList: ItemList;
   protected readonly capability = { resources: { subscribe: true, listChanged: true } };
 
   constructor(
@@ -85,8 +85,12 @@ export class ResourcesFeature extends Feature {
     private readonly maxSubscriptions: number,
   ) {
     super(host);
-    this.resourceList = { kind: 'resource', items: this.resources, changed: () => host.changed('resources') };
-    this.templateList = {
+    this.#resourceList = {
+      kind: 'resource',
+      items: this.resources,
+      changed: () => host.changed('resources'),
+    };
+    this.#templateList = {
       kind: 'resource template',
       items: this.templates,
       changed: (item) => host.changed('resources', item),
@@ -102,7 +106,7 @@ export class ResourcesFeature extends Feature {
   register(uri: string, config: ResourceConfig, read: ResourceReader): RegisteredResource {
     const duplicate = `A resource with URI "${uri}" is already registered`;
     return this.addItem(this.resources, 'resources', uri, duplicate, () => {
-      return new RegisteredResource(this.resourceList, uri, config, read);
+      return new RegisteredResource(this.#resourceList, uri, config, read);
     });
   }
 
@@ -114,7 +118,7 @@ export class ResourcesFeature extends Feature {
   ): RegisteredResourceTemplate {
     const duplicate = `A resource template "${uriTemplate}" is already registered`;
     return this.addItem(this.templates, 'resources', uriTemplate, duplicate, () => {
-      return new RegisteredResourceTemplate(this.templateList, uriTemplate, config, read);
+      return new RegisteredResourceTemplate(this.#templateList, uriTemplate, config, read);
     });
   }
 

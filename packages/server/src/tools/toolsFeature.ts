@@ -95,28 +95,28 @@ export class ToolsFeature extends Feature {
   protected readonly capability = { tools: { listChanged: true } };
   /** The registered tools. */
   readonly registry = new PagedCollection<RegisteredTool>('t');
-  private readonly list: ItemList;
-  private readonly context: ToolContext;
-  private firstPage: ListToolsResult | undefined;
+  readonly #list: ItemList;
+  readonly #context: ToolContext;
+  #firstPage: ListToolsResult | undefined;
 
   constructor(
     host: FeatureHost,
     private readonly options: ToolsFeatureOptions,
   ) {
     super(host);
-    this.context = {
+    this.#context = {
       validator: host.validator,
       emptyInput: prepareObjectSchema(EMPTY_INPUT_SCHEMA, 'input', host.validator, 'The empty input schema'),
     };
-    this.list = { kind: 'tool', items: this.registry, changed: () => this.#changed() };
+    this.#list = { kind: 'tool', items: this.registry, changed: () => this.#changed() };
     host.provideToolHeaders((name) => this.registry.get(name)?.definition.inputSchema);
   }
 
   /** Registers a tool (see `McpServer.tool`). */
   register(name: string, config: ToolConfig, handler: ToolHandler<any>): RegisteredTool {
-    this.firstPage = undefined;
+    this.#firstPage = undefined;
     return this.addItem(this.registry, 'tools', name, `A tool named "${name}" is already registered`, () => {
-      return new RegisteredTool(this.list, this.context, name, config, handler);
+      return new RegisteredTool(this.#list, this.#context, name, config, handler);
     });
   }
 
@@ -148,15 +148,15 @@ export class ToolsFeature extends Feature {
   }
 
   #changed(): void {
-    this.firstPage = undefined;
+    this.#firstPage = undefined;
     this.host.changed('tools');
   }
 
   #listTools(params: Record<string, unknown>): ListToolsResult {
     const cursor = params.cursor;
-    if (cursor === undefined && this.firstPage) return this.firstPage;
+    if (cursor === undefined && this.#firstPage) return this.#firstPage;
     const result: ListToolsResult = listResult('tools', this.registry.page(cursor, this.host.pageSize));
-    if (cursor === undefined) this.firstPage = result;
+    if (cursor === undefined) this.#firstPage = result;
     return result;
   }
 

@@ -117,10 +117,11 @@ export function prepareSchema(
 class SchemaCopier {
   readonly #foreign: ReadonlySet<string>;
 
-  constructor(
-    private readonly dialect: JsonSchemaDialect,
-    private readonly options: PrepareOptions,
-  ) {
+  readonly #dialect: JsonSchemaDialect;
+  readonly #options: PrepareOptions;
+  constructor(dialect: JsonSchemaDialect, options: PrepareOptions) {
+    this.#dialect = dialect;
+    this.#options = options;
     this.#foreign = FOREIGN_KEYWORDS[dialect];
   }
 
@@ -131,11 +132,11 @@ class SchemaCopier {
       // Not a schema; copied as data so the validator sees what the author wrote and can complain.
       return cloneData(node, path, depth) as JsonSchema;
     }
-    const source = this.dialect === '2020-12' ? upgradeTo2020(node as SchemaObject) : (node as SchemaObject);
+    const source = this.#dialect === '2020-12' ? upgradeTo2020(node as SchemaObject) : (node as SchemaObject);
     const copy: SchemaObject = {};
     for (const [keyword, value] of Object.entries(source)) {
       if (this.#foreign.has(keyword)) continue;
-      if (keyword === 'format' && !this.options.formats) continue;
+      if (keyword === 'format' && !this.#options.formats) continue;
       setOwn(
         copy,
         keyword,

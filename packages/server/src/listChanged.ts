@@ -51,10 +51,11 @@ export class ListChangedNotifier {
   private readonly pending = new Set<ListKind>();
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(
-    private readonly debounceMs: number,
-    private readonly flush: (kinds: readonly ListKind[]) => void,
-  ) {
+  readonly #debounceMs: number;
+  readonly #flush: (kinds: readonly ListKind[]) => void;
+  constructor(debounceMs: number, flush: (kinds: readonly ListKind[]) => void) {
+    this.#debounceMs = debounceMs;
+    this.#flush = flush;
     if (!Number.isFinite(debounceMs) || debounceMs < 0) {
       throw new RangeError(`listChangedDebounceMs must be a non-negative number (got ${debounceMs})`);
     }
@@ -64,7 +65,7 @@ export class ListChangedNotifier {
   changed(kind: ListKind): void {
     this.pending.add(kind);
     if (this.#timer !== undefined) return;
-    this.#timer = setTimeout(() => this.#fire(), this.debounceMs);
+    this.#timer = setTimeout(() => this.#fire(), this.#debounceMs);
     // A pending announcement must not keep a process alive that has nothing else to do.
     (this.#timer as { unref?: () => void }).unref?.();
   }
@@ -87,7 +88,7 @@ export class ListChangedNotifier {
     if (this.pending.size === 0) return;
     const kinds = [...this.pending];
     this.pending.clear();
-    this.flush(kinds);
+    this.#flush(kinds);
   }
 }
 
@@ -104,16 +105,15 @@ export class ListChangedNotifier {
 export class ListChangeAnnouncer {
   readonly #notifier: ListChangedNotifier;
 
-  constructor(
-    private readonly server: Server,
-    debounceMs: number,
-  ) {
+  readonly #server: Server;
+  constructor(server: Server, debounceMs: number) {
+    this.#server = server;
     this.#notifier = new ListChangedNotifier(debounceMs, (kinds) => this.#announce(kinds));
   }
 
   /** Records a change of `kind`, if any session could hear of it (on any node, in a cluster). */
   changed(kind: ListKind): void {
-    if (this.server.relay || this.server.sessions.size) this.#notifier.changed(kind);
+    if (this.#server.relay || this.#server.sessions.size) this.#notifier.changed(kind);
   }
 
   /** Drops what is pending (the server is closing). */
@@ -123,7 +123,7 @@ export class ListChangeAnnouncer {
 
   #announce(kinds: readonly ListKind[]): void {
     for (const kind of kinds) {
-      this.server.broadcast(
+      this.#server.broadcast(
         LIST_CHANGED_NOTIFICATION[kind],
         undefined,
         (session) => {
@@ -185,18 +185,23 @@ export abstract class ListedItem<State extends ItemState = ItemState> implements
   seq = 0;
   private isEnabled = true;
 
+  readonly #list: ItemList;
+  readonly #keyField: 'name' | 'uri' | 'uriTemplate';
   /** @internal Use the `McpServer` registration methods. */
   constructor(
-    private readonly list: ItemList,
+    list: ItemList,
     /** @internal Everything a request reads; replaced whole by updates. */
     public state: State,
     /** The member of the definition (and of an update) that is the key: name, URI or URI template. */
-    private readonly keyField: 'name' | 'uri' | 'uriTemplate',
-  ) {}
+    keyField: 'name' | 'uri' | 'uriTemplate',
+  ) {
+    this.#list = list;
+    this.#keyField = keyField;
+  }
 
   /** The key clients use (name, URI or URI template). */
   get key(): string {
-    return (this.state.definition as Readonly<Record<string, string>>)[this.keyField]!;
+    return (this.state.definition as Readonly<Record<string, string>>)[this.#keyField]!;
   }
 
   /** The item as its list (`tools/list`, `prompts/list`...) shows it. */
@@ -211,7 +216,7 @@ export abstract class ListedItem<State extends ItemState = ItemState> implements
 
   /** True until `remove()` is called. */
   get registered(): boolean {
-    return this.list.items.has(this);
+    return this.#list.items.has(this);
   }
 
   /** Lists the item again and serves requests for it. */
@@ -227,7 +232,7 @@ export abstract class ListedItem<State extends ItemState = ItemState> implements
   /** Unregisters the item for good (register a new one to bring it back). */
   remove(): void {
     this.isEnabled = false;
-    if (this.list.items.delete(this)) this.list.changed(this);
+    if (this.#list.items.delete(this)) this.#list.changed(this);
   }
 
   /**
@@ -240,8 +245,8 @@ export abstract class ListedItem<State extends ItemState = ItemState> implements
     runField: K,
     build: (key: string, config: State['config'], run: State[K]) => State,
   ): this {
-    const config = mergeConfig(this.state.config, changes, [this.keyField, runField]);
-    const key = (changes as Readonly<Record<string, string | undefined>>)[this.keyField] ?? this.key;
+    const config = mergeConfig(this.state.config, changes, [this.#keyField, runField]);
+    const key = (changes as Readonly<Record<string, string | undefined>>)[this.#keyField] ?? this.key;
     this.#replaceState(build(key, config, changes[runField] ?? this.state[runField]), key);
     return this;
   }
@@ -249,24 +254,24 @@ export abstract class ListedItem<State extends ItemState = ItemState> implements
   /** Swaps in an updated state (keyed `newKey`), moving the item if its key changed. */
   #replaceState(next: State, newKey: string): void {
     const oldKey = this.key;
-    const registered = this.list.items.has(this);
-    if (newKey !== oldKey && registered && this.list.items.get(newKey)) {
+    const registered = this.#list.items.has(this);
+    if (newKey !== oldKey && registered && this.#list.items.get(newKey)) {
       throw new TypeError(
-        `Cannot rename ${this.list.kind} "${oldKey}" to "${newKey}": that name is already registered`,
+        `Cannot rename ${this.#list.kind} "${oldKey}" to "${newKey}": that name is already registered`,
       );
     }
     this.state = next;
     if (!registered) return;
-    if (newKey !== oldKey) this.list.items.rekey(this, oldKey);
-    else this.list.items.invalidate();
-    this.list.changed(this);
+    if (newKey !== oldKey) this.#list.items.rekey(this, oldKey);
+    else this.#list.items.invalidate();
+    this.#list.changed(this);
   }
 
   #setEnabled(enabled: boolean): this {
-    if (this.isEnabled === enabled || !this.list.items.has(this)) return this;
+    if (this.isEnabled === enabled || !this.#list.items.has(this)) return this;
     this.isEnabled = enabled;
-    this.list.items.invalidate();
-    this.list.changed(this);
+    this.#list.items.invalidate();
+    this.#list.changed(this);
     return this;
   }
 }

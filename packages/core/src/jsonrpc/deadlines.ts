@@ -25,8 +25,11 @@ export class DeadlineTimer {
   #handle: ReturnType<typeof setTimeout> | undefined;
   private armedAt = Number.POSITIVE_INFINITY;
 
+  readonly #sweep: (now: number) => number;
   /** `sweep` returns the next deadline to arm for, or `Infinity` when nothing is pending. */
-  constructor(private readonly sweep: (now: number) => number) {}
+  constructor(sweep: (now: number) => number) {
+    this.#sweep = sweep;
+  }
 
   /** Ensures the timer fires no later than `deadline` (ms since epoch). */
   schedule(deadline: number): void {
@@ -52,7 +55,7 @@ export class DeadlineTimer {
   private readonly fire = (): void => {
     this.#handle = undefined;
     this.armedAt = Number.POSITIVE_INFINITY;
-    const next = this.sweep(Date.now());
+    const next = this.#sweep(Date.now());
     if (next !== Number.POSITIVE_INFINITY) this.#arm(next);
   };
 }

@@ -155,13 +155,16 @@ export class IncomingRequest implements CancelSource {
   /** @internal Set only when an observer is installed. */
   observed: ObservedRequest | undefined;
 
+  readonly #owner: IncomingRequestOwner;
   constructor(
-    private readonly owner: IncomingRequestOwner,
+    owner: IncomingRequestOwner,
     readonly id: RequestId,
     readonly method: string,
     readonly params: Record<string, unknown> | undefined,
     readonly extra: MessageExtra | undefined,
-  ) {}
+  ) {
+    this.#owner = owner;
+  }
 
   /** Fires when the peer cancels, the connection closes, or the request otherwise must stop. */
   get signal(): AbortSignal {
@@ -219,12 +222,12 @@ export class IncomingRequest implements CancelSource {
     if (this.done || this.progressToken === undefined) return;
     if (!(update.progress > this.lastProgress)) return;
     this.lastProgress = update.progress;
-    return this.owner.progressFor(this, update);
+    return this.#owner.progressFor(this, update);
   }
 
   /** Sends a notification that belongs to this request (HTTP carries it on this request's stream). */
   notify(method: string, params?: Record<string, unknown>): void | Promise<void> {
-    return this.owner.notifyFor(this, method, params);
+    return this.#owner.notifyFor(this, method, params);
   }
 
   /**
@@ -235,7 +238,7 @@ export class IncomingRequest implements CancelSource {
     params?: Record<string, unknown>,
     options?: OutgoingRequestOptions,
   ): Promise<R> {
-    return this.owner.requestFor<R>(this, method, params, options);
+    return this.#owner.requestFor<R>(this, method, params, options);
   }
 
   /**

@@ -36,14 +36,16 @@ export class IncomingRateLimit {
   private count = 0;
   private reported = false;
 
+  readonly #onThrottled: (error: Error) => void;
   /**
    * @param perSecond messages the peer may start per second; `Infinity` turns the limit off.
    * @param onThrottled told once per connection, the first time the peer is slowed down.
    */
   constructor(
     readonly perSecond: number,
-    private readonly onThrottled: (error: Error) => void,
+    onThrottled: (error: Error) => void,
   ) {
+    this.#onThrottled = onThrottled;
     this.#budget = Math.max(1, Math.floor((perSecond * WINDOW_MS) / 1000));
   }
 
@@ -60,7 +62,7 @@ export class IncomingRateLimit {
     if (++this.count < this.#budget) return 0;
     if (!this.reported) {
       this.reported = true;
-      this.onThrottled(
+      this.#onThrottled(
         new Error(
           `The peer sends more than ${this.perSecond} requests and notifications a second (maxIncomingPerSecond); reading from it is slowed down to that rate`,
         ),

@@ -83,7 +83,9 @@ export class InMemoryTaskStore implements TaskStore {
   // One timer for the whole store, armed for the earliest expiry; a sweep re-arms it.
   private readonly timer = new DeadlineTimer((now) => this.#sweep(now));
 
-  constructor(private readonly options: InMemoryTaskStoreOptions = {}) {
+  readonly #options: InMemoryTaskStoreOptions;
+  constructor(options: InMemoryTaskStoreOptions = {}) {
+    this.#options = options;
     this.#maxTasks = positive(options.maxTasks, 10_000, 'maxTasks');
     this.#maxPerRequestor = positive(options.maxTasksPerRequestor, 100, 'maxTasksPerRequestor');
     this.#pageSize = positive(options.pageSize, 50, 'pageSize');
@@ -323,7 +325,7 @@ export class InMemoryTaskStore implements TaskStore {
       try {
         listener(event);
       } catch (error) {
-        this.options.onError?.(toError(error));
+        this.#options.onError?.(toError(error));
       }
     }
   }

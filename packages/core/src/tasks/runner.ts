@@ -90,10 +90,12 @@ export interface TaskExecutionOptions {
 export class TaskRunner<R extends RunningTask> {
   private readonly running = new Map<string, R>();
 
-  constructor(
-    private readonly store: TaskStore,
-    private readonly hooks: TaskRunnerHooks<R>,
-  ) {}
+  readonly #store: TaskStore;
+  readonly #hooks: TaskRunnerHooks<R>;
+  constructor(store: TaskStore, hooks: TaskRunnerHooks<R>) {
+    this.#store = store;
+    this.#hooks = hooks;
+  }
 
   /**
    * Follows the store's events; returns the function that stops following them.
@@ -104,7 +106,7 @@ export class TaskRunner<R extends RunningTask> {
    * ```
    */
   listen(): () => void {
-    return this.store.subscribe((event) => this.#onStoreEvent(event));
+    return this.#store.subscribe((event) => this.#onStoreEvent(event));
   }
 
   /**
@@ -151,7 +153,7 @@ export class TaskRunner<R extends RunningTask> {
     this.running.set(run.taskId, run);
     if (requestCancelled) {
       // The peer gave up on the request (or left) before it could learn the task id.
-      await this.store.cancel(run.taskId, requestor, 'The request was cancelled').catch(() => {});
+      await this.#store.cancel(run.taskId, requestor, 'The request was cancelled').catch(() => {});
     }
     setTimeout(() => void this.execute(run, work, options), 0);
   }
@@ -166,8 +168,8 @@ export class TaskRunner<R extends RunningTask> {
    */
   abort(run: R, reason: string): void {
     run.terminal = true;
-    this.hooks.onEnd?.(run);
-    if (!run.controller.signal.aborted) run.controller.abort(this.hooks.abortError(reason));
+    this.#hooks.onEnd?.(run);
+    if (!run.controller.signal.aborted) run.controller.abort(this.#hooks.abortError(reason));
   }
 
   /**
@@ -206,9 +208,9 @@ export class TaskRunner<R extends RunningTask> {
     }
     try {
       // A task cancelled meanwhile stays cancelled: the store drops this late outcome.
-      await this.store.setResult(run.taskId, status, outcome, message);
+      await this.#store.setResult(run.taskId, status, outcome, message);
     } catch (error) {
-      this.hooks.reportError(toError(error), run);
+      this.#hooks.reportError(toError(error), run);
     }
   }
 
@@ -216,7 +218,7 @@ export class TaskRunner<R extends RunningTask> {
   #wireError(error: unknown, run: R): JsonRpcErrorObject {
     if (error instanceof McpError) return error.toJSON();
     // Same rule as the engine: internals stay here, the peer learns only that it failed.
-    this.hooks.reportError(toError(error), run);
+    this.#hooks.reportError(toError(error), run);
     return { code: ErrorCode.InternalError, message: 'Internal error' };
   }
 
@@ -229,10 +231,10 @@ export class TaskRunner<R extends RunningTask> {
       return;
     }
     const run = this.running.get(event.task.taskId);
-    if (!run || (this.hooks.concerns && !this.hooks.concerns(run, event.requestor))) return;
+    if (!run || (this.#hooks.concerns && !this.#hooks.concerns(run, event.requestor))) return;
     if (isTerminalStatus(event.task.status)) {
       run.terminal = true;
-      this.hooks.onEnd?.(run);
+      this.#hooks.onEnd?.(run);
       this.running.delete(run.taskId);
     }
     this.#sendStatus(run, event.task);
@@ -242,10 +244,10 @@ export class TaskRunner<R extends RunningTask> {
 
   #sendStatus(run: R, task: Task): void {
     try {
-      const sent = this.hooks.sendStatus(run, task);
-      if (sent) sent.catch((error: unknown) => this.hooks.reportError(toError(error), run));
+      const sent = this.#hooks.sendStatus(run, task);
+      if (sent) sent.catch((error: unknown) => this.#hooks.reportError(toError(error), run));
     } catch (error) {
-      this.hooks.reportError(toError(error), run);
+      this.#hooks.reportError(toError(error), run);
     }
   }
 }

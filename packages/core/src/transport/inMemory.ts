@@ -32,10 +32,12 @@ export class InMemoryTransport implements Transport {
   private scheduled = false;
   private isClosed = false;
 
-  constructor(
-    private readonly serialize: boolean,
-    private readonly extra: MessageExtra | undefined,
-  ) {}
+  readonly #serialize: boolean;
+  readonly #extra: MessageExtra | undefined;
+  constructor(serialize: boolean, extra: MessageExtra | undefined) {
+    this.#serialize = serialize;
+    this.#extra = extra;
+  }
 
   /** @internal */
   link(peer: InMemoryTransport): void {
@@ -51,7 +53,7 @@ export class InMemoryTransport implements Transport {
     if (this.isClosed) throw new Error('The in-memory transport is closed');
     const peer = this.#peer;
     if (!peer || peer.isClosed) throw new Error('The in-memory peer is closed');
-    peer.#enqueue(this.serialize ? JSON.parse(JSON.stringify(message)) : message);
+    peer.#enqueue(this.#serialize ? JSON.parse(JSON.stringify(message)) : message);
   }
 
   async close(): Promise<void> {
@@ -80,7 +82,7 @@ export class InMemoryTransport implements Transport {
     const batch = this.#queue.splice(0);
     for (const message of batch) {
       if (this.isClosed) return;
-      sink.message(message, this.extra);
+      sink.message(message, this.#extra);
     }
   };
 }

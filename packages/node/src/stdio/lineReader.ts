@@ -50,10 +50,12 @@ export class LineReader {
   #held: Buffer[] = [];
   private endPending = false;
 
-  constructor(
-    private readonly maxLineBytes: number,
-    private readonly handler: LineHandler,
-  ) {}
+  readonly #maxLineBytes: number;
+  readonly #handler: LineHandler;
+  constructor(maxLineBytes: number, handler: LineHandler) {
+    this.#maxLineBytes = maxLineBytes;
+    this.#handler = handler;
+  }
 
   /** Feeds one chunk. Strings (a stream with `setEncoding`) are accepted too. */
   push(chunk: Buffer | string): void {
@@ -115,7 +117,7 @@ export class LineReader {
   #hold(bytes: Buffer, start: number): void {
     if (this.discarding) return;
     const length = bytes.length - start;
-    if (this.partBytes + length > this.maxLineBytes) {
+    if (this.partBytes + length > this.#maxLineBytes) {
       this.#startDiscarding();
       return;
     }
@@ -129,7 +131,7 @@ export class LineReader {
       return;
     }
     const total = this.partBytes + (end - start);
-    if (total > this.maxLineBytes) {
+    if (total > this.#maxLineBytes) {
       this.#startDiscarding();
       this.discarding = false;
       return;
@@ -147,13 +149,13 @@ export class LineReader {
   #emit(bytes: Buffer, start: number, end: number): void {
     const stop = end > start && bytes[end - 1] === CR ? end - 1 : end;
     if (stop === start) return;
-    this.handler.line(bytes.toString('utf8', start, stop));
+    this.#handler.line(bytes.toString('utf8', start, stop));
   }
 
   #startDiscarding(): void {
     this.#reset();
     this.discarding = true;
-    this.handler.oversize(this.maxLineBytes);
+    this.#handler.oversize(this.#maxLineBytes);
   }
 
   #reset(): void {

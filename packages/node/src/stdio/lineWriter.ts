@@ -100,10 +100,11 @@ export class LineWriter {
   /** Characters in `queue` from `head` on. */
   private queuedChars = 0;
 
-  constructor(
-    private readonly stream: Writable,
-    private readonly options: LineWriterOptions = {},
-  ) {
+  readonly #stream: Writable;
+  readonly #options: LineWriterOptions;
+  constructor(stream: Writable, options: LineWriterOptions = {}) {
+    this.#stream = stream;
+    this.#options = options;
     this.#coalesce = options.coalesce ?? false;
     stream.on('drain', this.onDrain);
   }
@@ -125,18 +126,18 @@ export class LineWriter {
   write(message: unknown): undefined | Promise<void> {
     if (this.#failure) throw this.#failure;
     const line = serializeLine(message);
-    if (this.options.onLineBytes) this.options.onLineBytes(Buffer.byteLength(line));
+    if (this.#options.onLineBytes) this.#options.onLineBytes(Buffer.byteLength(line));
     if (this.#waiters) {
       const shared = this.#waiters.promise;
       this.#queue.push(line);
       this.queuedChars += line.length;
-      const limit = this.options.maxQueuedChars;
+      const limit = this.#options.maxQueuedChars;
       // The shared promise is rejected by the failure, so every waiting sender hears of it.
       if (limit !== undefined && this.queuedChars > limit) this.#overflow(limit);
       return shared;
     }
     if (this.#coalesce === true) this.#corkUntilNextTick();
-    const accepted = this.stream.write(line);
+    const accepted = this.#stream.write(line);
     // After the tick's first line the rest of the tick is held ('after-first'; a no-op for true).
     if (this.#coalesce) this.#corkUntilNextTick();
     return accepted ? undefined : this.#block();
@@ -154,8 +155,8 @@ export class LineWriter {
   end(): void {
     if (this.#failure) return;
     const rest = this.#takeAll();
-    if (rest.length > 0) this.stream.write(rest);
-    this.stream.end();
+    if (rest.length > 0) this.#stream.write(rest);
+    this.#stream.end();
     this.#release();
     this.#failure = new Error('The stdio transport is closed');
   }
@@ -179,14 +180,14 @@ export class LineWriter {
     this.#failure = error;
     this.#takeAll();
     this.#release();
-    this.options.onOverflow?.(error);
+    this.#options.onOverflow?.(error);
   }
 
   /** Removes the listener this writer added to the stream. */
   detach(): void {
     if (!this.attached) return;
     this.attached = false;
-    this.stream.removeListener('drain', this.onDrain);
+    this.#stream.removeListener('drain', this.onDrain);
   }
 
   #block(): Promise<void> {
@@ -206,7 +207,7 @@ export class LineWriter {
   private readonly onDrain = (): void => {
     if (!this.#waiters || this.#failure) return;
     while (this.head < this.#queue.length) {
-      if (!this.stream.write(this.#takeBatch())) return;
+      if (!this.#stream.write(this.#takeBatch())) return;
     }
     this.#release();
   };
@@ -255,13 +256,13 @@ export class LineWriter {
   #corkUntilNextTick(): void {
     if (this.corked) return;
     this.corked = true;
-    this.stream.cork();
+    this.#stream.cork();
     process.nextTick(this.uncork);
   }
 
   private readonly uncork = (): void => {
     this.corked = false;
-    this.stream.uncork();
+    this.#stream.uncork();
   };
 }
 

@@ -44,11 +44,10 @@ export interface CompletionSources {
 export class CompletionFeature extends Feature {
   protected readonly capability = { completions: {} };
 
-  constructor(
-    host: FeatureHost,
-    private readonly sources: CompletionSources,
-  ) {
+  readonly #sources: CompletionSources;
+  constructor(host: FeatureHost, sources: CompletionSources) {
     super(host);
+    this.#sources = sources;
   }
 
   protected handlers(): FeatureHandlers {
@@ -75,14 +74,14 @@ export class CompletionFeature extends Feature {
     let completers: Readonly<Record<string, Completer | undefined>>;
     if (ref.type === 'ref/prompt') {
       const name = requireString(ref.name, 'completion/complete: "ref.name"');
-      const prompt = this.sources.prompts?.find(name);
+      const prompt = this.#sources.prompts?.find(name);
       if (!prompt) throw invalidParams(`Unknown prompt: "${name}"`);
       completers = prompt.state.complete;
     } else if (ref.type === 'ref/resource') {
       const uri = requireString(ref.uri, 'completion/complete: "ref.uri"');
-      const template = this.sources.templates?.find(uri);
+      const template = this.#sources.templates?.find(uri);
       if (!template) {
-        if (this.sources.resources?.find(uri)) return undefined;
+        if (this.#sources.resources?.find(uri)) return undefined;
         throw invalidParams(`Unknown resource template: "${uri}"`);
       }
       completers = template.state.complete;

@@ -49,6 +49,7 @@ export class ServerMiddlewareContext implements MiddlewareContextBase {
   /** @internal The end of the chain, for a handler that places the chain itself. */
   end: ((ctx: ServerMiddlewareContext) => unknown) | undefined;
 
+  readonly #extra: MessageExtra | undefined;
   constructor(
     readonly method: string,
     /** The params; assign a new object before `next()` to change what the handler receives. */
@@ -60,10 +61,12 @@ export class ServerMiddlewareContext implements MiddlewareContextBase {
      * request on whose behalf the message goes out (`ctx.sample()`, `ctx.notify()`…), if any.
      */
     readonly request: RequestContext | undefined,
-    private readonly extra?: MessageExtra,
+    extra?: MessageExtra,
     /** @internal Set for a message the server sends. */
     readonly outgoing?: OutgoingMessage,
-  ) {}
+  ) {
+    this.#extra = extra;
+  }
 
   /** `'receive'` for what a client sent, `'send'` for what the server sends (`server.useSending`). */
   get direction(): ServerMessageDirection {
@@ -104,12 +107,12 @@ export class ServerMiddlewareContext implements MiddlewareContextBase {
 
   /** The principal, as the authorization layer set it. */
   get authInfo(): AuthInfo | undefined {
-    return this.request ? this.request.authInfo : this.extra?.authInfo;
+    return this.request ? this.request.authInfo : this.#extra?.authInfo;
   }
 
   /** What the transport said about the message (HTTP request, address, principal). */
   private get transportExtra(): MessageExtra | undefined {
-    return this.request ? this.request.request.extra : this.extra;
+    return this.request ? this.request.request.extra : this.#extra;
   }
 
   /** The peer's address as the socket reports it (never from a header), over HTTP on Node. */

@@ -52,14 +52,21 @@ export class InputRecorder {
   // rejection, and the questions issued beside it must still go out in this round.
   readonly #asked: Array<{ key: string; request: InputRequest; digest: Promise<string> }> = [];
 
+  readonly #clientCapabilities: Record<string, unknown> | undefined;
+  readonly #revision: string;
+  readonly #requestMethod: string;
   constructor(
     /** Answers known at the start of this run (from the state and this retry's `inputResponses`). */
     readonly answers: Map<string, RecordedAnswer>,
-    private readonly clientCapabilities: Record<string, unknown> | undefined,
-    private readonly revision: string,
+    clientCapabilities: Record<string, unknown> | undefined,
+    revision: string,
     /** The method of the request being answered. */
-    private readonly requestMethod: string,
-  ) {}
+    requestMethod: string,
+  ) {
+    this.#clientCapabilities = clientCapabilities;
+    this.#revision = revision;
+    this.#requestMethod = requestMethod;
+  }
 
   /**
    * Asks the client `method` with `params`: resolves with the recorded answer if this question (same
@@ -91,10 +98,10 @@ export class InputRecorder {
 
   /** Why the client cannot be asked `method` in this request, or `undefined` when it can. */
   refusal(method: string, params: Record<string, unknown> | undefined): string | undefined {
-    if (!INPUT_REQUIRED_METHODS.has(this.requestMethod))
-      return cannotAskIn(this.revision, this.requestMethod);
-    const gap = missingClientCapability(method, params, this.clientCapabilities);
-    return gap && `${gap} (revision ${this.revision}: questions go out in an input-required result)`;
+    if (!INPUT_REQUIRED_METHODS.has(this.#requestMethod))
+      return cannotAskIn(this.#revision, this.#requestMethod);
+    const gap = missingClientCapability(method, params, this.#clientCapabilities);
+    return gap && `${gap} (revision ${this.#revision}: questions go out in an input-required result)`;
   }
 
   /** How many questions this run asked (answered or not). */

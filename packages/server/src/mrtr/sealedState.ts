@@ -76,12 +76,14 @@ export class RequestStateSealer {
   readonly #secrets: Uint8Array[];
   #ring: Promise<SealingKey[]> | undefined;
 
+  readonly #now: () => number;
   constructor(
     keys?: readonly RequestStateKey[],
     limits?: Partial<InputRoundLimits>,
     /** The clock, in ms since the epoch (replaceable so tests can issue already-expired states). */
-    private readonly now: () => number = Date.now,
+    now: () => number = Date.now,
   ) {
+    this.#now = now;
     this.#secrets = keys === undefined ? [processRequestStateSecret()] : checkRequestStateKeys(keys);
     this.limits = resolveLimits(limits);
   }
@@ -97,7 +99,7 @@ export class RequestStateSealer {
    */
   async seal(state: RoundState): Promise<string> {
     const [first] = await this.#keys();
-    const issued = this.now();
+    const issued = this.#now();
     const plain = encoder.encode(JSON.stringify(toPayload(state, issued, issued + this.limits.ttlMs)));
     const header = new Uint8Array(HEADER);
     header[0] = VERSION;
@@ -159,7 +161,7 @@ export class RequestStateSealer {
 
   #check(opened: { state: RoundState; expires: number }, binding: StateBinding): RoundState {
     const { state, expires } = opened;
-    if (this.now() > expires) {
+    if (this.#now() > expires) {
       throw invalid('requestState has expired; send the original request again without requestState');
     }
     if (state.method !== binding.method) {

@@ -79,12 +79,14 @@ export class ResourcesFeature extends Feature {
   readonly #templateList: ItemList;
   protected readonly capability = { resources: { subscribe: true, listChanged: true } };
 
+  readonly #maxSubscriptions: number;
   constructor(
     host: FeatureHost,
     /** Most URIs one session may subscribe to. */
-    private readonly maxSubscriptions: number,
+    maxSubscriptions: number,
   ) {
     super(host);
+    this.#maxSubscriptions = maxSubscriptions;
     this.#resourceList = {
       kind: 'resource',
       items: this.resources,
@@ -172,9 +174,9 @@ export class ResourcesFeature extends Feature {
     if (!this.#isKnown(uri)) throw resourceNotFound(uri);
     const session = ctx.session;
     if (!session.subscriptions) session.subscriptions = new Set();
-    if (!session.subscriptions.has(uri) && session.subscriptions.size >= this.maxSubscriptions) {
+    if (!session.subscriptions.has(uri) && session.subscriptions.size >= this.#maxSubscriptions) {
       throw invalidParams(
-        `This session already has ${this.maxSubscriptions} subscriptions: unsubscribe from some first`,
+        `This session already has ${this.#maxSubscriptions} subscriptions: unsubscribe from some first`,
       );
     }
     session.subscriptions.add(uri);

@@ -99,11 +99,10 @@ export class ToolsFeature extends Feature {
   readonly #context: ToolContext;
   #firstPage: ListToolsResult | undefined;
 
-  constructor(
-    host: FeatureHost,
-    private readonly options: ToolsFeatureOptions,
-  ) {
+  readonly #options: ToolsFeatureOptions;
+  constructor(host: FeatureHost, options: ToolsFeatureOptions) {
     super(host);
+    this.#options = options;
     this.#context = {
       validator: host.validator,
       emptyInput: prepareObjectSchema(EMPTY_INPUT_SCHEMA, 'input', host.validator, 'The empty input schema'),
@@ -164,7 +163,7 @@ export class ToolsFeature extends Feature {
     const tool = this.#route(params, ctx);
     const args = (params.arguments ?? {}) as Record<string, unknown>;
     if (!this.host.hasMiddleware) return this.#dispatchCall(tool, args, params, ctx);
-    if (this.#asTask(tool, params, ctx) || this.options.execute) {
+    if (this.#asTask(tool, params, ctx) || this.#options.execute) {
       // The call runs elsewhere (a task, a subclass's executeTool): the chain wraps it whole.
       const ran = this.host.runMiddleware(Method.ToolsCall, params, ctx, (c) => {
         const routed = this.#route(c.params, ctx);
@@ -229,15 +228,15 @@ export class ToolsFeature extends Feature {
     ctx: RequestContext,
   ): unknown {
     if (this.#asTask(tool, params, ctx)) {
-      return this.options.runAsTask(tool, args, ctx, params as CallToolRequestParams);
+      return this.#options.runAsTask(tool, args, ctx, params as CallToolRequestParams);
     }
-    const execute = this.options.execute;
+    const execute = this.#options.execute;
     return execute ? execute(tool, args, ctx) : this.execute(tool, args, ctx);
   }
 
   /** Whether this call runs as a task (see {@link ToolsFeatureOptions.wantsTask}). */
   #asTask(tool: RegisteredTool, params: Record<string, unknown>, ctx: RequestContext): boolean {
-    const wants = this.options.wantsTask;
+    const wants = this.#options.wantsTask;
     return wants ? wants(tool, params, ctx) : params.task !== undefined;
   }
 
@@ -348,7 +347,7 @@ export class ToolsFeature extends Feature {
     if (!(error instanceof ToolError) && !ctx.request.cancelled && !ctx.request.aborted) {
       this.host.reportError(toError(error), ctx.session);
     }
-    return toolErrorResult(thrownErrorText(name, error, this.options.maskErrors));
+    return toolErrorResult(thrownErrorText(name, error, this.#options.maskErrors));
   }
 
   /** Checks structured output against `outputSchema`; a mismatch is the server's bug, reported. */

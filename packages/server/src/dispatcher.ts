@@ -58,20 +58,20 @@ export abstract class ServerDispatcher {
    */
   protected readonly listeners = new ListenRegistry();
   /** The method table. `initialize` and `ping` are the session's own, but pass the same dispatch. */
-  private readonly requestHandlers = new Map<string, RequestHandler>([
+  readonly #requestHandlers = new Map<string, RequestHandler>([
     [Method.Initialize, (params, ctx) => ctx.session.acceptInitialize(params)],
     [Method.Ping, answerPing],
     [DISCOVER, (_params, ctx) => discoverResult(ctx.session.server)],
     [LISTEN, (params, ctx) => answerListen(this.listeners, params, ctx)],
   ]);
   /** Methods {@link setRequestHandler} refuses, with who answers them. */
-  private readonly reserved = new Map<string, string>([
+  readonly #reserved = new Map<string, string>([
     [Method.Initialize, 'the session itself'],
     [Method.Ping, 'the session itself'],
     [DISCOVER, 'the server itself'],
     [LISTEN, 'the server itself'],
   ]);
-  private readonly notificationHandlers = new Map<string, Set<NotificationHandler>>();
+  readonly #notificationHandlers = new Map<string, Set<NotificationHandler>>();
   readonly #middlewares: ServerMiddleware[] = [];
   /**
    * The composed middleware chain; `undefined` while none is installed (the plain path). It
@@ -79,7 +79,7 @@ export abstract class ServerDispatcher {
    */
   #pipeline: ((ctx: ServerMiddlewareContext) => unknown) | undefined;
   /** Methods whose handler runs {@link pipeline} itself, at its own point. */
-  private readonly wrapsItself = new Set<string>();
+  readonly #wrapsItself = new Set<string>();
   readonly #sendingMiddlewares: ServerMiddleware[] = [];
   /** The predicates of `hideTools` middlewares, consulted when a `tools/call` is routed. */
   readonly #toolVisibility: ToolVisibility[] = [];
@@ -114,9 +114,9 @@ export abstract class ServerDispatcher {
     handler: RequestHandler,
   ): void;
   setRequestHandler(method: string, handler: RequestHandler | MethodHandler<any>): void {
-    const owner = this.reserved.get(method);
+    const owner = this.#reserved.get(method);
     if (owner) throw new TypeError(`"${method}" is answered by ${owner} and cannot be overridden`);
-    this.requestHandlers.set(method, handler as RequestHandler);
+    this.#requestHandlers.set(method, handler as RequestHandler);
   }
 
   /**
@@ -134,7 +134,7 @@ export abstract class ServerDispatcher {
    */
   provide(capabilities: ServerCapabilities, handlers: Readonly<Record<string, RequestHandler>>): void {
     this.implyCapabilities(capabilities);
-    for (const [method, handler] of Object.entries(handlers)) this.requestHandlers.set(method, handler);
+    for (const [method, handler] of Object.entries(handlers)) this.#requestHandlers.set(method, handler);
   }
 
   /**
@@ -152,12 +152,12 @@ export abstract class ServerDispatcher {
    * ```
    */
   protected reserveMethods(methods: Iterable<string>, owner: string): void {
-    for (const method of methods) this.reserved.set(method, owner);
+    for (const method of methods) this.#reserved.set(method, owner);
   }
 
   /** The handler of a method, if any. */
   requestHandler(method: string): RequestHandler | undefined {
-    return this.requestHandlers.get(method);
+    return this.#requestHandlers.get(method);
   }
 
   /**
@@ -172,9 +172,9 @@ export abstract class ServerDispatcher {
    * ```
    */
   dispatch(method: string, params: Record<string, unknown>, context: RequestContext): unknown {
-    const handler = this.requestHandlers.get(method);
+    const handler = this.#requestHandlers.get(method);
     if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-    if (this.#pipeline && !this.wrapsItself.has(method)) {
+    if (this.#pipeline && !this.#wrapsItself.has(method)) {
       return this.#pipeline(new ServerMiddlewareContext(method, params, context.session, context));
     }
     return handler(params, context);
@@ -237,7 +237,7 @@ export abstract class ServerDispatcher {
    * ```
    */
   protected placesMiddleware(methods: Iterable<string>): void {
-    for (const method of methods) this.wrapsItself.add(method);
+    for (const method of methods) this.#wrapsItself.add(method);
   }
 
   /**
@@ -308,7 +308,7 @@ export abstract class ServerDispatcher {
       this.#runListeners(ctx.method, ctx.params, ctx.session);
       return undefined;
     }
-    return this.requestHandlers.get(ctx.method)!(ctx.params, ctx.request);
+    return this.#requestHandlers.get(ctx.method)!(ctx.params, ctx.request);
   }
 
   /**
@@ -331,10 +331,10 @@ export abstract class ServerDispatcher {
     handler: NotificationHandler,
   ): () => void;
   onNotification(method: string, handler: NotificationHandler | MethodNotificationHandler<any>): () => void {
-    let handlers = this.notificationHandlers.get(method);
+    let handlers = this.#notificationHandlers.get(method);
     if (!handlers) {
       handlers = new Set();
-      this.notificationHandlers.set(method, handlers);
+      this.#notificationHandlers.set(method, handlers);
     }
     const listener = handler as NotificationHandler;
     handlers.add(listener);
@@ -364,7 +364,7 @@ export abstract class ServerDispatcher {
     method: string,
     handler: NotificationHandler | MethodNotificationHandler<any>,
   ): void {
-    this.notificationHandlers.set(method, new Set([handler as NotificationHandler]));
+    this.#notificationHandlers.set(method, new Set([handler as NotificationHandler]));
   }
 
   /** @internal Runs the listeners of a notification a session received. */
@@ -385,7 +385,7 @@ export abstract class ServerDispatcher {
   }
 
   #runListeners(method: string, params: Record<string, unknown>, session: ServerSession): void {
-    const handlers = this.notificationHandlers.get(method);
+    const handlers = this.#notificationHandlers.get(method);
     if (handlers) for (const handler of handlers) this.safely(() => handler(params, session), session);
   }
 

@@ -48,7 +48,7 @@ export const LIST_CHANGED_NOTIFICATION: Readonly<Record<ListKind, string>> = {
  * ```
  */
 export class ListChangedNotifier {
-  private readonly pending = new Set<ListKind>();
+  readonly #pending = new Set<ListKind>();
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   readonly #debounceMs: number;
@@ -63,7 +63,7 @@ export class ListChangedNotifier {
 
   /** Records a change of `kind`; the notification goes out when the window closes. */
   changed(kind: ListKind): void {
-    this.pending.add(kind);
+    this.#pending.add(kind);
     if (this.#timer !== undefined) return;
     this.#timer = setTimeout(() => this.#fire(), this.#debounceMs);
     // A pending announcement must not keep a process alive that has nothing else to do.
@@ -80,14 +80,14 @@ export class ListChangedNotifier {
   cancel(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.pending.clear();
+    this.#pending.clear();
   }
 
   #fire(): void {
     this.#timer = undefined;
-    if (this.pending.size === 0) return;
-    const kinds = [...this.pending];
-    this.pending.clear();
+    if (this.#pending.size === 0) return;
+    const kinds = [...this.#pending];
+    this.#pending.clear();
     this.#flush(kinds);
   }
 }
@@ -183,7 +183,7 @@ export interface ItemState {
 export abstract class ListedItem<State extends ItemState = ItemState> implements PagedItem {
   /** Registration order, set by the collection (list paging reads it). */
   seq = 0;
-  private isEnabled = true;
+  #isEnabled = true;
 
   readonly #list: ItemList;
   readonly #keyField: 'name' | 'uri' | 'uriTemplate';
@@ -211,7 +211,7 @@ export abstract class ListedItem<State extends ItemState = ItemState> implements
 
   /** False after `disable()` and after `remove()`. */
   get enabled(): boolean {
-    return this.isEnabled;
+    return this.#isEnabled;
   }
 
   /** True until `remove()` is called. */
@@ -231,7 +231,7 @@ export abstract class ListedItem<State extends ItemState = ItemState> implements
 
   /** Unregisters the item for good (register a new one to bring it back). */
   remove(): void {
-    this.isEnabled = false;
+    this.#isEnabled = false;
     if (this.#list.items.delete(this)) this.#list.changed(this);
   }
 
@@ -268,8 +268,8 @@ export abstract class ListedItem<State extends ItemState = ItemState> implements
   }
 
   #setEnabled(enabled: boolean): this {
-    if (this.isEnabled === enabled || !this.#list.items.has(this)) return this;
-    this.isEnabled = enabled;
+    if (this.#isEnabled === enabled || !this.#list.items.has(this)) return this;
+    this.#isEnabled = enabled;
     this.#list.items.invalidate();
     this.#list.changed(this);
     return this;

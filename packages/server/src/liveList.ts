@@ -60,10 +60,10 @@ export interface Listed<T> {
 export class LiveList<T extends Listed<T>> implements ReadonlySet<T> {
   #head: T | undefined = undefined;
   #tail: T | undefined = undefined;
-  private count = 0;
+  #count = 0;
 
   get size(): number {
-    return this.count;
+    return this.#count;
   }
 
   has(value: T): boolean {
@@ -78,7 +78,7 @@ export class LiveList<T extends Listed<T>> implements ReadonlySet<T> {
     if (this.#tail) this.#tail.listNext = value;
     else this.#head = value;
     this.#tail = value;
-    this.count++;
+    this.#count++;
     return this;
   }
 
@@ -92,7 +92,7 @@ export class LiveList<T extends Listed<T>> implements ReadonlySet<T> {
     value.listOwner = undefined;
     value.listPrev = undefined;
     value.listNext = undefined;
-    this.count--;
+    this.#count--;
     return true;
   }
 

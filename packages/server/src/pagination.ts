@@ -140,8 +140,8 @@ function isBase36(text: string): boolean {
  * ```
  */
 export class PagedCollection<T extends PagedItem> {
-  private readonly byKey = new Map<string, T>();
-  private nextSeq = 1;
+  readonly #byKey = new Map<string, T>();
+  #nextSeq = 1;
   #snapshot: readonly T[] | undefined;
 
   /** @param tag the one-letter cursor tag of this list. */
@@ -149,39 +149,39 @@ export class PagedCollection<T extends PagedItem> {
 
   /** Every item, enabled or not. */
   get size(): number {
-    return this.byKey.size;
+    return this.#byKey.size;
   }
 
   /** The item with `key`, enabled or not. */
   get(key: string): T | undefined {
-    return this.byKey.get(key);
+    return this.#byKey.get(key);
   }
 
   /** The enabled item with `key`: what a client may use. */
   find(key: string): T | undefined {
-    const item = this.byKey.get(key);
+    const item = this.#byKey.get(key);
     return item?.enabled ? item : undefined;
   }
 
   /** Adds an item at the end of the list. The caller checked the key is free. */
   add(item: T): void {
-    item.seq = this.nextSeq++;
-    this.byKey.set(item.key, item);
+    item.seq = this.#nextSeq++;
+    this.#byKey.set(item.key, item);
     this.#snapshot = undefined;
   }
 
   /** Removes an item; false when it was not there. */
   delete(item: T): boolean {
-    if (this.byKey.get(item.key) !== item) return false;
-    this.byKey.delete(item.key);
+    if (this.#byKey.get(item.key) !== item) return false;
+    this.#byKey.delete(item.key);
     this.#snapshot = undefined;
     return true;
   }
 
   /** Moves an item to a new key, keeping its place in the list. */
   rekey(item: T, oldKey: string): void {
-    if (this.byKey.get(oldKey) === item) this.byKey.delete(oldKey);
-    this.byKey.set(item.key, item);
+    if (this.#byKey.get(oldKey) === item) this.#byKey.delete(oldKey);
+    this.#byKey.set(item.key, item);
     this.#snapshot = undefined;
   }
 
@@ -192,13 +192,13 @@ export class PagedCollection<T extends PagedItem> {
 
   /** True when `item` is the one registered under its key. */
   has(item: T): boolean {
-    return this.byKey.get(item.key) === item;
+    return this.#byKey.get(item.key) === item;
   }
 
   /** The enabled items, in registration order. */
   list(): readonly T[] {
     if (!this.#snapshot) {
-      const items = [...this.byKey.values()].filter((item) => item.enabled);
+      const items = [...this.#byKey.values()].filter((item) => item.enabled);
       items.sort((a, b) => a.seq - b.seq);
       this.#snapshot = items;
     }

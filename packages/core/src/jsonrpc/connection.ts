@@ -69,8 +69,8 @@ export class Connection extends ConnectionSender {
   // the published class failing its own implements clause. Passing `this` as the owner checks it.
 
   // Renewed now and then (see MapRenewal): its churn would otherwise promote every request.
-  private incoming = new Map<RequestId, IncomingRequest>();
-  private readonly incomingRenewal = new MapRenewal();
+  #incoming = new Map<RequestId, IncomingRequest>();
+  readonly #incomingRenewal = new MapRenewal();
   readonly #uncancellable: ReadonlySet<string>;
   /** What the transport talks to; kept off the public surface of the connection. */
   readonly #sink: MessageSink = {
@@ -99,7 +99,7 @@ export class Connection extends ConnectionSender {
 
   /** How many of the peer's requests are being handled. */
   get inFlightCount(): number {
-    return this.incoming.size;
+    return this.#incoming.size;
   }
 
   /** Closes the transport. Pending requests fail with {@link ConnectionClosedError}. */
@@ -199,7 +199,7 @@ export class Connection extends ConnectionSender {
   }
 
   #handleRequest(message: JsonRpcRequest, extra: MessageExtra | undefined, batch?: BatchCollector): void {
-    if (this.incoming.has(message.id)) {
+    if (this.#incoming.has(message.id)) {
       const reason = `Invalid Request: id ${JSON.stringify(message.id)} is already in use by a request in flight`;
       this.#reply(errorResponse(message.id, ErrorCode.InvalidRequest, reason), batch);
       return;
@@ -210,7 +210,7 @@ export class Connection extends ConnectionSender {
       request.batch = batch;
       batch.pending++;
     }
-    this.incoming.set(message.id, request);
+    this.#incoming.set(message.id, request);
     let result: unknown;
     try {
       result = this.observer ? this.#runObserved(request) : this.handler.onRequest(request);
@@ -231,7 +231,7 @@ export class Connection extends ConnectionSender {
   /** Refuses `message` when the peer already has `maxIncomingRequests` requests in flight. */
   #overIncomingLimit(message: JsonRpcRequest, batch: BatchCollector | undefined): boolean {
     const limit = this.options.maxIncomingRequests;
-    if (limit === undefined || this.incoming.size < limit) return false;
+    if (limit === undefined || this.#incoming.size < limit) return false;
     const reason = `Too many requests in flight: ${limit} are being handled already (maxIncomingRequests); try again later`;
     this.#reply(errorResponse(message.id, ErrorCode.InternalError, reason), batch);
     return true;
@@ -268,8 +268,8 @@ export class Connection extends ConnectionSender {
   #finish(request: IncomingRequest): boolean {
     if (request.done) return false;
     request.done = true;
-    this.incoming.delete(request.id);
-    this.incoming = this.incomingRenewal.after(this.incoming);
+    this.#incoming.delete(request.id);
+    this.#incoming = this.#incomingRenewal.after(this.#incoming);
     if (request.cancelled || this.isClosed) {
       const observed = request.observed;
       if (observed) {
@@ -320,7 +320,7 @@ export class Connection extends ConnectionSender {
   #handleCancelled(params: Record<string, unknown> | undefined): void {
     const id = params?.requestId;
     if (id === undefined || (typeof id !== 'string' && typeof id !== 'number')) return;
-    const request = this.incoming.get(id);
+    const request = this.#incoming.get(id);
     if (!request || this.#uncancellable.has(request.method)) return;
     const reason = typeof params?.reason === 'string' ? params.reason : 'Cancelled by the peer';
     request.cancel(new CancelledByPeer(reason));
@@ -380,10 +380,10 @@ export class Connection extends ConnectionSender {
 
   #handleClosed(error: Error | undefined): void {
     if (this.isClosed) return;
-    const failure = this.closeSending(error, this.incoming.size > 0);
+    const failure = this.closeSending(error, this.#incoming.size > 0);
     if (failure) {
-      for (const request of this.incoming.values()) request.cancel(failure);
-      this.incoming.clear();
+      for (const request of this.#incoming.values()) request.cancel(failure);
+      this.#incoming.clear();
     }
     try {
       this.handler.onClose?.(error);

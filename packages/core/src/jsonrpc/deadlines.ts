@@ -23,7 +23,7 @@ const MAX_TIMER_DELAY = 2_147_483_647;
  */
 export class DeadlineTimer {
   #handle: ReturnType<typeof setTimeout> | undefined;
-  private armedAt = Number.POSITIVE_INFINITY;
+  #armedAt = Number.POSITIVE_INFINITY;
 
   readonly #sweep: (now: number) => number;
   /** `sweep` returns the next deadline to arm for, or `Infinity` when nothing is pending. */
@@ -33,7 +33,7 @@ export class DeadlineTimer {
 
   /** Ensures the timer fires no later than `deadline` (ms since epoch). */
   schedule(deadline: number): void {
-    if (deadline >= this.armedAt) return;
+    if (deadline >= this.#armedAt) return;
     this.#arm(deadline);
   }
 
@@ -41,20 +41,20 @@ export class DeadlineTimer {
   stop(): void {
     if (this.#handle !== undefined) clearTimeout(this.#handle);
     this.#handle = undefined;
-    this.armedAt = Number.POSITIVE_INFINITY;
+    this.#armedAt = Number.POSITIVE_INFINITY;
   }
 
   #arm(deadline: number): void {
     if (this.#handle !== undefined) clearTimeout(this.#handle);
-    this.armedAt = deadline;
-    this.#handle = setTimeout(this.fire, Math.min(MAX_TIMER_DELAY, Math.max(0, deadline - Date.now())));
+    this.#armedAt = deadline;
+    this.#handle = setTimeout(this.#fire, Math.min(MAX_TIMER_DELAY, Math.max(0, deadline - Date.now())));
     // A pending deadline should not keep a process alive on its own (Node and Bun have unref).
     (this.#handle as { unref?: () => void }).unref?.();
   }
 
-  private readonly fire = (): void => {
+  readonly #fire = (): void => {
     this.#handle = undefined;
-    this.armedAt = Number.POSITIVE_INFINITY;
+    this.#armedAt = Number.POSITIVE_INFINITY;
     const next = this.#sweep(Date.now());
     if (next !== Number.POSITIVE_INFINITY) this.#arm(next);
   };

@@ -143,7 +143,7 @@ export class IncomingRequest implements CancelSource {
   #abortReason: unknown;
   /** Requests sent on this one's behalf with `cancelledBy` (usually none, or one). */
   #cancelListeners: Array<(reason: unknown) => void> | undefined;
-  private lastProgress = Number.NEGATIVE_INFINITY;
+  #lastProgress = Number.NEGATIVE_INFINITY;
   /** True once the request was cancelled or its connection closed. No response will be sent. */
   cancelled = false;
   /** True once {@link abort} fired the signal (a server-side deadline); a response is still sent. */
@@ -220,8 +220,8 @@ export class IncomingRequest implements CancelSource {
    */
   sendProgress(update: ProgressUpdate): void | Promise<void> {
     if (this.done || this.progressToken === undefined) return;
-    if (!(update.progress > this.lastProgress)) return;
-    this.lastProgress = update.progress;
+    if (!(update.progress > this.#lastProgress)) return;
+    this.#lastProgress = update.progress;
     return this.#owner.progressFor(this, update);
   }
 

@@ -29,12 +29,12 @@ const RENEW_AFTER_DELETIONS = 1024;
  * ```
  */
 export class MapRenewal {
-  private deletions = 0;
+  #deletions = 0;
 
   /** Call after each deletion; returns `map` itself or, now and then, a copy to use instead. */
   after<K, V>(map: Map<K, V>): Map<K, V> {
-    if (++this.deletions < RENEW_AFTER_DELETIONS || this.deletions < 2 * map.size) return map;
-    this.deletions = 0;
+    if (++this.#deletions < RENEW_AFTER_DELETIONS || this.#deletions < 2 * map.size) return map;
+    this.#deletions = 0;
     return new Map(map);
   }
 }

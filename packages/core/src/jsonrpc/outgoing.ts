@@ -69,12 +69,12 @@ const FORGOTTEN_ID_MEMORY = 256;
  * ```
  */
 export abstract class ConnectionSender {
-  private nextId = 1;
+  #nextId = 1;
   // Renewed now and then (see MapRenewal): its churn would otherwise promote every request.
-  private pending = new Map<RequestId, PendingRequest>();
-  private readonly pendingRenewal = new MapRenewal();
-  private readonly forgotten = new Set<RequestId>();
-  private readonly deadlines = new DeadlineTimer((now) => this.#sweep(now));
+  #pending = new Map<RequestId, PendingRequest>();
+  readonly #pendingRenewal = new MapRenewal();
+  readonly #forgotten = new Set<RequestId>();
+  readonly #deadlines = new DeadlineTimer((now) => this.#sweep(now));
   readonly #requestTimeout: number;
   readonly #maxTotalTimeout: number;
   #closedError: Error | undefined;
@@ -106,7 +106,7 @@ export abstract class ConnectionSender {
 
   /** How many of our requests await a response. */
   get pendingCount(): number {
-    return this.pending.size;
+    return this.#pending.size;
   }
 
   /**
@@ -126,7 +126,7 @@ export abstract class ConnectionSender {
     const source = options.cancelledBy;
     if (source?.stopped) return Promise.reject(new RequestCancelledError(method, source.stopReason));
 
-    const id = this.nextId++;
+    const id = this.#nextId++;
     const resetOnProgress = options.resetTimeoutOnProgress ?? true;
     const wantsToken = resetOnProgress || options.onProgress !== undefined;
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
@@ -159,10 +159,10 @@ export abstract class ConnectionSender {
         onCancel,
         observed,
       };
-      this.pending.set(id, entry);
+      this.#pending.set(id, entry);
       if (onAbort) signal!.addEventListener('abort', onAbort, { once: true });
       if (onCancel) source!.addCancelListener(onCancel);
-      this.deadlines.schedule(entry.deadline);
+      this.#deadlines.schedule(entry.deadline);
       this.transmit(message, sendOptions(options.relatedRequestId), entry);
     });
   }
@@ -194,7 +194,7 @@ export abstract class ConnectionSender {
   }
 
   #cancelOutgoing(id: RequestId, reason: unknown): void {
-    const entry = this.pending.get(id);
+    const entry = this.#pending.get(id);
     if (!entry) return;
     this.#settle(entry, undefined, new RequestCancelledError(entry.method, reason));
     this.#sendCancelled(id, typeof reason === 'string' ? reason : undefined);
@@ -211,9 +211,9 @@ export abstract class ConnectionSender {
 
   /** Resolves or rejects a pending request exactly once, and forgets it. */
   #settle(entry: PendingRequest, result: unknown, error?: Error): void {
-    if (this.pending.get(entry.id) !== entry) return;
-    this.pending.delete(entry.id);
-    this.pending = this.pendingRenewal.after(this.pending);
+    if (this.#pending.get(entry.id) !== entry) return;
+    this.#pending.delete(entry.id);
+    this.#pending = this.#pendingRenewal.after(this.#pending);
     if (entry.onAbort) entry.signal!.removeEventListener('abort', entry.onAbort);
     if (entry.onCancel) entry.source!.removeCancelListener(entry.onCancel);
     if (entry.observed) this.observeEnd(entry.observed, outgoingOutcome(entry.observed, result, error));
@@ -226,17 +226,17 @@ export abstract class ConnectionSender {
   }
 
   #remember(id: RequestId): void {
-    if (this.forgotten.size >= FORGOTTEN_ID_MEMORY) {
-      const oldest = this.forgotten.values().next().value;
-      if (oldest !== undefined) this.forgotten.delete(oldest);
+    if (this.#forgotten.size >= FORGOTTEN_ID_MEMORY) {
+      const oldest = this.#forgotten.values().next().value;
+      if (oldest !== undefined) this.#forgotten.delete(oldest);
     }
-    this.forgotten.add(id);
+    this.#forgotten.add(id);
   }
 
   /** Expires due requests; returns the next deadline. Called by the single deadline timer. */
   #sweep(now: number): number {
     let next = Number.POSITIVE_INFINITY;
-    for (const entry of this.pending.values()) {
+    for (const entry of this.#pending.values()) {
       if (entry.deadline <= now) {
         const hard = entry.deadline >= entry.hardDeadline;
         const error = new RequestTimeoutError(
@@ -265,7 +265,7 @@ export abstract class ConnectionSender {
   protected handleProgress(params: Record<string, unknown> | undefined): boolean {
     const token = params?.progressToken;
     if (typeof token !== 'string' && typeof token !== 'number') return false;
-    const entry = this.pending.get(token);
+    const entry = this.#pending.get(token);
     if (!entry) return false;
     const progress = params!.progress;
     if (typeof progress !== 'number' || !(progress > entry.lastProgress)) {
@@ -294,9 +294,9 @@ export abstract class ConnectionSender {
   /** @internal */
   protected handleResponse(message: JsonRpcResponse): void {
     const id = message.id;
-    const entry = id === undefined ? undefined : this.pending.get(id);
+    const entry = id === undefined ? undefined : this.#pending.get(id);
     if (!entry) {
-      if (id !== undefined && this.forgotten.delete(id)) {
+      if (id !== undefined && this.#forgotten.delete(id)) {
         // Answered after we gave up: expected.
         if ('result' in message && this.options.onLateResult) this.#lateResult(message.result);
         return;
@@ -316,7 +316,7 @@ export abstract class ConnectionSender {
    * a local error instead of waiting for its timeout.
    */
   protected handleInvalidResponse(id: RequestId | undefined, reason: string): void {
-    const entry = id === undefined ? undefined : this.pending.get(id);
+    const entry = id === undefined ? undefined : this.#pending.get(id);
     this.report(new Error(`Dropped an invalid response (id ${JSON.stringify(id)}): ${reason}`));
     if (entry) this.#settle(entry, undefined, new InvalidResponseError(entry.method, reason));
   }
@@ -360,10 +360,10 @@ export abstract class ConnectionSender {
   ): ConnectionClosedError | undefined {
     this.isClosed = true;
     this.#closedError = error;
-    this.deadlines.stop();
-    if (this.pending.size === 0 && !othersWaiting) return undefined;
+    this.#deadlines.stop();
+    if (this.#pending.size === 0 && !othersWaiting) return undefined;
     const failure = this.#closedFailure();
-    for (const entry of [...this.pending.values()]) this.#settle(entry, undefined, failure);
+    for (const entry of [...this.#pending.values()]) this.#settle(entry, undefined, failure);
     return failure;
   }
 

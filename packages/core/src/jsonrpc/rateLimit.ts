@@ -32,9 +32,9 @@ export const DEFAULT_MAX_INCOMING_PER_SECOND = 2000;
  */
 export class IncomingRateLimit {
   readonly #budget: number;
-  private windowStart = 0;
-  private count = 0;
-  private reported = false;
+  #windowStart = 0;
+  #count = 0;
+  #reported = false;
 
   readonly #onThrottled: (error: Error) => void;
   /**
@@ -55,20 +55,20 @@ export class IncomingRateLimit {
    */
   admit(message: unknown, now = Date.now()): number {
     if (this.perSecond === Number.POSITIVE_INFINITY || !startedByPeer(message)) return 0;
-    if (now - this.windowStart >= WINDOW_MS) {
-      this.windowStart = now;
-      this.count = 0;
+    if (now - this.#windowStart >= WINDOW_MS) {
+      this.#windowStart = now;
+      this.#count = 0;
     }
-    if (++this.count < this.#budget) return 0;
-    if (!this.reported) {
-      this.reported = true;
+    if (++this.#count < this.#budget) return 0;
+    if (!this.#reported) {
+      this.#reported = true;
       this.#onThrottled(
         new Error(
           `The peer sends more than ${this.perSecond} requests and notifications a second (maxIncomingPerSecond); reading from it is slowed down to that rate`,
         ),
       );
     }
-    return Math.max(1, this.windowStart + WINDOW_MS - now);
+    return Math.max(1, this.#windowStart + WINDOW_MS - now);
   }
 }
 

@@ -73,15 +73,15 @@ const CURSOR_PREFIX = 'task-seq:';
  * ```
  */
 export class InMemoryTaskStore implements TaskStore {
-  private readonly tasks = new Map<string, Entry>();
-  private readonly byRequestor = new Map<TaskRequestor, Map<string, Entry>>();
-  private readonly listeners = new Set<(event: TaskEvent) => void>();
+  readonly #tasks = new Map<string, Entry>();
+  readonly #byRequestor = new Map<TaskRequestor, Map<string, Entry>>();
+  readonly #listeners = new Set<(event: TaskEvent) => void>();
   readonly #maxTasks: number;
   readonly #maxPerRequestor: number;
   readonly #pageSize: number;
-  private nextSeq = 1;
+  #nextSeq = 1;
   // One timer for the whole store, armed for the earliest expiry; a sweep re-arms it.
-  private readonly timer = new DeadlineTimer((now) => this.#sweep(now));
+  readonly #timer = new DeadlineTimer((now) => this.#sweep(now));
 
   readonly #options: InMemoryTaskStoreOptions;
   constructor(options: InMemoryTaskStoreOptions = {}) {
@@ -93,7 +93,7 @@ export class InMemoryTaskStore implements TaskStore {
 
   /** How many tasks are stored (live and terminal). */
   get size(): number {
-    return this.tasks.size;
+    return this.#tasks.size;
   }
 
   async create(request: TaskRequest, requestor: TaskRequestor, options: TaskCreateOptions): Promise<Task> {
@@ -113,19 +113,19 @@ export class InMemoryTaskStore implements TaskStore {
       task,
       requestor,
       method: request.method,
-      seq: this.nextSeq++,
+      seq: this.#nextSeq++,
       expiresAt,
       outcome: undefined,
       waiters: undefined,
     };
-    this.tasks.set(task.taskId, entry);
-    let own = this.byRequestor.get(requestor);
+    this.#tasks.set(task.taskId, entry);
+    let own = this.#byRequestor.get(requestor);
     if (!own) {
       own = new Map();
-      this.byRequestor.set(requestor, own);
+      this.#byRequestor.set(requestor, own);
     }
     own.set(task.taskId, entry);
-    this.timer.schedule(expiresAt);
+    this.#timer.schedule(expiresAt);
     return { ...task };
   }
 
@@ -175,7 +175,7 @@ export class InMemoryTaskStore implements TaskStore {
     const tasks: Task[] = [];
     let last = 0;
     let more = false;
-    for (const entry of this.byRequestor.get(requestor)?.values() ?? []) {
+    for (const entry of this.#byRequestor.get(requestor)?.values() ?? []) {
       if (entry.seq <= after || entry.expiresAt <= now) continue;
       if (tasks.length === size) {
         more = true;
@@ -201,7 +201,7 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async delete(taskId: string): Promise<boolean> {
-    const entry = this.tasks.get(taskId);
+    const entry = this.#tasks.get(taskId);
     if (!entry) return false;
     this.#remove(entry, false);
     return true;
@@ -228,32 +228,32 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   subscribe(listener: (event: TaskEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   close(): void {
-    this.timer.stop();
-    for (const entry of [...this.tasks.values()]) this.#remove(entry, false);
+    this.#timer.stop();
+    for (const entry of [...this.#tasks.values()]) this.#remove(entry, false);
   }
 
   // ---------------------------------------------------------------- internals
 
   #newId(): string {
     let id = crypto.randomUUID();
-    while (this.tasks.has(id)) id = crypto.randomUUID();
+    while (this.#tasks.has(id)) id = crypto.randomUUID();
     return id;
   }
 
   #ensureRoom(requestor: TaskRequestor): void {
     if (this.#isFull(requestor)) this.#sweep(Date.now());
-    if (this.tasks.size >= this.#maxTasks) {
+    if (this.#tasks.size >= this.#maxTasks) {
       throw new McpError(
         ErrorCode.InvalidRequest,
         `The task store holds its maximum of ${this.#maxTasks} tasks; try again once some have expired`,
       );
     }
-    if ((this.byRequestor.get(requestor)?.size ?? 0) >= this.#maxPerRequestor) {
+    if ((this.#byRequestor.get(requestor)?.size ?? 0) >= this.#maxPerRequestor) {
       throw new McpError(
         ErrorCode.InvalidRequest,
         `Task limit reached: at most ${this.#maxPerRequestor} tasks are kept per requestor until they expire`,
@@ -263,14 +263,14 @@ export class InMemoryTaskStore implements TaskStore {
 
   #isFull(requestor: TaskRequestor): boolean {
     return (
-      this.tasks.size >= this.#maxTasks ||
-      (this.byRequestor.get(requestor)?.size ?? 0) >= this.#maxPerRequestor
+      this.#tasks.size >= this.#maxTasks ||
+      (this.#byRequestor.get(requestor)?.size ?? 0) >= this.#maxPerRequestor
     );
   }
 
   /** The entry if it exists and has not expired (the sweeper may not have run yet). */
   #live(taskId: string): Entry | undefined {
-    const entry = this.tasks.get(taskId);
+    const entry = this.#tasks.get(taskId);
     if (!entry) return undefined;
     if (entry.expiresAt <= Date.now()) {
       this.#remove(entry, true);
@@ -308,11 +308,11 @@ export class InMemoryTaskStore implements TaskStore {
 
   #remove(entry: Entry, expired: boolean): void {
     const taskId = entry.task.taskId;
-    if (this.tasks.get(taskId) !== entry) return;
-    this.tasks.delete(taskId);
-    const own = this.byRequestor.get(entry.requestor);
+    if (this.#tasks.get(taskId) !== entry) return;
+    this.#tasks.delete(taskId);
+    const own = this.#byRequestor.get(entry.requestor);
     own?.delete(taskId);
-    if (own && own.size === 0) this.byRequestor.delete(entry.requestor);
+    if (own && own.size === 0) this.#byRequestor.delete(entry.requestor);
     entry.outcome = undefined;
     const waiters = entry.waiters;
     entry.waiters = undefined;
@@ -321,7 +321,7 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   #emit(event: TaskEvent): void {
-    for (const listener of this.listeners) {
+    for (const listener of this.#listeners) {
       try {
         listener(event);
       } catch (error) {
@@ -333,7 +333,7 @@ export class InMemoryTaskStore implements TaskStore {
   /** Drops expired tasks; returns the next expiry. */
   #sweep(now: number): number {
     let next = Number.POSITIVE_INFINITY;
-    for (const entry of [...this.tasks.values()]) {
+    for (const entry of [...this.#tasks.values()]) {
       if (entry.expiresAt <= now) this.#remove(entry, true);
       else if (entry.expiresAt < next) next = entry.expiresAt;
     }

@@ -115,17 +115,17 @@ export async function pollTaskUntilDone(
 /** A sleep that a notification can cut short. */
 class Wakeup {
   #wakeCurrent: (() => void) | undefined;
-  private pending = false;
+  #pending = false;
 
   fire(): void {
     if (this.#wakeCurrent) this.#wakeCurrent();
-    else this.pending = true;
+    else this.#pending = true;
   }
 
   sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
-    if (this.pending) {
-      this.pending = false;
+    if (this.#pending) {
+      this.#pending = false;
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {

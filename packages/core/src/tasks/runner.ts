@@ -88,7 +88,7 @@ export interface TaskExecutionOptions {
  * ```
  */
 export class TaskRunner<R extends RunningTask> {
-  private readonly running = new Map<string, R>();
+  readonly #running = new Map<string, R>();
 
   readonly #store: TaskStore;
   readonly #hooks: TaskRunnerHooks<R>;
@@ -118,7 +118,7 @@ export class TaskRunner<R extends RunningTask> {
    * ```
    */
   get(taskId: string): R | undefined {
-    return this.running.get(taskId);
+    return this.#running.get(taskId);
   }
 
   /**
@@ -130,7 +130,7 @@ export class TaskRunner<R extends RunningTask> {
    * ```
    */
   runs(): R[] {
-    return [...this.running.values()];
+    return [...this.#running.values()];
   }
 
   /**
@@ -150,7 +150,7 @@ export class TaskRunner<R extends RunningTask> {
     work: () => unknown,
     options: TaskExecutionOptions = {},
   ): Promise<void> {
-    this.running.set(run.taskId, run);
+    this.#running.set(run.taskId, run);
     if (requestCancelled) {
       // The peer gave up on the request (or left) before it could learn the task id.
       await this.#store.cancel(run.taskId, requestor, 'The request was cancelled').catch(() => {});
@@ -182,7 +182,7 @@ export class TaskRunner<R extends RunningTask> {
    */
   abortAll(reason: string): R[] {
     const runs = this.runs();
-    this.running.clear();
+    this.#running.clear();
     for (const run of runs) this.abort(run, reason);
     return runs;
   }
@@ -224,18 +224,18 @@ export class TaskRunner<R extends RunningTask> {
 
   #onStoreEvent(event: TaskEvent): void {
     if (event.type === 'deleted') {
-      const run = this.running.get(event.taskId);
+      const run = this.#running.get(event.taskId);
       if (!run) return;
-      this.running.delete(event.taskId);
+      this.#running.delete(event.taskId);
       this.abort(run, event.expired ? 'The task expired' : 'The task was deleted');
       return;
     }
-    const run = this.running.get(event.task.taskId);
+    const run = this.#running.get(event.task.taskId);
     if (!run || (this.#hooks.concerns && !this.#hooks.concerns(run, event.requestor))) return;
     if (isTerminalStatus(event.task.status)) {
       run.terminal = true;
       this.#hooks.onEnd?.(run);
-      this.running.delete(run.taskId);
+      this.#running.delete(run.taskId);
     }
     this.#sendStatus(run, event.task);
     if (event.task.status === 'cancelled')

@@ -29,8 +29,8 @@ export class InMemoryTransport implements Transport {
   #sink: MessageSink | undefined;
   #peer: InMemoryTransport | undefined;
   readonly #queue: unknown[] = [];
-  private scheduled = false;
-  private isClosed = false;
+  #scheduled = false;
+  #isClosed = false;
 
   readonly #serialize: boolean;
   readonly #extra: MessageExtra | undefined;
@@ -50,15 +50,15 @@ export class InMemoryTransport implements Transport {
   }
 
   send(message: JsonRpcMessage | JsonRpcMessage[], _options?: SendOptions): void {
-    if (this.isClosed) throw new Error('The in-memory transport is closed');
+    if (this.#isClosed) throw new Error('The in-memory transport is closed');
     const peer = this.#peer;
-    if (!peer || peer.isClosed) throw new Error('The in-memory peer is closed');
+    if (!peer || peer.#isClosed) throw new Error('The in-memory peer is closed');
     peer.#enqueue(this.#serialize ? JSON.parse(JSON.stringify(message)) : message);
   }
 
   async close(): Promise<void> {
-    if (this.isClosed) return;
-    this.isClosed = true;
+    if (this.#isClosed) return;
+    this.#isClosed = true;
     this.#sink?.closed();
     await this.#peer?.close();
   }
@@ -69,19 +69,19 @@ export class InMemoryTransport implements Transport {
   }
 
   #schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    queueMicrotask(this.drain);
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    queueMicrotask(this.#drain);
   }
 
   // Delivers everything queued in one microtask: one callback per burst, not per message.
-  private readonly drain = (): void => {
-    this.scheduled = false;
+  readonly #drain = (): void => {
+    this.#scheduled = false;
     const sink = this.#sink;
     if (!sink) return;
     const batch = this.#queue.splice(0);
     for (const message of batch) {
-      if (this.isClosed) return;
+      if (this.#isClosed) return;
       sink.message(message, this.#extra);
     }
   };

@@ -200,16 +200,16 @@ export class StdioClientTransport implements Transport {
   #writer: LineWriter | undefined;
   #reader: LineReader | undefined;
   #stderrDecoder: StringDecoder | undefined;
-  private stderrTail = '';
+  #stderrTail = '';
   #exit: StdioExitStatus | undefined;
   #startFailure: StdioServerProcessError | undefined;
   #pipeCloseTimer: NodeJS.Timeout | undefined;
   #resumeTimer: NodeJS.Timeout | undefined;
   #stdinErrorTimer: NodeJS.Timeout | undefined;
   /** Set once the process closed: what is held back is delivered without pacing. */
-  private draining = false;
-  private isClosed = false;
-  private closeRequested = false;
+  #draining = false;
+  #isClosed = false;
+  #closeRequested = false;
   #closing: Promise<void> | undefined;
   readonly #exited: Promise<void>;
   readonly #finished: Promise<void>;
@@ -244,7 +244,7 @@ export class StdioClientTransport implements Transport {
    */
   start(sink: MessageSink): Promise<void> {
     if (this.#sink) return Promise.reject(new Error('The stdio client transport is already started'));
-    if (this.closeRequested) return Promise.reject(new Error('The stdio client transport is closed'));
+    if (this.#closeRequested) return Promise.reject(new Error('The stdio client transport is closed'));
     this.#sink = sink;
     const { command, cwd } = this.#options;
     let child: ChildProcess;
@@ -281,10 +281,10 @@ export class StdioClientTransport implements Transport {
   /** Writes one message (or batch) to the server's stdin; returns the shared drain promise when blocked. */
   send(message: JsonRpcMessage | JsonRpcMessage[], _options?: SendOptions): void | Promise<void> {
     if (!this.#writer) throw new Error('The stdio client transport is not started');
-    if (this.isClosed) throw new Error('The stdio client transport is closed');
+    if (this.#isClosed) throw new Error('The stdio client transport is closed');
     // Shutting down: what is still sent (answers to a flood of the server's requests, say) is
     // dropped quietly; requests still waiting fail when the connection closes.
-    if (this.closeRequested) return;
+    if (this.#closeRequested) return;
     return this.#writer.write(message);
   }
 
@@ -343,13 +343,13 @@ export class StdioClientTransport implements Transport {
   }
 
   #pauseReading(ms: number): void {
-    if (this.#resumeTimer !== undefined || this.isClosed || this.draining) return;
+    if (this.#resumeTimer !== undefined || this.#isClosed || this.#draining) return;
     this.#reader!.pause();
     this.#child?.stdout?.pause();
-    this.#resumeTimer = setTimeout(this.resumeReading, ms);
+    this.#resumeTimer = setTimeout(this.#resumeReading, ms);
   }
 
-  private readonly resumeReading = (): void => {
+  readonly #resumeReading = (): void => {
     this.#resumeTimer = undefined;
     this.#child?.stdout?.resume();
     this.#reader!.resume();
@@ -360,8 +360,8 @@ export class StdioClientTransport implements Transport {
    * the server: a peer that broke the stream's limits cannot be talked to any more.
    */
   #abort(error: Error): void {
-    if (this.isClosed) return;
-    this.closeRequested = true;
+    if (this.#isClosed) return;
+    this.#closeRequested = true;
     const child = this.#child;
     this.#finish(error);
     if (!child) return;
@@ -395,32 +395,32 @@ export class StdioClientTransport implements Transport {
   }
 
   #listen(child: ChildProcess): void {
-    child.on('error', this.onChildError);
-    child.on('exit', this.onExit);
-    child.on('close', this.onClose);
-    child.stdout!.on('data', this.onStdoutData);
-    child.stdout!.on('end', this.onStdoutEnd);
+    child.on('error', this.#onChildError);
+    child.on('exit', this.#onExit);
+    child.on('close', this.#onClose);
+    child.stdout!.on('data', this.#onStdoutData);
+    child.stdout!.on('end', this.#onStdoutEnd);
     // EPIPE when the server exits while we write: its exit is what gets reported.
-    child.stdin!.on('error', this.onStdinError);
-    child.stdout!.on('error', this.onPipeError);
+    child.stdin!.on('error', this.#onStdinError);
+    child.stdout!.on('error', this.#onPipeError);
     const stderr = child.stderr;
     if (stderr) {
       this.#stderrDecoder = new StringDecoder('utf8');
-      stderr.on('data', this.onStderrData);
-      stderr.on('error', this.onPipeError);
+      stderr.on('data', this.#onStderrData);
+      stderr.on('error', this.#onPipeError);
       this.#stderrOut!.on('drain', () => stderr.resume());
     }
   }
 
-  private readonly onStdoutData = (chunk: Buffer): void => {
+  readonly #onStdoutData = (chunk: Buffer): void => {
     this.#reader!.push(chunk);
   };
 
-  private readonly onStdoutEnd = (): void => {
+  readonly #onStdoutEnd = (): void => {
     this.#reader!.end();
   };
 
-  private readonly onStderrData = (chunk: Buffer): void => {
+  readonly #onStderrData = (chunk: Buffer): void => {
     const text = this.#stderrDecoder!.write(chunk);
     this.#keepStderrTail(text);
     if (text !== '' && this.#options.onStderr) this.#callStderrHook(text);
@@ -439,11 +439,11 @@ export class StdioClientTransport implements Transport {
   }
 
   #keepStderrTail(text: string): void {
-    const joined = this.stderrTail + text;
-    this.stderrTail = joined.length > STDERR_TAIL_CHARS ? joined.slice(-STDERR_TAIL_CHARS) : joined;
+    const joined = this.#stderrTail + text;
+    this.#stderrTail = joined.length > STDERR_TAIL_CHARS ? joined.slice(-STDERR_TAIL_CHARS) : joined;
   }
 
-  private readonly onChildError = (error: Error): void => {
+  readonly #onChildError = (error: Error): void => {
     if (this.#child?.pid === undefined) {
       this.#startFailure = spawnFailure(this.#options.command, this.#options.cwd, error);
       this.#finish(this.#startFailure);
@@ -460,8 +460,8 @@ export class StdioClientTransport implements Transport {
    * user needs (exit code, stderr tail), so the connection is given a short grace to close with
    * that reason; only a server that stays alive with its stdin shut is cut off with this error.
    */
-  private readonly onStdinError = (error: Error): void => {
-    if (this.isClosed || this.#stdinErrorTimer !== undefined) return;
+  readonly #onStdinError = (error: Error): void => {
+    if (this.#isClosed || this.#stdinErrorTimer !== undefined) return;
     this.#stdinErrorTimer = setTimeout(() => {
       this.#abort(
         new ConnectionClosedError(`Could not write to the MCP server process: ${error.message}`, error),
@@ -470,11 +470,11 @@ export class StdioClientTransport implements Transport {
     this.#stdinErrorTimer.unref();
   };
 
-  private readonly onPipeError = (error: Error): void => {
+  readonly #onPipeError = (error: Error): void => {
     this.#sink?.error(error);
   };
 
-  private readonly onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
+  readonly #onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
     this.#exit = { code, signal };
     this.#markExited();
     const child = this.#child!;
@@ -486,13 +486,13 @@ export class StdioClientTransport implements Transport {
     this.#pipeCloseTimer.unref();
   };
 
-  private readonly onClose = (code: number | null, signal: NodeJS.Signals | null): void => {
+  readonly #onClose = (code: number | null, signal: NodeJS.Signals | null): void => {
     this.#exit ??= { code, signal };
     // Lines held back by pacing may hold answers: hand them over before the connection closes.
-    this.draining = true;
+    this.#draining = true;
     if (this.#resumeTimer !== undefined) {
       clearTimeout(this.#resumeTimer);
-      this.resumeReading();
+      this.#resumeReading();
     }
     this.#markExited();
     clearTimeout(this.#pipeCloseTimer);
@@ -501,16 +501,16 @@ export class StdioClientTransport implements Transport {
     this.#stderrOut?.end();
     const { code: exitCode, signal: exitSignal } = this.#exit;
     this.#finish(
-      this.closeRequested
+      this.#closeRequested
         ? undefined
-        : exitFailure(this.#options.command, exitCode, exitSignal, this.stderrTail),
+        : exitFailure(this.#options.command, exitCode, exitSignal, this.#stderrTail),
     );
   };
 
   private async shutdown(): Promise<void> {
-    this.closeRequested = true;
+    this.#closeRequested = true;
     const child = this.#child;
-    if (!child || this.isClosed) {
+    if (!child || this.#isClosed) {
       this.#finish(undefined);
       return;
     }
@@ -524,7 +524,7 @@ export class StdioClientTransport implements Transport {
   }
 
   #exitsWithin(ms: number): Promise<boolean> {
-    if (this.#exit || this.isClosed) return Promise.resolve(true);
+    if (this.#exit || this.#isClosed) return Promise.resolve(true);
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve(false), ms);
       this.#exited.then(() => {
@@ -535,8 +535,8 @@ export class StdioClientTransport implements Transport {
   }
 
   #finish(error: Error | undefined): void {
-    if (this.isClosed) return;
-    this.isClosed = true;
+    if (this.#isClosed) return;
+    this.#isClosed = true;
     clearTimeout(this.#stdinErrorTimer);
     clearTimeout(this.#resumeTimer);
     this.#resumeTimer = undefined;

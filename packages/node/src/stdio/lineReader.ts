@@ -42,13 +42,13 @@ export interface LineHandler {
 export class LineReader {
   /** Chunks (or tails of chunks) of the line that is not finished yet. */
   #parts: Buffer[] = [];
-  private partBytes = 0;
+  #partBytes = 0;
   /** True while skipping the rest of an oversized line. */
-  private discarding = false;
+  #discarding = false;
   /** Set by {@link pause}: chunks (and the rest of the current one) wait in `held`. */
-  private paused = false;
+  #paused = false;
   #held: Buffer[] = [];
-  private endPending = false;
+  #endPending = false;
 
   readonly #maxLineBytes: number;
   readonly #handler: LineHandler;
@@ -60,7 +60,7 @@ export class LineReader {
   /** Feeds one chunk. Strings (a stream with `setEncoding`) are accepted too. */
   push(chunk: Buffer | string): void {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-    if (this.paused) {
+    if (this.#paused) {
       this.#held.push(bytes);
       return;
     }
@@ -73,7 +73,7 @@ export class LineReader {
       }
       this.#finishLine(bytes, start, newline);
       start = newline + 1;
-      if (this.paused && start < bytes.length) {
+      if (this.#paused && start < bytes.length) {
         this.#held.push(bytes.subarray(start));
         return;
       }
@@ -86,28 +86,28 @@ export class LineReader {
    * so at most a chunk or two is held.
    */
   pause(): void {
-    this.paused = true;
+    this.#paused = true;
   }
 
   /** Hands out the held lines (until paused again) and goes on. */
   resume(): void {
-    this.paused = false;
+    this.#paused = false;
     const rest = this.#held;
     this.#held = [];
-    while (rest.length > 0 && !this.paused) this.push(rest.shift()!);
+    while (rest.length > 0 && !this.#paused) this.push(rest.shift()!);
     if (rest.length > 0) this.#held.push(...rest);
-    else if (this.endPending && !this.paused) this.end();
+    else if (this.#endPending && !this.#paused) this.end();
   }
 
   /** The stream ended: a last line without a trailing newline is still delivered. */
   end(): void {
-    if (this.paused) {
-      this.endPending = true;
+    if (this.#paused) {
+      this.#endPending = true;
       return;
     }
-    this.endPending = false;
-    if (!this.discarding && this.partBytes > 0) {
-      const line = Buffer.concat(this.#parts, this.partBytes);
+    this.#endPending = false;
+    if (!this.#discarding && this.#partBytes > 0) {
+      const line = Buffer.concat(this.#parts, this.#partBytes);
       this.#reset();
       this.#emit(line, 0, line.length);
     }
@@ -115,25 +115,25 @@ export class LineReader {
   }
 
   #hold(bytes: Buffer, start: number): void {
-    if (this.discarding) return;
+    if (this.#discarding) return;
     const length = bytes.length - start;
-    if (this.partBytes + length > this.#maxLineBytes) {
+    if (this.#partBytes + length > this.#maxLineBytes) {
       this.#startDiscarding();
       return;
     }
     this.#parts.push(start === 0 ? bytes : bytes.subarray(start));
-    this.partBytes += length;
+    this.#partBytes += length;
   }
 
   #finishLine(bytes: Buffer, start: number, end: number): void {
-    if (this.discarding) {
-      this.discarding = false;
+    if (this.#discarding) {
+      this.#discarding = false;
       return;
     }
-    const total = this.partBytes + (end - start);
+    const total = this.#partBytes + (end - start);
     if (total > this.#maxLineBytes) {
       this.#startDiscarding();
-      this.discarding = false;
+      this.#discarding = false;
       return;
     }
     if (this.#parts.length === 0) {
@@ -154,13 +154,13 @@ export class LineReader {
 
   #startDiscarding(): void {
     this.#reset();
-    this.discarding = true;
+    this.#discarding = true;
     this.#handler.oversize(this.#maxLineBytes);
   }
 
   #reset(): void {
     if (this.#parts.length > 0) this.#parts = [];
-    this.partBytes = 0;
+    this.#partBytes = 0;
   }
 }
 

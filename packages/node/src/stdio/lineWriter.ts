@@ -91,14 +91,14 @@ export function lineBytesOf(sink: MessageSink): ((bytes: number) => void) | unde
 export class LineWriter {
   #queue: string[] = [];
   /** Index of the first unsent line in `queue`. */
-  private head = 0;
+  #head = 0;
   #waiters: Waiters | undefined;
   #failure: Error | undefined;
-  private corked = false;
-  private attached = true;
+  #corked = false;
+  #attached = true;
   readonly #coalesce: boolean | 'after-first';
   /** Characters in `queue` from `head` on. */
-  private queuedChars = 0;
+  #queuedChars = 0;
 
   readonly #stream: Writable;
   readonly #options: LineWriterOptions;
@@ -106,7 +106,7 @@ export class LineWriter {
     this.#stream = stream;
     this.#options = options;
     this.#coalesce = options.coalesce ?? false;
-    stream.on('drain', this.onDrain);
+    stream.on('drain', this.#onDrain);
   }
 
   /** True while lines wait for the stream to drain. */
@@ -116,7 +116,7 @@ export class LineWriter {
 
   /** How many lines wait in our queue (not counting the stream's own buffer). */
   get queuedLines(): number {
-    return this.#queue.length - this.head;
+    return this.#queue.length - this.#head;
   }
 
   /**
@@ -130,10 +130,10 @@ export class LineWriter {
     if (this.#waiters) {
       const shared = this.#waiters.promise;
       this.#queue.push(line);
-      this.queuedChars += line.length;
+      this.#queuedChars += line.length;
       const limit = this.#options.maxQueuedChars;
       // The shared promise is rejected by the failure, so every waiting sender hears of it.
-      if (limit !== undefined && this.queuedChars > limit) this.#overflow(limit);
+      if (limit !== undefined && this.#queuedChars > limit) this.#overflow(limit);
       return shared;
     }
     if (this.#coalesce === true) this.#corkUntilNextTick();
@@ -185,9 +185,9 @@ export class LineWriter {
 
   /** Removes the listener this writer added to the stream. */
   detach(): void {
-    if (!this.attached) return;
-    this.attached = false;
-    this.#stream.removeListener('drain', this.onDrain);
+    if (!this.#attached) return;
+    this.#attached = false;
+    this.#stream.removeListener('drain', this.#onDrain);
   }
 
   #block(): Promise<void> {
@@ -204,9 +204,9 @@ export class LineWriter {
     return promise;
   }
 
-  private readonly onDrain = (): void => {
+  readonly #onDrain = (): void => {
     if (!this.#waiters || this.#failure) return;
-    while (this.head < this.#queue.length) {
+    while (this.#head < this.#queue.length) {
       if (!this.#stream.write(this.#takeBatch())) return;
     }
     this.#release();
@@ -220,48 +220,48 @@ export class LineWriter {
 
   #takeBatch(): string {
     const queue = this.#queue;
-    let end = this.head;
+    let end = this.#head;
     let size = 0;
     while (end < queue.length && size < FLUSH_BATCH_CHARS) {
       size += queue[end]!.length;
       end++;
     }
-    const batch = end - this.head === 1 ? queue[this.head]! : queue.slice(this.head, end).join('');
-    this.head = end;
-    this.queuedChars -= batch.length;
+    const batch = end - this.#head === 1 ? queue[this.#head]! : queue.slice(this.#head, end).join('');
+    this.#head = end;
+    this.#queuedChars -= batch.length;
     this.#compact();
     return batch;
   }
 
   #takeAll(): string {
-    const rest = this.head === 0 ? this.#queue.join('') : this.#queue.slice(this.head).join('');
+    const rest = this.#head === 0 ? this.#queue.join('') : this.#queue.slice(this.#head).join('');
     this.#queue = [];
-    this.head = 0;
-    this.queuedChars = 0;
+    this.#head = 0;
+    this.#queuedChars = 0;
     return rest;
   }
 
   #compact(): void {
-    if (this.head === this.#queue.length) {
+    if (this.#head === this.#queue.length) {
       this.#queue = [];
-      this.head = 0;
-    } else if (this.head >= COMPACT_AFTER && this.head * 2 >= this.#queue.length) {
-      this.#queue = this.#queue.slice(this.head);
-      this.head = 0;
+      this.#head = 0;
+    } else if (this.#head >= COMPACT_AFTER && this.#head * 2 >= this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#head);
+      this.#head = 0;
     }
   }
 
   // Messages produced in one tick (a burst of responses) leave in one writev instead of one
   // syscall each.
   #corkUntilNextTick(): void {
-    if (this.corked) return;
-    this.corked = true;
+    if (this.#corked) return;
+    this.#corked = true;
     this.#stream.cork();
-    process.nextTick(this.uncork);
+    process.nextTick(this.#uncork);
   }
 
-  private readonly uncork = (): void => {
-    this.corked = false;
+  readonly #uncork = (): void => {
+    this.#corked = false;
     this.#stream.uncork();
   };
 }

@@ -57,8 +57,8 @@ export class StdioServerTransport implements Transport {
   #writer: LineWriter | undefined;
   #reader: LineReader | undefined;
   #sink: MessageSink | undefined;
-  private isClosed = false;
-  private reading = false;
+  #isClosed = false;
+  #reading = false;
   #closing: Promise<void> | undefined;
 
   constructor(options: StdioServerOptions = {}) {
@@ -70,21 +70,21 @@ export class StdioServerTransport implements Transport {
 
   start(sink: MessageSink): void {
     if (this.#sink) throw new Error('The stdio server transport is already started');
-    if (this.isClosed) throw new Error('The stdio server transport is closed');
+    if (this.#isClosed) throw new Error('The stdio server transport is closed');
     this.#sink = sink;
     this.#reader = new LineReader(this.#maxMessageBytes, jsonLineHandler(sink, 'stdin', this.#maxJsonDepth));
     // Responses produced in one tick (to a burst of requests) leave in one write; the client
     // side writes at once, so the two processes overlap instead of taking turns.
     this.#writer = new LineWriter(this.#stdout, { coalesce: true, onLineBytes: lineBytesOf(sink) });
-    this.#stdout.on('error', this.onStdoutError);
-    this.#stdin.on('error', this.onStdinError);
-    this.#stdin.on('end', this.onStdinEnd);
-    this.#stdin.on('close', this.onStdinEnd);
-    this.reading = true;
+    this.#stdout.on('error', this.#onStdoutError);
+    this.#stdin.on('error', this.#onStdinError);
+    this.#stdin.on('end', this.#onStdinEnd);
+    this.#stdin.on('close', this.#onStdinEnd);
+    this.#reading = true;
     // Undo the unref of an earlier transport that read this stream.
     handleOf(this.#stdin)?.ref();
-    this.#stdin.on('data', this.onData);
-    if (this.#stdin.readableEnded) this.onStdinEnd();
+    this.#stdin.on('data', this.#onData);
+    if (this.#stdin.readableEnded) this.#onStdinEnd();
   }
 
   /**
@@ -93,7 +93,7 @@ export class StdioServerTransport implements Transport {
    */
   send(message: JsonRpcMessage | JsonRpcMessage[], _options?: SendOptions): void | Promise<void> {
     if (!this.#writer) throw new Error('The stdio server transport is not started');
-    if (this.isClosed) throw new Error('The stdio server transport is closed');
+    if (this.#isClosed) throw new Error('The stdio server transport is closed');
     return this.#writer.write(message);
   }
 
@@ -113,43 +113,43 @@ export class StdioServerTransport implements Transport {
     if (writer) {
       await writer.idle().catch(ignore);
       writer.detach();
-      this.#stdout.removeListener('error', this.onStdoutError);
+      this.#stdout.removeListener('error', this.#onStdoutError);
     }
     this.#finish(undefined);
   }
 
-  private readonly onData = (chunk: Buffer | string): void => {
+  readonly #onData = (chunk: Buffer | string): void => {
     this.#reader!.push(chunk);
   };
 
-  private readonly onStdinEnd = (): void => {
+  readonly #onStdinEnd = (): void => {
     this.#reader?.end();
     this.#stopReading();
     this.#finish(undefined);
   };
 
-  private readonly onStdinError = (error: Error): void => {
+  readonly #onStdinError = (error: Error): void => {
     this.#stopReading();
     this.#writer?.fail(error);
     this.#finish(new Error(`Could not read stdin: ${error.message}`, { cause: error }));
   };
 
   // EPIPE and friends: the client is gone, so nothing we send can arrive.
-  private readonly onStdoutError = (error: Error): void => {
+  readonly #onStdoutError = (error: Error): void => {
     this.#stopReading();
     this.#writer?.fail(error);
     this.#finish(new Error(`Could not write to stdout: ${error.message}`, { cause: error }));
   };
 
   #stopReading(): void {
-    if (!this.reading) return;
-    this.reading = false;
+    if (!this.#reading) return;
+    this.#reading = false;
     const stdin = this.#stdin;
-    stdin.removeListener('data', this.onData);
-    stdin.removeListener('end', this.onStdinEnd);
-    stdin.removeListener('close', this.onStdinEnd);
+    stdin.removeListener('data', this.#onData);
+    stdin.removeListener('end', this.#onStdinEnd);
+    stdin.removeListener('close', this.#onStdinEnd);
     // Keep swallowing late errors: an 'error' with no listener would crash the process.
-    stdin.removeListener('error', this.onStdinError);
+    stdin.removeListener('error', this.#onStdinError);
     stdin.on('error', ignore);
     stdin.pause();
     // A paused pipe or socket still has a reading handle that keeps the event loop alive; unref
@@ -158,8 +158,8 @@ export class StdioServerTransport implements Transport {
   }
 
   #finish(error: Error | undefined): void {
-    if (this.isClosed) return;
-    this.isClosed = true;
+    if (this.#isClosed) return;
+    this.#isClosed = true;
     this.#sink?.closed(error);
   }
 }

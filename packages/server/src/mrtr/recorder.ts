@@ -45,7 +45,7 @@ export function cannotAskIn(revision: string, requestMethod: string): string {
  * ```
  */
 export class InputRecorder {
-  private next = 0;
+  #next = 0;
   /** A question asked wrongly (a bad or repeated `inputKey`): a bug in the handler, never masked. */
   misuse: LocalError | undefined;
   // Noted when asked, before the digest is known: a Promise.all settles the handler at the first
@@ -77,8 +77,8 @@ export class InputRecorder {
   ask<R>(method: string, params: Record<string, unknown>, inputKey?: string): Promise<R> {
     const refusal = this.refusal(method, params);
     if (refusal) return Promise.reject(new CapabilityError(refusal));
-    const key = inputKey ?? String(this.next);
-    this.next++;
+    const key = inputKey ?? String(this.#next);
+    this.#next++;
     if (typeof key !== 'string' || key === '' || this.#asked.some((question) => question.key === key)) {
       // Kept, so that the run fails even if its other questions would otherwise go out.
       this.misuse ??= new LocalError(

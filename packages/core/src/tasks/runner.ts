@@ -155,7 +155,7 @@ export class TaskRunner<R extends RunningTask> {
       // The peer gave up on the request (or left) before it could learn the task id.
       await this.#store.cancel(run.taskId, requestor, 'The request was cancelled').catch(() => {});
     }
-    setTimeout(() => void this.execute(run, work, options), 0);
+    setTimeout(() => void this.#execute(run, work, options), 0);
   }
 
   /**
@@ -187,7 +187,7 @@ export class TaskRunner<R extends RunningTask> {
     return runs;
   }
 
-  private async execute(run: R, work: () => unknown, options: TaskExecutionOptions): Promise<void> {
+  async #execute(run: R, work: () => unknown, options: TaskExecutionOptions): Promise<void> {
     if (run.terminal) return;
     let status: 'completed' | 'failed';
     let outcome: TaskOutcome;

@@ -293,7 +293,7 @@ export class StdioClientTransport implements Transport {
    * `afterSigterm`, sends `SIGKILL`. Resolves once the process has exited.
    */
   close(): Promise<void> {
-    this.#closing ??= this.shutdown();
+    this.#closing ??= this.#shutdown();
     return this.#closing;
   }
 
@@ -507,7 +507,7 @@ export class StdioClientTransport implements Transport {
     );
   };
 
-  private async shutdown(): Promise<void> {
+  async #shutdown(): Promise<void> {
     this.#closeRequested = true;
     const child = this.#child;
     if (!child || this.#isClosed) {

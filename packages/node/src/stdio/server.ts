@@ -103,11 +103,11 @@ export class StdioServerTransport implements Transport {
    * and ending it could cut off data still buffered.
    */
   close(): Promise<void> {
-    this.#closing ??= this.shutdown();
+    this.#closing ??= this.#shutdown();
     return this.#closing;
   }
 
-  private async shutdown(): Promise<void> {
+  async #shutdown(): Promise<void> {
     this.#stopReading();
     const writer = this.#writer;
     if (writer) {

@@ -51,10 +51,10 @@ export class CompletionFeature extends Feature {
   }
 
   protected handlers(): FeatureHandlers {
-    return { [Method.CompletionComplete]: (params, ctx) => this.complete(params, ctx) };
+    return { [Method.CompletionComplete]: (params, ctx) => this.#complete(params, ctx) };
   }
 
-  private async complete(params: Record<string, unknown>, ctx: RequestContext): Promise<CompleteResult> {
+  async #complete(params: Record<string, unknown>, ctx: RequestContext): Promise<CompleteResult> {
     const ref = params.ref;
     const argument = params.argument;
     if (!isRecord(ref) || !isRecord(argument)) {

@@ -111,13 +111,13 @@ export class ServerMiddlewareContext implements MiddlewareContextBase {
   }
 
   /** What the transport said about the message (HTTP request, address, principal). */
-  private get transportExtra(): MessageExtra | undefined {
+  get #transportExtra(): MessageExtra | undefined {
     return this.request ? this.request.request.extra : this.#extra;
   }
 
   /** The peer's address as the socket reports it (never from a header), over HTTP on Node. */
   get remoteAddress(): string | undefined {
-    return this.transportExtra?.remoteAddress;
+    return this.#transportExtra?.remoteAddress;
   }
 
   /**
@@ -125,7 +125,7 @@ export class ServerMiddlewareContext implements MiddlewareContextBase {
    * than {@link headers}, which builds a web `Request` on Node.
    */
   header(name: string): string | null | undefined {
-    const extra = this.transportExtra;
+    const extra = this.#transportExtra;
     if (!extra) return undefined;
     if (extra.header) return extra.header(name);
     return extra.httpRequest ? extra.httpRequest.headers.get(name) : undefined;
@@ -133,7 +133,7 @@ export class ServerMiddlewareContext implements MiddlewareContextBase {
 
   /** The HTTP request's headers, over HTTP. */
   get headers(): Headers | undefined {
-    return this.transportExtra?.httpRequest?.headers;
+    return this.#transportExtra?.httpRequest?.headers;
   }
 
   /**

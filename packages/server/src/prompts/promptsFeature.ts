@@ -76,11 +76,11 @@ export class PromptsFeature extends Feature {
     return {
       [Method.PromptsList]: (params): ListPromptsResult =>
         listResult('prompts', this.registry.page(params.cursor, this.host.pageSize)),
-      [Method.PromptsGet]: (params, ctx) => this.getPrompt(params, ctx),
+      [Method.PromptsGet]: (params, ctx) => this.#getPrompt(params, ctx),
     };
   }
 
-  private async getPrompt(
+  async #getPrompt(
     params: Record<string, unknown>,
     ctx: RequestContext,
   ): Promise<GetPromptResult | InputRequiredResult> {

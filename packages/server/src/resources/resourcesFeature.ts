@@ -130,7 +130,7 @@ export class ResourcesFeature extends Feature {
         listResources(this.resources, this.templates, params.cursor, this.host.pageSize, ctx),
       [Method.ResourcesTemplatesList]: (params): ListResourceTemplatesResult =>
         listResult('resourceTemplates', this.templates.page(params.cursor, this.host.pageSize)),
-      [Method.ResourcesRead]: (params, ctx) => this.read(params, ctx),
+      [Method.ResourcesRead]: (params, ctx) => this.#read(params, ctx),
       [Method.ResourcesSubscribe]: (params, ctx) => this.#subscribe(params, ctx),
       [Method.ResourcesUnsubscribe]: (params, ctx) => this.#unsubscribe(params, ctx),
     };
@@ -146,7 +146,7 @@ export class ResourcesFeature extends Feature {
     );
   }
 
-  private async read(
+  async #read(
     params: Record<string, unknown>,
     ctx: RequestContext,
   ): Promise<ReadResourceResult | InputRequiredResult> {

@@ -274,7 +274,7 @@ export class ToolsFeature extends Feature {
 
   /** The chain's answer to a plain call, with structured output checked once the chain is done. */
   #checked(state: ToolState, result: unknown, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
-    return state.output ? this.structured(state, result, ctx) : (result as CallToolResult);
+    return state.output ? this.#structured(state, result, ctx) : (result as CallToolResult);
   }
 
   /** Runs the handler on arguments that passed their check. */
@@ -318,7 +318,7 @@ export class ToolsFeature extends Feature {
           ? toCallToolResult(returned)
           : structuredResult(returned);
       }
-      return this.structured(state, returned, ctx).then(undefined, (error: unknown) =>
+      return this.#structured(state, returned, ctx).then(undefined, (error: unknown) =>
         this.#failed(state, error, ctx),
       );
     } catch (error) {
@@ -351,11 +351,7 @@ export class ToolsFeature extends Feature {
   }
 
   /** Checks structured output against `outputSchema`; a mismatch is the server's bug, reported. */
-  private async structured(
-    state: ToolState,
-    returned: unknown,
-    ctx: RequestContext,
-  ): Promise<CallToolResult> {
+  async #structured(state: ToolState, returned: unknown, ctx: RequestContext): Promise<CallToolResult> {
     const name = state.definition.name;
     if (isInputRequired(returned) || isCreatedTask(returned)) return returned as unknown as CallToolResult;
     const result = isCallToolResult(returned) ? returned : undefined;

@@ -9,7 +9,8 @@
  * the handler's own state if it returned an input-required result itself.
  * @module
  */
-import { ErrorCode, McpError } from '@mcpkit/core';
+import type { McpError } from '@mcpkit/core';
+import { invalidParams } from '../params.js';
 import { fromBase64Url, toBase64Url } from './digest.js';
 import {
   checkRequestStateKeys,
@@ -118,7 +119,7 @@ export class RequestStateSealer {
     out.set(sealed, HEADER + IV);
     const text = toBase64Url(out);
     if (text.length > this.limits.maxStateBytes) {
-      throw invalid(
+      throw invalidParams(
         `The answers collected so far exceed the request state limit of ${this.limits.maxStateBytes} bytes`,
       );
     }
@@ -130,15 +131,15 @@ export class RequestStateSealer {
    * `-32602` McpError with a message that says which check failed (never the state's contents).
    */
   async open(sealed: unknown, binding: StateBinding): Promise<RoundState> {
-    if (typeof sealed !== 'string') throw invalid('requestState must be a string');
+    if (typeof sealed !== 'string') throw invalidParams('requestState must be a string');
     if (sealed.length > this.limits.maxStateBytes) {
-      throw invalid(`requestState is larger than the limit of ${this.limits.maxStateBytes} bytes`);
+      throw invalidParams(`requestState is larger than the limit of ${this.limits.maxStateBytes} bytes`);
     }
     const bytes = fromBase64Url(sealed);
     if (!bytes || bytes.byteLength < HEADER + IV + TAG || bytes[0] !== VERSION) throw altered();
     const key = (await this.#keys()).find((candidate) => sameId(candidate.id, bytes));
     if (!key) {
-      throw invalid(
+      throw invalidParams(
         'requestState was sealed with a key this server does not hold (rotated out, or another server)',
       );
     }
@@ -162,17 +163,18 @@ export class RequestStateSealer {
   #check(opened: { state: RoundState; expires: number }, binding: StateBinding): RoundState {
     const { state, expires } = opened;
     if (this.#now() > expires) {
-      throw invalid('requestState has expired; send the original request again without requestState');
+      throw invalidParams('requestState has expired; send the original request again without requestState');
     }
     if (state.method !== binding.method) {
-      throw invalid(`requestState belongs to a "${state.method}" request, not to "${binding.method}"`);
+      throw invalidParams(`requestState belongs to a "${state.method}" request, not to "${binding.method}"`);
     }
     if (state.paramsDigest !== binding.paramsDigest) {
-      throw invalid('requestState belongs to a request with other parameters');
+      throw invalidParams('requestState belongs to a request with other parameters');
     }
-    if (state.principal !== binding.principal) throw invalid('requestState was issued to another principal');
+    if (state.principal !== binding.principal)
+      throw invalidParams('requestState was issued to another principal');
     if (state.rounds > this.limits.maxRounds) {
-      throw invalid(`requestState exceeds the limit of ${this.limits.maxRounds} input rounds`);
+      throw invalidParams(`requestState exceeds the limit of ${this.limits.maxRounds} input rounds`);
     }
     return state;
   }
@@ -183,12 +185,8 @@ function sameId(id: Uint8Array, bytes: Uint8Array): boolean {
   return true;
 }
 
-function invalid(message: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, message);
-}
-
 function altered(): McpError {
-  return invalid('requestState was not issued by this server or has been altered');
+  return invalidParams('requestState was not issued by this server or has been altered');
 }
 
 // Maps travel as entry lists: no object keys, so no "__proto__" surprises.

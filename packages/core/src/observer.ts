@@ -267,38 +267,43 @@ export function observedErrorType(method: string, outcome: ObservedOutcome): str
  * ```
  */
 export class SessionObservation implements ObservedSession {
-  private openedAt: number | undefined;
+  #openedAt: number | undefined;
 
+  readonly #carrier: { readonly sessionId?: string | undefined; readonly networkTransport?: string };
+  readonly #version: () => string | undefined;
   constructor(
     readonly role: ObservedRole,
-    private readonly carrier: { readonly sessionId?: string | undefined; readonly networkTransport?: string },
-    private readonly version: () => string | undefined,
-  ) {}
+    carrier: { readonly sessionId?: string | undefined; readonly networkTransport?: string },
+    version: () => string | undefined,
+  ) {
+    this.#carrier = carrier;
+    this.#version = version;
+  }
 
   get id(): string | undefined {
-    return this.carrier.sessionId;
+    return this.#carrier.sessionId;
   }
 
   get protocolVersion(): string | undefined {
-    return this.version();
+    return this.#version();
   }
 
   get transport(): string | undefined {
-    return this.carrier.networkTransport;
+    return this.#carrier.networkTransport;
   }
 
   /** Tells `observer` the session opened (once). */
   open(observer: Observer): void {
-    if (this.openedAt !== undefined) return;
-    this.openedAt = performance.now();
+    if (this.#openedAt !== undefined) return;
+    this.#openedAt = performance.now();
     observer.sessionOpened?.(this);
   }
 
   /** Tells `observer` an opened session closed, with its lifetime. */
   close(observer: Observer): void {
-    if (this.openedAt === undefined) return;
-    const durationMs = performance.now() - this.openedAt;
-    this.openedAt = undefined;
+    if (this.#openedAt === undefined) return;
+    const durationMs = performance.now() - this.#openedAt;
+    this.#openedAt = undefined;
     observer.sessionClosed?.(this, durationMs);
   }
 }

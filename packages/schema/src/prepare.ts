@@ -115,13 +115,14 @@ export function prepareSchema(
 }
 
 class SchemaCopier {
-  private readonly foreign: ReadonlySet<string>;
+  readonly #foreign: ReadonlySet<string>;
 
-  constructor(
-    private readonly dialect: JsonSchemaDialect,
-    private readonly options: PrepareOptions,
-  ) {
-    this.foreign = FOREIGN_KEYWORDS[dialect];
+  readonly #dialect: JsonSchemaDialect;
+  readonly #options: PrepareOptions;
+  constructor(dialect: JsonSchemaDialect, options: PrepareOptions) {
+    this.#dialect = dialect;
+    this.#options = options;
+    this.#foreign = FOREIGN_KEYWORDS[dialect];
   }
 
   schema(node: unknown, path: string, depth: number): JsonSchema {
@@ -131,40 +132,40 @@ class SchemaCopier {
       // Not a schema; copied as data so the validator sees what the author wrote and can complain.
       return cloneData(node, path, depth) as JsonSchema;
     }
-    const source = this.dialect === '2020-12' ? upgradeTo2020(node as SchemaObject) : (node as SchemaObject);
+    const source = this.#dialect === '2020-12' ? upgradeTo2020(node as SchemaObject) : (node as SchemaObject);
     const copy: SchemaObject = {};
     for (const [keyword, value] of Object.entries(source)) {
-      if (this.foreign.has(keyword)) continue;
-      if (keyword === 'format' && !this.options.formats) continue;
+      if (this.#foreign.has(keyword)) continue;
+      if (keyword === 'format' && !this.#options.formats) continue;
       setOwn(
         copy,
         keyword,
-        this.keyword(keyword, value, `${path}/${escapePointerSegment(keyword)}`, depth + 1),
+        this.#keyword(keyword, value, `${path}/${escapePointerSegment(keyword)}`, depth + 1),
       );
     }
     return copy;
   }
 
-  private keyword(keyword: string, value: unknown, path: string, depth: number): unknown {
+  #keyword(keyword: string, value: unknown, path: string, depth: number): unknown {
     if (SINGLE_SCHEMA.has(keyword)) return this.schema(value, path, depth);
-    if (SCHEMA_LIST.has(keyword) && Array.isArray(value)) return this.list(value, path, depth);
+    if (SCHEMA_LIST.has(keyword) && Array.isArray(value)) return this.#list(value, path, depth);
     if (keyword === 'items') {
-      return Array.isArray(value) ? this.list(value, path, depth) : this.schema(value, path, depth);
+      return Array.isArray(value) ? this.#list(value, path, depth) : this.schema(value, path, depth);
     }
     if (SCHEMA_MAP.has(keyword) && isRecord(value)) {
       if (keyword === 'patternProperties') checkPatterns(Object.keys(value), path);
-      return this.map(value, path, depth);
+      return this.#map(value, path, depth);
     }
-    if (keyword === 'dependencies' && isRecord(value)) return this.dependencies(value, path, depth);
+    if (keyword === 'dependencies' && isRecord(value)) return this.#dependencies(value, path, depth);
     if (keyword === 'pattern' && typeof value === 'string') checkPatterns([value], path);
     return cloneData(value, path, depth);
   }
 
-  private list(value: readonly unknown[], path: string, depth: number): JsonSchema[] {
+  #list(value: readonly unknown[], path: string, depth: number): JsonSchema[] {
     return value.map((item, index) => this.schema(item, `${path}/${index}`, depth));
   }
 
-  private map(value: SchemaObject, path: string, depth: number): SchemaObject {
+  #map(value: SchemaObject, path: string, depth: number): SchemaObject {
     const copy: SchemaObject = {};
     for (const [name, sub] of Object.entries(value)) {
       setOwn(copy, name, this.schema(sub, `${path}/${escapePointerSegment(name)}`, depth));
@@ -172,7 +173,7 @@ class SchemaCopier {
     return copy;
   }
 
-  private dependencies(value: SchemaObject, path: string, depth: number): SchemaObject {
+  #dependencies(value: SchemaObject, path: string, depth: number): SchemaObject {
     const copy: SchemaObject = {};
     for (const [name, sub] of Object.entries(value)) {
       const subPath = `${path}/${escapePointerSegment(name)}`;

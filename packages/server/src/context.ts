@@ -79,8 +79,6 @@ export interface RequestLogger {
   emergency(data: unknown, logger?: string): void;
 }
 
-const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
-
 /**
  * The context of one request. One small object per request; its methods live on the prototype.
  *
@@ -96,8 +94,8 @@ const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'aler
  * ```
  */
 export class RequestContext extends BaseRequestContext {
-  private loggerInstance: RequestLogger | undefined;
-  private scopeView: RequestScope | undefined;
+  #loggerInstance: RequestLogger | undefined;
+  #scopeView: RequestScope | undefined;
   /**
    * @internal Set under 2026-07-28 for `tools/call`, `prompts/get` and `resources/read`: questions
    * to the client become input-required rounds instead of requests.
@@ -105,8 +103,8 @@ export class RequestContext extends BaseRequestContext {
   rounds: InputRounds | undefined;
 
   /** The session, once known: at once on a connection, on first use for a 2026-07-28 HTTP POST. */
-  private sessionRef: ServerSession | undefined;
-  private readonly opener: SessionOpener | undefined;
+  #sessionRef: ServerSession | undefined;
+  readonly #opener: SessionOpener | undefined;
 
   constructor(
     /** The session the request arrived on, or (a 2026-07-28 HTTP POST) what opens one when asked for. */
@@ -120,8 +118,8 @@ export class RequestContext extends BaseRequestContext {
     readonly modern?: ModernRequestParts,
   ) {
     super(request);
-    if (isOpener(session)) this.opener = session;
-    else this.sessionRef = session;
+    if (isOpener(session)) this.#opener = session;
+    else this.#sessionRef = session;
   }
 
   /**
@@ -129,8 +127,8 @@ export class RequestContext extends BaseRequestContext {
    * state). A 2026-07-28 HTTP POST makes its throwaway session only when something asks for it.
    */
   get session(): ServerSession {
-    this.sessionRef ??= this.opener!.openSession();
-    return this.sessionRef;
+    this.#sessionRef ??= this.#opener!.openSession();
+    return this.#sessionRef;
   }
 
   /**
@@ -144,8 +142,8 @@ export class RequestContext extends BaseRequestContext {
    */
   get scope(): RequestScope {
     if (this.modern) return this.modern.scope;
-    if (!this.scopeView) this.scopeView = sessionScope(this.session, this.authInfo);
-    return this.scopeView;
+    if (!this.#scopeView) this.#scopeView = sessionScope(this.session, this.authInfo);
+    return this.#scopeView;
   }
 
   /**
@@ -272,8 +270,8 @@ export class RequestContext extends BaseRequestContext {
    * ```
    */
   get log(): RequestLogger {
-    if (!this.loggerInstance) this.loggerInstance = createLogger(this);
-    return this.loggerInstance;
+    if (!this.#loggerInstance) this.#loggerInstance = createLogger(this);
+    return this.#loggerInstance;
   }
 
   /**
@@ -286,13 +284,13 @@ export class RequestContext extends BaseRequestContext {
    */
   sendLog(level: LoggingLevel, data: unknown, logger?: string): void {
     const sent = this.modern
-      ? this.modernLog(level, data, logger)
+      ? this.#modernLog(level, data, logger)
       : this.session.log(level, data, logger, this.request.id);
     if (sent) sent.catch(() => {});
   }
 
   /** The envelope's level decides, not the connection's (which may be a 2025 session's). */
-  private modernLog(level: LoggingLevel, data: unknown, logger: string | undefined): void | Promise<void> {
+  #modernLog(level: LoggingLevel, data: unknown, logger: string | undefined): void | Promise<void> {
     if (!wantsModernLog(this.modern!.scope.logLevel, level) || !this.session.server.capabilities.logging)
       return;
     const params: Record<string, unknown> = logger === undefined ? { level, data } : { level, data, logger };
@@ -396,7 +394,7 @@ function wantsModernLog(wanted: LoggingLevel | undefined, level: LoggingLevel): 
 }
 
 function createLogger(context: RequestContext): RequestLogger {
-  const logger = {} as Record<(typeof LEVELS)[number], (data: unknown, name?: string) => void>;
-  for (const level of LEVELS) logger[level] = (data, name) => context.sendLog(level, data, name);
+  const logger = {} as Record<LoggingLevel, (data: unknown, name?: string) => void>;
+  for (const level of LOGGING_LEVELS) logger[level] = (data, name) => context.sendLog(level, data, name);
   return logger;
 }

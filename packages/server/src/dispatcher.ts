@@ -58,35 +58,35 @@ export abstract class ServerDispatcher {
    */
   protected readonly listeners = new ListenRegistry();
   /** The method table. `initialize` and `ping` are the session's own, but pass the same dispatch. */
-  private readonly requestHandlers = new Map<string, RequestHandler>([
+  readonly #requestHandlers = new Map<string, RequestHandler>([
     [Method.Initialize, (params, ctx) => ctx.session.acceptInitialize(params)],
     [Method.Ping, answerPing],
     [DISCOVER, (_params, ctx) => discoverResult(ctx.session.server)],
     [LISTEN, (params, ctx) => answerListen(this.listeners, params, ctx)],
   ]);
   /** Methods {@link setRequestHandler} refuses, with who answers them. */
-  private readonly reserved = new Map<string, string>([
+  readonly #reserved = new Map<string, string>([
     [Method.Initialize, 'the session itself'],
     [Method.Ping, 'the session itself'],
     [DISCOVER, 'the server itself'],
     [LISTEN, 'the server itself'],
   ]);
-  private readonly notificationHandlers = new Map<string, Set<NotificationHandler>>();
-  private readonly middlewares: ServerMiddleware[] = [];
+  readonly #notificationHandlers = new Map<string, Set<NotificationHandler>>();
+  readonly #middlewares: ServerMiddleware[] = [];
   /**
    * The composed middleware chain; `undefined` while none is installed (the plain path). It
    * answers without a promise when every layer passes a synchronous answer through.
    */
-  private pipeline: ((ctx: ServerMiddlewareContext) => unknown) | undefined;
+  #pipeline: ((ctx: ServerMiddlewareContext) => unknown) | undefined;
   /** Methods whose handler runs {@link pipeline} itself, at its own point. */
-  private readonly wrapsItself = new Set<string>();
-  private readonly sendingMiddlewares: ServerMiddleware[] = [];
+  readonly #wrapsItself = new Set<string>();
+  readonly #sendingMiddlewares: ServerMiddleware[] = [];
   /** The predicates of `hideTools` middlewares, consulted when a `tools/call` is routed. */
-  private readonly toolVisibility: ToolVisibility[] = [];
+  readonly #toolVisibility: ToolVisibility[] = [];
   /** @internal The composed sending chain; `undefined` while none is installed. */
   sendPipeline: ((ctx: ServerMiddlewareContext) => Promise<unknown>) | undefined;
   /** Where a tool's input schema is found, for the `x-mcp-header` rules; set by the tools feature. */
-  private toolSchemas: ((toolName: string) => unknown) | undefined;
+  #toolSchemas: ((toolName: string) => unknown) | undefined;
 
   /** Adds capabilities implied by a feature (e.g. registering a tool implies `tools`). */
   protected abstract implyCapabilities(capabilities: ServerCapabilities): void;
@@ -114,9 +114,9 @@ export abstract class ServerDispatcher {
     handler: RequestHandler,
   ): void;
   setRequestHandler(method: string, handler: RequestHandler | MethodHandler<any>): void {
-    const owner = this.reserved.get(method);
+    const owner = this.#reserved.get(method);
     if (owner) throw new TypeError(`"${method}" is answered by ${owner} and cannot be overridden`);
-    this.requestHandlers.set(method, handler as RequestHandler);
+    this.#requestHandlers.set(method, handler as RequestHandler);
   }
 
   /**
@@ -134,7 +134,7 @@ export abstract class ServerDispatcher {
    */
   provide(capabilities: ServerCapabilities, handlers: Readonly<Record<string, RequestHandler>>): void {
     this.implyCapabilities(capabilities);
-    for (const [method, handler] of Object.entries(handlers)) this.requestHandlers.set(method, handler);
+    for (const [method, handler] of Object.entries(handlers)) this.#requestHandlers.set(method, handler);
   }
 
   /**
@@ -152,12 +152,12 @@ export abstract class ServerDispatcher {
    * ```
    */
   protected reserveMethods(methods: Iterable<string>, owner: string): void {
-    for (const method of methods) this.reserved.set(method, owner);
+    for (const method of methods) this.#reserved.set(method, owner);
   }
 
   /** The handler of a method, if any. */
   requestHandler(method: string): RequestHandler | undefined {
-    return this.requestHandlers.get(method);
+    return this.#requestHandlers.get(method);
   }
 
   /**
@@ -172,10 +172,10 @@ export abstract class ServerDispatcher {
    * ```
    */
   dispatch(method: string, params: Record<string, unknown>, context: RequestContext): unknown {
-    const handler = this.requestHandlers.get(method);
+    const handler = this.#requestHandlers.get(method);
     if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-    if (this.pipeline && !this.wrapsItself.has(method)) {
-      return this.pipeline(new ServerMiddlewareContext(method, params, context.session, context));
+    if (this.#pipeline && !this.#wrapsItself.has(method)) {
+      return this.#pipeline(new ServerMiddlewareContext(method, params, context.session, context));
     }
     return handler(params, context);
   }
@@ -185,24 +185,24 @@ export abstract class ServerDispatcher {
    * routing then refuses the call like a call to an unknown tool.
    */
   hidesTool(name: string, params: Record<string, unknown>, context: RequestContext): boolean {
-    if (this.toolVisibility.length === 0) return false;
+    if (this.#toolVisibility.length === 0) return false;
     const ctx = new ServerMiddlewareContext(Method.ToolsCall, params, context.session, context);
-    return this.toolVisibility.some((visible) => !visible(name, ctx));
+    return this.#toolVisibility.some((visible) => !visible(name, ctx));
   }
 
   /** @internal Names where tool input schemas are found (the tools feature calls it once). */
   provideToolHeaders(source: (toolName: string) => unknown): void {
-    this.toolSchemas = source;
+    this.#toolSchemas = source;
   }
 
   /** @internal The input schema of tool `toolName`, for the 2026-07-28 HTTP header rules. */
   toolInputSchema(toolName: string): unknown {
-    return this.toolSchemas?.(toolName);
+    return this.#toolSchemas?.(toolName);
   }
 
   /** True when a receiving middleware is installed. */
   get hasMiddleware(): boolean {
-    return this.pipeline !== undefined;
+    return this.#pipeline !== undefined;
   }
 
   /**
@@ -219,7 +219,7 @@ export abstract class ServerDispatcher {
   ): unknown {
     const ctx = new ServerMiddlewareContext(method, params, context.session, context);
     ctx.end = end;
-    return this.pipeline!(ctx);
+    return this.#pipeline!(ctx);
   }
 
   /**
@@ -237,7 +237,7 @@ export abstract class ServerDispatcher {
    * ```
    */
   protected placesMiddleware(methods: Iterable<string>): void {
-    for (const method of methods) this.wrapsItself.add(method);
+    for (const method of methods) this.#wrapsItself.add(method);
   }
 
   /**
@@ -270,9 +270,9 @@ export abstract class ServerDispatcher {
     if (typeof given !== 'function') throw new TypeError('server.use() needs a middleware function');
     const middleware = typeof first === 'string' ? onMethod(first, given as ServerMiddleware) : first;
     const visibility = (middleware as { [TOOL_VISIBILITY]?: ToolVisibility })[TOOL_VISIBILITY];
-    if (visibility) this.toolVisibility.push(visibility);
-    this.middlewares.push(middleware);
-    this.pipeline = composeMiddlewareSync(this.middlewares.slice(), (ctx) => this.handle(ctx));
+    if (visibility) this.#toolVisibility.push(visibility);
+    this.#middlewares.push(middleware);
+    this.#pipeline = composeMiddlewareSync(this.#middlewares.slice(), (ctx) => this.#handle(ctx));
     return this;
   }
 
@@ -296,19 +296,19 @@ export abstract class ServerDispatcher {
   useSending(middleware: ServerMiddleware): this {
     if (typeof middleware !== 'function')
       throw new TypeError('server.useSending() needs a middleware function');
-    this.sendingMiddlewares.push(middleware);
-    this.sendPipeline = composeMiddleware(this.sendingMiddlewares.slice(), deliver);
+    this.#sendingMiddlewares.push(middleware);
+    this.sendPipeline = composeMiddleware(this.#sendingMiddlewares.slice(), deliver);
     return this;
   }
 
   /** The end of the chain: the method's handler, or a notification's listeners. */
-  private handle(ctx: ServerMiddlewareContext): unknown {
+  #handle(ctx: ServerMiddlewareContext): unknown {
     if (ctx.end) return ctx.end(ctx);
     if (!ctx.request) {
-      this.runListeners(ctx.method, ctx.params, ctx.session);
+      this.#runListeners(ctx.method, ctx.params, ctx.session);
       return undefined;
     }
-    return this.requestHandlers.get(ctx.method)!(ctx.params, ctx.request);
+    return this.#requestHandlers.get(ctx.method)!(ctx.params, ctx.request);
   }
 
   /**
@@ -331,7 +331,7 @@ export abstract class ServerDispatcher {
     handler: NotificationHandler,
   ): () => void;
   onNotification(method: string, handler: NotificationHandler | MethodNotificationHandler<any>): () => void {
-    return addListener(this.notificationHandlers, method, handler as NotificationHandler);
+    return addListener(this.#notificationHandlers, method, handler as NotificationHandler);
   }
 
   /**
@@ -357,7 +357,7 @@ export abstract class ServerDispatcher {
     method: string,
     handler: NotificationHandler | MethodNotificationHandler<any>,
   ): void {
-    this.notificationHandlers.set(method, new Set([handler as NotificationHandler]));
+    this.#notificationHandlers.set(method, new Set([handler as NotificationHandler]));
   }
 
   /** @internal Runs the listeners of a notification a session received. */
@@ -367,18 +367,18 @@ export abstract class ServerDispatcher {
     session: ServerSession,
     extra?: MessageExtra,
   ): void {
-    if (this.pipeline) {
+    if (this.#pipeline) {
       const ctx = new ServerMiddlewareContext(method, params, session, undefined, extra);
-      Promise.resolve(this.pipeline(ctx)).catch((error: unknown) =>
+      Promise.resolve(this.#pipeline(ctx)).catch((error: unknown) =>
         this.reportError(toError(error), session),
       );
       return;
     }
-    this.runListeners(method, params, session);
+    this.#runListeners(method, params, session);
   }
 
-  private runListeners(method: string, params: Record<string, unknown>, session: ServerSession): void {
-    const handlers = this.notificationHandlers.get(method);
+  #runListeners(method: string, params: Record<string, unknown>, session: ServerSession): void {
+    const handlers = this.#notificationHandlers.get(method);
     if (!handlers) return;
     // Not through safely(): that would make a closure per listener per notification.
     for (const handler of handlers) {

@@ -86,7 +86,7 @@ export interface FeatureHost {
  * ```
  */
 export abstract class Feature {
-  private installed = false;
+  #installed = false;
 
   constructor(protected readonly host: FeatureHost) {}
 
@@ -98,8 +98,8 @@ export abstract class Feature {
 
   /** Declares the capability and installs the handlers; later calls do nothing. */
   install(): void {
-    if (this.installed) return;
-    this.installed = true;
+    if (this.#installed) return;
+    this.#installed = true;
     this.host.provide(this.capability, this.handlers());
   }
 

@@ -48,13 +48,14 @@ export const LIST_CHANGED_NOTIFICATION: Readonly<Record<ListKind, string>> = {
  * ```
  */
 export class ListChangedNotifier {
-  private readonly pending = new Set<ListKind>();
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #pending = new Set<ListKind>();
+  #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(
-    private readonly debounceMs: number,
-    private readonly flush: (kinds: readonly ListKind[]) => void,
-  ) {
+  readonly #debounceMs: number;
+  readonly #flush: (kinds: readonly ListKind[]) => void;
+  constructor(debounceMs: number, flush: (kinds: readonly ListKind[]) => void) {
+    this.#debounceMs = debounceMs;
+    this.#flush = flush;
     if (!Number.isFinite(debounceMs) || debounceMs < 0) {
       throw new RangeError(`listChangedDebounceMs must be a non-negative number (got ${debounceMs})`);
     }
@@ -62,32 +63,32 @@ export class ListChangedNotifier {
 
   /** Records a change of `kind`; the notification goes out when the window closes. */
   changed(kind: ListKind): void {
-    this.pending.add(kind);
-    if (this.timer !== undefined) return;
-    this.timer = setTimeout(() => this.fire(), this.debounceMs);
+    this.#pending.add(kind);
+    if (this.#timer !== undefined) return;
+    this.#timer = setTimeout(() => this.#fire(), this.#debounceMs);
     // A pending announcement must not keep a process alive that has nothing else to do.
-    (this.timer as { unref?: () => void }).unref?.();
+    (this.#timer as { unref?: () => void }).unref?.();
   }
 
   /** Sends what is pending now. */
   flushNow(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.fire();
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#fire();
   }
 
   /** Drops what is pending (the server is closing). */
   cancel(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.pending.clear();
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#pending.clear();
   }
 
-  private fire(): void {
-    this.timer = undefined;
-    if (this.pending.size === 0) return;
-    const kinds = [...this.pending];
-    this.pending.clear();
-    this.flush(kinds);
+  #fire(): void {
+    this.#timer = undefined;
+    if (this.#pending.size === 0) return;
+    const kinds = [...this.#pending];
+    this.#pending.clear();
+    this.#flush(kinds);
   }
 }
 
@@ -102,28 +103,27 @@ export class ListChangedNotifier {
  * ```
  */
 export class ListChangeAnnouncer {
-  private readonly notifier: ListChangedNotifier;
+  readonly #notifier: ListChangedNotifier;
 
-  constructor(
-    private readonly server: Server,
-    debounceMs: number,
-  ) {
-    this.notifier = new ListChangedNotifier(debounceMs, (kinds) => this.announce(kinds));
+  readonly #server: Server;
+  constructor(server: Server, debounceMs: number) {
+    this.#server = server;
+    this.#notifier = new ListChangedNotifier(debounceMs, (kinds) => this.#announce(kinds));
   }
 
   /** Records a change of `kind`, if any session could hear of it (on any node, in a cluster). */
   changed(kind: ListKind): void {
-    if (this.server.relay || this.server.sessions.size) this.notifier.changed(kind);
+    if (this.#server.relay || this.#server.sessions.size) this.#notifier.changed(kind);
   }
 
   /** Drops what is pending (the server is closing). */
   cancel(): void {
-    this.notifier.cancel();
+    this.#notifier.cancel();
   }
 
-  private announce(kinds: readonly ListKind[]): void {
+  #announce(kinds: readonly ListKind[]): void {
     for (const kind of kinds) {
-      this.server.broadcast(
+      this.#server.broadcast(
         LIST_CHANGED_NOTIFICATION[kind],
         undefined,
         (session) => {
@@ -183,20 +183,25 @@ export interface ItemState {
 export abstract class ListedItem<State extends ItemState = ItemState> implements PagedItem {
   /** Registration order, set by the collection (list paging reads it). */
   seq = 0;
-  private isEnabled = true;
+  #isEnabled = true;
 
+  readonly #list: ItemList;
+  readonly #keyField: 'name' | 'uri' | 'uriTemplate';
   /** @internal Use the `McpServer` registration methods. */
   constructor(
-    private readonly list: ItemList,
+    list: ItemList,
     /** @internal Everything a request reads; replaced whole by updates. */
     public state: State,
     /** The member of the definition (and of an update) that is the key: name, URI or URI template. */
-    private readonly keyField: 'name' | 'uri' | 'uriTemplate',
-  ) {}
+    keyField: 'name' | 'uri' | 'uriTemplate',
+  ) {
+    this.#list = list;
+    this.#keyField = keyField;
+  }
 
   /** The key clients use (name, URI or URI template). */
   get key(): string {
-    return (this.state.definition as Readonly<Record<string, string>>)[this.keyField]!;
+    return (this.state.definition as Readonly<Record<string, string>>)[this.#keyField]!;
   }
 
   /** The item as its list (`tools/list`, `prompts/list`...) shows it. */
@@ -206,28 +211,28 @@ export abstract class ListedItem<State extends ItemState = ItemState> implements
 
   /** False after `disable()` and after `remove()`. */
   get enabled(): boolean {
-    return this.isEnabled;
+    return this.#isEnabled;
   }
 
   /** True until `remove()` is called. */
   get registered(): boolean {
-    return this.list.items.has(this);
+    return this.#list.items.has(this);
   }
 
   /** Lists the item again and serves requests for it. */
   enable(): this {
-    return this.setEnabled(true);
+    return this.#setEnabled(true);
   }
 
   /** Hides the item: it leaves its list, and requests for it answer as for an unknown one. */
   disable(): this {
-    return this.setEnabled(false);
+    return this.#setEnabled(false);
   }
 
   /** Unregisters the item for good (register a new one to bring it back). */
   remove(): void {
-    this.isEnabled = false;
-    if (this.list.items.delete(this)) this.list.changed(this);
+    this.#isEnabled = false;
+    if (this.#list.items.delete(this)) this.#list.changed(this);
   }
 
   /**
@@ -240,33 +245,33 @@ export abstract class ListedItem<State extends ItemState = ItemState> implements
     runField: K,
     build: (key: string, config: State['config'], run: State[K]) => State,
   ): this {
-    const config = mergeConfig(this.state.config, changes, [this.keyField, runField]);
-    const key = (changes as Readonly<Record<string, string | undefined>>)[this.keyField] ?? this.key;
-    this.replaceState(build(key, config, changes[runField] ?? this.state[runField]), key);
+    const config = mergeConfig(this.state.config, changes, [this.#keyField, runField]);
+    const key = (changes as Readonly<Record<string, string | undefined>>)[this.#keyField] ?? this.key;
+    this.#replaceState(build(key, config, changes[runField] ?? this.state[runField]), key);
     return this;
   }
 
   /** Swaps in an updated state (keyed `newKey`), moving the item if its key changed. */
-  private replaceState(next: State, newKey: string): void {
+  #replaceState(next: State, newKey: string): void {
     const oldKey = this.key;
-    const registered = this.list.items.has(this);
-    if (newKey !== oldKey && registered && this.list.items.get(newKey)) {
+    const registered = this.#list.items.has(this);
+    if (newKey !== oldKey && registered && this.#list.items.get(newKey)) {
       throw new TypeError(
-        `Cannot rename ${this.list.kind} "${oldKey}" to "${newKey}": that name is already registered`,
+        `Cannot rename ${this.#list.kind} "${oldKey}" to "${newKey}": that name is already registered`,
       );
     }
     this.state = next;
     if (!registered) return;
-    if (newKey !== oldKey) this.list.items.rekey(this, oldKey);
-    else this.list.items.invalidate();
-    this.list.changed(this);
+    if (newKey !== oldKey) this.#list.items.rekey(this, oldKey);
+    else this.#list.items.invalidate();
+    this.#list.changed(this);
   }
 
-  private setEnabled(enabled: boolean): this {
-    if (this.isEnabled === enabled || !this.list.items.has(this)) return this;
-    this.isEnabled = enabled;
-    this.list.items.invalidate();
-    this.list.changed(this);
+  #setEnabled(enabled: boolean): this {
+    if (this.#isEnabled === enabled || !this.#list.items.has(this)) return this;
+    this.#isEnabled = enabled;
+    this.#list.items.invalidate();
+    this.#list.changed(this);
     return this;
   }
 }

@@ -58,12 +58,12 @@ export interface Listed<T> {
  * ```
  */
 export class LiveList<T extends Listed<T>> implements ReadonlySet<T> {
-  private head: T | undefined = undefined;
-  private tail: T | undefined = undefined;
-  private count = 0;
+  #head: T | undefined = undefined;
+  #tail: T | undefined = undefined;
+  #count = 0;
 
   get size(): number {
-    return this.count;
+    return this.#count;
   }
 
   has(value: T): boolean {
@@ -74,11 +74,11 @@ export class LiveList<T extends Listed<T>> implements ReadonlySet<T> {
   add(value: T): this {
     if (value.listOwner === this) return this;
     value.listOwner = this;
-    value.listPrev = this.tail;
-    if (this.tail) this.tail.listNext = value;
-    else this.head = value;
-    this.tail = value;
-    this.count++;
+    value.listPrev = this.#tail;
+    if (this.#tail) this.#tail.listNext = value;
+    else this.#head = value;
+    this.#tail = value;
+    this.#count++;
     return this;
   }
 
@@ -86,20 +86,20 @@ export class LiveList<T extends Listed<T>> implements ReadonlySet<T> {
     if (value.listOwner !== this) return false;
     const { listPrev: prev, listNext: next } = value;
     if (prev) prev.listNext = next;
-    else this.head = next;
+    else this.#head = next;
     if (next) next.listPrev = prev;
-    else this.tail = prev;
+    else this.#tail = prev;
     value.listOwner = undefined;
     value.listPrev = undefined;
     value.listNext = undefined;
-    this.count--;
+    this.#count--;
     return true;
   }
 
   /** The elements present now, each skipped if it left the list before it was reached. */
   *values(): SetIterator<T> {
     const now: T[] = [];
-    for (let value = this.head; value; value = value.listNext) now.push(value);
+    for (let value = this.#head; value; value = value.listNext) now.push(value);
     for (const value of now) if (value.listOwner === this) yield value;
   }
 

@@ -83,7 +83,7 @@ export class McpServer extends Server {
   readonly validator: JsonSchemaValidator;
   /** The task engine, when the `tasks` option is set. */
   readonly tasks: TaskManager | undefined;
-  private readonly features: FeatureSet;
+  readonly #features: FeatureSet;
 
   constructor(info: Implementation, options: McpServerOptions = {}) {
     super(info, options);
@@ -99,12 +99,12 @@ export class McpServer extends Server {
         this.tasks ? this.tasks.wantsTask(tool.definition, params, ctx) : params.task !== undefined,
       execute: overridden ? this.executeTool.bind(this) : undefined,
     };
-    this.features = createFeatureSet(this, options, hooks, new.target === McpServer);
-    this.features.logging.install();
+    this.#features = createFeatureSet(this, options, hooks, new.target === McpServer);
+    this.#features.logging.install();
     this.tasks = checkedTasks(options.tasks);
     if (this.tasks) this.implyCapabilities(this.tasks.capabilities);
     this.tasks?.install(this);
-    installDeclared(this.features, options.capabilities);
+    installDeclared(this.#features, options.capabilities);
   }
 
   /**
@@ -131,8 +131,9 @@ export class McpServer extends Server {
   ): RegisteredTool;
   tool(name: string, handler: ToolHandler<EmptyArguments>): RegisteredTool;
   tool(name: string, configOrHandler: ToolConfig | ToolHandler<any>, handler?: ToolHandler<any, any>) {
-    if (typeof configOrHandler === 'function') return this.features.tools.register(name, {}, configOrHandler);
-    return this.features.tools.register(name, configOrHandler, handler as ToolHandler<any>);
+    if (typeof configOrHandler === 'function')
+      return this.#features.tools.register(name, {}, configOrHandler);
+    return this.#features.tools.register(name, configOrHandler, handler as ToolHandler<any>);
   }
 
   /**
@@ -150,7 +151,7 @@ export class McpServer extends Server {
   resource(uri: string, config: ResourceConfig, read: ResourceReader): RegisteredResource;
   resource(uri: string, read: ResourceReader): RegisteredResource;
   resource(uri: string, configOrRead: ResourceConfig | ResourceReader, read?: ResourceReader) {
-    const resources = requireResources(this.features, 'server.resource()');
+    const resources = requireResources(this.#features, 'server.resource()');
     if (typeof configOrRead === 'function') return resources.register(uri, {}, configOrRead);
     return resources.register(uri, configOrRead, read as ResourceReader);
   }
@@ -173,7 +174,7 @@ export class McpServer extends Server {
     config: ResourceTemplateConfig<TemplateVariableName<T>>,
     read: TemplateReader<TemplateVariables<T>>,
   ): RegisteredResourceTemplate {
-    const resources = requireResources(this.features, 'server.resourceTemplate()');
+    const resources = requireResources(this.#features, 'server.resourceTemplate()');
     return resources.registerTemplate(uriTemplate, config, read);
   }
 
@@ -195,7 +196,7 @@ export class McpServer extends Server {
   ): RegisteredPrompt;
   prompt(name: string, handler: PromptHandler<Record<string, never>>): RegisteredPrompt;
   prompt(name: string, configOrHandler: PromptConfig | PromptHandler<any>, handler?: PromptHandler<any>) {
-    const prompts = requirePrompts(this.features, 'server.prompt()');
+    const prompts = requirePrompts(this.#features, 'server.prompt()');
     if (typeof configOrHandler === 'function') return prompts.register(name, {}, configOrHandler);
     return prompts.register(name, configOrHandler, handler as PromptHandler<any>);
   }
@@ -210,7 +211,7 @@ export class McpServer extends Server {
    * ```
    */
   notifyResourceUpdated(uri: string): void {
-    this.features.resources?.notifyUpdated(uri);
+    this.#features.resources?.notifyUpdated(uri);
   }
 
   /**
@@ -223,7 +224,7 @@ export class McpServer extends Server {
    * ```
    */
   log(level: LoggingLevel, data: unknown, logger?: string): void {
-    this.features.logging.log(level, data, logger);
+    this.#features.logging.log(level, data, logger);
   }
 
   /**
@@ -235,7 +236,7 @@ export class McpServer extends Server {
    * ```
    */
   override async close(): Promise<void> {
-    this.features.announcer.cancel();
+    this.#features.announcer.cancel();
     await super.close();
     await this.tasks?.close();
   }
@@ -243,8 +244,8 @@ export class McpServer extends Server {
   /** @internal A list changed: completers it brings install completion; sessions hear of it. */
   changed(kind: ListKind, item?: ListedItem): void {
     const completers = (item?.state as { complete?: object } | undefined)?.complete;
-    if (completers && Object.keys(completers).length > 0) this.features.completion?.install();
-    this.features.announcer.changed(kind);
+    if (completers && Object.keys(completers).length > 0) this.#features.completion?.install();
+    this.#features.announcer.changed(kind);
   }
 
   /**
@@ -295,6 +296,6 @@ export class McpServer extends Server {
     args: Record<string, unknown>,
     ctx: RequestContext,
   ): CallToolResult | Promise<CallToolResult> {
-    return this.features.tools.execute(tool, args, ctx);
+    return this.#features.tools.execute(tool, args, ctx);
   }
 }

@@ -140,69 +140,69 @@ function isBase36(text: string): boolean {
  * ```
  */
 export class PagedCollection<T extends PagedItem> {
-  private readonly byKey = new Map<string, T>();
-  private nextSeq = 1;
-  private snapshot: readonly T[] | undefined;
+  readonly #byKey = new Map<string, T>();
+  #nextSeq = 1;
+  #snapshot: readonly T[] | undefined;
 
   /** @param tag the one-letter cursor tag of this list. */
   constructor(readonly tag: string) {}
 
   /** Every item, enabled or not. */
   get size(): number {
-    return this.byKey.size;
+    return this.#byKey.size;
   }
 
   /** The item with `key`, enabled or not. */
   get(key: string): T | undefined {
-    return this.byKey.get(key);
+    return this.#byKey.get(key);
   }
 
   /** The enabled item with `key`: what a client may use. */
   find(key: string): T | undefined {
-    const item = this.byKey.get(key);
+    const item = this.#byKey.get(key);
     return item?.enabled ? item : undefined;
   }
 
   /** Adds an item at the end of the list. The caller checked the key is free. */
   add(item: T): void {
-    item.seq = this.nextSeq++;
-    this.byKey.set(item.key, item);
-    this.snapshot = undefined;
+    item.seq = this.#nextSeq++;
+    this.#byKey.set(item.key, item);
+    this.#snapshot = undefined;
   }
 
   /** Removes an item; false when it was not there. */
   delete(item: T): boolean {
-    if (this.byKey.get(item.key) !== item) return false;
-    this.byKey.delete(item.key);
-    this.snapshot = undefined;
+    if (this.#byKey.get(item.key) !== item) return false;
+    this.#byKey.delete(item.key);
+    this.#snapshot = undefined;
     return true;
   }
 
   /** Moves an item to a new key, keeping its place in the list. */
   rekey(item: T, oldKey: string): void {
-    if (this.byKey.get(oldKey) === item) this.byKey.delete(oldKey);
-    this.byKey.set(item.key, item);
-    this.snapshot = undefined;
+    if (this.#byKey.get(oldKey) === item) this.#byKey.delete(oldKey);
+    this.#byKey.set(item.key, item);
+    this.#snapshot = undefined;
   }
 
   /** Forgets the cached list (call after enabling, disabling or updating an item). */
   invalidate(): void {
-    this.snapshot = undefined;
+    this.#snapshot = undefined;
   }
 
   /** True when `item` is the one registered under its key. */
   has(item: T): boolean {
-    return this.byKey.get(item.key) === item;
+    return this.#byKey.get(item.key) === item;
   }
 
   /** The enabled items, in registration order. */
   list(): readonly T[] {
-    if (!this.snapshot) {
-      const items = [...this.byKey.values()].filter((item) => item.enabled);
+    if (!this.#snapshot) {
+      const items = [...this.#byKey.values()].filter((item) => item.enabled);
       items.sort((a, b) => a.seq - b.seq);
-      this.snapshot = items;
+      this.#snapshot = items;
     }
-    return this.snapshot;
+    return this.#snapshot;
   }
 
   /**

@@ -39,24 +39,27 @@ export interface RequestScope {
 
 /** The scope of a request on a 2025-era session: read through to the session, never copied. */
 class SessionScope implements RequestScope {
+  readonly #session: ServerSession;
   constructor(
-    private readonly session: ServerSession,
+    session: ServerSession,
     readonly principal: AuthInfo | undefined,
-  ) {}
+  ) {
+    this.#session = session;
+  }
   get revision(): Revision {
-    return this.session.protocolVersion;
+    return this.#session.protocolVersion;
   }
   get clientCapabilities(): ClientCapabilities {
-    return this.session.clientCapabilities;
+    return this.#session.clientCapabilities;
   }
   get clientInfo(): Implementation | undefined {
-    return this.session.clientInfo;
+    return this.#session.clientInfo;
   }
   get logLevel(): LoggingLevel | undefined {
-    return this.session.logLevel;
+    return this.#session.logLevel;
   }
   get sessionId(): string | undefined {
-    return this.session.id;
+    return this.#session.id;
   }
 }
 

@@ -55,12 +55,12 @@ export class Server extends ServerDispatcher {
   /** The per-request revisions (2026-07-28) this server serves; empty when it serves none. */
   readonly modernVersions: readonly ModernProtocolVersion[];
   /** Not a `Set`: a session per stateless request would keep dead ones alive (see liveList.ts). */
-  private readonly liveSessions = new LiveList<ServerSession>();
-  private readonly openListeners = new Set<SessionListener>();
-  private readonly closeListeners = new Set<SessionListener>();
-  private roundRunner: InputRoundRunner | undefined;
-  private implied: ServerCapabilities = {};
-  private declared: ServerCapabilities | undefined;
+  readonly #liveSessions = new LiveList<ServerSession>();
+  readonly #openListeners = new Set<SessionListener>();
+  readonly #closeListeners = new Set<SessionListener>();
+  #roundRunner: InputRoundRunner | undefined;
+  #implied: ServerCapabilities = {};
+  #declared: ServerCapabilities | undefined;
 
   constructor(info: Implementation, options: ServerOptions = {}) {
     super();
@@ -91,23 +91,23 @@ export class Server extends ServerDispatcher {
 
   /** @internal The runner of 2026-07-28 input-required rounds, built on first use. */
   inputRoundRunner(): InputRoundRunner {
-    if (!this.roundRunner) {
+    if (!this.#roundRunner) {
       const { requestStateKeys, requestStateLimits } = this.options;
-      this.roundRunner = new InputRoundRunner(new RequestStateSealer(requestStateKeys, requestStateLimits));
+      this.#roundRunner = new InputRoundRunner(new RequestStateSealer(requestStateKeys, requestStateLimits));
     }
-    return this.roundRunner;
+    return this.#roundRunner;
   }
 
   /** The capabilities announced to clients: the implied ones merged with the explicit ones. */
   get capabilities(): ServerCapabilities {
-    if (!this.declared) this.declared = mergeCapabilities(this.implied, this.options.capabilities);
-    return this.declared;
+    if (!this.#declared) this.#declared = mergeCapabilities(this.#implied, this.options.capabilities);
+    return this.#declared;
   }
 
   /** Adds capabilities implied by a feature (e.g. registering a tool implies `tools`). */
   protected override implyCapabilities(capabilities: ServerCapabilities): void {
-    this.implied = mergeCapabilities(this.implied, capabilities);
-    this.declared = undefined;
+    this.#implied = mergeCapabilities(this.#implied, capabilities);
+    this.#declared = undefined;
   }
 
   /**
@@ -127,14 +127,14 @@ export class Server extends ServerDispatcher {
    */
   connect(transport: Transport, options?: SessionConnectOptions): ServerSession {
     const session = new ServerSession(this, transport, options);
-    this.liveSessions.add(session);
+    this.#liveSessions.add(session);
     session.start();
     return session;
   }
 
   /** Every open session. */
   get sessions(): ReadonlySet<ServerSession> {
-    return this.liveSessions;
+    return this.#liveSessions;
   }
 
   /**
@@ -146,8 +146,8 @@ export class Server extends ServerDispatcher {
    * ```
    */
   onSessionInitialized(listener: SessionListener): () => void {
-    this.openListeners.add(listener);
-    return () => this.openListeners.delete(listener);
+    this.#openListeners.add(listener);
+    return () => this.#openListeners.delete(listener);
   }
 
   /**
@@ -179,19 +179,19 @@ export class Server extends ServerDispatcher {
    * ```
    */
   onSessionClosed(listener: SessionListener): () => void {
-    this.closeListeners.add(listener);
-    return () => this.closeListeners.delete(listener);
+    this.#closeListeners.add(listener);
+    return () => this.#closeListeners.delete(listener);
   }
 
   /** @internal */
   sessionInitialized(session: ServerSession): void {
-    for (const listener of this.openListeners) this.safely(() => listener(session), session);
+    for (const listener of this.#openListeners) this.safely(() => listener(session), session);
   }
 
   /** @internal */
   sessionClosed(session: ServerSession): void {
-    if (!this.liveSessions.delete(session)) return;
-    for (const listener of this.closeListeners) this.safely(() => listener(session), session);
+    if (!this.#liveSessions.delete(session)) return;
+    for (const listener of this.#closeListeners) this.safely(() => listener(session), session);
   }
 
   /**
@@ -239,7 +239,7 @@ export class Server extends ServerDispatcher {
     // Listen streams of this server hear it at once; the relay's other nodes publish to theirs.
     this.listeners.publish(method, params);
     if (this.relay?.(method, params, filter, scope)) return;
-    for (const session of this.liveSessions) {
+    for (const session of this.#liveSessions) {
       if (!session.initialized) continue;
       if (filter ? !filter(session) : scope && !inScope(session, scope)) continue;
       try {
@@ -262,7 +262,7 @@ export class Server extends ServerDispatcher {
   /** Closes every session. */
   async close(): Promise<void> {
     this.listeners.endAll();
-    await Promise.allSettled([...this.liveSessions].map((session) => session.close()));
+    await Promise.allSettled([...this.#liveSessions].map((session) => session.close()));
   }
 
   /** @internal */

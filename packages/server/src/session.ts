@@ -113,17 +113,17 @@ const LOG_LEVEL_ORDER: Readonly<Record<string, number>> = {
  */
 export class ServerSession implements Listed<ServerSession> {
   readonly connection: Connection;
-  private phase: SessionPhase = 'new';
-  private codec: RevisionCodec;
-  private version: ProtocolVersion;
-  private client: Implementation | undefined;
-  private clientCaps: ClientCapabilities = {};
+  #phase: SessionPhase = 'new';
+  #codec: RevisionCodec;
+  #version: ProtocolVersion;
+  #client: Implementation | undefined;
+  #clientCaps: ClientCapabilities = {};
   /** The client's `initialize` params and what the server answered, kept for {@link snapshot}. */
-  private initParams: Record<string, unknown> | undefined;
-  private told: ServerCapabilities | undefined;
-  private stableKey: string | undefined;
-  private closeListeners: Array<() => void> | undefined;
-  private userData: Map<string, unknown> | undefined;
+  #initParams: Record<string, unknown> | undefined;
+  #told: ServerCapabilities | undefined;
+  #stableKey: string | undefined;
+  #closeListeners: Array<() => void> | undefined;
+  #userData: Map<string, unknown> | undefined;
   /** @internal What observers see of this session; made only when the server has an observer. */
   readonly observation: SessionObservation | undefined;
   /** The minimum level of log notifications this client wants; unset until it says. */
@@ -142,19 +142,19 @@ export class ServerSession implements Listed<ServerSession> {
     readonly transport: Transport,
     options: SessionConnectOptions = {},
   ) {
-    this.version = options.stateless?.protocolVersion ?? server.protocolVersions[0]!;
-    this.codec = codecFor(this.version);
-    if (options.stateless) this.phase = 'ready';
-    if (options.state) this.restore(checkSessionState(options.state, server.protocolVersions));
+    this.#version = options.stateless?.protocolVersion ?? server.protocolVersions[0]!;
+    this.#codec = codecFor(this.#version);
+    if (options.stateless) this.#phase = 'ready';
+    if (options.state) this.#restore(checkSessionState(options.state, server.protocolVersions));
     const observer = server.options.observer;
-    if (observer) this.observation = new SessionObservation('server', transport, () => this.version);
+    if (observer) this.observation = new SessionObservation('server', transport, () => this.#version);
     const link = new SessionLink(this, observer, this.observation);
     this.connection = new Connection(transport, link, link);
   }
 
   /** @internal The codec of the revision in use (see {@link SessionLink}). */
   get codecInUse(): RevisionCodec {
-    return this.codec;
+    return this.#codec;
   }
 
   /** @internal */
@@ -173,13 +173,13 @@ export class ServerSession implements Listed<ServerSession> {
    * part of the session state, so a restored session keeps it.
    */
   get key(): string {
-    if (this.stableKey === undefined) this.stableKey = this.transport.sessionId ?? crypto.randomUUID();
-    return this.stableKey;
+    if (this.#stableKey === undefined) this.#stableKey = this.transport.sessionId ?? crypto.randomUUID();
+    return this.#stableKey;
   }
 
   /** The capabilities the server announced to this client, once the handshake is done. */
   get serverCapabilities(): ServerCapabilities | undefined {
-    return this.phase === 'ready' ? this.told : undefined;
+    return this.#phase === 'ready' ? this.#told : undefined;
   }
 
   /**
@@ -194,16 +194,16 @@ export class ServerSession implements Listed<ServerSession> {
    * ```
    */
   snapshot(): ServerSessionState | undefined {
-    if (!this.initParams || !this.client || !this.told) return undefined;
+    if (!this.#initParams || !this.#client || !this.#told) return undefined;
     return composeSessionState(
       {
         v: 1,
         key: this.key,
-        protocolVersion: this.version,
-        initializeParams: this.initParams,
-        clientCapabilities: this.clientCaps,
-        clientInfo: this.client,
-        serverCapabilities: this.told,
+        protocolVersion: this.#version,
+        initializeParams: this.#initParams,
+        clientCapabilities: this.#clientCaps,
+        clientInfo: this.#client,
+        serverCapabilities: this.#told,
       },
       this.logLevel,
       this.subscriptions,
@@ -211,44 +211,44 @@ export class ServerSession implements Listed<ServerSession> {
     );
   }
 
-  private restore(state: ServerSessionState): void {
-    this.version = state.protocolVersion;
-    this.codec = codecFor(this.version);
-    this.transport.setProtocolVersion?.(this.version);
-    this.initParams = state.initializeParams as Record<string, unknown>;
-    this.clientCaps = state.clientCapabilities;
-    this.client = state.clientInfo;
-    this.told = state.serverCapabilities;
-    this.stableKey = state.key;
+  #restore(state: ServerSessionState): void {
+    this.#version = state.protocolVersion;
+    this.#codec = codecFor(this.#version);
+    this.transport.setProtocolVersion?.(this.#version);
+    this.#initParams = state.initializeParams as Record<string, unknown>;
+    this.#clientCaps = state.clientCapabilities;
+    this.#client = state.clientInfo;
+    this.#told = state.serverCapabilities;
+    this.#stableKey = state.key;
     this.logLevel = state.logLevel;
     if (state.subscriptions?.length) this.subscriptions = new Set(state.subscriptions);
     (this.transport as Partial<SessionStateHolder>).restoreSessionState?.(state);
-    this.phase = 'ready';
+    this.#phase = 'ready';
   }
 
   /** The negotiated revision (before `initialize`: the server's preferred one). */
   get protocolVersion(): ProtocolVersion {
-    return this.version;
+    return this.#version;
   }
 
   /** The client's name and version, once initialized. */
   get clientInfo(): Implementation | undefined {
-    return this.client;
+    return this.#client;
   }
 
   /** What the client declared it can do. */
   get clientCapabilities(): ClientCapabilities {
-    return this.clientCaps;
+    return this.#clientCaps;
   }
 
   /** True once `initialize` was answered. */
   get initialized(): boolean {
-    return this.phase === 'initializing' || this.phase === 'ready';
+    return this.#phase === 'initializing' || this.#phase === 'ready';
   }
 
   /** True once the transport closed. */
   get closed(): boolean {
-    return this.phase === 'closed';
+    return this.#phase === 'closed';
   }
 
   /**
@@ -260,18 +260,18 @@ export class ServerSession implements Listed<ServerSession> {
    * ```
    */
   get data(): Map<string, unknown> {
-    if (!this.userData) this.userData = new Map();
-    return this.userData;
+    if (!this.#userData) this.#userData = new Map();
+    return this.#userData;
   }
 
   /** Calls `listener` once when the session closes. */
   onClose(listener: () => void): void {
-    if (this.phase === 'closed') {
+    if (this.#phase === 'closed') {
       listener();
       return;
     }
-    if (!this.closeListeners) this.closeListeners = [];
-    this.closeListeners.push(listener);
+    if (!this.#closeListeners) this.#closeListeners = [];
+    this.#closeListeners.push(listener);
   }
 
   /** True when a log message at `level` passes this session's `logging/setLevel` filter. */
@@ -322,11 +322,11 @@ export class ServerSession implements Listed<ServerSession> {
     method: string,
     params: Record<string, unknown> | undefined,
   ): Record<string, unknown> | undefined {
-    if (method !== Method.Ping && this.phase !== 'ready') {
+    if (method !== Method.Ping && this.#phase !== 'ready') {
       throw new CapabilityError(`Cannot send "${method}" before the client has finished initializing`);
     }
-    const gap = missingClientCapability(method, params, this.clientCaps);
-    return encodeOutgoingRequest(this.codec, method, params, gap);
+    const gap = missingClientCapability(method, params, this.#clientCaps);
+    return encodeOutgoingRequest(this.#codec, method, params, gap);
   }
 
   /**
@@ -342,7 +342,7 @@ export class ServerSession implements Listed<ServerSession> {
     params?: Record<string, unknown>,
     relatedRequestId?: string | number,
   ): void | Promise<void> {
-    if (this.server.sendPipeline && this.phase !== 'closed') {
+    if (this.server.sendPipeline && this.#phase !== 'closed') {
       return sendThrough(this, method, params, true, undefined, { relatedRequestId }).then(() => undefined);
     }
     return this.notifyNow(method, params, relatedRequestId);
@@ -388,8 +388,8 @@ export class ServerSession implements Listed<ServerSession> {
     params: Record<string, unknown> | undefined,
     relatedRequestId: RequestId | undefined,
   ): void | Promise<void> {
-    const encoded = this.codec.encodeParams(method, params);
-    if (encoded === NOT_IN_REVISION || this.phase === 'closed') return;
+    const encoded = this.#codec.encodeParams(method, params);
+    if (encoded === NOT_IN_REVISION || this.#phase === 'closed') return;
     return this.connection.notify(
       method,
       encoded,
@@ -412,26 +412,26 @@ export class ServerSession implements Listed<ServerSession> {
     if (method === MODERN_PROBE || envelopeVersion(request.params) !== undefined) {
       return serveModern(this, request);
     }
-    if (!methodExists(method, 'c2s', this.version)) throw notInRevision(method, this.version);
-    if (this.phase === 'new' && method !== Method.Initialize && method !== Method.Ping) {
+    if (!methodExists(method, 'c2s', this.#version)) throw notInRevision(method, this.#version);
+    if (this.#phase === 'new' && method !== Method.Initialize && method !== Method.Ping) {
       throw new McpError(
         ErrorCode.InvalidRequest,
         `The session is not initialized: send "initialize" before "${method}"`,
       );
     }
     const result = this.server.dispatch(method, request.params ?? {}, new RequestContext(this, request));
-    if (isPromiseLike(result)) return result.then((value) => this.encodeResult(method, value));
-    return this.encodeResult(method, result);
+    if (isPromiseLike(result)) return result.then((value) => this.#encodeResult(method, value));
+    return this.#encodeResult(method, result);
   }
 
-  private encodeResult(method: string, result: unknown): Record<string, unknown> {
+  #encodeResult(method: string, result: unknown): Record<string, unknown> {
     const body = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
-    return this.codec.encodeResult(method, body);
+    return this.#codec.encodeResult(method, body);
   }
 
   /** @internal Answers `initialize`: negotiates the revision and records the client. */
   acceptInitialize(params: Record<string, unknown> | undefined): InitializeResult {
-    if (this.phase !== 'new') {
+    if (this.#phase !== 'new') {
       throw new McpError(ErrorCode.InvalidRequest, 'The session is already initialized');
     }
     const requested = params?.protocolVersion;
@@ -449,17 +449,17 @@ export class ServerSession implements Listed<ServerSession> {
         'initialize: "clientInfo" needs a string "name" and "version"',
       );
     }
-    this.version = negotiateProtocolVersion(requested, this.server.protocolVersions);
-    this.codec = codecFor(this.version);
-    this.transport.setProtocolVersion?.(this.version);
-    this.clientCaps = capabilities as ClientCapabilities;
-    this.client = clientInfo;
-    this.initParams = params as Record<string, unknown>;
-    this.phase = 'initializing';
-    this.told = this.server.capabilities;
+    this.#version = negotiateProtocolVersion(requested, this.server.protocolVersions);
+    this.#codec = codecFor(this.#version);
+    this.transport.setProtocolVersion?.(this.#version);
+    this.#clientCaps = capabilities as ClientCapabilities;
+    this.#client = clientInfo;
+    this.#initParams = params as Record<string, unknown>;
+    this.#phase = 'initializing';
+    this.#told = this.server.capabilities;
     const result: InitializeResult = {
-      protocolVersion: this.version,
-      capabilities: this.told,
+      protocolVersion: this.#version,
+      capabilities: this.#told,
       serverInfo: this.server.info,
     };
     if (this.server.options.instructions !== undefined)
@@ -474,8 +474,8 @@ export class ServerSession implements Listed<ServerSession> {
     extra?: MessageExtra,
   ): void {
     if (method === Notification.Initialized) {
-      if (this.phase !== 'initializing') return;
-      this.phase = 'ready';
+      if (this.#phase !== 'initializing') return;
+      this.#phase = 'ready';
       if (this.observation) this.observation.open(this.server.options.observer!);
       this.server.sessionInitialized(this);
       return;
@@ -485,11 +485,11 @@ export class ServerSession implements Listed<ServerSession> {
 
   /** @internal */
   handleClose(): void {
-    if (this.phase === 'closed') return;
-    this.phase = 'closed';
+    if (this.#phase === 'closed') return;
+    this.#phase = 'closed';
     if (this.observation) this.observation.close(this.server.options.observer!);
-    const listeners = this.closeListeners;
-    this.closeListeners = undefined;
+    const listeners = this.#closeListeners;
+    this.#closeListeners = undefined;
     if (listeners) for (const listener of listeners) listener();
     this.server.sessionClosed(this);
   }

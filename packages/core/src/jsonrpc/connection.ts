@@ -72,32 +72,32 @@ export class Connection extends ConnectionSender {
   // the published class failing its own implements clause. Passing `this` as the owner checks it.
 
   // Renewed now and then (see renewalDue): its churn would otherwise promote every request.
-  private incoming = new Map<RequestId, IncomingRequest>();
-  private incomingDeletions = 0;
-  private readonly uncancellable: ReadonlySet<string>;
+  #incoming = new Map<RequestId, IncomingRequest>();
+  #incomingDeletions = 0;
+  readonly #uncancellable: ReadonlySet<string>;
   /** What the transport talks to; kept off the public surface of the connection. */
-  private readonly sink = new ConnectionSink(this);
+  readonly #sink = new ConnectionSink(this);
 
   constructor(transport: Transport, handler: ConnectionHandler, options: ConnectionOptions = {}) {
     super(transport, handler, options);
     const uncancellable = options.uncancellableMethods;
-    this.uncancellable = uncancellable ? new Set(uncancellable) : INITIALIZE_ONLY;
+    this.#uncancellable = uncancellable ? new Set(uncancellable) : INITIALIZE_ONLY;
     const sizes = options.observer?.messageSize;
     // Transports check for this member once per message: present only when someone listens.
     if (sizes) {
       const observer = options.observer!;
-      this.sink.size = (direction, bytes) => sizes.call(observer, direction, bytes, options.observedSession);
+      this.#sink.size = (direction, bytes) => sizes.call(observer, direction, bytes, options.observedSession);
     }
   }
 
   /** Starts the transport; messages flow from here on. */
   start(): void | Promise<void> {
-    return this.transport.start(this.sink);
+    return this.transport.start(this.#sink);
   }
 
   /** How many of the peer's requests are being handled. */
   get inFlightCount(): number {
-    return this.incoming.size;
+    return this.#incoming.size;
   }
 
   /** Closes the transport. Pending requests fail with {@link ConnectionClosedError}. */
@@ -116,10 +116,10 @@ export class Connection extends ConnectionSender {
   receive(value: unknown, extra?: MessageExtra): void {
     if (this.isClosed) return;
     if (Array.isArray(value)) {
-      this.batch(classifyBody(value).kinds, extra);
+      this.#batch(classifyBody(value).kinds, extra);
       return;
     }
-    this.dispatch(classifyMessage(value), extra, undefined);
+    this.#dispatch(classifyMessage(value), extra, undefined);
   }
 
   /** A body its transport classified already (see `classifyBody`): routed without a second look. */
@@ -127,42 +127,38 @@ export class Connection extends ConnectionSender {
   receiveClassified(body: ClassifiedBody, extra?: MessageExtra): void {
     if (this.isClosed) return;
     if (body.batch) {
-      this.batch(body.kinds, extra);
+      this.#batch(body.kinds, extra);
       return;
     }
-    this.dispatch(body.kinds[0]!, extra, undefined);
+    this.#dispatch(body.kinds[0]!, extra, undefined);
   }
 
   /** @internal */
   receiveGarbage(error: Error): void {
     this.report(error);
     const reason = error instanceof JsonTooDeepError ? error.message : 'the message is not valid JSON';
-    this.reply(errorResponse(undefined, ErrorCode.ParseError, `Parse error: ${reason}`));
+    this.#reply(errorResponse(undefined, ErrorCode.ParseError, `Parse error: ${reason}`));
   }
 
-  private dispatch(
-    kind: MessageKind,
-    extra: MessageExtra | undefined,
-    batch: BatchCollector | undefined,
-  ): void {
+  #dispatch(kind: MessageKind, extra: MessageExtra | undefined, batch: BatchCollector | undefined): void {
     try {
-      this.route(kind, extra, batch);
+      this.#route(kind, extra, batch);
     } catch (error) {
       // Nothing the peer sends may throw out of here: that would abort a batch or the transport.
       this.report(toError(error));
     }
   }
 
-  private route(kind: MessageKind, extra: MessageExtra | undefined, batch: BatchCollector | undefined): void {
+  #route(kind: MessageKind, extra: MessageExtra | undefined, batch: BatchCollector | undefined): void {
     switch (kind.kind) {
       case 'request':
-        this.handleRequest(kind.message, extra, batch);
+        this.#handleRequest(kind.message, extra, batch);
         return;
       case 'notification':
-        if (!this.seesNotifications) this.handleNotification(kind.message, extra);
+        if (!this.seesNotifications) this.#handleNotification(kind.message, extra);
         else
           observeNotification('server', kind.message, this.options, () =>
-            this.handleNotification(kind.message, extra),
+            this.#handleNotification(kind.message, extra),
           );
         return;
       case 'response':
@@ -176,80 +172,76 @@ export class Connection extends ConnectionSender {
           this.report(new Error(`Ignored an invalid notification: ${kind.reason}`));
           return;
         }
-        this.reply(
+        this.#reply(
           errorResponse(kind.id, ErrorCode.InvalidRequest, `Invalid Request: ${kind.reason}`),
           batch,
         );
     }
   }
 
-  private batch(kinds: readonly MessageKind[], extra: MessageExtra | undefined): void {
+  #batch(kinds: readonly MessageKind[], extra: MessageExtra | undefined): void {
     if (!this.options.acceptBatches?.() || kinds.length === 0) {
       const reason =
         kinds.length === 0 ? 'an empty batch' : 'JSON-RPC batches are not supported by this revision';
-      this.reply(errorResponse(undefined, ErrorCode.InvalidRequest, `Invalid Request: ${reason}`));
+      this.#reply(errorResponse(undefined, ErrorCode.InvalidRequest, `Invalid Request: ${reason}`));
       return;
     }
     // Count members first so a member answered synchronously cannot flush the batch early.
     const collector: BatchCollector = { responses: [], pending: 1 };
-    for (const kind of kinds) this.dispatch(kind, extra, collector);
+    for (const kind of kinds) this.#dispatch(kind, extra, collector);
     collector.pending--;
-    this.flushBatch(collector);
+    this.#flushBatch(collector);
   }
 
-  private flushBatch(collector: BatchCollector): void {
+  #flushBatch(collector: BatchCollector): void {
     if (collector.pending === 0 && collector.responses.length > 0) {
       this.transmit(collector.responses as JsonRpcMessage[], undefined);
     }
   }
 
-  private handleRequest(
-    message: JsonRpcRequest,
-    extra: MessageExtra | undefined,
-    batch?: BatchCollector,
-  ): void {
-    if (this.incoming.has(message.id)) {
+  #handleRequest(message: JsonRpcRequest, extra: MessageExtra | undefined, batch?: BatchCollector): void {
+    if (this.#incoming.has(message.id)) {
       const reason = `Invalid Request: id ${JSON.stringify(message.id)} is already in use by a request in flight`;
-      this.reply(errorResponse(message.id, ErrorCode.InvalidRequest, reason), batch);
+      this.#reply(errorResponse(message.id, ErrorCode.InvalidRequest, reason), batch);
       return;
     }
-    if (this.overIncomingLimit(message, batch)) return;
+    if (this.#overIncomingLimit(message, batch)) return;
     const request = new IncomingRequest(this, message.id, message.method, message.params, extra);
     if (batch) {
       request.batch = batch;
       batch.pending++;
     }
-    this.incoming.set(message.id, request);
+    this.#incoming.set(message.id, request);
     let result: unknown;
     try {
-      result = this.observer ? this.runObserved(request) : this.handler.onRequest(request);
+      result = this.observer ? this.#runObserved(request) : this.handler.onRequest(request);
     } catch (error) {
-      this.fail(request, error);
+      this.#fail(request, error);
       return;
     }
     if (isPromiseLike(result)) {
       result.then(
-        (value) => this.respond(request, value),
-        (error: unknown) => this.fail(request, error),
+        (value) => this.#respond(request, value),
+        (error: unknown) => this.#fail(request, error),
       );
     } else {
-      this.respond(request, result);
+      this.#respond(request, result);
     }
   }
 
   /** Refuses `message` when the peer already has `maxIncomingRequests` requests in flight. */
-  private overIncomingLimit(message: JsonRpcRequest, batch: BatchCollector | undefined): boolean {
+  #overIncomingLimit(message: JsonRpcRequest, batch: BatchCollector | undefined): boolean {
     const limit = this.options.maxIncomingRequests;
-    if (limit === undefined || this.incoming.size < limit) return false;
+    if (limit === undefined || this.#incoming.size < limit) return false;
     const reason = `Too many requests in flight: ${limit} are being handled already (maxIncomingRequests); try again later`;
-    this.reply(errorResponse(message.id, ErrorCode.InternalError, reason), batch);
+    this.#reply(errorResponse(message.id, ErrorCode.InternalError, reason), batch);
     return true;
   }
 
-  private respond(request: IncomingRequest, result: unknown): void {
-    if (!this.finish(request)) return;
+  #respond(request: IncomingRequest, result: unknown): void {
+    if (!this.#finish(request)) return;
     const body = typeof result === 'object' && result !== null ? result : {};
-    this.reply(
+    this.#reply(
       { jsonrpc: '2.0', id: request.id, result: body as Record<string, unknown> },
       request.batch,
       request.id,
@@ -259,10 +251,10 @@ export class Connection extends ConnectionSender {
       this.observeEnd(observed, { durationMs: elapsed(observed), result: body as Record<string, unknown> });
   }
 
-  private fail(request: IncomingRequest, error: unknown): void {
-    if (!this.finish(request)) return;
-    const response = this.errorFor(request.id, error);
-    this.reply(response, request.batch, request.id);
+  #fail(request: IncomingRequest, error: unknown): void {
+    if (!this.#finish(request)) return;
+    const response = this.#errorFor(request.id, error);
+    this.#reply(response, request.batch, request.id);
     const observed = request.observed;
     if (observed) {
       this.observeEnd(observed, {
@@ -274,14 +266,14 @@ export class Connection extends ConnectionSender {
   }
 
   /** Marks a request answered. False when no answer may be sent (cancelled or closed). */
-  private finish(request: IncomingRequest): boolean {
+  #finish(request: IncomingRequest): boolean {
     if (request.done) return false;
     request.done = true;
-    const incoming = this.incoming;
+    const incoming = this.#incoming;
     incoming.delete(request.id);
-    if (renewalDue(++this.incomingDeletions, incoming.size)) {
-      this.incomingDeletions = 0;
-      this.incoming = new Map(incoming);
+    if (renewalDue(++this.#incomingDeletions, incoming.size)) {
+      this.#incomingDeletions = 0;
+      this.#incoming = new Map(incoming);
     }
     if (request.cancelled || this.isClosed) {
       const observed = request.observed;
@@ -291,35 +283,35 @@ export class Connection extends ConnectionSender {
       }
       if (request.batch) {
         request.batch.pending--;
-        this.flushBatch(request.batch);
+        this.#flushBatch(request.batch);
       }
       return false;
     }
     return true;
   }
 
-  private errorFor(id: RequestId, error: unknown): JsonRpcErrorResponse {
+  #errorFor(id: RequestId, error: unknown): JsonRpcErrorResponse {
     if (error instanceof McpError) return { jsonrpc: '2.0', id, error: error.toJSON() };
     // Anything else is a bug or an internal failure: log it here, tell the peer nothing of it.
     this.report(toError(error));
     return errorResponse(id, ErrorCode.InternalError, 'Internal error');
   }
 
-  private reply(response: JsonRpcResponse, batch?: BatchCollector, relatedRequestId?: RequestId): void {
+  #reply(response: JsonRpcResponse, batch?: BatchCollector, relatedRequestId?: RequestId): void {
     if (batch) {
       batch.responses.push(response);
       if (relatedRequestId !== undefined) batch.pending--;
-      this.flushBatch(batch);
+      this.#flushBatch(batch);
       return;
     }
     if (this.isClosed) return;
     this.transmit(response, relatedRequestId === undefined ? undefined : { relatedRequestId });
   }
 
-  private handleNotification(message: JsonRpcNotification, extra: MessageExtra | undefined): void {
+  #handleNotification(message: JsonRpcNotification, extra: MessageExtra | undefined): void {
     const params = message.params;
     if (message.method === CANCELLED) {
-      this.handleCancelled(params);
+      this.#handleCancelled(params);
     } else if (message.method === PROGRESS && this.handleProgress(params)) {
       return;
     }
@@ -330,17 +322,17 @@ export class Connection extends ConnectionSender {
     }
   }
 
-  private handleCancelled(params: Record<string, unknown> | undefined): void {
+  #handleCancelled(params: Record<string, unknown> | undefined): void {
     const id = params?.requestId;
     if (id === undefined || (typeof id !== 'string' && typeof id !== 'number')) return;
-    const request = this.incoming.get(id);
-    if (!request || this.uncancellable.has(request.method)) return;
+    const request = this.#incoming.get(id);
+    if (!request || this.#uncancellable.has(request.method)) return;
     const reason = typeof params?.reason === 'string' ? params.reason : 'Cancelled by the peer';
     request.cancel(new CancelledByPeer(reason));
   }
 
   /** Runs the handler of a received request under the observer (and inside its context). */
-  private runObserved(request: IncomingRequest): unknown {
+  #runObserved(request: IncomingRequest): unknown {
     const observer = this.observer!;
     const observed = new ObservedRequest(
       'server',
@@ -395,10 +387,10 @@ export class Connection extends ConnectionSender {
   /** @internal */
   handleClosed(error: Error | undefined): void {
     if (this.isClosed) return;
-    const failure = this.closeSending(error, this.incoming.size > 0);
+    const failure = this.closeSending(error, this.#incoming.size > 0);
     if (failure) {
-      for (const request of this.incoming.values()) request.cancel(failure);
-      this.incoming.clear();
+      for (const request of this.#incoming.values()) request.cancel(failure);
+      this.#incoming.clear();
     }
     try {
       this.handler.onClose?.(error);

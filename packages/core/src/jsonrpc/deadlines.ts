@@ -22,37 +22,40 @@ const MAX_TIMER_DELAY = 2_147_483_647;
  * ```
  */
 export class DeadlineTimer {
-  private handle: ReturnType<typeof setTimeout> | undefined;
-  private armedAt = Number.POSITIVE_INFINITY;
+  #handle: ReturnType<typeof setTimeout> | undefined;
+  #armedAt = Number.POSITIVE_INFINITY;
 
+  readonly #sweep: (now: number) => number;
   /** `sweep` returns the next deadline to arm for, or `Infinity` when nothing is pending. */
-  constructor(private readonly sweep: (now: number) => number) {}
+  constructor(sweep: (now: number) => number) {
+    this.#sweep = sweep;
+  }
 
   /** Ensures the timer fires no later than `deadline` (ms since epoch). */
   schedule(deadline: number): void {
-    if (deadline >= this.armedAt) return;
-    this.arm(deadline);
+    if (deadline >= this.#armedAt) return;
+    this.#arm(deadline);
   }
 
   /** Stops the timer. */
   stop(): void {
-    if (this.handle !== undefined) clearTimeout(this.handle);
-    this.handle = undefined;
-    this.armedAt = Number.POSITIVE_INFINITY;
+    if (this.#handle !== undefined) clearTimeout(this.#handle);
+    this.#handle = undefined;
+    this.#armedAt = Number.POSITIVE_INFINITY;
   }
 
-  private arm(deadline: number): void {
-    if (this.handle !== undefined) clearTimeout(this.handle);
-    this.armedAt = deadline;
-    this.handle = setTimeout(this.fire, Math.min(MAX_TIMER_DELAY, Math.max(0, deadline - Date.now())));
+  #arm(deadline: number): void {
+    if (this.#handle !== undefined) clearTimeout(this.#handle);
+    this.#armedAt = deadline;
+    this.#handle = setTimeout(this.#fire, Math.min(MAX_TIMER_DELAY, Math.max(0, deadline - Date.now())));
     // A pending deadline should not keep a process alive on its own (Node and Bun have unref).
-    (this.handle as { unref?: () => void }).unref?.();
+    (this.#handle as { unref?: () => void }).unref?.();
   }
 
-  private readonly fire = (): void => {
-    this.handle = undefined;
-    this.armedAt = Number.POSITIVE_INFINITY;
-    const next = this.sweep(Date.now());
-    if (next !== Number.POSITIVE_INFINITY) this.arm(next);
+  readonly #fire = (): void => {
+    this.#handle = undefined;
+    this.#armedAt = Number.POSITIVE_INFINITY;
+    const next = this.#sweep(Date.now());
+    if (next !== Number.POSITIVE_INFINITY) this.#arm(next);
   };
 }

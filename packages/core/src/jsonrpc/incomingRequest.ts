@@ -139,11 +139,11 @@ export interface BatchCollector {
  * ```
  */
 export class IncomingRequest implements CancelSource {
-  private controller: AbortController | undefined;
-  private abortReason: unknown;
+  #controller: AbortController | undefined;
+  #abortReason: unknown;
   /** Requests sent on this one's behalf with `cancelledBy` (usually none, or one). */
-  private cancelListeners: Array<(reason: unknown) => void> | undefined;
-  private lastProgress = Number.NEGATIVE_INFINITY;
+  #cancelListeners: Array<(reason: unknown) => void> | undefined;
+  #lastProgress = Number.NEGATIVE_INFINITY;
   /** True once the request was cancelled or its connection closed. No response will be sent. */
   cancelled = false;
   /** True once {@link abort} fired the signal (a server-side deadline); a response is still sent. */
@@ -155,21 +155,24 @@ export class IncomingRequest implements CancelSource {
   /** @internal Set only when an observer is installed. */
   observed: ObservedRequest | undefined;
 
+  readonly #owner: IncomingRequestOwner;
   constructor(
-    private readonly owner: IncomingRequestOwner,
+    owner: IncomingRequestOwner,
     readonly id: RequestId,
     readonly method: string,
     readonly params: Record<string, unknown> | undefined,
     readonly extra: MessageExtra | undefined,
-  ) {}
+  ) {
+    this.#owner = owner;
+  }
 
   /** Fires when the peer cancels, the connection closes, or the request otherwise must stop. */
   get signal(): AbortSignal {
-    if (!this.controller) {
-      this.controller = new AbortController();
-      if (this.cancelled || this.aborted) this.controller.abort(this.abortReason);
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.cancelled || this.aborted) this.#controller.abort(this.#abortReason);
     }
-    return this.controller.signal;
+    return this.#controller.signal;
   }
 
   /** True once the signal fires (or would, had it been asked for): cancelled, closed or aborted. */
@@ -179,7 +182,7 @@ export class IncomingRequest implements CancelSource {
 
   /** Why the request stopped, once {@link stopped}. */
   get stopReason(): unknown {
-    return this.abortReason;
+    return this.#abortReason;
   }
 
   /**
@@ -187,15 +190,15 @@ export class IncomingRequest implements CancelSource {
    * {@link OutgoingRequestOptions.cancelledBy}). Not called if the request stopped already.
    */
   addCancelListener(listener: (reason: unknown) => void): void {
-    if (this.cancelListeners) this.cancelListeners.push(listener);
-    else this.cancelListeners = [listener];
+    if (this.#cancelListeners) this.#cancelListeners.push(listener);
+    else this.#cancelListeners = [listener];
   }
 
   removeCancelListener(listener: (reason: unknown) => void): void {
-    const listeners = this.cancelListeners;
+    const listeners = this.#cancelListeners;
     const at = listeners ? listeners.indexOf(listener) : -1;
     if (at < 0) return;
-    if (listeners!.length === 1) this.cancelListeners = undefined;
+    if (listeners!.length === 1) this.#cancelListeners = undefined;
     else listeners!.splice(at, 1);
   }
 
@@ -217,14 +220,14 @@ export class IncomingRequest implements CancelSource {
    */
   sendProgress(update: ProgressUpdate): void | Promise<void> {
     if (this.done || this.progressToken === undefined) return;
-    if (!(update.progress > this.lastProgress)) return;
-    this.lastProgress = update.progress;
-    return this.owner.progressFor(this, update);
+    if (!(update.progress > this.#lastProgress)) return;
+    this.#lastProgress = update.progress;
+    return this.#owner.progressFor(this, update);
   }
 
   /** Sends a notification that belongs to this request (HTTP carries it on this request's stream). */
   notify(method: string, params?: Record<string, unknown>): void | Promise<void> {
-    return this.owner.notifyFor(this, method, params);
+    return this.#owner.notifyFor(this, method, params);
   }
 
   /**
@@ -235,7 +238,7 @@ export class IncomingRequest implements CancelSource {
     params?: Record<string, unknown>,
     options?: OutgoingRequestOptions,
   ): Promise<R> {
-    return this.owner.requestFor<R>(this, method, params, options);
+    return this.#owner.requestFor<R>(this, method, params, options);
   }
 
   /**
@@ -251,24 +254,24 @@ export class IncomingRequest implements CancelSource {
   abort(reason: unknown): void {
     if (this.cancelled || this.aborted) return;
     this.aborted = true;
-    this.abortReason = reason;
-    this.controller?.abort(reason);
-    this.stopListeners(reason);
+    this.#abortReason = reason;
+    this.#controller?.abort(reason);
+    this.#stopListeners(reason);
   }
 
   /** @internal Marks the request cancelled and fires its signal. */
   cancel(reason: unknown): void {
     if (this.cancelled) return;
     this.cancelled = true;
-    this.abortReason = reason;
-    this.controller?.abort(reason);
-    this.stopListeners(reason);
+    this.#abortReason = reason;
+    this.#controller?.abort(reason);
+    this.#stopListeners(reason);
   }
 
-  private stopListeners(reason: unknown): void {
-    const listeners = this.cancelListeners;
+  #stopListeners(reason: unknown): void {
+    const listeners = this.#cancelListeners;
     if (!listeners) return;
-    this.cancelListeners = undefined;
+    this.#cancelListeners = undefined;
     for (const listener of listeners) listener(reason);
   }
 }

@@ -69,17 +69,17 @@ const FORGOTTEN_ID_MEMORY = 256;
  * ```
  */
 export abstract class ConnectionSender {
-  private nextId = 1;
+  #nextId = 1;
   // The three below are made on the first request sent: a server's idle session never sends one,
   // and thousands of idle sessions should cost little. `pending` is renewed now and then (see
   // renewalDue): its churn would otherwise promote every request.
-  private pending: Map<RequestId, PendingRequest> | undefined;
-  private pendingDeletions = 0;
-  private forgotten: Set<RequestId> | undefined;
-  private deadlines: DeadlineTimer | undefined;
-  private readonly requestTimeout: number;
-  private readonly maxTotalTimeout: number;
-  private closedError: Error | undefined;
+  #pending: Map<RequestId, PendingRequest> | undefined;
+  #pendingDeletions = 0;
+  #forgotten: Set<RequestId> | undefined;
+  #deadlines: DeadlineTimer | undefined;
+  readonly #requestTimeout: number;
+  readonly #maxTotalTimeout: number;
+  #closedError: Error | undefined;
   /** @internal */
   protected isClosed = false;
   /** @internal */
@@ -94,8 +94,8 @@ export abstract class ConnectionSender {
     /** @internal */
     protected readonly options: ConnectionOptions,
   ) {
-    this.requestTimeout = options.requestTimeout ?? DEFAULT_TIMEOUT;
-    this.maxTotalTimeout = options.maxTotalTimeout ?? DEFAULT_MAX_TOTAL_TIMEOUT;
+    this.#requestTimeout = options.requestTimeout ?? DEFAULT_TIMEOUT;
+    this.#maxTotalTimeout = options.maxTotalTimeout ?? DEFAULT_MAX_TOTAL_TIMEOUT;
     const observer = options.observer;
     this.observer = observer;
     this.seesNotifications = !!(observer?.notificationStarted || observer?.notificationFinished);
@@ -108,7 +108,7 @@ export abstract class ConnectionSender {
 
   /** How many of our requests await a response. */
   get pendingCount(): number {
-    return this.pending?.size ?? 0;
+    return this.#pending?.size ?? 0;
   }
 
   /**
@@ -122,27 +122,27 @@ export abstract class ConnectionSender {
     params?: Record<string, unknown>,
     options: OutgoingRequestOptions = {},
   ): Promise<R> {
-    if (this.isClosed) return Promise.reject(this.closedFailure());
+    if (this.isClosed) return Promise.reject(this.#closedFailure());
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(new RequestCancelledError(method, signal.reason));
     const source = options.cancelledBy;
     if (source?.stopped) return Promise.reject(new RequestCancelledError(method, source.stopReason));
 
-    const id = this.nextId++;
+    const id = this.#nextId++;
     const resetOnProgress = options.resetTimeoutOnProgress ?? true;
     const wantsToken = resetOnProgress || options.onProgress !== undefined;
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
     const withToken = wantsToken ? withProgressToken(params, id) : params;
     if (withToken !== undefined) message.params = withToken;
-    const observed = this.observer ? this.observeOutgoing(message) : undefined;
+    const observed = this.observer ? this.#observeOutgoing(message) : undefined;
 
     return new Promise<R>((resolve, reject) => {
       const now = Date.now();
-      const timeout = options.timeout ?? this.requestTimeout;
-      const maxTotalTimeout = options.maxTotalTimeout ?? this.maxTotalTimeout;
+      const timeout = options.timeout ?? this.#requestTimeout;
+      const maxTotalTimeout = options.maxTotalTimeout ?? this.#maxTotalTimeout;
       const hardDeadline = now + maxTotalTimeout;
-      const onAbort = signal ? () => this.cancelOutgoing(id, signal.reason) : undefined;
-      const onCancel = source ? (reason: unknown) => this.cancelOutgoing(id, reason) : undefined;
+      const onAbort = signal ? () => this.#cancelOutgoing(id, signal.reason) : undefined;
+      const onCancel = source ? (reason: unknown) => this.#cancelOutgoing(id, reason) : undefined;
       const entry: PendingRequest = {
         id,
         method,
@@ -161,19 +161,19 @@ export abstract class ConnectionSender {
         onCancel,
         observed,
       };
-      this.pending ??= new Map();
-      this.pending.set(id, entry);
+      this.#pending ??= new Map();
+      this.#pending.set(id, entry);
       if (onAbort) signal!.addEventListener('abort', onAbort, { once: true });
       if (onCancel) source!.addCancelListener(onCancel);
-      this.deadlines ??= new DeadlineTimer((now) => this.sweep(now));
-      this.deadlines.schedule(entry.deadline);
+      this.#deadlines ??= new DeadlineTimer((now) => this.#sweep(now));
+      this.#deadlines.schedule(entry.deadline);
       this.transmit(message, sendOptions(options.relatedRequestId), entry);
     });
   }
 
   /** Sends a notification. The returned promise, if any, settles when the transport can take more. */
   notify(method: string, params?: Record<string, unknown>, options?: SendOptions): void | Promise<void> {
-    if (this.isClosed) throw this.closedFailure();
+    if (this.isClosed) throw this.#closedFailure();
     const message: JsonRpcNotification =
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
     if (!this.seesNotifications) return this.transport.send(message, options);
@@ -189,22 +189,22 @@ export abstract class ConnectionSender {
     try {
       const sent = this.transport.send(message, options);
       if (sent && entry)
-        sent.then(undefined, (error: unknown) => this.settle(entry, undefined, toError(error)));
+        sent.then(undefined, (error: unknown) => this.#settle(entry, undefined, toError(error)));
       else if (sent) sent.then(undefined, (error: unknown) => this.report(toError(error)));
     } catch (error) {
-      if (entry) this.settle(entry, undefined, toError(error));
+      if (entry) this.#settle(entry, undefined, toError(error));
       else this.report(toError(error));
     }
   }
 
-  private cancelOutgoing(id: RequestId, reason: unknown): void {
-    const entry = this.pending?.get(id);
+  #cancelOutgoing(id: RequestId, reason: unknown): void {
+    const entry = this.#pending?.get(id);
     if (!entry) return;
-    this.settle(entry, undefined, new RequestCancelledError(entry.method, reason));
-    this.sendCancelled(id, typeof reason === 'string' ? reason : undefined);
+    this.#settle(entry, undefined, new RequestCancelledError(entry.method, reason));
+    this.#sendCancelled(id, typeof reason === 'string' ? reason : undefined);
   }
 
-  private sendCancelled(id: RequestId, reason?: string): void {
+  #sendCancelled(id: RequestId, reason?: string): void {
     if (this.isClosed) return;
     const params: Record<string, unknown> =
       reason === undefined ? { requestId: id } : { requestId: id, reason };
@@ -214,28 +214,28 @@ export abstract class ConnectionSender {
   }
 
   /** Resolves or rejects a pending request exactly once, and forgets it. */
-  private settle(entry: PendingRequest, result: unknown, error?: Error): void {
-    const pending = this.pending;
+  #settle(entry: PendingRequest, result: unknown, error?: Error): void {
+    const pending = this.#pending;
     if (pending?.get(entry.id) !== entry) return;
     pending.delete(entry.id);
-    if (renewalDue(++this.pendingDeletions, pending.size)) {
-      this.pendingDeletions = 0;
-      this.pending = new Map(pending);
+    if (renewalDue(++this.#pendingDeletions, pending.size)) {
+      this.#pendingDeletions = 0;
+      this.#pending = new Map(pending);
     }
     if (entry.onAbort) entry.signal!.removeEventListener('abort', entry.onAbort);
     if (entry.onCancel) entry.source!.removeCancelListener(entry.onCancel);
     if (entry.observed) this.observeEnd(entry.observed, outgoingOutcome(entry.observed, result, error));
     if (error) {
-      this.remember(entry.id);
+      this.#remember(entry.id);
       entry.reject(error);
     } else {
       entry.resolve(result);
     }
   }
 
-  private remember(id: RequestId): void {
-    this.forgotten ??= new Set();
-    const forgotten = this.forgotten;
+  #remember(id: RequestId): void {
+    this.#forgotten ??= new Set();
+    const forgotten = this.#forgotten;
     if (forgotten.size >= FORGOTTEN_ID_MEMORY) {
       const oldest = forgotten.values().next().value;
       if (oldest !== undefined) forgotten.delete(oldest);
@@ -244,10 +244,10 @@ export abstract class ConnectionSender {
   }
 
   /** Expires due requests; returns the next deadline. Called by the single deadline timer. */
-  private sweep(now: number): number {
+  #sweep(now: number): number {
     let next = Number.POSITIVE_INFINITY;
-    if (!this.pending) return next;
-    for (const entry of this.pending.values()) {
+    if (!this.#pending) return next;
+    for (const entry of this.#pending.values()) {
       if (entry.deadline <= now) {
         const hard = entry.deadline >= entry.hardDeadline;
         const error = new RequestTimeoutError(
@@ -255,8 +255,8 @@ export abstract class ConnectionSender {
           hard ? entry.maxTotalTimeout : entry.timeout,
           hard ? 'maxTotalTimeout' : 'timeout',
         );
-        this.settle(entry, undefined, error);
-        this.sendCancelled(entry.id, error.message);
+        this.#settle(entry, undefined, error);
+        this.#sendCancelled(entry.id, error.message);
       } else if (entry.deadline < next) {
         next = entry.deadline;
       }
@@ -264,7 +264,7 @@ export abstract class ConnectionSender {
     return next;
   }
 
-  private lateResult(result: Record<string, unknown>): void {
+  #lateResult(result: Record<string, unknown>): void {
     try {
       this.options.onLateResult!(result);
     } catch (error) {
@@ -276,7 +276,7 @@ export abstract class ConnectionSender {
   protected handleProgress(params: Record<string, unknown> | undefined): boolean {
     const token = params?.progressToken;
     if (typeof token !== 'string' && typeof token !== 'number') return false;
-    const entry = this.pending?.get(token);
+    const entry = this.#pending?.get(token);
     if (!entry) return false;
     const progress = params!.progress;
     if (typeof progress !== 'number' || !(progress > entry.lastProgress)) {
@@ -305,19 +305,19 @@ export abstract class ConnectionSender {
   /** @internal */
   protected handleResponse(message: JsonRpcResponse): void {
     const id = message.id;
-    const entry = id === undefined ? undefined : this.pending?.get(id);
+    const entry = id === undefined ? undefined : this.#pending?.get(id);
     if (!entry) {
-      if (id !== undefined && this.forgotten?.delete(id)) {
+      if (id !== undefined && this.#forgotten?.delete(id)) {
         // Answered after we gave up: expected.
-        if ('result' in message && this.options.onLateResult) this.lateResult(message.result);
+        if ('result' in message && this.options.onLateResult) this.#lateResult(message.result);
         return;
       }
       const error = 'error' in message ? `: ${message.error.message}` : '';
       this.report(new Error(`Dropped a response for unknown request id ${JSON.stringify(id)}${error}`));
       return;
     }
-    if ('error' in message) this.settle(entry, undefined, McpError.fromWire(message.error));
-    else this.settle(entry, message.result);
+    if ('error' in message) this.#settle(entry, undefined, McpError.fromWire(message.error));
+    else this.#settle(entry, message.result);
   }
 
   /**
@@ -327,13 +327,13 @@ export abstract class ConnectionSender {
    * a local error instead of waiting for its timeout.
    */
   protected handleInvalidResponse(id: RequestId | undefined, reason: string): void {
-    const entry = id === undefined ? undefined : this.pending?.get(id);
+    const entry = id === undefined ? undefined : this.#pending?.get(id);
     this.report(new Error(`Dropped an invalid response (id ${JSON.stringify(id)}): ${reason}`));
-    if (entry) this.settle(entry, undefined, new InvalidResponseError(entry.method, reason));
+    if (entry) this.#settle(entry, undefined, new InvalidResponseError(entry.method, reason));
   }
 
   /** Observes a request about to be sent; an observer's `_meta` entries (trace context) join it. */
-  private observeOutgoing(message: JsonRpcRequest): ObservedRequest {
+  #observeOutgoing(message: JsonRpcRequest): ObservedRequest {
     const observed = new ObservedRequest(
       'client',
       message.method,
@@ -370,17 +370,17 @@ export abstract class ConnectionSender {
     othersWaiting: boolean,
   ): ConnectionClosedError | undefined {
     this.isClosed = true;
-    this.closedError = error;
-    this.deadlines?.stop();
-    const pending = this.pending;
+    this.#closedError = error;
+    this.#deadlines?.stop();
+    const pending = this.#pending;
     if (!pending?.size && !othersWaiting) return undefined;
-    const failure = this.closedFailure();
-    if (pending) for (const entry of [...pending.values()]) this.settle(entry, undefined, failure);
+    const failure = this.#closedFailure();
+    if (pending) for (const entry of [...pending.values()]) this.#settle(entry, undefined, failure);
     return failure;
   }
 
-  private closedFailure(): ConnectionClosedError {
-    const cause = this.closedError;
+  #closedFailure(): ConnectionClosedError {
+    const cause = this.#closedError;
     return cause
       ? new ConnectionClosedError(`The connection closed: ${cause.message}`, cause)
       : new ConnectionClosedError();

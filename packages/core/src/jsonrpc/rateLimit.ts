@@ -31,20 +31,22 @@ export const DEFAULT_MAX_INCOMING_PER_SECOND = 2000;
  * ```
  */
 export class IncomingRateLimit {
-  private readonly budget: number;
-  private windowStart = 0;
-  private count = 0;
-  private reported = false;
+  readonly #budget: number;
+  #windowStart = 0;
+  #count = 0;
+  #reported = false;
 
+  readonly #onThrottled: (error: Error) => void;
   /**
    * @param perSecond messages the peer may start per second; `Infinity` turns the limit off.
    * @param onThrottled told once per connection, the first time the peer is slowed down.
    */
   constructor(
     readonly perSecond: number,
-    private readonly onThrottled: (error: Error) => void,
+    onThrottled: (error: Error) => void,
   ) {
-    this.budget = Math.max(1, Math.floor((perSecond * WINDOW_MS) / 1000));
+    this.#onThrottled = onThrottled;
+    this.#budget = Math.max(1, Math.floor((perSecond * WINDOW_MS) / 1000));
   }
 
   /**
@@ -53,20 +55,20 @@ export class IncomingRateLimit {
    */
   admit(message: unknown, now = Date.now()): number {
     if (this.perSecond === Number.POSITIVE_INFINITY || !startedByPeer(message)) return 0;
-    if (now - this.windowStart >= WINDOW_MS) {
-      this.windowStart = now;
-      this.count = 0;
+    if (now - this.#windowStart >= WINDOW_MS) {
+      this.#windowStart = now;
+      this.#count = 0;
     }
-    if (++this.count < this.budget) return 0;
-    if (!this.reported) {
-      this.reported = true;
-      this.onThrottled(
+    if (++this.#count < this.#budget) return 0;
+    if (!this.#reported) {
+      this.#reported = true;
+      this.#onThrottled(
         new Error(
           `The peer sends more than ${this.perSecond} requests and notifications a second (maxIncomingPerSecond); reading from it is slowed down to that rate`,
         ),
       );
     }
-    return Math.max(1, this.windowStart + WINDOW_MS - now);
+    return Math.max(1, this.#windowStart + WINDOW_MS - now);
   }
 }
 

@@ -23,8 +23,8 @@ import { RELATED_TASK_META_KEY } from './types.js';
 
 export class DowngradeCodec implements RevisionCodec {
   readonly acceptsBatches: boolean;
-  private readonly has: Has;
-  private readonly strip: StripLists;
+  readonly #has: Has;
+  readonly #strip: StripLists;
 
   constructor(readonly version: ProtocolVersion) {
     this.acceptsBatches = version === '2025-03-26';
@@ -32,115 +32,115 @@ export class DowngradeCodec implements RevisionCodec {
     for (const feature of Object.keys(REVISION_FEATURES) as RevisionFeature[]) {
       has[feature] = revisionHas(version, feature);
     }
-    this.has = has;
-    this.strip = stripListsFor(has);
+    this.#has = has;
+    this.#strip = stripListsFor(has);
   }
 
   encodeResult(method: string, result: Record<string, unknown>): Record<string, unknown> {
-    const adapted = this.adaptResult(method, result);
-    return this.has.tasks ? adapted : this.withoutRelatedTask(adapted);
+    const adapted = this.#adaptResult(method, result);
+    return this.#has.tasks ? adapted : this.#withoutRelatedTask(adapted);
   }
 
   encodeParams(method: string, params: WireParams): WireParams | typeof NOT_IN_REVISION {
-    if (!this.hasMethod(method, params)) return NOT_IN_REVISION;
+    if (!this.#hasMethod(method, params)) return NOT_IN_REVISION;
     if (params === undefined) return params;
-    const adapted = this.adaptParams(method, params);
+    const adapted = this.#adaptParams(method, params);
     if (adapted === NOT_IN_REVISION) return adapted;
-    return this.has.tasks ? adapted : this.withoutRelatedTask(adapted);
+    return this.#has.tasks ? adapted : this.#withoutRelatedTask(adapted);
   }
 
-  private hasMethod(method: string, params: WireParams): boolean {
+  #hasMethod(method: string, params: WireParams): boolean {
     switch (method) {
       case 'elicitation/create':
-        return this.has.elicitation;
+        return this.#has.elicitation;
       case 'tasks/get':
       case 'tasks/result':
       case 'tasks/list':
       case 'tasks/cancel':
       case 'notifications/tasks/status':
-        return this.has.tasks;
+        return this.#has.tasks;
       case 'notifications/elicitation/complete':
-        return this.has.urlElicitation;
+        return this.#has.urlElicitation;
       case 'notifications/cancelled':
-        return this.has.optionalCancelRequestId || params?.requestId !== undefined;
+        return this.#has.optionalCancelRequestId || params?.requestId !== undefined;
       default:
         return true;
     }
   }
 
-  private adaptResult(method: string, result: Json): Json {
+  #adaptResult(method: string, result: Json): Json {
     switch (method) {
       case 'initialize':
-        return this.initializeResult(result);
+        return this.#initializeResult(result);
       case 'tools/list':
-        return patchList(result, 'tools', (tool) => this.tool(tool));
+        return patchList(result, 'tools', (tool) => this.#tool(tool));
       case 'tools/call':
-        return this.callToolResult(result);
+        return this.#callToolResult(result);
       case 'prompts/list':
-        return patchList(result, 'prompts', (prompt) => this.prompt(prompt));
+        return patchList(result, 'prompts', (prompt) => this.#prompt(prompt));
       case 'prompts/get':
-        return patchList(result, 'messages', (message) => this.promptMessage(message));
+        return patchList(result, 'messages', (message) => this.#promptMessage(message));
       case 'resources/list':
-        return patchList(result, 'resources', (resource) => this.resource(resource));
+        return patchList(result, 'resources', (resource) => this.#resource(resource));
       case 'resources/templates/list':
-        return patchList(result, 'resourceTemplates', (template) => this.resource(template));
+        return patchList(result, 'resourceTemplates', (template) => this.#resource(template));
       case 'resources/read':
-        return patchList(result, 'contents', (contents) => this.resourceContents(contents));
+        return patchList(result, 'contents', (contents) => this.#resourceContents(contents));
       case 'roots/list':
         return patchList(result, 'roots', (root) =>
-          isRecord(root) ? without(root, this.strip.dataTypeMeta) : root,
+          isRecord(root) ? without(root, this.#strip.dataTypeMeta) : root,
         );
       case 'sampling/createMessage':
-        return this.createMessageResult(result);
+        return this.#createMessageResult(result);
       case 'elicitation/create':
-        return this.elicitResult(result);
+        return this.#elicitResult(result);
       default:
         return result;
     }
   }
 
-  private adaptParams(method: string, params: Json): Json | typeof NOT_IN_REVISION {
+  #adaptParams(method: string, params: Json): Json | typeof NOT_IN_REVISION {
     switch (method) {
       case 'initialize':
-        return this.initializeParams(params);
+        return this.#initializeParams(params);
       case 'tools/call':
-        return without(params, this.strip.taskParam);
+        return without(params, this.#strip.taskParam);
       case 'completion/complete':
-        return this.completeParams(params);
+        return this.#completeParams(params);
       case 'sampling/createMessage':
-        return this.createMessageParams(params);
+        return this.#createMessageParams(params);
       case 'elicitation/create':
-        return this.elicitParams(params);
+        return this.#elicitParams(params);
       case 'notifications/progress':
-        return this.has.progressMessage ? params : without(params, ['message']);
+        return this.#has.progressMessage ? params : without(params, ['message']);
       default:
         return params;
     }
   }
 
-  private withoutRelatedTask(object: Json): Json {
+  #withoutRelatedTask(object: Json): Json {
     return patchObject(object, '_meta', (meta) => without(meta, [RELATED_TASK_META_KEY]));
   }
 
   // --- lifecycle -------------------------------------------------------------------------------
 
-  private implementation(info: Json): Json {
-    return without(info, this.strip.implementation);
+  #implementation(info: Json): Json {
+    return without(info, this.#strip.implementation);
   }
 
-  private initializeResult(result: Json): Json {
-    const adapted = patchObject(result, 'serverInfo', (info) => this.implementation(info));
-    return patchObject(adapted, 'capabilities', (caps) => without(caps, this.strip.serverCapabilities));
+  #initializeResult(result: Json): Json {
+    const adapted = patchObject(result, 'serverInfo', (info) => this.#implementation(info));
+    return patchObject(adapted, 'capabilities', (caps) => without(caps, this.#strip.serverCapabilities));
   }
 
-  private initializeParams(params: Json): Json {
-    const adapted = patchObject(params, 'clientInfo', (info) => this.implementation(info));
-    return patchObject(adapted, 'capabilities', (caps) => this.clientCapabilities(caps));
+  #initializeParams(params: Json): Json {
+    const adapted = patchObject(params, 'clientInfo', (info) => this.#implementation(info));
+    return patchObject(adapted, 'capabilities', (caps) => this.#clientCapabilities(caps));
   }
 
-  private clientCapabilities(caps: Json): Json {
-    let adapted = without(caps, this.strip.clientCapabilities);
-    if (this.has.capabilitySubFlags) return adapted;
+  #clientCapabilities(caps: Json): Json {
+    let adapted = without(caps, this.#strip.clientCapabilities);
+    if (this.#has.capabilitySubFlags) return adapted;
     adapted = patchObject(adapted, 'sampling', (sampling) => without(sampling, ['context', 'tools']));
     const elicitation = adapted.elicitation;
     if (isRecord(elicitation)) {
@@ -153,38 +153,38 @@ export class DowngradeCodec implements RevisionCodec {
 
   // --- server features -------------------------------------------------------------------------
 
-  private annotations(owner: Json): Json {
-    if (this.has.annotationsLastModified) return owner;
+  #annotations(owner: Json): Json {
+    if (this.#has.annotationsLastModified) return owner;
     return patchObject(owner, 'annotations', (annotations) => without(annotations, ['lastModified']));
   }
 
-  private tool(tool: unknown): unknown {
-    return isRecord(tool) ? without(tool, this.strip.tool) : tool;
+  #tool(tool: unknown): unknown {
+    return isRecord(tool) ? without(tool, this.#strip.tool) : tool;
   }
 
-  private prompt(prompt: unknown): unknown {
+  #prompt(prompt: unknown): unknown {
     if (!isRecord(prompt)) return prompt;
-    const adapted = without(prompt, this.strip.prompt);
+    const adapted = without(prompt, this.#strip.prompt);
     return patchList(adapted, 'arguments', (argument) =>
-      isRecord(argument) ? without(argument, this.strip.title) : argument,
+      isRecord(argument) ? without(argument, this.#strip.title) : argument,
     );
   }
 
-  private resource(resource: unknown): unknown {
-    return isRecord(resource) ? this.annotations(without(resource, this.strip.resource)) : resource;
+  #resource(resource: unknown): unknown {
+    return isRecord(resource) ? this.#annotations(without(resource, this.#strip.resource)) : resource;
   }
 
-  private resourceContents(contents: unknown): unknown {
-    return isRecord(contents) ? without(contents, this.strip.dataTypeMeta) : contents;
+  #resourceContents(contents: unknown): unknown {
+    return isRecord(contents) ? without(contents, this.#strip.dataTypeMeta) : contents;
   }
 
-  private promptMessage(message: unknown): unknown {
-    return isRecord(message) ? patch(message, 'content', this.contentBlock(message.content)) : message;
+  #promptMessage(message: unknown): unknown {
+    return isRecord(message) ? patch(message, 'content', this.#contentBlock(message.content)) : message;
   }
 
-  private callToolResult(result: Json): Json {
-    let adapted = patchList(result, 'content', (block) => this.contentBlock(block));
-    if (this.has.structuredOutput || !Object.hasOwn(adapted, 'structuredContent')) return adapted;
+  #callToolResult(result: Json): Json {
+    let adapted = patchList(result, 'content', (block) => this.#contentBlock(block));
+    if (this.#has.structuredOutput || !Object.hasOwn(adapted, 'structuredContent')) return adapted;
     const structured = adapted.structuredContent;
     adapted = without(adapted, ['structuredContent']);
     if (structured === undefined || carriesJson(adapted.content, structured)) return adapted;
@@ -194,65 +194,65 @@ export class DowngradeCodec implements RevisionCodec {
     return patch(adapted, 'content', [...content, textBlock(describeJson(structured), undefined)]);
   }
 
-  private completeParams(params: Json): Json {
-    if (this.has.completionContext) return params;
+  #completeParams(params: Json): Json {
+    if (this.#has.completionContext) return params;
     const adapted = without(params, ['context']);
-    return patchObject(adapted, 'ref', (ref) => without(ref, this.strip.title));
+    return patchObject(adapted, 'ref', (ref) => without(ref, this.#strip.title));
   }
 
   // --- content ---------------------------------------------------------------------------------
 
-  private contentBlock(block: unknown): unknown {
+  #contentBlock(block: unknown): unknown {
     if (!isRecord(block)) return block;
     switch (block.type) {
       case 'audio':
-        if (!this.has.audioContent) return this.audioAsText(block);
+        if (!this.#has.audioContent) return this.#audioAsText(block);
         break;
       case 'resource_link':
-        if (!this.has.resourceLinks) return this.resourceLinkAsText(block);
-        return this.annotations(without(block, this.strip.resourceLink));
+        if (!this.#has.resourceLinks) return this.#resourceLinkAsText(block);
+        return this.#annotations(without(block, this.#strip.resourceLink));
       case 'resource': {
         const adapted = patchObject(block, 'resource', (contents) =>
-          without(contents, this.strip.dataTypeMeta),
+          without(contents, this.#strip.dataTypeMeta),
         );
-        return this.annotations(without(adapted, this.strip.dataTypeMeta));
+        return this.#annotations(without(adapted, this.#strip.dataTypeMeta));
       }
       case 'tool_use':
-        if (!this.has.samplingTools) return this.toolUseAsText(block);
+        if (!this.#has.samplingTools) return this.#toolUseAsText(block);
         break;
       case 'tool_result':
-        if (!this.has.samplingTools) return this.toolResultAsText(block);
+        if (!this.#has.samplingTools) return this.#toolResultAsText(block);
         break;
     }
-    return this.annotations(without(block, this.strip.dataTypeMeta));
+    return this.#annotations(without(block, this.#strip.dataTypeMeta));
   }
 
-  private downgradedAnnotations(block: Json): unknown {
+  #downgradedAnnotations(block: Json): unknown {
     const annotations = block.annotations;
-    return isRecord(annotations) ? this.annotations({ annotations }).annotations : undefined;
+    return isRecord(annotations) ? this.#annotations({ annotations }).annotations : undefined;
   }
 
-  private audioAsText(block: Json): Json {
+  #audioAsText(block: Json): Json {
     const mimeType = typeof block.mimeType === 'string' ? ` (${block.mimeType})` : '';
     const note = `[audio content${mimeType} omitted: protocol revision ${this.version} cannot carry audio]`;
-    return textBlock(note, this.downgradedAnnotations(block));
+    return textBlock(note, this.#downgradedAnnotations(block));
   }
 
-  private resourceLinkAsText(block: Json): Json {
+  #resourceLinkAsText(block: Json): Json {
     const label = typeof block.title === 'string' ? block.title : block.name;
     let text = `Resource link: ${typeof label === 'string' ? `${label} ` : ''}<${describeValue(block.uri)}>`;
     if (typeof block.mimeType === 'string') text += ` (${block.mimeType})`;
     if (typeof block.description === 'string') text += `\n${block.description}`;
-    return textBlock(text, this.downgradedAnnotations(block));
+    return textBlock(text, this.#downgradedAnnotations(block));
   }
 
-  private toolUseAsText(block: Json): Json {
+  #toolUseAsText(block: Json): Json {
     const text = `[tool call ${describeValue(block.name)} (id ${describeValue(block.id)}): ${describeJson(block.input)}]`;
     return textBlock(text, undefined);
   }
 
-  private toolResultAsText(block: Json): Json {
-    const inner = Array.isArray(block.content) ? block.content.map((item) => this.plainText(item)) : [];
+  #toolResultAsText(block: Json): Json {
+    const inner = Array.isArray(block.content) ? block.content.map((item) => this.#plainText(item)) : [];
     if (inner.length === 0 && block.structuredContent !== undefined)
       inner.push(describeJson(block.structuredContent));
     const status = block.isError === true ? ' (error)' : '';
@@ -263,10 +263,10 @@ export class DowngradeCodec implements RevisionCodec {
   }
 
   /** A block's text, or a note naming what could not be shown as text. */
-  private plainText(block: unknown): string {
+  #plainText(block: unknown): string {
     if (!isRecord(block)) return '';
     if (block.type === 'text' && typeof block.text === 'string') return block.text;
-    const converted = this.contentBlock(block);
+    const converted = this.#contentBlock(block);
     if (isRecord(converted) && converted.type === 'text' && typeof converted.text === 'string')
       return converted.text;
     return `[${describeValue(block.type)} content omitted]`;
@@ -274,15 +274,15 @@ export class DowngradeCodec implements RevisionCodec {
 
   // --- client features -------------------------------------------------------------------------
 
-  private createMessageParams(params: Json): Json {
-    if (this.has.samplingTools) return params;
+  #createMessageParams(params: Json): Json {
+    if (this.#has.samplingTools) return params;
     const adapted = without(params, ['tools', 'toolChoice', 'task']);
     const messages = adapted.messages;
     if (!Array.isArray(messages)) return adapted;
     let copy: unknown[] | undefined;
     for (let i = 0; i < messages.length; i++) {
       const message: unknown = messages[i];
-      const converted = this.samplingMessage(message);
+      const converted = this.#samplingMessage(message);
       if (copy === undefined && converted !== message) copy = messages.slice(0, i);
       if (copy === undefined) continue;
       if (Array.isArray(converted)) copy.push(...converted);
@@ -292,55 +292,55 @@ export class DowngradeCodec implements RevisionCodec {
   }
 
   /** One 2025-11-25 sampling message as one or more older ones (older messages hold one block). */
-  private samplingMessage(message: unknown): unknown {
+  #samplingMessage(message: unknown): unknown {
     if (!isRecord(message)) return message;
     const base = without(message, ['_meta']);
     const content = base.content;
-    if (!Array.isArray(content)) return patch(base, 'content', this.contentBlock(content));
-    const blocks = content.map((block) => this.contentBlock(block));
+    if (!Array.isArray(content)) return patch(base, 'content', this.#contentBlock(content));
+    const blocks = content.map((block) => this.#contentBlock(block));
     if (blocks.length === 0) return patch(base, 'content', textBlock('', undefined));
     if (blocks.length === 1) return patch(base, 'content', blocks[0]);
     return blocks.map((block) => ({ ...base, content: block }));
   }
 
-  private createMessageResult(result: Json): Json {
-    if (this.has.samplingTools) return result;
+  #createMessageResult(result: Json): Json {
+    if (this.#has.samplingTools) return result;
     const content = result.content;
     let adapted = patch(
       result,
       'content',
-      Array.isArray(content) ? this.singleBlock(content) : this.contentBlock(content),
+      Array.isArray(content) ? this.#singleBlock(content) : this.#contentBlock(content),
     );
     if (adapted.stopReason === 'toolUse') adapted = patch(adapted, 'stopReason', 'endTurn');
     return adapted;
   }
 
   /** Older results hold exactly one block: several are merged into one text. */
-  private singleBlock(blocks: readonly unknown[]): unknown {
-    if (blocks.length === 1) return this.contentBlock(blocks[0]);
-    return textBlock(blocks.map((block) => this.plainText(block)).join('\n'), undefined);
+  #singleBlock(blocks: readonly unknown[]): unknown {
+    if (blocks.length === 1) return this.#contentBlock(blocks[0]);
+    return textBlock(blocks.map((block) => this.#plainText(block)).join('\n'), undefined);
   }
 
-  private elicitParams(params: Json): Json | typeof NOT_IN_REVISION {
-    if (this.has.urlElicitation) return params;
+  #elicitParams(params: Json): Json | typeof NOT_IN_REVISION {
+    if (this.#has.urlElicitation) return params;
     if (params.mode !== undefined && params.mode !== 'form') return NOT_IN_REVISION;
     const adapted = without(params, ['mode', 'task']);
     const schema = adapted.requestedSchema;
     if (!isRecord(schema)) return adapted;
-    const requestedSchema = this.requestedSchema(schema);
+    const requestedSchema = this.#requestedSchema(schema);
     return requestedSchema === NOT_IN_REVISION
       ? requestedSchema
       : patch(adapted, 'requestedSchema', requestedSchema);
   }
 
-  private requestedSchema(schema: Json): Json | typeof NOT_IN_REVISION {
+  #requestedSchema(schema: Json): Json | typeof NOT_IN_REVISION {
     const adapted = without(schema, ['$schema']);
     const properties = adapted.properties;
     if (!isRecord(properties)) return adapted;
     let copy: Json | undefined;
     for (const key of Object.keys(properties)) {
       const field = properties[key];
-      const converted = this.elicitationField(field);
+      const converted = this.#elicitationField(field);
       if (converted === NOT_IN_REVISION) return converted;
       if (converted === field) continue;
       copy ??= { ...properties };
@@ -349,7 +349,7 @@ export class DowngradeCodec implements RevisionCodec {
     return copy ? patch(adapted, 'properties', copy) : adapted;
   }
 
-  private elicitationField(field: unknown): unknown {
+  #elicitationField(field: unknown): unknown {
     if (!isRecord(field) || field.type === 'boolean') return field;
     // Multi-select has no 2025-06-18 form: the answer would be an array the peer cannot send.
     if (field.type === 'array') return NOT_IN_REVISION;
@@ -357,8 +357,8 @@ export class DowngradeCodec implements RevisionCodec {
     return without(field, ['default']);
   }
 
-  private elicitResult(result: Json): Json {
-    if (this.has.elicitationEnums) return result;
+  #elicitResult(result: Json): Json {
+    if (this.#has.elicitationEnums) return result;
     // An older server never asked a multi-select question, so an array answers nothing it asked.
     return patchObject(result, 'content', (content) => {
       const arrays = Object.keys(content).filter((key) => Array.isArray(content[key]));

@@ -9,6 +9,7 @@
  * @module
  */
 import { isBase64Char } from '../shared.js';
+import { isHeaderToken } from './paramHeaders.js';
 
 /**
  * Options of {@link isSafeIconSource} and {@link validateIcon}.
@@ -36,22 +37,10 @@ export interface IconCheckOptions {
  */
 export const DEFAULT_MAX_ICON_SOURCE_LENGTH = 1_048_576;
 
-/** A MIME token character (RFC 9110 `tchar`). */
-function isTokenChar(code: number): boolean {
-  if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122) || (code >= 48 && code <= 57)) return true;
-  return "!#$%&'*+-.^_`|~".includes(String.fromCharCode(code));
-}
-
-function isToken(text: string): boolean {
-  if (text.length === 0) return false;
-  for (let i = 0; i < text.length; i++) if (!isTokenChar(text.charCodeAt(i))) return false;
-  return true;
-}
-
-/** `type/subtype` with token characters on both sides. */
+/** `type/subtype`, both RFC 9110 tokens (the same `token` rule as HTTP header names). */
 function isMimeType(text: string): boolean {
   const slash = text.indexOf('/');
-  return slash > 0 && isToken(text.slice(0, slash)) && isToken(text.slice(slash + 1));
+  return slash > 0 && isHeaderToken(text.slice(0, slash)) && isHeaderToken(text.slice(slash + 1));
 }
 
 /** The media type of a `data:image/...;base64,...` URI, or `undefined` if it is not one. */

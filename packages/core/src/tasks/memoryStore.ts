@@ -73,33 +73,35 @@ const CURSOR_PREFIX = 'task-seq:';
  * ```
  */
 export class InMemoryTaskStore implements TaskStore {
-  private readonly tasks = new Map<string, Entry>();
-  private readonly byRequestor = new Map<TaskRequestor, Map<string, Entry>>();
-  private readonly listeners = new Set<(event: TaskEvent) => void>();
-  private readonly maxTasks: number;
-  private readonly maxPerRequestor: number;
-  private readonly pageSize: number;
-  private nextSeq = 1;
+  readonly #tasks = new Map<string, Entry>();
+  readonly #byRequestor = new Map<TaskRequestor, Map<string, Entry>>();
+  readonly #listeners = new Set<(event: TaskEvent) => void>();
+  readonly #maxTasks: number;
+  readonly #maxPerRequestor: number;
+  readonly #pageSize: number;
+  #nextSeq = 1;
   // One timer for the whole store, armed for the earliest expiry; a sweep re-arms it.
-  private readonly timer = new DeadlineTimer((now) => this.sweep(now));
+  readonly #timer = new DeadlineTimer((now) => this.#sweep(now));
 
-  constructor(private readonly options: InMemoryTaskStoreOptions = {}) {
-    this.maxTasks = positive(options.maxTasks, 10_000, 'maxTasks');
-    this.maxPerRequestor = positive(options.maxTasksPerRequestor, 100, 'maxTasksPerRequestor');
-    this.pageSize = positive(options.pageSize, 50, 'pageSize');
+  readonly #options: InMemoryTaskStoreOptions;
+  constructor(options: InMemoryTaskStoreOptions = {}) {
+    this.#options = options;
+    this.#maxTasks = positive(options.maxTasks, 10_000, 'maxTasks');
+    this.#maxPerRequestor = positive(options.maxTasksPerRequestor, 100, 'maxTasksPerRequestor');
+    this.#pageSize = positive(options.pageSize, 50, 'pageSize');
   }
 
   /** How many tasks are stored (live and terminal). */
   get size(): number {
-    return this.tasks.size;
+    return this.#tasks.size;
   }
 
   async create(request: TaskRequest, requestor: TaskRequestor, options: TaskCreateOptions): Promise<Task> {
-    this.ensureRoom(requestor);
+    this.#ensureRoom(requestor);
     const now = Date.now();
     const stamp = new Date(now).toISOString();
     const task: Task = {
-      taskId: this.newId(),
+      taskId: this.#newId(),
       status: 'working',
       createdAt: stamp,
       lastUpdatedAt: stamp,
@@ -111,29 +113,29 @@ export class InMemoryTaskStore implements TaskStore {
       task,
       requestor,
       method: request.method,
-      seq: this.nextSeq++,
+      seq: this.#nextSeq++,
       expiresAt,
       outcome: undefined,
       waiters: undefined,
     };
-    this.tasks.set(task.taskId, entry);
-    let own = this.byRequestor.get(requestor);
+    this.#tasks.set(task.taskId, entry);
+    let own = this.#byRequestor.get(requestor);
     if (!own) {
       own = new Map();
-      this.byRequestor.set(requestor, own);
+      this.#byRequestor.set(requestor, own);
     }
     own.set(task.taskId, entry);
-    this.timer.schedule(expiresAt);
+    this.#timer.schedule(expiresAt);
     return { ...task };
   }
 
   async get(taskId: string, requestor: TaskRequestor): Promise<Task | undefined> {
-    const entry = this.owned(taskId, requestor);
+    const entry = this.#owned(taskId, requestor);
     return entry ? { ...entry.task } : undefined;
   }
 
   async update(taskId: string, patch: TaskPatch): Promise<Task | undefined> {
-    const entry = this.live(taskId);
+    const entry = this.#live(taskId);
     if (!entry) return undefined;
     if (isTerminalStatus(entry.task.status)) return { ...entry.task };
     const task = entry.task;
@@ -145,7 +147,7 @@ export class InMemoryTaskStore implements TaskStore {
     task.status = status;
     if (patch.statusMessage !== undefined) task.statusMessage = patch.statusMessage;
     else if (patch.status !== undefined) delete task.statusMessage;
-    this.touch(entry);
+    this.#touch(entry);
     return { ...task };
   }
 
@@ -155,25 +157,25 @@ export class InMemoryTaskStore implements TaskStore {
     outcome: TaskOutcome,
     statusMessage?: string,
   ): Promise<Task | undefined> {
-    const entry = this.live(taskId);
+    const entry = this.#live(taskId);
     if (!entry) return undefined;
     if (isTerminalStatus(entry.task.status)) return { ...entry.task };
-    this.finish(entry, status, outcome, statusMessage);
+    this.#finish(entry, status, outcome, statusMessage);
     return { ...entry.task };
   }
 
   async getResult(taskId: string, requestor: TaskRequestor): Promise<TaskOutcome | undefined> {
-    return this.owned(taskId, requestor)?.outcome;
+    return this.#owned(taskId, requestor)?.outcome;
   }
 
   async list(requestor: TaskRequestor, cursor?: string, limit?: number): Promise<TaskPage> {
     const after = cursor === undefined ? 0 : parseTaskCursor(cursor);
-    const size = Math.max(1, Math.min(limit ?? this.pageSize, this.pageSize));
+    const size = Math.max(1, Math.min(limit ?? this.#pageSize, this.#pageSize));
     const now = Date.now();
     const tasks: Task[] = [];
     let last = 0;
     let more = false;
-    for (const entry of this.byRequestor.get(requestor)?.values() ?? []) {
+    for (const entry of this.#byRequestor.get(requestor)?.values() ?? []) {
       if (entry.seq <= after || entry.expiresAt <= now) continue;
       if (tasks.length === size) {
         more = true;
@@ -186,7 +188,7 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async cancel(taskId: string, requestor: TaskRequestor, statusMessage?: string): Promise<Task> {
-    const entry = this.owned(taskId, requestor);
+    const entry = this.#owned(taskId, requestor);
     if (!entry) throw unknownTaskError(taskId);
     if (isTerminalStatus(entry.task.status)) {
       throw new McpError(
@@ -194,19 +196,19 @@ export class InMemoryTaskStore implements TaskStore {
         `Task "${taskId}" is already ${entry.task.status} and cannot be cancelled`,
       );
     }
-    this.finish(entry, 'cancelled', CANCELLED_OUTCOME, statusMessage ?? 'The task was cancelled by request');
+    this.#finish(entry, 'cancelled', CANCELLED_OUTCOME, statusMessage ?? 'The task was cancelled by request');
     return { ...entry.task };
   }
 
   async delete(taskId: string): Promise<boolean> {
-    const entry = this.tasks.get(taskId);
+    const entry = this.#tasks.get(taskId);
     if (!entry) return false;
-    this.remove(entry, false);
+    this.#remove(entry, false);
     return true;
   }
 
   waitForTerminal(taskId: string, requestor: TaskRequestor, signal?: AbortSignal): Promise<Task | undefined> {
-    const entry = this.owned(taskId, requestor);
+    const entry = this.#owned(taskId, requestor);
     if (!entry) return Promise.resolve(undefined);
     if (isTerminalStatus(entry.task.status)) return Promise.resolve({ ...entry.task });
     if (signal?.aborted) return Promise.reject(signal.reason);
@@ -226,63 +228,64 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   subscribe(listener: (event: TaskEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   close(): void {
-    this.timer.stop();
-    for (const entry of [...this.tasks.values()]) this.remove(entry, false);
+    this.#timer.stop();
+    for (const entry of [...this.#tasks.values()]) this.#remove(entry, false);
   }
 
   // ---------------------------------------------------------------- internals
 
-  private newId(): string {
+  #newId(): string {
     let id = crypto.randomUUID();
-    while (this.tasks.has(id)) id = crypto.randomUUID();
+    while (this.#tasks.has(id)) id = crypto.randomUUID();
     return id;
   }
 
-  private ensureRoom(requestor: TaskRequestor): void {
-    if (this.isFull(requestor)) this.sweep(Date.now());
-    if (this.tasks.size >= this.maxTasks) {
+  #ensureRoom(requestor: TaskRequestor): void {
+    if (this.#isFull(requestor)) this.#sweep(Date.now());
+    if (this.#tasks.size >= this.#maxTasks) {
       throw new McpError(
         ErrorCode.InvalidRequest,
-        `The task store holds its maximum of ${this.maxTasks} tasks; try again once some have expired`,
+        `The task store holds its maximum of ${this.#maxTasks} tasks; try again once some have expired`,
       );
     }
-    if ((this.byRequestor.get(requestor)?.size ?? 0) >= this.maxPerRequestor) {
+    if ((this.#byRequestor.get(requestor)?.size ?? 0) >= this.#maxPerRequestor) {
       throw new McpError(
         ErrorCode.InvalidRequest,
-        `Task limit reached: at most ${this.maxPerRequestor} tasks are kept per requestor until they expire`,
+        `Task limit reached: at most ${this.#maxPerRequestor} tasks are kept per requestor until they expire`,
       );
     }
   }
 
-  private isFull(requestor: TaskRequestor): boolean {
+  #isFull(requestor: TaskRequestor): boolean {
     return (
-      this.tasks.size >= this.maxTasks || (this.byRequestor.get(requestor)?.size ?? 0) >= this.maxPerRequestor
+      this.#tasks.size >= this.#maxTasks ||
+      (this.#byRequestor.get(requestor)?.size ?? 0) >= this.#maxPerRequestor
     );
   }
 
   /** The entry if it exists and has not expired (the sweeper may not have run yet). */
-  private live(taskId: string): Entry | undefined {
-    const entry = this.tasks.get(taskId);
+  #live(taskId: string): Entry | undefined {
+    const entry = this.#tasks.get(taskId);
     if (!entry) return undefined;
     if (entry.expiresAt <= Date.now()) {
-      this.remove(entry, true);
+      this.#remove(entry, true);
       return undefined;
     }
     return entry;
   }
 
-  private owned(taskId: string, requestor: TaskRequestor): Entry | undefined {
+  #owned(taskId: string, requestor: TaskRequestor): Entry | undefined {
     if (typeof taskId !== 'string') return undefined;
-    const entry = this.live(taskId);
+    const entry = this.#live(taskId);
     return entry && entry.requestor === requestor ? entry : undefined;
   }
 
-  private finish(
+  #finish(
     entry: Entry,
     status: 'completed' | 'failed' | 'cancelled',
     outcome: TaskOutcome,
@@ -292,46 +295,46 @@ export class InMemoryTaskStore implements TaskStore {
     if (message !== undefined) entry.task.statusMessage = message;
     else delete entry.task.statusMessage;
     entry.outcome = outcome;
-    this.touch(entry);
+    this.#touch(entry);
     const waiters = entry.waiters;
     entry.waiters = undefined;
     if (waiters) for (const waiter of waiters) waiter({ ...entry.task });
   }
 
-  private touch(entry: Entry): void {
+  #touch(entry: Entry): void {
     entry.task.lastUpdatedAt = new Date().toISOString();
-    this.emit({ type: 'status', task: { ...entry.task }, requestor: entry.requestor });
+    this.#emit({ type: 'status', task: { ...entry.task }, requestor: entry.requestor });
   }
 
-  private remove(entry: Entry, expired: boolean): void {
+  #remove(entry: Entry, expired: boolean): void {
     const taskId = entry.task.taskId;
-    if (this.tasks.get(taskId) !== entry) return;
-    this.tasks.delete(taskId);
-    const own = this.byRequestor.get(entry.requestor);
+    if (this.#tasks.get(taskId) !== entry) return;
+    this.#tasks.delete(taskId);
+    const own = this.#byRequestor.get(entry.requestor);
     own?.delete(taskId);
-    if (own && own.size === 0) this.byRequestor.delete(entry.requestor);
+    if (own && own.size === 0) this.#byRequestor.delete(entry.requestor);
     entry.outcome = undefined;
     const waiters = entry.waiters;
     entry.waiters = undefined;
     if (waiters) for (const waiter of waiters) waiter(undefined);
-    this.emit({ type: 'deleted', taskId, expired });
+    this.#emit({ type: 'deleted', taskId, expired });
   }
 
-  private emit(event: TaskEvent): void {
-    for (const listener of this.listeners) {
+  #emit(event: TaskEvent): void {
+    for (const listener of this.#listeners) {
       try {
         listener(event);
       } catch (error) {
-        this.options.onError?.(toError(error));
+        this.#options.onError?.(toError(error));
       }
     }
   }
 
   /** Drops expired tasks; returns the next expiry. */
-  private sweep(now: number): number {
+  #sweep(now: number): number {
     let next = Number.POSITIVE_INFINITY;
-    for (const entry of [...this.tasks.values()]) {
-      if (entry.expiresAt <= now) this.remove(entry, true);
+    for (const entry of [...this.#tasks.values()]) {
+      if (entry.expiresAt <= now) this.#remove(entry, true);
       else if (entry.expiresAt < next) next = entry.expiresAt;
     }
     return next;

@@ -114,25 +114,25 @@ export async function pollTaskUntilDone(
 
 /** A sleep that a notification can cut short. */
 class Wakeup {
-  private wakeCurrent: (() => void) | undefined;
-  private pending = false;
+  #wakeCurrent: (() => void) | undefined;
+  #pending = false;
 
   fire(): void {
-    if (this.wakeCurrent) this.wakeCurrent();
-    else this.pending = true;
+    if (this.#wakeCurrent) this.#wakeCurrent();
+    else this.#pending = true;
   }
 
   sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
-    if (this.pending) {
-      this.pending = false;
+    if (this.#pending) {
+      this.#pending = false;
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
       const done = () => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        this.wakeCurrent = undefined;
+        this.#wakeCurrent = undefined;
       };
       const onAbort = () => {
         done();
@@ -142,7 +142,7 @@ class Wakeup {
         done();
         resolve();
       }, ms);
-      this.wakeCurrent = () => {
+      this.#wakeCurrent = () => {
         done();
         resolve();
       };

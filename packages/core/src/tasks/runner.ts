@@ -88,12 +88,14 @@ export interface TaskExecutionOptions {
  * ```
  */
 export class TaskRunner<R extends RunningTask> {
-  private readonly running = new Map<string, R>();
+  readonly #running = new Map<string, R>();
 
-  constructor(
-    private readonly store: TaskStore,
-    private readonly hooks: TaskRunnerHooks<R>,
-  ) {}
+  readonly #store: TaskStore;
+  readonly #hooks: TaskRunnerHooks<R>;
+  constructor(store: TaskStore, hooks: TaskRunnerHooks<R>) {
+    this.#store = store;
+    this.#hooks = hooks;
+  }
 
   /**
    * Follows the store's events; returns the function that stops following them.
@@ -104,7 +106,7 @@ export class TaskRunner<R extends RunningTask> {
    * ```
    */
   listen(): () => void {
-    return this.store.subscribe((event) => this.onStoreEvent(event));
+    return this.#store.subscribe((event) => this.#onStoreEvent(event));
   }
 
   /**
@@ -116,7 +118,7 @@ export class TaskRunner<R extends RunningTask> {
    * ```
    */
   get(taskId: string): R | undefined {
-    return this.running.get(taskId);
+    return this.#running.get(taskId);
   }
 
   /**
@@ -128,7 +130,7 @@ export class TaskRunner<R extends RunningTask> {
    * ```
    */
   runs(): R[] {
-    return [...this.running.values()];
+    return [...this.#running.values()];
   }
 
   /**
@@ -148,12 +150,12 @@ export class TaskRunner<R extends RunningTask> {
     work: () => unknown,
     options: TaskExecutionOptions = {},
   ): Promise<void> {
-    this.running.set(run.taskId, run);
+    this.#running.set(run.taskId, run);
     if (requestCancelled) {
       // The peer gave up on the request (or left) before it could learn the task id.
-      await this.store.cancel(run.taskId, requestor, 'The request was cancelled').catch(() => {});
+      await this.#store.cancel(run.taskId, requestor, 'The request was cancelled').catch(() => {});
     }
-    setTimeout(() => void this.execute(run, work, options), 0);
+    setTimeout(() => void this.#execute(run, work, options), 0);
   }
 
   /**
@@ -166,8 +168,8 @@ export class TaskRunner<R extends RunningTask> {
    */
   abort(run: R, reason: string): void {
     run.terminal = true;
-    this.hooks.onEnd?.(run);
-    if (!run.controller.signal.aborted) run.controller.abort(this.hooks.abortError(reason));
+    this.#hooks.onEnd?.(run);
+    if (!run.controller.signal.aborted) run.controller.abort(this.#hooks.abortError(reason));
   }
 
   /**
@@ -180,12 +182,12 @@ export class TaskRunner<R extends RunningTask> {
    */
   abortAll(reason: string): R[] {
     const runs = this.runs();
-    this.running.clear();
+    this.#running.clear();
     for (const run of runs) this.abort(run, reason);
     return runs;
   }
 
-  private async execute(run: R, work: () => unknown, options: TaskExecutionOptions): Promise<void> {
+  async #execute(run: R, work: () => unknown, options: TaskExecutionOptions): Promise<void> {
     if (run.terminal) return;
     let status: 'completed' | 'failed';
     let outcome: TaskOutcome;
@@ -199,53 +201,53 @@ export class TaskRunner<R extends RunningTask> {
     } catch (error) {
       // A handler stopped by cancellation or expiry usually throws: nothing to record or report.
       if (options.quietAfterEnd && run.terminal) return;
-      const wire = this.wireError(error, run);
+      const wire = this.#wireError(error, run);
       status = 'failed';
       outcome = { error: wire };
       message = wire.message;
     }
     try {
       // A task cancelled meanwhile stays cancelled: the store drops this late outcome.
-      await this.store.setResult(run.taskId, status, outcome, message);
+      await this.#store.setResult(run.taskId, status, outcome, message);
     } catch (error) {
-      this.hooks.reportError(toError(error), run);
+      this.#hooks.reportError(toError(error), run);
     }
   }
 
   /** The JSON-RPC error the original request would have been answered with. */
-  private wireError(error: unknown, run: R): JsonRpcErrorObject {
+  #wireError(error: unknown, run: R): JsonRpcErrorObject {
     if (error instanceof McpError) return error.toJSON();
     // Same rule as the engine: internals stay here, the peer learns only that it failed.
-    this.hooks.reportError(toError(error), run);
+    this.#hooks.reportError(toError(error), run);
     return { code: ErrorCode.InternalError, message: 'Internal error' };
   }
 
-  private onStoreEvent(event: TaskEvent): void {
+  #onStoreEvent(event: TaskEvent): void {
     if (event.type === 'deleted') {
-      const run = this.running.get(event.taskId);
+      const run = this.#running.get(event.taskId);
       if (!run) return;
-      this.running.delete(event.taskId);
+      this.#running.delete(event.taskId);
       this.abort(run, event.expired ? 'The task expired' : 'The task was deleted');
       return;
     }
-    const run = this.running.get(event.task.taskId);
-    if (!run || (this.hooks.concerns && !this.hooks.concerns(run, event.requestor))) return;
+    const run = this.#running.get(event.task.taskId);
+    if (!run || (this.#hooks.concerns && !this.#hooks.concerns(run, event.requestor))) return;
     if (isTerminalStatus(event.task.status)) {
       run.terminal = true;
-      this.hooks.onEnd?.(run);
-      this.running.delete(run.taskId);
+      this.#hooks.onEnd?.(run);
+      this.#running.delete(run.taskId);
     }
-    this.sendStatus(run, event.task);
+    this.#sendStatus(run, event.task);
     if (event.task.status === 'cancelled')
       this.abort(run, event.task.statusMessage ?? 'The task was cancelled');
   }
 
-  private sendStatus(run: R, task: Task): void {
+  #sendStatus(run: R, task: Task): void {
     try {
-      const sent = this.hooks.sendStatus(run, task);
-      if (sent) sent.catch((error: unknown) => this.hooks.reportError(toError(error), run));
+      const sent = this.#hooks.sendStatus(run, task);
+      if (sent) sent.catch((error: unknown) => this.#hooks.reportError(toError(error), run));
     } catch (error) {
-      this.hooks.reportError(toError(error), run);
+      this.#hooks.reportError(toError(error), run);
     }
   }
 }

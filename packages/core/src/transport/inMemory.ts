@@ -26,61 +26,63 @@ export interface InMemoryPairOptions {
  * ```
  */
 export class InMemoryTransport implements Transport {
-  private sink: MessageSink | undefined;
-  private peer: InMemoryTransport | undefined;
-  private readonly queue: unknown[] = [];
-  private scheduled = false;
-  private isClosed = false;
+  #sink: MessageSink | undefined;
+  #peer: InMemoryTransport | undefined;
+  readonly #queue: unknown[] = [];
+  #scheduled = false;
+  #isClosed = false;
 
-  constructor(
-    private readonly serialize: boolean,
-    private readonly extra: MessageExtra | undefined,
-  ) {}
+  readonly #serialize: boolean;
+  readonly #extra: MessageExtra | undefined;
+  constructor(serialize: boolean, extra: MessageExtra | undefined) {
+    this.#serialize = serialize;
+    this.#extra = extra;
+  }
 
   /** @internal */
   link(peer: InMemoryTransport): void {
-    this.peer = peer;
+    this.#peer = peer;
   }
 
   start(sink: MessageSink): void {
-    this.sink = sink;
-    if (this.queue.length > 0) this.schedule();
+    this.#sink = sink;
+    if (this.#queue.length > 0) this.#schedule();
   }
 
   send(message: JsonRpcMessage | JsonRpcMessage[], _options?: SendOptions): void {
-    if (this.isClosed) throw new Error('The in-memory transport is closed');
-    const peer = this.peer;
-    if (!peer || peer.isClosed) throw new Error('The in-memory peer is closed');
-    peer.enqueue(this.serialize ? JSON.parse(JSON.stringify(message)) : message);
+    if (this.#isClosed) throw new Error('The in-memory transport is closed');
+    const peer = this.#peer;
+    if (!peer || peer.#isClosed) throw new Error('The in-memory peer is closed');
+    peer.#enqueue(this.#serialize ? JSON.parse(JSON.stringify(message)) : message);
   }
 
   async close(): Promise<void> {
-    if (this.isClosed) return;
-    this.isClosed = true;
-    this.sink?.closed();
-    await this.peer?.close();
+    if (this.#isClosed) return;
+    this.#isClosed = true;
+    this.#sink?.closed();
+    await this.#peer?.close();
   }
 
-  private enqueue(message: unknown): void {
-    this.queue.push(message);
-    if (this.sink) this.schedule();
+  #enqueue(message: unknown): void {
+    this.#queue.push(message);
+    if (this.#sink) this.#schedule();
   }
 
-  private schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    queueMicrotask(this.drain);
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    queueMicrotask(this.#drain);
   }
 
   // Delivers everything queued in one microtask: one callback per burst, not per message.
-  private readonly drain = (): void => {
-    this.scheduled = false;
-    const sink = this.sink;
+  readonly #drain = (): void => {
+    this.#scheduled = false;
+    const sink = this.#sink;
     if (!sink) return;
-    const batch = this.queue.splice(0);
+    const batch = this.#queue.splice(0);
     for (const message of batch) {
-      if (this.isClosed) return;
-      sink.message(message, this.extra);
+      if (this.#isClosed) return;
+      sink.message(message, this.#extra);
     }
   };
 }

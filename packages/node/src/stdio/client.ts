@@ -193,49 +193,49 @@ export class StdioClientTransport implements Transport {
    */
   readonly stderr: Readable | null;
 
-  private readonly options: StdioClientOptions;
-  private readonly stderrOut: PassThrough | null;
-  private child: ChildProcess | undefined;
-  private sink: MessageSink | undefined;
-  private writer: LineWriter | undefined;
-  private reader: LineReader | undefined;
-  private stderrDecoder: StringDecoder | undefined;
-  private stderrTail = '';
-  private exit: StdioExitStatus | undefined;
-  private startFailure: StdioServerProcessError | undefined;
-  private pipeCloseTimer: NodeJS.Timeout | undefined;
-  private resumeTimer: NodeJS.Timeout | undefined;
-  private stdinErrorTimer: NodeJS.Timeout | undefined;
+  readonly #options: StdioClientOptions;
+  readonly #stderrOut: PassThrough | null;
+  #child: ChildProcess | undefined;
+  #sink: MessageSink | undefined;
+  #writer: LineWriter | undefined;
+  #reader: LineReader | undefined;
+  #stderrDecoder: StringDecoder | undefined;
+  #stderrTail = '';
+  #exit: StdioExitStatus | undefined;
+  #startFailure: StdioServerProcessError | undefined;
+  #pipeCloseTimer: NodeJS.Timeout | undefined;
+  #resumeTimer: NodeJS.Timeout | undefined;
+  #stdinErrorTimer: NodeJS.Timeout | undefined;
   /** Set once the process closed: what is held back is delivered without pacing. */
-  private draining = false;
-  private isClosed = false;
-  private closeRequested = false;
-  private closing: Promise<void> | undefined;
-  private readonly exited: Promise<void>;
-  private readonly finished: Promise<void>;
-  private markExited!: () => void;
-  private markFinished!: () => void;
+  #draining = false;
+  #isClosed = false;
+  #closeRequested = false;
+  #closing: Promise<void> | undefined;
+  readonly #exited: Promise<void>;
+  readonly #finished: Promise<void>;
+  #markExited!: () => void;
+  #markFinished!: () => void;
 
   constructor(options: StdioClientOptions) {
-    this.options = options;
-    this.stderrOut = (options.stderr ?? 'pipe') === 'pipe' ? new PassThrough() : null;
-    this.stderr = this.stderrOut;
-    this.exited = new Promise((resolve) => {
-      this.markExited = resolve;
+    this.#options = options;
+    this.#stderrOut = (options.stderr ?? 'pipe') === 'pipe' ? new PassThrough() : null;
+    this.stderr = this.#stderrOut;
+    this.#exited = new Promise((resolve) => {
+      this.#markExited = resolve;
     });
-    this.finished = new Promise((resolve) => {
-      this.markFinished = resolve;
+    this.#finished = new Promise((resolve) => {
+      this.#markFinished = resolve;
     });
   }
 
   /** The server's process id, once spawned. */
   get pid(): number | undefined {
-    return this.child?.pid;
+    return this.#child?.pid;
   }
 
   /** How the server exited, once it has. */
   get exitStatus(): StdioExitStatus | undefined {
-    return this.exit;
+    return this.#exit;
   }
 
   /**
@@ -243,49 +243,49 @@ export class StdioClientTransport implements Transport {
    * {@link StdioServerProcessError} (also passed to `sink.closed`) if it cannot be started.
    */
   start(sink: MessageSink): Promise<void> {
-    if (this.sink) return Promise.reject(new Error('The stdio client transport is already started'));
-    if (this.closeRequested) return Promise.reject(new Error('The stdio client transport is closed'));
-    this.sink = sink;
-    const { command, cwd } = this.options;
+    if (this.#sink) return Promise.reject(new Error('The stdio client transport is already started'));
+    if (this.#closeRequested) return Promise.reject(new Error('The stdio client transport is closed'));
+    this.#sink = sink;
+    const { command, cwd } = this.#options;
     let child: ChildProcess;
     try {
-      child = this.spawnChild();
+      child = this.#spawnChild();
     } catch (error) {
       const failure = spawnFailure(command, cwd, error);
-      this.finish(failure);
+      this.#finish(failure);
       return Promise.reject(failure);
     }
-    this.child = child;
-    this.reader = new LineReader(
-      this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-      this.lineHandler(sink, command),
+    this.#child = child;
+    this.#reader = new LineReader(
+      this.#options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      this.#lineHandler(sink, command),
     );
     // Each request leaves at once, so the server starts on it while we prepare the next one;
     // with coalesceWrites the tick's requests leave in one write (after its first, 'after-first').
-    this.writer = new LineWriter(child.stdin!, {
-      coalesce: this.options.coalesceWrites ?? false,
-      maxQueuedChars: this.options.maxWriteQueueBytes ?? DEFAULT_MAX_WRITE_QUEUE_BYTES,
-      onOverflow: (error) => this.abort(error),
+    this.#writer = new LineWriter(child.stdin!, {
+      coalesce: this.#options.coalesceWrites ?? false,
+      maxQueuedChars: this.#options.maxWriteQueueBytes ?? DEFAULT_MAX_WRITE_QUEUE_BYTES,
+      onOverflow: (error) => this.#abort(error),
       onLineBytes: lineBytesOf(sink),
     });
-    this.listen(child);
+    this.#listen(child);
     return new Promise((resolve, reject) => {
       child.once('spawn', () => resolve());
       // Registered after onChildError, which has already recorded the failure.
       child.once('error', () => {
-        if (this.startFailure) reject(this.startFailure);
+        if (this.#startFailure) reject(this.#startFailure);
       });
     });
   }
 
   /** Writes one message (or batch) to the server's stdin; returns the shared drain promise when blocked. */
   send(message: JsonRpcMessage | JsonRpcMessage[], _options?: SendOptions): void | Promise<void> {
-    if (!this.writer) throw new Error('The stdio client transport is not started');
-    if (this.isClosed) throw new Error('The stdio client transport is closed');
+    if (!this.#writer) throw new Error('The stdio client transport is not started');
+    if (this.#isClosed) throw new Error('The stdio client transport is closed');
     // Shutting down: what is still sent (answers to a flood of the server's requests, say) is
     // dropped quietly; requests still waiting fail when the connection closes.
-    if (this.closeRequested) return;
-    return this.writer.write(message);
+    if (this.#closeRequested) return;
+    return this.#writer.write(message);
   }
 
   /**
@@ -293,16 +293,16 @@ export class StdioClientTransport implements Transport {
    * `afterSigterm`, sends `SIGKILL`. Resolves once the process has exited.
    */
   close(): Promise<void> {
-    this.closing ??= this.shutdown();
-    return this.closing;
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
   }
 
   /**
    * Parses lines into `sink`, slowing a server that floods requests or notifications down to
    * `maxIncomingPerSecond`, and closing the connection on an oversized message.
    */
-  private lineHandler(sink: MessageSink, command: string): LineHandler {
-    const perSecond = this.options.maxIncomingPerSecond ?? DEFAULT_MAX_INCOMING_PER_SECOND;
+  #lineHandler(sink: MessageSink, command: string): LineHandler {
+    const perSecond = this.#options.maxIncomingPerSecond ?? DEFAULT_MAX_INCOMING_PER_SECOND;
     const limit = new IncomingRateLimit(perSecond, (error) => sink.error(error));
     const source = `the stdout of "${command}"`;
     const paced: MessageSink = {
@@ -310,17 +310,17 @@ export class StdioClientTransport implements Transport {
       message: (value, extra) => {
         sink.message(value, extra);
         const pause = limit.admit(value);
-        if (pause > 0) this.pauseReading(pause);
+        if (pause > 0) this.#pauseReading(pause);
       },
     };
     // A message nested past maxJsonDepth cannot be parsed to learn which request it answers, so
     // that request would wait out its timeout: like an oversized one, it closes the connection.
-    const maxDepth = this.options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+    const maxDepth = this.#options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
     const guarded: MessageSink = {
       ...paced,
       parseError: (error) => {
         if (error instanceof JsonTooDeepError) {
-          this.abort(
+          this.#abort(
             new Error(
               `The server sent a message on ${source} nested deeper than the limit of ${maxDepth} levels (maxJsonDepth)`,
             ),
@@ -334,7 +334,7 @@ export class StdioClientTransport implements Transport {
     return {
       line: (text) => lines.line(text),
       oversize: (max) =>
-        this.abort(
+        this.#abort(
           new Error(
             `The server sent a message on ${source} larger than the ${max}-byte limit (maxMessageBytes)`,
           ),
@@ -342,42 +342,42 @@ export class StdioClientTransport implements Transport {
     };
   }
 
-  private pauseReading(ms: number): void {
-    if (this.resumeTimer !== undefined || this.isClosed || this.draining) return;
-    this.reader!.pause();
-    this.child?.stdout?.pause();
-    this.resumeTimer = setTimeout(this.resumeReading, ms);
+  #pauseReading(ms: number): void {
+    if (this.#resumeTimer !== undefined || this.#isClosed || this.#draining) return;
+    this.#reader!.pause();
+    this.#child?.stdout?.pause();
+    this.#resumeTimer = setTimeout(this.#resumeReading, ms);
   }
 
-  private readonly resumeReading = (): void => {
-    this.resumeTimer = undefined;
-    this.child?.stdout?.resume();
-    this.reader!.resume();
+  readonly #resumeReading = (): void => {
+    this.#resumeTimer = undefined;
+    this.#child?.stdout?.resume();
+    this.#reader!.resume();
   };
 
   /**
    * Closes the connection at once with `error` (every pending request fails with it) and stops
    * the server: a peer that broke the stream's limits cannot be talked to any more.
    */
-  private abort(error: Error): void {
-    if (this.isClosed) return;
-    this.closeRequested = true;
-    const child = this.child;
-    this.finish(error);
+  #abort(error: Error): void {
+    if (this.#isClosed) return;
+    this.#closeRequested = true;
+    const child = this.#child;
+    this.#finish(error);
     if (!child) return;
     child.stdout?.destroy();
     child.stdin?.destroy();
-    if (this.exit) return;
+    if (this.#exit) return;
     child.kill('SIGTERM');
-    const grace = this.options.shutdownTimeouts?.afterSigterm ?? DEFAULT_GRACE_MS;
+    const grace = this.#options.shutdownTimeouts?.afterSigterm ?? DEFAULT_GRACE_MS;
     setTimeout(() => {
-      if (!this.exit) child.kill('SIGKILL');
+      if (!this.#exit) child.kill('SIGKILL');
     }, grace).unref();
   }
 
-  private spawnChild(): ChildProcess {
-    const { command, args = [], cwd } = this.options;
-    const env = buildChildEnvironment(this.options.inheritEnv, this.options.env);
+  #spawnChild(): ChildProcess {
+    const { command, args = [], cwd } = this.#options;
+    const env = buildChildEnvironment(this.#options.inheritEnv, this.#options.env);
     const plan = planSpawn(command, args, {
       platform: process.platform,
       cwd: cwd ?? process.cwd(),
@@ -390,68 +390,68 @@ export class StdioClientTransport implements Transport {
       shell: false,
       windowsHide: true,
       windowsVerbatimArguments: plan.windowsVerbatimArguments,
-      stdio: ['pipe', 'pipe', this.options.stderr ?? 'pipe'],
+      stdio: ['pipe', 'pipe', this.#options.stderr ?? 'pipe'],
     });
   }
 
-  private listen(child: ChildProcess): void {
-    child.on('error', this.onChildError);
-    child.on('exit', this.onExit);
-    child.on('close', this.onClose);
-    child.stdout!.on('data', this.onStdoutData);
-    child.stdout!.on('end', this.onStdoutEnd);
+  #listen(child: ChildProcess): void {
+    child.on('error', this.#onChildError);
+    child.on('exit', this.#onExit);
+    child.on('close', this.#onClose);
+    child.stdout!.on('data', this.#onStdoutData);
+    child.stdout!.on('end', this.#onStdoutEnd);
     // EPIPE when the server exits while we write: its exit is what gets reported.
-    child.stdin!.on('error', this.onStdinError);
-    child.stdout!.on('error', this.onPipeError);
+    child.stdin!.on('error', this.#onStdinError);
+    child.stdout!.on('error', this.#onPipeError);
     const stderr = child.stderr;
     if (stderr) {
-      this.stderrDecoder = new StringDecoder('utf8');
-      stderr.on('data', this.onStderrData);
-      stderr.on('error', this.onPipeError);
-      this.stderrOut!.on('drain', () => stderr.resume());
+      this.#stderrDecoder = new StringDecoder('utf8');
+      stderr.on('data', this.#onStderrData);
+      stderr.on('error', this.#onPipeError);
+      this.#stderrOut!.on('drain', () => stderr.resume());
     }
   }
 
-  private readonly onStdoutData = (chunk: Buffer): void => {
-    this.reader!.push(chunk);
+  readonly #onStdoutData = (chunk: Buffer): void => {
+    this.#reader!.push(chunk);
   };
 
-  private readonly onStdoutEnd = (): void => {
-    this.reader!.end();
+  readonly #onStdoutEnd = (): void => {
+    this.#reader!.end();
   };
 
-  private readonly onStderrData = (chunk: Buffer): void => {
-    const text = this.stderrDecoder!.write(chunk);
-    this.keepStderrTail(text);
-    if (text !== '' && this.options.onStderr) this.callStderrHook(text);
-    const out = this.stderrOut!;
+  readonly #onStderrData = (chunk: Buffer): void => {
+    const text = this.#stderrDecoder!.write(chunk);
+    this.#keepStderrTail(text);
+    if (text !== '' && this.#options.onStderr) this.#callStderrHook(text);
+    const out = this.#stderrOut!;
     // readableFlowing stays null until someone consumes the stream; writing before that would
     // buffer without bound.
-    if (out.readableFlowing !== null && !out.write(chunk)) this.child?.stderr?.pause();
+    if (out.readableFlowing !== null && !out.write(chunk)) this.#child?.stderr?.pause();
   };
 
-  private callStderrHook(text: string): void {
+  #callStderrHook(text: string): void {
     try {
-      this.options.onStderr!(text);
+      this.#options.onStderr!(text);
     } catch (error) {
-      this.sink?.error(toError(error));
+      this.#sink?.error(toError(error));
     }
   }
 
-  private keepStderrTail(text: string): void {
-    const joined = this.stderrTail + text;
-    this.stderrTail = joined.length > STDERR_TAIL_CHARS ? joined.slice(-STDERR_TAIL_CHARS) : joined;
+  #keepStderrTail(text: string): void {
+    const joined = this.#stderrTail + text;
+    this.#stderrTail = joined.length > STDERR_TAIL_CHARS ? joined.slice(-STDERR_TAIL_CHARS) : joined;
   }
 
-  private readonly onChildError = (error: Error): void => {
-    if (this.child?.pid === undefined) {
-      this.startFailure = spawnFailure(this.options.command, this.options.cwd, error);
-      this.finish(this.startFailure);
-      this.markExited();
+  readonly #onChildError = (error: Error): void => {
+    if (this.#child?.pid === undefined) {
+      this.#startFailure = spawnFailure(this.#options.command, this.#options.cwd, error);
+      this.#finish(this.#startFailure);
+      this.#markExited();
       return;
     }
     // E.g. kill() failed; the process is still there.
-    this.sink?.error(error);
+    this.#sink?.error(error);
   };
 
   /**
@@ -460,89 +460,89 @@ export class StdioClientTransport implements Transport {
    * user needs (exit code, stderr tail), so the connection is given a short grace to close with
    * that reason; only a server that stays alive with its stdin shut is cut off with this error.
    */
-  private readonly onStdinError = (error: Error): void => {
-    if (this.isClosed || this.stdinErrorTimer !== undefined) return;
-    this.stdinErrorTimer = setTimeout(() => {
-      this.abort(
+  readonly #onStdinError = (error: Error): void => {
+    if (this.#isClosed || this.#stdinErrorTimer !== undefined) return;
+    this.#stdinErrorTimer = setTimeout(() => {
+      this.#abort(
         new ConnectionClosedError(`Could not write to the MCP server process: ${error.message}`, error),
       );
     }, STDIN_ERROR_GRACE_MS);
-    this.stdinErrorTimer.unref();
+    this.#stdinErrorTimer.unref();
   };
 
-  private readonly onPipeError = (error: Error): void => {
-    this.sink?.error(error);
+  readonly #onPipeError = (error: Error): void => {
+    this.#sink?.error(error);
   };
 
-  private readonly onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
-    this.exit = { code, signal };
-    this.markExited();
-    const child = this.child!;
-    this.pipeCloseTimer = setTimeout(() => {
+  readonly #onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
+    this.#exit = { code, signal };
+    this.#markExited();
+    const child = this.#child!;
+    this.#pipeCloseTimer = setTimeout(() => {
       child.stdout?.destroy();
       child.stderr?.destroy();
       child.stdin?.destroy();
     }, PIPE_CLOSE_GRACE_MS);
-    this.pipeCloseTimer.unref();
+    this.#pipeCloseTimer.unref();
   };
 
-  private readonly onClose = (code: number | null, signal: NodeJS.Signals | null): void => {
-    this.exit ??= { code, signal };
+  readonly #onClose = (code: number | null, signal: NodeJS.Signals | null): void => {
+    this.#exit ??= { code, signal };
     // Lines held back by pacing may hold answers: hand them over before the connection closes.
-    this.draining = true;
-    if (this.resumeTimer !== undefined) {
-      clearTimeout(this.resumeTimer);
-      this.resumeReading();
+    this.#draining = true;
+    if (this.#resumeTimer !== undefined) {
+      clearTimeout(this.#resumeTimer);
+      this.#resumeReading();
     }
-    this.markExited();
-    clearTimeout(this.pipeCloseTimer);
-    const tail = this.stderrDecoder?.end() ?? '';
-    if (tail !== '') this.keepStderrTail(tail);
-    this.stderrOut?.end();
-    const { code: exitCode, signal: exitSignal } = this.exit;
-    this.finish(
-      this.closeRequested
+    this.#markExited();
+    clearTimeout(this.#pipeCloseTimer);
+    const tail = this.#stderrDecoder?.end() ?? '';
+    if (tail !== '') this.#keepStderrTail(tail);
+    this.#stderrOut?.end();
+    const { code: exitCode, signal: exitSignal } = this.#exit;
+    this.#finish(
+      this.#closeRequested
         ? undefined
-        : exitFailure(this.options.command, exitCode, exitSignal, this.stderrTail),
+        : exitFailure(this.#options.command, exitCode, exitSignal, this.#stderrTail),
     );
   };
 
-  private async shutdown(): Promise<void> {
-    this.closeRequested = true;
-    const child = this.child;
-    if (!child || this.isClosed) {
-      this.finish(undefined);
+  async #shutdown(): Promise<void> {
+    this.#closeRequested = true;
+    const child = this.#child;
+    if (!child || this.#isClosed) {
+      this.#finish(undefined);
       return;
     }
-    this.writer!.end();
-    const timeouts = this.options.shutdownTimeouts;
-    if (!(await this.exitsWithin(timeouts?.afterStdinClose ?? DEFAULT_GRACE_MS))) {
+    this.#writer!.end();
+    const timeouts = this.#options.shutdownTimeouts;
+    if (!(await this.#exitsWithin(timeouts?.afterStdinClose ?? DEFAULT_GRACE_MS))) {
       child.kill('SIGTERM');
-      if (!(await this.exitsWithin(timeouts?.afterSigterm ?? DEFAULT_GRACE_MS))) child.kill('SIGKILL');
+      if (!(await this.#exitsWithin(timeouts?.afterSigterm ?? DEFAULT_GRACE_MS))) child.kill('SIGKILL');
     }
-    await this.finished;
+    await this.#finished;
   }
 
-  private exitsWithin(ms: number): Promise<boolean> {
-    if (this.exit || this.isClosed) return Promise.resolve(true);
+  #exitsWithin(ms: number): Promise<boolean> {
+    if (this.#exit || this.#isClosed) return Promise.resolve(true);
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve(false), ms);
-      this.exited.then(() => {
+      this.#exited.then(() => {
         clearTimeout(timer);
         resolve(true);
       });
     });
   }
 
-  private finish(error: Error | undefined): void {
-    if (this.isClosed) return;
-    this.isClosed = true;
-    clearTimeout(this.stdinErrorTimer);
-    clearTimeout(this.resumeTimer);
-    this.resumeTimer = undefined;
-    this.writer?.fail(error ?? new Error('The stdio client transport is closed'));
-    this.writer?.detach();
-    this.markFinished();
-    this.sink?.closed(error);
+  #finish(error: Error | undefined): void {
+    if (this.#isClosed) return;
+    this.#isClosed = true;
+    clearTimeout(this.#stdinErrorTimer);
+    clearTimeout(this.#resumeTimer);
+    this.#resumeTimer = undefined;
+    this.#writer?.fail(error ?? new Error('The stdio client transport is closed'));
+    this.#writer?.detach();
+    this.#markFinished();
+    this.#sink?.closed(error);
   }
 }

@@ -41,38 +41,40 @@ export interface LineHandler {
 /** Incremental newline splitter over `Buffer` chunks. */
 export class LineReader {
   /** Chunks (or tails of chunks) of the line that is not finished yet. */
-  private parts: Buffer[] = [];
-  private partBytes = 0;
+  #parts: Buffer[] = [];
+  #partBytes = 0;
   /** True while skipping the rest of an oversized line. */
-  private discarding = false;
+  #discarding = false;
   /** Set by {@link pause}: chunks (and the rest of the current one) wait in `held`. */
-  private paused = false;
-  private held: Buffer[] = [];
-  private endPending = false;
+  #paused = false;
+  #held: Buffer[] = [];
+  #endPending = false;
 
-  constructor(
-    private readonly maxLineBytes: number,
-    private readonly handler: LineHandler,
-  ) {}
+  readonly #maxLineBytes: number;
+  readonly #handler: LineHandler;
+  constructor(maxLineBytes: number, handler: LineHandler) {
+    this.#maxLineBytes = maxLineBytes;
+    this.#handler = handler;
+  }
 
   /** Feeds one chunk. Strings (a stream with `setEncoding`) are accepted too. */
   push(chunk: Buffer | string): void {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-    if (this.paused) {
-      this.held.push(bytes);
+    if (this.#paused) {
+      this.#held.push(bytes);
       return;
     }
     let start = 0;
     while (start < bytes.length) {
       const newline = bytes.indexOf(LF, start);
       if (newline === -1) {
-        this.hold(bytes, start);
+        this.#hold(bytes, start);
         return;
       }
-      this.finishLine(bytes, start, newline);
+      this.#finishLine(bytes, start, newline);
       start = newline + 1;
-      if (this.paused && start < bytes.length) {
-        this.held.push(bytes.subarray(start));
+      if (this.#paused && start < bytes.length) {
+        this.#held.push(bytes.subarray(start));
         return;
       }
     }
@@ -84,81 +86,81 @@ export class LineReader {
    * so at most a chunk or two is held.
    */
   pause(): void {
-    this.paused = true;
+    this.#paused = true;
   }
 
   /** Hands out the held lines (until paused again) and goes on. */
   resume(): void {
-    this.paused = false;
-    const rest = this.held;
-    this.held = [];
-    while (rest.length > 0 && !this.paused) this.push(rest.shift()!);
-    if (rest.length > 0) this.held.push(...rest);
-    else if (this.endPending && !this.paused) this.end();
+    this.#paused = false;
+    const rest = this.#held;
+    this.#held = [];
+    while (rest.length > 0 && !this.#paused) this.push(rest.shift()!);
+    if (rest.length > 0) this.#held.push(...rest);
+    else if (this.#endPending && !this.#paused) this.end();
   }
 
   /** The stream ended: a last line without a trailing newline is still delivered. */
   end(): void {
-    if (this.paused) {
-      this.endPending = true;
+    if (this.#paused) {
+      this.#endPending = true;
       return;
     }
-    this.endPending = false;
-    if (!this.discarding && this.partBytes > 0) {
-      const line = Buffer.concat(this.parts, this.partBytes);
-      this.reset();
-      this.emit(line, 0, line.length);
+    this.#endPending = false;
+    if (!this.#discarding && this.#partBytes > 0) {
+      const line = Buffer.concat(this.#parts, this.#partBytes);
+      this.#reset();
+      this.#emit(line, 0, line.length);
     }
-    this.reset();
+    this.#reset();
   }
 
-  private hold(bytes: Buffer, start: number): void {
-    if (this.discarding) return;
+  #hold(bytes: Buffer, start: number): void {
+    if (this.#discarding) return;
     const length = bytes.length - start;
-    if (this.partBytes + length > this.maxLineBytes) {
-      this.startDiscarding();
+    if (this.#partBytes + length > this.#maxLineBytes) {
+      this.#startDiscarding();
       return;
     }
-    this.parts.push(start === 0 ? bytes : bytes.subarray(start));
-    this.partBytes += length;
+    this.#parts.push(start === 0 ? bytes : bytes.subarray(start));
+    this.#partBytes += length;
   }
 
-  private finishLine(bytes: Buffer, start: number, end: number): void {
-    if (this.discarding) {
-      this.discarding = false;
+  #finishLine(bytes: Buffer, start: number, end: number): void {
+    if (this.#discarding) {
+      this.#discarding = false;
       return;
     }
-    const total = this.partBytes + (end - start);
-    if (total > this.maxLineBytes) {
-      this.startDiscarding();
-      this.discarding = false;
+    const total = this.#partBytes + (end - start);
+    if (total > this.#maxLineBytes) {
+      this.#startDiscarding();
+      this.#discarding = false;
       return;
     }
-    if (this.parts.length === 0) {
-      this.emit(bytes, start, end);
+    if (this.#parts.length === 0) {
+      this.#emit(bytes, start, end);
       return;
     }
-    this.parts.push(bytes.subarray(start, end));
-    const line = Buffer.concat(this.parts, total);
-    this.reset();
-    this.emit(line, 0, total);
+    this.#parts.push(bytes.subarray(start, end));
+    const line = Buffer.concat(this.#parts, total);
+    this.#reset();
+    this.#emit(line, 0, total);
   }
 
-  private emit(bytes: Buffer, start: number, end: number): void {
+  #emit(bytes: Buffer, start: number, end: number): void {
     const stop = end > start && bytes[end - 1] === CR ? end - 1 : end;
     if (stop === start) return;
-    this.handler.line(bytes.toString('utf8', start, stop));
+    this.#handler.line(bytes.toString('utf8', start, stop));
   }
 
-  private startDiscarding(): void {
-    this.reset();
-    this.discarding = true;
-    this.handler.oversize(this.maxLineBytes);
+  #startDiscarding(): void {
+    this.#reset();
+    this.#discarding = true;
+    this.#handler.oversize(this.#maxLineBytes);
   }
 
-  private reset(): void {
-    if (this.parts.length > 0) this.parts = [];
-    this.partBytes = 0;
+  #reset(): void {
+    if (this.#parts.length > 0) this.#parts = [];
+    this.#partBytes = 0;
   }
 }
 

@@ -89,33 +89,34 @@ export function lineBytesOf(sink: MessageSink): ((bytes: number) => void) | unde
 
 /** A backpressure-aware line writer bound to one stream for its whole life. */
 export class LineWriter {
-  private queue: string[] = [];
+  #queue: string[] = [];
   /** Index of the first unsent line in `queue`. */
-  private head = 0;
-  private waiters: Waiters | undefined;
-  private failure: Error | undefined;
-  private corked = false;
-  private attached = true;
-  private readonly coalesce: boolean | 'after-first';
+  #head = 0;
+  #waiters: Waiters | undefined;
+  #failure: Error | undefined;
+  #corked = false;
+  #attached = true;
+  readonly #coalesce: boolean | 'after-first';
   /** Characters in `queue` from `head` on. */
-  private queuedChars = 0;
+  #queuedChars = 0;
 
-  constructor(
-    private readonly stream: Writable,
-    private readonly options: LineWriterOptions = {},
-  ) {
-    this.coalesce = options.coalesce ?? false;
-    stream.on('drain', this.onDrain);
+  readonly #stream: Writable;
+  readonly #options: LineWriterOptions;
+  constructor(stream: Writable, options: LineWriterOptions = {}) {
+    this.#stream = stream;
+    this.#options = options;
+    this.#coalesce = options.coalesce ?? false;
+    stream.on('drain', this.#onDrain);
   }
 
   /** True while lines wait for the stream to drain. */
   get blocked(): boolean {
-    return this.waiters !== undefined;
+    return this.#waiters !== undefined;
   }
 
   /** How many lines wait in our queue (not counting the stream's own buffer). */
   get queuedLines(): number {
-    return this.queue.length - this.head;
+    return this.#queue.length - this.#head;
   }
 
   /**
@@ -123,28 +124,28 @@ export class LineWriter {
    * promise shared by every sender that is waiting for `drain`.
    */
   write(message: unknown): undefined | Promise<void> {
-    if (this.failure) throw this.failure;
+    if (this.#failure) throw this.#failure;
     const line = serializeLine(message);
-    if (this.options.onLineBytes) this.options.onLineBytes(Buffer.byteLength(line));
-    if (this.waiters) {
-      const shared = this.waiters.promise;
-      this.queue.push(line);
-      this.queuedChars += line.length;
-      const limit = this.options.maxQueuedChars;
+    if (this.#options.onLineBytes) this.#options.onLineBytes(Buffer.byteLength(line));
+    if (this.#waiters) {
+      const shared = this.#waiters.promise;
+      this.#queue.push(line);
+      this.#queuedChars += line.length;
+      const limit = this.#options.maxQueuedChars;
       // The shared promise is rejected by the failure, so every waiting sender hears of it.
-      if (limit !== undefined && this.queuedChars > limit) this.overflow(limit);
+      if (limit !== undefined && this.#queuedChars > limit) this.#overflow(limit);
       return shared;
     }
-    if (this.coalesce === true) this.corkUntilNextTick();
-    const accepted = this.stream.write(line);
+    if (this.#coalesce === true) this.#corkUntilNextTick();
+    const accepted = this.#stream.write(line);
     // After the tick's first line the rest of the tick is held ('after-first'; a no-op for true).
-    if (this.coalesce) this.corkUntilNextTick();
-    return accepted ? undefined : this.block();
+    if (this.#coalesce) this.#corkUntilNextTick();
+    return accepted ? undefined : this.#block();
   }
 
   /** Settles once everything queued has been handed to the stream (or the writer failed). */
   idle(): Promise<void> {
-    return this.waiters ? this.waiters.promise : Promise.resolve();
+    return this.#waiters ? this.#waiters.promise : Promise.resolve();
   }
 
   /**
@@ -152,44 +153,44 @@ export class LineWriter {
    * senders are released: their lines are now in the stream's buffer.
    */
   end(): void {
-    if (this.failure) return;
-    const rest = this.takeAll();
-    if (rest.length > 0) this.stream.write(rest);
-    this.stream.end();
-    this.release();
-    this.failure = new Error('The stdio transport is closed');
+    if (this.#failure) return;
+    const rest = this.#takeAll();
+    if (rest.length > 0) this.#stream.write(rest);
+    this.#stream.end();
+    this.#release();
+    this.#failure = new Error('The stdio transport is closed');
   }
 
   /** Stops writing for good: queued lines are dropped and waiting senders get `error`. */
   fail(error: Error): void {
-    if (this.failure) return;
-    this.failure = error;
-    this.takeAll();
-    const waiters = this.waiters;
-    this.waiters = undefined;
+    if (this.#failure) return;
+    this.#failure = error;
+    this.#takeAll();
+    const waiters = this.#waiters;
+    this.#waiters = undefined;
     waiters?.reject(error);
   }
 
-  private overflow(limit: number): void {
+  #overflow(limit: number): void {
     const error = new Error(
       `The peer is not reading: more than ${limit} characters wait to be written to it (maxWriteQueueBytes)`,
     );
     // Waiting senders are released, not rejected: their lines are dropped with the connection,
     // which `onOverflow` closes with this one error (rejecting would report it once per line).
-    this.failure = error;
-    this.takeAll();
-    this.release();
-    this.options.onOverflow?.(error);
+    this.#failure = error;
+    this.#takeAll();
+    this.#release();
+    this.#options.onOverflow?.(error);
   }
 
   /** Removes the listener this writer added to the stream. */
   detach(): void {
-    if (!this.attached) return;
-    this.attached = false;
-    this.stream.removeListener('drain', this.onDrain);
+    if (!this.#attached) return;
+    this.#attached = false;
+    this.#stream.removeListener('drain', this.#onDrain);
   }
 
-  private block(): Promise<void> {
+  #block(): Promise<void> {
     let resolve!: () => void;
     let reject!: (error: Error) => void;
     const promise = new Promise<void>((res, rej) => {
@@ -199,69 +200,69 @@ export class LineWriter {
     // A sender that ignores the promise must not turn a closed pipe into an unhandled rejection;
     // senders that await it still see the error.
     promise.catch(ignore);
-    this.waiters = { promise, resolve, reject };
+    this.#waiters = { promise, resolve, reject };
     return promise;
   }
 
-  private readonly onDrain = (): void => {
-    if (!this.waiters || this.failure) return;
-    while (this.head < this.queue.length) {
-      if (!this.stream.write(this.takeBatch())) return;
+  readonly #onDrain = (): void => {
+    if (!this.#waiters || this.#failure) return;
+    while (this.#head < this.#queue.length) {
+      if (!this.#stream.write(this.#takeBatch())) return;
     }
-    this.release();
+    this.#release();
   };
 
-  private release(): void {
-    const waiters = this.waiters;
-    this.waiters = undefined;
+  #release(): void {
+    const waiters = this.#waiters;
+    this.#waiters = undefined;
     waiters?.resolve();
   }
 
-  private takeBatch(): string {
-    const queue = this.queue;
-    let end = this.head;
+  #takeBatch(): string {
+    const queue = this.#queue;
+    let end = this.#head;
     let size = 0;
     while (end < queue.length && size < FLUSH_BATCH_CHARS) {
       size += queue[end]!.length;
       end++;
     }
-    const batch = end - this.head === 1 ? queue[this.head]! : queue.slice(this.head, end).join('');
-    this.head = end;
-    this.queuedChars -= batch.length;
-    this.compact();
+    const batch = end - this.#head === 1 ? queue[this.#head]! : queue.slice(this.#head, end).join('');
+    this.#head = end;
+    this.#queuedChars -= batch.length;
+    this.#compact();
     return batch;
   }
 
-  private takeAll(): string {
-    const rest = this.head === 0 ? this.queue.join('') : this.queue.slice(this.head).join('');
-    this.queue = [];
-    this.head = 0;
-    this.queuedChars = 0;
+  #takeAll(): string {
+    const rest = this.#head === 0 ? this.#queue.join('') : this.#queue.slice(this.#head).join('');
+    this.#queue = [];
+    this.#head = 0;
+    this.#queuedChars = 0;
     return rest;
   }
 
-  private compact(): void {
-    if (this.head === this.queue.length) {
-      this.queue = [];
-      this.head = 0;
-    } else if (this.head >= COMPACT_AFTER && this.head * 2 >= this.queue.length) {
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
+  #compact(): void {
+    if (this.#head === this.#queue.length) {
+      this.#queue = [];
+      this.#head = 0;
+    } else if (this.#head >= COMPACT_AFTER && this.#head * 2 >= this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#head);
+      this.#head = 0;
     }
   }
 
   // Messages produced in one tick (a burst of responses) leave in one writev instead of one
   // syscall each.
-  private corkUntilNextTick(): void {
-    if (this.corked) return;
-    this.corked = true;
-    this.stream.cork();
-    process.nextTick(this.uncork);
+  #corkUntilNextTick(): void {
+    if (this.#corked) return;
+    this.#corked = true;
+    this.#stream.cork();
+    process.nextTick(this.#uncork);
   }
 
-  private readonly uncork = (): void => {
-    this.corked = false;
-    this.stream.uncork();
+  readonly #uncork = (): void => {
+    this.#corked = false;
+    this.#stream.uncork();
   };
 }
 

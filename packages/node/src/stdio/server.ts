@@ -50,41 +50,41 @@ export interface StdioServerOptions {
  */
 export class StdioServerTransport implements Transport {
   readonly networkTransport = 'pipe';
-  private readonly stdin: Readable;
-  private readonly stdout: Writable;
-  private readonly maxMessageBytes: number;
-  private readonly maxJsonDepth: number | undefined;
-  private writer: LineWriter | undefined;
-  private reader: LineReader | undefined;
-  private sink: MessageSink | undefined;
-  private isClosed = false;
-  private reading = false;
-  private closing: Promise<void> | undefined;
+  readonly #stdin: Readable;
+  readonly #stdout: Writable;
+  readonly #maxMessageBytes: number;
+  readonly #maxJsonDepth: number | undefined;
+  #writer: LineWriter | undefined;
+  #reader: LineReader | undefined;
+  #sink: MessageSink | undefined;
+  #isClosed = false;
+  #reading = false;
+  #closing: Promise<void> | undefined;
 
   constructor(options: StdioServerOptions = {}) {
-    this.stdin = options.stdin ?? process.stdin;
-    this.stdout = options.stdout ?? process.stdout;
-    this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    this.maxJsonDepth = options.maxJsonDepth;
+    this.#stdin = options.stdin ?? process.stdin;
+    this.#stdout = options.stdout ?? process.stdout;
+    this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.#maxJsonDepth = options.maxJsonDepth;
   }
 
   start(sink: MessageSink): void {
-    if (this.sink) throw new Error('The stdio server transport is already started');
-    if (this.isClosed) throw new Error('The stdio server transport is closed');
-    this.sink = sink;
-    this.reader = new LineReader(this.maxMessageBytes, jsonLineHandler(sink, 'stdin', this.maxJsonDepth));
+    if (this.#sink) throw new Error('The stdio server transport is already started');
+    if (this.#isClosed) throw new Error('The stdio server transport is closed');
+    this.#sink = sink;
+    this.#reader = new LineReader(this.#maxMessageBytes, jsonLineHandler(sink, 'stdin', this.#maxJsonDepth));
     // Responses produced in one tick (to a burst of requests) leave in one write; the client
     // side writes at once, so the two processes overlap instead of taking turns.
-    this.writer = new LineWriter(this.stdout, { coalesce: true, onLineBytes: lineBytesOf(sink) });
-    this.stdout.on('error', this.onStdoutError);
-    this.stdin.on('error', this.onStdinError);
-    this.stdin.on('end', this.onStdinEnd);
-    this.stdin.on('close', this.onStdinEnd);
-    this.reading = true;
+    this.#writer = new LineWriter(this.#stdout, { coalesce: true, onLineBytes: lineBytesOf(sink) });
+    this.#stdout.on('error', this.#onStdoutError);
+    this.#stdin.on('error', this.#onStdinError);
+    this.#stdin.on('end', this.#onStdinEnd);
+    this.#stdin.on('close', this.#onStdinEnd);
+    this.#reading = true;
     // Undo the unref of an earlier transport that read this stream.
-    handleOf(this.stdin)?.ref();
-    this.stdin.on('data', this.onData);
-    if (this.stdin.readableEnded) this.onStdinEnd();
+    handleOf(this.#stdin)?.ref();
+    this.#stdin.on('data', this.#onData);
+    if (this.#stdin.readableEnded) this.#onStdinEnd();
   }
 
   /**
@@ -92,9 +92,9 @@ export class StdioServerTransport implements Transport {
    * senders, when stdout is applying backpressure.
    */
   send(message: JsonRpcMessage | JsonRpcMessage[], _options?: SendOptions): void | Promise<void> {
-    if (!this.writer) throw new Error('The stdio server transport is not started');
-    if (this.isClosed) throw new Error('The stdio server transport is closed');
-    return this.writer.write(message);
+    if (!this.#writer) throw new Error('The stdio server transport is not started');
+    if (this.#isClosed) throw new Error('The stdio server transport is closed');
+    return this.#writer.write(message);
   }
 
   /**
@@ -103,53 +103,53 @@ export class StdioServerTransport implements Transport {
    * and ending it could cut off data still buffered.
    */
   close(): Promise<void> {
-    this.closing ??= this.shutdown();
-    return this.closing;
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
   }
 
-  private async shutdown(): Promise<void> {
-    this.stopReading();
-    const writer = this.writer;
+  async #shutdown(): Promise<void> {
+    this.#stopReading();
+    const writer = this.#writer;
     if (writer) {
       await writer.idle().catch(ignore);
       writer.detach();
-      this.stdout.removeListener('error', this.onStdoutError);
+      this.#stdout.removeListener('error', this.#onStdoutError);
     }
-    this.finish(undefined);
+    this.#finish(undefined);
   }
 
-  private readonly onData = (chunk: Buffer | string): void => {
-    this.reader!.push(chunk);
+  readonly #onData = (chunk: Buffer | string): void => {
+    this.#reader!.push(chunk);
   };
 
-  private readonly onStdinEnd = (): void => {
-    this.reader?.end();
-    this.stopReading();
-    this.finish(undefined);
+  readonly #onStdinEnd = (): void => {
+    this.#reader?.end();
+    this.#stopReading();
+    this.#finish(undefined);
   };
 
-  private readonly onStdinError = (error: Error): void => {
-    this.stopReading();
-    this.writer?.fail(error);
-    this.finish(new Error(`Could not read stdin: ${error.message}`, { cause: error }));
+  readonly #onStdinError = (error: Error): void => {
+    this.#stopReading();
+    this.#writer?.fail(error);
+    this.#finish(new Error(`Could not read stdin: ${error.message}`, { cause: error }));
   };
 
   // EPIPE and friends: the client is gone, so nothing we send can arrive.
-  private readonly onStdoutError = (error: Error): void => {
-    this.stopReading();
-    this.writer?.fail(error);
-    this.finish(new Error(`Could not write to stdout: ${error.message}`, { cause: error }));
+  readonly #onStdoutError = (error: Error): void => {
+    this.#stopReading();
+    this.#writer?.fail(error);
+    this.#finish(new Error(`Could not write to stdout: ${error.message}`, { cause: error }));
   };
 
-  private stopReading(): void {
-    if (!this.reading) return;
-    this.reading = false;
-    const stdin = this.stdin;
-    stdin.removeListener('data', this.onData);
-    stdin.removeListener('end', this.onStdinEnd);
-    stdin.removeListener('close', this.onStdinEnd);
+  #stopReading(): void {
+    if (!this.#reading) return;
+    this.#reading = false;
+    const stdin = this.#stdin;
+    stdin.removeListener('data', this.#onData);
+    stdin.removeListener('end', this.#onStdinEnd);
+    stdin.removeListener('close', this.#onStdinEnd);
     // Keep swallowing late errors: an 'error' with no listener would crash the process.
-    stdin.removeListener('error', this.onStdinError);
+    stdin.removeListener('error', this.#onStdinError);
     stdin.on('error', ignore);
     stdin.pause();
     // A paused pipe or socket still has a reading handle that keeps the event loop alive; unref
@@ -157,10 +157,10 @@ export class StdioServerTransport implements Transport {
     handleOf(stdin)?.unref();
   }
 
-  private finish(error: Error | undefined): void {
-    if (this.isClosed) return;
-    this.isClosed = true;
-    this.sink?.closed(error);
+  #finish(error: Error | undefined): void {
+    if (this.#isClosed) return;
+    this.#isClosed = true;
+    this.#sink?.closed(error);
   }
 }
 

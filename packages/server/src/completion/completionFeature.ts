@@ -44,18 +44,17 @@ export interface CompletionSources {
 export class CompletionFeature extends Feature {
   protected readonly capability = { completions: {} };
 
-  constructor(
-    host: FeatureHost,
-    private readonly sources: CompletionSources,
-  ) {
+  readonly #sources: CompletionSources;
+  constructor(host: FeatureHost, sources: CompletionSources) {
     super(host);
+    this.#sources = sources;
   }
 
   protected handlers(): FeatureHandlers {
-    return { [Method.CompletionComplete]: (params, ctx) => this.complete(params, ctx) };
+    return { [Method.CompletionComplete]: (params, ctx) => this.#complete(params, ctx) };
   }
 
-  private async complete(params: Record<string, unknown>, ctx: RequestContext): Promise<CompleteResult> {
+  async #complete(params: Record<string, unknown>, ctx: RequestContext): Promise<CompleteResult> {
     const ref = params.ref;
     const argument = params.argument;
     if (!isRecord(ref) || !isRecord(argument)) {
@@ -65,24 +64,24 @@ export class CompletionFeature extends Feature {
     const value = requireString(argument.value, 'completion/complete: "argument.value"');
     const context = isRecord(params.context) ? params.context : undefined;
     const resolved = stringRecord(context?.arguments, 'completion/complete: "context.arguments"');
-    const completer = this.completerFor(ref, argumentName);
+    const completer = this.#completerFor(ref, argumentName);
     if (!completer) return toCompleteResult([]);
     const returned: CompletionValues = await completer(value, { arguments: resolved }, ctx);
     return toCompleteResult(returned);
   }
 
-  private completerFor(ref: Record<string, unknown>, argumentName: string): Completer | undefined {
+  #completerFor(ref: Record<string, unknown>, argumentName: string): Completer | undefined {
     let completers: Readonly<Record<string, Completer | undefined>>;
     if (ref.type === 'ref/prompt') {
       const name = requireString(ref.name, 'completion/complete: "ref.name"');
-      const prompt = this.sources.prompts?.find(name);
+      const prompt = this.#sources.prompts?.find(name);
       if (!prompt) throw invalidParams(`Unknown prompt: "${name}"`);
       completers = prompt.state.complete;
     } else if (ref.type === 'ref/resource') {
       const uri = requireString(ref.uri, 'completion/complete: "ref.uri"');
-      const template = this.sources.templates?.find(uri);
+      const template = this.#sources.templates?.find(uri);
       if (!template) {
-        if (this.sources.resources?.find(uri)) return undefined;
+        if (this.#sources.resources?.find(uri)) return undefined;
         throw invalidParams(`Unknown resource template: "${uri}"`);
       }
       completers = template.state.complete;

@@ -22,7 +22,7 @@ export class LoggingFeature extends Feature {
   protected readonly capability = { logging: {} };
 
   protected handlers(): FeatureHandlers {
-    return { [Method.LoggingSetLevel]: (params, ctx) => this.setLevel(params, ctx) };
+    return { [Method.LoggingSetLevel]: (params, ctx) => this.#setLevel(params, ctx) };
   }
 
   /** Sends a log message to every session whose `logging/setLevel` lets `level` through. */
@@ -34,7 +34,7 @@ export class LoggingFeature extends Feature {
     });
   }
 
-  private setLevel(params: Record<string, unknown>, ctx: RequestContext): Record<string, never> {
+  #setLevel(params: Record<string, unknown>, ctx: RequestContext): Record<string, never> {
     const level = params.level;
     if (typeof level !== 'string' || !(LOGGING_LEVELS as readonly string[]).includes(level)) {
       throw invalidParams(`logging/setLevel: "level" must be one of ${LOGGING_LEVELS.join(', ')}`);

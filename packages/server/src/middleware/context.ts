@@ -45,10 +45,11 @@ export interface OutgoingMessage {
  * ```
  */
 export class ServerMiddlewareContext implements MiddlewareContextBase {
-  private storeMap: Map<unknown, unknown> | undefined;
+  #storeMap: Map<unknown, unknown> | undefined;
   /** @internal The end of the chain, for a handler that places the chain itself. */
   end: ((ctx: ServerMiddlewareContext) => unknown) | undefined;
 
+  readonly #extra: MessageExtra | undefined;
   constructor(
     readonly method: string,
     /** The params; assign a new object before `next()` to change what the handler receives. */
@@ -60,10 +61,12 @@ export class ServerMiddlewareContext implements MiddlewareContextBase {
      * request on whose behalf the message goes out (`ctx.sample()`, `ctx.notify()`…), if any.
      */
     readonly request: RequestContext | undefined,
-    private readonly extra?: MessageExtra,
+    extra?: MessageExtra,
     /** @internal Set for a message the server sends. */
     readonly outgoing?: OutgoingMessage,
-  ) {}
+  ) {
+    this.#extra = extra;
+  }
 
   /** `'receive'` for what a client sent, `'send'` for what the server sends (`server.useSending`). */
   get direction(): ServerMessageDirection {
@@ -104,17 +107,17 @@ export class ServerMiddlewareContext implements MiddlewareContextBase {
 
   /** The principal, as the authorization layer set it. */
   get authInfo(): AuthInfo | undefined {
-    return this.request ? this.request.authInfo : this.extra?.authInfo;
+    return this.request ? this.request.authInfo : this.#extra?.authInfo;
   }
 
   /** What the transport said about the message (HTTP request, address, principal). */
-  private get transportExtra(): MessageExtra | undefined {
-    return this.request ? this.request.request.extra : this.extra;
+  get #transportExtra(): MessageExtra | undefined {
+    return this.request ? this.request.request.extra : this.#extra;
   }
 
   /** The peer's address as the socket reports it (never from a header), over HTTP on Node. */
   get remoteAddress(): string | undefined {
-    return this.transportExtra?.remoteAddress;
+    return this.#transportExtra?.remoteAddress;
   }
 
   /**
@@ -122,7 +125,7 @@ export class ServerMiddlewareContext implements MiddlewareContextBase {
    * than {@link headers}, which builds a web `Request` on Node.
    */
   header(name: string): string | null | undefined {
-    const extra = this.transportExtra;
+    const extra = this.#transportExtra;
     if (!extra) return undefined;
     if (extra.header) return extra.header(name);
     return extra.httpRequest ? extra.httpRequest.headers.get(name) : undefined;
@@ -130,7 +133,7 @@ export class ServerMiddlewareContext implements MiddlewareContextBase {
 
   /** The HTTP request's headers, over HTTP. */
   get headers(): Headers | undefined {
-    return this.transportExtra?.httpRequest?.headers;
+    return this.#transportExtra?.httpRequest?.headers;
   }
 
   /**
@@ -143,8 +146,8 @@ export class ServerMiddlewareContext implements MiddlewareContextBase {
 
   /** A per-message store for values passed to the middleware behind this one. */
   get store(): Map<unknown, unknown> {
-    if (!this.storeMap) this.storeMap = new Map();
-    return this.storeMap;
+    if (!this.#storeMap) this.#storeMap = new Map();
+    return this.#storeMap;
   }
 }
 

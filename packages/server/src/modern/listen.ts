@@ -68,19 +68,19 @@ export type ListenHook = (uris: readonly string[], ctx: RequestContext) => (() =
  * ```
  */
 export class ListenRegistry {
-  private readonly listeners = new Set<Listener>();
-  private readonly hooks = new Set<ListenHook>();
+  readonly #listeners = new Set<Listener>();
+  readonly #hooks = new Set<ListenHook>();
 
   /** Calls `hook` for each listen request that opens from now on; returns the function that stops. */
   watch(hook: ListenHook): () => void {
-    this.hooks.add(hook);
-    return () => this.hooks.delete(hook);
+    this.#hooks.add(hook);
+    return () => this.#hooks.delete(hook);
   }
 
   /** @internal A listen request opened: the hooks are told; returns what runs when it ends. */
   opened(uris: readonly string[], ctx: RequestContext): Array<() => void> {
     const ends: Array<() => void> = [];
-    for (const hook of this.hooks) {
+    for (const hook of this.#hooks) {
       const end = hook(uris, ctx);
       if (end) ends.push(end);
     }
@@ -89,24 +89,24 @@ export class ListenRegistry {
 
   /** Delivers a notification to every listener that opted in to it. */
   publish(method: string, params: Record<string, unknown> | undefined): void {
-    if (this.listeners.size === 0) return;
-    for (const listener of this.listeners)
+    if (this.#listeners.size === 0) return;
+    for (const listener of this.#listeners)
       if (wants(listener, method, params)) listener.deliver(method, params);
   }
 
   /** Ends every listen request gracefully (each answers with its completion result). */
   endAll(): void {
-    for (const listener of [...this.listeners]) listener.end();
+    for (const listener of [...this.#listeners]) listener.end();
   }
 
   /** @internal */
   add(listener: Listener): void {
-    this.listeners.add(listener);
+    this.#listeners.add(listener);
   }
 
   /** @internal */
   delete(listener: Listener): void {
-    this.listeners.delete(listener);
+    this.#listeners.delete(listener);
   }
 }
 

@@ -45,21 +45,28 @@ export function cannotAskIn(revision: string, requestMethod: string): string {
  * ```
  */
 export class InputRecorder {
-  private next = 0;
+  #next = 0;
   /** A question asked wrongly (a bad or repeated `inputKey`): a bug in the handler, never masked. */
   misuse: LocalError | undefined;
   // Noted when asked, before the digest is known: a Promise.all settles the handler at the first
   // rejection, and the questions issued beside it must still go out in this round.
-  private readonly asked: Array<{ key: string; request: InputRequest; digest: Promise<string> }> = [];
+  readonly #asked: Array<{ key: string; request: InputRequest; digest: Promise<string> }> = [];
 
+  readonly #clientCapabilities: Record<string, unknown> | undefined;
+  readonly #revision: string;
+  readonly #requestMethod: string;
   constructor(
     /** Answers known at the start of this run (from the state and this retry's `inputResponses`). */
     readonly answers: Map<string, RecordedAnswer>,
-    private readonly clientCapabilities: Record<string, unknown> | undefined,
-    private readonly revision: string,
+    clientCapabilities: Record<string, unknown> | undefined,
+    revision: string,
     /** The method of the request being answered. */
-    private readonly requestMethod: string,
-  ) {}
+    requestMethod: string,
+  ) {
+    this.#clientCapabilities = clientCapabilities;
+    this.#revision = revision;
+    this.#requestMethod = requestMethod;
+  }
 
   /**
    * Asks the client `method` with `params`: resolves with the recorded answer if this question (same
@@ -70,9 +77,9 @@ export class InputRecorder {
   ask<R>(method: string, params: Record<string, unknown>, inputKey?: string): Promise<R> {
     const refusal = this.refusal(method, params);
     if (refusal) return Promise.reject(new CapabilityError(refusal));
-    const key = inputKey ?? String(this.next);
-    this.next++;
-    if (typeof key !== 'string' || key === '' || this.asked.some((question) => question.key === key)) {
+    const key = inputKey ?? String(this.#next);
+    this.#next++;
+    if (typeof key !== 'string' || key === '' || this.#asked.some((question) => question.key === key)) {
       // Kept, so that the run fails even if its other questions would otherwise go out.
       this.misuse ??= new LocalError(
         `inputKey ${JSON.stringify(key)} must be a non-empty string used once per request`,
@@ -81,9 +88,9 @@ export class InputRecorder {
     }
     const request = { method, params };
     const digest = digestOf(request);
-    this.asked.push({ key, request, digest });
+    this.#asked.push({ key, request, digest });
     return digest.then((known) => {
-      const answer = this.answerFor(key, known);
+      const answer = this.#answerFor(key, known);
       if (answer) return answer.response as R;
       throw new InputRequiredSignal(method);
     });
@@ -91,28 +98,28 @@ export class InputRecorder {
 
   /** Why the client cannot be asked `method` in this request, or `undefined` when it can. */
   refusal(method: string, params: Record<string, unknown> | undefined): string | undefined {
-    if (!INPUT_REQUIRED_METHODS.has(this.requestMethod))
-      return cannotAskIn(this.revision, this.requestMethod);
-    const gap = missingClientCapability(method, params, this.clientCapabilities);
-    return gap && `${gap} (revision ${this.revision}: questions go out in an input-required result)`;
+    if (!INPUT_REQUIRED_METHODS.has(this.#requestMethod))
+      return cannotAskIn(this.#revision, this.#requestMethod);
+    const gap = missingClientCapability(method, params, this.#clientCapabilities);
+    return gap && `${gap} (revision ${this.#revision}: questions go out in an input-required result)`;
   }
 
   /** How many questions this run asked (answered or not). */
   get asks(): number {
-    return this.asked.length;
+    return this.#asked.length;
   }
 
   /** The questions of this run that have no answer, in call order. */
   async unanswered(): Promise<UnansweredQuestion[]> {
     const open: UnansweredQuestion[] = [];
-    for (const { key, request, digest } of this.asked) {
+    for (const { key, request, digest } of this.#asked) {
       const known = await digest;
-      if (!this.answerFor(key, known)) open.push({ key, request, digest: known });
+      if (!this.#answerFor(key, known)) open.push({ key, request, digest: known });
     }
     return open;
   }
 
-  private answerFor(key: string, digest: string): RecordedAnswer | undefined {
+  #answerFor(key: string, digest: string): RecordedAnswer | undefined {
     const answer = this.answers.get(key);
     return answer?.digest === digest ? answer : undefined;
   }

@@ -4,8 +4,8 @@
  * SHOULD validate them and ignore what it did not ask for).
  * @module
  */
-import { ErrorCode, McpError } from '@mcpkit/core';
 import { isRecord } from '@mcpkit/core/internal';
+import { invalidParams } from '../params.js';
 import type { AskedQuestion, RecordedAnswer } from './sealedState.js';
 
 /**
@@ -31,7 +31,9 @@ export function acceptResponses(
     const response = inputResponses[key];
     const problem = shapeProblem(question.method, response);
     if (problem)
-      throw invalid(`inputResponses[${JSON.stringify(key)}] is not a ${question.method} result: ${problem}`);
+      throw invalidParams(
+        `inputResponses[${JSON.stringify(key)}] is not a ${question.method} result: ${problem}`,
+      );
     accepted.set(key, { digest: question.digest, response });
   }
   return accepted;
@@ -49,7 +51,8 @@ export function acceptResponses(
  */
 export function checkInputResponses(inputResponses: unknown): inputResponses is Record<string, unknown> {
   if (inputResponses === undefined) return false;
-  if (!isRecord(inputResponses)) throw invalid('inputResponses must be an object keyed like inputRequests');
+  if (!isRecord(inputResponses))
+    throw invalidParams('inputResponses must be an object keyed like inputRequests');
   return true;
 }
 
@@ -86,8 +89,4 @@ export function shapeProblem(method: string, response: unknown): string | undefi
     default:
       return undefined;
   }
-}
-
-function invalid(message: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, message);
 }

@@ -108,12 +108,12 @@ export class InputRoundRunner {
   ): R | Promise<R | InputRequiredResult> {
     const given = INPUT_REQUIRED_METHODS.has(call.method) && checkInputResponses(call.inputResponses);
     const retry = INPUT_REQUIRED_METHODS.has(call.method) && call.requestState !== undefined;
-    if (retry) return this.retry(call, handler, given);
-    return this.invoke(call, handler, given, undefined, undefined);
+    if (retry) return this.#retry(call, handler, given);
+    return this.#invoke(call, handler, given, undefined, undefined);
   }
 
   /** A retry: its state is opened (and checked against the request) before the handler runs. */
-  private async retry<R, C extends InputRoundCall>(
+  async #retry<R, C extends InputRoundCall>(
     call: C,
     handler: (rounds: InputRounds, call: C) => R | Promise<R>,
     given: boolean,
@@ -124,10 +124,10 @@ export class InputRoundRunner {
       paramsDigest,
       principal: call.principal,
     });
-    return this.invoke(call, handler, given, paramsDigest, state);
+    return this.#invoke(call, handler, given, paramsDigest, state);
   }
 
-  private invoke<R, C extends InputRoundCall>(
+  #invoke<R, C extends InputRoundCall>(
     call: C,
     handler: (rounds: InputRounds, call: C) => R | Promise<R>,
     given: boolean,
@@ -146,23 +146,23 @@ export class InputRoundRunner {
     try {
       result = handler(rounds, call);
     } catch (error) {
-      return this.settle<R>({ call, paramsDigest, state, recorder }, undefined, { error });
+      return this.#settle<R>({ call, paramsDigest, state, recorder }, undefined, { error });
     }
     if (isPromiseLike(result)) {
       const run: Run = { call, paramsDigest, state, recorder };
       return Promise.resolve(result).then(
-        (value) => this.settle(run, value, undefined),
-        (error: unknown) => this.settle<R>(run, undefined, { error }),
+        (value) => this.#settle(run, value, undefined),
+        (error: unknown) => this.#settle<R>(run, undefined, { error }),
       );
     }
     // The common case: a synchronous handler that asked nothing is answered as it is.
     if (recorder.misuse || recorder.asks > 0 || isInputRequired(result))
-      return this.settle({ call, paramsDigest, state, recorder }, result, undefined);
+      return this.#settle({ call, paramsDigest, state, recorder }, result, undefined);
     return result;
   }
 
   /** What a handler run comes to: its result, its error, or the input it still needs. */
-  private async settle<R>(
+  async #settle<R>(
     run: Run,
     result: R | undefined,
     failure: { error: unknown } | undefined,
@@ -177,10 +177,10 @@ export class InputRoundRunner {
       return result as R;
     }
     // Questions win over whatever the run returned or threw: the handler cannot finish without them.
-    return this.inputRequired(call, call.params ?? {}, run.paramsDigest, run.state, recorder, open, own);
+    return this.#inputRequired(call, call.params ?? {}, run.paramsDigest, run.state, recorder, open, own);
   }
 
-  private async inputRequired(
+  async #inputRequired(
     call: InputRoundCall,
     params: Record<string, unknown>,
     paramsDigest: string | undefined,

@@ -9,7 +9,8 @@
  * the handler's own state if it returned an input-required result itself.
  * @module
  */
-import { ErrorCode, McpError } from '@mcpkit/core';
+import type { McpError } from '@mcpkit/core';
+import { invalidParams } from '../params.js';
 import { fromBase64Url, toBase64Url } from './digest.js';
 import {
   checkRequestStateKeys,
@@ -73,22 +74,24 @@ const decoder = new TextDecoder();
  */
 export class RequestStateSealer {
   readonly limits: InputRoundLimits;
-  private readonly secrets: Uint8Array[];
-  private ring: Promise<SealingKey[]> | undefined;
+  readonly #secrets: Uint8Array[];
+  #ring: Promise<SealingKey[]> | undefined;
 
+  readonly #now: () => number;
   constructor(
     keys?: readonly RequestStateKey[],
     limits?: Partial<InputRoundLimits>,
     /** The clock, in ms since the epoch (replaceable so tests can issue already-expired states). */
-    private readonly now: () => number = Date.now,
+    now: () => number = Date.now,
   ) {
-    this.secrets = keys === undefined ? [processRequestStateSecret()] : checkRequestStateKeys(keys);
+    this.#now = now;
+    this.#secrets = keys === undefined ? [processRequestStateSecret()] : checkRequestStateKeys(keys);
     this.limits = resolveLimits(limits);
   }
 
-  private keys(): Promise<SealingKey[]> {
-    if (!this.ring) this.ring = importKeyRing(this.secrets);
-    return this.ring;
+  #keys(): Promise<SealingKey[]> {
+    if (!this.#ring) this.#ring = importKeyRing(this.#secrets);
+    return this.#ring;
   }
 
   /**
@@ -96,8 +99,8 @@ export class RequestStateSealer {
    * state would exceed `maxStateBytes` (the answers the client sent are too large to carry).
    */
   async seal(state: RoundState): Promise<string> {
-    const [first] = await this.keys();
-    const issued = this.now();
+    const [first] = await this.#keys();
+    const issued = this.#now();
     const plain = encoder.encode(JSON.stringify(toPayload(state, issued, issued + this.limits.ttlMs)));
     const header = new Uint8Array(HEADER);
     header[0] = VERSION;
@@ -116,7 +119,7 @@ export class RequestStateSealer {
     out.set(sealed, HEADER + IV);
     const text = toBase64Url(out);
     if (text.length > this.limits.maxStateBytes) {
-      throw invalid(
+      throw invalidParams(
         `The answers collected so far exceed the request state limit of ${this.limits.maxStateBytes} bytes`,
       );
     }
@@ -128,15 +131,15 @@ export class RequestStateSealer {
    * `-32602` McpError with a message that says which check failed (never the state's contents).
    */
   async open(sealed: unknown, binding: StateBinding): Promise<RoundState> {
-    if (typeof sealed !== 'string') throw invalid('requestState must be a string');
+    if (typeof sealed !== 'string') throw invalidParams('requestState must be a string');
     if (sealed.length > this.limits.maxStateBytes) {
-      throw invalid(`requestState is larger than the limit of ${this.limits.maxStateBytes} bytes`);
+      throw invalidParams(`requestState is larger than the limit of ${this.limits.maxStateBytes} bytes`);
     }
     const bytes = fromBase64Url(sealed);
     if (!bytes || bytes.byteLength < HEADER + IV + TAG || bytes[0] !== VERSION) throw altered();
-    const key = (await this.keys()).find((candidate) => sameId(candidate.id, bytes));
+    const key = (await this.#keys()).find((candidate) => sameId(candidate.id, bytes));
     if (!key) {
-      throw invalid(
+      throw invalidParams(
         'requestState was sealed with a key this server does not hold (rotated out, or another server)',
       );
     }
@@ -154,23 +157,24 @@ export class RequestStateSealer {
     } catch {
       throw altered();
     }
-    return this.check(fromPayload(JSON.parse(decoder.decode(plain))), binding);
+    return this.#check(fromPayload(JSON.parse(decoder.decode(plain))), binding);
   }
 
-  private check(opened: { state: RoundState; expires: number }, binding: StateBinding): RoundState {
+  #check(opened: { state: RoundState; expires: number }, binding: StateBinding): RoundState {
     const { state, expires } = opened;
-    if (this.now() > expires) {
-      throw invalid('requestState has expired; send the original request again without requestState');
+    if (this.#now() > expires) {
+      throw invalidParams('requestState has expired; send the original request again without requestState');
     }
     if (state.method !== binding.method) {
-      throw invalid(`requestState belongs to a "${state.method}" request, not to "${binding.method}"`);
+      throw invalidParams(`requestState belongs to a "${state.method}" request, not to "${binding.method}"`);
     }
     if (state.paramsDigest !== binding.paramsDigest) {
-      throw invalid('requestState belongs to a request with other parameters');
+      throw invalidParams('requestState belongs to a request with other parameters');
     }
-    if (state.principal !== binding.principal) throw invalid('requestState was issued to another principal');
+    if (state.principal !== binding.principal)
+      throw invalidParams('requestState was issued to another principal');
     if (state.rounds > this.limits.maxRounds) {
-      throw invalid(`requestState exceeds the limit of ${this.limits.maxRounds} input rounds`);
+      throw invalidParams(`requestState exceeds the limit of ${this.limits.maxRounds} input rounds`);
     }
     return state;
   }
@@ -181,12 +185,8 @@ function sameId(id: Uint8Array, bytes: Uint8Array): boolean {
   return true;
 }
 
-function invalid(message: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, message);
-}
-
 function altered(): McpError {
-  return invalid('requestState was not issued by this server or has been altered');
+  return invalidParams('requestState was not issued by this server or has been altered');
 }
 
 // Maps travel as entry lists: no object keys, so no "__proto__" surprises.

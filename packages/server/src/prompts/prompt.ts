@@ -171,15 +171,17 @@ export interface PromptState {
  * ```
  */
 export class RegisteredPrompt extends ListedItem<PromptState> {
+  readonly #validator: JsonSchemaValidator;
   /** @internal Use `server.prompt()`. */
   constructor(
     list: ItemList,
-    private readonly validator: JsonSchemaValidator,
+    validator: JsonSchemaValidator,
     name: string,
     config: PromptConfig,
     handler: PromptHandler<any>,
   ) {
     super(list, buildPromptState(validator, name, config, handler), 'name');
+    this.#validator = validator;
   }
 
   /** The prompt's name. */
@@ -199,7 +201,7 @@ export class RegisteredPrompt extends ListedItem<PromptState> {
    */
   update(changes: PromptUpdate): this {
     return this.rebuild(changes, 'handler', (name, config, handler) =>
-      buildPromptState(this.validator, name, config, handler),
+      buildPromptState(this.#validator, name, config, handler),
     );
   }
 }

@@ -52,11 +52,11 @@ export class PromptsFeature extends Feature {
   /** The registered prompts. */
   readonly registry = new PagedCollection<RegisteredPrompt>('p');
   protected readonly capability = { prompts: { listChanged: true } };
-  private readonly list: ItemList;
+  readonly #list: ItemList;
 
   constructor(host: FeatureHost) {
     super(host);
-    this.list = { kind: 'prompt', items: this.registry, changed: (item) => host.changed('prompts', item) };
+    this.#list = { kind: 'prompt', items: this.registry, changed: (item) => host.changed('prompts', item) };
   }
 
   /** The completion feature over `sources`: built through prompt or resource support only. */
@@ -68,7 +68,7 @@ export class PromptsFeature extends Feature {
   register(name: string, config: PromptConfig, handler: PromptHandler<any>): RegisteredPrompt {
     const duplicate = `A prompt named "${name}" is already registered`;
     return this.addItem(this.registry, 'prompts', name, duplicate, () => {
-      return new RegisteredPrompt(this.list, this.host.validator, name, config, handler);
+      return new RegisteredPrompt(this.#list, this.host.validator, name, config, handler);
     });
   }
 
@@ -76,11 +76,11 @@ export class PromptsFeature extends Feature {
     return {
       [Method.PromptsList]: (params): ListPromptsResult =>
         listResult('prompts', this.registry.page(params.cursor, this.host.pageSize)),
-      [Method.PromptsGet]: (params, ctx) => this.getPrompt(params, ctx),
+      [Method.PromptsGet]: (params, ctx) => this.#getPrompt(params, ctx),
     };
   }
 
-  private async getPrompt(
+  async #getPrompt(
     params: Record<string, unknown>,
     ctx: RequestContext,
   ): Promise<GetPromptResult | InputRequiredResult> {

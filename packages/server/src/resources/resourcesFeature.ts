@@ -75,18 +75,24 @@ export class ResourcesFeature extends Feature {
   readonly resources = new PagedCollection<RegisteredResource>('r');
   /** The resource templates. */
   readonly templates = new PagedCollection<RegisteredResourceTemplate>('u');
-  private readonly resourceList: ItemList;
-  private readonly templateList: ItemList;
+  readonly #resourceList: ItemList;
+  readonly #templateList: ItemList;
   protected readonly capability = { resources: { subscribe: true, listChanged: true } };
 
+  readonly #maxSubscriptions: number;
   constructor(
     host: FeatureHost,
     /** Most URIs one session may subscribe to. */
-    private readonly maxSubscriptions: number,
+    maxSubscriptions: number,
   ) {
     super(host);
-    this.resourceList = { kind: 'resource', items: this.resources, changed: () => host.changed('resources') };
-    this.templateList = {
+    this.#maxSubscriptions = maxSubscriptions;
+    this.#resourceList = {
+      kind: 'resource',
+      items: this.resources,
+      changed: () => host.changed('resources'),
+    };
+    this.#templateList = {
       kind: 'resource template',
       items: this.templates,
       changed: (item) => host.changed('resources', item),
@@ -102,7 +108,7 @@ export class ResourcesFeature extends Feature {
   register(uri: string, config: ResourceConfig, read: ResourceReader): RegisteredResource {
     const duplicate = `A resource with URI "${uri}" is already registered`;
     return this.addItem(this.resources, 'resources', uri, duplicate, () => {
-      return new RegisteredResource(this.resourceList, uri, config, read);
+      return new RegisteredResource(this.#resourceList, uri, config, read);
     });
   }
 
@@ -114,7 +120,7 @@ export class ResourcesFeature extends Feature {
   ): RegisteredResourceTemplate {
     const duplicate = `A resource template "${uriTemplate}" is already registered`;
     return this.addItem(this.templates, 'resources', uriTemplate, duplicate, () => {
-      return new RegisteredResourceTemplate(this.templateList, uriTemplate, config, read);
+      return new RegisteredResourceTemplate(this.#templateList, uriTemplate, config, read);
     });
   }
 
@@ -124,9 +130,9 @@ export class ResourcesFeature extends Feature {
         listResources(this.resources, this.templates, params.cursor, this.host.pageSize, ctx),
       [Method.ResourcesTemplatesList]: (params): ListResourceTemplatesResult =>
         listResult('resourceTemplates', this.templates.page(params.cursor, this.host.pageSize)),
-      [Method.ResourcesRead]: (params, ctx) => this.read(params, ctx),
-      [Method.ResourcesSubscribe]: (params, ctx) => this.subscribe(params, ctx),
-      [Method.ResourcesUnsubscribe]: (params, ctx) => this.unsubscribe(params, ctx),
+      [Method.ResourcesRead]: (params, ctx) => this.#read(params, ctx),
+      [Method.ResourcesSubscribe]: (params, ctx) => this.#subscribe(params, ctx),
+      [Method.ResourcesUnsubscribe]: (params, ctx) => this.#unsubscribe(params, ctx),
     };
   }
 
@@ -140,7 +146,7 @@ export class ResourcesFeature extends Feature {
     );
   }
 
-  private async read(
+  async #read(
     params: Record<string, unknown>,
     ctx: RequestContext,
   ): Promise<ReadResourceResult | InputRequiredResult> {
@@ -158,26 +164,26 @@ export class ResourcesFeature extends Feature {
     throw resourceNotFound(uri);
   }
 
-  private isKnown(uri: string): boolean {
+  #isKnown(uri: string): boolean {
     if (this.resources.find(uri)) return true;
     return this.templates.list().some((template) => template.state.template.match(uri) !== undefined);
   }
 
-  private subscribe(params: Record<string, unknown>, ctx: RequestContext): Record<string, never> {
+  #subscribe(params: Record<string, unknown>, ctx: RequestContext): Record<string, never> {
     const uri = requestedUri(params, Method.ResourcesSubscribe);
-    if (!this.isKnown(uri)) throw resourceNotFound(uri);
+    if (!this.#isKnown(uri)) throw resourceNotFound(uri);
     const session = ctx.session;
     if (!session.subscriptions) session.subscriptions = new Set();
-    if (!session.subscriptions.has(uri) && session.subscriptions.size >= this.maxSubscriptions) {
+    if (!session.subscriptions.has(uri) && session.subscriptions.size >= this.#maxSubscriptions) {
       throw invalidParams(
-        `This session already has ${this.maxSubscriptions} subscriptions: unsubscribe from some first`,
+        `This session already has ${this.#maxSubscriptions} subscriptions: unsubscribe from some first`,
       );
     }
     session.subscriptions.add(uri);
     return {};
   }
 
-  private unsubscribe(params: Record<string, unknown>, ctx: RequestContext): Record<string, never> {
+  #unsubscribe(params: Record<string, unknown>, ctx: RequestContext): Record<string, never> {
     const uri = requireString(params.uri, 'resources/unsubscribe: "uri"');
     ctx.session.subscriptions?.delete(uri);
     return {};

@@ -188,15 +188,17 @@ const TASK_SUPPORT = new Set(['forbidden', 'optional', 'required']);
  * ```
  */
 export class RegisteredTool extends ListedItem<ToolState> {
+  readonly #context: ToolContext;
   /** @internal Use `server.tool()`. */
   constructor(
     list: ItemList,
-    private readonly context: ToolContext,
+    context: ToolContext,
     name: string,
     config: ToolConfig,
     handler: ToolHandler<any, unknown>,
   ) {
     super(list, buildToolState(context, name, config, handler), 'name');
+    this.#context = context;
   }
 
   /** The tool's name. */
@@ -218,7 +220,7 @@ export class RegisteredTool extends ListedItem<ToolState> {
    */
   update(changes: ToolUpdate): this {
     return this.rebuild(changes, 'handler', (name, config, handler) =>
-      buildToolState(this.context, name, config, handler),
+      buildToolState(this.#context, name, config, handler),
     );
   }
 }

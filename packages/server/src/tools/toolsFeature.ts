@@ -95,35 +95,34 @@ export class ToolsFeature extends Feature {
   protected readonly capability = { tools: { listChanged: true } };
   /** The registered tools. */
   readonly registry = new PagedCollection<RegisteredTool>('t');
-  private readonly list: ItemList;
-  private readonly context: ToolContext;
-  private firstPage: ListToolsResult | undefined;
+  readonly #list: ItemList;
+  readonly #context: ToolContext;
+  #firstPage: ListToolsResult | undefined;
 
-  constructor(
-    host: FeatureHost,
-    private readonly options: ToolsFeatureOptions,
-  ) {
+  readonly #options: ToolsFeatureOptions;
+  constructor(host: FeatureHost, options: ToolsFeatureOptions) {
     super(host);
-    this.context = {
+    this.#options = options;
+    this.#context = {
       validator: host.validator,
       emptyInput: prepareObjectSchema(EMPTY_INPUT_SCHEMA, 'input', host.validator, 'The empty input schema'),
     };
-    this.list = { kind: 'tool', items: this.registry, changed: () => this.changed() };
+    this.#list = { kind: 'tool', items: this.registry, changed: () => this.#changed() };
     host.provideToolHeaders((name) => this.registry.get(name)?.definition.inputSchema);
   }
 
   /** Registers a tool (see `McpServer.tool`). */
   register(name: string, config: ToolConfig, handler: ToolHandler<any>): RegisteredTool {
-    this.firstPage = undefined;
+    this.#firstPage = undefined;
     return this.addItem(this.registry, 'tools', name, `A tool named "${name}" is already registered`, () => {
-      return new RegisteredTool(this.list, this.context, name, config, handler);
+      return new RegisteredTool(this.#list, this.#context, name, config, handler);
     });
   }
 
   protected handlers(): FeatureHandlers {
     return {
-      [Method.ToolsList]: (params) => this.listTools(params),
-      [Method.ToolsCall]: (params, ctx) => this.callTool(params, ctx),
+      [Method.ToolsList]: (params) => this.#listTools(params),
+      [Method.ToolsCall]: (params, ctx) => this.#callTool(params, ctx),
     };
   }
 
@@ -134,7 +133,7 @@ export class ToolsFeature extends Feature {
     ctx: RequestContext,
   ): CallToolResult | Promise<CallToolResult> {
     const state = tool.state;
-    return this.whenChecked(state, state.input.validate(args), ctx);
+    return this.#whenChecked(state, state.input.validate(args), ctx);
   }
 
   /**
@@ -144,31 +143,31 @@ export class ToolsFeature extends Feature {
    */
   middlewareFailed(params: Record<string, unknown>, error: unknown, ctx: RequestContext): CallToolResult {
     if (error instanceof McpError || error instanceof InputRequiredSignal) throw error;
-    return this.errorResult(typeof params.name === 'string' ? params.name : '', error, ctx);
+    return this.#errorResult(typeof params.name === 'string' ? params.name : '', error, ctx);
   }
 
-  private changed(): void {
-    this.firstPage = undefined;
+  #changed(): void {
+    this.#firstPage = undefined;
     this.host.changed('tools');
   }
 
-  private listTools(params: Record<string, unknown>): ListToolsResult {
+  #listTools(params: Record<string, unknown>): ListToolsResult {
     const cursor = params.cursor;
-    if (cursor === undefined && this.firstPage) return this.firstPage;
+    if (cursor === undefined && this.#firstPage) return this.#firstPage;
     const result: ListToolsResult = listResult('tools', this.registry.page(cursor, this.host.pageSize));
-    if (cursor === undefined) this.firstPage = result;
+    if (cursor === undefined) this.#firstPage = result;
     return result;
   }
 
-  private callTool(params: Record<string, unknown>, ctx: RequestContext): unknown {
-    const tool = this.route(params, ctx);
+  #callTool(params: Record<string, unknown>, ctx: RequestContext): unknown {
+    const tool = this.#route(params, ctx);
     const args = (params.arguments ?? {}) as Record<string, unknown>;
-    if (!this.host.hasMiddleware) return this.dispatchCall(tool, args, params, ctx);
-    if (this.asTask(tool, params, ctx) || this.options.execute) {
+    if (!this.host.hasMiddleware) return this.#dispatchCall(tool, args, params, ctx);
+    if (this.#asTask(tool, params, ctx) || this.#options.execute) {
       // The call runs elsewhere (a task, a subclass's executeTool): the chain wraps it whole.
       const ran = this.host.runMiddleware(Method.ToolsCall, params, ctx, (c) => {
-        const routed = this.route(c.params, ctx);
-        return this.dispatchCall(
+        const routed = this.#route(c.params, ctx);
+        return this.#dispatchCall(
           routed,
           (c.params.arguments ?? {}) as Record<string, unknown>,
           c.params,
@@ -177,7 +176,7 @@ export class ToolsFeature extends Feature {
       });
       return Promise.resolve(ran).catch((error: unknown) => this.middlewareFailed(params, error, ctx));
     }
-    return this.whenChecked(tool.state, tool.state.input.validate(args), ctx, params);
+    return this.#whenChecked(tool.state, tool.state.input.validate(args), ctx, params);
   }
 
   /**
@@ -185,7 +184,7 @@ export class ToolsFeature extends Feature {
    * tool's error result; valid ones go through the middleware chain when the call's `params` are
    * given (a plain call with middleware), else straight to the handler.
    */
-  private whenChecked(
+  #whenChecked(
     state: ToolState,
     checked: ValidationResult | PromiseLike<ValidationResult>,
     ctx: RequestContext,
@@ -194,26 +193,26 @@ export class ToolsFeature extends Feature {
   ): CallToolResult | Promise<CallToolResult> {
     if (isPromiseLike(checked)) {
       return Promise.resolve(checked).then((result) =>
-        this.whenChecked(state, result, ctx, params, checkOutput),
+        this.#whenChecked(state, result, ctx, params, checkOutput),
       );
     }
     if (!checked.valid) return invalidArgumentsResult(state.definition.name, checked.issues);
     return params
-      ? this.callValidated(state, params, checked.value, ctx)
-      : this.runHandler(state, checked.value, ctx, checkOutput);
+      ? this.#callValidated(state, params, checked.value, ctx)
+      : this.#runHandler(state, checked.value, ctx, checkOutput);
   }
 
   /**
    * Routing: the tool by name (a hidden one is unknown), arguments that are an object, a plain
    * call to a task-only tool refused; a refusal here passes no middleware.
    */
-  private route(params: Record<string, unknown>, ctx: RequestContext): RegisteredTool {
+  #route(params: Record<string, unknown>, ctx: RequestContext): RegisteredTool {
     const name = requireString(params.name, 'tools/call: "name"');
     const tool = this.registry.find(name);
     if (!tool || this.host.hidesTool(name, params, ctx)) throw unknownToolError(name);
     const args = params.arguments ?? {};
     if (!isRecord(args)) throw invalidParams('tools/call: "arguments" must be an object');
-    if (tool.state.definition.execution?.taskSupport === 'required' && !this.asTask(tool, params, ctx)) {
+    if (tool.state.definition.execution?.taskSupport === 'required' && !this.#asTask(tool, params, ctx)) {
       throw new McpError(
         ErrorCode.MethodNotFound,
         `Tool "${name}" can only be called as a task: add "task" to the tools/call params`,
@@ -222,22 +221,22 @@ export class ToolsFeature extends Feature {
     return tool;
   }
 
-  private dispatchCall(
+  #dispatchCall(
     tool: RegisteredTool,
     args: Record<string, unknown>,
     params: Record<string, unknown>,
     ctx: RequestContext,
   ): unknown {
-    if (this.asTask(tool, params, ctx)) {
-      return this.options.runAsTask(tool, args, ctx, params as CallToolRequestParams);
+    if (this.#asTask(tool, params, ctx)) {
+      return this.#options.runAsTask(tool, args, ctx, params as CallToolRequestParams);
     }
-    const execute = this.options.execute;
+    const execute = this.#options.execute;
     return execute ? execute(tool, args, ctx) : this.execute(tool, args, ctx);
   }
 
   /** Whether this call runs as a task (see {@link ToolsFeatureOptions.wantsTask}). */
-  private asTask(tool: RegisteredTool, params: Record<string, unknown>, ctx: RequestContext): boolean {
-    const wants = this.options.wantsTask;
+  #asTask(tool: RegisteredTool, params: Record<string, unknown>, ctx: RequestContext): boolean {
+    const wants = this.#options.wantsTask;
     return wants ? wants(tool, params, ctx) : params.task !== undefined;
   }
 
@@ -247,7 +246,7 @@ export class ToolsFeature extends Feature {
    * `structuredContent` that breaks the tool's `outputSchema`. A middleware that changes the call's
    * name or arguments has it routed and validated again.
    */
-  private callValidated(
+  #callValidated(
     routed: ToolState,
     params: Record<string, unknown>,
     value: unknown,
@@ -259,31 +258,27 @@ export class ToolsFeature extends Feature {
     const end = (c: ServerMiddlewareContext): unknown => {
       const now = c.params;
       if (now === called || (now.name === called.name && now.arguments === args)) {
-        return this.runHandler(state, args, ctx, false);
+        return this.#runHandler(state, args, ctx, false);
       }
-      state = this.route(now, ctx).state;
+      state = this.#route(now, ctx).state;
       const again = state.input.validate((now.arguments ?? {}) as Record<string, unknown>);
-      return this.whenChecked(state, again, ctx, undefined, false);
+      return this.#whenChecked(state, again, ctx, undefined, false);
     };
     const ran = this.host.runMiddleware(Method.ToolsCall, called, ctx, end);
-    if (!(ran instanceof Promise)) return this.checked(state, ran, ctx);
+    if (!(ran instanceof Promise)) return this.#checked(state, ran, ctx);
     return ran.then(
-      (result) => this.checked(state, result, ctx),
+      (result) => this.#checked(state, result, ctx),
       (error: unknown) => this.middlewareFailed(called, error, ctx),
     );
   }
 
   /** The chain's answer to a plain call, with structured output checked once the chain is done. */
-  private checked(
-    state: ToolState,
-    result: unknown,
-    ctx: RequestContext,
-  ): CallToolResult | Promise<CallToolResult> {
-    return state.output ? this.structured(state, result, ctx) : (result as CallToolResult);
+  #checked(state: ToolState, result: unknown, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
+    return state.output ? this.#structured(state, result, ctx) : (result as CallToolResult);
   }
 
   /** Runs the handler on arguments that passed their check. */
-  private runHandler(
+  #runHandler(
     state: ToolState,
     args: unknown,
     ctx: RequestContext,
@@ -293,12 +288,12 @@ export class ToolsFeature extends Feature {
     try {
       returned = state.handler(args, ctx);
     } catch (error) {
-      return this.failed(state, error, ctx);
+      return this.#failed(state, error, ctx);
     }
-    if (!isPromiseLike(returned)) return this.finish(state, returned, ctx, checkOutput);
+    if (!isPromiseLike(returned)) return this.#finish(state, returned, ctx, checkOutput);
     return Promise.resolve(returned).then(
-      (value) => this.finish(state, value, ctx, checkOutput),
-      (error: unknown) => this.failed(state, error, ctx),
+      (value) => this.#finish(state, value, ctx, checkOutput),
+      (error: unknown) => this.#failed(state, error, ctx),
     );
   }
 
@@ -307,7 +302,7 @@ export class ToolsFeature extends Feature {
    * Without `checkOutput` (a middleware runs behind), structured output is only shaped: it is
    * checked once the middleware is done.
    */
-  private finish(
+  #finish(
     state: ToolState,
     returned: unknown,
     ctx: RequestContext,
@@ -323,16 +318,16 @@ export class ToolsFeature extends Feature {
           ? toCallToolResult(returned)
           : structuredResult(returned);
       }
-      return this.structured(state, returned, ctx).then(undefined, (error: unknown) =>
-        this.failed(state, error, ctx),
+      return this.#structured(state, returned, ctx).then(undefined, (error: unknown) =>
+        this.#failed(state, error, ctx),
       );
     } catch (error) {
-      return this.failed(state, error, ctx);
+      return this.#failed(state, error, ctx);
     }
   }
 
   /** A thrown error becomes an `isError` result, except one the specification answers as an error. */
-  private failed(state: ToolState, error: unknown, ctx: RequestContext): CallToolResult {
+  #failed(state: ToolState, error: unknown, ctx: RequestContext): CallToolResult {
     // Answered as errors: a question waiting for the next input-required round (2026-07-28), which
     // the runner takes, and errors the specification defines.
     if (
@@ -341,33 +336,29 @@ export class ToolsFeature extends Feature {
       error instanceof InputRequiredSignal
     )
       throw error;
-    return this.errorResult(state.definition.name, error, ctx);
+    return this.#errorResult(state.definition.name, error, ctx);
   }
 
   /**
    * Tool `name`'s error as an `isError` result; one it did not throw on purpose (a `ToolError`
    * is), and that no cancellation explains, also goes to `onError`.
    */
-  private errorResult(name: string, error: unknown, ctx: RequestContext): CallToolResult {
+  #errorResult(name: string, error: unknown, ctx: RequestContext): CallToolResult {
     if (!(error instanceof ToolError) && !ctx.request.cancelled && !ctx.request.aborted) {
       this.host.reportError(toError(error), ctx.session);
     }
-    return toolErrorResult(thrownErrorText(name, error, this.options.maskErrors));
+    return toolErrorResult(thrownErrorText(name, error, this.#options.maskErrors));
   }
 
   /** Checks structured output against `outputSchema`; a mismatch is the server's bug, reported. */
-  private async structured(
-    state: ToolState,
-    returned: unknown,
-    ctx: RequestContext,
-  ): Promise<CallToolResult> {
+  async #structured(state: ToolState, returned: unknown, ctx: RequestContext): Promise<CallToolResult> {
     const name = state.definition.name;
     if (isInputRequired(returned) || isCreatedTask(returned)) return returned as unknown as CallToolResult;
     const result = isCallToolResult(returned) ? returned : undefined;
     if (result?.isError) return result;
     const structured = result ? result.structuredContent : isPlainObject(returned) ? returned : undefined;
     if (structured === undefined) {
-      return this.bug(
+      return this.#bug(
         ctx,
         `Tool "${name}" declares an outputSchema but returned no structured content.`,
         `Return an object matching the outputSchema of tool "${name}" (or a result with structuredContent)`,
@@ -376,7 +367,7 @@ export class ToolsFeature extends Feature {
     const pending = state.output!.validate(structured);
     const checked = isPromiseLike(pending) ? await pending : pending;
     if (!checked.valid) {
-      return this.bug(
+      return this.#bug(
         ctx,
         `Tool "${name}" returned structured content that does not match its outputSchema:\n${formatIssues(checked.issues, 'list')}`,
         `Tool "${name}" returned structured content that does not match its outputSchema`,
@@ -387,7 +378,7 @@ export class ToolsFeature extends Feature {
     return value === structured ? result : { ...result, structuredContent: value };
   }
 
-  private bug(ctx: RequestContext, message: string, report: string): CallToolResult {
+  #bug(ctx: RequestContext, message: string, report: string): CallToolResult {
     this.host.reportError(new Error(report), ctx.session);
     return toolErrorResult(message);
   }

@@ -50,6 +50,18 @@ beforeEach(async () => {
     result.self = result;
     return result as never;
   });
+  server.tool('scope', { description: "Describes the request's scope" }, (_args, ctx) => {
+    const scope = ctx.scope;
+    return text(
+      JSON.stringify({
+        revision: scope.revision,
+        client: scope.clientInfo?.name,
+        principal: scope.principal?.clientId ?? null,
+        sessionId: scope.sessionId ?? null,
+        frozen: Object.isFrozen(scope),
+      }),
+    );
+  });
   server.tool('hang', { description: 'Waits for its signal' }, (_args, ctx) => {
     ctx.signal.addEventListener('abort', () => stopped(ctx.signal.reason));
     hanging = true;
@@ -116,6 +128,29 @@ describe('2026-07-28 over HTTP, the direct path', () => {
     const { status, body } = await postModern(url, modernRequest(7, 'tools/nope'));
     expect(status).toBe(404);
     expect(body?.error.code).toBe(-32601);
+  });
+
+  it("gives the handler a frozen scope from the envelope, with the caller's principal", async () => {
+    const message = call(10, 'scope');
+    const handler = createStreamableHttpHandler(server, { stateless: true, enableJsonResponse: true });
+    const request = new Request('http://127.0.0.1/mcp', {
+      method: 'POST',
+      headers: modernHeaders(message),
+      body: JSON.stringify(message),
+    });
+    const authInfo = { token: 't', clientId: 'alice', scopes: [] };
+    const response = await handler.handle(request, { authInfo });
+    const body = await response.json();
+    expect(JSON.parse(body.result.content[0].text)).toEqual({
+      revision: '2026-07-28',
+      client: 'modern-test',
+      principal: 'alice',
+      sessionId: null,
+      frozen: true,
+    });
+    // Without an authorization layer there is no principal.
+    const anonymous = await postModern(url, call(11, 'scope'));
+    expect(JSON.parse(anonymous.body?.result.content[0].text).principal).toBeNull();
   });
 
   it('stops a running handler when the server closes', async () => {

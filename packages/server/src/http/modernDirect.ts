@@ -94,7 +94,7 @@ export class DirectModernRequest implements SessionOpener {
   serve(): Reply | Promise<Reply> {
     let result: unknown;
     try {
-      result = answerModern(this.server, this, this.incoming);
+      result = answerModern(this.server, this, this.incoming, true); // checkModernPost ran
     } catch (error) {
       return this.answer(this.failure(error));
     }

@@ -6,13 +6,7 @@
  * See docs/2026-07-28.md §4.
  * @module
  */
-import type {
-  AuthInfo,
-  ClientCapabilities,
-  Implementation,
-  LoggingLevel,
-  Revision,
-} from '@mcpkit/core';
+import type { AuthInfo, ClientCapabilities, Implementation, LoggingLevel, Revision } from '@mcpkit/core';
 import type { ServerSession } from './session.js';
 
 /**

@@ -8,9 +8,9 @@
  * @module
  */
 import { McpError } from '../jsonrpc/errors.js';
-import type { AuthInfo } from '../transport/transport.js';
 import { ErrorCode } from '../jsonrpc/messages.js';
 import { copyOwn, isRecord } from '../shared.js';
+import type { AuthInfo } from '../transport/transport.js';
 import {
   isModernProtocolVersion,
   MODERN_PROTOCOL_VERSIONS,

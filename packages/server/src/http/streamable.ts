@@ -20,7 +20,7 @@ import { codecFor, negotiateProtocolVersion, toError } from '@mcpkit/core/intern
 import type { RequestContext } from '../context.js';
 import type { Server } from '../server.js';
 import type { SessionConnectOptions } from '../session.js';
-import { accepts, readJsonPost } from './body.js';
+import { accepts, acceptsJsonAndSse, readJsonPost } from './body.js';
 import {
   type BodySummary,
   checkModernPost,
@@ -196,10 +196,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
   private async post(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {
     const wait = this.gate ? await this.gate(request, extra) : undefined;
     if (wait !== undefined && wait > 0) return Refuse.tooManyRequests(wait);
-    const accept = request.header('accept');
-    if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream')) {
-      return Refuse.notAcceptable(BOTH_TYPES);
-    }
+    if (!acceptsJsonAndSse(request.header('accept'))) return Refuse.notAcceptable(BOTH_TYPES);
     const body = await readJsonPost(request, this.settings.maxBodyBytes, this.settings.maxJsonDepth);
     if (body instanceof Reply) return body;
     const summary = summarize(body.value);

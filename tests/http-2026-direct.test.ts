@@ -153,6 +153,26 @@ describe('2026-07-28 over HTTP, the direct path', () => {
     expect(JSON.parse(anonymous.body?.result.content[0].text).principal).toBeNull();
   });
 
+  it('names the server in every result unless configured not to; server/discover always does', async () => {
+    const INFO = 'io.modelcontextprotocol/serverInfo';
+    const named = await postModern(url, call(12, 'sync'));
+    expect(named.body?.result._meta?.[INFO]).toEqual({ name: 'direct', version: '1.0.0' });
+    const quiet = new McpServer({ name: 'quiet', version: '2.0.0' }, { serverInfoInResults: false });
+    quiet.tool('sync', { description: 'Answers at once' }, () => text('now'));
+    const handler = createStreamableHttpHandler(quiet, { stateless: true, enableJsonResponse: true });
+    const ask = async (message: Record<string, unknown>) => {
+      const init = { method: 'POST', headers: modernHeaders(message), body: JSON.stringify(message) };
+      return (await (await handler(new Request('http://127.0.0.1/mcp', init))).json()).result;
+    };
+    const result = await ask(call(13, 'sync'));
+    expect(result.content[0].text).toBe('now');
+    expect(result.resultType).toBe('complete');
+    expect(result._meta).toBeUndefined();
+    const discovered = await ask(modernRequest(14, 'server/discover'));
+    expect(discovered._meta?.[INFO]).toEqual({ name: 'quiet', version: '2.0.0' });
+    await quiet.close();
+  });
+
   it('stops a running handler when the server closes', async () => {
     const posted = postModern(url, call(9, 'hang')).catch((error: unknown) => error);
     await eventually(() => hanging, 'the handler to run');

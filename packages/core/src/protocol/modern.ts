@@ -256,8 +256,9 @@ export const DEFAULT_CACHE_HINTS = Object.freeze({ ttlMs: 0, cacheScope: 'privat
 
 /**
  * Encodes a result, built in the 2025-11-25 shape, for a 2026-07-28 client: `resultType`
- * (`"complete"` unless the handler set one, e.g. `"input_required"`), `serverInfo` in `_meta`,
- * and default caching hints on the cacheable methods.
+ * (`"complete"` unless the handler set one, e.g. `"input_required"`), `serverInfo` in `_meta`
+ * (unless it is `undefined`: a server configured not to send it), and default caching hints on
+ * the cacheable methods.
  *
  * @example
  * ```ts
@@ -268,7 +269,7 @@ export const DEFAULT_CACHE_HINTS = Object.freeze({ ttlMs: 0, cacheScope: 'privat
 export function encodeModernResult(
   method: string,
   result: Record<string, unknown>,
-  serverInfo: Implementation,
+  serverInfo: Implementation | undefined,
 ): Record<string, unknown> {
   // Copied key by key: a spread followed by new members is a slow path in V8 (see copyOwn).
   const out = copyOwn(result);
@@ -278,6 +279,8 @@ export function encodeModernResult(
     if (out.cacheScope !== 'public' && out.cacheScope !== 'private')
       out.cacheScope = DEFAULT_CACHE_HINTS.cacheScope;
   }
+  // A server configured not to name itself (`serverInfoInResults: false`) leaves `_meta` as it is.
+  if (serverInfo === undefined) return out;
   const meta = isRecord(out._meta) ? copyOwn(out._meta) : {};
   meta[ENVELOPE.serverInfo] = serverInfo;
   out._meta = meta;

@@ -5,7 +5,7 @@
  * only carries the bytes. See docs/2026-07-28.md §3, §4 and §6.
  * @module
  */
-import { ErrorCode, type IncomingRequest, McpError, methodExists } from '@mcpkit/core';
+import { ErrorCode, type Implementation, type IncomingRequest, McpError, methodExists } from '@mcpkit/core';
 import {
   decodeModernRequest,
   encodeModernError,
@@ -16,6 +16,8 @@ import { RequestContext, type SessionOpener } from '../context.js';
 import type { Server } from '../server.js';
 import type { ServerSession } from '../session.js';
 import { INPUT_ROUND_METHODS, invokeWithInputRounds, ModernCall } from './inputRounds.js';
+
+const DISCOVER = 'server/discover';
 
 /**
  * The error a method that the revision does not have gets: `-32601`, naming the revision, so a
@@ -89,13 +91,18 @@ export function answerModern(
   }
   if (isPromiseLike(result)) {
     return Promise.resolve(result).then(
-      (value) => encodeModernResult(method, asRecord(value), server.info),
+      (value) => encodeModernResult(method, asRecord(value), serverInfoFor(server, method)),
       (error: unknown) => {
         throw encodeModernError(error);
       },
     );
   }
-  return encodeModernResult(method, asRecord(result), server.info);
+  return encodeModernResult(method, asRecord(result), serverInfoFor(server, method));
+}
+
+/** `server/discover` always names the server (a client learns who it talks to there); other results as configured. */
+function serverInfoFor(server: Server, method: string): Implementation | undefined {
+  return method === DISCOVER ? server.info : server.resultServerInfo;
 }
 
 function asRecord(value: unknown): Record<string, unknown> {

@@ -326,28 +326,11 @@ function closeView(this: ViewedResponse): void {
  * list is Node's (`matchKnownFields` in `_http_incoming.js`); `tests/http-node-raw.test.ts` holds
  * every name of it, and some that Node joins, to `Headers.get`.
  */
-const READ_RAW: ReadonlySet<string> = new Set([
-  'age',
-  'authorization',
-  'content-length',
-  'content-type',
-  'cookie',
-  'etag',
-  'expires',
-  'from',
-  'host',
-  'if-modified-since',
-  'if-unmodified-since',
-  'last-modified',
-  'location',
-  'max-forwards',
-  'proxy-authorization',
-  'referer',
-  'retry-after',
-  'server',
-  'set-cookie',
-  'user-agent',
-]);
+const READ_RAW: ReadonlySet<string> = new Set(
+  'age authorization content-length content-type cookie etag expires from host if-modified-since if-unmodified-since last-modified location max-forwards proxy-authorization referer retry-after server set-cookie user-agent'.split(
+    ' ',
+  ),
+);
 
 /** One header by lower-case name from `rawHeaders`, repeats joined with `", "` (as `Headers.get`); null when absent. */
 function rawHeader(raw: readonly string[], name: string): string | null {

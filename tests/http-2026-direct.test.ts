@@ -50,6 +50,18 @@ beforeEach(async () => {
     result.self = result;
     return result as never;
   });
+  server.tool('scope', { description: "Describes the request's scope" }, (_args, ctx) => {
+    const scope = ctx.scope;
+    return text(
+      JSON.stringify({
+        revision: scope.revision,
+        client: scope.clientInfo?.name,
+        principal: scope.principal?.clientId ?? null,
+        sessionId: scope.sessionId ?? null,
+        frozen: Object.isFrozen(scope),
+      }),
+    );
+  });
   server.tool('hang', { description: 'Waits for its signal' }, (_args, ctx) => {
     ctx.signal.addEventListener('abort', () => stopped(ctx.signal.reason));
     hanging = true;
@@ -116,6 +128,49 @@ describe('2026-07-28 over HTTP, the direct path', () => {
     const { status, body } = await postModern(url, modernRequest(7, 'tools/nope'));
     expect(status).toBe(404);
     expect(body?.error.code).toBe(-32601);
+  });
+
+  it("gives the handler a frozen scope from the envelope, with the caller's principal", async () => {
+    const message = call(10, 'scope');
+    const handler = createStreamableHttpHandler(server, { stateless: true, enableJsonResponse: true });
+    const request = new Request('http://127.0.0.1/mcp', {
+      method: 'POST',
+      headers: modernHeaders(message),
+      body: JSON.stringify(message),
+    });
+    const authInfo = { token: 't', clientId: 'alice', scopes: [] };
+    const response = await handler.handle(request, { authInfo });
+    const body = await response.json();
+    expect(JSON.parse(body.result.content[0].text)).toEqual({
+      revision: '2026-07-28',
+      client: 'modern-test',
+      principal: 'alice',
+      sessionId: null,
+      frozen: true,
+    });
+    // Without an authorization layer there is no principal.
+    const anonymous = await postModern(url, call(11, 'scope'));
+    expect(JSON.parse(anonymous.body?.result.content[0].text).principal).toBeNull();
+  });
+
+  it('names the server in every result unless configured not to; server/discover always does', async () => {
+    const INFO = 'io.modelcontextprotocol/serverInfo';
+    const named = await postModern(url, call(12, 'sync'));
+    expect(named.body?.result._meta?.[INFO]).toEqual({ name: 'direct', version: '1.0.0' });
+    const quiet = new McpServer({ name: 'quiet', version: '2.0.0' }, { serverInfoInResults: false });
+    quiet.tool('sync', { description: 'Answers at once' }, () => text('now'));
+    const handler = createStreamableHttpHandler(quiet, { stateless: true, enableJsonResponse: true });
+    const ask = async (message: Record<string, unknown>) => {
+      const init = { method: 'POST', headers: modernHeaders(message), body: JSON.stringify(message) };
+      return (await (await handler(new Request('http://127.0.0.1/mcp', init))).json()).result;
+    };
+    const result = await ask(call(13, 'sync'));
+    expect(result.content[0].text).toBe('now');
+    expect(result.resultType).toBe('complete');
+    expect(result._meta).toBeUndefined();
+    const discovered = await ask(modernRequest(14, 'server/discover'));
+    expect(discovered._meta?.[INFO]).toEqual({ name: 'quiet', version: '2.0.0' });
+    await quiet.close();
   });
 
   it('stops a running handler when the server closes', async () => {

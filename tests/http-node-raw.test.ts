@@ -149,6 +149,57 @@ describe('toNodeListener with an mcpkit handler', () => {
     );
   });
 
+  it('reads every repeated header as Headers.get does, whichever way Node folds it', async () => {
+    // Node's req.headers keeps the first of some names, joins Cookie with "; " and makes
+    // Set-Cookie an array; the view must still give "first, second" for each, like a web Request.
+    const names = [
+      'age',
+      'authorization',
+      'cookie',
+      'etag',
+      'expires',
+      'from',
+      'if-modified-since',
+      'if-unmodified-since',
+      'last-modified',
+      'location',
+      'max-forwards',
+      'proxy-authorization',
+      'referer',
+      'retry-after',
+      'server',
+      'set-cookie',
+      'user-agent',
+      // Names Node itself joins with ", ".
+      'x-trace',
+      'accept-language',
+      'mcp-param-region',
+      'if-none-match',
+    ];
+    const server = mcpServer();
+    const seen: Record<string, string | null | undefined> = {};
+    server.use('tools/call', (ctx, next) => {
+      for (const name of [...names, 'absent-header', 'mcp-protocol-version']) seen[name] = ctx.header(name);
+      return next();
+    });
+    const handler = createStreamableHttpHandler(server, { stateless: true, enableJsonResponse: true });
+    handlers.push(handler);
+    const url = await listen(toNodeListener(handler));
+    const call = { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'whoami', arguments: {} } };
+    // Mixed case on the wire: header names are case-insensitive.
+    const repeated = names.map((name) => `${name}: first\r\n${name.toUpperCase()}: second\r\n`).join('');
+    const head =
+      `POST /mcp HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\naccept: ${ACCEPT}\r\n` +
+      `MCP-Protocol-Version: 2025-11-25\r\n${repeated}connection: close\r\n`;
+    expect(await rawStatusLine(url, head, JSON.stringify(call))).toBe('HTTP/1.1 200 OK');
+    const expected: Record<string, string | null> = {
+      'absent-header': null,
+      'mcp-protocol-version': '2025-11-25',
+    };
+    for (const name of names) expected[name] = 'first, second';
+    expect(seen).toEqual(expected);
+  });
+
   it('uses a body that a framework parsed before the listener ran', async () => {
     const listener = toNodeListener(statelessHandler());
     const url = await listen((req, res) => {

@@ -103,7 +103,7 @@ export {
   methodExists,
   TASKS_EXTENSION,
 } from './protocol/methodTable.js';
-export { CACHEABLE_METHODS, ENVELOPE, type EnvelopeScope } from './protocol/modern.js';
+export { CACHEABLE_METHODS, ENVELOPE, type EnvelopeScope, type ModernScope } from './protocol/modern.js';
 export {
   ALL_REVISIONS,
   DEFAULT_HTTP_PROTOCOL_VERSION,

@@ -92,6 +92,12 @@ export interface ServerOptions {
   requestStateKeys?: readonly RequestStateKey[];
   /** Bounds of input-required rounds. Default `{ maxRounds: 8, maxStateBytes: 65536, ttlMs: 600000, maxInputRequests: 16 }`. */
   requestStateLimits?: Partial<InputRoundLimits>;
+  /**
+   * Under 2026-07-28, name this server (`_meta["io.modelcontextprotocol/serverInfo"]`) in every
+   * result. Default `true`: the schema says servers SHOULD, "unless specifically configured not
+   * to". `false` leaves it out of every result but `server/discover`'s (smaller answers).
+   */
+  serverInfoInResults?: boolean;
 }
 
 /**
@@ -113,4 +119,5 @@ export const SERVER_OPTION_KEYS: Readonly<Record<keyof ServerOptions, true>> = {
   observer: true,
   requestStateKeys: true,
   requestStateLimits: true,
+  serverInfoInResults: true,
 };

@@ -1,18 +1,12 @@
 /**
  * The request scope: what a handler may know about the client that sent a request, the same in
  * both eras. Under 2025 revisions a long-lived session supplies it (the scope is a view of the
- * session); under 2026-07-28 the request's own `_meta` envelope does, and nothing is stored.
+ * session); under 2026-07-28 the request's own `_meta` envelope does, and nothing is stored (the
+ * codec builds that scope as it decodes the request: `decodeModernRequest` in `@mcpkit/core`).
  * See docs/2026-07-28.md §4.
  * @module
  */
-import type {
-  AuthInfo,
-  ClientCapabilities,
-  EnvelopeScope,
-  Implementation,
-  LoggingLevel,
-  Revision,
-} from '@mcpkit/core';
+import type { AuthInfo, ClientCapabilities, Implementation, LoggingLevel, Revision } from '@mcpkit/core';
 import type { ServerSession } from './session.js';
 
 /**
@@ -74,25 +68,4 @@ class SessionScope implements RequestScope {
  */
 export function sessionScope(session: ServerSession, principal: AuthInfo | undefined): RequestScope {
   return new SessionScope(session, principal);
-}
-
-/**
- * The scope of a 2026-07-28 request, from its decoded envelope. Frozen; one per request.
- *
- * @example
- * ```ts
- * declare const envelope: EnvelopeScope;
- * envelopeScope(envelope, undefined).sessionId; // undefined
- * ```
- */
-export function envelopeScope(envelope: EnvelopeScope, principal: AuthInfo | undefined): RequestScope {
-  // Member by member: a spread followed by more members is a slow map transition in V8.
-  return Object.freeze({
-    revision: envelope.revision,
-    clientCapabilities: envelope.clientCapabilities,
-    clientInfo: envelope.clientInfo,
-    logLevel: envelope.logLevel,
-    principal,
-    sessionId: undefined,
-  });
 }

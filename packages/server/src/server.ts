@@ -49,6 +49,8 @@ export type SessionListener = (session: ServerSession) => void;
  */
 export class Server extends ServerDispatcher {
   readonly info: Implementation;
+  /** What 2026-07-28 results name as their server: {@link info}, or nothing (`serverInfoInResults: false`). */
+  readonly resultServerInfo: Implementation | undefined;
   readonly options: ServerOptions;
   /** The `initialize` revisions this server negotiates, preferred first. */
   readonly protocolVersions: readonly ProtocolVersion[];
@@ -68,6 +70,7 @@ export class Server extends ServerDispatcher {
     if (new.target === Server) rejectUnknownOptions(options, SERVER_OPTION_KEYS, 'Server');
     this.info = info;
     this.options = options;
+    this.resultServerInfo = options.serverInfoInResults === false ? undefined : info;
     const listed = options.protocolVersions;
     this.protocolVersions = listed
       ? listed.filter((version): version is ProtocolVersion => !isModernProtocolVersion(version))

@@ -10,6 +10,7 @@
 import { McpError } from '../jsonrpc/errors.js';
 import { ErrorCode } from '../jsonrpc/messages.js';
 import { copyOwn, isRecord } from '../shared.js';
+import type { AuthInfo } from '../transport/transport.js';
 import {
   isModernProtocolVersion,
   MODERN_PROTOCOL_VERSIONS,
@@ -43,10 +44,19 @@ export interface EnvelopeScope {
   readonly logLevel: LoggingLevel | undefined;
 }
 
+/**
+ * The request scope of a 2026 request as handlers read it (`ctx.scope`): its envelope, and who the
+ * authorization layer says sent it. Frozen; there is no session.
+ */
+export interface ModernScope extends EnvelopeScope {
+  readonly principal: AuthInfo | undefined;
+  readonly sessionId: undefined;
+}
+
 /** A 2026 request after decoding: params as a handler sees them, and the retry fields of MRTR. */
 export interface DecodedModernRequest {
   readonly params: Record<string, unknown>;
-  readonly scope: EnvelopeScope;
+  readonly scope: ModernScope;
   /** The client's answers to an earlier `input_required` result (`inputResponses`), raw. */
   readonly inputResponses: unknown;
   /** The `requestState` echoed from an earlier `input_required` result, raw (attacker-controlled). */
@@ -146,24 +156,34 @@ function checkShape(meta: unknown): asserts meta is Record<string, unknown> {
   checkLogLevel(meta[ENVELOPE.logLevel]);
 }
 
-/** Lifts and checks the envelope; throws the {@link McpError} the request is answered with. */
-function liftEnvelope(meta: unknown): EnvelopeScope {
-  checkShape(meta);
-  const version = meta[ENVELOPE.protocolVersion];
-  if (!isModernProtocolVersion(version)) throw unsupportedVersion(version);
-  // Not frozen: it lives only until the server copies it into the request scope, which is.
-  // checkShape has checked the client info and log level already: read, not checked again.
-  return {
-    revision: version,
+/**
+ * The request scope from an envelope whose shape and version are known to be right (checked here,
+ * or by the HTTP front before it: nothing is checked twice). One frozen object per request, built
+ * member by member (a spread followed by more members is a slow map transition in V8).
+ */
+function scopeOf(meta: Record<string, unknown>, principal: AuthInfo | undefined): ModernScope {
+  return Object.freeze({
+    revision: meta[ENVELOPE.protocolVersion] as ModernProtocolVersion,
     clientCapabilities: meta[ENVELOPE.clientCapabilities] as ClientCapabilities,
     clientInfo: meta[ENVELOPE.clientInfo] as Implementation | undefined,
     logLevel: meta[ENVELOPE.logLevel] as LoggingLevel | undefined,
-  };
+    principal,
+    sessionId: undefined,
+  });
+}
+
+/** Checks the envelope; throws the {@link McpError} the request is answered with. */
+function checkEnvelope(meta: unknown): asserts meta is Record<string, unknown> {
+  checkShape(meta);
+  const version = meta[ENVELOPE.protocolVersion];
+  if (!isModernProtocolVersion(version)) throw unsupportedVersion(version);
 }
 
 /**
- * Decodes a 2026-07-28 request: lifts and checks its envelope, strips the envelope keys and the
- * MRTR retry fields from what the handler sees.
+ * Decodes a 2026-07-28 request: lifts and checks its envelope into the request scope (with
+ * `principal`, who the authorization layer says sent it), strips the envelope keys and the MRTR
+ * retry fields from what the handler sees. `checked`: the caller has already checked the envelope's
+ * shape and version (the HTTP front does, before its header rules), so they are not checked again.
  *
  * @throws {McpError} `-32022` for a version the server does not speak, `-32602` for a missing or
  *   malformed envelope key.
@@ -177,20 +197,25 @@ function liftEnvelope(meta: unknown): EnvelopeScope {
  * params; // { name: 'echo' }
  * ```
  */
-export function decodeModernRequest(raw: Record<string, unknown> | undefined): DecodedModernRequest {
-  const scope = liftEnvelope(raw?._meta);
+export function decodeModernRequest(
+  raw: Record<string, unknown> | undefined,
+  principal?: AuthInfo,
+  checked = false,
+): DecodedModernRequest {
+  const meta = raw?._meta;
+  if (!checked) checkEnvelope(meta);
+  const scope = scopeOf(meta as Record<string, unknown>, principal);
   const source = raw!;
   const params: Record<string, unknown> = {};
   for (const key of Object.keys(source)) {
     if (key !== '_meta' && key !== 'inputResponses' && key !== 'requestState') params[key] = source[key];
   }
-  const meta = source._meta as Record<string, unknown>;
   // Most envelopes carry only the lifted keys: then there is no `_meta` left to hand on.
   let rest: Record<string, unknown> | undefined;
-  for (const key of Object.keys(meta)) {
+  for (const key of Object.keys(meta as Record<string, unknown>)) {
     if (isLifted(key)) continue;
     rest ??= {};
-    rest[key] = meta[key];
+    rest[key] = (meta as Record<string, unknown>)[key];
   }
   if (rest) params._meta = rest;
   return { params, scope, inputResponses: source.inputResponses, requestState: source.requestState };
@@ -231,8 +256,9 @@ export const DEFAULT_CACHE_HINTS = Object.freeze({ ttlMs: 0, cacheScope: 'privat
 
 /**
  * Encodes a result, built in the 2025-11-25 shape, for a 2026-07-28 client: `resultType`
- * (`"complete"` unless the handler set one, e.g. `"input_required"`), `serverInfo` in `_meta`,
- * and default caching hints on the cacheable methods.
+ * (`"complete"` unless the handler set one, e.g. `"input_required"`), `serverInfo` in `_meta`
+ * (unless it is `undefined`: a server configured not to send it), and default caching hints on
+ * the cacheable methods.
  *
  * @example
  * ```ts
@@ -243,7 +269,7 @@ export const DEFAULT_CACHE_HINTS = Object.freeze({ ttlMs: 0, cacheScope: 'privat
 export function encodeModernResult(
   method: string,
   result: Record<string, unknown>,
-  serverInfo: Implementation,
+  serverInfo: Implementation | undefined,
 ): Record<string, unknown> {
   // Copied key by key: a spread followed by new members is a slow path in V8 (see copyOwn).
   const out = copyOwn(result);
@@ -253,6 +279,8 @@ export function encodeModernResult(
     if (out.cacheScope !== 'public' && out.cacheScope !== 'private')
       out.cacheScope = DEFAULT_CACHE_HINTS.cacheScope;
   }
+  // A server configured not to name itself (`serverInfoInResults: false`) leaves `_meta` as it is.
+  if (serverInfo === undefined) return out;
   const meta = isRecord(out._meta) ? copyOwn(out._meta) : {};
   meta[ENVELOPE.serverInfo] = serverInfo;
   out._meta = meta;

@@ -62,6 +62,9 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse, parsedBod
 const RAW_HTTP_HANDLER = Symbol.for('mcpkit.rawHttpHandler');
 const PARSED = Symbol('mcpkit.parsedBody');
 type NodeRequestWithBody = IncomingMessage & { body?: unknown; [PARSED]?: true };
+/** The view of the request a response answers, so one shared `close` listener serves every request. */
+const VIEW = Symbol('mcpkit.requestView');
+type ViewedResponse = ServerResponse & { [VIEW]?: NodeRequestView };
 
 /**
  * Adapts a web-standard handler to a `node:http` listener, usable directly with
@@ -208,7 +211,6 @@ async function writeReply(
  * the stream, and a signal that fires when the client leaves before the response is complete.
  */
 class NodeRequestView implements RawHttpRequest, AbortSignalLike {
-  private headerMap: Map<string, string> | undefined;
   private fullUrl: string | undefined;
   private request: Request | undefined;
   private controller: AbortController | undefined;
@@ -221,7 +223,9 @@ class NodeRequestView implements RawHttpRequest, AbortSignalLike {
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
   ) {
-    res.once('close', this.onClose);
+    // No closure per request: the listener is shared and finds this view on the response.
+    (res as ViewedResponse)[VIEW] = this;
+    res.on('close', closeView);
   }
 
   get method(): string {
@@ -241,9 +245,17 @@ class NodeRequestView implements RawHttpRequest, AbortSignalLike {
     return this.isAborted;
   }
 
+  /**
+   * Node has parsed `req.headers` already (its server reads them for every request), so most names
+   * are one lookup there: Node joins a repeated header with `", "` as `Headers.get` does. The
+   * names Node keeps only the first of (Host, Content-Type, Authorization, ...) or joins otherwise
+   * (Cookie) are read from `rawHeaders`, so a repeated one is still seen as such.
+   */
   header(name: string): string | null {
-    this.headerMap ??= joinedHeaders(this.req.rawHeaders);
-    return this.headerMap.get(name) ?? null;
+    const value = this.req.headers[name];
+    if (value === undefined) return null;
+    if (typeof value === 'string' && !READ_RAW.has(name)) return value;
+    return rawHeader(this.req.rawHeaders, name);
   }
 
   addEventListener(_type: 'abort', listener: () => void): void {
@@ -289,8 +301,8 @@ class NodeRequestView implements RawHttpRequest, AbortSignalLike {
     return this.request;
   }
 
-  // 'close' also fires after a normal end; only an unfinished response means the client left.
-  private readonly onClose = (): void => {
+  /** The response closed. 'close' also fires after a normal end; only an unfinished response means the client left. */
+  closed(): void {
     if (this.res.writableFinished || this.isAborted) return;
     this.isAborted = true;
     const first = this.listener;
@@ -300,21 +312,36 @@ class NodeRequestView implements RawHttpRequest, AbortSignalLike {
     first?.();
     if (more) for (const listener of more) listener();
     this.controller?.abort();
-  };
+  }
 }
 
-/** Header values by lower-case name, repeats joined with `", "` (HTTP/2 pseudo-headers left out). */
-function joinedHeaders(raw: readonly string[]): Map<string, string> {
-  const map = new Map<string, string>();
+/** The `close` listener of every response served through a {@link NodeRequestView} (`this` is the response). */
+function closeView(this: ViewedResponse): void {
+  this[VIEW]?.closed();
+}
+
+/**
+ * The headers whose repeats Node's `req.headers` does not join with `", "` (it keeps the first, or
+ * joins Cookie with `"; "`, or makes Set-Cookie an array): read from `rawHeaders` instead. The
+ * list is Node's (`matchKnownFields` in `_http_incoming.js`); `tests/http-node-raw.test.ts` holds
+ * every name of it, and some that Node joins, to `Headers.get`.
+ */
+const READ_RAW: ReadonlySet<string> = new Set(
+  'age authorization content-length content-type cookie etag expires from host if-modified-since if-unmodified-since last-modified location max-forwards proxy-authorization referer retry-after server set-cookie user-agent'.split(
+    ' ',
+  ),
+);
+
+/** One header by lower-case name from `rawHeaders`, repeats joined with `", "` (as `Headers.get`); null when absent. */
+function rawHeader(raw: readonly string[], name: string): string | null {
+  let joined: string | null = null;
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.charCodeAt(0) === 58 /* ':' */) continue;
-    const key = name.toLowerCase();
+    const field = raw[i]!;
+    if (field.length !== name.length || (field !== name && field.toLowerCase() !== name)) continue;
     const value = raw[i + 1]!;
-    const previous = map.get(key);
-    map.set(key, previous === undefined ? value : `${previous}, ${value}`);
+    joined = joined === null ? value : `${joined}, ${value}`;
   }
-  return map;
+  return joined;
 }
 
 /** A body a framework (express.json() and the like) already consumed and parsed. */

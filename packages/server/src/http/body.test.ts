@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accepts, isJsonContentType, readJsonBody } from './body.js';
+import { accepts, acceptsJsonAndSse, isJsonContentType, readJsonBody } from './body.js';
 import type { RawHttpRequest } from './rawHttp.js';
 import { webRequestView } from './requestView.js';
 
@@ -72,6 +72,27 @@ describe('media types', () => {
     expect(accepts('text/*', 'application/json')).toBe(false);
     expect(accepts('application/jsonx', 'application/json')).toBe(false);
     expect(accepts(null, 'application/json')).toBe(false);
+  });
+
+  it('needs both JSON and SSE for a POST, and answers a remembered header as the first time', () => {
+    const both = 'application/json, text/event-stream';
+    const long = `${'x-type/x;q=0.1, '.repeat(20)}application/json`;
+    // Each header twice in a row (the second answer comes from the remembered one), alternating.
+    for (const [header, expected] of [
+      [both, true],
+      [both, true],
+      ['application/json', false],
+      ['application/json', false],
+      [both, true],
+      ['*/*', true],
+      ['text/event-stream', false],
+      [long, false],
+      [long, false],
+      [`${long}, text/*`, true],
+      [null, false],
+    ] as const) {
+      expect(acceptsJsonAndSse(header), String(header)).toBe(expected);
+    }
   });
 
   it('recognizes application/json with parameters only', () => {

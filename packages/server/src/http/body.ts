@@ -78,6 +78,34 @@ export function accepts(header: string | null, type: string): boolean {
   return false;
 }
 
+/** The last `Accept` header {@link acceptsJsonAndSse} parsed, and its answer. */
+let lastAccept: string | undefined;
+let lastAcceptsBoth = false;
+/** Longer headers are parsed every time rather than kept. */
+const MAX_REMEMBERED_ACCEPT = 256;
+
+/**
+ * True when an `Accept` header admits both `application/json` and `text/event-stream`, as a
+ * Streamable HTTP POST must. A client sends the same header on every POST, so the last one is
+ * remembered and not split again (a pure function of the text: nothing per server or per client).
+ *
+ * @example
+ * ```ts
+ * acceptsJsonAndSse('application/json, text/event-stream'); // true
+ * acceptsJsonAndSse('application/json'); // false
+ * ```
+ */
+export function acceptsJsonAndSse(header: string | null): boolean {
+  if (header === null) return false;
+  if (header === lastAccept) return lastAcceptsBoth;
+  const both = accepts(header, 'application/json') && accepts(header, 'text/event-stream');
+  if (header.length <= MAX_REMEMBERED_ACCEPT) {
+    lastAccept = header;
+    lastAcceptsBoth = both;
+  }
+  return both;
+}
+
 /** True for `application/json`, with or without parameters such as `charset`. */
 export function isJsonContentType(header: string | null): boolean {
   return header !== null && mediaType(header) === 'application/json';

@@ -31,6 +31,7 @@ import type { Server } from '../server.js';
 import type { ServerSession, SessionConnectOptions } from '../session.js';
 import { type ModernPost, modernStatus } from './classify.js';
 import { type ExchangeOptions, type HttpRuntime, HttpSessionTransport } from './delivery/transport.js';
+import type { RawHttpRequest } from './rawHttp.js';
 import { jsonReply, type Reply } from './responses.js';
 
 type Params = Record<string, unknown> | undefined;
@@ -54,6 +55,22 @@ export const MODERN_CONNECT: SessionConnectOptions = Object.freeze({
 });
 
 /**
+ * How a 2026-07-28 exchange answers: JSON whenever the result is the first message, so an error
+ * the revision gives a status (a missing client capability: 400) gets it; anything sent before
+ * the result still opens SSE.
+ *
+ * @example
+ * ```ts
+ * declare const transport: HttpSessionTransport;
+ * declare const request: RawHttpRequest;
+ * const reply = transport.openExchange([1], modernExchange(request));
+ * ```
+ */
+export function modernExchange(request: RawHttpRequest): ExchangeOptions {
+  return { preferJson: true, opensSession: false, request, statusOf: modernStatus };
+}
+
+/**
  * One 2026-07-28 POST answered on the direct path. Made by the Streamable HTTP endpoint; not
  * meant to be used by applications.
  *
@@ -61,10 +78,10 @@ export const MODERN_CONNECT: SessionConnectOptions = Object.freeze({
  * ```ts
  * declare const runtime: HttpRuntime;
  * declare const server: Server;
- * declare const exchange: ExchangeOptions;
+ * declare const request: RawHttpRequest;
  * declare const post: ModernPost;
  * declare const extra: MessageExtra;
- * const reply = await new DirectModernRequest(runtime, server, exchange, post, extra).serve();
+ * const reply = await new DirectModernRequest(runtime, server, request, post, extra).serve();
  * ```
  */
 // Not `implements IncomingRequestOwner` (core does not export it): passing `this` checks it.
@@ -83,7 +100,8 @@ export class DirectModernRequest implements SessionOpener {
   constructor(
     private readonly runtime: HttpRuntime,
     private readonly server: Server,
-    private readonly exchange: ExchangeOptions,
+    /** The HTTP request, for the exchange a session answers through (made only with the session). */
+    private readonly request: RawHttpRequest,
     post: ModernPost,
     extra: MessageExtra,
   ) {
@@ -94,7 +112,7 @@ export class DirectModernRequest implements SessionOpener {
   serve(): Reply | Promise<Reply> {
     let result: unknown;
     try {
-      result = answerModern(this.server, this, this.incoming);
+      result = answerModern(this.server, this, this.incoming, true); // checkModernPost ran
     } catch (error) {
       return this.answer(this.failure(error));
     }
@@ -180,7 +198,7 @@ export class DirectModernRequest implements SessionOpener {
       return session;
     }
     this.transport = transport;
-    this.response = transport.openExchange([this.incoming.id], this.exchange);
+    this.response = transport.openExchange([this.incoming.id], modernExchange(this.request));
     session.onClose(() => {
       if (!this.incoming.done) this.stop();
     });

@@ -20,14 +20,13 @@ import { codecFor, negotiateProtocolVersion, toError } from '@mcpkit/core/intern
 import type { RequestContext } from '../context.js';
 import type { Server } from '../server.js';
 import type { SessionConnectOptions } from '../session.js';
-import { accepts, readJsonPost } from './body.js';
+import { accepts, acceptsJsonAndSse, readJsonPost } from './body.js';
 import {
   type BodySummary,
   checkModernPost,
   isModernStreamRequest,
   type ModernPost,
   modernPostOf,
-  modernStatus,
   summarize,
 } from './classify.js';
 import { CorsPolicy, withCors } from './cors.js';
@@ -40,7 +39,7 @@ import {
   type McpHttpHandler,
   toFetchHandler,
 } from './fetchHandler.js';
-import { DirectModernRequest, MODERN_CONNECT } from './modernDirect.js';
+import { DirectModernRequest, MODERN_CONNECT, modernExchange } from './modernDirect.js';
 import type { RawHttpRequest } from './rawHttp.js';
 import { HttpMessageExtra } from './requestView.js';
 import { emptyReply, PROTOCOL_VERSION_HEADER, Refuse, Reply, SESSION_HEADER } from './responses.js';
@@ -196,10 +195,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
   private async post(request: RawHttpRequest, extra: HttpRequestExtra | undefined): Promise<Reply> {
     const wait = this.gate ? await this.gate(request, extra) : undefined;
     if (wait !== undefined && wait > 0) return Refuse.tooManyRequests(wait);
-    const accept = request.header('accept');
-    if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream')) {
-      return Refuse.notAcceptable(BOTH_TYPES);
-    }
+    if (!acceptsJsonAndSse(request.header('accept'))) return Refuse.notAcceptable(BOTH_TYPES);
     const body = await readJsonPost(request, this.settings.maxBodyBytes, this.settings.maxJsonDepth);
     if (body instanceof Reply) return body;
     const summary = summarize(body.value);
@@ -288,14 +284,11 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
   ): Promise<Reply> | Reply {
     const refused = checkModernPost(request, post, this.answers, this.toolInputSchema, this.refusedRevision);
     if (refused) return refused;
-    // JSON whenever the result is the first message, so an error the revision gives a status (a
-    // missing client capability: 400) gets it; anything sent before the result still opens SSE.
-    const exchange = { preferJson: true, opensSession: false, request, statusOf: modernStatus };
     // No session, connection or transport up front (made if the handler asks for them), unless an
     // observer watches requests through the connection.
     if (!this.server.options.observer)
-      return new DirectModernRequest(this, this.server, exchange, post, extra).serve();
-    return this.serveOnce(summary, extra, exchange, MODERN_CONNECT);
+      return new DirectModernRequest(this, this.server, request, post, extra).serve();
+    return this.serveOnce(summary, extra, modernExchange(request), MODERN_CONNECT);
   }
 
   /** Made once per handler, not per request: what {@link checkModernPost} asks of the server. */

@@ -5,7 +5,7 @@
  * only carries the bytes. See docs/2026-07-28.md §3, §4 and §6.
  * @module
  */
-import { ErrorCode, type IncomingRequest, McpError, methodExists } from '@mcpkit/core';
+import { ErrorCode, type Implementation, type IncomingRequest, McpError, methodExists } from '@mcpkit/core';
 import {
   decodeModernRequest,
   encodeModernError,
@@ -13,10 +13,11 @@ import {
   isPromiseLike,
 } from '@mcpkit/core/internal';
 import { RequestContext, type SessionOpener } from '../context.js';
-import { envelopeScope } from '../scope.js';
 import type { Server } from '../server.js';
 import type { ServerSession } from '../session.js';
 import { INPUT_ROUND_METHODS, invokeWithInputRounds, ModernCall } from './inputRounds.js';
+
+const DISCOVER = 'server/discover';
 
 /**
  * The error a method that the revision does not have gets: `-32601`, naming the revision, so a
@@ -51,7 +52,9 @@ export function serveModern(session: ServerSession, request: IncomingRequest): u
 
 /**
  * {@link serveModern} for a request that has no session yet: `session` opens one if the handler
- * asks for it (the 2026-07-28 HTTP path).
+ * asks for it (the 2026-07-28 HTTP path). `checked`: the caller has already refused what this
+ * would (the envelope's shape, the revision, a method the revision or the server does not have:
+ * `checkModernPost` of the HTTP front), so nothing is checked twice.
  *
  * @example
  * ```ts
@@ -65,19 +68,18 @@ export function answerModern(
   server: Server,
   session: ServerSession | SessionOpener,
   request: IncomingRequest,
+  checked = false,
 ): unknown {
   const method = request.method;
-  const decoded = decodeModernRequest(request.params);
-  const revision = decoded.scope.revision;
-  const refused = server.refusedRevision(revision);
-  if (refused) throw refused;
-  if (!methodExists(method, 'c2s', revision)) throw notInRevision(method, revision);
-  const scope = envelopeScope(decoded.scope, request.extra?.authInfo);
-  const ctx = new RequestContext(session, request, {
-    scope,
-    inputResponses: decoded.inputResponses,
-    requestState: decoded.requestState,
-  });
+  const decoded = decodeModernRequest(request.params, request.extra?.authInfo, checked);
+  if (!checked) {
+    const revision = decoded.scope.revision;
+    const refused = server.refusedRevision(revision);
+    if (refused) throw refused;
+    if (!methodExists(method, 'c2s', revision)) throw notInRevision(method, revision);
+  }
+  // The decoded request is the context's 2026 part as it is: its scope, the MRTR retry fields.
+  const ctx = new RequestContext(session, request, decoded);
   const params = decoded.params;
   let result: unknown;
   try {
@@ -89,13 +91,18 @@ export function answerModern(
   }
   if (isPromiseLike(result)) {
     return Promise.resolve(result).then(
-      (value) => encodeModernResult(method, asRecord(value), server.info),
+      (value) => encodeModernResult(method, asRecord(value), serverInfoFor(server, method)),
       (error: unknown) => {
         throw encodeModernError(error);
       },
     );
   }
-  return encodeModernResult(method, asRecord(result), server.info);
+  return encodeModernResult(method, asRecord(result), serverInfoFor(server, method));
+}
+
+/** `server/discover` always names the server (a client learns who it talks to there); other results as configured. */
+function serverInfoFor(server: Server, method: string): Implementation | undefined {
+  return method === DISCOVER ? server.info : server.resultServerInfo;
 }
 
 function asRecord(value: unknown): Record<string, unknown> {

@@ -181,6 +181,7 @@ export class DirectModernRequest implements SessionOpener {
     }
     this.transport = transport;
     this.response = transport.openExchange([this.incoming.id], this.exchange);
+    transport.watchUndecided([this.incoming.id]); // the handler that asked for it is still running
     session.onClose(() => {
       if (!this.incoming.done) this.stop();
     });

@@ -188,13 +188,10 @@ export class HttpSessionTransport implements Transport, SessionStateHolder, Stre
   }
 
   /**
-   * Called once the body of a JSON exchange (one of `ids`) was delivered: an answer still
-   * undecided now watches for the client leaving. A JSON answer is the only one with no body to
-   * be cancelled while it is being decided; an initialize in SSE mode opens its stream as soon as
-   * it is answered, and a handshake its client abandoned ends with the handshake timeout. Most
-   * answers are decided during delivery and never touch the signal (reading it makes Deno print
-   * its legacy-abort notice), and this costs no closure or microtask per request: an abort cannot
-   * fire before a later task, so watching now is as early as needed.
+   * After delivering the body of `ids`: a JSON answer still undecided watches for the client
+   * leaving (most are decided during delivery and never read the signal, which makes Deno print
+   * its legacy-abort notice). Called by the caller, not queued per request: no closure, no
+   * microtask, and an abort cannot fire before a later task anyway.
    *
    * @example
    * ```ts

@@ -10,6 +10,7 @@
  *   node bench/http-cpu.mjs                      # both eras, 5 rounds of 50,000 requests each
  *   ERAS=2026 ROUNDS=1 N=200000 node --cpu-prof --cpu-prof-dir=/tmp/prof bench/http-cpu.mjs
  *   WEB=1 node bench/http-cpu.mjs                # through Request/Response instead (Bun, Deno, Workers)
+ *   STATEFUL=1 ERAS=2025 node bench/http-cpu.mjs # 2025 calls on one session (the http-json rows)
  *
  * Prints `<era> <CPU µs per request>` per round, then the medians and their ratio.
  * Uses the built packages (`npm run build`).
@@ -18,6 +19,8 @@
 import { createStreamableHttpHandler, RAW_HTTP_HANDLER } from '@mcpkit/server/http';
 import {
   echoCallRequest,
+  INITIALIZED_NOTIFICATION,
+  initializeRequest,
   MODERN_ECHO_HEADERS,
   modernEchoCallRequest,
   PROBE_TEXT,
@@ -30,6 +33,7 @@ const N = Number(process.env.N ?? 50_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const ERAS = (process.env.ERAS ?? '2025,2026').split(',');
 const WEB = process.env.WEB === '1';
+const STATEFUL = process.env.STATEFUL === '1';
 const BURST = 16;
 const URL_ = 'http://127.0.0.1:3000/mcp';
 
@@ -44,7 +48,7 @@ const SHAPES = {
 
 const encoder = new TextEncoder();
 const handler = createStreamableHttpHandler(createMcpkitEchoServer(), {
-  stateless: true,
+  stateless: !STATEFUL,
   enableJsonResponse: true,
 });
 const raw = handler[RAW_HTTP_HANDLER];
@@ -129,6 +133,18 @@ async function run(era, count) {
   }
 }
 
+/** STATEFUL: one session, opened as a client does, whose id every 2025 call then carries. */
+async function openSession() {
+  const headers = prepared[2025].headers;
+  const opened = await raw(new View(headers, encoder.encode(JSON.stringify(initializeRequest(0)))));
+  const id = opened.headers['mcp-session-id'];
+  if (opened.status !== 200 || !id) throw new Error(`initialize failed: ${opened.status} ${opened.body}`);
+  headers.set('mcp-session-id', id);
+  const initialized = await raw(new View(headers, encoder.encode(JSON.stringify(INITIALIZED_NOTIFICATION))));
+  if (initialized.status !== 202) throw new Error(`notifications/initialized got ${initialized.status}`);
+}
+
+if (STATEFUL) await openSession();
 for (const era of ERAS) await run(era, 20_000); // warm-up: compiled, caches filled
 
 const results = Object.fromEntries(ERAS.map((era) => [era, []]));

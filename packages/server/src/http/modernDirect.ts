@@ -199,6 +199,7 @@ export class DirectModernRequest implements SessionOpener {
     }
     this.transport = transport;
     this.response = transport.openExchange([this.incoming.id], modernExchange(this.request));
+    transport.watchUndecided([this.incoming.id]); // the handler that asked for it is still running
     session.onClose(() => {
       if (!this.incoming.done) this.stop();
     });

@@ -220,7 +220,9 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
       if (!summary.initialize) return Refuse.missingSession();
       return front.open(request, summary, messageExtra, this.exchange(request, true));
     }
-    const transport = await front.find(sessionId, request, extra);
+    // Found in this process's table (no session store): no await, so no extra turn per request.
+    const found = front.find(sessionId, request, extra);
+    const transport = found instanceof Promise ? await found : found;
     if (transport instanceof Reply) return transport;
     if (summary.initialized) transport.handshakeDone = true;
     if (summary.body.batch && !acceptsBatches(transport.protocolVersion)) {
@@ -242,6 +244,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     }
     const response = transport.openExchange(summary.ids, this.exchange(request, false));
     transport.deliver(summary.body, messageExtra);
+    transport.watchUndecided(summary.ids);
     if (summary.cancels) transport.clientCancelled(summary.cancels);
     return response;
   }
@@ -307,6 +310,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     const response = transport.openExchange(summary.ids, exchange);
     transport.session = this.server.connect(transport, connectOptions);
     transport.deliver(summary.body, extra);
+    transport.watchUndecided(summary.ids);
     return response;
   }
 

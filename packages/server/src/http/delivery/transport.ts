@@ -181,17 +181,34 @@ export class HttpSessionTransport implements Transport, SessionStateHolder, Stre
   openExchange(ids: readonly RequestId[], options: ExchangeOptions): Promise<Reply> {
     const exchange = new Exchange(ids, options);
     for (const id of ids) this.exchanges.set(id, exchange);
-    // A JSON answer is the only one with no body to be cancelled while it is being decided. An
-    // initialize in SSE mode opens its stream as soon as it is answered (at once), and a handshake
-    // its client abandoned ends with the handshake timeout. The signal is read only for an answer
-    // still undecided once delivery is done: one answered at once never touches it (reading it
-    // makes Deno print its legacy-abort notice), and an abort cannot fire before a later task.
-    if (options.preferJson) {
-      queueMicrotask(() => {
-        if (!exchange.settled) exchange.watch(() => this.abandon(exchange));
-      });
-    } else if (!options.opensSession) this.streams.open(exchange, undefined);
+    // A JSON answer waits for watchUndecided (after delivery); an SSE one opens its stream now,
+    // except an initialize, whose stream opens as soon as it is answered (at once).
+    if (!options.preferJson && !options.opensSession) this.streams.open(exchange, undefined);
     return exchange.response;
+  }
+
+  /**
+   * After delivering the body of `ids`: a JSON answer still undecided watches for the client
+   * leaving (most are decided during delivery and never read the signal, which makes Deno print
+   * its legacy-abort notice). Called by the caller, not queued per request: no closure, no
+   * microtask, and an abort cannot fire before a later task anyway.
+   *
+   * @example
+   * ```ts
+   * declare const transport: HttpSessionTransport;
+   * declare const body: ClassifiedBody;
+   * const reply = transport.openExchange([1], { preferJson: true, opensSession: false, request: undefined });
+   * transport.deliver(body, {});
+   * transport.watchUndecided([1]);
+   * ```
+   */
+  watchUndecided(ids: readonly RequestId[]): void {
+    for (const id of ids) {
+      const exchange = this.exchanges.get(id);
+      if (exchange === undefined) continue; // answered already
+      if (!exchange.settled && exchange.options.preferJson) exchange.watch(() => this.abandon(exchange));
+      return;
+    }
   }
 
   /** Hands a parsed body (one message or a batch) to the session's connection. */

@@ -116,6 +116,7 @@ export class SessionFront {
     const response = transport.openExchange(summary.ids, exchange);
     transport.session = this.server.connect(transport);
     transport.deliver(summary.body, extra);
+    transport.watchUndecided(summary.ids);
     return this.shared ? this.savedFirst(transport, response) : response;
   }
 

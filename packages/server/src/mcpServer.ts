@@ -2,10 +2,9 @@
  * The high-level server: a facade over the feature modules (`tools/`, `resources/`, `prompts/`,
  * `completion/`, `logging/`), each of which owns its registry and handlers, on the low-level
  * {@link Server}. One `McpServer` is one definition shared by every session; changes at runtime
- * reach every session at once, announced with one debounced `list_changed` per kind.
- *
- * Capabilities follow what is registered (`logging` always); declare a kind registered only after
- * clients connect with the `capabilities` option. See docs/architecture.md for the feature modules.
+ * reach every session at once, announced with one debounced `list_changed` per kind. Capabilities
+ * follow what is registered (`logging` always); declare a kind registered only after clients
+ * connect with the `capabilities` option. See docs/architecture.md for the feature modules.
  * @module
  */
 import {
@@ -131,9 +130,9 @@ export class McpServer extends Server {
   ): RegisteredTool;
   tool(name: string, handler: ToolHandler<EmptyArguments>): RegisteredTool;
   tool(name: string, configOrHandler: ToolConfig | ToolHandler<any>, handler?: ToolHandler<any, any>) {
-    if (typeof configOrHandler === 'function')
-      return this.#features.tools.register(name, {}, configOrHandler);
-    return this.#features.tools.register(name, configOrHandler, handler as ToolHandler<any>);
+    const tools = this.#features.tools;
+    if (typeof configOrHandler === 'function') return tools.register(name, {}, configOrHandler);
+    return tools.register(name, configOrHandler, handler as ToolHandler<any>);
   }
 
   /**

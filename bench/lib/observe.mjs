@@ -19,6 +19,11 @@
  * - `context-only`: the SDK registered and an observer that only runs each handler inside a new
  *   context (`context.with`), no span, no metric: the context switch's share of `otel`.
  * - `otel-nowith`: `otel` without the adapter's `runHandler`: `otel` less the context switch.
+ * - `otel-noals`: `otel` with no context manager registered (the API's no-op one), so no async
+ *   hooks run: `otel` less the AsyncLocalStorage tax on every async resource of node:http.
+ * - `empty`: an observer whose only hook does nothing: what the observed path costs by itself.
+ * - `spin`: an observer that burns `MCPKIT_BENCH_SPIN_US` (default 10) µs of CPU per request and
+ *   allocates nothing: the control for how much a slower server alone costs behind sockets.
  * @module
  */
 import { combineObservers } from '@mcpkit/core';
@@ -28,6 +33,9 @@ const mode = process.env.MCPKIT_BENCH_OBSERVE ?? '';
 /** The observer for the benchmark's server, or `undefined`. */
 export async function benchObserver() {
   if (mode === '') return undefined;
+  if (mode === 'empty') return { requestStarted: () => {} };
+  if (mode === 'otel-noals') return await otelObserver(false);
+  if (mode === 'spin') return spinObserver(Number(process.env.MCPKIT_BENCH_SPIN_US ?? 10));
   if (mode === 'otel-nosdk') return (await import('@mcpkit/otel')).createOtelObserver();
   if (mode === 'sdk-only') return void (await registerOtelSdk());
   if (mode === 'sdk-active') return void (await activateContextManager());
@@ -35,7 +43,7 @@ export async function benchObserver() {
   if (mode === 'otel-nowith') return withoutRunHandler(await otelObserver());
   if (!['otel', 'prometheus', 'both'].includes(mode)) {
     throw new Error(
-      `MCPKIT_BENCH_OBSERVE must be otel, otel-nosdk, otel-nowith, sdk-only, sdk-active, context-only, prometheus or both, got "${mode}"`,
+      `MCPKIT_BENCH_OBSERVE must be otel, otel-nosdk, otel-nowith, otel-noals, empty, spin, sdk-only, sdk-active, context-only, prometheus or both, got "${mode}"`,
     );
   }
   const otel = mode === 'prometheus' ? undefined : await otelObserver();
@@ -44,8 +52,8 @@ export async function benchObserver() {
   return combineObservers(otel, prometheus?.observer);
 }
 
-async function otelObserver() {
-  await registerOtelSdk();
+async function otelObserver(asyncContext = true) {
+  await registerOtelSdk(asyncContext);
   const { createOtelObserver } = await import('@mcpkit/otel');
   return createOtelObserver();
 }
@@ -58,6 +66,16 @@ function withoutRunHandler(otel) {
     notificationStarted: (notification) => otel.notificationStarted(notification),
     notificationFinished: (notification, ms) => otel.notificationFinished(notification, ms),
     sessionClosed: (session, ms) => otel.sessionClosed(session, ms),
+  };
+}
+
+/** `spin`: burns `us` of CPU in `requestStarted`, touching no memory (clock reads only). */
+function spinObserver(us) {
+  return {
+    requestStarted: () => {
+      const end = performance.now() + us / 1000;
+      while (performance.now() < end);
+    },
   };
 }
 
@@ -80,7 +98,7 @@ async function activateContextManager() {
  * Registers the OpenTelemetry SDK globally as an application would, exporting to exporters that
  * drop everything (see the module comment). Shared with bench/otel-floor.mjs.
  */
-export async function registerOtelSdk() {
+export async function registerOtelSdk(asyncContext = true) {
   const { context, propagation, trace, metrics } = await import('@opentelemetry/api');
   const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
   const { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator, ExportResultCode } =
@@ -95,7 +113,8 @@ export async function registerOtelSdk() {
     forceFlush: async () => {},
     selectAggregationTemporality: () => AggregationTemporality.CUMULATIVE,
   };
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  // Without a context manager the API's no-op one stays: no async hooks run (`otel-noals`).
+  if (asyncContext) context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(
     new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
   );

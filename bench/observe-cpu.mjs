@@ -1,0 +1,93 @@
+/**
+ * Server CPU per request of the http-json row (2025 session, JSON answers, autocannon) for one
+ * observer mode, read from /proc (user + system of the server process only), with an optional
+ * strace syscall count or CPU profile of the server. Built for issue 15: it separates what an
+ * observer costs in process (bench/http-cpu.mjs) from what it costs behind node:http sockets.
+ * Linux only; uses the built packages (`npm run build`). Run modes interleaved, take medians.
+ *
+ *   MODE=otel AMOUNT=20000 node bench/observe-cpu.mjs      # MODE: see bench/lib/observe.mjs ('' = off)
+ *   MODE=otel STRACE=1 node bench/observe-cpu.mjs          # syscall counts in /tmp/strace-otel.txt
+ *   MODE=otel PROF=/tmp/prof node bench/observe-cpu.mjs    # a .cpuprofile of the server
+ *
+ * Prints one JSON line: mode, req/s, requests, server CPU µs per request (process, main thread).
+ * @module
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { echoCallRequest, PROBE_TEXT } from './lib/echo.mjs';
+import { openSession } from './lib/mcp-http.mjs';
+
+const mode = process.env.MODE ?? '';
+const amount = Number(process.env.AMOUNT ?? 20_000);
+const connections = Number(process.env.CONN ?? 50);
+const strace = process.env.STRACE === '1';
+const here = (file) => fileURLToPath(new URL(file, import.meta.url));
+const env = { ...process.env, BENCH_HTTP_MODE: 'json', BENCH_PORT: '0', MCPKIT_BENCH_OBSERVE: mode };
+// The agent exits on SIGTERM so that a CPU profile gets written.
+const profile = process.env.PROF
+  ? ['--import', here('./lib/agent.mjs'), '--cpu-prof', `--cpu-prof-dir=${process.env.PROF}`]
+  : [];
+if (profile.length > 0) env.BENCH_EXIT_ON_SIGTERM = '1';
+const node = [process.execPath, ...profile, here('./servers/mcpkit-http.mjs')];
+const traced = [
+  '-f',
+  '-c',
+  '-o',
+  `/tmp/strace-${mode || 'off'}.txt`,
+  '-e',
+  'trace=writev,write,read,epoll_pwait',
+];
+// Its own process group, so that stopping it also stops the server under strace.
+const child = strace
+  ? spawn('strace', [...traced, ...node], { env, stdio: ['ignore', 'pipe', 'inherit'], detached: true })
+  : spawn(node[0], node.slice(1), { env, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+const port = await new Promise((resolve) => {
+  let text = '';
+  child.stdout.on('data', (chunk) => {
+    text += chunk;
+    const match = /READY (\d+)/.exec(text);
+    if (match) resolve(Number(match[1]));
+  });
+});
+const url = `http://127.0.0.1:${port}/mcp`;
+const { headers } = await openSession(url);
+const [head, tail] = JSON.stringify(echoCallRequest('[<id>]', PROBE_TEXT)).split('"[<id>]"');
+let nextId = 0;
+const setupRequest = (request) => ({ ...request, body: `${head}${++nextId}${tail}` });
+const options = { url, method: 'POST', headers, connections, requests: [{ setupRequest }] };
+await autocannon({ ...options, amount: Math.min(5_000, amount) }); // warm-up
+
+/**
+ * CPU µs of the server so far (utime + stime, in 10 ms ticks): the whole process, and its main
+ * thread alone (the rest is V8's GC helpers and libuv's pool); undefined under strace.
+ */
+function serverCpuUs(file = `/proc/${child.pid}/stat`) {
+  if (strace) return undefined;
+  const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+const mainThread = `/proc/${child.pid}/task/${child.pid}/stat`;
+const before = serverCpuUs();
+const mainBefore = serverCpuUs(mainThread);
+const result = await autocannon({ ...options, amount });
+const after = serverCpuUs();
+const mainAfter = serverCpuUs(mainThread);
+const failures = result.non2xx + result.errors + result.timeouts;
+const perRequest = (from, to) =>
+  from === undefined ? null : Number(((to - from) / result.requests.total).toFixed(1));
+const cpu = perRequest(before, after);
+const mainCpu = perRequest(mainBefore, mainAfter);
+console.log(
+  JSON.stringify({
+    mode: mode || 'off',
+    rps: Math.round(result.requests.average),
+    requests: result.requests.total,
+    failures,
+    serverCpuUsPerRequest: cpu,
+    mainThreadCpuUsPerRequest: mainCpu,
+  }),
+);
+process.kill(-child.pid, 'SIGTERM');
+await new Promise((resolve) => child.on('exit', resolve));

@@ -9,14 +9,14 @@
  *    since step 1 fails to open) and `O_NONBLOCK` (a FIFO cannot block the read);
  * 3. `fstat` the descriptor: it must be a regular file;
  * 4. where the descriptor really points must be inside: on Linux, the kernel's own answer
- *    (`readlink /proc/self/fd/N`); elsewhere, `realpath` again, `stat` it, and `realpath` once
- *    more: the same path, inside, with the device and inode of the open descriptor. A directory
+ *    (`readlink /proc/self/fd/N`); elsewhere, `realpath` again, then twice `stat` it and `realpath`
+ *    once more: the same path, inside, with the device and inode of the open descriptor. A directory
  *    swapped for a symlink between 1 and 2 lands the open outside, and then the read is refused.
  *
  * What remains (documented in docs/folder-resources.md): a hard link or a bind mount inside the
  * folder is, for the file system, inside; a file moved out after step 4 is still read once; and
- * without `/proc`, an attacker who can rename directories inside the folder and wins two races
- * in a row (between the `realpath`s and the `stat` of step 4) could pass the check.
+ * without `/proc`, an attacker who can rename directories inside the folder and wins four races
+ * in a row (between the `realpath`s and the `stat`s of step 4, done twice) could pass the check.
  * @module
  */
 import { constants } from 'node:fs';
@@ -126,9 +126,14 @@ async function stillThere(
   if (where !== undefined) return isInside(rootReal, where);
   const before = await realpath(real);
   if (!isInside(rootReal, before)) return false;
-  const seen = await stat(before, { bigint: true });
-  const after = await realpath(real);
-  return after === before && seen.dev === opened.dev && seen.ino === opened.ino;
+  // Twice: each `stat` must show the opened inode and each `realpath` the same inside path, so a
+  // renamer must win four races in a row instead of two (see the module comment).
+  for (let round = 0; round < 2; round++) {
+    const seen = await stat(before, { bigint: true });
+    if (seen.dev !== opened.dev || seen.ino !== opened.ino) return false;
+    if ((await realpath(real)) !== before) return false;
+  }
+  return true;
 }
 
 /**

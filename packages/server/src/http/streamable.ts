@@ -242,9 +242,12 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
       if (summary.cancels) transport.clientCancelled(summary.cancels);
       return emptyReply(202);
     }
-    const response = transport.openExchange(summary.ids, this.exchange(request, false));
-    transport.deliver(summary.body, messageExtra);
-    transport.watchUndecided(summary.ids);
+    const response = transport.handlePost(
+      summary.ids,
+      this.exchange(request, false),
+      summary.body,
+      messageExtra,
+    );
     if (summary.cancels) transport.clientCancelled(summary.cancels);
     return response;
   }
@@ -307,11 +310,8 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     connectOptions: SessionConnectOptions | undefined,
   ): Promise<Reply> {
     const transport = new HttpSessionTransport(this, undefined, true);
-    const response = transport.openExchange(summary.ids, exchange);
     transport.session = this.server.connect(transport, connectOptions);
-    transport.deliver(summary.body, extra);
-    transport.watchUndecided(summary.ids);
-    return response;
+    return transport.handlePost(summary.ids, exchange, summary.body, extra);
   }
 
   // ---------------------------------------------------------------- GET and DELETE

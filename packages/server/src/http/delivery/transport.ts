@@ -57,8 +57,8 @@ const STATELESS_REQUEST =
  * @example
  * ```ts
  * const transport = new HttpSessionTransport(runtime, undefined, true); // one stateless request
- * const reply = transport.openExchange([1], { preferJson: true, opensSession: false, request: undefined });
  * transport.session = server.connect(transport);
+ * const reply = transport.handlePost([1], { preferJson: true, opensSession: false, request: undefined }, body, extra);
  * ```
  */
 export class HttpSessionTransport implements Transport, SessionStateHolder, StreamHost {
@@ -175,10 +175,40 @@ export class HttpSessionTransport implements Transport, SessionStateHolder, Stre
   }
 
   /**
-   * Starts answering a POST that carries the requests `ids`. Register before delivering: a
-   * handler may answer synchronously. The promise settles with the HTTP response to return.
+   * Answers a POST that carries the requests `ids`: registers their exchange, hands `body` to the
+   * session's connection, then lets a JSON answer still undecided watch for the client leaving.
+   * The one way in for requests, so no caller can forget the watch. Without `body` the request was
+   * dispatched already (the 2026-07-28 direct path, its handler still running): the exchange and
+   * the watch only. The promise settles with the HTTP response to return.
+   *
+   * @example
+   * ```ts
+   * declare const transport: HttpSessionTransport;
+   * declare const body: ClassifiedBody;
+   * const reply = transport.handlePost([1], { preferJson: true, opensSession: false, request: undefined }, body, {});
+   * ```
    */
-  openExchange(ids: readonly RequestId[], options: ExchangeOptions): Promise<Reply> {
+  handlePost(ids: readonly RequestId[], options: ExchangeOptions): Promise<Reply>;
+  handlePost(
+    ids: readonly RequestId[],
+    options: ExchangeOptions,
+    body: ClassifiedBody,
+    extra: MessageExtra,
+  ): Promise<Reply>;
+  handlePost(
+    ids: readonly RequestId[],
+    options: ExchangeOptions,
+    body?: ClassifiedBody,
+    extra?: MessageExtra,
+  ): Promise<Reply> {
+    const response = this.openExchange(ids, options);
+    if (body !== undefined) this.deliver(body, extra as MessageExtra);
+    this.watchUndecided(ids);
+    return response;
+  }
+
+  /** Registers the exchange of `ids` before delivering: a handler may answer synchronously. */
+  private openExchange(ids: readonly RequestId[], options: ExchangeOptions): Promise<Reply> {
     const exchange = new Exchange(ids, options);
     for (const id of ids) this.exchanges.set(id, exchange);
     // A JSON answer waits for watchUndecided (after delivery); an SSE one opens its stream now,
@@ -188,21 +218,12 @@ export class HttpSessionTransport implements Transport, SessionStateHolder, Stre
   }
 
   /**
-   * After delivering the body of `ids`: a JSON answer still undecided watches for the client
-   * leaving (most are decided during delivery and never read the signal, which makes Deno print
-   * its legacy-abort notice). Called by the caller, not queued per request: no closure, no
-   * microtask, and an abort cannot fire before a later task anyway.
-   *
-   * @example
-   * ```ts
-   * declare const transport: HttpSessionTransport;
-   * declare const body: ClassifiedBody;
-   * const reply = transport.openExchange([1], { preferJson: true, opensSession: false, request: undefined });
-   * transport.deliver(body, {});
-   * transport.watchUndecided([1]);
-   * ```
+   * After delivery: a JSON answer still undecided watches for the client leaving (most are decided
+   * during delivery and never read the signal, which makes Deno print its legacy-abort notice).
+   * Called in line, not queued per request: no closure, no microtask, and an abort cannot fire
+   * before a later task anyway.
    */
-  watchUndecided(ids: readonly RequestId[]): void {
+  private watchUndecided(ids: readonly RequestId[]): void {
     for (const id of ids) {
       const exchange = this.exchanges.get(id);
       if (exchange === undefined) continue; // answered already

@@ -63,7 +63,7 @@ export const MODERN_CONNECT: SessionConnectOptions = Object.freeze({
  * ```ts
  * declare const transport: HttpSessionTransport;
  * declare const request: RawHttpRequest;
- * const reply = transport.openExchange([1], modernExchange(request));
+ * const reply = transport.handlePost([1], modernExchange(request));
  * ```
  */
 export function modernExchange(request: RawHttpRequest): ExchangeOptions {
@@ -198,8 +198,8 @@ export class DirectModernRequest implements SessionOpener {
       return session;
     }
     this.transport = transport;
-    this.response = transport.openExchange([this.incoming.id], modernExchange(this.request));
-    transport.watchUndecided([this.incoming.id]); // the handler that asked for it is still running
+    // Dispatched already, its handler still running: the exchange and the watch, no delivery.
+    this.response = transport.handlePost([this.incoming.id], modernExchange(this.request));
     session.onClose(() => {
       if (!this.incoming.done) this.stop();
     });

@@ -31,7 +31,7 @@ import {
 } from './classify.js';
 import { CorsPolicy, withCors } from './cors.js';
 import type { EventStore } from './delivery/eventStore.js';
-import { type ConnectionRegistry, KEEP_ALIVE } from './delivery/sse.js';
+import type { ConnectionRegistry } from './delivery/sse.js';
 import { type ExchangeOptions, type HttpRuntime, HttpSessionTransport } from './delivery/transport.js';
 import {
   type HttpEndpoint,
@@ -39,6 +39,7 @@ import {
   type McpHttpHandler,
   toFetchHandler,
 } from './fetchHandler.js';
+import { Housekeeping } from './housekeeping.js';
 import { DirectModernRequest, MODERN_CONNECT, modernExchange } from './modernDirect.js';
 import type { RawHttpRequest } from './rawHttp.js';
 import { HttpMessageExtra } from './requestView.js';
@@ -141,7 +142,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
   private readonly settings: StreamableSettings;
   private readonly guard: HostGuard;
   private readonly gate: StreamableHttpHandlerOptions['gate'];
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private readonly housekeeping: Housekeeping;
 
   constructor(
     private readonly server: Server,
@@ -154,6 +155,8 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     this.maxBufferedBytes = settings.maxBufferedBytes;
     this.front = settings.front && new SessionFront(server, this, settings.front);
     this.answered = this.front?.answered;
+    const { tickInterval, keepAliveAfter } = settings;
+    this.housekeeping = new Housekeeping(tickInterval, keepAliveAfter, this.connections, this.front);
     this.gate = options.gate;
     this.guard = createHostGuard(options);
     this.cors = CorsPolicy.create(options.cors, this.guard, settings.allow);
@@ -186,7 +189,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
   }
 
   async close(): Promise<void> {
-    this.stopTimer();
+    this.housekeeping.stop();
     await this.front?.closeAll();
   }
 
@@ -242,9 +245,12 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
       if (summary.cancels) transport.clientCancelled(summary.cancels);
       return emptyReply(202);
     }
-    const response = transport.openExchange(summary.ids, this.exchange(request, false));
-    transport.deliver(summary.body, messageExtra);
-    transport.watchUndecided(summary.ids);
+    const response = transport.handlePost(
+      summary.ids,
+      this.exchange(request, false),
+      summary.body,
+      messageExtra,
+    );
     if (summary.cancels) transport.clientCancelled(summary.cancels);
     return response;
   }
@@ -307,11 +313,8 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     connectOptions: SessionConnectOptions | undefined,
   ): Promise<Reply> {
     const transport = new HttpSessionTransport(this, undefined, true);
-    const response = transport.openExchange(summary.ids, exchange);
     transport.session = this.server.connect(transport, connectOptions);
-    transport.deliver(summary.body, extra);
-    transport.watchUndecided(summary.ids);
-    return response;
+    return transport.handlePost(summary.ids, exchange, summary.body, extra);
   }
 
   // ---------------------------------------------------------------- GET and DELETE
@@ -354,10 +357,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
   // ---------------------------------------------------------------- HttpRuntime
 
   wake(): void {
-    if (this.timer !== undefined || this.settings.tickInterval === Number.POSITIVE_INFINITY) return;
-    this.timer = setInterval(this.tick, this.settings.tickInterval);
-    // Housekeeping alone must not keep a process alive (Node and Bun have unref).
-    (this.timer as { unref?: () => void }).unref?.();
+    this.housekeeping.wake();
   }
 
   report(error: Error): void {
@@ -371,24 +371,6 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
 
   sessionEnded(transport: HttpSessionTransport): void {
     this.front?.ended(transport);
-  }
-
-  /** One timer per handler: keep-alive for idle connections, expiry for idle sessions. */
-  private readonly tick = (): void => {
-    const now = Date.now();
-    const keepAliveAfter = this.settings.keepAliveAfter;
-    if (keepAliveAfter !== Number.POSITIVE_INFINITY) {
-      for (const connection of this.connections) {
-        if (now - connection.lastWrite >= keepAliveAfter) connection.write(KEEP_ALIVE);
-      }
-    }
-    this.front?.sweep(now);
-    if ((this.front?.size ?? 0) === 0 && this.connections.size === 0) this.stopTimer();
-  };
-
-  private stopTimer(): void {
-    if (this.timer !== undefined) clearInterval(this.timer);
-    this.timer = undefined;
   }
 }
 

@@ -7,7 +7,8 @@
  * engine tags every outgoing message with the request it belongs to (`relatedRequestId`; a
  * response carries its own id), and this transport routes it: onto that request's exchange, or
  * onto the standalone stream when it belongs to no request. The streams themselves (ordering,
- * event store, resumption) are {@link SessionStreams}.
+ * event store, resumption) are `SessionStreams` (`streams.ts`); what the transport keeps about
+ * its session (identity, owner, activity, exchanges and streams in flight) is {@link TransportState}.
  * @module
  */
 import {
@@ -21,18 +22,16 @@ import {
   type Transport,
 } from '@mcpkit/core';
 import { type ClassifiedBody, errorResponse, toError } from '@mcpkit/core/internal';
-import type { ServerSession } from '../../session.js';
-import type { ServerSessionState, SessionStateHolder } from '../../sessionState.js';
 import { deliverBody } from '../body.js';
 import { emptyReply, jsonReply, Refuse, type Reply } from '../responses.js';
 import { AnswerRouting } from './answerRouting.js';
-import type { ClusterSupport } from './clusterSeam.js';
 import type { OrphanedStream } from './eventStore.js';
 import { END, Exchange, type ExchangeOptions, type LogicalStream } from './exchange.js';
 import { keepRequest, rerun } from './failover.js';
 import { isRequest, isResponse, responseIdOf, utf8Length } from './outbound.js';
 import { openStandalone, resumeStream } from './standalone.js';
-import { type DeliveryRuntime, SessionStreams, type StreamHost } from './streams.js';
+import type { DeliveryRuntime } from './streams.js';
+import { TransportState } from './transportState.js';
 
 export type { ExchangeOptions } from './exchange.js';
 
@@ -57,128 +56,61 @@ const STATELESS_REQUEST =
  * @example
  * ```ts
  * const transport = new HttpSessionTransport(runtime, undefined, true); // one stateless request
- * const reply = transport.openExchange([1], { preferJson: true, opensSession: false, request: undefined });
  * transport.session = server.connect(transport);
+ * const json = { preferJson: true, opensSession: false, request: undefined };
+ * const reply = transport.handlePost([1], json, body, extra); // open, deliver, watch
  * ```
  */
-export class HttpSessionTransport implements Transport, SessionStateHolder, StreamHost {
+export class HttpSessionTransport extends TransportState<HttpRuntime> implements Transport {
   readonly networkTransport = 'tcp';
-  /** The `ServerSession` serving this transport (set by the handler right after connecting). */
-  session: ServerSession | undefined;
-  /** When the client last sent anything (ms since epoch); idle sessions expire. */
-  lastActivity = Date.now();
-  /** The principal (see `principalOf`) whose token created the session, to bind it to them. */
-  principal: string | undefined;
-  /** When the session began (ms since epoch). */
-  readonly createdAt = Date.now();
-  /** The client sent `notifications/initialized`; until then the session expires early. */
-  handshakeDone = false;
-  /** The key this session counts under in a per-client quota, when one is enforced. */
-  clientKey: string | undefined;
-  /**
-   * Closing ends this process's copy only: the session lives on in a shared session store, so its
-   * events in the shared event store stay for the node that serves it next.
-   */
-  localOnly = false;
   /** Keep {@link routing}: set by the handler when a session store routes answers between nodes. */
   trackRequests = false;
   /** This copy's requests to the client still unanswered (made on the first one, when tracked). */
   private routing: AnswerRouting | undefined;
-  /**
-   * Several nodes serve this session through a shared event store that can be followed: the
-   * standalone stream is one Redis-like stream all of them write, and the node holding the GET
-   * follows it (so a notification sent on any node reaches the client's GET on any node).
-   */
-  clustered = false;
-  /** What only a clustered copy uses (fail-over, the one GET across nodes), brought by the store's code. */
-  cluster: ClusterSupport | undefined;
   private sink: MessageSink | undefined;
-  private version: string | undefined;
-  /** @internal The exchanges in flight, by request id. */
-  readonly exchanges = new Map<RequestId, Exchange>();
-  /** Made on first use: a request answered with JSON on a throwaway session never needs one. */
-  private streamSet: SessionStreams | undefined;
-  private isClosed = false;
-
-  constructor(
-    private readonly runtime: HttpRuntime,
-    readonly sessionId: string | undefined,
-    /** One request, no session: close as soon as it is answered. */
-    readonly stateless: boolean,
-  ) {}
-
-  /** @internal The session's SSE streams. */
-  get streams(): SessionStreams {
-    this.streamSet ??= new SessionStreams(this.runtime, this);
-    return this.streamSet;
-  }
 
   start(sink: MessageSink): void {
     this.sink = sink;
   }
 
-  sessionStatePart(): Pick<ServerSessionState, 'eventIdPrefix' | 'principal'> {
-    const part: { eventIdPrefix?: string; principal?: string } = {};
-    const prefix = this.streamSet?.prefix;
-    if (prefix !== undefined) part.eventIdPrefix = prefix;
-    if (this.principal !== undefined) part.principal = this.principal;
-    return part;
-  }
-
-  /** Fixes the event-id prefix now, so the record saved for other nodes carries it. */
-  ensurePrefix(): void {
-    void this.streams.streamPrefix;
-  }
-
-  restoreSessionState(state: ServerSessionState): void {
-    this.streams.restore(state.eventIdPrefix);
-    if (state.principal !== undefined) this.principal = state.principal;
-  }
-
-  setProtocolVersion(version: string): void {
-    this.version = version;
-  }
-
-  /** The revision negotiated on this session, once `initialize` was answered. */
-  get protocolVersion(): string | undefined {
-    return this.version;
-  }
-
-  get closed(): boolean {
-    return this.isClosed;
-  }
-
-  /**
-   * True while a client is connected: a GET stream is open, or a POST still waits for its answer.
-   * A call whose client left (and could resume but has not) does not count, so a session whose
-   * client vanished still expires, and its handlers are cancelled then rather than run forever.
-   */
-  get busy(): boolean {
-    if (this.streamSet?.standaloneStream?.connection) return true;
-    for (const exchange of this.exchanges.values()) {
-      if (!exchange.stream || exchange.stream.connection) return true;
-    }
-    return false;
-  }
-
-  /** No stream open and nothing in flight: the session can be evicted without cutting anyone off. */
-  get idle(): boolean {
-    const standalone = this.streamSet?.standaloneStream;
-    return this.exchanges.size === 0 && !standalone?.connection && !standalone?.resuming;
-  }
-
   // ---------------------------------------------------------------- inbound (from the handler)
 
-  /** True when a request with this id is still being answered on this session. */
-  hasExchange(id: RequestId): boolean {
-    return this.exchanges.has(id);
+  /**
+   * Answers a POST that carries the requests `ids`: registers their exchange, hands `body` to the
+   * session's connection, then lets a JSON answer still undecided watch for the client leaving.
+   * The one way in for requests, so no caller can forget the watch. Without `body` the request was
+   * dispatched already (the 2026-07-28 direct path, its handler still running): the exchange and
+   * the watch only. The promise settles with the HTTP response to return.
+   *
+   * @example
+   * ```ts
+   * declare const transport: HttpSessionTransport;
+   * declare const body: ClassifiedBody;
+   * const json = { preferJson: true, opensSession: false, request: undefined };
+   * const reply = transport.handlePost([1], json, body, {});
+   * ```
+   */
+  handlePost(ids: readonly RequestId[], options: ExchangeOptions): Promise<Reply>;
+  handlePost(
+    ids: readonly RequestId[],
+    options: ExchangeOptions,
+    body: ClassifiedBody,
+    extra: MessageExtra,
+  ): Promise<Reply>;
+  handlePost(
+    ids: readonly RequestId[],
+    options: ExchangeOptions,
+    body?: ClassifiedBody,
+    extra?: MessageExtra,
+  ): Promise<Reply> {
+    const response = this.openExchange(ids, options);
+    if (body !== undefined) this.deliver(body, extra as MessageExtra);
+    this.watchUndecided(ids);
+    return response;
   }
 
-  /**
-   * Starts answering a POST that carries the requests `ids`. Register before delivering: a
-   * handler may answer synchronously. The promise settles with the HTTP response to return.
-   */
-  openExchange(ids: readonly RequestId[], options: ExchangeOptions): Promise<Reply> {
+  /** Registers the exchange of `ids` before delivering: a handler may answer synchronously. */
+  private openExchange(ids: readonly RequestId[], options: ExchangeOptions): Promise<Reply> {
     const exchange = new Exchange(ids, options);
     for (const id of ids) this.exchanges.set(id, exchange);
     // A JSON answer waits for watchUndecided (after delivery); an SSE one opens its stream now,
@@ -188,21 +120,12 @@ export class HttpSessionTransport implements Transport, SessionStateHolder, Stre
   }
 
   /**
-   * After delivering the body of `ids`: a JSON answer still undecided watches for the client
-   * leaving (most are decided during delivery and never read the signal, which makes Deno print
-   * its legacy-abort notice). Called by the caller, not queued per request: no closure, no
-   * microtask, and an abort cannot fire before a later task anyway.
-   *
-   * @example
-   * ```ts
-   * declare const transport: HttpSessionTransport;
-   * declare const body: ClassifiedBody;
-   * const reply = transport.openExchange([1], { preferJson: true, opensSession: false, request: undefined });
-   * transport.deliver(body, {});
-   * transport.watchUndecided([1]);
-   * ```
+   * After delivery: a JSON answer still undecided watches for the client leaving (most are decided
+   * during delivery and never read the signal, which makes Deno print its legacy-abort notice).
+   * Called in line, not queued per request: no closure, no microtask, and an abort cannot fire
+   * before a later task anyway.
    */
-  watchUndecided(ids: readonly RequestId[]): void {
+  private watchUndecided(ids: readonly RequestId[]): void {
     for (const id of ids) {
       const exchange = this.exchanges.get(id);
       if (exchange === undefined) continue; // answered already
@@ -232,12 +155,6 @@ export class HttpSessionTransport implements Transport, SessionStateHolder, Stre
       this.exchanges.delete(id);
       if (--exchange.remaining <= 0) this.finish(exchange, emptyReply(204));
     }
-  }
-
-  /** This copy holds the session's GET stream for the whole cluster (it delivers broadcasts). */
-  get holdsGet(): boolean {
-    const standalone = this.streamSet?.standaloneStream;
-    return standalone?.held === true && standalone.connection !== undefined;
   }
 
   /** Opens the standalone GET stream. `undefined` when one is already open (the caller answers 409). */
@@ -398,7 +315,7 @@ export class HttpSessionTransport implements Transport, SessionStateHolder, Stre
     this.finish(exchange, Refuse.invalid('the client disconnected'));
   }
 
-  /** A stream lost its connection (the client went away); `StreamHost`, called by the delivery streams. */
+  /** A stream lost its connection (the client went away); called by the delivery streams. */
   streamDisconnected(stream: LogicalStream): void {
     if (this.isClosed || !stream.live || !stream.exchange) return; // the standalone stream waits
     // The client can resume, unless the session is a throwaway one (stateless mode, every

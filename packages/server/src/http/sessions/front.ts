@@ -113,10 +113,8 @@ export class SessionFront {
     if (refused === 'busy') return Refuse.tooManySessions(summary.ids[0]);
     transport.principal = principalOf(extra.authInfo);
     this.shared?.track(transport);
-    const response = transport.openExchange(summary.ids, exchange);
     transport.session = this.server.connect(transport);
-    transport.deliver(summary.body, extra);
-    transport.watchUndecided(summary.ids);
+    const response = transport.handlePost(summary.ids, exchange, summary.body, extra);
     return this.shared ? this.savedFirst(transport, response) : response;
   }
 

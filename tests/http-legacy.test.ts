@@ -200,3 +200,21 @@ describe('legacy HTTP+SSE', () => {
     expect(report.rootsResult).toEqual(text('file:///sdk'));
   });
 });
+
+// Regression: `keepAliveInterval` was not checked, and `Infinity` or `NaN` reached `setInterval`,
+// which turns a delay it cannot honour into 1 ms: a timer spinning a thousand times a second.
+describe('legacy keepAliveInterval is checked like the streamable handler', () => {
+  it.each([Number.POSITIVE_INFINITY, Number.NaN, 0, -5])(
+    'refuses %s with a RangeError naming it',
+    (value) => {
+      expect(() => createLegacySseHandler(makeServer(), { keepAliveInterval: value })).toThrow(
+        /keepAliveInterval must be a positive number of ms or false/,
+      );
+    },
+  );
+
+  it('takes false (off) and a finite interval', () => {
+    expect(() => createLegacySseHandler(makeServer(), { keepAliveInterval: false })).not.toThrow();
+    expect(() => createLegacySseHandler(makeServer(), { keepAliveInterval: 4_000 })).not.toThrow();
+  });
+});

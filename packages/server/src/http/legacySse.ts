@@ -24,7 +24,6 @@ import { CorsPolicy, withCors } from './cors.js';
 import {
   type ConnectionRegistry,
   DEFAULT_KEEP_ALIVE_INTERVAL,
-  KEEP_ALIVE,
   messageEvent,
   SseConnection,
   type SseConnectionOwner,
@@ -35,11 +34,13 @@ import {
   type McpHttpHandler,
   toFetchHandler,
 } from './fetchHandler.js';
+import { Housekeeping } from './housekeeping.js';
 import type { RawHttpRequest } from './rawHttp.js';
 import { HttpMessageExtra } from './requestView.js';
 import { emptyReply, Refuse, Reply, sseReply } from './responses.js';
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
 import { mayUseSession, principalOf } from './sessions/principal.js';
+import { optionalInterval } from './streamableOptions.js';
 
 /** Options of {@link createLegacySseHandler}. */
 export interface LegacySseHandlerOptions extends HostSecurityOptions {
@@ -110,12 +111,11 @@ class LegacySseEndpoint implements HttpEndpoint {
   readonly handle: (request: RawHttpRequest, extra: HttpRequestExtra | undefined) => Promise<Reply>;
   readonly cors: CorsPolicy | undefined;
   private readonly guard: HostGuard;
-  private readonly keepAlive: number;
   private readonly maxBodyBytes: number;
   private readonly maxJsonDepth: number;
   private readonly maxSessions: number;
   private readonly maxBufferedBytes: number;
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private readonly housekeeping: Housekeeping;
 
   get sessionCount(): number {
     return this.sessions.size;
@@ -128,8 +128,13 @@ class LegacySseEndpoint implements HttpEndpoint {
     this.guard = createHostGuard(options);
     this.cors = CorsPolicy.create(options.cors, this.guard, 'GET, POST');
     this.handle = withCors(this.cors, this.guard, (r, e) => this.answer(r, e));
-    this.keepAlive =
-      options.keepAliveInterval === false ? 0 : (options.keepAliveInterval ?? DEFAULT_KEEP_ALIVE_INTERVAL);
+    const keepAlive = optionalInterval(
+      options.keepAliveInterval,
+      DEFAULT_KEEP_ALIVE_INTERVAL,
+      'keepAliveInterval',
+    );
+    // Ticking at half the interval keeps every silence under it (see the streamable handler).
+    this.housekeeping = new Housekeeping(keepAlive / 2, keepAlive / 2, this.connections, undefined);
     this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
     this.maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
     this.maxSessions = options.maxSessions ?? 10_000;
@@ -150,8 +155,7 @@ class LegacySseEndpoint implements HttpEndpoint {
   }
 
   async close(): Promise<void> {
-    if (this.timer !== undefined) clearInterval(this.timer);
-    this.timer = undefined;
+    this.housekeeping.stop();
     await Promise.allSettled([...this.sessions.values()].map((transport) => transport.session?.close()));
   }
 
@@ -164,7 +168,7 @@ class LegacySseEndpoint implements HttpEndpoint {
     const transport = new LegacySseTransport(sessionId, connection, () => this.sessions.delete(sessionId));
     transport.principal = principalOf(extra?.authInfo);
     this.sessions.set(sessionId, transport);
-    this.wake();
+    this.housekeeping.wake();
     const path = this.options.messagesPath ?? new URL(request.url).pathname;
     const separator = path.includes('?') ? '&' : '?';
     connection.write(
@@ -187,22 +191,6 @@ class LegacySseEndpoint implements HttpEndpoint {
     // Batches are for the engine to judge: it knows the negotiated revision.
     transport.deliver(classified, new HttpMessageExtra(extra?.authInfo, request));
     return emptyReply(202);
-  }
-
-  private wake(): void {
-    if (this.timer !== undefined || this.keepAlive <= 0) return;
-    this.timer = setInterval(() => {
-      const now = Date.now();
-      for (const connection of this.connections) {
-        // Ticking at half the interval keeps every silence under it (see the streamable handler).
-        if (now - connection.lastWrite >= this.keepAlive / 2) connection.write(KEEP_ALIVE);
-      }
-      if (this.connections.size === 0 && this.timer !== undefined) {
-        clearInterval(this.timer);
-        this.timer = undefined;
-      }
-    }, this.keepAlive / 2);
-    (this.timer as { unref?: () => void }).unref?.();
   }
 }
 

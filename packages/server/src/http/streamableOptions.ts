@@ -211,7 +211,8 @@ function nonNegative(value: number | undefined, fallback: number, name: string):
   return value;
 }
 
-function optionalInterval(value: number | false | undefined, fallback: number, name: string): number {
+/** A duration option in ms: `false` is `Infinity` (never); anything else must be a positive finite number. */
+export function optionalInterval(value: number | false | undefined, fallback: number, name: string): number {
   if (value === false) return Number.POSITIVE_INFINITY;
   if (value === undefined) return fallback;
   if (!(value > 0) || !Number.isFinite(value))

@@ -3,6 +3,7 @@
  * one ping in flight, however slow the server.
  * @module
  */
+import { timerDelay } from '@mcpkit/core/internal';
 import type { Client } from './client.js';
 
 /**
@@ -36,7 +37,8 @@ export function keepAlive(
   onResult: (alive: boolean, error?: Error) => void,
 ): () => void {
   const intervalMs = options.intervalMs ?? 30_000;
-  if (intervalMs <= 0) return () => {};
+  // Zero, negative, `NaN` or `Infinity`: no keep-alive (a timer would turn `Infinity` into 1 ms).
+  if (!(intervalMs > 0) || intervalMs === Number.POSITIVE_INFINITY) return () => {};
   const timeout = options.timeoutMs ?? 10_000;
   let inFlight = false;
   const timer = setInterval(() => {
@@ -52,7 +54,7 @@ export function keepAlive(
         onResult(false, error instanceof Error ? error : new Error(String(error)));
       },
     );
-  }, intervalMs);
+  }, timerDelay(intervalMs));
   // A keep-alive alone must not keep a Node process running.
   (timer as { unref?: () => void }).unref?.();
   return () => clearInterval(timer);

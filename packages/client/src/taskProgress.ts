@@ -4,12 +4,9 @@
  * @module
  */
 import type { OutgoingRequestOptions, ProgressUpdate, Task } from '@mcpkit/core';
-import { isTask } from '@mcpkit/core/internal';
+import { isTask, timerDelay } from '@mcpkit/core/internal';
 import type { Client } from './client.js';
 import { isTaskTerminal, onTaskStatus } from './taskStatus.js';
-
-/** `setTimeout` cannot wait longer than this (about 24.8 days). */
-const MAX_TIMER_DELAY = 2_147_483_647;
 
 /** The progress watches of each client's tasks, by task id. */
 const progressWatches = new WeakMap<Client, Map<string, ProgressWatch>>();
@@ -89,7 +86,7 @@ export class ProgressWatch {
     if (typeof task.ttl === 'number') {
       // Past its TTL the task may be deleted at any time, so no more progress can come for it.
       // Counted from now rather than from `createdAt`, which is the server's clock.
-      this.expiry = setTimeout(() => this.stop(), Math.min(MAX_TIMER_DELAY, Math.max(0, task.ttl)));
+      this.expiry = setTimeout(() => this.stop(), timerDelay(task.ttl));
       (this.expiry as { unref?: () => void }).unref?.();
     }
   }

@@ -135,4 +135,5 @@ export {
   type TaskRunnerHooks,
 } from './tasks/runner.js';
 export { receiverSettings } from './tasks/settings.js';
+export { MAX_TIMER_DELAY, timerDelay } from './timerDelay.js';
 export { isStandardSchema } from './validation.js';

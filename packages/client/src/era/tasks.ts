@@ -17,7 +17,7 @@ import {
   TASKS_EXTENSION,
   type Task,
 } from '@mcpkit/core';
-import { fromExtensionTask, isRecord } from '@mcpkit/core/internal';
+import { fromExtensionTask, isRecord, timerDelay } from '@mcpkit/core/internal';
 import { type AnswerBound, answerAll } from './inputRequests.js';
 
 /**
@@ -154,7 +154,10 @@ export async function followTask(
       if (task.status === 'input_required') {
         await answerOpen(send, answer, taskId, detailed.inputRequests, answered, pollOptions, bound);
       } else {
-        await pause(Math.max(MIN_POLL_INTERVAL, task.pollInterval ?? DEFAULT_POLL_INTERVAL), signal);
+        await pause(
+          timerDelay(Math.max(MIN_POLL_INTERVAL, task.pollInterval ?? DEFAULT_POLL_INTERVAL)),
+          signal,
+        );
       }
       detailed = asRecord(await send('tasks/get', { taskId }, pollOptions));
     }

@@ -19,6 +19,13 @@ describe('reconnectionDelay', () => {
     expect(reconnectionDelay(options, 5, 60_000)).toBe(60_000);
   });
 
+  // Regression: a hostile `retry: 99999999999` reached setTimeout, which fires such a delay after
+  // 1 ms: the server could make the client reconnect in a tight loop.
+  it('never waits longer than a timer can (a huge retry: is capped, not turned into 1 ms)', () => {
+    expect(reconnectionDelay(options, 0, 99_999_999_999)).toBe(2_147_483_647);
+    expect(reconnectionDelay(options, 3, 5e9)).toBe(2_147_483_647);
+  });
+
   it('grows from the server value on later attempts', () => {
     expect(reconnectionDelay(options, 2, 100)).toBe(225);
   });

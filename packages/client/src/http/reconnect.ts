@@ -2,6 +2,7 @@
  * When to reconnect a dropped SSE stream.
  * @module
  */
+import { timerDelay } from '@mcpkit/core/internal';
 
 /**
  * How a Streamable HTTP client reconnects dropped SSE streams.
@@ -88,5 +89,6 @@ export function reconnectionDelay(
 ): number {
   const base = serverRetry ?? options.initialReconnectionDelay;
   const grown = base * options.reconnectionDelayGrowFactor ** attempt;
-  return Math.min(grown, Math.max(options.maxReconnectionDelay, base));
+  // A server's `retry:` may exceed the maximum (it asked for it), but never what a timer takes.
+  return timerDelay(Math.min(grown, Math.max(options.maxReconnectionDelay, base)));
 }

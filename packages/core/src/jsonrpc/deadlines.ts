@@ -7,9 +7,7 @@
  * later (progress resets them) need no work at all: the sweep simply finds them not yet due.
  * @module
  */
-
-/** `setTimeout` cannot wait longer than this (about 24.8 days); a later deadline re-arms on waking. */
-const MAX_TIMER_DELAY = 2_147_483_647;
+import { timerDelay } from '../timerDelay.js';
 
 /**
  * Runs `sweep(now)` at (or just after) the earliest scheduled time.
@@ -47,7 +45,8 @@ export class DeadlineTimer {
   #arm(deadline: number): void {
     if (this.#handle !== undefined) clearTimeout(this.#handle);
     this.#armedAt = deadline;
-    this.#handle = setTimeout(this.#fire, Math.min(MAX_TIMER_DELAY, Math.max(0, deadline - Date.now())));
+    // A deadline past what a timer takes re-arms when the capped timer fires.
+    this.#handle = setTimeout(this.#fire, timerDelay(deadline - Date.now()));
     // A pending deadline should not keep a process alive on its own (Node and Bun have unref).
     (this.#handle as { unref?: () => void }).unref?.();
   }

@@ -5,6 +5,7 @@
  * @module
  */
 import { TASK_STATUSES, type Task } from '../protocol/types.js';
+import { timerDelay } from '../timerDelay.js';
 import { isTerminalStatus } from './store.js';
 
 /**
@@ -141,7 +142,7 @@ class Wakeup {
       const timer = setTimeout(() => {
         done();
         resolve();
-      }, ms);
+      }, timerDelay(ms));
       this.#wakeCurrent = () => {
         done();
         resolve();

@@ -4,11 +4,9 @@
  * session), starts again when something appears, and never keeps a process alive by itself.
  * @module
  */
+import { timerDelay } from '@mcpkit/core/internal';
 import { type ConnectionRegistry, KEEP_ALIVE } from './delivery/sse.js';
 import type { SessionFront } from './sessions/front.js';
-
-/** The longest delay `setInterval` honours (ms). */
-const MAX_TIMER_DELAY = 2_147_483_647;
 
 /**
  * The housekeeping timer of one handler. Made by the Streamable HTTP handler; not meant to be
@@ -38,9 +36,8 @@ export class Housekeeping {
   /** Makes sure the timer runs: a stream opened or a session began. */
   wake(): void {
     if (this.timer !== undefined || this.interval === Number.POSITIVE_INFINITY) return;
-    // Timers take at most 2^31 - 1 ms; a longer delay fires after 1 ms instead (with a warning),
-    // which would make a keep-alive of weeks tick a thousand times a second.
-    this.timer = setInterval(this.tick, Math.min(this.interval, MAX_TIMER_DELAY));
+    // A keep-alive of weeks must not become a 1 ms tick (see `timerDelay`).
+    this.timer = setInterval(this.tick, timerDelay(this.interval));
     // Housekeeping alone must not keep a process alive (Node and Bun have unref).
     (this.timer as { unref?: () => void }).unref?.();
   }

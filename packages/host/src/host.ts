@@ -252,7 +252,8 @@ export class McpHost {
     args: Record<string, unknown>,
     options: HostCallOptions | undefined,
   ): Promise<CallToolResult> {
-    const original = serverName(this.policyOf(route.server), route.original);
+    // Only the policy's renames matter here: policyOf would copy the policy when the host has roots.
+    const original = serverName(this.options.policy?.[route.server], route.original);
     return this.onServer(route.server, 'tools/call', (client) => callOn(client, original, args, options));
   }
 

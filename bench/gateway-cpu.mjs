@@ -124,5 +124,8 @@ const sum = perCall.reduce((a, b) => a + b, 0);
 console.log(
   `${direct ? 'direct ' : 'gateway'} µs/call upstreams ${before[2].size} client ${perCall[0].toFixed(1)} gateway ${perCall[1].toFixed(1)} upstream ${perCall[2].toFixed(1)} sum ${sum.toFixed(1)} calls/s ${Math.round(rate)}`,
 );
-if (schedLine) console.log(`main threads µs/call: ${schedLine.map((line, i) => `${['client', direct ? 'server' : 'gateway', 'upstream'][i] ?? 'upstream'} ${line}`).join(' | ')}`);
+if (schedLine)
+  console.log(
+    `main threads µs/call: ${schedLine.map((line, i) => `${['client', direct ? 'server' : 'gateway', 'upstream'][i] ?? 'upstream'} ${line}`).join(' | ')}`,
+  );
 await client.close();

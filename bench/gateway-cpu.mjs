@@ -23,7 +23,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { McpClient } from '@mcpkit/client';
 import { StdioClientTransport } from '@mcpkit/node/stdio';
-import { CLIENT_INFO, TOOL_NAME } from './lib/echo.mjs';
+import { CLIENT_INFO, echoCallsInFlight } from './lib/echo.mjs';
 import { processCpuUs } from './lib/procStat.mjs';
 
 const CALLS = Number(process.env.CALLS ?? 40_000);
@@ -61,16 +61,7 @@ function upstreamCpu() {
   return cpu;
 }
 
-async function run(calls) {
-  let next = 0;
-  const worker = async () => {
-    while (next++ < calls) {
-      const result = await client.callTool(TOOL_NAME, { text: 'hello bench' });
-      if (result.isError) throw new Error(JSON.stringify(result));
-    }
-  };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-}
+const run = (calls) => echoCallsInFlight(client, calls, IN_FLIGHT);
 
 /** Main-thread nanoseconds on a CPU and runnable-waiting, or undefined without /proc. */
 function schedOf(pid) {

@@ -16,7 +16,7 @@
 import { McpClient } from '@mcpkit/client';
 import { createInMemoryPair } from '@mcpkit/core';
 import { createGateway } from '@mcpkit/host/gateway';
-import { CLIENT_INFO, TOOL_NAME } from './lib/echo.mjs';
+import { CLIENT_INFO, echoCallsInFlight } from './lib/echo.mjs';
 import { createMcpkitEchoServer } from './servers/mcpkit-echo.mjs';
 
 const CALLS = Number(process.env.CALLS ?? 100_000);
@@ -50,16 +50,7 @@ const gateway = createGateway({
 });
 const clients = { direct: await connected(upstream), gateway: await connected(gateway) };
 
-async function run(client, calls) {
-  let next = 0;
-  const worker = async () => {
-    while (next++ < calls) {
-      const result = await client.callTool(TOOL_NAME, { text: 'hello bench' });
-      if (result.isError) throw new Error(JSON.stringify(result));
-    }
-  };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-}
+const run = (client, calls) => echoCallsInFlight(client, calls, IN_FLIGHT);
 
 /** CPU µs per call of `calls` calls. */
 async function measured(client, calls) {

@@ -383,7 +383,8 @@ describe('cancellation', () => {
     expect(downstream.transport.sent).toEqual([]); // a cancelled request is never answered
   });
 
-  it('cancelledBy: an answered request stops listening, and a stopped source fails the request at once', async () => {
+  /** An upstream connection, and a downstream one holding incoming request 1 unanswered. */
+  function forwarding() {
     const upstream = setup();
     let incoming!: IncomingRequest;
     const downstream = setup({
@@ -393,6 +394,11 @@ describe('cancellation', () => {
       },
     });
     downstream.transport.deliver({ jsonrpc: '2.0', id: 1, method: 'x' });
+    return { upstream, downstream, incoming };
+  }
+
+  it('cancelledBy: an answered request stops listening, and a stopped source fails the request at once', async () => {
+    const { upstream, downstream, incoming } = forwarding();
     const answered = upstream.connection.request('y', {}, { cancelledBy: incoming });
     upstream.transport.deliver({ jsonrpc: '2.0', id: upstream.transport.last().id, result: { ok: true } });
     await expect(answered).resolves.toEqual({ ok: true });
@@ -410,15 +416,7 @@ describe('cancellation', () => {
   });
 
   it('cancelledBy: several requests on one source (the first without an array): each answered one stops listening, the rest are cancelled', async () => {
-    const upstream = setup();
-    let incoming!: IncomingRequest;
-    const downstream = setup({
-      onRequest: (request) => {
-        incoming = request;
-        return new Promise(() => {});
-      },
-    });
-    downstream.transport.deliver({ jsonrpc: '2.0', id: 1, method: 'x' });
+    const { upstream, downstream, incoming } = forwarding();
     const first = upstream.connection.request('a', {}, { cancelledBy: incoming });
     const firstId = upstream.transport.last().id;
     const second = upstream.connection.request('b', {}, { cancelledBy: incoming });

@@ -252,8 +252,7 @@ export class McpHost {
     args: Record<string, unknown>,
     options: HostCallOptions | undefined,
   ): Promise<CallToolResult> {
-    // Only the policy's renames matter here: policyOf would copy the policy when the host has roots.
-    const original = serverName(this.options.policy?.[route.server], route.original);
+    const original = serverName(this.options.policy?.[route.server], route.original); // renames only: no policyOf copy
     return this.onServer(route.server, 'tools/call', (client) => callOn(client, original, args, options));
   }
 

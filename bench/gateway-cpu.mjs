@@ -12,6 +12,9 @@
  *
  * Prints one line of µs per call: client, gateway (0 when direct), upstream, and their sum; and
  * the rate (calls/s, which swings with the machine's load far more than CPU per call does).
+ * SCHED=1 adds a line from each process's main thread (/proc/<pid>/task/<pid>/schedstat), µs per
+ * call: on a CPU (`run`), runnable but waiting for one (`wait`: the machine is short of CPU), and
+ * neither (`idle`: waiting for a peer's message; the wall time per call minus the two).
  * Uses the built packages (`npm run build`). Linux only (reads /proc).
  * @module
  */
@@ -20,7 +23,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { McpClient } from '@mcpkit/client';
 import { StdioClientTransport } from '@mcpkit/node/stdio';
-import { CLIENT_INFO, TOOL_NAME } from './lib/echo.mjs';
+import { CLIENT_INFO, echoCallsInFlight } from './lib/echo.mjs';
 import { processCpuUs } from './lib/procStat.mjs';
 
 const CALLS = Number(process.env.CALLS ?? 40_000);
@@ -58,16 +61,18 @@ function upstreamCpu() {
   return cpu;
 }
 
-async function run(calls) {
-  let next = 0;
-  const worker = async () => {
-    while (next++ < calls) {
-      const result = await client.callTool(TOOL_NAME, { text: 'hello bench' });
-      if (result.isError) throw new Error(JSON.stringify(result));
-    }
-  };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+const run = (calls) => echoCallsInFlight(client, calls, IN_FLIGHT);
+
+/** Main-thread nanoseconds on a CPU and runnable-waiting, or undefined without /proc. */
+function schedOf(pid) {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return { run, wait };
+  } catch {
+    return undefined;
+  }
 }
+const schedPids = () => [process.pid, transport.pid, ...(direct ? [] : childrenOf(transport.pid))];
 
 await run(CALLS / 4); // warm-up: JIT, and the gateway's catalogue
 const gatewayPid = direct ? undefined : transport.pid;
@@ -83,10 +88,18 @@ const perf = process.env.PERF_OUT
     )
   : undefined;
 if (perf) await new Promise((resolve) => setTimeout(resolve, 500));
+const sched = process.env.SCHED ? schedPids().map((pid) => [pid, schedOf(pid)]) : undefined;
 const before = [process.cpuUsage(), processCpuUs(gatewayPid) ?? 0, upstreamCpu()];
 const started = performance.now();
 await run(CALLS);
-const rate = CALLS / ((performance.now() - started) / 1000);
+const wallUs = (performance.now() - started) * 1000;
+const rate = CALLS / (wallUs / 1e6);
+const schedLine = sched?.map(([pid, was]) => {
+  const now = schedOf(pid);
+  if (!was || !now) return 'n/a';
+  const [run, wait] = [now.run - was.run, now.wait - was.wait].map((ns) => ns / 1000 / CALLS);
+  return `run ${run.toFixed(1)} wait ${wait.toFixed(1)} idle ${(wallUs / CALLS - run - wait).toFixed(1)}`;
+});
 const self = process.cpuUsage(before[0]);
 if (perf) {
   perf.kill('SIGINT');
@@ -102,4 +115,8 @@ const sum = perCall.reduce((a, b) => a + b, 0);
 console.log(
   `${direct ? 'direct ' : 'gateway'} µs/call upstreams ${before[2].size} client ${perCall[0].toFixed(1)} gateway ${perCall[1].toFixed(1)} upstream ${perCall[2].toFixed(1)} sum ${sum.toFixed(1)} calls/s ${Math.round(rate)}`,
 );
+if (schedLine)
+  console.log(
+    `main threads µs/call: ${schedLine.map((line, i) => `${['client', direct ? 'server' : 'gateway', 'upstream'][i] ?? 'upstream'} ${line}`).join(' | ')}`,
+  );
 await client.close();

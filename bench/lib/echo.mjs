@@ -118,3 +118,23 @@ export const INITIALIZED_NOTIFICATION = Object.freeze({
   jsonrpc: '2.0',
   method: 'notifications/initialized',
 });
+
+/**
+ * `calls` echo calls through an McpClient, `inFlight` at a time (the CPU-per-call scripts' load);
+ * an `isError` result throws.
+ * @param {{ callTool(name: string, args: object): Promise<{ isError?: boolean }> }} client
+ * @param {number} calls
+ * @param {number} inFlight
+ * @example
+ * await echoCallsInFlight(client, 40_000, 16);
+ */
+export async function echoCallsInFlight(client, calls, inFlight) {
+  let next = 0;
+  const worker = async () => {
+    while (next++ < calls) {
+      const result = await client.callTool(TOOL_NAME, { text: 'hello bench' });
+      if (result.isError) throw new Error(JSON.stringify(result));
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+}

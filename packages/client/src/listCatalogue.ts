@@ -42,12 +42,12 @@ export class ListCatalogue {
 
   /** Every tool, cached. */
   tools(): Promise<Tool[]> {
-    return this.cached('tools', () => this.collectPages<Tool>('tools/list', 'tools'));
+    return this.cached<Tool>('tools', 'tools/list');
   }
 
   /** Every resource, cached. */
   resources(): Promise<Resource[]> {
-    return this.cached('resources', () => this.collectPages<Resource>('resources/list', 'resources'));
+    return this.cached<Resource>('resources', 'resources/list');
   }
 
   /** Every resource template (not cached: the server announces no change of them). */
@@ -59,7 +59,7 @@ export class ListCatalogue {
 
   /** Every prompt, cached. */
   prompts(): Promise<Prompt[]> {
-    return this.cached('prompts', () => this.collectPages<Prompt>('prompts/list', 'prompts'));
+    return this.cached<Prompt>('prompts', 'prompts/list');
   }
 
   /** True when a list of `kind` is held or being loaded. */
@@ -77,10 +77,15 @@ export class ListCatalogue {
     this.caches.clear();
   }
 
-  private cached<T>(kind: ListKind, load: () => Promise<Pages<T>>): Promise<T[]> {
+  /**
+   * The cached list of `kind`, or a new load of it. A hit makes nothing (no closure, and no clock
+   * read for a list without a TTL): a host looks its server's tools up on every call.
+   */
+  private cached<T>(kind: 'tools' | 'resources' | 'prompts', method: string): Promise<T[]> {
     const found = this.caches.get(kind);
-    if (found && found.expires > Date.now()) return found.list as Promise<T[]>;
-    const loading = load();
+    if (found && (found.expires === Number.POSITIVE_INFINITY || found.expires > Date.now()))
+      return found.list as Promise<T[]>;
+    const loading = this.collectPages<T>(method, kind);
     const entry: CacheEntry = {
       list: loading.then((pages) => pages.items as unknown[]),
       expires: Number.POSITIVE_INFINITY,

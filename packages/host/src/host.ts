@@ -252,7 +252,7 @@ export class McpHost {
     args: Record<string, unknown>,
     options: HostCallOptions | undefined,
   ): Promise<CallToolResult> {
-    const original = serverName(this.policyOf(route.server), route.original);
+    const original = serverName(this.options.policy?.[route.server], route.original); // renames only: no policyOf copy
     return this.onServer(route.server, 'tools/call', (client) => callOn(client, original, args, options));
   }
 

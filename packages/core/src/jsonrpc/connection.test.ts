@@ -383,7 +383,8 @@ describe('cancellation', () => {
     expect(downstream.transport.sent).toEqual([]); // a cancelled request is never answered
   });
 
-  it('cancelledBy: an answered request stops listening, and a stopped source fails the request at once', async () => {
+  /** An upstream connection, and a downstream one holding incoming request 1 unanswered. */
+  function forwarding() {
     const upstream = setup();
     let incoming!: IncomingRequest;
     const downstream = setup({
@@ -393,6 +394,11 @@ describe('cancellation', () => {
       },
     });
     downstream.transport.deliver({ jsonrpc: '2.0', id: 1, method: 'x' });
+    return { upstream, downstream, incoming };
+  }
+
+  it('cancelledBy: an answered request stops listening, and a stopped source fails the request at once', async () => {
+    const { upstream, downstream, incoming } = forwarding();
     const answered = upstream.connection.request('y', {}, { cancelledBy: incoming });
     upstream.transport.deliver({ jsonrpc: '2.0', id: upstream.transport.last().id, result: { ok: true } });
     await expect(answered).resolves.toEqual({ ok: true });
@@ -407,6 +413,37 @@ describe('cancellation', () => {
       RequestCancelledError,
     );
     expect(upstream.transport.sent.length).toBe(sentBefore); // never sent
+  });
+
+  it('cancelledBy: several requests on one source (the first without an array): each answered one stops listening, the rest are cancelled', async () => {
+    const { upstream, downstream, incoming } = forwarding();
+    const first = upstream.connection.request('a', {}, { cancelledBy: incoming });
+    const firstId = upstream.transport.last().id;
+    const second = upstream.connection.request('b', {}, { cancelledBy: incoming });
+    const third = upstream.connection.request('c', {}, { cancelledBy: incoming });
+    const thirdId = upstream.transport.last().id;
+    // The first (the slot) is answered; a fourth then takes the slot again.
+    upstream.transport.deliver({ jsonrpc: '2.0', id: firstId, result: { ok: 1 } });
+    await expect(first).resolves.toEqual({ ok: 1 });
+    const fourth = upstream.connection.request('d', {}, { cancelledBy: incoming });
+    upstream.transport.deliver({ jsonrpc: '2.0', id: thirdId, result: { ok: 3 } });
+    await expect(third).resolves.toEqual({ ok: 3 });
+    const sentBefore = upstream.transport.sent.length;
+    downstream.transport.deliver({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 1 },
+    });
+    await expect(second).rejects.toBeInstanceOf(RequestCancelledError);
+    await expect(fourth).rejects.toBeInstanceOf(RequestCancelledError);
+    const cancelled = upstream.transport.sent
+      .slice(sentBefore)
+      .map((message) => message as { method?: string; params?: { requestId?: unknown } })
+      .filter((message) => message.method === 'notifications/cancelled')
+      .map((message) => message.params?.requestId);
+    expect(cancelled).toHaveLength(2); // the two still pending, not the answered ones
+    expect(cancelled).not.toContain(firstId);
+    expect(cancelled).not.toContain(thirdId);
   });
 
   it('signalOf: one signal per source, fired when it is cancelled, aborted at once when it was', async () => {

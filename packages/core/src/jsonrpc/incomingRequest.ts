@@ -141,7 +141,11 @@ export interface BatchCollector {
 export class IncomingRequest implements CancelSource {
   #controller: AbortController | undefined;
   #abortReason: unknown;
-  /** Requests sent on this one's behalf with `cancelledBy` (usually none, or one). */
+  /**
+   * Requests sent on this one's behalf with `cancelledBy`: usually none, or one (a gateway's
+   * forwarded call), which takes the slot without an array; more go to the array.
+   */
+  #cancelListener: ((reason: unknown) => void) | undefined;
   #cancelListeners: Array<(reason: unknown) => void> | undefined;
   #lastProgress = Number.NEGATIVE_INFINITY;
   /** True once the request was cancelled or its connection closed. No response will be sent. */
@@ -190,11 +194,16 @@ export class IncomingRequest implements CancelSource {
    * {@link OutgoingRequestOptions.cancelledBy}). Not called if the request stopped already.
    */
   addCancelListener(listener: (reason: unknown) => void): void {
-    if (this.#cancelListeners) this.#cancelListeners.push(listener);
+    if (this.#cancelListener === undefined) this.#cancelListener = listener;
+    else if (this.#cancelListeners) this.#cancelListeners.push(listener);
     else this.#cancelListeners = [listener];
   }
 
   removeCancelListener(listener: (reason: unknown) => void): void {
+    if (this.#cancelListener === listener) {
+      this.#cancelListener = undefined;
+      return;
+    }
     const listeners = this.#cancelListeners;
     const at = listeners ? listeners.indexOf(listener) : -1;
     if (at < 0) return;
@@ -269,10 +278,12 @@ export class IncomingRequest implements CancelSource {
   }
 
   #stopListeners(reason: unknown): void {
+    const first = this.#cancelListener;
     const listeners = this.#cancelListeners;
-    if (!listeners) return;
+    this.#cancelListener = undefined;
     this.#cancelListeners = undefined;
-    for (const listener of listeners) listener(reason);
+    first?.(reason);
+    if (listeners) for (const listener of listeners) listener(reason);
   }
 }
 

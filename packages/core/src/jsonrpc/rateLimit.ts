@@ -53,8 +53,10 @@ export class IncomingRateLimit {
    * Counts `message` if the peer started it (it has a `method`). Returns how many ms the
    * transport should stop reading, 0 to go on.
    */
-  admit(message: unknown, now = Date.now()): number {
+  admit(message: unknown, at?: number): number {
+    // Checked before the clock is read: most messages a client receives are responses, not counted.
     if (this.perSecond === Number.POSITIVE_INFINITY || !startedByPeer(message)) return 0;
+    const now = at ?? Date.now();
     if (now - this.#windowStart >= WINDOW_MS) {
       this.#windowStart = now;
       this.#count = 0;

@@ -130,9 +130,21 @@ export class Upstream {
     } catch (error) {
       return Promise.reject(this.callFailure(client, method, error));
     }
-    return running.then(undefined, (error: unknown) => {
+    return running.then(undefined, this.failureOf(client, method));
+  }
+
+  /** The last rejection handler made: the per-call path calls one method on one client. */
+  private lastFailure: { client: McpClient; method: string; handler: (error: unknown) => never } | undefined;
+
+  /** What a call of `method` on `client` rejects with (one closure per client and method, not per call). */
+  private failureOf(client: McpClient, method: string): (error: unknown) => never {
+    const last = this.lastFailure;
+    if (last?.client === client && last.method === method) return last.handler;
+    const handler = (error: unknown): never => {
       throw this.callFailure(client, method, error);
-    });
+    };
+    this.lastFailure = { client, method, handler };
+    return handler;
   }
 
   /** `error` as the caller sees it: a server that died meanwhile is said to have crashed. */

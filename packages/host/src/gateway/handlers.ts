@@ -81,11 +81,11 @@ export function installHandlers(server: Server, runtime: GatewayRuntime): void {
   list('resourceTemplates', 'resources/templates/list');
   server.setRequestHandler('tools/call', (params, ctx) => {
     // The per-call path: a 2025 session, a name the catalogue holds, no limits and no task.
-    const route =
-      ctx.modern || runtime.limiter || runtime.tasks?.requested(params, ctx)
-        ? undefined
-        : runtime.stateOf(ctx.session).host.route('tools', params.name);
-    if (route) return routedCall(stateOf(ctx), route.server, params, ctx, undefined) as never;
+    if (!ctx.modern && !runtime.limiter && !runtime.tasks?.requested(params, ctx)) {
+      const state = runtime.stateOf(ctx.session);
+      const route = state.host.route('tools', params.name);
+      if (route) return routedCall(state, route.server, params, ctx, undefined) as never;
+    }
     return on(ctx, (state, caller) => {
       // The same per-call path for a 2026 request, on the host it was given.
       const direct = caller && !runtime.limiter ? state.host.route('tools', params.name) : undefined;
@@ -211,8 +211,12 @@ async function modernTask(
   });
 }
 
-/** A call marked in flight for routing, with `ctx`'s cancellation and progress; a server that is down is a tool error. */
-async function routedCall(
+/**
+ * A call marked in flight for routing, with `ctx`'s cancellation and progress; a server that is
+ * down is a tool error. Not `async`: the per-call path adds one promise here, and no closure when
+ * the router counts nothing (a per-session host).
+ */
+function routedCall(
   state: RoutedHost,
   server: string,
   params: { name: string; arguments?: Record<string, unknown> },
@@ -220,16 +224,33 @@ async function routedCall(
   caller: RoundCaller | undefined,
   options?: HostCallOptions,
 ): Promise<CallToolResult> {
-  const end = state.router.begin(server, caller ?? ctx.session);
+  const router = state.router;
+  const downstream = caller ?? ctx.session;
+  const counted = router.enter(server, downstream);
+  let call: Promise<CallToolResult>;
   try {
-    const call = options ? { ...forwarded(ctx, caller), ...options } : forwarded(ctx, caller);
-    return await state.host.callTool(params.name, params.arguments ?? {}, call);
+    const forward = options ? { ...forwarded(ctx, caller), ...options } : forwarded(ctx, caller);
+    call = state.host.callTool(params.name, params.arguments ?? {}, forward);
   } catch (error) {
-    if (!(error instanceof ServerUnavailableError)) throw error;
-    return { isError: true, content: [{ type: 'text', text: error.message }] };
-  } finally {
-    end();
+    call = Promise.reject(error);
   }
+  if (!counted) return call.then(undefined, unavailable);
+  return call.then(
+    (result) => {
+      router.leave(server, downstream);
+      return result;
+    },
+    (error: unknown) => {
+      router.leave(server, downstream);
+      return unavailable(error);
+    },
+  );
+}
+
+/** A server that is down, as the tool error a model reads; any other failure passes. */
+function unavailable(error: unknown): CallToolResult {
+  if (!(error instanceof ServerUnavailableError)) throw error;
+  return { isError: true, content: [{ type: 'text', text: error.message }] };
 }
 
 /** A gateway task's context as the router's {@link Downstream}: its requests carry the task. */

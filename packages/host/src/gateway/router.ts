@@ -57,7 +57,9 @@ export interface Downstream {
  * ```
  */
 export class CallRouter {
-  private readonly inFlight = new Map<string, Map<Downstream, number>>();
+  private readonly inFlight = new Map<string, ServerCalls>();
+  #lastServer: string | undefined;
+  #lastCalls: ServerCalls | undefined;
   /** Upstream tasks a gateway task follows, by server and upstream task id: who asks for them. */
   private readonly upstreamTasks = new Map<string, Downstream>();
   /** URL-mode elicitations sent on, by server and elicitation id: whose completion it is. */
@@ -72,26 +74,92 @@ export class CallRouter {
 
   /** Marks a call of `session` on `server` as running; returns the function that ends it. */
   begin(server: string, session: Downstream): () => void {
-    if (this.owner) return noop;
-    let sessions = this.inFlight.get(server);
-    if (!sessions) {
-      sessions = new Map();
-      this.inFlight.set(server, sessions);
+    if (!this.enter(server, session)) return noop;
+    return () => this.leave(server, session);
+  }
+
+  /**
+   * {@link begin} without the closure, for the per-call path: a call of `session` on `server` is
+   * running until {@link leave} is called with the same two, once, and only if this returned true
+   * (a router with an owner counts nothing; the owner may change while the call runs).
+   */
+  enter(server: string, session: Downstream): boolean {
+    if (this.owner) return false;
+    const calls = this.callsOn(server);
+    // One session at a time (a shared host with one client, or calls that do not overlap): a
+    // counter, no map operation.
+    if (calls.sessions === undefined && (calls.count === 0 || calls.only === session)) {
+      calls.only = session;
+      calls.count++;
+      return true;
     }
+    let sessions = calls.sessions;
+    if (sessions === undefined) {
+      sessions = calls.count > 0 ? new Map([[calls.only!, calls.count]]) : new Map();
+      calls.sessions = sessions;
+    }
+    calls.only = undefined;
+    calls.count = 0;
     sessions.set(session, (sessions.get(session) ?? 0) + 1);
-    return () => {
-      const left = (sessions.get(session) ?? 1) - 1;
-      if (left > 0) sessions.set(session, left);
-      else sessions.delete(session);
-    };
+    return true;
+  }
+
+  /** Ends a call {@link enter} counted. */
+  leave(server: string, session: Downstream): void {
+    const calls = this.callsOn(server);
+    const sessions = calls.sessions;
+    if (sessions === undefined) {
+      if (calls.only !== session || calls.count === 0) return;
+      if (--calls.count === 0) calls.only = undefined;
+      return;
+    }
+    const left = (sessions.get(session) ?? 1) - 1;
+    if (left > 0) sessions.set(session, left);
+    else sessions.delete(session);
+    // Back to the counter once a single session is left.
+    if (sessions.size <= 1) {
+      const [only] = sessions;
+      calls.sessions = undefined;
+      calls.only = only?.[0];
+      calls.count = only?.[1] ?? 0;
+    }
+  }
+
+  /** How many sessions have calls in flight on `server`. */
+  #sessionCount(server: string): number {
+    const calls = this.inFlight.get(server);
+    if (!calls) return 0;
+    return calls.sessions ? calls.sessions.size : calls.count > 0 ? 1 : 0;
+  }
+
+  /** The sessions with calls in flight on `server`. */
+  #sessions(server: string): Downstream[] {
+    const calls = this.inFlight.get(server);
+    if (!calls) return [];
+    if (calls.sessions) return [...calls.sessions.keys()];
+    return calls.count > 0 ? [calls.only!] : [];
+  }
+
+  /** The calls in flight on `server` (the last server asked for is kept: usually the same one). */
+  private callsOn(server: string): ServerCalls {
+    if (this.#lastCalls !== undefined && this.#lastServer === server) return this.#lastCalls;
+    let calls = this.inFlight.get(server);
+    if (!calls) {
+      calls = { only: undefined, count: 0, sessions: undefined };
+      this.inFlight.set(server, calls);
+    }
+    this.#lastServer = server;
+    this.#lastCalls = calls;
+    return calls;
   }
 
   /** The session `server`'s requests and notifications belong to now, if exactly one. */
   target(server: string): Downstream | undefined {
     if (this.owner) return this.owner.closed ? undefined : this.owner;
-    const sessions = this.inFlight.get(server);
-    if (sessions?.size !== 1) return undefined;
-    return sessions.keys().next().value;
+    const calls = this.inFlight.get(server);
+    if (!calls) return undefined;
+    if (calls.sessions) return calls.sessions.size === 1 ? calls.sessions.keys().next().value : undefined;
+    return calls.count > 0 ? calls.only : undefined;
   }
 
   /**
@@ -103,15 +171,14 @@ export class CallRouter {
   sessionFor(server: string, method: string, capability: (session: Downstream) => boolean): Downstream {
     const session = this.target(server);
     if (!session) {
-      const sessions = this.inFlight.get(server);
+      const running = this.#sessionCount(server);
       // None of them could answer anyway: the spec's error for a missing capability.
-      if (sessions && sessions.size > 1 && ![...sessions.keys()].some(capability)) {
+      if (running > 1 && !this.#sessions(server).some(capability)) {
         throw new McpError(
           ErrorCode.MethodNotFound,
           `The clients behind this gateway do not support "${method}"`,
         );
       }
-      const running = sessions?.size ?? 0;
       throw new McpError(
         ErrorCode.InternalError,
         running === 0
@@ -170,6 +237,16 @@ export class CallRouter {
     this.urlElicitations.delete(key);
     return session?.closed ? undefined : session;
   }
+}
+
+/**
+ * The calls in flight on one upstream: while one session has them (the common case), its count;
+ * from a second session on, a map of counts by session.
+ */
+interface ServerCalls {
+  only: Downstream | undefined;
+  count: number;
+  sessions: Map<Downstream, number> | undefined;
 }
 
 /** URL-mode elicitations a shared gateway remembers at most while waiting for their completion. */

@@ -223,8 +223,8 @@ export function renamedTools(policy: ServerPolicy, tools: Tool[]): Tool[] {
 }
 
 /** The server's own name of a tool the policy renamed (or the name itself). */
-export function serverName(policy: ServerPolicy, name: string): string {
-  if (!policy.tools) return name;
+export function serverName(policy: ServerPolicy | undefined, name: string): string {
+  if (!policy?.tools) return name;
   for (const [original, override] of Object.entries(policy.tools))
     if (override.name === name) return original;
   return name;

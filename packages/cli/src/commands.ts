@@ -1,61 +1,26 @@
 /**
- * The verbs that talk to a server, each given a connected client and returning an exit code.
+ * The verbs that talk to a server, each given a connected client and returning an exit code
+ * (`call` is in `callVerb.ts`; what every verb is given, in `verbContext.ts`).
  * @module
  */
-import { callToolAndWait, type McpClient } from '@mcpkit/client';
-import {
-  type CallToolResult,
-  type CompleteRequestParams,
-  ErrorCode,
-  McpError,
-  type OutgoingRequestOptions,
-  type ProgressUpdate,
-  type Prompt,
-  type ReadResourceResult,
-  TASKS_EXTENSION,
-  type Task,
-  type Tool,
-} from '@mcpkit/core';
-import { formatIssues } from '@mcpkit/core/internal';
-import { defaultValidator } from '@mcpkit/schema';
-import type { ClientAction, ClientSettings, ListKindArg } from './args.js';
-import { closestName } from './args.js';
-import { buildPromptArguments, buildToolArguments, splitPairs } from './arguments.js';
-import { CliError, ExitCode, type ExitCodeValue, usageError } from './errors.js';
+import { type CompleteRequestParams, ErrorCode, McpError, type ReadResourceResult } from '@mcpkit/core';
+import type { ClientAction, ListKindArg } from './args.js';
+import { buildPromptArguments, splitPairs } from './arguments.js';
+import { call } from './callVerb.js';
+import { ExitCode, type ExitCodeValue, usageError } from './errors.js';
 import {
   type Listing,
-  type OutputStream,
   renderCompletion,
   renderInfo,
   renderListing,
   renderPrompt,
   renderResource,
-  renderToolResult,
   type Style,
   writeJson,
 } from './output.js';
+import { expectList, findNamed, requestOptions, type VerbContext } from './verbContext.js';
 
-/** What a verb needs: the client, the options, where to write, and how to report progress. */
-export interface VerbContext {
-  readonly client: McpClient;
-  readonly settings: ClientSettings;
-  /** How the target is named in messages and hints (the URL, or `-- command`). */
-  readonly targetHint: string;
-  readonly stdout: OutputStream;
-  readonly stderr: OutputStream;
-  readonly outStyle: Style;
-  readonly errStyle: Style;
-  /** Aborted by Ctrl-C or the `--timeout` deadline. */
-  readonly signal: AbortSignal;
-  /** Draws the progress bar (a no-op when stderr is not a terminal). */
-  readonly onProgress: (update: ProgressUpdate) => void;
-  /** Removes the progress bar before anything else is written. */
-  readonly clearProgress: () => void;
-  /** Says something on stderr. */
-  readonly notice: (text: string) => void;
-  /** With `--config FILE` and no `--server`: the state of each server of the file. */
-  readonly servers?: () => ReadonlyArray<{ server: string; state: string; lastError?: string }>;
-}
+export type { VerbContext } from './verbContext.js';
 
 /**
  * Runs one verb against a connected client.
@@ -85,17 +50,6 @@ export async function runVerb(
     case 'complete':
       return complete(action, context);
   }
-}
-
-function requestOptions(context: VerbContext, withProgress = false): OutgoingRequestOptions {
-  const options: OutgoingRequestOptions = { signal: context.signal };
-  const timeout = context.settings.timeoutMs;
-  if (timeout !== undefined) {
-    options.timeout = timeout;
-    options.maxTotalTimeout = timeout;
-  }
-  if (withProgress) options.onProgress = context.onProgress;
-  return options;
 }
 
 function info(context: VerbContext): ExitCodeValue {
@@ -170,169 +124,6 @@ function renderServers(
     return `  ${server.padEnd(width)}  ${shown}${lastError ? style.dim(` (${lastError})`) : ''}`;
   });
   return `\n${style.bold('Servers')}\n${lines.join('\n')}\n`;
-}
-
-/** Looks up a tool or prompt by name; an unknown name is a usage error with the closest match. */
-async function findNamed<K extends 'tools' | 'prompts'>(
-  kind: K,
-  name: string,
-  context: VerbContext,
-): Promise<K extends 'tools' ? Tool : Prompt> {
-  if (!context.client.serverCapabilities?.[kind]) {
-    throw usageError(`The server offers no ${kind}`, `See what it offers: mcpkit info ${context.targetHint}`);
-  }
-  const items: ReadonlyArray<Tool | Prompt> =
-    kind === 'tools' ? await context.client.tools() : await context.client.prompts();
-  const item = items.find((candidate) => candidate.name === name);
-  if (item) return item as K extends 'tools' ? Tool : Prompt;
-  throw usageError(
-    `The server has no ${kind.slice(0, -1)} "${name}"`,
-    notFoundHint(
-      name,
-      items.map((candidate) => candidate.name),
-      kind,
-      context,
-    ),
-  );
-}
-
-function notFoundHint(name: string, names: readonly string[], kind: string, context: VerbContext): string {
-  const guess = closestName(name, names);
-  const known =
-    names.length === 0
-      ? `It has no ${kind}.`
-      : `Its ${kind}: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}`;
-  return `${guess ? `Did you mean "${guess}"? ` : ''}${known} (mcpkit list ${kind} ${context.targetHint})`;
-}
-
-async function call(
-  action: Extract<ClientAction, { verb: 'call' }>,
-  context: VerbContext,
-): Promise<ExitCodeValue> {
-  const { client } = context;
-  const { tool, missing } = await toolForCall(action.tool, context);
-  const args = buildToolArguments(tool, action.pairs, action.argsJson);
-  const support = tool.execution?.taskSupport ?? 'forbidden';
-  if (action.task && support === 'forbidden') {
-    throw usageError(
-      `Tool "${tool.name}" cannot run as a task (its execution.taskSupport is "forbidden")`,
-      'Call it without --task',
-    );
-  }
-  let result: CallToolResult;
-  if (action.task || support === 'required') {
-    if (!serverRunsToolTasks(client))
-      throw usageError(
-        `Tool "${tool.name}" wants a task, but the server does not declare task support for tools/call`,
-      );
-    result = await callToolAndWait(client, tool.name, args, {
-      signal: context.signal,
-      onProgress: context.onProgress,
-      onStatus: (task) => reportTask(task, context),
-      ...(context.settings.timeoutMs === undefined ? {} : { resultTimeout: context.settings.timeoutMs }),
-    });
-  } else {
-    result = await client.callTool(tool.name, args, requestOptions(context, true)).catch((error: unknown) => {
-      // An unlisted tool the server does not know either: the listing's error and hint.
-      if (missing && error instanceof McpError && error.code === ErrorCode.InvalidParams) throw missing;
-      throw error;
-    });
-  }
-  context.clearProgress();
-  // Some servers (server-everything) answer an unknown tool with an error result, not an error.
-  if (missing && result.isError === true) throw missing;
-  expectList(result, 'content', 'tools/call');
-  const code = printToolResult(tool.name, result, context);
-  checkStructuredOutput(tool, result);
-  return code;
-}
-
-/** Whether the server runs `tools/call` as tasks: the 2025 capability, or the 2026-07-28 extension. */
-function serverRunsToolTasks(client: McpClient): boolean {
-  const capabilities = client.serverCapabilities;
-  if (client.era === '2026') {
-    const extensions = capabilities?.extensions as Record<string, unknown> | undefined;
-    return extensions?.[TASKS_EXTENSION] !== undefined;
-  }
-  return capabilities?.tasks?.requests?.tools?.call !== undefined;
-}
-
-/**
- * The tool to call: the listed one, or, when the listing does not show it, a stand-in with an open
- * input schema. A server may hide a tool the caller's token lacks the scope for and answer a call
- * to it with `403 insufficient_scope`, which the OAuth step-up recovers from; so the call is still
- * made, and only a server that does not know the tool either gets the listing's error.
- */
-async function toolForCall(name: string, context: VerbContext): Promise<{ tool: Tool; missing?: CliError }> {
-  try {
-    return { tool: await findNamed('tools', name, context) };
-  } catch (error) {
-    if (!(error instanceof CliError) || !context.client.serverCapabilities?.tools) throw error;
-    return { tool: { name, inputSchema: { type: 'object' } }, missing: error };
-  }
-}
-
-/**
- * A tool with an `outputSchema` must return matching `structuredContent`. The result is printed
- * first, so the user sees what the server sent; the mismatch is then a protocol error.
- */
-function checkStructuredOutput(tool: Tool, result: CallToolResult): void {
-  if (!tool.outputSchema || result.isError) return;
-  const problem = structuredOutputProblem(tool.outputSchema, result.structuredContent);
-  if (problem === undefined) return;
-  throw new CliError(
-    ExitCode.Connection,
-    `Protocol error: tool "${tool.name}" declares an outputSchema, but ${problem}`,
-  );
-}
-
-function structuredOutputProblem(schema: object, structured: unknown): string | undefined {
-  if (structured === undefined) return 'it returned no structuredContent';
-  let check: ReturnType<ReturnType<typeof defaultValidator>['compile']>;
-  try {
-    check = defaultValidator().compile(schema as Record<string, unknown>);
-  } catch {
-    // A schema this validator cannot compile (an unknown dialect): nothing to say.
-    return undefined;
-  }
-  const verdict = check(structured);
-  if (verdict.valid) return undefined;
-  const issues = formatIssues(verdict.issues, 'inline');
-  return `its structuredContent does not match it (${issues})`;
-}
-
-/**
- * Checks the one member a verb's output depends on, so a server that breaks the protocol is
- * reported as such (exit 3) rather than crashing the renderer.
- */
-function expectList(result: unknown, member: string, method: string): void {
-  const value = (result as Record<string, unknown> | null)?.[member];
-  if (!Array.isArray(value)) {
-    throw new CliError(
-      ExitCode.Connection,
-      `Protocol error: the server's answer to ${method} has no "${member}" list`,
-      'The server does not follow the MCP specification here; rerun with --verbose to see its answer',
-    );
-  }
-}
-
-function reportTask(task: Task, context: VerbContext): void {
-  context.clearProgress();
-  const message = task.statusMessage ? `: ${task.statusMessage}` : '';
-  context.notice(`Task ${task.taskId} is ${task.status.replace('_', ' ')}${message}`);
-}
-
-function printToolResult(name: string, result: CallToolResult, context: VerbContext): ExitCodeValue {
-  if (context.settings.json) {
-    writeJson(context.stdout, result);
-  } else if (result.isError) {
-    context.stderr.write(
-      `${context.errStyle.red(`Tool "${name}" reported an error:`)}\n${renderToolResult(result, context.errStyle)}`,
-    );
-  } else {
-    context.stdout.write(renderToolResult(result, context.outStyle));
-  }
-  return result.isError ? ExitCode.ToolError : ExitCode.Success;
 }
 
 async function read(uri: string, context: VerbContext): Promise<ExitCodeValue> {

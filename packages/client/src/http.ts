@@ -25,13 +25,8 @@ export {
 } from './http/auto.js';
 export { HttpTransportError } from './http/errors.js';
 export { DEFAULT_RECONNECTION, type ReconnectionOptions } from './http/reconnect.js';
-export {
-  type FetchLike,
-  type HeadersSource,
-  type HttpRequestOptions,
-  RAW_BODY,
-  type RawBody,
-} from './http/requester.js';
+export type { FetchLike, HeadersSource, HttpRequestOptions } from './http/requester.js';
+export { RAW_BODY, type RawBody } from './http/responseBody.js';
 export { SseClientTransport, type SseClientTransportOptions } from './http/sse.js';
 export {
   DEFAULT_MAX_ANSWERS_IN_FLIGHT,

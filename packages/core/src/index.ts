@@ -14,14 +14,11 @@
  */
 
 export { combineObservers } from './combineObservers.js';
-export {
-  CancelledByPeer,
-  Connection,
-  type ConnectionHandler,
-  type ConnectionOptions,
-} from './jsonrpc/connection.js';
+export { Connection } from './jsonrpc/connection.js';
+export type { ConnectionHandler, ConnectionOptions } from './jsonrpc/connectionOptions.js';
 export { DeadlineTimer } from './jsonrpc/deadlines.js';
 export {
+  CancelledByPeer,
   CapabilityError,
   ConnectionClosedError,
   InvalidResponseError,

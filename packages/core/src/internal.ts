@@ -17,7 +17,7 @@
 
 // Names the sibling packages use and users do not: kept off the main entry point so that the
 // public surface (and its generated types) holds only what users call.
-export { DEFAULT_TIMEOUT as DEFAULT_REQUEST_TIMEOUT } from './jsonrpc/connection.js';
+export { DEFAULT_TIMEOUT as DEFAULT_REQUEST_TIMEOUT } from './jsonrpc/connectionOptions.js';
 export { onBehalfOf, progressParamsOf } from './jsonrpc/incomingRequest.js';
 export { exceedsJsonDepth } from './jsonrpc/jsonDepth.js';
 export {

@@ -20,7 +20,7 @@ import type {
   Root,
   Tool,
 } from '@mcpkit/core';
-import { Catalogue, type HostEntry, type Route } from './catalogue/catalogue.js';
+import type { HostEntry, Route } from './catalogue/catalogue.js';
 import { ClientFactory } from './clientFactory.js';
 import type { ServerEntry } from './config.js';
 import { httpConnector } from './connection/connector.js';
@@ -29,7 +29,7 @@ import { ServerUnavailableError } from './errors.js';
 import { Listeners } from './events.js';
 import { HostCatalogue } from './hostCatalogue.js';
 import { LIST_KINDS, type ListChange, type McpHostOptions } from './hostOptions.js';
-import { ConsentMemory } from './policy/consent.js';
+import { catalogueFor, clientFactoryOptions } from './hostSetup.js';
 import { HostRoots } from './policy/roots.js';
 import { serverName } from './policy/tools.js';
 import type { ServerPolicy } from './policy/types.js';
@@ -68,32 +68,13 @@ export class McpHost {
 
   constructor(private readonly options: McpHostOptions) {
     this.hostRoots = new HostRoots(options.roots, (server) => this.options.policy?.[server]?.roots);
-    const prefixes: Record<string, string> = {};
-    for (const [server, policy] of Object.entries(options.policy ?? {}))
-      if (policy.prefix) prefixes[server] = policy.prefix;
-    const catalogue = new Catalogue(
-      {
-        mode: options.naming?.mode ?? 'onCollision',
-        separator: options.naming?.separator ?? '__',
-        prefixes,
-      },
-      options.onNameCollision,
-    );
     this.view = new HostCatalogue({
-      catalogue,
+      catalogue: catalogueFor(options),
       enabled: () => this.enabled(),
       closed: () => this.closed,
       policyOf: (server) => this.policyOf(server),
     });
-    this.clients = new ClientFactory({
-      info: options.info ?? { name: 'mcpkit-host', version: '0.1.0' },
-      hooks: options.hooks ?? {},
-      ...(options.model ? { model: options.model } : {}),
-      models: options.models ?? [],
-      consent: new ConsentMemory(options.consentStore),
-      audit: { emit: options.audit, showArguments: options.auditArguments ?? false },
-      protocolEra: options.protocolEra,
-    });
+    this.clients = new ClientFactory(clientFactoryOptions(options));
     const deps = {
       connector: options.connector ?? httpConnector(),
       restart: restartPolicy(options.restart),

@@ -19,6 +19,6 @@ export {
   type NodeListener,
   type NodeListenerOptions,
   toNodeListener,
-  toRequest,
 } from './http/adapter.js';
+export { toRequest } from './http/nodeRequest.js';
 export { type ServedHandler, type ServeOptions, serve } from './http/serve.js';

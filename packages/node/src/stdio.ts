@@ -17,13 +17,13 @@
  * ```
  * @module
  */
-export {
-  type StderrMode,
-  type StdioClientOptions,
-  StdioClientTransport,
-  type StdioExitStatus,
-  type StdioShutdownTimeouts,
-} from './stdio/client.js';
+export { StdioClientTransport } from './stdio/client.js';
+export type {
+  StderrMode,
+  StdioClientOptions,
+  StdioExitStatus,
+  StdioShutdownTimeouts,
+} from './stdio/clientOptions.js';
 export { DEFAULT_INHERITED_ENV_VARS, getDefaultEnvironment, type InheritEnv } from './stdio/environment.js';
 export { DEFAULT_MAX_MESSAGE_BYTES } from './stdio/lineReader.js';
 export { serializeLine } from './stdio/lineWriter.js';

@@ -5,7 +5,8 @@
 import { DEFAULT_MAX_INCOMING_PER_SECOND } from '@mcpkit/core';
 import { IncomingRateLimit } from '@mcpkit/core/internal';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { DEFAULT_MAX_MESSAGE_SIZE, type ResponseBody, textSource } from './requester.js';
+import { DEFAULT_MAX_MESSAGE_SIZE } from './requester.js';
+import { type ResponseBody, textSource } from './responseBody.js';
 
 /**
  * Paces the SSE streams of one connection: counts the messages the server starts and tells

@@ -7,7 +7,8 @@
 import type { JsonRpcMessage, MessageSink } from '@mcpkit/core';
 import { HttpTransportError } from './errors.js';
 import type { SsePacer } from './eventStream.js';
-import { discardBody, type HttpRequester } from './requester.js';
+import type { HttpRequester } from './requester.js';
+import { discardBody } from './responseBody.js';
 
 /** What a POST accepts: a JSON answer or an SSE stream. */
 export const POST_ACCEPT = 'application/json, text/event-stream';

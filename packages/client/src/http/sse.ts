@@ -8,15 +8,9 @@ import type { EventSourceMessage } from 'eventsource-parser';
 import { HttpTransportError } from './errors.js';
 import { readEventStream, SsePacer } from './eventStream.js';
 import { labelOf } from './messages.js';
-import type { HttpRequestOptions, ResponseBody } from './requester.js';
-import {
-  bodyOf,
-  DEFAULT_MAX_MESSAGE_SIZE,
-  discardBody,
-  HttpRequester,
-  mediaType,
-  readFailure,
-} from './requester.js';
+import type { HttpRequestOptions } from './requester.js';
+import { DEFAULT_MAX_MESSAGE_SIZE, HttpRequester } from './requester.js';
+import { bodyOf, discardBody, mediaType, type ResponseBody, readFailure } from './responseBody.js';
 
 /**
  * Options of {@link SseClientTransport}.

@@ -13,7 +13,7 @@ import { readEventStream } from './eventStream.js';
 import type { HttpLink } from './link.js';
 import { forEachResponse } from './messages.js';
 import { type ResolvedReconnectionOptions, reconnectionDelay } from './reconnect.js';
-import { bodyOf, discardBody, mediaType, type ResponseBody, readFailure } from './requester.js';
+import { bodyOf, discardBody, mediaType, type ResponseBody, readFailure } from './responseBody.js';
 
 /** One logical SSE stream: a POST's answer stream (across its resumptions) or the GET stream. */
 interface SseStream {

@@ -23,16 +23,8 @@ import {
 import { envelopeVersionOf } from './modernHeaders.js';
 import { ModernRequests } from './modernRequests.js';
 import { type ReconnectionOptions, resolveReconnection } from './reconnect.js';
-import {
-  bodyOf,
-  DEFAULT_MAX_MESSAGE_SIZE,
-  discardBody,
-  HttpRequester,
-  type HttpRequestOptions,
-  mediaType,
-  readFailure,
-  readText,
-} from './requester.js';
+import { DEFAULT_MAX_MESSAGE_SIZE, HttpRequester, type HttpRequestOptions } from './requester.js';
+import { bodyOf, discardBody, mediaType, readFailure, readText } from './responseBody.js';
 import { SessionRecovery } from './sessionRecovery.js';
 import { SseStreams } from './sseStreams.js';
 

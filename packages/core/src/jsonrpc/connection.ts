@@ -14,7 +14,7 @@ import { ObservedRequest } from '../observer.js';
 import { isPromiseLike, toError } from '../shared.js';
 import type { MessageExtra, Transport } from '../transport/transport.js';
 import type { ConnectionHandler, ConnectionOptions } from './connectionOptions.js';
-import { McpError } from './errors.js';
+import { CancelledByPeer, McpError } from './errors.js';
 import {
   type BatchCollector,
   IncomingRequest,
@@ -42,12 +42,6 @@ import {
 import { elapsed, observeNotification } from './observing.js';
 import { ConnectionSender } from './outgoing.js';
 import { ConnectionSink } from './sink.js';
-
-export {
-  type ConnectionHandler,
-  type ConnectionOptions,
-  DEFAULT_TIMEOUT,
-} from './connectionOptions.js';
 
 const CANCELLED = 'notifications/cancelled';
 const PROGRESS = 'notifications/progress';
@@ -398,16 +392,4 @@ export class Connection extends ConnectionSender {
       this.report(toError(hookError));
     }
   }
-}
-
-/**
- * The reason a handler's signal fires when the peer sends `notifications/cancelled`.
- *
- * @example
- * ```ts
- * if (ctx.signal.reason instanceof CancelledByPeer) console.error('client cancelled:', ctx.signal.reason.message);
- * ```
- */
-export class CancelledByPeer extends Error {
-  override name = 'CancelledByPeer';
 }

@@ -261,3 +261,15 @@ export class MissingRequiredClientCapabilityError extends McpError {
     super(ErrorCode.MissingRequiredClientCapability, message, { requiredCapabilities });
   }
 }
+
+/**
+ * The reason a handler's signal fires when the peer sends `notifications/cancelled`.
+ *
+ * @example
+ * ```ts
+ * if (ctx.signal.reason instanceof CancelledByPeer) console.error('client cancelled:', ctx.signal.reason.message);
+ * ```
+ */
+export class CancelledByPeer extends Error {
+  override name = 'CancelledByPeer';
+}

@@ -8,8 +8,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { toError } from '@mcpkit/core/internal';
-import type { AbortSignalLike, RawHttpHandler, RawHttpReply, RawHttpRequest } from '@mcpkit/server/http';
-import { drainRequest, pipeStream, readLimited } from './socketFlow.js';
+import type { RawHttpHandler, RawHttpReply } from '@mcpkit/server/http';
+import { adoptParsedBody, toRequest } from './nodeRequest.js';
+import { NodeRequestView } from './requestView.js';
+import { drainRequest, pipeStream } from './socketFlow.js';
 
 /**
  * A web-standard request handler of one argument, such as the one `createStreamableHttpHandler`
@@ -60,11 +62,6 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse, parsedBod
  * does not load `@mcpkit/server` (only its types are imported).
  */
 const RAW_HTTP_HANDLER = Symbol.for('mcpkit.rawHttpHandler');
-const PARSED = Symbol('mcpkit.parsedBody');
-type NodeRequestWithBody = IncomingMessage & { body?: unknown; [PARSED]?: true };
-/** The view of the request a response answers, so one shared `close` listener serves every request. */
-const VIEW = Symbol('mcpkit.requestView');
-type ViewedResponse = ServerResponse & { [VIEW]?: NodeRequestView };
 
 /**
  * Adapts a web-standard handler to a `node:http` listener, usable directly with
@@ -135,13 +132,6 @@ function webEntry<Extra>(
   return (request, req) => handle.call(handler, request, extraOf(req));
 }
 
-/** Records a body a framework parsed, where the readers below look for one (as Express leaves it). */
-function adoptParsedBody(req: IncomingMessage, parsedBody: unknown): void {
-  if (parsedBody === undefined || typeof parsedBody === 'function') return;
-  (req as NodeRequestWithBody).body = parsedBody;
-  (req as NodeRequestWithBody)[PARSED] = true;
-}
-
 async function serveRaw<Extra>(
   handler: RawHttpHandler<Extra>,
   options: NodeListenerOptions<Extra>,
@@ -205,151 +195,6 @@ async function writeReply(
   await pipeStream(body, res, onError);
 }
 
-/**
- * A Node request as the handlers' {@link RawHttpRequest}: headers read from `rawHeaders` (joined
- * like `Headers.get`, so a repeated Host or Origin is seen as such), the body read straight from
- * the stream, and a signal that fires when the client leaves before the response is complete.
- */
-class NodeRequestView implements RawHttpRequest, AbortSignalLike {
-  private fullUrl: string | undefined;
-  private request: Request | undefined;
-  private controller: AbortController | undefined;
-  /** Abort listeners; the handlers register at most one per request, so no array until a second. */
-  private listener: (() => void) | undefined;
-  private moreListeners: Array<() => void> | undefined;
-  private isAborted = false;
-
-  constructor(
-    private readonly req: IncomingMessage,
-    private readonly res: ServerResponse,
-  ) {
-    // No closure per request: the listener is shared and finds this view on the response.
-    (res as ViewedResponse)[VIEW] = this;
-    res.on('close', closeView);
-  }
-
-  get method(): string {
-    return this.req.method ?? 'GET';
-  }
-
-  get url(): string {
-    this.fullUrl ??= nodeRequestUrl(this.req);
-    return this.fullUrl;
-  }
-
-  get signal(): AbortSignalLike {
-    return this;
-  }
-
-  get aborted(): boolean {
-    return this.isAborted;
-  }
-
-  /**
-   * Node has parsed `req.headers` already (its server reads them for every request), so most names
-   * are one lookup there: Node joins a repeated header with `", "` as `Headers.get` does. The
-   * names Node keeps only the first of (Host, Content-Type, Authorization, ...) or joins otherwise
-   * (Cookie) are read from `rawHeaders`, so a repeated one is still seen as such.
-   */
-  header(name: string): string | null {
-    const value = this.req.headers[name];
-    if (value === undefined) return null;
-    if (typeof value === 'string' && !READ_RAW.has(name)) return value;
-    return rawHeader(this.req.rawHeaders, name);
-  }
-
-  addEventListener(_type: 'abort', listener: () => void): void {
-    if (this.listener === undefined) this.listener = listener;
-    else if (this.moreListeners) this.moreListeners.push(listener);
-    else this.moreListeners = [listener];
-  }
-
-  removeEventListener(_type: 'abort', listener: () => void): void {
-    if (this.listener === listener) this.listener = undefined;
-    else if (this.moreListeners)
-      this.moreListeners = this.moreListeners.filter((other) => other !== listener);
-  }
-
-  /** The peer's address as the socket reports it: no header can forge it. */
-  get remoteAddress(): string | undefined {
-    return this.req.socket.remoteAddress;
-  }
-
-  readBody(limit: number): Promise<Uint8Array | 'too-large' | 'aborted'> {
-    const req = this.req as NodeRequestWithBody;
-    if (req.body !== undefined && (req.readableEnded || req[PARSED])) {
-      const bytes = parsedBody(req.body);
-      return Promise.resolve(bytes.byteLength > limit ? 'too-large' : bytes);
-    }
-    const declared = req.headers['content-length'];
-    if (declared !== undefined && Number(declared) > limit) {
-      req.resume(); // discard; the reply closes the connection since the request is incomplete
-      return Promise.resolve('too-large');
-    }
-    return readLimited(req, limit);
-  }
-
-  toRequest(): Request {
-    if (!this.request) {
-      const controller = new AbortController();
-      if (this.isAborted) controller.abort();
-      this.controller = controller;
-      const headers = new Headers();
-      copyHeaders(this.req.rawHeaders, headers);
-      this.request = new Request(this.url, { method: this.method, headers, signal: controller.signal });
-    }
-    return this.request;
-  }
-
-  /** The response closed. 'close' also fires after a normal end; only an unfinished response means the client left. */
-  closed(): void {
-    if (this.res.writableFinished || this.isAborted) return;
-    this.isAborted = true;
-    const first = this.listener;
-    const more = this.moreListeners;
-    this.listener = undefined;
-    this.moreListeners = undefined;
-    first?.();
-    if (more) for (const listener of more) listener();
-    this.controller?.abort();
-  }
-}
-
-/** The `close` listener of every response served through a {@link NodeRequestView} (`this` is the response). */
-function closeView(this: ViewedResponse): void {
-  this[VIEW]?.closed();
-}
-
-/**
- * The headers whose repeats Node's `req.headers` does not join with `", "` (it keeps the first, or
- * joins Cookie with `"; "`, or makes Set-Cookie an array): read from `rawHeaders` instead. The
- * list is Node's (`matchKnownFields` in `_http_incoming.js`); `tests/http-node-raw.test.ts` holds
- * every name of it, and some that Node joins, to `Headers.get`.
- */
-const READ_RAW: ReadonlySet<string> = new Set(
-  'age authorization content-length content-type cookie etag expires from host if-modified-since if-unmodified-since last-modified location max-forwards proxy-authorization referer retry-after server set-cookie user-agent'.split(
-    ' ',
-  ),
-);
-
-/** One header by lower-case name from `rawHeaders`, repeats joined with `", "` (as `Headers.get`); null when absent. */
-function rawHeader(raw: readonly string[], name: string): string | null {
-  let joined: string | null = null;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const field = raw[i]!;
-    if (field.length !== name.length || (field !== name && field.toLowerCase() !== name)) continue;
-    const value = raw[i + 1]!;
-    joined = joined === null ? value : `${joined}, ${value}`;
-  }
-  return joined;
-}
-
-/** A body a framework (express.json() and the like) already consumed and parsed. */
-function parsedBody(parsed: unknown): Uint8Array {
-  if (parsed instanceof Uint8Array) return parsed;
-  return Buffer.from(typeof parsed === 'string' ? parsed : JSON.stringify(parsed), 'utf8');
-}
-
 async function serveOne(
   handler: (request: Request, req: IncomingMessage) => Response | Promise<Response>,
   onError: (error: Error) => void,
@@ -372,129 +217,6 @@ async function serveOne(
   }
   const response = await callHandler(handler, request, req, res, onError);
   if (response) await writeResponse(response, req, res, onError);
-}
-
-/**
- * Builds a web `Request` from a Node request. The body is streamed as it arrives (so a size
- * limit in the handler stops reading early); a body a framework already parsed is used instead.
- * `signal` should abort when the client goes away ({@link toNodeListener} does that).
- *
- * @example
- * ```ts
- * import { createServer } from 'node:http';
- *
- * createServer(async (req, res) => {
- *   const controller = new AbortController();
- *   res.once('close', () => controller.abort());
- *   const request = toRequest(req, controller.signal);
- *   res.end(await request.text());
- * });
- * ```
- */
-export function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
-  const method = req.method ?? 'GET';
-  const headers = new Headers();
-  copyHeaders(req.rawHeaders, headers);
-  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
-  if (method !== 'GET' && method !== 'HEAD') {
-    init.body = bodyOf(req as NodeRequestWithBody);
-    init.duplex = 'half';
-  }
-  try {
-    return new Request(urlOf(req, req.headers.host), init);
-  } catch (error) {
-    // A Host the URL parser rejects (say "localhost:notaport"): keep the header for the handler
-    // to judge, and build the URL on a neutral host.
-    if (req.headers.host === undefined) throw error;
-    return new Request(urlOf(req, undefined), init);
-  }
-}
-
-function copyHeaders(raw: readonly string[], headers: Headers): void {
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.charCodeAt(0) !== 58 /* ':' HTTP/2 pseudo-header */) headers.append(name, raw[i + 1]!);
-  }
-}
-
-/** The absolute URL of a Node request, as {@link toRequest} gives it to the handler. */
-function nodeRequestUrl(req: IncomingMessage): string {
-  const url = urlOf(req, req.headers.host);
-  try {
-    new URL(url);
-    return url;
-  } catch {
-    return urlOf(req, undefined);
-  }
-}
-
-function urlOf(req: IncomingMessage, host: string | undefined): string {
-  const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-  const path = req.url ?? '/';
-  // The Host header is checked by the handler; here it only needs to make a parseable URL.
-  if (host !== undefined && isPlainHost(host))
-    return `${scheme}://${host}${path.startsWith('/') ? path : `/${path}`}`;
-  return `${scheme}://localhost${path.startsWith('/') ? path : `/${path}`}`;
-}
-
-function isPlainHost(host: string): boolean {
-  if (host.length === 0 || host.length > 300) return false;
-  for (let i = 0; i < host.length; i++) {
-    const code = host.charCodeAt(i);
-    // Letters, digits, '-', '.', ':', '[', ']': anything else could change how the URL parses.
-    const ok =
-      (code >= 97 && code <= 122) ||
-      (code >= 65 && code <= 90) ||
-      (code >= 48 && code <= 58) ||
-      code === 45 ||
-      code === 46 ||
-      code === 91 ||
-      code === 93;
-    if (!ok) return false;
-  }
-  return true;
-}
-
-function bodyOf(req: NodeRequestWithBody): BodyInit {
-  const parsed = req.body;
-  if (parsed !== undefined && (req.readableEnded || req[PARSED])) {
-    // A framework consumed the stream already (express.json() and the like).
-    if (typeof parsed === 'string' || parsed instanceof Uint8Array) return parsed as BodyInit;
-    return JSON.stringify(parsed);
-  }
-  return streamOf(req);
-}
-
-/** The request body as a web stream, with backpressure: Node pauses while the reader lags. */
-function streamOf(req: IncomingMessage): ReadableStream<Uint8Array> {
-  let done = false;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      req.on('data', (chunk: Buffer) => {
-        if (done) return;
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        if ((controller.desiredSize ?? 1) <= 0) req.pause();
-      });
-      req.once('end', () => {
-        if (done) return;
-        done = true;
-        controller.close();
-      });
-      req.once('error', (error) => {
-        if (done) return;
-        done = true;
-        controller.error(error);
-      });
-    },
-    pull() {
-      req.resume();
-    },
-    cancel() {
-      // The handler stopped reading (e.g. the body is too large): discard the rest.
-      done = true;
-      req.resume();
-    },
-  });
 }
 
 async function writeResponse(

@@ -4,8 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { PassThrough, type Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
+import type { Readable } from 'node:stream';
 import {
   ConnectionClosedError,
   DEFAULT_MAX_INCOMING_PER_SECOND,
@@ -16,142 +15,19 @@ import {
   type SendOptions,
   type Transport,
 } from '@mcpkit/core';
-import { IncomingRateLimit, toError } from '@mcpkit/core/internal';
-import { buildChildEnvironment, type InheritEnv } from './environment.js';
+import { IncomingRateLimit } from '@mcpkit/core/internal';
+import {
+  DEFAULT_MAX_WRITE_QUEUE_BYTES,
+  type StdioClientOptions,
+  type StdioExitStatus,
+} from './clientOptions.js';
+import { buildChildEnvironment } from './environment.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, jsonLineHandler, type LineHandler, LineReader } from './lineReader.js';
 import { LineWriter, lineBytesOf } from './lineWriter.js';
 import { exitFailure, planSpawn, type StdioServerProcessError, spawnFailure } from './spawn.js';
-
-/**
- * Grace periods of the shutdown sequence, in milliseconds.
- *
- * @example
- * ```ts
- * new StdioClientTransport({ command: 'my-server', shutdownTimeouts: { afterStdinClose: 5000 } });
- * ```
- */
-export interface StdioShutdownTimeouts {
-  /** How long the server may take to exit after its stdin is closed. Default: 2000. */
-  afterStdinClose?: number;
-  /** How long the server may take to exit after `SIGTERM`, before `SIGKILL`. Default: 2000. */
-  afterSigterm?: number;
-}
-
-/**
- * What happens to the server's stderr.
- *
- * @example
- * ```ts
- * const mode: StderrMode = 'inherit'; // the server logs straight to our terminal
- * ```
- */
-export type StderrMode = 'pipe' | 'inherit' | 'ignore';
-
-/**
- * Options of {@link StdioClientTransport}.
- *
- * @example
- * ```ts
- * const options: StdioClientOptions = {
- *   command: 'uvx',
- *   args: ['mcp-server-git', '--repository', '.'],
- *   env: { GITHUB_TOKEN: process.env.GITHUB_TOKEN ?? '' },
- *   stderr: 'pipe',
- *   onStderr: (text) => console.debug(text),
- * };
- * ```
- */
-export interface StdioClientOptions {
-  /** The executable to run. It is not run through a shell. */
-  command: string;
-  args?: readonly string[];
-  /**
-   * Variables set for the server, on top of the inherited ones. `undefined` removes an inherited
-   * variable.
-   */
-  env?: Readonly<Record<string, string | undefined>>;
-  /**
-   * Which of this process's variables the server inherits. Default: only
-   * {@link DEFAULT_INHERITED_ENV_VARS}, so secrets in the parent's environment do not leak.
-   * `true` passes everything, `false` nothing, and a list passes exactly those names (spread
-   * `DEFAULT_INHERITED_ENV_VARS` into it to extend the default).
-   */
-  inheritEnv?: InheritEnv;
-  /** The server's working directory. Default: this process's. */
-  cwd?: string;
-  /**
-   * `'pipe'` (default): the server's stderr is read continuously (so the server never blocks on
-   * it), handed to `onStderr`, readable from {@link StdioClientTransport.stderr}, and its tail is
-   * quoted if the server dies. `'inherit'`: written straight to this process's stderr.
-   * `'ignore'`: discarded.
-   */
-  stderr?: StderrMode;
-  /** Called with each piece of the server's stderr text (`stderr: 'pipe'` only). Never a failure. */
-  onStderr?: (text: string) => void;
-  /**
-   * The largest incoming message, in bytes. A longer line (or bytes that never end in a newline)
-   * closes the connection at once with an error naming this limit, failing every pending
-   * request: the stream cannot be trusted after it. Default: 64 MiB.
-   */
-  maxMessageBytes?: number;
-  /**
-   * Deepest nesting of arrays and objects accepted in one message, checked before parsing; deeper
-   * messages are answered with a `-32700` that names the limit. Default 512.
-   */
-  maxJsonDepth?: number;
-  /**
-   * Requests and notifications the server may send per second; past it, its stdout is not read
-   * until the current 100 ms window ends (backpressure, nothing dropped), reported once through
-   * `onError`. Answers to our requests are not counted. Default
-   * {@link DEFAULT_MAX_INCOMING_PER_SECOND} (2000); `Infinity` turns it off.
-   */
-  maxIncomingPerSecond?: number;
-  /**
-   * The most bytes (UTF-16 characters, strictly) waiting to be written to a server that does
-   * not read its stdin; past it the connection closes with an error naming this limit. Default
-   * {@link DEFAULT_MAX_WRITE_QUEUE_BYTES} (16 MiB).
-   */
-  maxWriteQueueBytes?: number;
-  /**
-   * Batch writes. `true`: the messages written in one tick leave together in one write when it
-   * ends (one wake-up of the server per burst, the way `StdioServerTransport` answers). Right for
-   * a process that forwards bursts, such as a gateway; a client issuing requests one by one gains
-   * nothing, and one that pipelines many calls to a server that also batches may take strict
-   * turns with it. `'after-first'`: the first message of a tick leaves at once, the others
-   * together when it ends (two writes per burst). Default false: every message is written at once.
-   */
-  coalesceWrites?: boolean | 'after-first';
-  shutdownTimeouts?: StdioShutdownTimeouts;
-}
-
-/**
- * How the server process ended.
- *
- * @example
- * ```ts
- * declare const transport: StdioClientTransport;
- * await transport.close();
- * if (transport.exitStatus?.signal === 'SIGKILL') console.warn('the server had to be killed');
- * ```
- */
-export interface StdioExitStatus {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-}
+import { StderrCapture } from './stderrCapture.js';
 
 const DEFAULT_GRACE_MS = 2000;
-
-/**
- * The default bound on what waits to be written to a server that stopped reading its stdin.
- *
- * @example
- * ```ts
- * new StdioClientTransport({ command: 'server', maxWriteQueueBytes: 4 * DEFAULT_MAX_WRITE_QUEUE_BYTES });
- * ```
- */
-export const DEFAULT_MAX_WRITE_QUEUE_BYTES = 16 * 1024 * 1024;
-/** How much stderr text is kept for the error message of a dying server. */
-const STDERR_TAIL_CHARS = 2048;
 /**
  * After the process exits, how long to wait for its pipes to close. A grandchild that inherited
  * them can hold them open forever; we stop waiting and close our ends.
@@ -194,13 +70,11 @@ export class StdioClientTransport implements Transport {
   readonly stderr: Readable | null;
 
   readonly #options: StdioClientOptions;
-  readonly #stderrOut: PassThrough | null;
+  readonly #stderrCapture: StderrCapture | null;
   #child: ChildProcess | undefined;
   #sink: MessageSink | undefined;
   #writer: LineWriter | undefined;
   #reader: LineReader | undefined;
-  #stderrDecoder: StringDecoder | undefined;
-  #stderrTail = '';
   #exit: StdioExitStatus | undefined;
   #startFailure: StdioServerProcessError | undefined;
   #pipeCloseTimer: NodeJS.Timeout | undefined;
@@ -218,8 +92,8 @@ export class StdioClientTransport implements Transport {
 
   constructor(options: StdioClientOptions) {
     this.#options = options;
-    this.#stderrOut = (options.stderr ?? 'pipe') === 'pipe' ? new PassThrough() : null;
-    this.stderr = this.#stderrOut;
+    this.#stderrCapture = (options.stderr ?? 'pipe') === 'pipe' ? new StderrCapture(options.onStderr) : null;
+    this.stderr = this.#stderrCapture?.out ?? null;
     this.#exited = new Promise((resolve) => {
       this.#markExited = resolve;
     });
@@ -404,12 +278,7 @@ export class StdioClientTransport implements Transport {
     child.stdin!.on('error', this.#onStdinError);
     child.stdout!.on('error', this.#onPipeError);
     const stderr = child.stderr;
-    if (stderr) {
-      this.#stderrDecoder = new StringDecoder('utf8');
-      stderr.on('data', this.#onStderrData);
-      stderr.on('error', this.#onPipeError);
-      this.#stderrOut!.on('drain', () => stderr.resume());
-    }
+    if (stderr) this.#stderrCapture!.attach(stderr, this.#sink!, this.#onPipeError);
   }
 
   readonly #onStdoutData = (chunk: Buffer): void => {
@@ -419,29 +288,6 @@ export class StdioClientTransport implements Transport {
   readonly #onStdoutEnd = (): void => {
     this.#reader!.end();
   };
-
-  readonly #onStderrData = (chunk: Buffer): void => {
-    const text = this.#stderrDecoder!.write(chunk);
-    this.#keepStderrTail(text);
-    if (text !== '' && this.#options.onStderr) this.#callStderrHook(text);
-    const out = this.#stderrOut!;
-    // readableFlowing stays null until someone consumes the stream; writing before that would
-    // buffer without bound.
-    if (out.readableFlowing !== null && !out.write(chunk)) this.#child?.stderr?.pause();
-  };
-
-  #callStderrHook(text: string): void {
-    try {
-      this.#options.onStderr!(text);
-    } catch (error) {
-      this.#sink?.error(toError(error));
-    }
-  }
-
-  #keepStderrTail(text: string): void {
-    const joined = this.#stderrTail + text;
-    this.#stderrTail = joined.length > STDERR_TAIL_CHARS ? joined.slice(-STDERR_TAIL_CHARS) : joined;
-  }
 
   readonly #onChildError = (error: Error): void => {
     if (this.#child?.pid === undefined) {
@@ -496,14 +342,12 @@ export class StdioClientTransport implements Transport {
     }
     this.#markExited();
     clearTimeout(this.#pipeCloseTimer);
-    const tail = this.#stderrDecoder?.end() ?? '';
-    if (tail !== '') this.#keepStderrTail(tail);
-    this.#stderrOut?.end();
+    this.#stderrCapture?.end();
     const { code: exitCode, signal: exitSignal } = this.#exit;
     this.#finish(
       this.#closeRequested
         ? undefined
-        : exitFailure(this.#options.command, exitCode, exitSignal, this.#stderrTail),
+        : exitFailure(this.#options.command, exitCode, exitSignal, this.#stderrCapture?.tail ?? ''),
     );
   };
 

@@ -18,11 +18,12 @@
  * @module
  */
 export { StdioClientTransport } from './stdio/client.js';
-export type {
-  StderrMode,
-  StdioClientOptions,
-  StdioExitStatus,
-  StdioShutdownTimeouts,
+export {
+  DEFAULT_MAX_WRITE_QUEUE_BYTES,
+  type StderrMode,
+  type StdioClientOptions,
+  type StdioExitStatus,
+  type StdioShutdownTimeouts,
 } from './stdio/clientOptions.js';
 export { DEFAULT_INHERITED_ENV_VARS, getDefaultEnvironment, type InheritEnv } from './stdio/environment.js';
 export { DEFAULT_MAX_MESSAGE_BYTES } from './stdio/lineReader.js';

@@ -8,8 +8,12 @@
  *   MODE=otel AMOUNT=20000 node bench/observe-cpu.mjs      # MODE: see bench/lib/observe.mjs ('' = off)
  *   MODE=otel STRACE=1 node bench/observe-cpu.mjs          # syscall counts in /tmp/strace-otel.txt
  *   MODE=otel PROF=/tmp/prof node bench/observe-cpu.mjs    # a .cpuprofile of the server
+ *   MODE=otel NODE_FLAGS=--max-semi-space-size=32 node bench/observe-cpu.mjs  # flags for the server
+ *   MODE=otel NODE_BIN=/tmp/node24/bin/node node bench/observe-cpu.mjs        # another Node for it
+ *   MODE=otel GC=1 node bench/observe-cpu.mjs              # the server's GC per request (--trace-gc-nvp)
  *
- * Prints one JSON line: mode, req/s, requests, server CPU µs per request (process, main thread).
+ * Prints one JSON line: mode, req/s, requests, server CPU µs per request (process, main thread,
+ * kernel), and with GC=1 the server's GC per request.
  * @module
  */
 import { spawn } from 'node:child_process';
@@ -30,7 +34,17 @@ const profile = process.env.PROF
   ? ['--import', here('./lib/agent.mjs'), '--cpu-prof', `--cpu-prof-dir=${process.env.PROF}`]
   : [];
 if (profile.length > 0) env.BENCH_EXIT_ON_SIGTERM = '1';
-const node = [process.execPath, ...profile, here('./servers/mcpkit-http.mjs')];
+const gc = process.env.GC === '1';
+const flags = [
+  ...(process.env.NODE_FLAGS ?? '').split(' ').filter(Boolean),
+  ...(gc ? ['--trace-gc-nvp'] : []),
+];
+const node = [
+  process.env.NODE_BIN ?? process.execPath,
+  ...flags,
+  ...profile,
+  here('./servers/mcpkit-http.mjs'),
+];
 const traced = [
   '-f',
   '-c',
@@ -43,8 +57,8 @@ const traced = [
 const child = strace
   ? spawn('strace', [...traced, ...node], { env, stdio: ['ignore', 'pipe', 'inherit'], detached: true })
   : spawn(node[0], node.slice(1), { env, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+let text = ''; // the server's stdout: READY, and its --trace-gc lines
 const port = await new Promise((resolve) => {
-  let text = '';
   child.stdout.on('data', (chunk) => {
     text += chunk;
     const match = /READY (\d+)/.exec(text);
@@ -61,19 +75,24 @@ await autocannon({ ...options, amount: Math.min(5_000, amount) }); // warm-up
 
 /**
  * CPU µs of the server so far (utime + stime, in 10 ms ticks): the whole process, and its main
- * thread alone (the rest is V8's GC helpers and libuv's pool); undefined under strace.
+ * thread alone (the rest is V8's GC helpers and libuv's pool), or the process's system time
+ * alone (`systemOnly`); undefined under strace.
  */
-function serverCpuUs(file = `/proc/${child.pid}/stat`) {
+function serverCpuUs(file = `/proc/${child.pid}/stat`, systemOnly = false) {
   if (strace) return undefined;
   const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  return ((systemOnly ? 0 : Number(fields[11])) + Number(fields[12])) * 10_000;
 }
 const mainThread = `/proc/${child.pid}/task/${child.pid}/stat`;
+const gcFrom = text.length;
+const systemBefore = serverCpuUs(undefined, true);
 const before = serverCpuUs();
 const mainBefore = serverCpuUs(mainThread);
 const result = await autocannon({ ...options, amount });
 const after = serverCpuUs();
+const systemAfter = serverCpuUs(undefined, true);
 const mainAfter = serverCpuUs(mainThread);
+const gcLog = text.slice(gcFrom);
 const failures = result.non2xx + result.errors + result.timeouts;
 const perRequest = (from, to) =>
   from === undefined ? null : Number(((to - from) / result.requests.total).toFixed(1));
@@ -82,12 +101,45 @@ const mainCpu = perRequest(mainBefore, mainAfter);
 console.log(
   JSON.stringify({
     mode: mode || 'off',
+    node: process.env.NODE_BIN ? 'other' : process.version,
+    flags: flags.join(' '),
     rps: Math.round(result.requests.average),
     requests: result.requests.total,
     failures,
     serverCpuUsPerRequest: cpu,
     mainThreadCpuUsPerRequest: mainCpu,
+    // The kernel's share (socket syscalls): an observer makes none, so a rise here is indirect.
+    systemCpuUsPerRequest: perRequest(systemBefore, systemAfter),
+    ...(gc ? gcPerRequest(gcLog, result.requests.total) : {}),
   }),
 );
+/**
+ * The server's GC per request, from --trace-gc-nvp lines (`pause=0.9 ... gc=s ... allocated=N
+ * promoted=N new_space_survived=N ...`): scavenges and mark-compacts per 1,000 requests, pause
+ * µs, and bytes allocated, surviving a scavenge and promoted to the old generation.
+ */
+function gcPerRequest(log, requests) {
+  const sum = { scavenges: 0, markCompacts: 0, pauseMs: 0, allocated: 0, survived: 0, promoted: 0 };
+  for (const line of log.split('\n')) {
+    if (!line.includes(' gc=')) continue;
+    const field = (name) => Number(new RegExp(`\\b${name}=([\\d.]+)`).exec(line)?.[1] ?? 0);
+    if (line.includes(' gc=s ')) sum.scavenges++;
+    else sum.markCompacts++;
+    sum.pauseMs += field('pause');
+    sum.allocated += field('allocated');
+    sum.survived += field('new_space_survived');
+    sum.promoted += field('promoted');
+  }
+  const per = (value, scale) => Number(((value * scale) / requests).toFixed(2));
+  return {
+    scavengesPer1k: per(sum.scavenges, 1000),
+    markCompactsPer1k: per(sum.markCompacts, 1000),
+    gcPauseUsPerRequest: per(sum.pauseMs, 1000),
+    allocatedBytesPerRequest: Math.round(sum.allocated / requests),
+    survivedBytesPerRequest: Math.round(sum.survived / requests),
+    promotedBytesPerRequest: Math.round(sum.promoted / requests),
+  };
+}
+
 process.kill(-child.pid, 'SIGTERM');
 await new Promise((resolve) => child.on('exit', resolve));

@@ -24,9 +24,20 @@
  * - `empty`: an observer whose only hook does nothing: what the observed path costs by itself.
  * - `spin`: an observer that burns `MCPKIT_BENCH_SPIN_US` (default 10) µs of CPU per request and
  *   allocates nothing: the control for how much a slower server alone costs behind sockets.
+ * - `alloc`, `alloc-noretain`: observers that build per request about the objects the SDK builds
+ *   for a span and a histogram record, no SDK at all; `alloc` keeps ended ones until 512 have
+ *   ended (the batch span processor's buffer), `alloc-noretain` keeps none (bench/lib/alloc-observer.mjs).
+ * - `otel-bsp64`: `otel` with a small batch span processor (64 per batch, queue 256, 200 ms).
+ * - `otel-simple`: `otel` with a `SimpleSpanProcessor`: each span handed to the (dropping)
+ *   exporter as it ends, none buffered.
+ * - `otel-traces`: `otel` with only a tracer provider (the histograms stay no-ops).
+ * - `otel-metrics`: `otel` with only a meter provider (no spans, no context switch).
+ * - `otel-ratio10`: `otel` sampling 10% of new traces (`ParentBasedSampler` over a
+ *   `TraceIdRatioBasedSampler(0.1)`); unsampled spans are not recorded.
  * @module
  */
 import { combineObservers } from '@mcpkit/core';
+import { allocObserver } from './alloc-observer.mjs';
 
 const mode = process.env.MCPKIT_BENCH_OBSERVE ?? '';
 
@@ -40,10 +51,12 @@ export async function benchObserver() {
   if (mode === 'sdk-only') return void (await registerOtelSdk());
   if (mode === 'sdk-active') return void (await activateContextManager());
   if (mode === 'context-only') return await contextOnlyObserver();
+  if (mode === 'alloc' || mode === 'alloc-noretain') return allocObserver(mode === 'alloc');
+  if (mode in SDK_VARIANTS) return await otelObserver(true, SDK_VARIANTS[mode]);
   if (mode === 'otel-nowith') return withoutRunHandler(await otelObserver());
   if (!['otel', 'prometheus', 'both'].includes(mode)) {
     throw new Error(
-      `MCPKIT_BENCH_OBSERVE must be otel, otel-nosdk, otel-nowith, otel-noals, empty, spin, sdk-only, sdk-active, context-only, prometheus or both, got "${mode}"`,
+      `MCPKIT_BENCH_OBSERVE must be otel, otel-nosdk, otel-nowith, otel-noals, ${Object.keys(SDK_VARIANTS).join(', ')}, alloc, alloc-noretain, empty, spin, sdk-only, sdk-active, context-only, prometheus or both, got "${mode}"`,
     );
   }
   const otel = mode === 'prometheus' ? undefined : await otelObserver();
@@ -52,8 +65,17 @@ export async function benchObserver() {
   return combineObservers(otel, prometheus?.observer);
 }
 
-async function otelObserver(asyncContext = true) {
-  await registerOtelSdk(asyncContext);
+/** The SDK setups of the `otel-*` levers (see the module comment), as `registerOtelSdk` takes them. */
+const SDK_VARIANTS = {
+  'otel-bsp64': { spans: 'batch-small' },
+  'otel-simple': { spans: 'simple' },
+  'otel-traces': { metrics: false },
+  'otel-metrics': { spans: 'none' },
+  'otel-ratio10': { ratio: 0.1 },
+};
+
+async function otelObserver(asyncContext = true, setup = {}) {
+  await registerOtelSdk(asyncContext, setup);
   const { createOtelObserver } = await import('@mcpkit/otel');
   return createOtelObserver();
 }
@@ -96,14 +118,25 @@ async function activateContextManager() {
 
 /**
  * Registers the OpenTelemetry SDK globally as an application would, exporting to exporters that
- * drop everything (see the module comment). Shared with bench/otel-floor.mjs.
+ * drop everything (see the module comment). Shared with bench/otel-floor.mjs. `spans`: 'batch'
+ * (the SDK's defaults), 'batch-small', 'simple' or 'none' (no tracer provider); `metrics: false`
+ * registers no meter provider; `ratio` samples that share of new traces.
  */
-export async function registerOtelSdk(asyncContext = true) {
+export async function registerOtelSdk(
+  asyncContext = true,
+  { spans = 'batch', metrics: meters = true, ratio = undefined } = {},
+) {
   const { context, propagation, trace, metrics } = await import('@opentelemetry/api');
   const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
   const { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator, ExportResultCode } =
     await import('@opentelemetry/core');
-  const { BasicTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const {
+    BasicTracerProvider,
+    BatchSpanProcessor,
+    ParentBasedSampler,
+    SimpleSpanProcessor,
+    TraceIdRatioBasedSampler,
+  } = await import('@opentelemetry/sdk-trace-base');
   const { MeterProvider, PeriodicExportingMetricReader, AggregationTemporality } = await import(
     '@opentelemetry/sdk-metrics'
   );
@@ -118,7 +151,17 @@ export async function registerOtelSdk(asyncContext = true) {
   propagation.setGlobalPropagator(
     new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
   );
-  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(drop)] }));
+  const processor = {
+    batch: () => new BatchSpanProcessor(drop),
+    'batch-small': () =>
+      new BatchSpanProcessor(drop, { maxExportBatchSize: 64, maxQueueSize: 256, scheduledDelayMillis: 200 }),
+    simple: () => new SimpleSpanProcessor(drop),
+  }[spans];
+  const sampler =
+    ratio === undefined ? undefined : new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
+  if (processor)
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ sampler, spanProcessors: [processor()] }));
+  if (!meters) return;
   metrics.setGlobalMeterProvider(
     new MeterProvider({
       readers: [new PeriodicExportingMetricReader({ exporter: drop, exportIntervalMillis: 10_000 })],

@@ -5,7 +5,7 @@
  * @module
  */
 import type { ObservedMessage } from '@mcpkit/core';
-import type { Attributes } from '@opentelemetry/api';
+import { type Attributes, type Link, SpanKind, type SpanOptions } from '@opentelemetry/api';
 import { Attr } from './conventions.js';
 
 /**
@@ -16,9 +16,19 @@ const MAX_SETS = 512;
 /** How many failure variants (`error.type`) one set keeps. */
 const MAX_FAILURES = 16;
 
+/**
+ * Shared by every span without links: the SDK copies the links it is given (`links.map`), so an
+ * empty array of ours spares it making one more per span.
+ */
+const NO_LINKS = Object.freeze([]) as readonly Link[] as Link[];
+
 /** One method and item on one revision and transport: its span name and attribute sets. */
 export class AttributeSet {
   private failures: Map<string, Attributes> | undefined;
+  /** `startSpan`'s options for a client span of this set, built once: none per request. */
+  readonly clientSpan: SpanOptions;
+  /** The same for a server span. */
+  readonly serverSpan: SpanOptions;
 
   constructor(
     /** `{mcp.method.name} {target}` (target only where the conventions name it). */
@@ -31,7 +41,10 @@ export class AttributeSet {
      * `record`. The same object as {@link attributes} when nothing differs.
      */
     readonly metricAttributes: Attributes,
-  ) {}
+  ) {
+    this.clientSpan = Object.freeze({ kind: SpanKind.CLIENT, attributes, links: NO_LINKS });
+    this.serverSpan = Object.freeze({ kind: SpanKind.SERVER, attributes, links: NO_LINKS });
+  }
 
   /** {@link metricAttributes} plus `error.type` (and the JSON-RPC code, when there is one). */
   failed(errorType: string, errorCode: number | undefined): Attributes {

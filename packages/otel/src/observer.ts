@@ -28,7 +28,6 @@ import {
   ProxyTracerProvider,
   propagation,
   type Span,
-  SpanKind,
   SpanStatusCode,
   type TextMapGetter,
   type TextMapSetter,
@@ -221,8 +220,9 @@ class OtelObserver implements Observer {
       const outer = trace.getSpanContext(ambient);
       if (outer) links = [{ context: outer }];
     }
-    const kind = client ? SpanKind.CLIENT : SpanKind.SERVER;
-    const span = this.tracer.startSpan(set.spanName, { kind, attributes: set.attributes, links }, parent);
+    const shared = client ? set.clientSpan : set.serverSpan;
+    const options = links ? { ...shared, links } : shared;
+    const span = this.tracer.startSpan(set.spanName, options, parent);
     if (!span.isRecording()) return isSpanContextValid(span.spanContext()) ? span : undefined;
     if (id !== undefined) span.setAttribute(Attr.requestId, String(id));
     const sessionId = message.session?.id;

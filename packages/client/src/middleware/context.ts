@@ -10,7 +10,7 @@ import {
   type MiddlewareContextBase,
   type OutgoingRequestOptions,
 } from '@mcpkit/core';
-import type { ClientProtocolVersion } from '../client.js';
+import type { ClientProtocolVersion } from '../clientOptions.js';
 
 /** Which way a message travels, seen from the client. */
 export type MessageDirection = 'send' | 'receive';

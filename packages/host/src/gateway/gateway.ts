@@ -20,13 +20,13 @@ import {
 } from '@mcpkit/server/http';
 import type { TaskManagerOptions } from '@mcpkit/server/tasks';
 import type { McpHost, McpHostOptions } from '../host.js';
-import { installHandlers, type SessionState } from './handlers.js';
+import { installHandlers } from './handlers.js';
 import { type GatewayReadiness, readinessOf } from './health.js';
 import { type GatewayLimits, SessionLimiter } from './limits.js';
 import { ListenFeed } from './listen.js';
 import { ModernFront, type ModernFrontOptions } from './modern.js';
 import type { Downstream } from './router.js';
-import { type RoutedHost, routedHost } from './sessionHost.js';
+import { type RoutedHost, routedHost, type SessionState } from './sessionHost.js';
 import { GatewayTasks } from './tasks.js';
 
 /**

@@ -24,14 +24,8 @@ import type { ModernFront } from './modern.js';
 import { pageOf } from './paging.js';
 import type { RoundCaller } from './rounds.js';
 import type { Downstream } from './router.js';
-import type { RoutedHost } from './sessionHost.js';
+import type { RoutedHost, SessionState } from './sessionHost.js';
 import { type GatewayTasks, gatewayExecution } from './tasks.js';
-
-/** What the gateway keeps per downstream session. */
-export interface SessionState extends RoutedHost {
-  /** Downstream URI to the function that ends its upstream subscription. */
-  readonly subscriptions: Map<string, () => Promise<void>>;
-}
 
 /** What the handlers need of the gateway. */
 export interface GatewayRuntime {

@@ -32,8 +32,8 @@
 import { type CancelSource, type ClientCapabilities, ErrorCode, McpError } from '@mcpkit/core';
 import type { RequestContext } from '@mcpkit/server';
 import type { McpHost } from '../host.js';
-import type { SessionState } from './handlers.js';
 import { RoundCaller } from './rounds.js';
+import type { SessionState } from './sessionHost.js';
 
 /**
  * Limits of the 2026 front.

@@ -130,3 +130,9 @@ function canElicit(capabilities: ClientCapabilities, mode: 'form' | 'url'): bool
     elicitation.url === undefined || elicitation.form !== undefined || Object.keys(elicitation).length === 0
   );
 }
+
+/** What the gateway keeps per downstream session. */
+export interface SessionState extends RoutedHost {
+  /** Downstream URI to the function that ends its upstream subscription. */
+  readonly subscriptions: Map<string, () => Promise<void>>;
+}

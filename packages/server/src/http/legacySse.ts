@@ -50,7 +50,10 @@ export interface LegacySseHandlerOptions extends HostSecurityOptions {
    * query. Default: the path of the GET request, so one mount point serves both methods.
    */
   messagesPath?: string;
-  /** Idle event streams get a `: keep-alive` comment this often (ms). `false` turns it off. Default 8 000 (below Bun's 10 s idle timeout). */
+  /**
+   * Idle event streams get a `: keep-alive` comment this often (ms). `false` turns it off. Default 8 000
+   * (below Bun's 10 s idle timeout). Anything but a positive finite number or `false` is a `RangeError`.
+   */
   keepAliveInterval?: number | false;
   /** Largest accepted POST body in bytes. Default 4 MiB. */
   maxBodyBytes?: number;

@@ -26,6 +26,7 @@ const slowTests = [
   'tests/deep-json.test.ts',
   'tests/auth-*.test.ts',
   'tests/cli-auth.test.ts',
+  'tests/examples.test.ts',
   'tests/browser-*.test.ts',
   'tests/host-*.test.ts',
   'tests/era-2026-mrtr.test.ts',

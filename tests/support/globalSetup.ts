@@ -15,6 +15,13 @@
  */
 import { officialSchemaAvailable, officialSchemaRequired, officialSchemaRoot } from './officialSchema.js';
 
+/** What a person who has no schemas needs to know to get them. */
+const WHERE_SCHEMAS_COME_FROM =
+  'They are the JSON Schemas the MCP specification publishes, in the folder schema/ of the repository ' +
+  'github.com/modelcontextprotocol/modelcontextprotocol (schema/<revision>/schema.json, and for 2026-07-28 ' +
+  'also schema/2026-07-28/examples/). Copy that folder to ../shared/spec beside this checkout, or point ' +
+  'MCPKIT_SPEC_DIR at it: MCPKIT_SPEC_DIR=/path/to/modelcontextprotocol/schema npm test';
+
 /**
  * Runs once before the suite.
  *
@@ -30,7 +37,6 @@ export default function setup(): void {
     throw new Error(`${what}: CI must have the shared/ folder beside the checkout`);
   }
   process.stderr.write(
-    `\n[mcpkit tests] ${what}: the official-schema checks are SKIPPED. To run them, place the shared/ folder ` +
-      'with spec/<revision>/schema.json beside this checkout, or point MCPKIT_SPEC_DIR at a spec folder.\n\n',
+    `\n[mcpkit tests] ${what}: the official-schema checks are SKIPPED. ${WHERE_SCHEMAS_COME_FROM}\n\n`,
   );
 }

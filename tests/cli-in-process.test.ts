@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { toNodeListener } from '@mcpkit/node/http';
+import { McpServer, resourceSupport } from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoServer } from '../packages/cli/src/index.js';
@@ -192,6 +193,99 @@ describe.concurrent('mcpkit with its arguments in the wrong order (issue 10)', {
     expect(noUrl.code).toBe(2);
     expect(noUrl.stderr).toBe(
       'Error: "greet" is not a server URL\nTry: To start a server over stdio, put its command after `--`: mcpkit get -- greet …\n',
+    );
+  });
+});
+
+describe('mcpkit watch and call --out (issue 35)', { timeout: 30_000 }, () => {
+  let watched: Server;
+  let watchedUrl = '';
+  const server = new McpServer({ name: 'changing', version: '1.0.0' }, { resources: resourceSupport });
+  server.tool('first', () => 'one');
+  server.resource('state://now', { name: 'now' }, () => 'now');
+
+  beforeAll(async () => {
+    watched = createServer(toNodeListener(createStreamableHttpHandler(server)));
+    await new Promise<void>((resolve) => watched.listen(0, '127.0.0.1', resolve));
+    watchedUrl = `http://127.0.0.1:${(watched.address() as AddressInfo).port}/mcp`;
+  });
+
+  afterAll(async () => {
+    watched?.closeAllConnections();
+    await new Promise((resolve) => watched?.close(resolve));
+  });
+
+  it('prints resource updates and list changes as they come, and --timeout ends it with exit 0', async () => {
+    const changes = setInterval(() => server.notifyResourceUpdated('state://now'), 100);
+    const later = setTimeout(() => server.tool('second', () => 'two'), 400);
+    try {
+      for (const verb of ['watch', 'subscribe']) {
+        const run = await mcpkit(verb, watchedUrl, 'state://now', '--json', '--timeout', '1500ms');
+        expect(run.code, run.stderr).toBe(0);
+        const events = run.stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as Record<string, unknown>);
+        expect(events.filter((event) => event.event === 'resources/updated').length).toBeGreaterThan(2);
+        expect(events.every((event) => typeof event.time === 'string')).toBe(true);
+        if (verb === 'watch') {
+          expect(events).toContainEqual(
+            expect.objectContaining({
+              event: 'tools/list_changed',
+              added: ['second'],
+              removed: [],
+              count: 2,
+            }),
+          );
+        }
+        expect(run.stderr).toContain('Watching state://now, the tools list');
+      }
+    } finally {
+      clearInterval(changes);
+      clearTimeout(later);
+    }
+  });
+
+  it('call --out saves images and audio as files and prints their paths', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-out-'));
+    try {
+      const logo = await mcpkit('call', url, 'logo', '--out', dir);
+      expect(logo.code, logo.stderr).toBe(0);
+      const file = path.join(dir, 'logo-2.png');
+      expect(logo.stdout).toContain(`→ ${file}]`);
+      expect((await readFile(file)).subarray(1, 4).toString('latin1')).toBe('PNG');
+      // A second call never overwrites the first file.
+      const again = await mcpkit('call', url, 'logo', '--out', dir);
+      expect(again.stdout).toContain(`→ ${path.join(dir, 'logo-2-2.png')}]`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.concurrent('usage mistakes a newcomer makes (issue 35)', { timeout: 30_000 }, () => {
+  it('a URL and a command after `--` is a usage error, not a silent choice of the command', async () => {
+    const run = await mcpkit('call', url, 'add', 'a=1', '--', 'node', 'x.js');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      `Error: Give either a URL (${url}) or a command after \`--\`, not both\nTry: mcpkit call ${url} … or mcpkit call … -- node x.js\n`,
+    );
+  });
+
+  it('a usage line is labelled "Usage:" once, never "Try: Usage:"', async () => {
+    const run = await mcpkit('read', url);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('Error: "read" needs a URI\nUsage: mcpkit read TARGET URI\n');
+  });
+
+  it('serve --folder with a missing directory says so, and what to give instead', async () => {
+    const missing = path.join(tmpdir(), 'mcpkit-no-such-folder');
+    const run = await mcpkit('serve', '--http', '--port', '0', '--folder', missing);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`Cannot serve --folder ${missing}:`);
+    expect(run.stderr).toContain('does not exist');
+    expect(run.stderr).toMatch(
+      /Try: Give the path of an existing directory \(a relative path starts at .+\)\n$/,
     );
   });
 });

@@ -666,7 +666,7 @@ describe.concurrent('bad input gets a clear error and the right exit code', { ti
       mcpkit('list', '--port', '3', url),
     ]);
     expect(read).toMatchObject({ code: 2, stdout: '' });
-    expect(read.stderr).toBe('Error: "read" needs a URI\nTry: Usage: mcpkit read TARGET URI\n');
+    expect(read.stderr).toBe('Error: "read" needs a URI\nUsage: mcpkit read TARGET URI\n');
     expect(verb.stderr).toContain('Did you mean "list"?');
     expect(option.stderr).toContain('Unknown option "--jsn"');
     expect(misplaced.stderr).toContain('--port does not apply to "list"');
@@ -768,7 +768,7 @@ describe.concurrent('bad input gets a clear error and the right exit code', { ti
       mcpkit('call', url, 'echo', '--args', '{text:'),
     ]);
     expect(type.stderr).toContain('Argument "a" expects a number, got "two"');
-    expect(type.stderr).toContain(`Try: Usage: mcpkit call ${url} add a=<number> b=<number>`);
+    expect(type.stderr).toContain(`Usage: mcpkit call ${url} add a=<number> b=<number>`);
     expect(missing.stderr).toContain('missing required property "text"');
     expect(unknown.stderr).toContain('Tool "echo" has no argument "loud"');
     expect(badJson.stderr).toContain('--args is not valid JSON');

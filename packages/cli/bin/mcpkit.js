@@ -11,7 +11,8 @@ try {
   if (!missing) throw error;
   process.stderr.write(
     `Error: mcpkit is not built: ${error.message.split('\n')[0]}\n` +
-      'Try: build the packages first: npm run build (in the mcpkit repository), or install mcpkit from npm\n',
+      'Try: build the packages first: npm run build (in the mcpkit repository), or install the packed\n' +
+      '     tarballs as the README says ("Installing from a checkout": npm run pack:all)\n',
   );
   process.exitCode = 1;
 }

@@ -25,6 +25,7 @@ export const OPTIONS = {
   era: { type: 'string' },
   args: { type: 'string' },
   task: { type: 'boolean' },
+  out: { type: 'string', short: 'o' },
   stdio: { type: 'boolean' },
   http: { type: 'boolean' },
   port: { type: 'string', short: 'p' },
@@ -70,11 +71,12 @@ const VERB_OPTIONS: readonly OptionName[] = [...CLIENT_OPTIONS, ...LOGIN_OPTIONS
 const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
   info: VERB_OPTIONS,
   list: VERB_OPTIONS,
-  call: [...VERB_OPTIONS, 'args', 'task'],
+  call: [...VERB_OPTIONS, 'args', 'task', 'out'],
   read: VERB_OPTIONS,
   get: [...VERB_OPTIONS, 'args'],
   complete: VERB_OPTIONS,
   ping: VERB_OPTIONS,
+  watch: VERB_OPTIONS,
   login: ['help', 'verbose', 'timeout', 'header', 'config', 'server', ...LOGIN_OPTIONS],
   logout: ['help', 'config', 'server'],
   serve: [

@@ -14,6 +14,7 @@ export const VERBS = [
   'get',
   'complete',
   'ping',
+  'watch',
   'login',
   'logout',
   'serve',
@@ -135,6 +136,8 @@ export type ClientAction =
       readonly pairs: readonly string[];
       readonly argsJson: string | undefined;
       readonly task: boolean;
+      /** `--out DIR`: images, audio and binary resources of the result saved there as files. */
+      readonly out?: string | undefined;
     }
   | { readonly verb: 'read'; readonly uri: string }
   | {
@@ -144,6 +147,7 @@ export type ClientAction =
       readonly argsJson: string | undefined;
     }
   | { readonly verb: 'complete'; readonly ref: string; readonly pairs: readonly string[] }
+  | { readonly verb: 'watch'; readonly uris: readonly string[] }
   | { readonly verb: 'login' };
 
 /**

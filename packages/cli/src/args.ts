@@ -112,8 +112,13 @@ function describeParseError(error: unknown): string {
   return firstLine.replace(/^Unknown option '([^']*)'.*$/, 'Unknown option "$1"');
 }
 
+/** Other words people reach for, and the verb they mean. */
+const VERB_ALIASES: Readonly<Record<string, Verb>> = { subscribe: 'watch' };
+
 function parseVerb(word: string): Verb {
   if ((VERBS as readonly string[]).includes(word)) return word as Verb;
+  const alias = VERB_ALIASES[word];
+  if (alias) return alias;
   const guess = closest(word, VERBS);
   if (word.includes('://') || word.startsWith('-')) {
     throw usageError(`Give a verb first, before "${word}"`, `Verbs: ${VERBS.join(', ')}. Try: mcpkit --help`);

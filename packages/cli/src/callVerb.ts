@@ -18,6 +18,7 @@ import type { ClientAction } from './args.js';
 import { buildToolArguments } from './arguments.js';
 import { CliError, ExitCode, type ExitCodeValue, usageError } from './errors.js';
 import { renderToolResult, writeJson } from './output.js';
+import { saveBinaryContent } from './savedContent.js';
 import { expectList, findNamed, requestOptions, type VerbContext } from './verbContext.js';
 
 export async function call(
@@ -57,7 +58,8 @@ export async function call(
   // Some servers (server-everything) answer an unknown tool with an error result, not an error.
   if (missing && result.isError === true) throw missing;
   expectList(result, 'content', 'tools/call');
-  const code = printToolResult(tool.name, result, context);
+  const saved = action.out ? await saveBinaryContent(result, action.out, tool.name) : undefined;
+  const code = printToolResult(tool.name, result, context, saved);
   checkStructuredOutput(tool, result);
   return code;
 }
@@ -122,15 +124,21 @@ function reportTask(task: Task, context: VerbContext): void {
   context.notice(`Task ${task.taskId} is ${task.status.replace('_', ' ')}${message}`);
 }
 
-function printToolResult(name: string, result: CallToolResult, context: VerbContext): ExitCodeValue {
+function printToolResult(
+  name: string,
+  result: CallToolResult,
+  context: VerbContext,
+  saved: ReadonlyMap<number, string> | undefined,
+): ExitCodeValue {
   if (context.settings.json) {
     writeJson(context.stdout, result);
+    for (const file of saved?.values() ?? []) context.notice(`saved ${file}`);
   } else if (result.isError) {
     context.stderr.write(
-      `${context.errStyle.red(`Tool "${name}" reported an error:`)}\n${renderToolResult(result, context.errStyle)}`,
+      `${context.errStyle.red(`Tool "${name}" reported an error:`)}\n${renderToolResult(result, context.errStyle, saved)}`,
     );
   } else {
-    context.stdout.write(renderToolResult(result, context.outStyle));
+    context.stdout.write(renderToolResult(result, context.outStyle, saved));
   }
   return result.isError ? ExitCode.ToolError : ExitCode.Success;
 }

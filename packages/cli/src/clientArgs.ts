@@ -37,6 +37,14 @@ export function splitTarget(
   if (after !== undefined) {
     if (config !== undefined)
       throw usageError('Give either --config or a command after `--`, not both', TARGET_HINT);
+    // `call URL add a=1 -- node x.js` names two servers; silently taking one would hide a mistake.
+    const url = rest.find(isHttpUrl);
+    if (url !== undefined) {
+      throw usageError(
+        `Give either a URL (${url}) or a command after \`--\`, not both`,
+        `mcpkit ${verb} ${url} … or mcpkit ${verb} … -- ${after.join(' ')}`,
+      );
+    }
     const [command, ...args] = after;
     if (command === undefined || command === '') {
       throw usageError(
@@ -124,6 +132,7 @@ export function clientAction(
         pairs: args.slice(1),
         argsJson,
         task: values.task === true,
+        out: values.out as string | undefined,
       };
     case 'read':
       noMoreArgs(verb, args, 1);
@@ -140,6 +149,8 @@ export function clientAction(
       }
       return { verb, ref, pairs: args.slice(1) };
     }
+    case 'watch':
+      return { verb, uris: args };
   }
 }
 
@@ -148,10 +159,11 @@ const COMPLETE_EXAMPLE = 'Example: mcpkit complete http://127.0.0.1:3000/mcp gre
 export const VERB_USAGE: Readonly<Record<Exclude<Verb, 'serve' | 'gateway'>, string>> = {
   info: 'mcpkit info TARGET',
   ping: 'mcpkit ping TARGET',
+  watch: 'mcpkit watch TARGET [URI…]',
   login: 'mcpkit login URL [--client-id ID] [--client-secret SECRET] [--scope SCOPE]',
   logout: 'mcpkit logout URL',
   list: 'mcpkit list TARGET [tools|resources|templates|prompts]',
-  call: 'mcpkit call TARGET TOOL [key=value …] [--args JSON]',
+  call: 'mcpkit call TARGET TOOL [key=value …] [--args JSON] [--out DIR]',
   read: 'mcpkit read TARGET URI',
   get: 'mcpkit get TARGET PROMPT [key=value …]',
   complete: 'mcpkit complete TARGET PROMPT|TEMPLATE-URI NAME=PARTIAL [name=value …]',

@@ -19,6 +19,7 @@ import {
   writeJson,
 } from './output.js';
 import { expectList, findNamed, requestOptions, type VerbContext } from './verbContext.js';
+import { watch } from './watchVerb.js';
 
 export type { VerbContext } from './verbContext.js';
 
@@ -49,6 +50,8 @@ export async function runVerb(
       return getPrompt(action, context);
     case 'complete':
       return complete(action, context);
+    case 'watch':
+      return watch(action, context);
   }
 }
 

@@ -63,13 +63,14 @@ Verbs:
   info                                server info, instructions, revision, capabilities
   list [tools|resources|templates|prompts]
                                       list them (all kinds when none is given)
-  call TOOL [key=value…] [--args JSON] [--task]
+  call TOOL [key=value…] [--args JSON] [--task] [--out DIR]
                                       call a tool; values are typed by its inputSchema
   read URI                            read a resource
   get PROMPT [key=value…]             get a prompt
   complete PROMPT|TEMPLATE NAME=PARTIAL [name=value…]
                                       complete a prompt argument or template variable
   ping                                ping the server
+  watch [URI…]                        print resource updates and list changes as they come
   login                               log in to an HTTP server that asks for OAuth
   logout                              delete the cached tokens of a server
   serve [--http|--stdio]              run the demo server
@@ -137,6 +138,9 @@ before anything is sent.
 --task runs the tool as a task (polling tasks/get, then tasks/result); tools whose taskSupport is
 "required" always run as tasks. Ctrl-C cancels the call (or the task).
 
+-o, --out DIR saves the result's images, audio and binary resources as files in DIR (created if
+needed; TOOL-N.EXT, never overwriting a file) and prints their paths instead of a placeholder.
+
 Exits 4 when the tool returns isError. With --json: the CallToolResult, exactly.`,
   read: `Usage: mcpkit read TARGET URI
 
@@ -156,6 +160,15 @@ complete; further pairs are arguments already chosen (context). Examples:
   ping: `Usage: mcpkit ping TARGET
 
 Pings the server and prints the round-trip time. With --json: {"latencyMs": N}.`,
+  watch: `Usage: mcpkit watch TARGET [URI…]   (also: mcpkit subscribe TARGET URI…)
+
+Subscribes to each resource URI given and prints every update as it comes, with the time, and
+every change of the tools, resources and prompts lists the server announces, as the names added
+(+name) and removed (-name). Runs until Ctrl-C or --timeout, both of which end it with exit 0; a
+lost connection exits 3. With --json: one JSON object per line,
+{"time", "event": "resources/updated", "uri"} or {"time", "event": "tools/list_changed", "added",
+"removed", "count"}. Example:
+  mcpkit watch http://127.0.0.1:3000/mcp demo://clock`,
   login: `Usage: mcpkit login URL [--client-id ID [--client-secret SECRET]] [--scope SCOPE]
 
 Logs in to an HTTP server that asks for OAuth, afresh even when tokens are cached: discovers its

@@ -200,15 +200,20 @@ function promptArgumentSummary(prompt: Prompt): string {
 
 /**
  * Renders a tool result: text as is, other blocks as one descriptive line each; structured
- * content as JSON when no text block carries it.
+ * content as JSON when no text block carries it. `saved` names the file each binary block was
+ * written to (`call --out`), by its index.
  *
  * @example
  * ```ts
  * out.write(renderToolResult(result, style));
  * ```
  */
-export function renderToolResult(result: CallToolResult, style: Style): string {
-  const blocks = (result.content ?? []).map((block) => renderBlock(block, style));
+export function renderToolResult(
+  result: CallToolResult,
+  style: Style,
+  saved?: ReadonlyMap<number, string>,
+): string {
+  const blocks = (result.content ?? []).map((block, index) => renderBlock(block, style, saved?.get(index)));
   const hasText = (result.content ?? []).some((block) => block.type === 'text');
   if (result.structuredContent !== undefined && !hasText) {
     blocks.push(JSON.stringify(result.structuredContent, null, 2));
@@ -217,22 +222,26 @@ export function renderToolResult(result: CallToolResult, style: Style): string {
 }
 
 /**
- * One content block as text.
+ * One content block as text; `savedAs`, the file a binary block was written to.
  *
  * @example
  * ```ts
  * renderBlock({ type: 'image', data: 'iVBO', mimeType: 'image/png' }, style); // '[image image/png, 3 B]'
  * ```
  */
-export function renderBlock(block: ContentBlock, style: Style): string {
+export function renderBlock(block: ContentBlock, style: Style, savedAs?: string): string {
   const notes = describeAnnotations(block.annotations);
   const suffix = notes ? ` ${style.dim(`(${notes})`)}` : '';
+  const saved = savedAs ? ` → ${savedAs}` : '';
   switch (block.type) {
     case 'text':
       return block.text + suffix;
     case 'image':
     case 'audio':
-      return style.dim(`[${block.type} ${block.mimeType}, ${formatBytes(base64Size(block.data))}]`) + suffix;
+      return (
+        style.dim(`[${block.type} ${block.mimeType}, ${formatBytes(base64Size(block.data))}${saved}]`) +
+        suffix
+      );
     case 'resource_link': {
       const mime = block.mimeType ? ` ${block.mimeType}` : '';
       const label = block.title ?? block.name;
@@ -244,7 +253,7 @@ export function renderBlock(block: ContentBlock, style: Style): string {
       const body =
         'text' in resource
           ? resource.text
-          : style.dim(`[${formatBytes(base64Size(resource.blob))} of binary data]`);
+          : style.dim(`[${formatBytes(base64Size(resource.blob))} of binary data${saved}]`);
       return `${head}${suffix}\n${body}`;
     }
     default:

@@ -74,8 +74,15 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
 
 function report(error: CliError, stderr: OutputStream, style: Style): ExitCodeValue {
   stderr.write(`${style.red(style.bold('Error:'))} ${redactSecrets(error.message)}\n`);
-  // A hint is what to try; one that already says "Try:" must not say it twice.
-  if (error.hint) stderr.write(`${style.dim('Try:')} ${error.hint.replace(/^(Try: )+/, '')}\n`);
+  // A hint is what to try, under one label: one that already says "Try:" must not say it twice,
+  // and a usage line is labelled "Usage:" alone.
+  if (error.hint) {
+    const hint = error.hint.replace(/^(Try: )+/, '');
+    const usage = /^Usage: /.exec(hint);
+    stderr.write(
+      usage ? `${style.dim('Usage:')} ${hint.slice(usage[0].length)}\n` : `${style.dim('Try:')} ${hint}\n`,
+    );
+  }
   return error.exitCode;
 }
 
@@ -143,7 +150,9 @@ async function runClient(
       action.verb === 'login'
         ? Promise.resolve(authModule!.finishLogin(auth, targetHint, io.stdout, context.outStyle))
         : runVerb(action, context);
-    return await Promise.race([run, stopped]);
+    // Ctrl-C and --timeout are how `watch` ends, not failures.
+    const ended = action.verb === 'watch' ? stopped.catch(() => ExitCode.Success) : stopped;
+    return await Promise.race([run, ended]);
   } catch (error) {
     screen.clearProgress();
     const failure = toCliError(error, {

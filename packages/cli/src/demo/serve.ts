@@ -105,7 +105,7 @@ function serveFolders(
       throw new CliError(
         ExitCode.Usage,
         `Cannot serve --folder ${folder}: ${reason}`,
-        'Give an existing directory, once',
+        folderHint(reason, io.cwd),
       );
     }
   }
@@ -214,4 +214,12 @@ function indent(text: string): string {
     .split('\n')
     .map((line) => `  ${line}`)
     .join('\n');
+}
+
+/** What to try for a refused `--folder`: the reason says whether it is missing, a file, or repeated. */
+function folderHint(reason: string, cwd: string): string {
+  if (/does not exist/.test(reason))
+    return `Give the path of an existing directory (a relative path starts at ${cwd})`;
+  if (/not a directory/.test(reason)) return 'Give a directory, not a file: its parent, say';
+  return 'Give each directory once, and directories that do not contain one another';
 }

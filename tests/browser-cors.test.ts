@@ -188,6 +188,50 @@ describe.skipIf(skip)('CORS in headless Chromium', () => {
     expect(outcome).toMatchObject({ text: 'counted to 3', progress: [1, 2, 3] });
   }, 60_000);
 
+  it('issue 35: a page pinned to 2026-07-28 (no fallback) sends Mcp-Method, Mcp-Name and Mcp-Param-* through the preflight', async () => {
+    const server = new McpServer({ name: 'browser-cors-2026', version: '1.0.0' });
+    const region = { type: 'string', 'x-mcp-header': 'Region' };
+    server.tool(
+      'geo',
+      { description: 'Echoes its region', inputSchema: { type: 'object', properties: { region } } },
+      ({ region }) => `region ${String(region)}`,
+    );
+    const mcp = await serve(
+      createStreamableHttpHandler(server, { cors: { allowedOrigins: [page!.origin] } }),
+      {
+        path: '/mcp',
+      },
+    );
+    servers.push(mcp);
+    const tab = await context!.newPage();
+    const consoleErrors: string[] = [];
+    tab.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    try {
+      await tab.goto(`${page!.origin}/`);
+      await tab.waitForFunction(() => 'mcpkit' in window);
+      const outcome = await tab.evaluate(async (url) => {
+        const { McpClient, StreamableHttpClientTransport } = (window as unknown as { mcpkit: any }).mcpkit;
+        const client = new McpClient({ name: 'page', version: '1.0.0' }, { protocolEra: '2026' });
+        try {
+          await client.connect(new StreamableHttpClientTransport(url, { maxRetries: 0 }));
+          const tools = (await client.tools()).map((tool: { name: string }) => tool.name);
+          const result = await client.callTool('geo', { region: 'eu-west' });
+          const version = client.protocolVersion as string;
+          await client.close();
+          return { version, tools, text: result.content[0].text as string };
+        } catch (error) {
+          return { error: String(error) };
+        }
+      }, mcp.url);
+      expect(outcome).toEqual({ version: '2026-07-28', tools: ['geo'], text: 'region eu-west' });
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await tab.close();
+    }
+  }, 60_000);
+
   it('the same page is stopped by the browser when the server has no cors option', async () => {
     const mcp = await serveMcp({});
     servers.push(mcp);

@@ -8,7 +8,7 @@
  * for development only, and it binds 127.0.0.1 and nothing else.
  * @module
  */
-import type { Server } from 'node:http';
+import type { RequestListener } from 'node:http';
 import type { CliIo } from '../cliIo.js';
 import { CliError, ExitCode } from '../errors.js';
 import { startHttp, stopHttp } from '../httpServe.js';
@@ -54,11 +54,12 @@ async function loadProvider(): Promise<typeof import('oidc-provider').default> {
  */
 export async function startDevAuthServer(port: number): Promise<DevAuthServer> {
   const Provider = await loadProvider();
-  let http: Server | undefined;
-  let callback: ReturnType<InstanceType<typeof Provider>['callback']> | undefined;
-  const started = await startHttp({ host: '127.0.0.1', port }, () => (req, res) => callback?.(req, res));
-  http = started.http;
-  const issuer = started.base;
+  // The issuer names the port, known only once listening; until the provider exists: 503.
+  let callback: RequestListener = (_req, res) => res.writeHead(503).end();
+  const { http, base: issuer } = await startHttp(
+    { host: '127.0.0.1', port },
+    () => (req, res) => callback(req, res),
+  );
   const provider = new Provider(issuer, {
     features: {
       devInteractions: { enabled: true },
@@ -82,13 +83,7 @@ export async function startDevAuthServer(port: number): Promise<DevAuthServer> {
     findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
   });
   callback = provider.callback();
-  return {
-    issuer,
-    close: async () => {
-      if (http) await stopHttp(http);
-      http = undefined;
-    },
-  };
+  return { issuer, close: () => stopHttp(http) };
 }
 
 /**

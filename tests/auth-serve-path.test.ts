@@ -100,4 +100,37 @@ describe('protect() behind serve(handler, { port, path }) as the README composes
     await expect(failure).rejects.toThrow(`no protected resource metadata at ${metadataUrl} (404)`);
     await expect(failure).rejects.not.toThrow(/content-type|registration/);
   });
+
+  it('a refused login (error=access_denied) fails connect once: the 2026 probe does not fall back to initialize and log in again', async () => {
+    const port = await freePort();
+    const resource = `http://127.0.0.1:${port}/mcp`;
+    const handler = protect(createStreamableHttpHandler(new McpServer({ name: 'x', version: '1' })), {
+      resource,
+      authorizationServers: [as.issuer],
+      verifier: jwtVerifier({ issuer: as.issuer, audience: resource, jwks: `${as.issuer}/jwks` }),
+    });
+    const { url, close } = await serve(handler, { port, path: '/mcp' });
+    cleanups.push(close);
+    const asked: URL[] = [];
+    const authProvider = new OAuthClientProvider({
+      serverUrl: url,
+      redirectUri: REDIRECT,
+      // The person says no: the authorization server redirects back with an error.
+      redirect: async (authorizationUrl) => {
+        asked.push(authorizationUrl);
+        const back = new URL(REDIRECT);
+        back.searchParams.set('error', 'access_denied');
+        back.searchParams.set('error_description', 'the user said no');
+        back.searchParams.set('state', authorizationUrl.searchParams.get('state') ?? '');
+        back.searchParams.set('iss', as.issuer);
+        return back;
+      },
+    });
+    const client = new McpClient({ name: 'readme', version: '1.0.0' }, { onError: () => {} });
+    cleanups.push(() => client.close());
+    await expect(
+      client.connect(new StreamableHttpClientTransport(new URL(url), { authProvider, maxRetries: 0 })),
+    ).rejects.toThrow('the authorization server refused the login: access_denied (the user said no)');
+    expect(asked).toHaveLength(1);
+  });
 });

@@ -13,18 +13,15 @@ import { StreamableHttpClientTransport } from '@mcpkit/client/http';
 import { serve } from '@mcpkit/node/http';
 import { McpServer } from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthServerFixture, browser, startAuthServer } from './support/authServer.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type AuthServerFixture, browser, useAuthServer } from './support/authServer.js';
 
 const REDIRECT = 'http://127.0.0.1/callback';
+const fixture = useAuthServer();
+const cleanups = fixture.cleanups;
 let as: AuthServerFixture;
-const cleanups: Array<() => Promise<void>> = [];
-beforeAll(async () => {
-  as = await startAuthServer();
-});
-afterAll(() => as.close());
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+beforeAll(() => {
+  as = fixture.as();
 });
 
 /** A port nothing listens on right now (the README's code takes a fixed port). */

@@ -11,12 +11,14 @@
  * About a minute; in the slow tier, and alone with `npm run test:pack`.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  addTo,
+  createProject,
   entryPoints,
   installInto,
   lintTarball,
@@ -108,29 +110,18 @@ beforeAll(async () => {
   );
   // Line 2, literally, with this project and this checkout for the README's placeholders.
   app = path.join(scratch, 'your-project');
-  await mkdir(app);
-  const manifest = { name: 'your-project', private: true, type: 'module' };
-  await writeFile(path.join(app, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  await createProject(app);
   const command = install.replaceAll('/path/to/your-project', app).replaceAll('/path/to/mcpkit', ROOT);
   await run('sh', ['-c', command], { cwd: scratch });
   // What the entry-point checks below need besides: the optional peers, and Node's types.
-  await run(
-    NPM,
-    [
-      'install',
-      '--prefer-offline',
-      '--no-audit',
-      '--no-fund',
-      '--loglevel=error',
-      'ajv@^8.17.0', // the optional peers of @mcpkit/schema/ajv
-      'ajv-formats@^3.0.1',
-      'undici@^7.30.2', // the optional peer of @mcpkit/node/http-client (with @mcpkit/client)
-      '@opentelemetry/api@^1.9.0', // the optional peer of @mcpkit/otel
-      'prom-client@^15.1.3', // the optional peer of @mcpkit/node/metrics
-      `@types/node@${TYPES_NODE_VERSION}`,
-    ],
-    { cwd: app },
-  );
+  await addTo(app, [
+    'ajv@^8.17.0', // the optional peers of @mcpkit/schema/ajv
+    'ajv-formats@^3.0.1',
+    'undici@^7.30.2', // the optional peer of @mcpkit/node/http-client (with @mcpkit/client)
+    '@opentelemetry/api@^1.9.0', // the optional peer of @mcpkit/otel
+    'prom-client@^15.1.3', // the optional peer of @mcpkit/node/metrics
+    `@types/node@${TYPES_NODE_VERSION}`,
+  ]);
   await writeFile(path.join(app, 'entries.ts'), importEveryEntry());
 }, 300_000);
 

@@ -330,6 +330,8 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
   'auth/client-credentials-jwt': clientCredentials,
   'auth/client-credentials-basic': clientCredentials,
   'auth/cross-app-access-complete-flow': crossAppAccess,
+  // Suite 0.2.0-alpha.12's name for the same flow, as the enterprise-managed-authorization extension.
+  'auth/enterprise-managed-authorization': crossAppAccess,
   initialize,
   tools_call: toolsCall,
   'elicitation-sep1034-client-defaults': elicitationDefaults,

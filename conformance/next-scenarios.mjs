@@ -45,3 +45,11 @@ export const CLIENT_SCENARIOS_2026 = [
   ...AUTH_CLIENT_SCENARIOS.filter((name) => !NOT_REQUIRED_IN_2026.has(name)),
   ...AUTH_2026_ONLY,
 ];
+
+/**
+ * Extension scenarios of the alpha that `--requirements 2026-07-28` does not list but mcpkit
+ * implements, run beside the required ones: SEP-990 enterprise-managed authorization (token
+ * exchange at the IdP, then the JWT-bearer grant), 0.1.16's `auth/cross-app-access-complete-flow`
+ * under its extension name.
+ */
+export const EXTENSION_CLIENT_SCENARIOS_2026 = ['auth/enterprise-managed-authorization'];

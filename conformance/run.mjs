@@ -25,7 +25,12 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AUTH_CLIENT_SCENARIOS } from './auth-scenarios.mjs';
-import { CLIENT_SCENARIOS_2026, NEXT_SUITE_PACKAGE, NEXT_SUITE_VERSION } from './next-scenarios.mjs';
+import {
+  CLIENT_SCENARIOS_2026,
+  EXTENSION_CLIENT_SCENARIOS_2026,
+  NEXT_SUITE_PACKAGE,
+  NEXT_SUITE_VERSION,
+} from './next-scenarios.mjs';
 import { ensureNode22 } from './node22.mjs';
 import {
   judgeScenario,
@@ -48,6 +53,8 @@ const CLIENT_SCENARIOS = [
   'sse-retry',
   ...AUTH_CLIENT_SCENARIOS,
 ];
+/** What `--revision 2026-07-28` runs: the required client scenarios, then the extension ones. */
+const CLIENT_SCENARIOS_NEXT = [...CLIENT_SCENARIOS_2026, ...EXTENSION_CLIENT_SCENARIOS_2026];
 const DEFAULT_SERVER_CMD = 'npm run --silent conformance:server -- --port {port}';
 const DEFAULT_CLIENT_CMD = 'npm run --silent conformance:client --';
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -58,7 +65,8 @@ const OUTPUT_CAP = 4 * 1024 * 1024;
 const USAGE = `Usage: node conformance/run.mjs [options]
 
   --revision REV        2025-11-25 (default: suite 0.1.16) or 2026-07-28 (suite
-                        ${NEXT_SUITE_VERSION}: its ${CLIENT_SCENARIOS_2026.length} client scenarios)
+                        ${NEXT_SUITE_VERSION}: its ${CLIENT_SCENARIOS_2026.length} required client
+                        scenarios and ${EXTENSION_CLIENT_SCENARIOS_2026.length} extension one)
   --server-only         run only the server scenarios (suite "all", 32 scenarios)
   --client-only         run only the client scenarios (${CLIENT_SCENARIOS.length}: 4 core, 22 auth)
   --scenario NAME       run only this scenario (repeatable; server or client name)
@@ -405,7 +413,11 @@ async function runClientScenarios(ctx, scenarios) {
       '--timeout',
       String(clientTimeout),
     ];
-    if (ctx.specVersion) args.push('--spec-version', ctx.specVersion);
+    // An extension scenario is off the spec timeline: with --spec-version the suite skips it, and
+    // without one it runs it at 2026-07-28 by itself.
+    if (ctx.specVersion && !EXTENSION_CLIENT_SCENARIOS_2026.includes(name)) {
+      args.push('--spec-version', ctx.specVersion);
+    }
     results.push(await runScenario(ctx, 'client', name, args));
   }
   return results;
@@ -484,7 +496,7 @@ async function main() {
   }
   // 2026-07-28 is run here for the client side only; its server scenarios need a server fixture.
   if (next) options['client-only'] = true;
-  const clientAll = next ? CLIENT_SCENARIOS_2026 : CLIENT_SCENARIOS;
+  const clientAll = next ? CLIENT_SCENARIOS_NEXT : CLIENT_SCENARIOS;
   const node22 = ensureNode22();
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const runDir = join(RESULTS_ROOT, `run-${stamp}`);

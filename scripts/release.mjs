@@ -12,6 +12,11 @@
  * repository before publishing: a dry run leaves the work tree exactly as it found it (checked at
  * the end), and a real release writes the new version into the package.json files and the lock
  * file only after every package is published.
+ *
+ * Every package sets `publishConfig: { access: 'public', provenance: true }`, so a real release
+ * must run where npm can sign provenance (GitHub Actions with `id-token: write`, from
+ * https://github.com/mcpkit/mcpkit, the repository every package names); a dry run works anywhere.
+ * CHANGELOG.md's Unreleased section becomes the release's entry.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

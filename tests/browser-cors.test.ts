@@ -7,20 +7,17 @@
  * Needs /usr/bin/chromium (`scripts/install-chromium.sh`, run by .ci/run). A machine without it
  * fails this test; set MCPKIT_SKIP_BROWSER=1 to skip it on purpose.
  */
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server as NodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidTokenError, protect } from '@mcpkit/auth/server';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
 import { McpServer } from '@mcpkit/server';
 import { createStreamableHttpHandler, type StreamableHttpHandlerOptions } from '@mcpkit/server/http';
 import { build } from 'esbuild';
-import { type BrowserContext, chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_FLAGS } from '../scripts/lib/chromium.mjs';
+import { type HeadlessChromium, launchChromium } from './support/chromium.js';
 
 const skip = process.env.MCPKIT_SKIP_BROWSER === '1';
 if (skip) console.warn('tests/browser-cors.test.ts skipped: MCPKIT_SKIP_BROWSER=1 is set');
@@ -96,29 +93,19 @@ interface PageOutcome {
 }
 
 describe.skipIf(skip)('CORS in headless Chromium', () => {
+  let browser: HeadlessChromium | undefined;
   let context: BrowserContext | undefined;
-  let userDataDir: string | undefined;
   let page: { origin: string; server: NodeServer } | undefined;
   const servers: ServedHandler[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `${CHROMIUM} is missing: run scripts/install-chromium.sh (or set MCPKIT_SKIP_BROWSER=1 to skip on purpose)`,
-      );
-    }
     page = await servePage(await bundleClient());
-    userDataDir = await mkdtemp(join(tmpdir(), 'mcpkit-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [...CHROMIUM_FLAGS],
-    });
+    browser = await launchChromium();
+    context = browser.context;
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+    await browser?.close();
     await Promise.all(servers.map((served) => served.close()));
     if (page) await new Promise<void>((resolve) => page!.server.close(() => resolve()));
   });
@@ -186,6 +173,50 @@ describe.skipIf(skip)('CORS in headless Chromium', () => {
     expect(outcome.challenge?.status).toBe(401);
     expect(outcome.challenge?.wwwAuthenticate).toMatch(/^Bearer resource_metadata=/);
     expect(outcome).toMatchObject({ text: 'counted to 3', progress: [1, 2, 3] });
+  }, 60_000);
+
+  it('issue 35: a page pinned to 2026-07-28 (no fallback) sends Mcp-Method, Mcp-Name and Mcp-Param-* through the preflight', async () => {
+    const server = new McpServer({ name: 'browser-cors-2026', version: '1.0.0' });
+    const region = { type: 'string', 'x-mcp-header': 'Region' };
+    server.tool(
+      'geo',
+      { description: 'Echoes its region', inputSchema: { type: 'object', properties: { region } } },
+      ({ region }) => `region ${String(region)}`,
+    );
+    const mcp = await serve(
+      createStreamableHttpHandler(server, { cors: { allowedOrigins: [page!.origin] } }),
+      {
+        path: '/mcp',
+      },
+    );
+    servers.push(mcp);
+    const tab = await context!.newPage();
+    const consoleErrors: string[] = [];
+    tab.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    try {
+      await tab.goto(`${page!.origin}/`);
+      await tab.waitForFunction(() => 'mcpkit' in window);
+      const outcome = await tab.evaluate(async (url) => {
+        const { McpClient, StreamableHttpClientTransport } = (window as unknown as { mcpkit: any }).mcpkit;
+        const client = new McpClient({ name: 'page', version: '1.0.0' }, { protocolEra: '2026' });
+        try {
+          await client.connect(new StreamableHttpClientTransport(url, { maxRetries: 0 }));
+          const tools = (await client.tools()).map((tool: { name: string }) => tool.name);
+          const result = await client.callTool('geo', { region: 'eu-west' });
+          const version = client.protocolVersion as string;
+          await client.close();
+          return { version, tools, text: result.content[0].text as string };
+        } catch (error) {
+          return { error: String(error) };
+        }
+      }, mcp.url);
+      expect(outcome).toEqual({ version: '2026-07-28', tools: ['geo'], text: 'region eu-west' });
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await tab.close();
+    }
   }, 60_000);
 
   it('the same page is stopped by the browser when the server has no cors option', async () => {

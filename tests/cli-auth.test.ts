@@ -7,16 +7,14 @@
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { jwtVerifier, protect, requireScopes } from '@mcpkit/auth/server';
 import { serve } from '@mcpkit/node/http';
 import { McpServer } from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliIo, runCli } from '../packages/cli/src/index.js';
 import { type AuthServerFixture, browser, M2M_CLIENT, startAuthServer } from './support/authServer.js';
-import { type CliRunOptions, runCliInProcess } from './support/inProcessCli.js';
+import { type CliRunOptions, runCliInProcess, startCliInProcess } from './support/inProcessCli.js';
 
 let as: AuthServerFixture;
 let config = '';
@@ -24,36 +22,11 @@ let demo: { url: string; stop: () => Promise<number> };
 
 /** `mcpkit serve --http --auth-issuer ISSUER` in this process; resolves once it prints its URL. */
 async function serveProtected(): Promise<typeof demo> {
-  let stdout = '';
-  let interrupt: (() => void) | undefined;
-  let listening: (url: string) => void = () => {};
-  const started = new Promise<string>((resolve) => {
-    listening = resolve;
-  });
-  const io: CliIo = {
-    stdout: {
-      write: (chunk) => {
-        stdout += String(chunk);
-        const url = /listening on (\S+)/.exec(stdout)?.[1];
-        if (url) listening(url);
-      },
-    },
-    stderr: { write: () => {} },
-    stdin: new PassThrough(),
-    env: { NO_COLOR: '1' },
-    cwd: process.cwd(),
-    onInterrupt: (listener) => {
-      interrupt = listener;
-      return () => {};
-    },
-  };
-  const done = runCli(['serve', '--http', '--port', '0', '--auth-issuer', as.issuer], io);
-  const url = await Promise.race([started, done.then((code) => Promise.reject(new Error(`exit ${code}`)))]);
-  const stop = () => {
-    interrupt?.();
-    return done;
-  };
-  return { url, stop };
+  const running = await startCliInProcess(
+    ['serve', '--http', '--port', '0', '--auth-issuer', as.issuer],
+    /listening on (\S+)/,
+  );
+  return { url: running.match[1] as string, stop: () => running.stop() };
 }
 
 /** The person at the browser: logs in and consents in code, then lands on the CLI's loopback page. */

@@ -210,6 +210,22 @@ describe('conformance client', () => {
     expect(run.stderr).toContain('unknown scenario "no-such-scenario"');
   });
 
+  it('issue 35: knows every scenario the runner runs, auth/enterprise-managed-authorization included (it used to exit 2 before trying)', async () => {
+    const { AUTH_CLIENT_SCENARIOS } = await import('../conformance/auth-scenarios.mjs');
+    const { CLIENT_SCENARIOS_2026, EXTENSION_CLIENT_SCENARIOS_2026 } = await import(
+      '../conformance/next-scenarios.mjs'
+    );
+    expect(EXTENSION_CLIENT_SCENARIOS_2026).toContain('auth/enterprise-managed-authorization');
+    const run = runClientAgainstNothing('no-such-scenario');
+    const known = /\(known: ([^)]*)\)/.exec(run.stderr)?.[1]?.split(', ') ?? [];
+    const wanted = [...AUTH_CLIENT_SCENARIOS, ...CLIENT_SCENARIOS_2026, ...EXTENSION_CLIENT_SCENARIOS_2026];
+    expect(wanted.filter((name) => !known.includes(name))).toEqual([]);
+    // Without credentials from the suite it gets as far as reading its context, not "unknown".
+    const enterprise = runClientAgainstNothing('auth/enterprise-managed-authorization');
+    expect(enterprise.status).toBe(1);
+    expect(enterprise.stderr).toContain('the suite gave no cross-app access context');
+  });
+
   it('exits 1 with a message when the server cannot be reached', () => {
     const run = runClientAgainstNothing('initialize');
     expect(run.status).toBe(1);

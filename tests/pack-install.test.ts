@@ -1,26 +1,29 @@
 /**
- * The packages as a user gets them: every workspace package is packed with `npm pack`, the
- * tarballs are installed into fresh projects under the system temp directory (outside the
- * repository, so nothing resolves through the workspace links), and every entry point is imported
- * by TypeScript (moduleResolution node16 and bundler, library declarations checked) and by Node.
- * Third-party dependencies come from npm's cache (`--prefer-offline`), or from the registry.
+ * The packages as a user gets them, installed the way the README's "Until the packages are on
+ * npm" paragraph says (issue 35): `npm run pack:all` in the repository (the clone and `npm ci`
+ * of its first line are this checkout), then its second line, `cd PROJECT && npm install
+ * REPO/packed/*.tgz`, run by a shell in a new project under the system temp directory (outside
+ * the repository, so nothing resolves through the workspace links). Then every entry point is
+ * imported by TypeScript (moduleResolution node16 and bundler, library declarations checked) and
+ * by Node, and the installed `mcpkit` bin runs. Third-party dependencies come from the registry
+ * (or npm's cache).
  *
- * About 30 s; part of `npm test`, and alone with `npm run test:pack`.
+ * About a minute; in the slow tier, and alone with `npm run test:pack`.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildPackages,
+  addTo,
+  createProject,
   entryPoints,
   installInto,
   lintTarball,
   measureTree,
   type PackedPackage,
-  packPackages,
   ROOT,
   run,
   workspacePackages,
@@ -61,17 +64,57 @@ const TSCONFIGS = {
   bundler: { module: 'esnext', moduleResolution: 'bundler', lib: ['ES2022'] },
 } as const;
 
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+/** The two command lines of the README's install paragraph (the block that clones mcpkit). */
+function readmeInstallLines(): { pack: string; install: string } {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const block = /```sh\n(git clone https:\/\/github\.com\/mcpkit\/mcpkit\.git[^\n]*)\n([^\n]*)\n```/.exec(
+    readme,
+  );
+  if (!block) throw new Error('README.md has no install block starting with "git clone …/mcpkit.git"');
+  return { pack: block[1] as string, install: block[2] as string };
+}
+
+/** What a tarball holds, as paths inside its package. */
+async function tarballFiles(tarball: string): Promise<string[]> {
+  const { stdout } = await run('tar', ['-tzf', tarball], { cwd: path.dirname(tarball) });
+  return stdout
+    .split('\n')
+    .filter((line) => line.startsWith('package/') && !line.endsWith('/'))
+    .map((line) => line.slice('package/'.length));
+}
+
 beforeAll(async () => {
   scratch = await mkdtemp(path.join(tmpdir(), 'mcpkit-pack-'));
-  // Bring dist/ up to date without deleting it (other tests may run the built CLI meanwhile).
-  await buildPackages();
-  packed = await packPackages(
-    packages.map((pkg) => pkg.dir),
-    path.join(scratch, 'tarballs'),
+  const { pack, install } = readmeInstallLines();
+  // Line 1: this checkout is the clone, `npm ci` already ran; the rest is `npm run pack:all`.
+  expect(pack.endsWith('&& npm run pack:all')).toBe(true);
+  await run(NPM, ['run', '--silent', 'pack:all'], { cwd: ROOT });
+  const folder = path.join(ROOT, 'packed');
+  packed = await Promise.all(
+    readdirSync(folder)
+      .filter((file) => file.endsWith('.tgz'))
+      .map(async (file) => {
+        const tarball = path.join(folder, file);
+        const manifest = JSON.parse(
+          (await run('tar', ['-xzOf', tarball, 'package/package.json'], { cwd: folder })).stdout,
+        );
+        return {
+          name: manifest.name,
+          version: manifest.version,
+          tarball,
+          files: await tarballFiles(tarball),
+        };
+      }),
   );
-  app = path.join(scratch, 'app');
-  await installInto(app, [
-    ...packed.map((pkg) => pkg.tarball),
+  // Line 2, literally, with this project and this checkout for the README's placeholders.
+  app = path.join(scratch, 'your-project');
+  await createProject(app);
+  const command = install.replaceAll('/path/to/your-project', app).replaceAll('/path/to/mcpkit', ROOT);
+  await run('sh', ['-c', command], { cwd: scratch });
+  // What the entry-point checks below need besides: the optional peers, and Node's types.
+  await addTo(app, [
     'ajv@^8.17.0', // the optional peers of @mcpkit/schema/ajv
     'ajv-formats@^3.0.1',
     'undici@^7.30.2', // the optional peer of @mcpkit/node/http-client (with @mcpkit/client)
@@ -80,15 +123,18 @@ beforeAll(async () => {
     `@types/node@${TYPES_NODE_VERSION}`,
   ]);
   await writeFile(path.join(app, 'entries.ts'), importEveryEntry());
-}, 240_000);
+}, 300_000);
 
 afterAll(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
 describe('packages install from their tarballs and work outside the repository', () => {
-  it('the app under test lives outside the repository', () => {
+  it('the app under test lives outside the repository, and got every package from the README command', () => {
     expect(path.relative(ROOT, app).startsWith('..')).toBe(true);
+    expect(packed.map((pkg) => pkg.name).sort()).toEqual(packages.map((pkg) => pkg.manifest.name).sort());
+    const dependencies = JSON.parse(readFileSync(path.join(app, 'package.json'), 'utf8')).dependencies;
+    for (const pkg of packages) expect(dependencies[pkg.manifest.name], pkg.manifest.name).toMatch(/^file:/);
   });
 
   it('every tarball ships README, LICENSE and dist, and no build info, tests or fixtures', () => {
@@ -164,6 +210,16 @@ console.log(JSON.stringify(report));
     const { stdout } = await run(path.join(app, 'node_modules/.bin/mcpkit'), ['--help'], { cwd: app });
     expect(stdout).toMatch(/mcpkit/);
     expect(stdout).toMatch(/\bcall\b/);
+  });
+
+  it('mcpkit auth-server without its optional peer oidc-provider says how to install it (exit 2)', async () => {
+    const failure = run(path.join(app, 'node_modules/.bin/mcpkit'), ['auth-server', '--port', '0'], {
+      cwd: app,
+      timeoutMs: 30_000,
+    });
+    await expect(failure).rejects.toThrow(
+      /needs the oidc-provider package[\s\S]*npm install -D oidc-provider/,
+    );
   });
 });
 

@@ -50,3 +50,50 @@ describe('packaging rules', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+/** The repository every package names (CHANGELOG.md says so too). */
+const REPOSITORY = 'https://github.com/mcpkit/mcpkit';
+
+describe('publishing metadata (issue 35: ready for npm with provenance)', () => {
+  const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const manifests = (rootManifest.workspaces as string[]).map((workspace) => ({
+    workspace,
+    manifest: JSON.parse(readFileSync(join(root, workspace, 'package.json'), 'utf8')),
+  }));
+
+  it.each(manifests.map(({ workspace }) => workspace))(
+    '%s names the one repository (with its directory), homepage and bugs, and publishes publicly with provenance',
+    (workspace) => {
+      const { manifest } = manifests.find((each) => each.workspace === workspace)!;
+      expect(manifest.repository).toEqual({
+        type: 'git',
+        url: `git+${REPOSITORY}.git`,
+        directory: workspace,
+      });
+      expect(manifest.homepage).toBe(`${REPOSITORY}/tree/main/${workspace}#readme`);
+      expect(manifest.bugs).toEqual({ url: `${REPOSITORY}/issues` });
+      expect(manifest.publishConfig).toEqual({ access: 'public', provenance: true });
+      expect(manifest.license).toBe('MIT');
+    },
+  );
+
+  it('every package has one version, and each pins its siblings to exactly that version', () => {
+    const version = manifests[0]!.manifest.version;
+    const names = new Set(manifests.map(({ manifest }) => manifest.name));
+    for (const { manifest } of manifests) {
+      expect(manifest.version, manifest.name).toBe(version);
+      for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
+        for (const [name, range] of Object.entries(manifest[field] ?? {})) {
+          if (names.has(name)) expect(range, `${manifest.name} ${field} ${name}`).toBe(version);
+        }
+      }
+    }
+  });
+
+  it('CHANGELOG.md keeps an Unreleased section and names the repository', () => {
+    const changelog = readFileSync(join(root, 'CHANGELOG.md'), 'utf8');
+    expect(changelog).toMatch(/^## \[Unreleased\]$/m);
+    expect(changelog).toContain('https://keepachangelog.com/en/1.1.0/');
+    expect(changelog).toContain(REPOSITORY);
+  });
+});

@@ -20,6 +20,8 @@ export interface PackedPackage {
 export declare function buildPackages(): Promise<void>;
 export declare function packPackages(dirs: string[], destination: string): Promise<PackedPackage[]>;
 export declare function installInto(project: string, specs: string[]): Promise<void>;
+export declare function createProject(project: string): Promise<void>;
+export declare function addTo(project: string, specs: string[]): Promise<void>;
 export declare function lintTarball(tarball: string): Promise<void>;
 export declare function measureTree(
   nodeModules: string,

@@ -105,15 +105,34 @@ export async function packPackages(dirs, destination) {
 }
 
 /**
+ * Writes the manifest of a new ES module project in `project` (created if needed), as
+ * `npm init` would for the tests: private, `"type": "module"`, no dependencies yet.
+ * @param {string} project
+ */
+export async function createProject(project) {
+  await mkdir(project, { recursive: true });
+  const manifest = { name: path.basename(project), private: true, type: 'module' };
+  await writeFile(path.join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/**
  * Installs specs (tarball paths or registry names) into `project`, an ES module project that is
  * created if needed. Registry packages come from npm's cache when it has them.
  * @param {string} project
  * @param {string[]} specs
  */
 export async function installInto(project, specs) {
-  await mkdir(project, { recursive: true });
-  const manifest = { name: path.basename(project), private: true, type: 'module' };
-  await writeFile(path.join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  await createProject(project);
+  await addTo(project, specs);
+}
+
+/**
+ * Installs specs into the existing project `project`, beside what it has; registry packages from
+ * npm's cache when it has them.
+ * @param {string} project
+ * @param {string[]} specs
+ */
+export async function addTo(project, specs) {
   await run(
     NPM,
     [

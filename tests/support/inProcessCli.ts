@@ -55,3 +55,53 @@ export async function runCliInProcess(argv: readonly string[], options: CliRunOp
   const stdoutBytes = Buffer.concat(out);
   return { code, stdout: stdoutBytes.toString('utf8'), stderr, stdoutBytes };
 }
+
+/** A long-running verb (`serve`, `auth-server`) started in this process. */
+export interface RunningCli {
+  /** What the first match of `ready` on stdout captured. */
+  readonly match: RegExpExecArray;
+  /** Everything printed on stdout so far. */
+  stdout(): string;
+  /** Ctrl-C, then the exit code. */
+  stop(): Promise<number>;
+}
+
+/**
+ * Starts `mcpkit ARGV…` in this process and resolves once its stdout matches `ready` (a verb that
+ * exits before that rejects with its exit code). Off a terminal, with NO_COLOR.
+ */
+export async function startCliInProcess(argv: readonly string[], ready: RegExp): Promise<RunningCli> {
+  let stdout = '';
+  let interrupt: (() => void) | undefined;
+  let found: (match: RegExpExecArray) => void = () => {};
+  const matched = new Promise<RegExpExecArray>((resolve) => {
+    found = resolve;
+  });
+  const io: CliIo = {
+    stdout: {
+      write: (chunk) => {
+        stdout += String(chunk);
+        const match = ready.exec(stdout);
+        if (match) found(match);
+      },
+    },
+    stderr: { write: () => {} },
+    stdin: new PassThrough(),
+    env: { NO_COLOR: '1' },
+    cwd: ROOT,
+    onInterrupt: (listener) => {
+      interrupt = listener;
+      return () => {};
+    },
+  };
+  const done = runCli(argv, io);
+  const match = await Promise.race([matched, done.then((code) => Promise.reject(new Error(`exit ${code}`)))]);
+  return {
+    match,
+    stdout: () => stdout,
+    stop: () => {
+      interrupt?.();
+      return done;
+    },
+  };
+}

@@ -5,6 +5,7 @@
 export {
   type AuthAwareHandler,
   metadataUrl,
+  type ProtectedHandler,
   type ProtectOptions,
   protect,
   protectedResourceMetadata,

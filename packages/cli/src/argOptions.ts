@@ -38,6 +38,7 @@ export const OPTIONS = {
   'no-login': { type: 'boolean' },
   'auth-issuer': { type: 'string' },
   'auth-audience': { type: 'string' },
+  'auth-scope': { type: 'string' },
   folder: { type: 'string', multiple: true },
   'metrics-port': { type: 'string' },
   'rate-limit': { type: 'string' },
@@ -89,6 +90,7 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
     'json-response',
     'auth-issuer',
     'auth-audience',
+    'auth-scope',
     'folder',
     'metrics-port',
     'log-json',
@@ -96,6 +98,7 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
     'redis',
   ],
   gateway: ['help', 'config', 'stdio', 'http', 'port', 'host', 'era', 'metrics-port', 'log-json'],
+  'auth-server': ['help', 'port'],
 };
 
 /** The options as `util.parseArgs` returns them. */

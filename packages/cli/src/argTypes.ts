@@ -19,6 +19,7 @@ export const VERBS = [
   'logout',
   'serve',
   'gateway',
+  'auth-server',
 ] as const;
 
 /** One of {@link VERBS}. */
@@ -106,6 +107,8 @@ export interface ServeSettings {
   readonly authIssuer?: string;
   /** The audience tokens must name (default: the server's own `/mcp` URL). */
   readonly authAudience?: string;
+  /** `--auth-scope`: the scopes its metadata publishes as `scopes_supported` (default `mcp:read`). */
+  readonly authScopes?: readonly string[];
   /** Directories served read-only next to the demo's resources (`--folder`, repeatable). */
   readonly folders: readonly string[];
   /** With `--metrics-port`: serve Prometheus metrics on this port of 127.0.0.1. */
@@ -184,6 +187,7 @@ export type ParsedCommand =
   | { readonly kind: 'version' }
   | { readonly kind: 'serve'; readonly serve: ServeSettings }
   | { readonly kind: 'gateway'; readonly gateway: GatewaySettings }
+  | { readonly kind: 'auth-server'; readonly authServer: { readonly port: number } }
   | { readonly kind: 'logout'; readonly target: TargetSpec; readonly settings: ClientSettings }
   | {
       readonly kind: 'client';

@@ -163,6 +163,32 @@ describe('the login options and verbs', () => {
     );
   });
 
+  it('reads serve --auth-scope (published as scopes_supported) and the auth-server verb (issue 35)', () => {
+    expect(
+      parseCommandLine([
+        'serve',
+        '--auth-issuer',
+        'https://as.example',
+        '--auth-scope',
+        'mcp:read  files:write',
+      ]),
+    ).toMatchObject({ serve: { authScopes: ['mcp:read', 'files:write'] } });
+    expect(usage(['serve', '--auth-scope', 'mcp:read'])).toBe('--auth-scope needs --auth-issuer');
+    expect(usage(['serve', '--auth-issuer', 'https://as', '--auth-scope', ' '])).toContain(
+      '--auth-scope expects space-separated scopes',
+    );
+    expect(usage(['serve', '--auth-issuer', 'https://as', '--auth-scope', 'a"b'])).toContain(
+      '--auth-scope expects space-separated scopes',
+    );
+    expect(parseCommandLine(['auth-server'])).toEqual({ kind: 'auth-server', authServer: { port: 9000 } });
+    expect(parseCommandLine(['auth-server', '--port', '0'])).toEqual({
+      kind: 'auth-server',
+      authServer: { port: 0 },
+    });
+    expect(usage(['auth-server', 'extra'])).toBe('"auth-server" takes no arguments');
+    expect(usage(['auth-server', '--host', '0.0.0.0'])).toContain('--host');
+  });
+
   it('reads serve --redis, and refuses it with a non-Redis URL, --stateless or --stdio', () => {
     expect(parseCommandLine(['serve', '--http', '--redis', 'redis://127.0.0.1:6379'])).toMatchObject({
       serve: { transport: 'http', redis: 'redis://127.0.0.1:6379' },

@@ -12,7 +12,13 @@ import { type ParsedCommand, VERBS, type Verb } from './argTypes.js';
 import { closest } from './argValues.js';
 import { clientAction, clientSettings, splitTarget, VERB_USAGE } from './clientArgs.js';
 import { usageError } from './errors.js';
-import { GATEWAY_HINT, gatewaySettings, SERVE_HINT, serveSettings } from './serverArgs.js';
+import {
+  authServerSettings,
+  GATEWAY_HINT,
+  gatewaySettings,
+  SERVE_HINT,
+  serveSettings,
+} from './serverArgs.js';
 
 export type {
   AuthSettings,
@@ -58,6 +64,11 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommand {
       );
     }
     return { kind: 'serve', serve: serveSettings(values) };
+  }
+  if (verb === 'auth-server') {
+    if (rest.length > 0 || after !== undefined)
+      throw usageError('"auth-server" takes no arguments', 'mcpkit auth-server [--port 9000]');
+    return { kind: 'auth-server', authServer: authServerSettings(values) };
   }
   if (verb === 'gateway') {
     if (rest.length > 0 || after !== undefined)

@@ -76,6 +76,7 @@ Verbs:
   serve [--http|--stdio]              run the demo server
   gateway --config FILE (--stdio|--http) [--metrics-port N]
                                       serve every server of FILE as one MCP server
+  auth-server [--port N]              a development OAuth authorization server on 127.0.0.1
 
 ${TARGETS}
 
@@ -101,6 +102,23 @@ More: mcpkit VERB --help
 `;
 
 const VERB_HELP: Readonly<Record<Verb, string>> = {
+  'auth-server': `Usage: mcpkit auth-server [--port N]
+
+Runs an OAuth 2.1 authorization server for development on http://127.0.0.1:N (default 9000;
+0 picks a free port), so that "mcpkit serve --auth-issuer" and "mcpkit login" can be tried
+without an identity provider. Its login page accepts any name and password (the banner suggests
+the test user dev-user), it grants the scopes mcp:read and mcp:write, and keys, clients and tokens
+live in memory only. For development only: it binds 127.0.0.1 and nothing else.
+
+Needs the oidc-provider package beside mcpkit (npm install -D oidc-provider); mcpkit loads it only
+for this verb.
+
+  -p, --port N      port of 127.0.0.1 (default 9000)
+
+Example:
+  npx mcpkit auth-server                                         # prints its issuer
+  npx mcpkit serve --http --auth-issuer http://127.0.0.1:9000    # in another terminal
+  npx mcpkit login http://127.0.0.1:3000/mcp`,
   gateway: `Usage: mcpkit gateway --config FILE (--stdio | --http [--port N] [--host H]) [--era ERA] [--metrics-port N] [--log-json]
 
 Serves every server of FILE (mcpServers or VS Code's servers format) as one MCP server: names
@@ -181,7 +199,7 @@ ${AUTHORIZATION}`,
 
 Deletes the cached tokens of that server, and the client id remembered for it.`,
   serve: `Usage: mcpkit serve [--http [--port N] [--host H] [--stateless] [--json-response]
-                    [--auth-issuer URL [--auth-audience URL]] [--redis URL] | --stdio] [--folder DIR]… [--metrics-port N] [--log-json] [--rate-limit R]
+                    [--auth-issuer URL [--auth-audience URL] [--auth-scope S]] [--redis URL] | --stdio] [--folder DIR]… [--metrics-port N] [--log-json] [--rate-limit R]
 
 Runs the demo server, which exercises every MCP 2025-11-25 feature with small examples.
   --http            Streamable HTTP on http://HOST:PORT/mcp (the default)
@@ -194,6 +212,8 @@ Runs the demo server, which exercises every MCP 2025-11-25 feature with small ex
                     Protected Resource Metadata is served at /.well-known/oauth-protected-resource
   --auth-audience URL
                     the audience tokens must name (default: the server's own /mcp URL)
+  --auth-scope S    the scopes its metadata publishes as scopes_supported, which clients ask
+                    for when logging in (space-separated; default mcp:read)
   --redis URL       run as one node of a cluster (e.g. redis://127.0.0.1:6379): sessions,
                     resumable streams and tasks live in Redis, so any node behind a load
                     balancer serves any session

@@ -56,6 +56,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
         const { serve } = await import('./demo/serve.js');
         return await serve(command.serve, io);
       }
+      case 'auth-server': {
+        const { runDevAuthServer } = await import('./auth/devServer.js');
+        return await runDevAuthServer(command.authServer, io);
+      }
       case 'gateway': {
         const { runGateway } = await import('./gateway/serve.js');
         return await runGateway(command.gateway, io);

@@ -29,6 +29,13 @@ export function serveSettings(values: Values): ServeSettings {
   if (authAudience !== undefined && authIssuer === undefined) {
     throw usageError('--auth-audience needs --auth-issuer', 'mcpkit serve --http --auth-issuer URL');
   }
+  const authScopes = scopeList(values['auth-scope'] as string | undefined);
+  if (authScopes !== undefined && authIssuer === undefined) {
+    throw usageError(
+      '--auth-scope needs --auth-issuer',
+      'mcpkit serve --http --auth-issuer URL --auth-scope mcp:read',
+    );
+  }
   const redis = values.redis as string | undefined;
   if (redis !== undefined && !/^rediss?:\/\//.test(redis)) {
     throw usageError(`--redis expects a redis:// or rediss:// URL, got "${redis}"`);
@@ -47,12 +54,38 @@ export function serveSettings(values: Values): ServeSettings {
     jsonResponse: values['json-response'] === true,
     ...(authIssuer === undefined ? {} : { authIssuer }),
     ...(authAudience === undefined ? {} : { authAudience }),
+    ...(authScopes === undefined ? {} : { authScopes }),
     folders: (values.folder as string[] | undefined) ?? [],
     ...observing(values),
     ...(redis === undefined ? {} : { redis }),
   };
   const limit = values['rate-limit'] as string | undefined;
   return limit === undefined ? settings : { ...settings, rateLimit: parseRateLimit(limit) };
+}
+
+/** `--auth-scope "a b"`: space-separated scope tokens (RFC 6749 §3.3), at least one. */
+function scopeList(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const scopes = value.split(' ').filter((scope) => scope !== '');
+  if (scopes.length === 0 || scopes.some((scope) => !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))) {
+    throw usageError(
+      `--auth-scope expects space-separated scopes, got "${value}"`,
+      '--auth-scope "mcp:read mcp:write"',
+    );
+  }
+  return scopes;
+}
+
+/**
+ * The settings of `auth-server`: the port of 127.0.0.1 (default 9000; it binds nothing else).
+ *
+ * @example
+ * ```ts
+ * authServerSettings({ port: '0' }); // { port: 0 }
+ * ```
+ */
+export function authServerSettings(values: Values): { port: number } {
+  return { port: values.port === undefined ? 9000 : parsePort(values.port as string, 'port') };
 }
 
 /** `N/s` or `N/m`, optionally `,burst=B` (default twice the per-second rate, at least 1). */

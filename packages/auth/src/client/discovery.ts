@@ -99,17 +99,24 @@ export function prmCandidates(
 }
 
 /**
- * Fetches Protected Resource Metadata, trying each candidate; undefined when none answers. A
- * document that names another resource stops the flow: it must never steer this client.
+ * Fetches Protected Resource Metadata, trying each candidate; undefined when none answers and the
+ * server named none (a 2025-03-26 server: the caller falls back to its origin). When the 401 named
+ * a document and no candidate answers, that is the failure to report: guessing on would end in a
+ * misleading error from a later step (a registration endpoint that is not there). A document that
+ * names another resource stops the flow: it must never steer this client.
  */
 export async function discoverResource(
   resource: URL,
   challenge: BearerChallenge | undefined,
   ctx: RequestContext,
 ): Promise<oauth.ResourceServer | undefined> {
+  let named: string | undefined;
   for (const { url, names } of prmCandidates(resource, challenge?.resourceMetadata)) {
     const response = await getMetadata(url, ctx);
-    if (!response) continue;
+    if (typeof response === 'string') {
+      if (challenge?.resourceMetadata !== undefined) named ??= `${url.href} (${response})`;
+      continue;
+    }
     for (const name of names) {
       try {
         return await oauth.processResourceDiscoveryResponse(name, response.clone());
@@ -121,11 +128,19 @@ export async function discoverResource(
       `the protected resource metadata at ${url.href} does not describe ${resource.href}; refusing to authorize`,
     );
   }
+  if (named !== undefined) {
+    throw new AuthorizationError(
+      `no protected resource metadata at ${named}, the document the server's 401 names; the server must serve it`,
+    );
+  }
   return undefined;
 }
 
-/** GETs a metadata document; undefined when unreachable or not 2xx (the caller tries the next URL). */
-async function getMetadata(url: URL, ctx: RequestContext): Promise<Response | undefined> {
+/**
+ * GETs a metadata document; when unreachable or not 2xx, why (`404`, `unreachable`), and the
+ * caller tries the next URL.
+ */
+async function getMetadata(url: URL, ctx: RequestContext): Promise<Response | string> {
   try {
     const response = await (ctx.fetch ?? fetch)(url.href, {
       headers: { accept: 'application/json' },
@@ -133,10 +148,10 @@ async function getMetadata(url: URL, ctx: RequestContext): Promise<Response | un
     });
     if (response.ok) return response;
     await response.body?.cancel();
+    return String(response.status);
   } catch {
-    // unreachable: the next candidate is tried
+    return 'unreachable';
   }
-  return undefined;
 }
 
 /**
@@ -162,7 +177,7 @@ export async function discoverAuthorizationServer(
   for (const url of asMetadataCandidates(issuer)) {
     if (url.protocol !== 'https:' && !isLoopback(url)) return undefined;
     const response = await getMetadata(url, ctx);
-    if (!response) continue;
+    if (typeof response === 'string') continue;
     try {
       return await oauth.processDiscoveryResponse(issuer, response);
     } catch {
@@ -185,7 +200,7 @@ export async function discoverLegacyAuthorizationServer(
     new URL('/.well-known/oauth-authorization-server', resource.origin),
     ctx,
   );
-  if (!response) return undefined;
+  if (typeof response === 'string') return undefined;
   try {
     const { issuer } = (await response.clone().json()) as { issuer?: unknown };
     if (typeof issuer !== 'string' || new URL(issuer).origin !== resource.origin) return undefined;

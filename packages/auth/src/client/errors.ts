@@ -26,11 +26,14 @@ export function redact(text: string): string {
     .replace(/(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, '$1 [redacted]');
 }
 
-/** Wraps an oauth4webapi failure from `step` into an {@link AuthorizationError} without its secrets. */
-export function wrapError(step: string, error: unknown): AuthorizationError {
+/**
+ * Wraps an oauth4webapi failure from `step` into an {@link AuthorizationError} without its
+ * secrets: `"<step> failed: <error> (<description>)"`, or `"<what>: …"` when `what` is given.
+ */
+export function wrapError(step: string, error: unknown, what = `${step} failed`): AuthorizationError {
   if (error instanceof AuthorizationError) return error;
   const detail = oauthErrorCode(error) ?? (error instanceof Error ? error.message : String(error));
-  return new AuthorizationError(redact(`${step} failed: ${detail}`));
+  return new AuthorizationError(redact(`${what}: ${detail}`));
 }
 
 function oauthErrorCode(error: unknown): string | undefined {

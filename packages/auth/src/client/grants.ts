@@ -59,8 +59,16 @@ export async function authorizationCodeGrant(
   params.set('resource', g.resource);
   if (scope) params.set('scope', scope);
   const callback = toSearchParams(await redirect(url));
+  let validated: URLSearchParams;
   try {
-    const validated = oauth.validateAuthResponse(g.as, g.client, callback, state);
+    validated = oauth.validateAuthResponse(g.as, g.client, callback, state);
+  } catch (error) {
+    // The redirect carried `error` (RFC 6749 §4.1.2.1): the server refused, nothing was exchanged.
+    if (error instanceof oauth.AuthorizationResponseError)
+      throw wrapError('the authorization request', error, 'the authorization server refused the login');
+    throw wrapError('the authorization response', error);
+  }
+  try {
     const response = await oauth.authorizationCodeGrantRequest(
       g.as,
       g.client,

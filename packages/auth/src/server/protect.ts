@@ -93,6 +93,23 @@ const CORS = {
 };
 
 /**
+ * The handler {@link protect} returns: one argument, plus the paths of the metadata documents it
+ * serves beside the MCP endpoint, so a server that routes by path (`serve(handler, { path })` of
+ * `@mcpkit/node/http`) can send them to it.
+ *
+ * @example
+ * ```ts
+ * declare const handler: ProtectedHandler;
+ * handler.wellKnownPaths; // ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']
+ * ```
+ */
+export interface ProtectedHandler {
+  (request: Request): Promise<Response>;
+  /** The Protected Resource Metadata paths: the path-aware one, then the root one. */
+  readonly wellKnownPaths: readonly string[];
+}
+
+/**
  * Wraps a web-standard MCP handler so it serves its Protected Resource Metadata (path-aware and
  * root, with CORS), refuses requests without a valid token for this resource (401 with
  * `WWW-Authenticate: Bearer resource_metadata="…"`) or without the required scopes (403
@@ -109,10 +126,7 @@ const CORS = {
  * });
  * ```
  */
-export function protect(
-  handler: AuthAwareHandler,
-  options: ProtectOptions,
-): (request: Request) => Promise<Response> {
+export function protect(handler: AuthAwareHandler, options: ProtectOptions): ProtectedHandler {
   const metadata = JSON.stringify(protectedResourceMetadata(options));
   const metadataPath = new URL(metadataUrl(options.resource)).pathname;
   const challenge = `Bearer resource_metadata="${metadataUrl(options.resource)}"`;
@@ -145,7 +159,7 @@ export function protect(
     }
     return authInfo;
   };
-  return async (request: Request) => {
+  const guarded = async (request: Request) => {
     const path = new URL(request.url).pathname;
     if (path === metadataPath || path === WELL_KNOWN) {
       if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: CORS });
@@ -158,6 +172,8 @@ export function protect(
     // The page must be able to read the challenge: the handler's CORS headers, when it has any.
     return handler.applyCors ? handler.applyCors(request, caller) : caller;
   };
+  const wellKnownPaths = metadataPath === WELL_KNOWN ? [WELL_KNOWN] : [metadataPath, WELL_KNOWN];
+  return Object.assign(guarded, { wellKnownPaths: Object.freeze(wellKnownPaths) });
 }
 
 function bearerToken(request: Request): string | undefined {

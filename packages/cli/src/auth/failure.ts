@@ -53,7 +53,7 @@ export function authFailure(error: unknown, targetHint: string | undefined): Cli
         ExitCode.Connection,
         `Could not log in: ${current.message}`,
         denied
-          ? 'The authorization server refused; if it needs a scope the server does not name, give one with --scope'
+          ? `The authorization server refused the login. If it refused the scope asked for, name one it grants: mcpkit login ${targetHint ?? 'URL'} --scope SCOPE`
           : `Rerun with --verbose to see each step; "mcpkit logout ${targetHint ?? 'URL'}" forgets cached tokens`,
       );
     }

@@ -58,6 +58,12 @@ export class CliAuth implements AuthProvider {
   private reading: Promise<Record<string, string>> | undefined;
   private readonly client: StoredClient | undefined;
   private readonly scope: string | undefined;
+  /**
+   * The failure of this command's login, given again to every later 401: a client that retries
+   * (the 2026-07-28 probe falling back to `initialize`) must not start a second login in the
+   * browser after the user or the authorization server said no.
+   */
+  private failed: unknown;
 
   private constructor(
     private readonly options: CliAuthOptions,
@@ -110,7 +116,7 @@ export class CliAuth implements AuthProvider {
       if (!(await this.options.cache.loadTokens(this.resource))?.refreshToken) throw this.loginRequired();
       return this.quiet.onUnauthorized(response);
     }
-    return this.afterLogin(await (await this.loginProvider()).onUnauthorized(response));
+    return this.afterLogin(await this.once((provider) => provider.onUnauthorized(response)));
   }
 
   async onForbidden(response: Response): Promise<boolean> {
@@ -121,7 +127,18 @@ export class CliAuth implements AuthProvider {
       if (challenge?.error === 'insufficient_scope') throw this.loginRequired(challenge.scope);
       return false;
     }
-    return this.afterLogin(await (await this.loginProvider()).onForbidden(response));
+    return this.afterLogin(await this.once((provider) => provider.onForbidden(response)));
+  }
+
+  /** Runs `step` on the login provider, unless a login already failed in this command. */
+  private async once(step: (provider: OAuthClientProvider) => Promise<boolean>): Promise<boolean> {
+    if (this.failed !== undefined) throw this.failed;
+    try {
+      return await step(await this.loginProvider());
+    } catch (error) {
+      this.failed = error;
+      throw error;
+    }
   }
 
   /** Forgets the cached tokens of this server, so the next 401 starts a login. */

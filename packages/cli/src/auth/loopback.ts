@@ -58,9 +58,17 @@ export async function startLoopbackRedirect(preferredPort?: number): Promise<Loo
       page(res, 400, 'Not the login mcpkit is waiting for', 'Start the login again from the terminal.');
       return;
     }
-    const failed = params.has('error');
-    if (failed) page(res, 400, 'Login failed', 'The authorization server refused; see the terminal.');
-    else page(res, 200, 'Logged in', 'mcpkit has what it needs. You can close this page.');
+    const refusal = refusalOf(params);
+    if (refusal) {
+      page(
+        res,
+        400,
+        'Login refused',
+        `The authorization server refused the login: ${refusal}. If it refused the scope mcpkit ` +
+          'asked for, log in again naming one it grants: mcpkit login URL --scope SCOPE. ' +
+          'The terminal says the same; you can close this page.',
+      );
+    } else page(res, 200, 'Logged in', 'mcpkit has what it needs. You can close this page.');
     pending.resolve(params);
     pending = undefined;
   });
@@ -105,6 +113,35 @@ export async function startLoopbackRedirect(preferredPort?: number): Promise<Loo
   };
 }
 
+/**
+ * What the authorization server refused, from the redirect's `error` and `error_description`
+ * (RFC 6749 §4.1.2.1), escaped and shortened for the page; undefined for a successful redirect.
+ *
+ * @example
+ * ```ts
+ * refusalOf(new URLSearchParams('error=access_denied&error_description=No')); // 'access_denied (No)'
+ * ```
+ */
+export function refusalOf(params: URLSearchParams): string | undefined {
+  const error = params.get('error');
+  if (error === null) return undefined;
+  const description = params.get('error_description');
+  const text = description ? `${error} (${description})` : error;
+  return escapeHtml(text.length > 300 ? `${text.slice(0, 300)}…` : text);
+}
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
+}
+
 /** Listens on `port` of 127.0.0.1; resolves false when it is taken (or refused). */
 function listen(http: ReturnType<typeof createServer>, port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -117,7 +154,7 @@ function listen(http: ReturnType<typeof createServer>, port: number): Promise<bo
   });
 }
 
-/** A small page for the browser tab; nothing from the request is echoed into it. */
+/** A small page for the browser tab; the request is echoed into it only escaped ({@link refusalOf}). */
 function page(res: ServerResponse, status: number, title: string, text: string): void {
   res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',

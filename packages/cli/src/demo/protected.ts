@@ -8,6 +8,9 @@ import { type AuthAwareHandler, jwtVerifier, metadataUrl, protect } from '@mcpki
 import * as oauth from 'oauth4webapi';
 import { CliError, ExitCode } from '../errors.js';
 
+/** What the metadata publishes as `scopes_supported` unless `--auth-scope` says otherwise. */
+export const DEMO_SCOPES: readonly string[] = ['mcp:read'];
+
 /** The demo's protected `/mcp` handler, and the paths where it answers. */
 export interface ProtectedDemo {
   readonly handler: (request: Request) => Promise<Response>;
@@ -19,11 +22,12 @@ export interface ProtectedDemo {
 
 /**
  * Wraps the demo's Streamable HTTP handler so every request needs a JWT access token from the
- * authorization server `as` whose audience is `audience` (default: the server's own `/mcp` URL).
+ * authorization server `as` whose audience is `audience` (default: the server's own `/mcp` URL);
+ * its metadata publishes `scopes` as `scopes_supported`.
  *
  * @example
  * ```ts
- * const demo = protectDemo(handler, await issuerMetadata('https://auth.example.com'), undefined, 'http://127.0.0.1:3000/mcp');
+ * const demo = protectDemo(handler, await issuerMetadata('https://auth.example.com'), undefined, 'http://127.0.0.1:3000/mcp', ['mcp:read']);
  * ```
  */
 export function protectDemo(
@@ -31,6 +35,7 @@ export function protectDemo(
   as: oauth.AuthorizationServer,
   audience: string | undefined,
   mcpUrl: string,
+  scopes: readonly string[] = DEMO_SCOPES,
 ): ProtectedDemo {
   if (!as.jwks_uri) {
     throw new CliError(ExitCode.Connection, `The authorization server ${as.issuer} publishes no jwks_uri.`);
@@ -40,6 +45,9 @@ export function protectDemo(
     resource,
     authorizationServers: [as.issuer],
     verifier: jwtVerifier({ issuer: as.issuer, audience: resource, jwks: as.jwks_uri }),
+    // Published, not required: a client that names no scope asks for these (without any, many
+    // authorization servers grant nothing), and a token without them still works with the demo.
+    scopesSupported: scopes,
   });
   const paths = new Set([
     new URL(mcpUrl).pathname,

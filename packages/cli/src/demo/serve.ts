@@ -151,14 +151,21 @@ async function serveHttp(
     return path === MCP_PATH ? mcpListener : path === LEGACY_SSE_PATH ? legacyListener : undefined;
   });
   if (auth && issuer) {
-    const demo = auth.protectDemo(streamable, issuer, settings.authAudience, `${base}${MCP_PATH}`);
+    const demo = auth.protectDemo(
+      streamable,
+      issuer,
+      settings.authAudience,
+      `${base}${MCP_PATH}`,
+      settings.authScopes,
+    );
     guarded = { listener: toNodeListener(demo.handler, { onError }), paths: demo.paths };
     log(`protected by ${issuer.issuer}: tokens must be issued for ${demo.resource}; legacy HTTP+SSE is off`);
   }
   io.stdout.write(
     banner(
       `${base}${MCP_PATH}`,
-      `${base}${LEGACY_SSE_PATH}`,
+      // Protected, the legacy endpoint is off (it has no authorization): not advertised then.
+      issuer ? undefined : `${base}${LEGACY_SSE_PATH}`,
       settings,
       createStyle(wantsColor(io.stdout, io.env)),
     ),
@@ -180,7 +187,12 @@ async function serveHttp(
  * process.stdout.write(banner('http://127.0.0.1:3000/mcp', 'http://127.0.0.1:3000/sse', settings, style));
  * ```
  */
-export function banner(url: string, legacyUrl: string, settings: ServeSettings, style: Style): string {
+export function banner(
+  url: string,
+  legacyUrl: string | undefined,
+  settings: ServeSettings,
+  style: Style,
+): string {
   const mode = [
     settings.stateless ? 'stateless' : 'with sessions',
     settings.jsonResponse ? 'JSON responses' : 'SSE responses',
@@ -192,7 +204,7 @@ export function banner(url: string, legacyUrl: string, settings: ServeSettings, 
     2,
   );
   return `${style.bold('mcpkit demo server')} listening on ${style.cyan(url)}
-${style.dim(`Streamable HTTP (${mode}); legacy HTTP+SSE clients: ${legacyUrl}`)}
+${style.dim(`Streamable HTTP (${mode}); ${legacyUrl ? `legacy HTTP+SSE clients: ${legacyUrl}` : 'legacy HTTP+SSE: off (it has no authorization)'}`)}
 
 Try it:
   npx mcpkit list ${url}

@@ -4,7 +4,8 @@
  * preferred modern version in `_meta`, on every transport. A `DiscoverResult` or a recognized
  * modern error (`-32022` with its `supported` list, `-32020`, `-32021`) means a modern server:
  * retry with a shared version, never fall back. Any other error, an HTTP `4xx` without a modern
- * body, or no answer in time means a legacy server: fall back to `initialize`.
+ * body, or no answer in time means a legacy server: fall back to `initialize`. A failed
+ * authorization (the auth provider's `AuthorizationError`) is final: it would fail there again.
  * @module
  */
 import {
@@ -54,6 +55,8 @@ export async function probeServer(send: DiscoverSender): Promise<ProbeOutcome> {
     try {
       result = await send(version);
     } catch (error) {
+      // A failed login says nothing about the era, and `initialize` would only start another.
+      if (isAuthorizationFailure(error)) throw error;
       if (!(error instanceof McpError) || !isModernErrorCode(error.code))
         return { era: 'legacy', cause: error };
       if (error.code !== ModernErrorCode.UnsupportedProtocolVersion) {
@@ -83,6 +86,14 @@ export async function probeServer(send: DiscoverSender): Promise<ProbeOutcome> {
     }
     return { era: 'modern', version: chosen, result: discovered(result, chosen) };
   }
+}
+
+/**
+ * An `AuthorizationError` of `@mcpkit/auth` (an auth provider's failure: discovery, a refused
+ * login, a token request), found by name so that the client needs no import of it.
+ */
+function isAuthorizationFailure(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AuthorizationError';
 }
 
 /** The modern version to speak from a DiscoverResult: the one asked for when listed, else the newest listed. */

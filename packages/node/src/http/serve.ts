@@ -20,7 +20,11 @@ export interface ServeOptions<Extra = never> extends NodeListenerOptions<Extra> 
    * network. Binding a public interface also needs `allowedHosts` on the handler.
    */
   host?: string;
-  /** Serve only this path (other paths get 404); `url` then ends with it. Default: every path. */
+  /**
+   * Serve only this path (other paths get 404); `url` then ends with it. Default: every path.
+   * The paths a handler lists in `wellKnownPaths` are served too: `protect()` of
+   * `@mcpkit/auth/server` lists its metadata documents there, which its 401 points clients to.
+   */
   path?: string;
   /**
    * A client must send its request headers within this many ms of connecting, or the connection
@@ -34,8 +38,14 @@ export interface ServeOptions<Extra = never> extends NodeListenerOptions<Extra> 
   requestTimeout?: number;
 }
 
-/** A handler that may have resources to release when the server stops. */
-type Closable<Handler> = Handler & { close?: () => Promise<void> };
+/**
+ * A handler that may have resources to release when the server stops, and may answer paths
+ * besides `path` (`protect()`'s Protected Resource Metadata documents).
+ */
+type Closable<Handler> = Handler & {
+  close?: () => Promise<void>;
+  readonly wellKnownPaths?: readonly string[];
+};
 
 /** Tighter than Node's own (60 s and 300 s, checked every 30 s): a drip is cut within seconds. */
 const TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, checkEvery: 1_000 } as const;
@@ -73,6 +83,7 @@ export async function serve<Extra>(
 ): Promise<ServedHandler> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path;
+  const extraPaths = new Set(handler.wellKnownPaths ?? []);
   const listener = toNodeListener(handler as ExtraAwareHandler<Extra>, options);
   const requestTimeout = options.requestTimeout ?? TIMEOUTS.requestTimeout;
   const headersTimeout = options.headersTimeout ?? TIMEOUTS.headersTimeout;
@@ -88,7 +99,9 @@ export async function serve<Extra>(
       ? listener
       : (req, res) => {
           const url = req.url ?? '/';
-          if (url === path || url.startsWith(`${path}?`)) listener(req, res);
+          const query = url.indexOf('?');
+          const requested = query === -1 ? url : url.slice(0, query);
+          if (requested === path || extraPaths.has(requested)) listener(req, res);
           else res.writeHead(404, { 'content-length': '0' }).end();
         },
   );

@@ -70,10 +70,47 @@ describe('CORS on', () => {
       'access-control-allow-origin': PAGE,
       'access-control-allow-methods': 'GET, POST, DELETE',
       'access-control-allow-headers':
-        'mcp-session-id, mcp-protocol-version, last-event-id, authorization, content-type, accept',
+        'mcp-session-id, mcp-protocol-version, last-event-id, authorization, content-type, accept, mcp-method, mcp-name',
       'access-control-max-age': '600',
-      vary: 'origin',
+      vary: 'origin, access-control-request-headers',
     });
+    await handler.close();
+  });
+
+  it('2026-07-28 preflight (issue 35): allows Mcp-Method and Mcp-Name and echoes the well-formed Mcp-Param-* names asked for', async () => {
+    const handler = handlerWith(options);
+    const asked = new Request('http://127.0.0.1:3000/mcp', {
+      method: 'OPTIONS',
+      headers: {
+        origin: PAGE,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers':
+          'content-type,mcp-method,mcp-name,mcp-param-region,Mcp-Param-Dry_Run,mcp-param-region,mcp-param-bad name,x-other,mcp-param-',
+      },
+    });
+    const answer = await handler(asked);
+    expect(answer.status).toBe(204);
+    const allowed = (answer.headers.get('access-control-allow-headers') ?? '').split(', ');
+    expect(allowed).toEqual(expect.arrayContaining(['mcp-method', 'mcp-name', 'content-type']));
+    expect(allowed.filter((name) => name.startsWith('mcp-param-'))).toEqual([
+      'mcp-param-region',
+      'mcp-param-dry_run',
+    ]);
+    expect(allowed).not.toContain('x-other');
+    // A flood of names is capped, not echoed whole.
+    const many = Array.from({ length: 100 }, (_, i) => `mcp-param-p${i}`).join(', ');
+    const flood = await handler(
+      new Request('http://127.0.0.1:3000/mcp', {
+        method: 'OPTIONS',
+        headers: {
+          origin: PAGE,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': many,
+        },
+      }),
+    );
+    const echoed = (flood.headers.get('access-control-allow-headers') ?? '').split(', ');
+    expect(echoed.filter((name) => name.startsWith('mcp-param-'))).toHaveLength(32);
     await handler.close();
   });
 
@@ -94,7 +131,7 @@ describe('CORS on', () => {
     const handler = handlerWith(options);
     const other = await handler(preflight('http://127.0.0.1:9999'));
     expect(other.status).toBe(204);
-    expect(corsHeaders(other)).toEqual({ vary: 'origin' });
+    expect(corsHeaders(other)).toEqual({ vary: 'origin, access-control-request-headers' });
     const unlisted = await handler(initialize('http://localhost:9999'));
     expect(unlisted.status).toBe(200);
     expect(unlisted.headers.get('access-control-allow-origin')).toBeNull();

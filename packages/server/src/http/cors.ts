@@ -23,9 +23,19 @@ export interface CorsOptions {
   readonly maxAge?: number;
 }
 
-/** The request headers of MCP over HTTP that a page must be allowed to send. */
+/**
+ * The request headers of MCP over HTTP that a page must be allowed to send: those of 2025-11-25,
+ * and `Mcp-Method` and `Mcp-Name` of 2026-07-28 (its `Mcp-Param-*` headers are added per preflight).
+ */
 const ALLOWED_HEADERS =
-  'mcp-session-id, mcp-protocol-version, last-event-id, authorization, content-type, accept';
+  'mcp-session-id, mcp-protocol-version, last-event-id, authorization, content-type, accept, mcp-method, mcp-name';
+/**
+ * An `Mcp-Param-{Name}` header name as a browser lists it in `Access-Control-Request-Headers`
+ * (lower case; `Name` is an HTTP token). Anchored and linear: no backtracking.
+ */
+const PARAM_HEADER = /^mcp-param-[a-z0-9!#$%&'*+.^_`|~-]{1,64}$/;
+/** At most this many `Mcp-Param-*` names are echoed from one preflight; the header is read this far. */
+const PARAM_LIMITS = { names: 32, headerChars: 4096 } as const;
 /** The response headers a page must be able to read. */
 const EXPOSED_HEADERS = 'mcp-session-id, mcp-protocol-version, www-authenticate';
 
@@ -80,12 +90,15 @@ export class CorsPolicy {
     const reply = emptyReply(204);
     const headers = reply.headers;
     headers.allow = `${this.methods}, OPTIONS`;
-    headers.vary = 'origin';
+    // The allowed headers echo the asked-for Mcp-Param-* names, so caches must key on them too.
+    headers.vary = 'origin, access-control-request-headers';
     const origin = request.header('origin');
     if (origin !== null && this.origins.has(origin)) {
       headers['access-control-allow-origin'] = origin;
       headers['access-control-allow-methods'] = this.methods;
-      headers['access-control-allow-headers'] = ALLOWED_HEADERS;
+      headers['access-control-allow-headers'] = allowedHeaders(
+        request.header('access-control-request-headers'),
+      );
       headers['access-control-max-age'] = this.maxAge;
     }
     return reply;
@@ -143,6 +156,22 @@ export function withCors<Request extends CorsRequest, Extra>(
     if (request.method === 'OPTIONS' && guard.check(request) === undefined) return cors.preflight(request);
     return cors.decorate(request, await answer(request, extra));
   };
+}
+
+/**
+ * The fixed allowed headers, plus each well-formed `Mcp-Param-*` name the preflight asks for
+ * (2026-07-28 tools name their own headers, so no fixed list can hold them). Anything else asked
+ * for is left out, and the browser then refuses the request itself.
+ */
+function allowedHeaders(requested: string | null): string {
+  if (requested === null || !requested.toLowerCase().includes('mcp-param-')) return ALLOWED_HEADERS;
+  const params: string[] = [];
+  for (const part of requested.slice(0, PARAM_LIMITS.headerChars).split(',')) {
+    const name = part.trim().toLowerCase();
+    if (PARAM_HEADER.test(name) && !params.includes(name)) params.push(name);
+    if (params.length === PARAM_LIMITS.names) break;
+  }
+  return params.length === 0 ? ALLOWED_HEADERS : `${ALLOWED_HEADERS}, ${params.join(', ')}`;
 }
 
 /** An origin as browsers serialize it; anything else is a configuration mistake. */

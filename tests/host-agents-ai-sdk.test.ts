@@ -6,20 +6,19 @@
  * image and structured output read by the model, a server killed and restarted mid-conversation,
  * and a server tool that samples, answered by a second mock model after the user's consent.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { McpHost, type McpHostOptions, type StateChange, type ToolCallConsent } from '@mcpkit/host';
+import type { ToolCallConsent } from '@mcpkit/host';
 import { aiSdkSampling, aiSdkTools, liveAiSdkTools } from '@mcpkit/host/ai-sdk';
-import { nodeConnector } from '@mcpkit/host/node';
 import { generateText, isStepCount } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { demoHttp, demoStdio, reference } from './fixtures/hostServers.js';
+import { addShoutTool, fourServers, hostMaker, killAndRestart } from './fixtures/agentHosts.js';
+import { demoHttp, reference } from './fixtures/hostServers.js';
 import { type CallOptions, offeredTools, scriptedModel, toolResults } from './fixtures/scriptedModel.js';
 
 let dir = '';
-const hosts: McpHost[] = [];
+const { host, closeAll } = hostMaker();
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-agents-'));
@@ -27,50 +26,12 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.close()));
+  await closeAll();
 });
 
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-function host(options: Omit<McpHostOptions, 'connector'>): McpHost {
-  const created = new McpHost({ connector: nodeConnector(), ...options });
-  hosts.push(created);
-  return created;
-}
-
-/** The four servers of the conversation; memory keeps its graph in a file, so it outlives a restart. */
-function servers() {
-  return [
-    reference('everything', 'server-everything'),
-    reference('memory', 'server-memory', [], { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') }),
-    reference('files', 'server-filesystem', [dir]),
-    demoStdio('demo'),
-  ];
-}
-
-/** The pid of this process's child that runs `fragment` (a server's script). */
-function childRunning(fragment: string): number {
-  const out = execFileSync('ps', ['-o', 'pid=,ppid=,args=', '-A'], { encoding: 'utf8' });
-  const row = out
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/))
-    .find((cols) => Number(cols[1]) === process.pid && cols.some((col) => col.includes(fragment)));
-  if (!row) throw new Error(`no child runs ${fragment}`);
-  return Number(row[0]);
-}
-
-function reaches(h: McpHost, server: string, state: StateChange['state']): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = h.onStateChange((change) => {
-      if (change.server === server && change.state === state) {
-        stop();
-        resolve();
-      }
-    });
-  });
-}
 
 describe('the host under an AI SDK agent (real servers)', () => {
   it('one conversation over four servers: collision, denial, consent, media, a restart and sampling', async () => {
@@ -79,7 +40,7 @@ describe('the host under an AI SDK agent (real servers)', () => {
     const seen: CallOptions[] = [];
     const samplingModel = scriptedModel([() => ({ text: 'Hello from the host model' })], 'host-small');
     const h = host({
-      servers: servers(),
+      servers: fourServers(dir),
       policy: { files: { deny: ['write_file', 'edit_file'] } },
       ...aiSdkSampling({ models: { 'host-small': samplingModel } }),
       hooks: {
@@ -113,9 +74,7 @@ describe('the host under an AI SDK agent (real servers)', () => {
       async (options) => {
         seen.push(options);
         // The memory server dies between two steps; the host restarts it.
-        const restarted = reaches(h, 'memory', 'ready');
-        process.kill(childRunning('server-memory'), 'SIGKILL');
-        await restarted;
+        await killAndRestart(h, 'memory', 'server-memory');
         return {
           toolCalls: [
             { name: 'read_graph', input: {} },
@@ -186,7 +145,9 @@ describe('the host under an AI SDK agent (real servers)', () => {
   });
 
   it('aiSdkTools is the catalogue now: names as the host lists them, and a call routed with the abort signal', async () => {
-    const h = host({ servers: [reference('everything', 'server-everything'), demoStdio('demo')] });
+    const h = host({
+      servers: [reference('everything', 'server-everything'), reference('memory', 'server-memory')],
+    });
     const tools = await aiSdkTools(h);
     expect(Object.keys(tools).sort()).toEqual((await h.tools()).map((tool) => tool.name).sort());
     const aborted = new AbortController();
@@ -195,7 +156,7 @@ describe('the host under an AI SDK agent (real servers)', () => {
       { duration: 5, steps: 5 },
       { toolCallId: 'c1', messages: [], abortSignal: aborted.signal, context: {} },
     );
-    await expect(Promise.resolve(run)).rejects.toThrow();
+    await expect(Promise.resolve(run)).rejects.toThrow(/stopped the agent/);
   });
 
   it('the live tool set follows list_changed between two steps of one loop', async () => {
@@ -207,16 +168,7 @@ describe('the host under an AI SDK agent (real servers)', () => {
       const agent = scriptedModel([
         async (options) => {
           seen.push(options);
-          const announced = new Promise((resolve) => h.onListChanged(resolve));
-          http.server.tool(
-            'shout',
-            {
-              description: 'Upper-cases a text',
-              inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
-            },
-            ({ text }: { text?: string }) => String(text).toUpperCase(),
-          );
-          await announced;
+          await addShoutTool(h, http.server);
           return { toolCalls: [{ name: 'echo', input: { text: 'hi' } }] };
         },
         (options) => {

@@ -73,7 +73,7 @@ async function plannerServer(): Promise<ServerEntry> {
       });
       const blocks = Array.isArray(first.content) ? first.content : [first.content];
       const use = blocks.find((block) => block.type === 'tool_use');
-      if (!use || use.type !== 'tool_use') return `no tool use: ${JSON.stringify(first)}`;
+      if (use?.type !== 'tool_use') return `no tool use: ${JSON.stringify(first)}`;
       const second: CreateMessageResult = await ctx.sample({
         messages: [
           ask,
@@ -116,7 +116,12 @@ describe('sampling through AI SDK models (real servers)', () => {
     const h = host({
       servers: [await plannerServer()],
       ...aiSdkSampling({ models: { 'host-small': small, 'host-large': large } }),
-      hooks: { sampling: ({ server }) => (asked.push(server), 'session') },
+      hooks: {
+        sampling: ({ server }) => {
+          asked.push(server);
+          return 'session';
+        },
+      },
     });
     const reply = JSON.parse(text(await h.callTool('plan')));
     expect(asked).toEqual(['planner']); // asked once: 'session' is remembered

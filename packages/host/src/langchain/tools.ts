@@ -21,8 +21,8 @@ type ContentPart =
   | { type: 'text'; text: string }
   | { type: 'image' | 'audio' | 'file'; mimeType: string; data: string };
 
-/** What the tool's function returns: `[content, artifact]`, or a finished tool message. */
-type ToolOutput = [string | ContentPart[], CallToolResult] | ToolMessage;
+/** What the tool's function returns: a finished tool message (for a tool call), else the content. */
+type ToolOutput = string | ContentPart[] | ToolMessage;
 
 /**
  * The host's tools now, as LangChain tools named by catalogue name (namespaced on collision,
@@ -103,7 +103,6 @@ export function langChainTool(host: ToolHost, entry: HostEntry<McpTool>): Dynami
     name,
     description: entry.description ?? entry.title ?? name,
     schema: { ...entry.inputSchema, properties: entry.inputSchema.properties ?? {} },
-    responseFormat: 'content_and_artifact',
     metadata: {
       server: entry.server,
       original: entry.original,
@@ -124,17 +123,11 @@ export function langChainTool(host: ToolHost, entry: HostEntry<McpTool>): Dynami
         const text = error instanceof Error ? error.message : String(error);
         return new ToolMessage({ content: text, tool_call_id: callId, name, status: 'error' });
       }
-      if (result.isError) {
-        if (callId === undefined) throw new Error(resultText(result));
-        return new ToolMessage({
-          content: resultText(result),
-          artifact: result,
-          tool_call_id: callId,
-          name,
-          status: 'error',
-        });
-      }
-      return [messageContent(modelParts(result)), result];
+      if (result.isError && callId === undefined) throw new Error(resultText(result));
+      const content = result.isError ? resultText(result) : messageContent(modelParts(result));
+      if (callId === undefined) return content;
+      const status = result.isError ? 'error' : 'success';
+      return new ToolMessage({ content, artifact: result, tool_call_id: callId, name, status });
     },
   });
 }

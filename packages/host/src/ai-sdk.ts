@@ -5,9 +5,11 @@
  *
  * @example
  * ```ts
- * import { generateText, isStepCount } from 'ai';
+ * import { generateText, isStepCount, type LanguageModel } from 'ai';
  * import { liveAiSdkTools } from '@mcpkit/host/ai-sdk';
  *
+ * declare const model: LanguageModel;
+ * declare const prompt: string;
  * const live = await liveAiSdkTools(host);
  * const { text } = await generateText({ model, tools: live.tools, prepareStep: live.prepareStep, stopWhen: isStepCount(10), prompt });
  * ```

@@ -5,8 +5,10 @@
  *
  * @example
  * ```ts
+ * import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
  * import { langChainTools } from '@mcpkit/host/langchain';
  *
+ * declare const chatModel: Required<Pick<BaseChatModel, 'bindTools'>>; // e.g. new ChatAnthropic(…)
  * const model = chatModel.bindTools(await langChainTools(host));
  * ```
  * @module

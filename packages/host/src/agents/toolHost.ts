@@ -26,7 +26,8 @@ export interface ToolSource {
  *
  * @example
  * ```ts
- * const host: ToolHost = new McpHost({ servers, connector: nodeConnector() });
+ * import { McpHost } from '@mcpkit/host';
+ * const toolHost: ToolHost = new McpHost({ servers });
  * ```
  */
 export interface ToolHost extends ToolSource {

@@ -16,7 +16,9 @@ import { fromGenerateText, toModelMessages } from './messages.js';
  *
  * @example
  * ```ts
- * const options: AiSdkSamplingOptions = { models: { 'gpt-small': openai('gpt-5-mini'), 'claude-sonnet': anthropic('claude-sonnet-4-5') } };
+ * import type { LanguageModel } from 'ai';
+ * declare const small: LanguageModel, large: LanguageModel; // e.g. openai('gpt-5-mini'), anthropic('claude-sonnet-4-5')
+ * const options: AiSdkSamplingOptions = { models: { 'gpt-small': small, 'claude-sonnet': large } };
  * ```
  */
 export interface AiSdkSamplingOptions {
@@ -42,10 +44,12 @@ export interface AiSdkSamplingOptions {
  * ```ts
  * import { McpHost } from '@mcpkit/host';
  * import { aiSdkSampling } from '@mcpkit/host/ai-sdk';
+ * import type { LanguageModel } from 'ai';
  *
+ * declare const sonnet: LanguageModel; // e.g. anthropic('claude-sonnet-4-5')
  * const host = new McpHost({
  *   servers,
- *   ...aiSdkSampling({ models: { 'claude-sonnet': anthropic('claude-sonnet-4-5') } }),
+ *   ...aiSdkSampling({ models: { 'claude-sonnet': sonnet } }),
  *   hooks: { sampling: async ({ server }) => ((await confirm(`${server} wants to use the model`)) ? 'session' : 'deny') },
  * });
  * ```

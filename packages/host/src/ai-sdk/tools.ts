@@ -18,9 +18,10 @@ import { aiSdkModelOutput } from './output.js';
  *
  * @example
  * ```ts
- * import { generateText, isStepCount } from 'ai';
+ * import { generateText, isStepCount, type LanguageModel } from 'ai';
  * import { aiSdkTools } from '@mcpkit/host/ai-sdk';
  *
+ * declare const model: LanguageModel;
  * const { text } = await generateText({ model, tools: await aiSdkTools(host), stopWhen: isStepCount(5), prompt: 'Remember that Ada likes tea' });
  * ```
  */
@@ -36,6 +37,9 @@ export async function aiSdkTools(host: ToolHost): Promise<ToolSet> {
  *
  * @example
  * ```ts
+ * import { generateText, isStepCount, type LanguageModel } from 'ai';
+ * declare const model: LanguageModel;
+ * declare const prompt: string;
  * const live = await liveAiSdkTools(host);
  * const { text } = await generateText({ model, tools: live.tools, prepareStep: live.prepareStep, stopWhen: isStepCount(10), prompt });
  * live.close();

@@ -30,8 +30,10 @@ type ToolOutput = string | ContentPart[] | ToolMessage;
  *
  * @example
  * ```ts
+ * import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
  * import { langChainTools } from '@mcpkit/host/langchain';
  *
+ * declare const chatModel: Required<Pick<BaseChatModel, 'bindTools'>>; // e.g. new ChatAnthropic(…)
  * const tools = await langChainTools(host);
  * const model = chatModel.bindTools(tools);
  * ```
@@ -47,6 +49,10 @@ export async function langChainTools(host: ToolHost): Promise<DynamicStructuredT
  *
  * @example
  * ```ts
+ * import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+ * import type { BaseMessage } from '@langchain/core/messages';
+ * declare const chatModel: Required<Pick<BaseChatModel, 'bindTools'>>; // e.g. new ChatAnthropic(…)
+ * declare const messages: BaseMessage[];
  * const live = await liveLangChainTools(host);
  * const reply = await chatModel.bindTools(await live.ready()).invoke(messages);
  * live.close();

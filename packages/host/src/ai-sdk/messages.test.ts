@@ -30,7 +30,12 @@ describe('sampling messages in the AI SDK’s shapes', () => {
       },
       {
         role: 'user',
-        content: { type: 'tool_result', toolUseId: 'u1', content: [{ type: 'text', text: 'Gone' }], isError: true },
+        content: {
+          type: 'tool_result',
+          toolUseId: 'u1',
+          content: [{ type: 'text', text: 'Gone' }],
+          isError: true,
+        },
       },
     ];
     expect(toModelMessages(messages)).toEqual([
@@ -101,9 +106,9 @@ describe('sampling messages in the AI SDK’s shapes', () => {
       model: 'host-name',
       stopReason: 'maxTokens',
     });
-    expect(fromGenerateText({ text: '', toolCalls: [], finishReason: 'content-filter' }, 'm').stopReason).toBe(
-      'content-filter',
-    );
+    expect(
+      fromGenerateText({ text: '', toolCalls: [], finishReason: 'content-filter' }, 'm').stopReason,
+    ).toBe('content-filter');
   });
 });
 

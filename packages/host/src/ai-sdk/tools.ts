@@ -97,6 +97,8 @@ export function aiSdkTool(host: ToolHost, entry: HostEntry<McpTool>): Tool {
   return dynamicTool({
     ...(entry.description === undefined ? {} : { description: entry.description }),
     ...(entry.title === undefined ? {} : { title: entry.title }),
+    // Which server offers it and its own name there, for the application (the model never sees these).
+    metadata: { server: entry.server, tool: entry.original },
     inputSchema: jsonSchema(inputSchemaOf(entry)),
     execute: (input, { abortSignal }) =>
       host.callTool(

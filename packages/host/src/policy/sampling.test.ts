@@ -67,7 +67,11 @@ it('an application chooser picks among the allowed models only; a pick outside t
       audit: { emit: undefined, showArguments: false },
     })(params, request);
   expect(await run(({ models }) => models.at(-1))).toMatchObject({ model: 'gpt-mini' });
-  expect(seen[0]).toEqual({ server: 's', preferences: params.modelPreferences, models: ['claude-haiku', 'gpt-mini'] });
+  expect(seen[0]).toEqual({
+    server: 's',
+    preferences: params.modelPreferences,
+    models: ['claude-haiku', 'gpt-mini'],
+  });
   await expect(run(() => 'claude-sonnet')).rejects.toMatchObject({ code: -1 });
   await expect(run(() => undefined)).rejects.toMatchObject({ code: -1 });
 });

@@ -14,7 +14,7 @@ import { aiSdkSampling, aiSdkTools, liveAiSdkTools } from '@mcpkit/host/ai-sdk';
 import { generateText, isStepCount } from 'ai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addShoutTool, fourServers, hostMaker, killAndRestart } from './fixtures/agentHosts.js';
-import { demoHttp, reference } from './fixtures/hostServers.js';
+import { demoHttp, demoStdio, reference } from './fixtures/hostServers.js';
 import { type CallOptions, offeredTools, scriptedModel, toolResults } from './fixtures/scriptedModel.js';
 
 let dir = '';
@@ -144,12 +144,14 @@ describe('the host under an AI SDK agent (real servers)', () => {
     expect(JSON.stringify(sampled.prompt[1])).toContain('Say hello');
   });
 
-  it('aiSdkTools is the catalogue now: names as the host lists them, and a call routed with the abort signal', async () => {
-    const h = host({
-      servers: [reference('everything', 'server-everything'), reference('memory', 'server-memory')],
-    });
+  it('aiSdkTools is the catalogue now: the same names whatever the servers’ order, and a call routed with the abort signal', async () => {
+    const h = host({ servers: [reference('everything', 'server-everything'), demoStdio('demo')] });
+    const reversed = host({ servers: [demoStdio('demo'), reference('everything', 'server-everything')] });
     const tools = await aiSdkTools(h);
-    expect(Object.keys(tools).sort()).toEqual((await h.tools()).map((tool) => tool.name).sort());
+    const names = Object.keys(tools).sort();
+    expect(names).toEqual((await h.tools()).map((tool) => tool.name).sort());
+    expect(Object.keys(await aiSdkTools(reversed)).sort()).toEqual(names);
+    expect(names).toEqual(expect.arrayContaining(['everything__echo', 'demo__echo']));
     const aborted = new AbortController();
     aborted.abort(new Error('the user stopped the agent'));
     const run = tools['trigger-long-running-operation']!.execute!(

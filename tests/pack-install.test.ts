@@ -35,6 +35,13 @@ const TYPES_NODE_VERSION: string = JSON.parse(
 ).version;
 const packages = workspacePackages();
 const entries = packages.flatMap((pkg) => entryPoints(pkg.manifest));
+/**
+ * The agent adapters: their declarations name the frameworks' types, and those (`ai`'s
+ * `HeadersInit`, `RequestCredentials`, `FileList`) need the DOM lib, so they are type-checked
+ * apart, with it. Everything else must type-check without it.
+ */
+const FRAMEWORK_ENTRIES = ['@mcpkit/host/ai-sdk', '@mcpkit/host/langchain'];
+const domFreeEntries = entries.filter((entry) => !FRAMEWORK_ENTRIES.includes(entry));
 
 let scratch = '';
 let app = '';
@@ -43,8 +50,8 @@ let packed: PackedPackage[] = [];
 /** Identifier-safe name of an entry point, e.g. `@mcpkit/server/http` -> `mcpkit_server_http`. */
 const localName = (entry: string) => entry.replace(/[^a-zA-Z0-9]+/g, '_').replace(/^_/, '');
 
-/** A module that imports every entry point and uses each, so no import is elided. */
-function importEveryEntry(): string {
+/** A module that imports every entry point given and uses each, so no import is elided. */
+function importEveryEntry(entries: readonly string[]): string {
   const imports = entries.map((entry) => `import * as ${localName(entry)} from '${entry}';`);
   return `${imports.join('\n')}
 import { McpServer } from '@mcpkit/server';
@@ -120,9 +127,13 @@ beforeAll(async () => {
     'undici@^7.30.2', // the optional peer of @mcpkit/node/http-client (with @mcpkit/client)
     '@opentelemetry/api@^1.9.0', // the optional peer of @mcpkit/otel
     'prom-client@^15.1.3', // the optional peer of @mcpkit/node/metrics
+    'ai@^7.0.173', // the optional peer of @mcpkit/host/ai-sdk
+    '@langchain/core@^1.4.0', // the optional peer of @mcpkit/host/langchain
+    '@types/json-schema@^7.0.15', // @ai-sdk/provider's declarations import it without depending on it
     `@types/node@${TYPES_NODE_VERSION}`,
   ]);
-  await writeFile(path.join(app, 'entries.ts'), importEveryEntry());
+  await writeFile(path.join(app, 'entries.ts'), importEveryEntry(domFreeEntries));
+  await writeFile(path.join(app, 'agents.ts'), importEveryEntry(FRAMEWORK_ENTRIES));
 }, 300_000);
 
 afterAll(async () => {
@@ -177,6 +188,21 @@ describe('packages install from their tarballs and work outside the repository',
     },
     120_000,
   );
+
+  it('the agent adapters type-check against their installed frameworks (with the DOM lib those need)', async () => {
+    const compilerOptions = {
+      ...TSCONFIGS.node16,
+      lib: ['ES2022', 'DOM'],
+      target: 'ES2022',
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+      types: ['node'],
+    };
+    const config = path.join(app, 'tsconfig.agents.json');
+    await writeFile(config, JSON.stringify({ compilerOptions, files: ['agents.ts'] }));
+    await run(process.execPath, [TSC, '-p', config], { cwd: app });
+  }, 120_000);
 
   it('node imports every entry point of the installed packages', async () => {
     const script = `

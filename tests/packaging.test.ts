@@ -43,6 +43,30 @@ describe('packaging rules', () => {
     expect(offenders).toEqual([]);
   });
 
+  it.each([
+    ['ai', 'ai-sdk'],
+    ['@langchain/core', 'langchain'],
+  ])(
+    'packages/host imports %s only from its ./%s entry point (an optional peer dependency)',
+    (pkg, entry) => {
+      const hostSrc = join(root, 'packages/host/src');
+      const from = new RegExp(
+        `^(?:import|export|\\})[^\\n]*from\\s+['"]${pkg.replace('/', '\\/')}(?:/[^'"]*)?['"]`,
+        'm',
+      );
+      const offenders = sourceFiles(hostSrc)
+        .filter(
+          (file) => file !== join(hostSrc, `${entry}.ts`) && !file.startsWith(`${join(hostSrc, entry)}/`),
+        )
+        .filter((file) => from.test(readFileSync(file, 'utf8')));
+      expect(offenders).toEqual([]);
+      const manifest = JSON.parse(readFileSync(join(root, 'packages/host/package.json'), 'utf8'));
+      expect(manifest.dependencies[pkg]).toBeUndefined();
+      expect(manifest.peerDependenciesMeta[pkg]).toEqual({ optional: true });
+      expect(manifest.exports[`./${entry}`]).toBeDefined();
+    },
+  );
+
   it('the core imports no other package at all', () => {
     const offenders = sourceFiles(join(root, 'packages/core/src')).filter((file) =>
       /^(?:import|export|\})[^\n]*from\s+['"][^./]/m.test(readFileSync(file, 'utf8')),

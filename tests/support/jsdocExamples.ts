@@ -22,6 +22,8 @@ export const ENTRY_POINTS: Readonly<Record<string, string>> = {
   '@mcpkit/auth/client': 'packages/auth/src/client.ts',
   '@mcpkit/auth/server': 'packages/auth/src/server.ts',
   '@mcpkit/host/gateway': 'packages/host/src/gateway.ts',
+  '@mcpkit/host/ai-sdk': 'packages/host/src/ai-sdk.ts',
+  '@mcpkit/host/langchain': 'packages/host/src/langchain.ts',
 };
 
 /** One ```ts block under an `@example` tag. */
@@ -259,6 +261,7 @@ const LIBRARIES: Readonly<Record<string, string>> = {
 export const PRELUDE = `
 import type { McpServer, RequestContext, ServerSession, TaskContext, TaskManager } from '@mcpkit/server';
 import type { McpClient } from '@mcpkit/client';
+import type { McpHost, ServerEntry } from '@mcpkit/host';
 import type {
   Connection, Implementation, JsonSchemaValidator, MessageSink, Resource, ResourceLink, ResourceTemplate, Root, Task,
   TaskRequestor, TaskStore, Tool, Transport,
@@ -270,6 +273,9 @@ declare global {
   const server: McpServer;
   /** A high-level client. */
   const client: McpClient;
+  /** A host over several servers, and the servers of its configuration. */
+  const host: McpHost;
+  const servers: ServerEntry[];
   /** The context a server handler receives. */
   const ctx: RequestContext;
   /** Any transport. */

@@ -17,7 +17,7 @@ import type { ConsentMemory } from './policy/consent.js';
 import { itemBoundary } from './policy/items.js';
 import { samplingHandler } from './policy/sampling.js';
 import { toolBoundary } from './policy/tools.js';
-import type { HostHooks, ModelCallback, ServerPolicy } from './policy/types.js';
+import type { HostHooks, ModelCallback, ModelChooser, ServerPolicy } from './policy/types.js';
 
 /** What every client of one host shares. */
 export interface ClientFactoryOptions {
@@ -25,6 +25,9 @@ export interface ClientFactoryOptions {
   readonly hooks: HostHooks;
   readonly model?: ModelCallback;
   readonly models: readonly string[];
+  readonly chooseModel?: ModelChooser;
+  /** Declare `sampling.tools`: the model takes a request's tools. */
+  readonly samplingTools: boolean;
   readonly consent: ConsentMemory;
   readonly audit: AuditSink;
   /** The revision spoken to URL upstreams (see `McpHostOptions.protocolEra`). */
@@ -59,6 +62,7 @@ export class ClientFactory {
       ...(entry.kind === 'url' && this.options.protocolEra ? { protocolEra: this.options.protocolEra } : {}),
       ...(policy.roots ? { roots: policy.roots } : {}),
       ...(model ? { sampling: this.samplerOf(server, policy, model) } : {}),
+      ...(model && this.options.samplingTools ? { samplingTools: true } : {}),
       ...(hooks.elicitation ? { elicitation: this.elicitation(server, hooks.elicitation) } : {}),
     });
     client.use(
@@ -72,12 +76,13 @@ export class ClientFactory {
   private samplerOf(server: string, policy: ServerPolicy, model: ModelCallback): SamplingHandler {
     let handler = this.samplers.get(server);
     if (!handler) {
-      const { models, hooks, consent, audit } = this.options;
+      const { models, hooks, consent, audit, chooseModel } = this.options;
       handler = samplingHandler({
         server,
         policy: policy.sampling ?? {},
         models,
         model,
+        choose: chooseModel,
         hooks,
         consent,
         audit,

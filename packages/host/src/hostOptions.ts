@@ -8,7 +8,14 @@ import type { NameCollision } from './catalogue/catalogue.js';
 import type { Naming } from './catalogue/names.js';
 import type { ServerEntry } from './config.js';
 import type { Connector } from './connection/connector.js';
-import type { AuditEvent, ConsentStore, HostHooks, ModelCallback, ServerPolicy } from './policy/types.js';
+import type {
+  AuditEvent,
+  ConsentStore,
+  HostHooks,
+  ModelCallback,
+  ModelChooser,
+  ServerPolicy,
+} from './policy/types.js';
 
 /**
  * Options of {@link McpHost}.
@@ -36,6 +43,16 @@ export interface McpHostOptions {
   model?: ModelCallback;
   /** The models `model` can run, best first (matched against `modelPreferences.hints`). */
   models?: readonly string[];
+  /**
+   * Picks the model for a sampling request from the allowed `models`. Default: the first whose
+   * name contains a hint (`modelPreferences.hints`, in order), else the first allowed.
+   */
+  chooseModel?: ModelChooser;
+  /**
+   * Declare `sampling.tools` to servers: `model` understands a request's `tools` and
+   * `toolChoice` and may answer with `tool_use` blocks. Default false.
+   */
+  samplingTools?: boolean;
   /** Keeps `always`/`never` decisions; without it they last for this host's lifetime. */
   consentStore?: ConsentStore;
   /**

@@ -31,6 +31,8 @@ export function clientFactoryOptions(options: McpHostOptions): ClientFactoryOpti
     hooks: options.hooks ?? {},
     ...(options.model ? { model: options.model } : {}),
     models: options.models ?? [],
+    ...(options.chooseModel ? { chooseModel: options.chooseModel } : {}),
+    samplingTools: options.samplingTools ?? false,
     consent: new ConsentMemory(options.consentStore),
     audit: { emit: options.audit, showArguments: options.auditArguments ?? false },
     protocolEra: options.protocolEra,

@@ -45,6 +45,7 @@ export type {
   HostHooks,
   ItemFilter,
   ModelCallback,
+  ModelChooser,
   SamplingConsent,
   SamplingPolicy,
   ServerPolicy,

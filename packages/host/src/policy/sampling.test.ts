@@ -49,3 +49,29 @@ it('matches modelPreferences hints in order against the allowed host models', as
   expect(chooseModel({ models: ['a', 'b'], policy: { models: ['b'] } }, {})).toBe('b');
   expect(chooseModel({ models: ['a'], policy: { models: ['z'] } }, {})).toBeUndefined();
 });
+
+it('an application chooser picks among the allowed models only; a pick outside them refuses', async () => {
+  const seen: unknown[] = [];
+  const run = (choose: (request: { models: readonly string[] }) => string | undefined) =>
+    samplingHandler({
+      server: 's',
+      policy: { models: ['claude-haiku', 'gpt-mini'] },
+      models: ['claude-sonnet', 'claude-haiku', 'gpt-mini'],
+      model: (call) => ({ role: 'assistant', model: call.model, content: { type: 'text', text: 'ok' } }),
+      choose: (request) => {
+        seen.push(request);
+        return choose(request);
+      },
+      hooks: { sampling: () => 'once' },
+      consent: new ConsentMemory(undefined),
+      audit: { emit: undefined, showArguments: false },
+    })(params, request);
+  expect(await run(({ models }) => models.at(-1))).toMatchObject({ model: 'gpt-mini' });
+  expect(seen[0]).toEqual({
+    server: 's',
+    preferences: params.modelPreferences,
+    models: ['claude-haiku', 'gpt-mini'],
+  });
+  await expect(run(() => 'claude-sonnet')).rejects.toMatchObject({ code: -1 });
+  await expect(run(() => undefined)).rejects.toMatchObject({ code: -1 });
+});

@@ -7,7 +7,7 @@ import type { SamplingHandler } from '@mcpkit/client';
 import { type CreateMessageRequestParams, McpError } from '@mcpkit/core';
 import { type AuditSink, audited, PolicyDenial } from './audit.js';
 import type { ConsentMemory } from './consent.js';
-import type { HostHooks, ModelCallback, SamplingPolicy } from './types.js';
+import type { HostHooks, ModelCallback, ModelChooser, SamplingPolicy } from './types.js';
 
 /** The spec's error code for a sampling request the user rejected. */
 const USER_REJECTED = -1;
@@ -20,6 +20,8 @@ export interface SamplingBoundary {
   /** The host's models, best first. */
   readonly models: readonly string[];
   readonly model: ModelCallback;
+  /** Picks among the allowed models; default {@link chooseModel}'s rule. */
+  readonly choose?: ModelChooser | undefined;
   readonly hooks: HostHooks;
   readonly consent: ConsentMemory;
   readonly audit: AuditSink;
@@ -56,7 +58,7 @@ export function samplingHandler(boundary: SamplingBoundary): SamplingHandler {
           : 'Sampling needs consent and this host has no one to ask';
         throw new PolicyDenial(text, new McpError(USER_REJECTED, text));
       }
-      const model = chooseModel(boundary, params);
+      const model = pickModel(boundary, params);
       if (model === undefined) {
         const text = `No model is allowed for server "${server}"`;
         throw new PolicyDenial(text, new McpError(USER_REJECTED, text));
@@ -84,14 +86,26 @@ export function chooseModel(
   boundary: Pick<SamplingBoundary, 'models' | 'policy'>,
   params: Pick<CreateMessageRequestParams, 'modelPreferences'>,
 ): string | undefined {
-  const allowed = boundary.policy.models;
-  const candidates = boundary.models.filter((model) => !allowed || allowed.includes(model));
+  const candidates = allowedModels(boundary);
   for (const hint of params.modelPreferences?.hints ?? []) {
     const wanted = hint.name?.toLowerCase();
     const found = wanted ? candidates.find((model) => model.toLowerCase().includes(wanted)) : undefined;
     if (found) return found;
   }
   return candidates[0];
+}
+
+/** The application's chooser (held to the allowed models), else the default rule. */
+function pickModel(boundary: SamplingBoundary, params: CreateMessageRequestParams): string | undefined {
+  if (!boundary.choose) return chooseModel(boundary, params);
+  const models = allowedModels(boundary);
+  const chosen = boundary.choose({ server: boundary.server, preferences: params.modelPreferences, models });
+  return chosen !== undefined && models.includes(chosen) ? chosen : undefined;
+}
+
+function allowedModels(boundary: Pick<SamplingBoundary, 'models' | 'policy'>): string[] {
+  const allowed = boundary.policy.models;
+  return boundary.models.filter((model) => !allowed || allowed.includes(model));
 }
 
 /** Applies the `maxTokens` cap and narrows `includeContext` to what policy allows. */

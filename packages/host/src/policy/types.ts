@@ -9,6 +9,7 @@ import type {
   ElicitRequestFormParams,
   ElicitRequestURLParams,
   ElicitResult,
+  ModelPreferences,
   ToolAnnotations,
 } from '@mcpkit/core';
 
@@ -84,6 +85,24 @@ export type ModelCallback = (request: {
   readonly params: CreateMessageRequestParams;
   readonly signal: AbortSignal;
 }) => CreateMessageResult | Promise<CreateMessageResult>;
+
+/**
+ * Picks the host model for one sampling request from the models this server may use (the host's
+ * `models`, best first, narrowed by its `sampling.models` policy). A name outside `models`, or
+ * `undefined`, refuses the request.
+ *
+ * @example
+ * ```ts
+ * // Cheap requests to the small model, the rest to the first allowed.
+ * const choose: ModelChooser = ({ preferences, models }) =>
+ *   (preferences?.costPriority ?? 0) > 0.5 ? (models.find((m) => m.includes('mini')) ?? models[0]) : models[0];
+ * ```
+ */
+export type ModelChooser = (request: {
+  readonly server: string;
+  readonly preferences: ModelPreferences | undefined;
+  readonly models: readonly string[];
+}) => string | undefined;
 
 /**
  * An elicitation, labelled with the server that asks: show the server's name with the form.

@@ -135,6 +135,7 @@ describe('a 2026-07-28 client through `mcpkit gateway --http`', () => {
     // In process, with two hosts for 20 concurrent calls: the others wait for a free one.
     const gateway = createGateway({
       host: { servers: [demoStdio('demo')], connector: nodeConnector() },
+      upstreams: 'perSession', // the 2026 front's pool (shared upstreams: host-gateway-lanes.test.ts)
       modern: { maxHosts: 2 },
     });
     const served = await serve(gateway.httpHandler(), { port: 0, path: '/mcp' });
@@ -206,6 +207,7 @@ describe('hosts for 2026 requests are never shared between principals', () => {
   it('a second identity gets a host of its own; with a pool of one, the first one is closed for it', async () => {
     const gateway = createGateway({
       host: { servers: [demoStdio('demo')], connector: nodeConnector() },
+      upstreams: 'perSession',
       modern: { maxHosts: 1 },
     });
     // The front verifies nothing: it names the caller from a header, as protect() would from a token.
@@ -286,6 +288,7 @@ describe('a 2026 request waiting for a host of the pool', () => {
     const { url } = await servedGateway(
       {
         host: { servers: [upstream.entry], connector: nodeConnector() },
+        upstreams: 'perSession',
         modern: { maxHosts: 1 },
         observer: {
           requestStarted: (request) => void started.push(request.method),
@@ -327,7 +330,8 @@ describe('a shared gateway runs 2026 requests at once', () => {
     });
     closers.push(async () => release());
     const { url } = await servedGateway(
-      { host: { servers: [upstream.entry], connector: nodeConnector() }, upstreams: 'shared' },
+      // No lanes: every call on the one shared connection.
+      { host: { servers: [upstream.entry], connector: nodeConnector() }, upstreams: 'shared', lanes: 0 },
       upstream,
     );
     const { client, asked } = await modernClient('both', url);
@@ -375,7 +379,8 @@ describe('a 2026 call whose upstream asks, then reports progress', () => {
       // Progress is a notification: the last may land just after the result.
       await eventually(() => messages.includes('done'), 'the last progress');
       expect(messages).toEqual(['before the question', 'after the answer', 'done']);
-      if (upstreams === 'shared') expect(gateway.hosts()).toHaveLength(1); // no pool: the shared host
+      // No pool: the shared host, and the one lane the asking call held.
+      if (upstreams === 'shared') expect(gateway.hosts()).toHaveLength(2);
     }, 60_000);
   }
 });

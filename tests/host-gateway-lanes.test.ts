@@ -130,7 +130,7 @@ describe('shared upstreams (the default)', () => {
 
   for (const server of ['demo', 'live'] as const) {
     it(`elicitation and sampling from a shared ${server === 'demo' ? 'stdio' : 'HTTP'} upstream reach the one of two concurrent sessions whose call caused them`, async () => {
-      const { url } = await startGateway();
+      const { gateway, url } = await startGateway();
       const [alice, bob] = [await asker(url, 'alice'), await asker(url, 'bob')];
       const calls = (client: Client) =>
         Promise.all([
@@ -152,6 +152,11 @@ describe('shared upstreams (the default)', () => {
       }
       // At most the shared process and its lanes, however many calls and sessions.
       expect(upstreamProcesses()).toBeLessThanOrEqual(1 + 4);
+      // The HTTP upstream sends each question on its call's own stream: one shared connection,
+      // no lane. The stdio one needs lanes.
+      const hosts = gateway.readiness().servers.find((row) => row.server === server)?.hosts;
+      if (server === 'live') expect(hosts).toBe(1);
+      else expect(hosts).toBeGreaterThan(1);
     }, 120_000);
   }
 

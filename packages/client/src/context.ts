@@ -5,7 +5,12 @@
  * @module
  */
 
-import { BaseRequestContext, type IncomingRequest, type ProgressUpdate } from '@mcpkit/core';
+import {
+  BaseRequestContext,
+  type CancelSource,
+  type IncomingRequest,
+  type ProgressUpdate,
+} from '@mcpkit/core';
 import type { Client, ClientProtocolVersion } from './client.js';
 
 /**
@@ -34,6 +39,23 @@ export class ClientRequestContext extends BaseRequestContext {
   /** The method the server called, e.g. `sampling/createMessage`. */
   get method(): string {
     return this.request.method;
+  }
+
+  /**
+   * What the request of ours that this one is about was made on behalf of (the `cancelledBy` it
+   * was sent with): known when the transport tells which request's stream carried this one
+   * (Streamable HTTP) and that request is still pending; else `undefined`. A gateway finds the
+   * downstream caller of a server's question by it.
+   *
+   * @example
+   * ```ts
+   * declare const ctx: ClientRequestContext;
+   * const caller = ctx.onBehalfOf; // e.g. the downstream request a gateway forwarded
+   * ```
+   */
+  get onBehalfOf(): CancelSource | undefined {
+    const id = this.request.extra?.relatedRequestId;
+    return id === undefined ? undefined : this.client.cancelSourceOf(id);
   }
 
   /** The token the server asked progress to be reported under, if it asked. */

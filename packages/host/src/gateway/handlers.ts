@@ -224,12 +224,16 @@ function routedCall(
 ): Promise<CallToolResult> {
   const router = state.router;
   const downstream = caller ?? ctx.session;
-  if (state.lanes && !shared && state.lanes.wants(downstream))
+  const lanes = state.lanes;
+  if (lanes && !shared && lanes.wants(server, downstream))
     return laneCall(state, server, params, ctx, caller, options);
   const counted = router.enter(server, downstream);
   let call: Promise<CallToolResult>;
   try {
     const forward = options ? { ...forwarded(ctx, caller), ...options } : forwarded(ctx, caller);
+    // What this server asks about the call comes on the call's own stream, naming what it was
+    // made on behalf of: the router takes that to the caller (see CallRouter.askedFor).
+    if (lanes?.attributable(server) && forward.cancelledBy) router.attribute(forward.cancelledBy, downstream);
     call = state.host.callTool(params.name, params.arguments ?? {}, forward);
   } catch (error) {
     call = Promise.reject(error);

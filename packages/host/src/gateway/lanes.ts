@@ -74,6 +74,7 @@ interface ServerLanes {
 export class UpstreamLanes {
   private readonly servers = new Map<string, ServerLanes>();
   private closed = false;
+  private readonly attributableServers = new Map<string, boolean>();
   /** The level the gateway last asked of its upstreams, for lanes started later. */
   private level: LoggingLevel | undefined;
 
@@ -86,9 +87,34 @@ export class UpstreamLanes {
     }
   }
 
-  /** Whether a call of `downstream` needs a lane: lanes exist and its client can be asked something. */
-  wants(downstream: Downstream): boolean {
-    return this.options.size > 0 && this.askable(downstream.clientCapabilities);
+  /**
+   * Whether a call of `downstream` on `server` needs a lane: lanes exist, its client can be
+   * asked something, and what `server` asks about a call does not say which call it is about.
+   */
+  wants(server: string, downstream: Downstream): boolean {
+    return this.options.size > 0 && this.askable(downstream.clientCapabilities) && !this.attributable(server);
+  }
+
+  /**
+   * Whether `server` names the call its questions are about: a Streamable HTTP server on
+   * 2025-11-25 sends them on that call's own response stream (the client reports it as
+   * `onBehalfOf`). Not the legacy SSE transport (one stream for everything), not a 2026-07-28
+   * upstream (its input-required rounds are not reported so yet), and not `roots/list` (asked
+   * through the policy, without the request's context), so not when roots are forwarded.
+   */
+  attributable(server: string): boolean {
+    let known = this.attributableServers.get(server);
+    if (known === undefined) {
+      const entry = this.host.servers.find((candidate) => candidate.name === server);
+      const era = this.host.protocolEra;
+      known =
+        entry?.kind === 'url' &&
+        entry.transport !== 'sse' &&
+        (era === undefined || era === '2025') &&
+        this.options.forwardRoots !== true;
+      this.attributableServers.set(server, known);
+    }
+    return known;
   }
 
   /**

@@ -10,6 +10,7 @@
  * @module
  */
 import {
+  type CancelSource,
   type ClientCapabilities,
   ErrorCode,
   type LoggingLevel,
@@ -64,6 +65,8 @@ export class CallRouter {
   private readonly upstreamTasks = new Map<string, Downstream>();
   /** URL-mode elicitations sent on, by server and elicitation id: whose completion it is. */
   private readonly urlElicitations = new Map<string, Downstream>();
+  /** Who made a call, by what it was made on behalf of (its `cancelledBy`): see {@link attribute}. */
+  #callers: WeakMap<CancelSource, Downstream> | undefined;
 
   /**
    * @param owner The one session of a per-session host: every request goes there. A 2026 pool
@@ -217,8 +220,20 @@ export class CallRouter {
   }
 
   /**
+   * Remembers that a call made on behalf of `source` (the `cancelledBy` it is sent with) is
+   * `caller`'s: a question the upstream sends on that call's own stream names it (see
+   * {@link askedFor}). Weakly held: forgotten with the downstream request.
+   */
+  attribute(source: CancelSource, caller: Downstream): void {
+    this.#callers ??= new WeakMap();
+    this.#callers.set(source, caller);
+  }
+
+  /**
    * Who a question of `server` goes to: the gateway task following the upstream task its `_meta`
-   * names (attributable on any connection), else the session {@link sessionFor} names.
+   * names, or the caller of the call it was sent about (`onBehalfOf`, when the transport tells:
+   * Streamable HTTP), both attributable on any connection; else the session {@link sessionFor}
+   * names.
    *
    * @throws {McpError} as {@link sessionFor}; `-32601` when the task's client lacks `capability`.
    */
@@ -227,8 +242,10 @@ export class CallRouter {
     params: unknown,
     method: string,
     capability: (session: Downstream) => boolean,
+    onBehalfOf?: CancelSource,
   ): Downstream {
-    const task = this.taskOf(server, params);
+    const task =
+      this.taskOf(server, params) ?? (onBehalfOf === undefined ? undefined : this.#callers?.get(onBehalfOf));
     if (!task) return this.sessionFor(server, method, capability);
     if (!capability(task)) {
       throw new McpError(

@@ -78,21 +78,28 @@ export function routedHost(options: McpHostOptions, routing: RoutingOptions = {}
     hooks: {
       toolCall: hooks.toolCall ?? (() => 'once'),
       sampling: hooks.sampling ?? (() => 'once'),
-      elicitation: ({ server, mode, params, signal }) => {
+      elicitation: ({ server, mode, params, signal, onBehalfOf }) => {
         const method = mode === 'url' ? 'elicitation/create (url mode)' : 'elicitation/create';
         // Asked for an upstream task a gateway task follows: through that task (tagged with its
         // id, so attributable on a shared connection too); else to the caller the router names.
-        const via = router.askedFor(server, params, method, (s) => canElicit(s.clientCapabilities, mode));
+        const via = router.askedFor(
+          server,
+          params,
+          method,
+          (s) => canElicit(s.clientCapabilities, mode),
+          onBehalfOf,
+        );
         if (mode === 'url') router.elicited(server, (params as ElicitRequestURLParams).elicitationId, via);
         return via.request('elicitation/create', params as never, { signal }) as Promise<ElicitResult>;
       },
     },
-    model: async ({ server, params, signal }) => {
+    model: async ({ server, params, signal, onBehalfOf }) => {
       const via = router.askedFor(
         server,
         params,
         'sampling/createMessage',
         (s) => s.clientCapabilities.sampling !== undefined,
+        onBehalfOf,
       );
       await routing.limiter?.take('sampling', via.key, server);
       return via.request('sampling/createMessage', params, { signal }) as Promise<CreateMessageResult>;

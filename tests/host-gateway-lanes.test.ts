@@ -34,8 +34,9 @@ function upstreamProcesses(): number {
 async function startGateway(
   options: Omit<GatewayOptions, 'host'> = {},
   http: StreamableHttpHandlerOptions = {},
+  host: Partial<GatewayOptions['host']> = {},
 ): Promise<{ gateway: McpGateway; url: string }> {
-  const gateway = createGateway({ host: { servers, connector: nodeConnector() }, ...options });
+  const gateway = createGateway({ host: { servers, connector: nodeConnector(), ...host }, ...options });
   const served = await serve(gateway.httpHandler(http), { port: 0, path: '/mcp' });
   running.push({ gateway, served });
   return { gateway, url: served.url };
@@ -159,6 +160,22 @@ describe('shared upstreams (the default)', () => {
       else expect(hosts).toBeGreaterThan(1);
     }, 120_000);
   }
+
+  it('a 2026-07-28 HTTP upstream asks through input-required rounds of the call: routed to the caller on one connection', async () => {
+    const { gateway, url } = await startGateway(
+      {},
+      {},
+      { servers: [upstreamHttp.entry], protocolEra: '2026' },
+    );
+    const [alice, bob] = [await asker(url, 'alice'), await asker(url, 'bob')];
+    const book = (client: Client) =>
+      Promise.all(Array.from({ length: 4 }, () => client.callTool({ name: 'book_table', arguments: {} })));
+    const [forAlice, forBob] = await Promise.all([book(alice), book(bob)]);
+    expect(forAlice.map(textOf).every((text) => text.includes('for alice,'))).toBe(true);
+    expect(forBob.map(textOf).every((text) => text.includes('for bob,'))).toBe(true);
+    expect((await gateway.hosts()[0]!.client('live')).protocolVersion).toBe('2026-07-28');
+    expect(gateway.hosts()).toHaveLength(1); // the shared host, no lane
+  }, 60_000);
 
   it('a question on the shared connection with no caller to ask is refused with a clear error, never guessed', async () => {
     const { url } = await startGateway();

@@ -30,6 +30,7 @@ function startGateway(ctx, env) {
     env: { BENCH_PORT: '0', ...env },
     cwd: ctx.paths.bench,
     agent: ctx.paths.agent,
+    nodeArgs: ctx.nodeArgs('gateway-share', 'mcpkit'),
   });
 }
 

@@ -96,22 +96,17 @@ export class UpstreamLanes {
   }
 
   /**
-   * Whether `server` names the call its questions are about: a Streamable HTTP server on
-   * 2025-11-25 sends them on that call's own response stream (the client reports it as
-   * `onBehalfOf`). Not the legacy SSE transport (one stream for everything), not a 2026-07-28
-   * upstream (its input-required rounds are not reported so yet), and not `roots/list` (asked
-   * through the policy, without the request's context), so not when roots are forwarded.
+   * Whether `server` names the call its questions are about: a Streamable HTTP server sends them
+   * on that call's own response stream (2025-11-25) or in that call's input-required rounds
+   * (2026-07-28); the client reports either as `onBehalfOf`. Not the legacy SSE transport (one
+   * stream for everything, and `auto` may fall back to it only with 2025), and not `roots/list`
+   * (asked through the policy, without the request's context), so not when roots are forwarded.
    */
   attributable(server: string): boolean {
     let known = this.attributableServers.get(server);
     if (known === undefined) {
       const entry = this.host.servers.find((candidate) => candidate.name === server);
-      const era = this.host.protocolEra;
-      known =
-        entry?.kind === 'url' &&
-        entry.transport !== 'sse' &&
-        (era === undefined || era === '2025') &&
-        this.options.forwardRoots !== true;
+      known = entry?.kind === 'url' && entry.transport !== 'sse' && this.options.forwardRoots !== true;
       this.attributableServers.set(server, known);
     }
     return known;

@@ -199,6 +199,20 @@ describe('shared upstreams (the default)', () => {
   }, 120_000);
 });
 
+describe('lanes are closed when unused', () => {
+  it('a lane idle for laneIdleMs is closed, its upstream process ended; the next asking call starts one again', async () => {
+    const { gateway, url } = await startGateway({ laneIdleMs: 300 });
+    const alice = await asker(url, 'alice');
+    const call = () => alice.callTool({ name: 'demo__echo', arguments: { text: 'x' } });
+    expect(textOf(await call())).toBe('x');
+    expect(upstreamProcesses()).toBe(2); // the shared connection and alice's lane
+    await eventually(() => upstreamProcesses() === 1, 'the idle lane to close');
+    expect(gateway.readiness().servers.find((row) => row.server === 'demo')?.hosts).toBe(1);
+    expect(textOf(await call())).toBe('x');
+    expect(upstreamProcesses()).toBe(2);
+  }, 60_000);
+});
+
 describe('downstream sessions are bounded', () => {
   it("past the per-client cap, the client's oldest idle session is evicted, not the new one refused", async () => {
     const { url } = await startGateway({}, { maxSessionsPerClient: 2 });

@@ -59,6 +59,8 @@ export interface GatewayOptions {
    * while calls of several clients are in flight on it is refused.
    */
   lanes?: number;
+  /** With shared upstreams: a lane unused this long (ms) is closed, its process ended. Default 300 000. */
+  laneIdleMs?: number;
   /** How the gateway introduces itself downstream. */
   info?: Implementation;
   /**
@@ -174,6 +176,7 @@ export class McpGateway {
     if (options.upstreams !== 'perSession') {
       this.lanes = new UpstreamLanes(options.host, {
         size: options.lanes ?? DEFAULT_LANES,
+        idleMs: options.laneIdleMs,
         forwardRoots: options.forwardRoots,
         limiter: this.limiter,
       });

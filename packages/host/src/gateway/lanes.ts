@@ -9,9 +9,10 @@
  * or `roots` when the gateway forwards roots) therefore leases a lane of its upstream alone, for
  * as long as it runs: whatever that connection asks meanwhile is that call's, exactly, as with a
  * connection per session. Calls of clients that can be asked nothing share the host's one
- * connection. A server has at most `size` lanes, started on first need and kept; a call finding
- * them all leased waits for one (first come, first served), so the upstream processes of a
- * gateway are bounded per server, however many downstream sessions it serves.
+ * connection. A server has at most `size` lanes, started on first need and closed after
+ * `idleMs` unused; a call finding them all leased waits for one (first come, first served), so
+ * the upstream processes of a gateway are bounded per server, however many downstream sessions
+ * it serves.
  *
  * A lane is a host of its own over that one server (same policy, hooks and connector), so a
  * lane's upstream is started, restarted and policed like the shared one.
@@ -40,6 +41,8 @@ import { type RoutedHost, routedHost } from './sessionHost.js';
 export interface LaneOptions {
   /** Lanes per upstream server at most; 0: none (every call shares the one connection). */
   readonly size: number;
+  /** A lane idle this long (ms) is closed (its process ends); started again on need. Default 5 min. */
+  readonly idleMs?: number | undefined;
   /** The gateway forwards its clients' roots: a client with `roots` can be asked too. */
   readonly forwardRoots?: boolean | undefined;
   /** The gateway's rate limits (sampling is counted per session on a lane too). */
@@ -49,6 +52,8 @@ export interface LaneOptions {
 /** One extra connection to a server, leased to one call at a time. */
 interface Lane {
   readonly routed: RoutedHost;
+  /** When it was last released (`Date.now()`). */
+  idleSince: number;
 }
 
 /** The lanes of one server. */
@@ -74,6 +79,9 @@ interface ServerLanes {
 export class UpstreamLanes {
   private readonly servers = new Map<string, ServerLanes>();
   private closed = false;
+  private readonly idleMs: number;
+  /** The one timer that closes idle lanes; running only while some lane is idle. */
+  private sweeper: ReturnType<typeof setInterval> | undefined;
   private readonly attributableServers = new Map<string, boolean>();
   /** The level the gateway last asked of its upstreams, for lanes started later. */
   private level: LoggingLevel | undefined;
@@ -83,7 +91,11 @@ export class UpstreamLanes {
     private readonly options: LaneOptions,
   ) {
     if (!(Number.isInteger(options.size) && options.size >= 0)) {
-      throw new TypeError('pool size must be a whole number, 0 or more');
+      throw new TypeError('lanes must be a whole number, 0 or more');
+    }
+    this.idleMs = options.idleMs ?? DEFAULT_LANE_IDLE_MS;
+    if (!(this.idleMs > 0 && Number.isFinite(this.idleMs))) {
+      throw new TypeError('laneIdleMs must be a positive number of milliseconds');
     }
   }
 
@@ -151,6 +163,7 @@ export class UpstreamLanes {
   async close(): Promise<void> {
     const hosts = this.hosts();
     this.closed = true;
+    if (this.sweeper) clearInterval(this.sweeper);
     for (const lanes of this.servers.values())
       for (const waiter of lanes.waiting.splice(0)) waiter(undefined);
     this.servers.clear();
@@ -178,7 +191,7 @@ export class UpstreamLanes {
     const idle = lanes.idle.pop();
     if (idle) return Promise.resolve(idle);
     if (lanes.all.length < this.options.size) {
-      const lane = { routed: this.start(server) };
+      const lane = { routed: this.start(server), idleSince: 0 };
       lanes.all.push(lane);
       return Promise.resolve(lane);
     }
@@ -202,8 +215,34 @@ export class UpstreamLanes {
   private release(lanes: ServerLanes, lane: Lane): void {
     if (this.closed) return;
     const next = lanes.waiting.shift();
-    if (next) next(lane);
-    else lanes.idle.push(lane);
+    if (next) {
+      next(lane);
+      return;
+    }
+    lane.idleSince = Date.now();
+    lanes.idle.push(lane);
+    this.sweeper ??= unref(setInterval(() => this.sweep(), Math.min(this.idleMs, 60_000)));
+  }
+
+  /** Closes the lanes idle for `idleMs`; stops the timer once none is idle. */
+  private sweep(): void {
+    const now = Date.now();
+    let idle = 0;
+    for (const lanes of this.servers.values()) {
+      for (const lane of [...lanes.idle]) {
+        if (now - lane.idleSince < this.idleMs) {
+          idle++;
+          continue;
+        }
+        lanes.idle.splice(lanes.idle.indexOf(lane), 1);
+        lanes.all.splice(lanes.all.indexOf(lane), 1);
+        void lane.routed.host.close().catch(() => undefined);
+      }
+    }
+    if (idle === 0 && this.sweeper) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+    }
   }
 
   /** A host over `server` alone, whose questions go to the lane's owner of the moment. */
@@ -219,6 +258,15 @@ export class UpstreamLanes {
     if (this.level !== undefined) void routed.host.setLogLevel(this.level).catch(() => undefined);
     return routed;
   }
+}
+
+/** How long a lane may stay unused before it is closed, by default. */
+const DEFAULT_LANE_IDLE_MS = 5 * 60_000;
+
+/** A timer that does not keep the process alive (where the runtime has `unref`). */
+function unref<T>(timer: T): T {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
 }
 
 function cancelled(cancel: CancelSource): unknown {

@@ -21,6 +21,7 @@ import { runGroups } from './lib/runner.mjs';
 import { inMemoryGroup, stdioGroup } from './scenarios/calls.mjs';
 import { clusterGroup } from './scenarios/cluster.mjs';
 import { bundleGroup, installGroup } from './scenarios/footprint.mjs';
+import { gatewayShareGroup } from './scenarios/gatewayShare.mjs';
 import { httpGroups } from './scenarios/http.mjs';
 import { httpClientGroup } from './scenarios/httpClient.mjs';
 import { memoryGroup } from './scenarios/memory.mjs';
@@ -41,6 +42,7 @@ const GROUPS = [
   middlewareHttpGroup,
   clusterGroup,
   memoryGroup,
+  gatewayShareGroup,
   coldStartGroup,
   importGroup,
   bundleGroup,

@@ -80,6 +80,7 @@ async function holdingUpstream() {
 async function gatewayFor(upstream: Awaited<ReturnType<typeof demoHttp>>, maxHosts?: number) {
   const gateway = createGateway({
     host: { servers: [upstream.entry], connector: nodeConnector() },
+    upstreams: 'perSession', // the 2026 front's pool of hosts is what this file is about
     ...(maxHosts ? { modern: { maxHosts } } : {}),
   });
   const served = await servedAsUsers(gateway);

@@ -4,11 +4,12 @@
  * and over HTTP, driven by the official SDK client. Upstreams: the demo server over stdio and the
  * reference everything server.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
+import { eventually } from './support/eventually.js';
 import { CLI, exited, gatewayStdio, printedUrl, twoServerConfigForFile } from './support/gatewayProcess.js';
 import { runCliInProcess } from './support/inProcessCli.js';
 
@@ -98,6 +99,49 @@ describe('mcpkit gateway as a process, driven by the official SDK client', () =>
     }
     expect(await done).toBe(0);
   });
+
+  for (const mode of ['shared', 'per-session'] as const) {
+    it(`--upstreams ${mode} --session-idle 500ms: sessions left without DELETE ${mode === 'shared' ? 'share the upstreams' : 'take their upstreams with them when they expire'}`, async () => {
+      const child = spawn(
+        process.execPath,
+        [
+          ...CLI,
+          'gateway',
+          '--config',
+          configFile.path,
+          '--http',
+          '--port',
+          '0',
+          '--upstreams',
+          mode,
+          '--session-idle',
+          '500ms',
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      const done = exited(child);
+      // The gateway's upstream processes (not the esbuild service its TypeScript loader runs).
+      const upstreams = () =>
+        execFileSync('ps', ['-o', 'args=', '--ppid', String(child.pid)], { encoding: 'utf8' })
+          .split('\n')
+          .filter((line) => / (serve --)?stdio$/.test(line.trim())).length;
+      try {
+        const url = await printedUrl(child);
+        for (let i = 0; i < 3; i++) {
+          const client = new Client({ name: `sdk${i}`, version: '1.0.0' });
+          await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+          await listAndCall(client);
+          expect(upstreams()).toBeGreaterThanOrEqual(2); // this session's (or the shared) upstreams
+          await client.close(); // no DELETE, as the SDK does
+        }
+        if (mode === 'shared') expect(upstreams()).toBe(2);
+        else await eventually(() => upstreams() === 0, 'the expired sessions’ upstreams to end');
+      } finally {
+        child.kill('SIGTERM');
+      }
+      expect(await done).toBe(0);
+    }, 90_000);
+  }
 
   it('refuses a gateway without --config or without a transport, with usage hints', async () => {
     const noConfig = await runCliInProcess(['gateway', '--stdio']);

@@ -78,7 +78,11 @@ describe('a 2026 client listening through the gateway over HTTP', () => {
   });
 
   it('the upstream subscription ends with the last listen stream: its host is closed', async () => {
-    const own = createGateway({ host: { servers: [upstream.entry], connector: nodeConnector() } });
+    // With per-session upstreams a listen stream has a host of its own (shared: the shared host's).
+    const own = createGateway({
+      host: { servers: [upstream.entry], connector: nodeConnector() },
+      upstreams: 'perSession',
+    });
     const served = await serve(own.httpHandler(), { port: 0, path: '/mcp' });
     closers.push(async () => {
       await served.close();

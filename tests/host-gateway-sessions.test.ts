@@ -98,7 +98,7 @@ afterAll(async () => {
 
 describe('logging/setLevel through the gateway', () => {
   it('with a host per session, each session’s level reaches its own upstream sessions, even before they start', async () => {
-    const url = await startGateway();
+    const url = await startGateway({ upstreams: 'perSession' });
     const { client: quiet } = await connect(url, 'quiet');
     const { client: chatty } = await connect(url, 'chatty');
     await quiet.setLoggingLevel('warning'); // no upstream running yet: applied when it starts
@@ -318,7 +318,8 @@ describe('readiness', () => {
 describe('audit through the gateway', () => {
   it('10 calls from two clients are 10 events, each naming the downstream session it served', async () => {
     const events: AuditEvent[] = [];
-    const url = await startGateway({}, (event) => events.push(event));
+    // A host per session names its session in every event; a shared connection cannot tell.
+    const url = await startGateway({ upstreams: 'perSession' }, (event) => events.push(event));
     const { client: alice } = await connect(url, 'alice');
     const { client: bob } = await connect(url, 'bob');
     const calls = (client: Client) =>

@@ -41,12 +41,18 @@ export function summarize(records, roles) {
     };
     const targets = TARGETS.filter((target) => target.row === row.id).map((target) => {
       const crossRow = target.against === 'row';
-      const otherId = crossRow ? `${roles.subject} ${target.otherRow}` : roles[target.against];
+      const otherId = crossRow
+        ? `${roles.subject} ${target.otherRow}`
+        : target.against === 'absolute'
+          ? row.unit
+          : roles[target.against];
       const value = crossRow
         ? quotient(subjectMedians.get(row.id), subjectMedians.get(target.otherRow))
-        : target.against === 'reference'
-          ? ratios.subjectToReference
-          : ratios.subjectToBaseline;
+        : target.against === 'absolute'
+          ? (subjectMedians.get(row.id) ?? null)
+          : target.against === 'reference'
+            ? ratios.subjectToReference
+            : ratios.subjectToBaseline;
       const status = value === null ? 'n/a' : meetsTarget(target, value) ? 'PASS' : 'MISS';
       return {
         against: target.against,

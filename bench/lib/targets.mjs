@@ -7,7 +7,8 @@
 /**
  * @typedef {object} Target
  * @property {string} row
- * @property {'reference' | 'baseline' | 'row'} against `row`: the subject's own median on `otherRow`
+ * @property {'reference' | 'baseline' | 'row' | 'absolute'} against `row`: the subject's own median on
+ *   `otherRow`; `absolute`: the subject's median itself, in the row's unit
  * @property {string} [otherRow] with `against: 'row'`
  * @property {number} [min]
  * @property {number} [max]
@@ -33,6 +34,13 @@ export const TARGETS = [
   { row: 'memory-session', against: 'reference', max: 0.25 },
   { row: 'import-server', against: 'reference', max: 1 / 3 },
   { row: 'bundle-stdio', against: 'reference', max: 1 / 3 },
+  // Issue 29: a gateway session costs no upstream processes and little memory; a slow or noisy
+  // upstream does not hold the others up.
+  { row: 'gateway-first-list', against: 'absolute', max: 3 },
+  { row: 'gateway-procs-10', against: 'row', otherRow: 'gateway-procs-1', max: 1 },
+  { row: 'gateway-session-rss', against: 'absolute', max: 1 },
+  { row: 'gateway-quiet-p50', against: 'row', otherRow: 'gateway-quiet-alone-p50', max: 2 },
+  { row: 'gateway-quiet-p99', against: 'row', otherRow: 'gateway-quiet-alone-p99', max: 2 },
 ];
 
 /**
@@ -45,6 +53,7 @@ export const TARGETS = [
 export function describeTarget(target, otherId) {
   const bound = target.min ?? target.max ?? Number.NaN;
   const shown = Number.isInteger(bound * 100) ? String(bound) : bound.toFixed(2);
+  if (target.against === 'absolute') return `${target.min !== undefined ? '≥' : '≤'}${shown} ${otherId}`;
   return `${target.min !== undefined ? '≥' : '≤'}${shown}× ${otherId}`;
 }
 

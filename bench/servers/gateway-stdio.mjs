@@ -1,8 +1,8 @@
 // The gateway over stdio, fronting the minimal mcpkit stdio server as its one upstream (shared
 // upstream connection: the bench's client is one session). The tool keeps its name (`echo`): one
 // server, no collision. Compared with `mcpkit` in the stdio rows: the cost of the extra hop.
-// Argument `perSession`: the gateway's default instead (a host per session; under 2026-07-28 a
-// pool of hosts, each with its own upstream process, leased one request at a time).
+// Argument `perSession`: a host per session instead (under 2026-07-28 a pool of hosts, each with
+// its own upstream process, leased one request at a time); shared is the gateway's default.
 import { fileURLToPath } from 'node:url';
 import { createGateway } from '@mcpkit/host/gateway';
 import { nodeConnector } from '@mcpkit/host/node';

@@ -44,6 +44,10 @@ export const OPTIONS = {
   'rate-limit': { type: 'string' },
   'log-json': { type: 'boolean' },
   redis: { type: 'string' },
+  upstreams: { type: 'string' },
+  lanes: { type: 'string' },
+  'session-idle': { type: 'string' },
+  'sessions-per-client': { type: 'string' },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;
@@ -97,7 +101,21 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
     'rate-limit',
     'redis',
   ],
-  gateway: ['help', 'config', 'stdio', 'http', 'port', 'host', 'era', 'metrics-port', 'log-json'],
+  gateway: [
+    'help',
+    'config',
+    'stdio',
+    'http',
+    'port',
+    'host',
+    'era',
+    'metrics-port',
+    'log-json',
+    'upstreams',
+    'lanes',
+    'session-idle',
+    'sessions-per-client',
+  ],
   'auth-server': ['help', 'port'],
 };
 

@@ -4,6 +4,7 @@
  * @module
  */
 import type { LoggingLevel } from '@mcpkit/core';
+import type { GatewaySharing } from './gatewaySharing.js';
 
 /** The verbs `mcpkit` understands. */
 export const VERBS = [
@@ -172,6 +173,8 @@ export interface GatewaySettings {
   readonly metricsPort?: number;
   /** `--log-json`: structured log events as JSON lines on stderr. */
   readonly logJson?: boolean;
+  /** `--upstreams`, `--lanes`, `--session-idle`, `--sessions-per-client`, when given. */
+  readonly sharing?: GatewaySharing;
 }
 
 /**

@@ -84,11 +84,11 @@ const DURATION_UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 
  * parseDuration('250ms'); // 250
  * ```
  */
-export function parseDuration(text: string): number {
+export function parseDuration(text: string, option = 'timeout'): number {
   const match = DURATION.exec(text.trim());
   const ms = match ? Number(match[1]) * (DURATION_UNIT_MS[match[2] ?? 's'] ?? 1000) : Number.NaN;
   if (!(ms > 0) || !Number.isFinite(ms)) {
-    throw usageError(`--timeout expects a duration such as 30, 30s, 500ms or 2m; got "${text}"`);
+    throw usageError(`--${option} expects a duration such as 30, 30s, 500ms or 2m; got "${text}"`);
   }
   return Math.ceil(ms);
 }

@@ -227,6 +227,37 @@ describe('gateway options', () => {
       '--era must be auto, 2026 or 2025',
     );
   });
+
+  it('reads the sharing options: --upstreams, --lanes, --session-idle, --sessions-per-client', () => {
+    const http = ['gateway', '--config', 'mcp.json', '--http'];
+    expect(parseCommandLine(http)).not.toHaveProperty('gateway.sharing');
+    expect(
+      parseCommandLine([
+        ...http,
+        '--upstreams',
+        'shared',
+        '--lanes',
+        '2',
+        '--session-idle',
+        '90s',
+        '--sessions-per-client',
+        '4',
+      ]),
+    ).toMatchObject({
+      gateway: { sharing: { upstreams: 'shared', lanes: 2, sessionIdleMs: 90_000, sessionsPerClient: 4 } },
+    });
+    expect(parseCommandLine([...http, '--upstreams', 'per-session'])).toMatchObject({
+      gateway: { sharing: { upstreams: 'perSession' } },
+    });
+    expect(usage([...http, '--upstreams', 'each'])).toContain('--upstreams must be shared or per-session');
+    expect(usage([...http, '--lanes', '1.5'])).toContain('--lanes must be a whole number');
+    expect(usage([...http, '--upstreams', 'per-session', '--lanes', '2'])).toContain('--lanes applies to');
+    expect(usage([...http, '--session-idle', 'soon'])).toContain('--session-idle expects a duration');
+    expect(usage([...http, '--sessions-per-client', '0'])).toContain('at least 1');
+    expect(usage(['gateway', '--config', 'mcp.json', '--stdio', '--session-idle', '1m'])).toContain(
+      'apply to --http only',
+    );
+  });
 });
 
 describe('parseServerUrl', () => {

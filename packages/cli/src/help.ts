@@ -120,13 +120,19 @@ Example:
   npx mcpkit serve --http --auth-issuer http://127.0.0.1:9000    # in another terminal
   npx mcpkit login http://127.0.0.1:3000/mcp`,
   gateway: `Usage: mcpkit gateway --config FILE (--stdio | --http [--port N] [--host H]) [--era ERA] [--metrics-port N] [--log-json]
+       [--upstreams shared|per-session] [--lanes N] [--session-idle DURATION] [--sessions-per-client N]
 
 Serves every server of FILE (mcpServers or VS Code's servers format) as one MCP server: names
 that collide are namespaced (server__name), calls are routed to the server that owns them, and
 what a server asks during a call (sampling, elicitation), its progress and its log messages go
 back to the client that made the call. --http serves Streamable HTTP at /mcp (default
-127.0.0.1:3000; --port 0 picks a free port and the URL is printed on stdout). Each client gets
-its own connections to the servers. Clients on 2025-11-25 and on 2026-07-28 are both served;
+127.0.0.1:3000; --port 0 picks a free port and the URL is printed on stdout). The clients share
+one process (connection) per server (--upstreams shared, the default); a call of a client that
+can be asked something (sampling, elicitation) holds one of at most --lanes N (default 4) more
+connections to its server alone, so what the server asks reaches that client. --upstreams
+per-session gives each client its own servers instead. An HTTP session idle and never ended
+lasts --session-idle (default 5m); one client (token, else address) holds at most
+--sessions-per-client N (default 32), its oldest idle one replaced. Clients on 2025-11-25 and on 2026-07-28 are both served;
 --era (2025 default, auto, 2026) is the revision spoken to the HTTP servers of FILE. --metrics-port N
 also serves Prometheus metrics at http://127.0.0.1:N/metrics (0: any free port); --log-json logs
 sessions, handshakes, failures and slow calls as JSON lines on stderr. See docs/host.md and

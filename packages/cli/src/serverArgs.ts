@@ -8,6 +8,7 @@ import type { Values } from './argOptions.js';
 import type { GatewaySettings, ServeSettings } from './argTypes.js';
 import { isHttpUrl, parseEra } from './argValues.js';
 import { usageError } from './errors.js';
+import { gatewaySharing } from './gatewaySharing.js';
 
 /** The demo server's default address, as the quickstart documents it. */
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
@@ -126,7 +127,12 @@ export function gatewaySettings(values: Values): GatewaySettings {
   if (values.stdio && (values.port !== undefined || values.host !== undefined)) {
     throw usageError('--port and --host apply to --http only', GATEWAY_HINT);
   }
+  const sharing = gatewaySharing(values);
+  if (values.stdio && (sharing.sessionIdleMs !== undefined || sharing.sessionsPerClient !== undefined)) {
+    throw usageError('--session-idle and --sessions-per-client apply to --http only', GATEWAY_HINT);
+  }
   return {
+    ...(Object.keys(sharing).length > 0 ? { sharing } : {}),
     config,
     transport: values.stdio ? 'stdio' : 'http',
     port: values.port === undefined ? DEFAULT_HTTP_PORT : parsePort(values.port as string, 'port'),

@@ -4,6 +4,7 @@
  * @module
  */
 import {
+  type CancelSource,
   CapabilityError,
   type ClientRequestMap,
   type ClientRequestMethod,
@@ -21,6 +22,7 @@ import {
   Notification,
   type OutgoingRequestOptions,
   type ProtocolVersion,
+  type RequestId,
   SessionObservation,
   SUPPORTED_PROTOCOL_VERSIONS,
   type Transport,
@@ -297,6 +299,18 @@ export class Client extends ClientDispatcher {
     if (!version)
       return Promise.reject(new CapabilityError('Only a 2026-07-28 client follows extension tasks'));
     return this.modernRequests.followTask(version, taskId, options);
+  }
+
+  /**
+   * What our pending request `id` was made on behalf of (its `cancelledBy`), if it is pending.
+   *
+   * @example
+   * ```ts
+   * const source = client.cancelSourceOf(3);
+   * ```
+   */
+  cancelSourceOf(id: RequestId): CancelSource | undefined {
+    return this.connectionInstance?.cancelSourceOf(id);
   }
 
   /**

@@ -5,8 +5,14 @@
  * @module
  */
 
-import { BaseRequestContext, type IncomingRequest, type ProgressUpdate } from '@mcpkit/core';
+import {
+  BaseRequestContext,
+  type CancelSource,
+  type IncomingRequest,
+  type ProgressUpdate,
+} from '@mcpkit/core';
 import type { Client, ClientProtocolVersion } from './client.js';
+import { callOfInputRequest } from './era/inputRequests.js';
 
 /**
  * The context of one request the server sent. One small object per request; its methods live on
@@ -34,6 +40,25 @@ export class ClientRequestContext extends BaseRequestContext {
   /** The method the server called, e.g. `sampling/createMessage`. */
   get method(): string {
     return this.request.method;
+  }
+
+  /**
+   * What the request of ours that this one is about was made on behalf of (the `cancelledBy` it
+   * was sent with): known when the transport tells which request's stream carried this one
+   * (Streamable HTTP) and that request is still pending, and for an input request of a
+   * 2026-07-28 round (the call that received the round); else `undefined`. A gateway finds the
+   * downstream caller of a server's question by it.
+   *
+   * @example
+   * ```ts
+   * declare const ctx: ClientRequestContext;
+   * const caller = ctx.onBehalfOf; // e.g. the downstream request a gateway forwarded
+   * ```
+   */
+  get onBehalfOf(): CancelSource | undefined {
+    const id = this.request.extra?.relatedRequestId;
+    if (id === undefined) return callOfInputRequest(this.request);
+    return this.client.cancelSourceOf(id);
   }
 
   /** The token the server asked progress to be reported under, if it asked. */

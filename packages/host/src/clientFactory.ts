@@ -4,6 +4,7 @@
  * @module
  */
 import {
+  type ClientRequestContext,
   type FormElicitationHandler,
   McpClient,
   type ProtocolEra,
@@ -98,11 +99,11 @@ export class ClientFactory {
   ): { form: FormElicitationHandler; url: UrlElicitationHandler } {
     const run =
       (mode: 'form' | 'url') =>
-      (params: ElicitRequestFormParams | ElicitRequestURLParams, context: { signal: AbortSignal }) =>
+      (params: ElicitRequestFormParams | ElicitRequestURLParams, context: ClientRequestContext) =>
         audited(
           this.options.audit,
           { server, operation: 'elicitation/create', item: mode, arguments: params },
-          async () => hook({ server, mode, params, signal: context.signal }),
+          async () => hook({ server, mode, params, signal: context.signal, onBehalfOf: context.onBehalfOf }),
         );
     return { form: run('form'), url: run('url') };
   }

@@ -33,6 +33,9 @@ export function gatewayTransport(servers: readonly ServerEntry[]): {
   const gateway = createGateway({
     host: { servers, connector: nodeConnector() },
     info: { name: 'mcpkit (config)', version: '0.1.0' },
+    // One client: its own upstreams, each started once (shared ones would start a lane beside
+    // each for a call that can be asked something).
+    upstreams: 'perSession',
   });
   const [client, server] = createInMemoryPair();
   gateway.connect(server);

@@ -27,8 +27,11 @@ export async function runGateway(settings: GatewaySettings, io: CliIo): Promise<
   const servers = await loadAllServers(settings.config, io.env);
   const metrics =
     settings.metricsPort === undefined ? undefined : await startMetrics(settings.metricsPort, log);
+  const sharing = settings.sharing ?? {};
   const gateway = createGateway({
     observer: cliObserver(settings, metrics, io),
+    ...(sharing.upstreams === undefined ? {} : { upstreams: sharing.upstreams }),
+    ...(sharing.lanes === undefined ? {} : { lanes: sharing.lanes }),
     host: {
       servers,
       connector: nodeConnector(),
@@ -57,7 +60,11 @@ async function serveHttp(
   log: (line: string) => void,
   metrics: CliMetrics | undefined,
 ): Promise<void> {
-  const handler = gateway.httpHandler();
+  const sharing = settings.sharing ?? {};
+  const handler = gateway.httpHandler({
+    ...(sharing.sessionIdleMs === undefined ? {} : { sessionIdleTimeout: sharing.sessionIdleMs }),
+    ...(sharing.sessionsPerClient === undefined ? {} : { maxSessionsPerClient: sharing.sessionsPerClient }),
+  });
   // --metrics-port: open SSE streams and the event store's size, read when scraped.
   metrics?.watch(handler);
   const listener = toNodeListener(handler, {

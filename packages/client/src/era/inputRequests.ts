@@ -7,6 +7,7 @@
  * @module
  */
 import {
+  type CancelSource,
   cancelSignalOf,
   IncomingRequest,
   LocalError,
@@ -36,6 +37,23 @@ const INPUT_METHODS: ReadonlySet<string> = new Set([
   'sampling/createMessage',
   'roots/list',
 ]);
+
+/** The calls input requests belong to, by input request (see {@link callOfInputRequest}). */
+const callsOfInputRequests = new WeakMap<IncomingRequest, CancelSource>();
+
+/**
+ * What the call an input request (2026-07-28) belongs to was made on behalf of: the `cancelledBy`
+ * of the call that received the round, if it had one.
+ *
+ * @example
+ * ```ts
+ * declare const request: IncomingRequest;
+ * const source = callOfInputRequest(request); // e.g. a gateway's downstream request
+ * ```
+ */
+export function callOfInputRequest(request: IncomingRequest): CancelSource | undefined {
+  return callsOfInputRequests.get(request);
+}
 
 /** Runs the client's handler for one input request and resolves with its result. */
 export type InputAnswerer = (request: IncomingRequest) => Promise<unknown>;
@@ -99,7 +117,13 @@ export async function followInputRounds(
     }
     const retry: Record<string, unknown> = {};
     if (result.inputRequests !== undefined) {
-      retry.inputResponses = await answerAll(result.inputRequests, answer, cancelSignalOf(options), bound);
+      retry.inputResponses = await answerAll(
+        result.inputRequests,
+        answer,
+        cancelSignalOf(options),
+        bound,
+        options?.cancelledBy,
+      );
     }
     // Echoed exactly as received: the state is the server's, not ours to read (MRTR client req. 2).
     if (result.requestState !== undefined) retry.requestState = result.requestState;
@@ -122,6 +146,8 @@ export async function answerAll(
   answer: InputAnswerer,
   signal: AbortSignal | undefined,
   bound: AnswerBound,
+  /** The `cancelledBy` of the call the requests belong to, for {@link callOfInputRequest}. */
+  onBehalfOf?: CancelSource,
 ): Promise<Record<string, unknown>> {
   if (!isRecord(requests)) throw new LocalError('The server sent "inputRequests" that is not an object');
   const keys = Object.keys(requests);
@@ -131,6 +157,7 @@ export async function answerAll(
     );
   }
   const incoming = keys.map((key) => inputRequest(key, requests[key], signal));
+  if (onBehalfOf) for (const request of incoming) callsOfInputRequests.set(request, onBehalfOf);
   const answers = await within(Promise.all(incoming.map(answer)), bound, (error) => {
     for (const request of incoming) request.abort(error);
   });

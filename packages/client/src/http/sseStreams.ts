@@ -24,6 +24,8 @@ interface SseStream {
   readonly resumable: boolean;
   /** Requests whose responses are still due on this stream (POST streams only). */
   readonly awaiting: Set<RequestId>;
+  /** The one request a POST stream answers: a server request sent on it is about that one. */
+  readonly about: RequestId | undefined;
   /** The last event id seen; it survives resumptions until a newer id arrives (sdk#2499). */
   lastEventId: string | undefined;
   /** The server's `retry:` value, in ms. */
@@ -63,8 +65,11 @@ export class SseStreams {
     private readonly link: HttpLink,
     private readonly reconnection: ResolvedReconnectionOptions,
     private readonly openGetStream: boolean,
-    /** Hands a message the server sent on a stream to the transport. */
-    private readonly deliver: (value: unknown) => void,
+    /**
+     * Hands a message the server sent on a stream to the transport, with the request whose
+     * POST stream carried it, when that stream answers exactly one.
+     */
+    private readonly deliver: (value: unknown, about?: RequestId) => void,
   ) {}
 
   /** Reads the SSE answer of a POST carrying `requestIds`; the stream owns `controller` from now on. */
@@ -108,6 +113,7 @@ export class SseStreams {
       label,
       resumable,
       awaiting: new Set(awaiting),
+      about: kind === 'post' && awaiting.length === 1 ? awaiting[0] : undefined,
       lastEventId: undefined,
       retry: undefined,
       failures: 0,
@@ -183,7 +189,7 @@ export class SseStreams {
       return false;
     }
     forEachResponse(value, (response) => stream.awaiting.delete(response.id));
-    this.deliver(value);
+    this.deliver(value, stream.about);
     this.link.pacer?.admit(value);
     return stream.kind === 'post' && stream.awaiting.size === 0;
   }

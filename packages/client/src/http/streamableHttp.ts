@@ -131,7 +131,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.url = new URL(url);
     const maxMessageSize = options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE;
     this.link = new HttpLink(this.url, new HttpRequester(options), maxMessageSize);
-    const deliver = (value: unknown) => this.deliver(value);
+    const deliver = (value: unknown, about?: RequestId) => this.deliver(value, about);
     this.streams = new SseStreams(
       this.link,
       resolveReconnection(options),
@@ -391,9 +391,21 @@ export class StreamableHttpClientTransport implements Transport {
     this.streams.forget(id);
   }
 
-  /** Hands a message from the server to the client, unless the transport itself waited for it. */
-  private deliver(value: unknown): void {
+  /**
+   * Hands a message from the server to the client, unless the transport itself waited for it. A
+   * server request sent on the stream of our request `about` says so (`relatedRequestId`): a
+   * gateway routes it to whoever made that request.
+   */
+  private deliver(value: unknown, about?: RequestId): void {
     if (this.modernRequests.active) this.modernRequests.settle(value, this.link.sink);
-    if (!this.recovery.intercepts(value)) this.link.sink?.message(value);
+    if (this.recovery.intercepts(value)) return;
+    if (about !== undefined && isServerRequest(value))
+      this.link.sink?.message(value, { relatedRequestId: about });
+    else this.link.sink?.message(value);
   }
+}
+
+/** A JSON-RPC request (a method and an id), not a response, notification or batch. */
+function isServerRequest(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && 'method' in value && 'id' in value;
 }

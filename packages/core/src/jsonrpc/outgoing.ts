@@ -112,6 +112,20 @@ export abstract class ConnectionSender {
   }
 
   /**
+   * The `cancelledBy` of our pending request `id`: what it was made on behalf of (a gateway's
+   * downstream request), so a peer's request about it can be taken to whoever made it.
+   *
+   * @example
+   * ```ts
+   * declare const connection: Connection;
+   * const source = connection.cancelSourceOf(7); // undefined once request 7 is answered
+   * ```
+   */
+  cancelSourceOf(id: RequestId): CancelSource | undefined {
+    return this.#pending?.get(id)?.source;
+  }
+
+  /**
    * Sends a request and resolves with its result.
    *
    * A `progressToken` is attached whenever the caller wants progress or wants progress to extend

@@ -28,6 +28,12 @@ export interface MessageExtra {
   readonly remoteAddress?: string | undefined;
   /** One request header by lower-case name (null when absent), over HTTP, without building a `Request`. */
   header?(name: string): string | null;
+  /**
+   * On a client: the request of ours on whose response stream the peer sent this request
+   * (Streamable HTTP sends a server's requests about a call there), so it is about that call.
+   * Absent when the transport cannot tell (stdio, the standalone GET stream).
+   */
+  readonly relatedRequestId?: RequestId;
 }
 
 /** Where a transport delivers what it receives. The connection implements it. */

@@ -22,6 +22,7 @@ import type { TaskManagerOptions } from '@mcpkit/server/tasks';
 import type { McpHost, McpHostOptions } from '../host.js';
 import { installHandlers } from './handlers.js';
 import { type GatewayReadiness, readinessOf } from './health.js';
+import { UpstreamLanes } from './lanes.js';
 import { type GatewayLimits, SessionLimiter } from './limits.js';
 import { ListenFeed } from './listen.js';
 import { ModernFront, type ModernFrontOptions } from './modern.js';
@@ -36,19 +37,30 @@ import { GatewayTasks } from './tasks.js';
  * ```ts
  * import { loadHostConfig, nodeConnector } from '@mcpkit/host/node';
  * const servers = await loadHostConfig('mcp.json');
- * const options: GatewayOptions = { host: { servers, connector: nodeConnector() }, upstreams: 'perSession' };
+ * const options: GatewayOptions = { host: { servers, connector: nodeConnector() }, lanes: 2 };
  * ```
  */
 export interface GatewayOptions {
   /** The host behind the gateway: servers, connector, policy, audit. Its hooks are optional. */
   host: McpHostOptions;
   /**
-   * `perSession` (default): every downstream session gets its own upstream connections, so every
-   * server-to-client request is routed exactly. `shared`: one set of upstream connections for
-   * all sessions; such a request goes to the one session with a call in flight on that upstream,
-   * and is refused when several have (see docs/host.md).
+   * `shared` (default): one connection to each upstream for every session, plus at most
+   * {@link lanes} more for the calls of clients that can be asked something (sampling,
+   * elicitation, forwarded roots), each leased to one call at a time, so what an upstream asks
+   * reaches the client whose call caused it; the upstream processes do not grow with the
+   * sessions. `perSession`: every downstream session gets its own upstream connections (and
+   * processes), isolated from every other session's (see docs/host.md).
    */
   upstreams?: 'perSession' | 'shared';
+  /**
+   * With shared upstreams: connections per upstream server, besides the shared one, that a call
+   * of a client that can be asked something holds alone while it runs; more such calls wait for
+   * one. Default 4. `0`: none; every call shares the one connection, and an upstream's question
+   * while calls of several clients are in flight on it is refused.
+   */
+  lanes?: number;
+  /** With shared upstreams: a lane unused this long (ms) is closed, its process ended. Default 300 000. */
+  laneIdleMs?: number;
   /** How the gateway introduces itself downstream. */
   info?: Implementation;
   /**
@@ -103,6 +115,18 @@ const NOBODY: Downstream = {
 const PER_SESSION_MAX_SESSIONS = 100;
 
 /**
+ * The gateway's HTTP handler defaults: a session idle this long, never ended by its client
+ * (most clients close without DELETE), ends in minutes rather than the handler's 30.
+ */
+const GATEWAY_SESSION_IDLE_MS = 5 * 60_000;
+
+/** Sessions one client (principal, else remote address) may hold: past it, its oldest idle one is replaced. */
+const GATEWAY_SESSIONS_PER_CLIENT = 32;
+
+/** Default lanes per upstream of a shared gateway. */
+const DEFAULT_LANES = 4;
+
+/**
  * An MCP server that serves a host's whole catalogue.
  *
  * @example
@@ -120,6 +144,7 @@ export class McpGateway {
   readonly server: Server;
   private readonly sessions = new Map<ServerSession, SessionState>();
   private readonly shared: RoutedHost | undefined;
+  private readonly lanes: UpstreamLanes | undefined;
   private readonly http: StreamableHttpHandler[] = [];
   private readonly limiter: SessionLimiter | undefined;
   private readonly tasks: GatewayTasks | undefined;
@@ -148,8 +173,15 @@ export class McpGateway {
       observer: options.observer,
     });
     this.tasks?.install(this.server);
-    if (options.upstreams === 'shared') {
-      this.shared = routedHost(options.host, { forwardRoots: options.forwardRoots, limiter: this.limiter });
+    if (options.upstreams !== 'perSession') {
+      this.lanes = new UpstreamLanes(options.host, {
+        size: options.lanes ?? DEFAULT_LANES,
+        idleMs: options.laneIdleMs,
+        forwardRoots: options.forwardRoots,
+        limiter: this.limiter,
+      });
+      const routed = routedHost(options.host, { forwardRoots: options.forwardRoots, limiter: this.limiter });
+      this.shared = { ...routed, lanes: this.lanes };
       this.shared.host.onListChanged(({ kind }) => {
         for (const session of this.sessions.keys()) void session.notify(`notifications/${kind}/list_changed`);
         this.listen.listChanged(kind);
@@ -202,7 +234,9 @@ export class McpGateway {
 
   /**
    * A Streamable HTTP endpoint for the gateway (a fetch-style handler; wrap it in `protect()`).
-   * With per-session upstreams, `maxSessions` defaults to 100 (idle sessions expire as usual).
+   * Defaults for a gateway: a session idle for 5 minutes ends (`sessionIdleTimeout`), one client
+   * holds at most 32 sessions (`maxSessionsPerClient`; past it its oldest idle one is replaced),
+   * and with per-session upstreams `maxSessions` is 100.
    *
    * @example
    * ```ts
@@ -216,14 +250,19 @@ export class McpGateway {
   httpHandler(options?: StreamableHttpHandlerOptions): StreamableHttpHandler {
     // Each session starts its own upstreams (processes, for stdio): far fewer sessions than the
     // handler's default, unless the caller says otherwise.
-    const sessions = this.shared ? {} : { maxSessions: PER_SESSION_MAX_SESSIONS };
-    const handler = createStreamableHttpHandler(this.server, { ...sessions, ...options });
+    const handler = createStreamableHttpHandler(this.server, {
+      sessionIdleTimeout: GATEWAY_SESSION_IDLE_MS,
+      maxSessionsPerClient: GATEWAY_SESSIONS_PER_CLIENT,
+      ...(this.shared ? {} : { maxSessions: PER_SESSION_MAX_SESSIONS }),
+      ...options,
+    });
     this.http.push(handler);
     return handler;
   }
 
   /**
-   * The hosts serving now: the shared one, or one per downstream session.
+   * The hosts serving now: the shared one and its lanes (one host per lane), or one per
+   * downstream session; then the 2026 front's.
    *
    * @example
    * ```ts
@@ -234,7 +273,7 @@ export class McpGateway {
   hosts(): McpHost[] {
     const listen = this.listen.host();
     const modern = listen && !this.shared ? [...this.modern.hosts(), listen.host] : this.modern.hosts();
-    if (this.shared) return [this.shared.host, ...modern];
+    if (this.shared) return [this.shared.host, ...(this.lanes?.hosts() ?? []), ...modern];
     return [...[...this.sessions.values()].map((state) => state.host), ...modern];
   }
 
@@ -262,6 +301,7 @@ export class McpGateway {
     await this.listen.close();
     await this.server.close();
     await Promise.allSettled([...this.sessions.keys()].map((session) => this.release(session)));
+    await this.lanes?.close();
     await this.shared?.host.close();
   }
 
@@ -313,7 +353,7 @@ export class McpGateway {
     if (level === this.sharedLevel) return;
     if (this.sharedLevel === undefined && level === 'debug') return; // nobody asked for less yet
     this.sharedLevel = level;
-    await this.shared.host.setLogLevel(level);
+    await Promise.all([this.shared.host.setLogLevel(level), this.lanes?.setLogLevel(level)]);
   }
 
   /** A client's roots changed: every running upstream that sees them is told. */

@@ -173,7 +173,8 @@ async function callTool(
       },
     };
     try {
-      return await routedCall(state, server, params, taskCtx, undefined, tracked);
+      // On the shared connection: the upstream tags what it asks for its task (see router.askedFor).
+      return await routedCall(state, server, params, taskCtx, undefined, tracked, true);
     } finally {
       forget?.();
     }
@@ -208,7 +209,9 @@ async function modernTask(
 /**
  * A call marked in flight for routing, with `ctx`'s cancellation and progress; a server that is
  * down is a tool error. Not `async`: the per-call path adds one promise here, and no closure when
- * the router counts nothing (a per-session host).
+ * the router counts nothing (a per-session host). On a shared host, the call of a client that
+ * can be asked something runs on a lane of its own (see lanes.ts), unless `shared` says its
+ * questions are attributable anyway.
  */
 function routedCall(
   state: RoutedHost,
@@ -217,13 +220,20 @@ function routedCall(
   ctx: RequestContext,
   caller: RoundCaller | undefined,
   options?: HostCallOptions,
+  shared = false,
 ): Promise<CallToolResult> {
   const router = state.router;
   const downstream = caller ?? ctx.session;
+  const lanes = state.lanes;
+  if (lanes && !shared && lanes.wants(server, downstream))
+    return laneCall(state, server, params, ctx, caller, options);
   const counted = router.enter(server, downstream);
   let call: Promise<CallToolResult>;
   try {
     const forward = options ? { ...forwarded(ctx, caller), ...options } : forwarded(ctx, caller);
+    // What this server asks about the call comes on the call's own stream, naming what it was
+    // made on behalf of: the router takes that to the caller (see CallRouter.askedFor).
+    if (lanes?.attributable(server) && forward.cancelledBy) router.attribute(forward.cancelledBy, downstream);
     call = state.host.callTool(params.name, params.arguments ?? {}, forward);
   } catch (error) {
     call = Promise.reject(error);
@@ -239,6 +249,27 @@ function routedCall(
       return unavailable(error);
     },
   );
+}
+
+/** {@link routedCall} on a lane of `server` leased to the caller alone. */
+function laneCall(
+  state: RoutedHost,
+  server: string,
+  params: { name: string; arguments?: Record<string, unknown> },
+  ctx: RequestContext,
+  caller: RoundCaller | undefined,
+  options: HostCallOptions | undefined,
+): Promise<CallToolResult> {
+  // The name the upstream's own catalogue gives it, before the gateway's namespacing.
+  const name = state.host.route('tools', params.name)?.original ?? params.name;
+  const forward: HostCallOptions = options
+    ? { ...forwarded(ctx, caller), ...options }
+    : forwarded(ctx, caller);
+  return state
+    .lanes!.run(server, caller ?? ctx.session, forward.cancelledBy, (host) =>
+      host.callTool(name, params.arguments ?? {}, forward),
+    )
+    .then(undefined, unavailable);
 }
 
 /** A server that is down, as the tool error a model reads; any other failure passes. */

@@ -83,3 +83,36 @@ describe('CallRouter calls in flight', () => {
     expect(router.target('up')).toBeUndefined();
   });
 });
+
+describe('CallRouter attribution by what a call was made on behalf of', () => {
+  it('a question naming its call reaches that call’s caller while two sessions have calls in flight; one naming nothing is refused', () => {
+    const router = new CallRouter();
+    const [a, b] = [downstream('a'), downstream('b')];
+    const [callOfA, callOfB, unknown] = [cancelSource(), cancelSource(), cancelSource()];
+    router.enter('up', a);
+    router.enter('up', b);
+    router.attribute(callOfA, a);
+    router.attribute(callOfB, b);
+    expect(router.askedFor('up', {}, 'elicitation/create', elicits, callOfA)).toBe(a);
+    expect(router.askedFor('up', {}, 'elicitation/create', elicits, callOfB)).toBe(b);
+    expect(() => router.askedFor('up', {}, 'elicitation/create', elicits, unknown)).toThrow(
+      /cannot tell whose it is/,
+    );
+    expect(() => router.askedFor('up', {}, 'elicitation/create', elicits)).toThrow(/cannot tell whose it is/);
+    const plain = downstream('plain', false);
+    const callOfPlain = cancelSource();
+    router.attribute(callOfPlain, plain);
+    expect(() => router.askedFor('up', {}, 'elicitation/create', elicits, callOfPlain)).toThrow(
+      /does not support "elicitation\/create"/,
+    );
+  });
+});
+
+function cancelSource() {
+  return {
+    stopped: false,
+    stopReason: undefined,
+    addCancelListener: () => undefined,
+    removeCancelListener: () => undefined,
+  };
+}

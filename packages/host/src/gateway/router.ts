@@ -10,6 +10,7 @@
  * @module
  */
 import {
+  type CancelSource,
   type ClientCapabilities,
   ErrorCode,
   type LoggingLevel,
@@ -64,6 +65,8 @@ export class CallRouter {
   private readonly upstreamTasks = new Map<string, Downstream>();
   /** URL-mode elicitations sent on, by server and elicitation id: whose completion it is. */
   private readonly urlElicitations = new Map<string, Downstream>();
+  /** Who made a call, by what it was made on behalf of (its `cancelledBy`): see {@link attribute}. */
+  #callers: WeakMap<CancelSource, Downstream> | undefined;
 
   /**
    * @param owner The one session of a per-session host: every request goes there. A 2026 pool
@@ -216,9 +219,49 @@ export class CallRouter {
     return this.upstreamTasks.get(`${server}\u0000${related.taskId}`);
   }
 
-  /** Remembers which session was sent `server`'s URL-mode elicitation `id` (shared hosts only). */
+  /**
+   * Remembers that a call made on behalf of `source` (the `cancelledBy` it is sent with) is
+   * `caller`'s: a question the upstream sends on that call's own stream names it (see
+   * {@link askedFor}). Weakly held: forgotten with the downstream request.
+   */
+  attribute(source: CancelSource, caller: Downstream): void {
+    this.#callers ??= new WeakMap();
+    this.#callers.set(source, caller);
+  }
+
+  /**
+   * Who a question of `server` goes to: the gateway task following the upstream task its `_meta`
+   * names, or the caller of the call it was sent about (`onBehalfOf`, when the transport tells:
+   * Streamable HTTP), both attributable on any connection; else the session {@link sessionFor}
+   * names.
+   *
+   * @throws {McpError} as {@link sessionFor}; `-32601` when the task's client lacks `capability`.
+   */
+  askedFor(
+    server: string,
+    params: unknown,
+    method: string,
+    capability: (session: Downstream) => boolean,
+    onBehalfOf?: CancelSource,
+  ): Downstream {
+    const task =
+      this.taskOf(server, params) ?? (onBehalfOf === undefined ? undefined : this.#callers?.get(onBehalfOf));
+    if (!task) return this.sessionFor(server, method, capability);
+    if (!capability(task)) {
+      throw new McpError(
+        ErrorCode.MethodNotFound,
+        `The client behind this gateway does not support "${method}"`,
+      );
+    }
+    return task;
+  }
+
+  /**
+   * Remembers which session was sent `server`'s URL-mode elicitation `id`. Kept even with an
+   * owner: a host lent to one caller after another (a lane, a 2026 pool host) changes owners, and
+   * the completion may come after the call that asked has ended.
+   */
   elicited(server: string, id: string, session: Downstream): void {
-    if (this.owner) return;
     if (this.urlElicitations.size >= MAX_PENDING_URL_ELICITATIONS) {
       // The oldest is most likely abandoned: a bound, so unanswered ones cannot grow the map.
       this.urlElicitations.delete(this.urlElicitations.keys().next().value!);
@@ -228,14 +271,15 @@ export class CallRouter {
 
   /**
    * The session `server`'s `notifications/elicitation/complete` for `id` goes to: the one that
-   * was sent that elicitation, and only if that server sent it.
+   * was sent that elicitation, and only if that server sent it (else a per-session host's owner).
    */
   completed(server: string, id: string): Downstream | undefined {
-    if (this.owner) return this.owner.closed ? undefined : this.owner;
     const key = `${server}\u0000${id}`;
     const session = this.urlElicitations.get(key);
     this.urlElicitations.delete(key);
-    return session?.closed ? undefined : session;
+    if (session) return session.closed ? undefined : session;
+    if (this.owner) return this.owner.closed ? undefined : this.owner;
+    return undefined;
   }
 }
 

@@ -15,6 +15,7 @@ import {
 } from '@mcpkit/core';
 import { McpHost, type McpHostOptions } from '../host.js';
 import type { ServerPolicy } from '../policy/types.js';
+import type { UpstreamLanes } from './lanes.js';
 import type { SessionLimiter } from './limits.js';
 import { CallRouter, type Downstream } from './router.js';
 
@@ -28,6 +29,8 @@ const DOWNSTREAM_MODEL = 'downstream-client';
 export interface RoutedHost {
   readonly host: McpHost;
   readonly router: CallRouter;
+  /** A shared host's lanes: where the calls of clients that can be asked something run. */
+  readonly lanes?: UpstreamLanes | undefined;
 }
 
 /** How {@link routedHost} routes: to its one session, or by calls in flight. */
@@ -38,8 +41,11 @@ export interface RoutingOptions {
   readonly forwardRoots?: boolean | undefined;
   /** The gateway's per-session sampling limit. */
   readonly limiter?: SessionLimiter | undefined;
-  /** Name `owner` as the `session` of audit events (false for a host that serves many callers in turn). */
-  readonly auditSession?: boolean | undefined;
+  /**
+   * Name `owner` as the `session` of audit events (false for a host that serves many callers in
+   * turn; `'owner'`: whoever the router's owner is when the event happens, for a lane).
+   */
+  readonly auditSession?: boolean | 'owner' | undefined;
 }
 
 /**
@@ -65,28 +71,37 @@ export function routedHost(options: McpHostOptions, routing: RoutingOptions = {}
     ...(audit && owner && routing.auditSession !== false
       ? { audit: (event) => audit({ ...event, session: owner.key }) }
       : {}),
+    ...(audit && routing.auditSession === 'owner'
+      ? { audit: (event) => audit(router.owner ? { ...event, session: router.owner.key } : event) }
+      : {}),
     models: options.models ?? [DOWNSTREAM_MODEL],
     hooks: {
       toolCall: hooks.toolCall ?? (() => 'once'),
       sampling: hooks.sampling ?? (() => 'once'),
-      elicitation: ({ server, mode, params, signal }) => {
+      elicitation: ({ server, mode, params, signal, onBehalfOf }) => {
         const method = mode === 'url' ? 'elicitation/create (url mode)' : 'elicitation/create';
-        const session = router.sessionFor(server, method, (s) => canElicit(s.clientCapabilities, mode));
-        if (mode === 'url')
-          router.elicited(server, (params as ElicitRequestURLParams).elicitationId, session);
-        // Asked for an upstream task a gateway task follows: through that task (tagged with its id).
-        const via = router.taskOf(server, params) ?? session;
+        // Asked for an upstream task a gateway task follows: through that task (tagged with its
+        // id, so attributable on a shared connection too); else to the caller the router names.
+        const via = router.askedFor(
+          server,
+          params,
+          method,
+          (s) => canElicit(s.clientCapabilities, mode),
+          onBehalfOf,
+        );
+        if (mode === 'url') router.elicited(server, (params as ElicitRequestURLParams).elicitationId, via);
         return via.request('elicitation/create', params as never, { signal }) as Promise<ElicitResult>;
       },
     },
-    model: async ({ server, params, signal }) => {
-      const session = router.sessionFor(
+    model: async ({ server, params, signal, onBehalfOf }) => {
+      const via = router.askedFor(
         server,
+        params,
         'sampling/createMessage',
         (s) => s.clientCapabilities.sampling !== undefined,
+        onBehalfOf,
       );
-      await routing.limiter?.take('sampling', session.key, server);
-      const via = router.taskOf(server, params) ?? session;
+      await routing.limiter?.take('sampling', via.key, server);
       return via.request('sampling/createMessage', params, { signal }) as Promise<CreateMessageResult>;
     },
   });

@@ -68,6 +68,7 @@ export function samplingHandler(boundary: SamplingBoundary): SamplingHandler {
         model,
         params: shape(boundary.policy, params),
         signal: context.signal,
+        onBehalfOf: context.onBehalfOf,
       });
     });
   };

@@ -4,6 +4,7 @@
  */
 import type { RootsSource } from '@mcpkit/client';
 import type {
+  CancelSource,
   CreateMessageRequestParams,
   CreateMessageResult,
   ElicitRequestFormParams,
@@ -84,6 +85,11 @@ export type ModelCallback = (request: {
   readonly model: string;
   readonly params: CreateMessageRequestParams;
   readonly signal: AbortSignal;
+  /**
+   * What the call this request is about was made on behalf of (the `cancelledBy` the host's call
+   * was given), when the transport tells (Streamable HTTP); see `ClientRequestContext.onBehalfOf`.
+   */
+  readonly onBehalfOf?: CancelSource | undefined;
 }) => CreateMessageResult | Promise<CreateMessageResult>;
 
 /**
@@ -117,6 +123,8 @@ export type ElicitationHook = (request: {
   readonly mode: 'form' | 'url';
   readonly params: ElicitRequestFormParams | ElicitRequestURLParams;
   readonly signal: AbortSignal;
+  /** What the call this request is about was made on behalf of, when known (see `ModelCallback`). */
+  readonly onBehalfOf?: CancelSource | undefined;
 }) => ElicitResult | Promise<ElicitResult>;
 
 /**

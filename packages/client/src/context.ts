@@ -6,8 +6,9 @@
  *
  * The one import circle left in this package, type-only and two files long: `ctx.client` is
  * typed `Client` (public API), and `Client`'s `setRequestHandler` takes the handlers typed here,
- * so the two public types name each other. Everything else of the client reaches `Client`
- * through the narrow interfaces of `./ports.ts`.
+ * so the two public types name each other. The modules `client.ts` imports (its parts,
+ * `reconnect.ts`) reach `Client` only through the narrow interfaces of `./ports.ts`; the modules
+ * that take a `Client` (the task helpers, McpClient's parts) are not imported by `client.ts`.
  * @module
  */
 

@@ -89,15 +89,15 @@ export class ClientConnector {
     const connection = new Connection(
       transport,
       {
-        onRequest: (request) => routes.request(request),
-        onNotification: (method, params) => routes.notification(method, params),
+        onRequest: routes.request,
+        onNotification: routes.notification,
         onClose: (error) => this.closed(error),
       },
       {
         requestTimeout: options.requestTimeout,
         maxTotalTimeout: options.maxTotalTimeout ?? DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT,
         maxIncomingRequests: options.maxIncomingRequests ?? DEFAULT_MAX_INCOMING_REQUESTS,
-        onError: (error) => routes.error(error),
+        onError: routes.error,
         acceptBatches: () => session.codec.acceptsBatches,
         // Progress the engine sends for the server's requests must fit the negotiated revision.
         encodeNotification: (method, params) => encodeOutgoingNotification(session.codec, method, params),

@@ -87,7 +87,8 @@ export interface ConnectingClient extends SenderOwner {
  * ```
  */
 export interface ConnectionRoutes {
-  request(request: IncomingRequest): unknown;
-  notification(method: string, params: Record<string, unknown> | undefined): void;
-  error(error: Error): void;
+  // Functions, not methods: the connection is handed them as they are, with no hop per message.
+  readonly request: (request: IncomingRequest) => unknown;
+  readonly notification: (method: string, params: Record<string, unknown> | undefined) => void;
+  readonly error: (error: Error) => void;
 }

@@ -9,6 +9,7 @@
  * Prints `<variant> <CPU ns per call>`. Uses the built packages (`npm run build`).
  * @module
  */
+import { cpuPerCall } from './lib/cpuPerCall.mjs';
 import { createMcpkitEchoServer } from './servers/mcpkit-echo.mjs';
 
 const CALLS = Number(process.env.CALLS ?? 400_000);
@@ -51,11 +52,5 @@ async function run(calls) {
   }
 }
 
-await run(100_000);
-answered = 0;
-const before = process.cpuUsage();
-await run(CALLS);
-const cpu = process.cpuUsage(before);
-if (answered !== CALLS) throw new Error(`${answered} of ${CALLS} calls answered`);
-const nsPerCall = ((cpu.user + cpu.system) / CALLS) * 1000;
-console.log(process.env.MCPKIT_BENCH_MIDDLEWARE ?? 'none', Math.round(nsPerCall));
+const counter = { reset: () => (answered = 0), answered: () => answered };
+console.log(process.env.MCPKIT_BENCH_MIDDLEWARE ?? 'none', await cpuPerCall(run, CALLS, counter));

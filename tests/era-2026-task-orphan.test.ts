@@ -9,7 +9,7 @@
  * still reject at once.
  */
 import { getTask, McpClient } from '@mcpkit/client';
-import { StreamableHttpClientTransport } from '@mcpkit/client/http';
+import { type FetchLike, StreamableHttpClientTransport } from '@mcpkit/client/http';
 import type {
   MessageSink,
   Task,
@@ -138,6 +138,51 @@ describe("a 2026 task orphaned by its caller's abort (issue 16)", () => {
     await expect.poll(() => store.created.length, { timeout: 15_000 }).toBe(1);
     const [task] = store.created;
     await expect.poll(() => statusOf(client, task!.taskId), { timeout: 15_000 }).toBe('cancelled');
+  });
+
+  // Issue 30: the server had answered (its request done, so it cancels nothing), and the caller
+  // aborted while the client read the JSON body: the client aborted that read, dropped the only
+  // copy of the task id, and the task ran to its TTL. Now a JSON answer that arrived is read to
+  // its end: the client finds the task in it and cancels it.
+  it('HTTP: an abort while the JSON answer with the task is being read gets the task cancelled', async () => {
+    const store = new HeldCreationStore();
+    store.open();
+    const server = createTaskOrphanServer(store);
+    const http = await serve(createStreamableHttpHandler(server), { path: '/mcp' });
+    cleanups.push(() => http.close());
+    const controller = new AbortController();
+    const fetchSlowly: FetchLike = async (url, init) => {
+      const response = await fetch(url, init);
+      if (typeof init?.body !== 'string' || !init.body.includes('"tools/call"')) return response;
+      // The answer is in, the server done with it; the caller gives up as the client reads it.
+      const reader = response.body!.getReader();
+      const body = new ReadableStream<Uint8Array>(
+        {
+          async pull(stream) {
+            controller.abort(new Error('caller gave up'));
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            const { done, value } = await reader.read();
+            if (done) stream.close();
+            else stream.enqueue(value);
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      return new Response(body, { status: response.status, headers: response.headers });
+    };
+    const client = await connected(
+      new StreamableHttpClientTransport(new URL(http.url), { fetch: fetchSlowly }),
+    );
+    const call = client.callTool('wait', {}, { signal: controller.signal });
+    await expect(call).rejects.toThrow('caller gave up');
+    expect(store.created).toHaveLength(1);
+    const taskId = store.created[0]!.taskId;
+    await expect
+      .poll(() => getTask(client, taskId), { timeout: 15_000 })
+      .toMatchObject({
+        status: 'cancelled',
+        statusMessage: 'The task was cancelled by request',
+      });
   });
 
   it('client: a task in an answer that arrives after the abort gets tasks/cancel (a server that does not cancel it)', async () => {

@@ -192,21 +192,69 @@ describe('tasks as the 2026-07-28 extension', () => {
   });
 
   it('cancels the task when the caller of callTool aborts', async () => {
-    const { url, gate, server } = await start();
+    const { url, gate } = await start();
     const modern = await client(url, '2026');
     const controller = new AbortController();
-    // Aborted once the client holds the task (its first status), so the client sends tasks/cancel;
-    // an abort while the CreateTaskResult is on its way is the server's to handle
-    // (tests/era-2026-task-orphan.test.ts).
+    // Aborted once the client holds the task (its first status) and the handler runs, so the
+    // client sends tasks/cancel and the server aborts the handler. (Aborting at the first status
+    // alone raced the server's start of the handler: see the in-memory test below. An abort
+    // while the CreateTaskResult is on its way is the server's to handle:
+    // tests/era-2026-task-orphan.test.ts.)
+    let taskId: string | undefined;
     const call = callToolAndWait(
       modern,
       'render',
       { scene: 6 },
-      { signal: controller.signal, onStatus: () => controller.abort(new Error('caller gave up')) },
+      {
+        signal: controller.signal,
+        onStatus: (task) => {
+          taskId ??= task.taskId;
+          void gate.started.then(() => controller.abort(new Error('caller gave up')));
+        },
+      },
     );
-    await expect(call).rejects.toThrow();
+    await expect(call).rejects.toThrow('caller gave up');
     await expect.poll(() => gate.aborted, { timeout: 15_000 }).toBeInstanceOf(Error);
-    expect(server.tasks).toBeDefined();
+    expect((await getTask(modern, taskId!)).status).toBe('cancelled');
+  });
+
+  // The flake of issue 30: the abort at the task's first status sent tasks/cancel, and the server
+  // cancelled the task (by request) before its handler's first turn came: a task cancelled before
+  // it starts never runs, so the handler never saw an abort, and a test waiting for one failed.
+  // In memory the round trip takes only microtasks, so the cancel always wins: the window, forced.
+  it('a task whose caller aborts at its first status, before its handler started, ends cancelled and never runs', async () => {
+    const gate = new Gate();
+    const server = makeServer(gate);
+    const [clientSide, serverSide] = createInMemoryPair({ serialize: true });
+    await server.connect(serverSide);
+    const modern = new McpClient({ name: 'pipe-client', version: '1.0.0' }, { protocolEra: '2026' });
+    clients.push(modern);
+    await modern.connect(clientSide);
+    const controller = new AbortController();
+    let taskId: string | undefined;
+    const call = callToolAndWait(
+      modern,
+      'render',
+      { scene: 9 },
+      {
+        signal: controller.signal,
+        onStatus: (task) => {
+          taskId ??= task.taskId;
+          controller.abort(new Error('caller gave up'));
+        },
+      },
+    );
+    await expect(call).rejects.toThrow('caller gave up');
+    const task = await getTask(modern, taskId!);
+    expect(task).toMatchObject({ status: 'cancelled', statusMessage: 'The task was cancelled by request' });
+    let started = false;
+    void gate.started.then(() => {
+      started = true;
+    });
+    // The handler's turn (a timer) has come and gone: a cancelled task is not started.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(started).toBe(false);
+    await server.close();
   });
 
   it("answers a task's input requests with the client's own handler through tasks/update", async () => {

@@ -207,7 +207,7 @@ export function publicApi(): { names: Map<string, Map<string, string>>; examples
 
 /**
  * The public names and the names of the classes public classes extend: a member a public class
- * inherits from a base the package does not export (`McpClient`'s `FeatureClient`) is public too.
+ * inherits from a base the package does not export is public too.
  */
 function withBaseClasses(statements: readonly ts.Statement[], names: Set<string>): Set<string> {
   const documented = new Set(names);

@@ -1,50 +1,52 @@
 /**
  * The MCP client: the handshake, typed requests to the server, and answers to the server's own
- * requests (sampling, elicitation, roots).
+ * requests (sampling, elicitation, roots). One class, composed of parts that each hold one
+ * concept: the negotiated state (`session.ts`), the sending side (`sender.ts`), the handlers
+ * (`handlers.ts`), the handshake (`handshake.ts`), reconnection (`reconnect.ts`).
  * @module
  */
 import {
-  type CancelSource,
   CapabilityError,
+  type CancelSource,
+  type ClientCapabilities,
   type ClientRequestMap,
   type ClientRequestMethod,
-  Connection,
+  type Connection,
   ConnectionClosedError,
+  ErrorCode,
   type ExtensionMethod,
   type Implementation,
   type IncomingRequest,
   type InitializeResult,
-  isSupportedProtocolVersion,
-  LATEST_PROTOCOL_VERSION,
   type LoggingLevel,
+  McpError,
   Method,
   type MethodArgsOf,
-  Notification,
   type OutgoingRequestOptions,
   type ProtocolVersion,
   type RequestId,
-  SessionObservation,
+  type ServerCapabilities,
+  type ServerNotificationMethod,
+  type ServerRequestMethod,
   SUPPORTED_PROTOCOL_VERSIONS,
   type Transport,
 } from '@mcpkit/core';
+import { mergeCapabilities, rejectUnknownOptions, toError } from '@mcpkit/core/internal';
+import { CLIENT_OPTION_KEYS, type ClientOptions, type ClientProtocolVersion } from './clientOptions.js';
+import { ClientConnector } from './connector.js';
 import {
-  codecFor,
-  encodeOutgoingNotification,
-  encodeOutgoingRequest,
-  NOT_IN_REVISION,
-  rejectUnknownOptions,
-} from '@mcpkit/core/internal';
-import { CLIENT_OPTION_KEYS, type ClientOptions } from './clientOptions.js';
-import { ClientRequestContext } from './context.js';
-import { ClientDispatcher } from './dispatcher.js';
-import { ClientEnvelope } from './era/clientEnvelope.js';
-import type { ModernVersion } from './era/modern.js';
-import { ModernRequests } from './era/requests.js';
-import { probeEra, requestInitialize } from './handshake.js';
-import { DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT, DEFAULT_MAX_INCOMING_REQUESTS } from './limits.js';
-import { ClientMiddlewareContext } from './middleware/context.js';
-import { missingCapability, refuseRemoved } from './outgoingChecks.js';
+  type ClientMethodHandler,
+  type ClientMethodNotificationHandler,
+  type ClientNotificationHandler,
+  ClientRequestContext,
+  type ClientRequestHandler,
+} from './context.js';
+import { HandlerRegistry } from './handlers.js';
+import { ClientMiddlewareChain } from './middleware/chain.js';
+import type { ClientMiddleware } from './middleware/context.js';
 import { type ConnectOptions, connectReconnecting, type TransportFactory } from './reconnect.js';
+import { ClientSender } from './sender.js';
+import { ClientSession } from './session.js';
 
 // The option and handler types live with their concepts; re-exported from here, where they were.
 export { CLIENT_OPTION_KEYS, type ClientOptions, type ClientProtocolVersion } from './clientOptions.js';
@@ -53,7 +55,7 @@ export type {
   ClientMethodNotificationHandler,
   ClientNotificationHandler,
   ClientRequestHandler,
-} from './handlers.js';
+} from './context.js';
 
 /**
  * The arguments of a typed request: params may be left out when the method allows it.
@@ -78,17 +80,7 @@ export type RequestArgs<M extends ClientRequestMethod> = MethodArgsOf<
  * const tools = await client.request('tools/list', {});
  * ```
  */
-export class Client extends ClientDispatcher {
-  /** The 2026-07-28 envelope of this client's requests (and the log level it carries). */
-  private readonly envelope = new ClientEnvelope(this);
-  /** 2026-07-28 requests: their envelope, input rounds and tasks. */
-  private readonly modernRequests = new ModernRequests(
-    this,
-    this.envelope,
-    this.handlers,
-    (request) => this.handleRequest(request),
-    (error) => this.reportError(error),
-  );
+export class Client {
   readonly protocolVersions: readonly ProtocolVersion[];
   /**
    * @internal While a reconnection runs (see `connectReconnecting`): requests made meanwhile wait
@@ -97,13 +89,104 @@ export class Client extends ClientDispatcher {
   reconnecting: Promise<unknown> | undefined;
   /** @internal True once `close()` was called: a reconnecting client then stays closed. */
   closeRequested = false;
+  /** What was negotiated with the server; shared with the sender. */
+  private readonly session = new ClientSession();
+  private readonly handlers = new HandlerRegistry<ClientRequestHandler>((error) => this.reportError(error));
+  /** Sends past the middleware chain: plain, or under 2026-07-28 with its rounds and tasks. */
+  private readonly sender: ClientSender;
+  /** Connects, handshakes, and hears the connection end. */
+  private readonly connector: ClientConnector;
+  /** The middleware, entered only once one is installed. */
+  private readonly chain: ClientMiddlewareChain;
+  private implied: ClientCapabilities = {};
 
-  constructor(info: Implementation, options: ClientOptions = {}) {
-    super(info, options);
+  constructor(
+    readonly info: Implementation,
+    readonly options: ClientOptions = {},
+  ) {
     // A subclass with options of its own checks them all itself.
     if (new.target === Client) rejectUnknownOptions(options, CLIENT_OPTION_KEYS, 'Client');
     this.protocolVersions = options.protocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS;
+    const report = (error: Error) => this.reportError(error);
+    const handle = (request: IncomingRequest) => this.handleRequest(request);
+    this.sender = new ClientSender(this.session, this, this.handlers, handle, report);
+    this.chain = new ClientMiddlewareChain(this.sender, this.handlers, (method, params, request) =>
+      this.answer(method, params, request),
+    );
+    const notification = (method: string, params: Record<string, unknown> | undefined) =>
+      this.handleNotification(method, params);
+    this.connector = new ClientConnector(
+      this.session,
+      this,
+      { request: handle, notification, error: report },
+      this.sender,
+    );
   }
+
+  // ---------------------------------------------------------------- what was negotiated
+
+  /** The capabilities this client declares. */
+  get capabilities(): ClientCapabilities {
+    return mergeCapabilities(this.implied, this.options.capabilities);
+  }
+
+  /** Adds capabilities implied by a handler (e.g. a sampling handler implies `sampling`). */
+  protected implyCapabilities(capabilities: ClientCapabilities): void {
+    if (this.session.phase !== 'new') throw new Error('Capabilities are fixed once the client has connected');
+    this.implied = mergeCapabilities(this.implied, capabilities);
+  }
+
+  /** The connection, once connected. */
+  get connection(): Connection {
+    return this.session.live;
+  }
+
+  /** The server's `initialize` answer, once connected. */
+  get serverResult(): InitializeResult | undefined {
+    return this.session.result;
+  }
+
+  /** The server's name and version. */
+  get serverInfo(): Implementation | undefined {
+    return this.session.result?.serverInfo;
+  }
+
+  /** What the server declared it can do. */
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.session.result?.capabilities;
+  }
+
+  /** The server's usage instructions, if it gave any. */
+  get instructions(): string | undefined {
+    return this.session.result?.instructions;
+  }
+
+  /** The revision spoken, once connected: negotiated by `initialize`, or 2026-07-28 per request. */
+  get protocolVersion(): ClientProtocolVersion | undefined {
+    return this.session.protocolVersion;
+  }
+
+  /**
+   * The era spoken, once connected: `'2026'` (per-request metadata, no session) or `'2025'`
+   * (an `initialize` session, 2025-11-25 and older).
+   *
+   * @example
+   * ```ts
+   * await client.connect(transport);
+   * if (client.era === '2025') console.error('a legacy server');
+   * ```
+   */
+  get era(): '2026' | '2025' | undefined {
+    if (!this.session.result) return undefined;
+    return this.session.modern ? '2026' : '2025';
+  }
+
+  /** True once the handshake completed and until the connection closes. */
+  get connected(): boolean {
+    return this.session.phase === 'ready';
+  }
+
+  // ---------------------------------------------------------------- connecting
 
   /**
    * Connects over `transport` and finds out what the server speaks. Unless `protocolEra` is
@@ -136,46 +219,7 @@ export class Client extends ClientDispatcher {
     if (options.reconnect) {
       throw new TypeError('connect: `reconnect` needs a function that makes a transport, not a transport');
     }
-    if (this.state !== 'new') throw new Error('A client connects once; create a new Client to reconnect');
-    this.state = 'initializing';
-    const observer = this.options.observer;
-    if (observer) this.observation = new SessionObservation('client', transport, () => this.protocolVersion);
-    const connection = new Connection(
-      transport,
-      {
-        onRequest: (request) => this.handleRequest(request),
-        onNotification: (method, params) => this.handleNotification(method, params),
-        onClose: (error) => this.handleClose(error),
-      },
-      {
-        requestTimeout: this.options.requestTimeout,
-        maxTotalTimeout: this.options.maxTotalTimeout ?? DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT,
-        maxIncomingRequests: this.options.maxIncomingRequests ?? DEFAULT_MAX_INCOMING_REQUESTS,
-        onError: (error) => this.reportError(error),
-        acceptBatches: () => this.codec.acceptsBatches,
-        // Progress the engine sends for the server's requests must fit the negotiated revision.
-        encodeNotification: (method, params) => encodeOutgoingNotification(this.codec, method, params),
-        observer,
-        observedSession: this.observation,
-        onLateResult: (result) => this.cancelLateTask(result),
-      },
-    );
-    this.connectionInstance = connection;
-    await connection.start();
-    // 'auto' by default: 2026-07-28 where the server speaks it, `initialize` otherwise. Callers
-    // relying on 2025 session behaviour pin '2025' (docs/2026-07-28.md §11). A caller that lists
-    // the revisions it accepts (`protocolVersions`, all of them `initialize` ones) and names no era
-    // gets those revisions only, never a 2026-07-28 it did not list.
-    const era = this.options.protocolEra ?? (this.options.protocolVersions ? '2025' : 'auto');
-    if (era !== '2025') {
-      const discover = (version: ModernVersion) => this.envelope.wrap(undefined, version);
-      const modern = await probeEra(connection, era, this.options.eraProbeTimeout, options, discover);
-      if (modern) return this.settle(transport, modern.result, modern.version);
-    }
-    const { result, version } = await requestInitialize(connection, this, options);
-    this.settle(transport, result, version);
-    await connection.notify(Notification.Initialized);
-    return result;
+    return this.connector.connect(transport, options);
   }
 
   /** `connect(factory, options)`: once over `factory()`, or with reconnection when asked. */
@@ -183,34 +227,36 @@ export class Client extends ClientDispatcher {
     const { reconnect, ...handshake } = options;
     if (!reconnect) return this.connect(await factory(), handshake);
     await connectReconnecting(this, factory, reconnect === true ? {} : reconnect, handshake);
-    return this.initializeResult!;
+    return this.session.result!;
   }
 
-  /** Makes the client ready to speak `version`; a modern version is spoken per request. */
-  private settle(
-    transport: Transport,
-    result: InitializeResult,
-    version: ProtocolVersion | ModernVersion,
-  ): InitializeResult {
-    if (isSupportedProtocolVersion(version)) this.codec = codecFor(version);
-    else this.modern = version;
-    this.initializeResult = result;
-    transport.setProtocolVersion?.(version);
-    this.state = 'ready';
-    const observer = this.options.observer;
-    if (this.observation && observer) this.observation.open(observer);
-    return result;
+  /** Closes the connection. Pending requests fail with a clear error. */
+  async close(): Promise<void> {
+    this.closeRequested = true;
+    await this.session.connection?.close();
   }
 
   /**
-   * Under 2026-07-28, records the log level every later request carries in `_meta` and returns
-   * true; in a session returns false (the caller sends `logging/setLevel`).
+   * @internal Makes a client whose connection closed, or whose `connect` failed, ready to connect
+   * again: the step `connectReconnecting` takes before each new transport.
    */
-  protected setModernLogLevel(level: LoggingLevel): boolean {
-    if (!this.modern) return false;
-    this.envelope.logLevel = level;
-    return true;
+  reopen(): Promise<void> {
+    return this.connector.reopen();
   }
+
+  /**
+   * Calls `listener` when the connection closes.
+   *
+   * @example
+   * ```ts
+   * client.onClose((error) => console.error('disconnected', error?.message));
+   * ```
+   */
+  onClose(listener: (error?: Error) => void): void {
+    this.connector.onClose(listener);
+  }
+
+  // ---------------------------------------------------------------- sending
 
   /**
    * Sends a request after checking the server declared the capability for it.
@@ -235,82 +281,25 @@ export class Client extends ClientDispatcher {
     options?: OutgoingRequestOptions,
   ): Promise<R>;
   request<R>(method: string, params?: Record<string, unknown>, options?: OutgoingRequestOptions): Promise<R> {
-    if (this.state !== 'ready' && method !== Method.Ping) {
-      const reconnecting = this.reconnecting;
-      if (reconnecting) return reconnecting.then(() => this.request<R>(method as never, params, options));
-      return Promise.reject(
-        this.state === 'closed'
-          ? new ConnectionClosedError('The client is closed')
-          : new CapabilityError(`Cannot send "${method}" before the client has connected`),
-      );
-    }
-    if (this.pipeline) {
-      const ctx = new ClientMiddlewareContext(
-        'send',
-        method,
-        params,
-        false,
-        this.protocolVersion,
-        undefined,
-        options,
-      );
-      return this.pipeline(ctx) as Promise<R>;
-    }
-    return this.sendRequest<R>(method, params, options);
+    if (this.session.phase !== 'ready' && method !== Method.Ping)
+      return this.notReady<R>(method, params, options);
+    if (this.chain.installed) return this.chain.send<R>(method, params, options, this.protocolVersion);
+    return this.sender.request<R>(method, params, options);
   }
 
-  /** @internal */
-  protected sendRequest<R>(
+  /** A request made while not connected: it waits for a reconnection running, or fails. */
+  private notReady<R>(
     method: string,
     params: Record<string, unknown> | undefined,
     options: OutgoingRequestOptions | undefined,
   ): Promise<R> {
-    try {
-      if (this.modern) refuseRemoved(this.modern, method);
-      const encoded = encodeOutgoingRequest(
-        this.codec,
-        method,
-        params,
-        missingCapability(this.codec, this.modern !== undefined, this.serverCapabilities, method, params),
-      );
-      if (this.modern) return this.modernRequests.send<R>(this.modern, method, encoded, options);
-      return this.connection.request<R>(method, encoded, options);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-
-  /**
-   * Under 2026-07-28 the server decides that a call becomes a task, and its answer is the only
-   * place the task id goes: a task in the answer to a call its caller gave up on is cancelled
-   * (issue 16; see `ModernRequests.cancelLateTask`).
-   */
-  private cancelLateTask(result: Record<string, unknown>): void {
-    if (this.modern) this.modernRequests.cancelLateTask(this.modern, result);
-  }
-
-  /**
-   * @internal Under 2026-07-28 (the tasks extension): follows task `taskId` to its end (polling,
-   * answering its input requests with this client's handlers) and gives the original request's
-   * result, or throws its error. Used by the task helpers (`getTaskResult`).
-   */
-  followExtensionTask(taskId: string, options?: OutgoingRequestOptions): Promise<unknown> {
-    const version = this.modern;
-    if (!version)
-      return Promise.reject(new CapabilityError('Only a 2026-07-28 client follows extension tasks'));
-    return this.modernRequests.followTask(version, taskId, options);
-  }
-
-  /**
-   * What our pending request `id` was made on behalf of (its `cancelledBy`), if it is pending.
-   *
-   * @example
-   * ```ts
-   * const source = client.cancelSourceOf(3);
-   * ```
-   */
-  cancelSourceOf(id: RequestId): CancelSource | undefined {
-    return this.connectionInstance?.cancelSourceOf(id);
+    const reconnecting = this.reconnecting;
+    if (reconnecting) return reconnecting.then(() => this.request<R>(method as never, params, options));
+    return Promise.reject(
+      this.session.phase === 'closed'
+        ? new ConnectionClosedError('The client is closed')
+        : new CapabilityError(`Cannot send "${method}" before the client has connected`),
+    );
   }
 
   /**
@@ -322,23 +311,8 @@ export class Client extends ClientDispatcher {
    * ```
    */
   notify(method: string, params?: Record<string, unknown>): void | Promise<void> {
-    if (this.pipeline) {
-      const ctx = new ClientMiddlewareContext('send', method, params, true, this.protocolVersion);
-      return this.pipeline(ctx).then(() => undefined);
-    }
-    return this.sendNotification(method, params);
-  }
-
-  /** @internal */
-  protected sendNotification(
-    method: string,
-    params: Record<string, unknown> | undefined,
-  ): void | Promise<void> {
-    // 2026-07-28 keeps no client notification but cancellation (roots/list_changed is gone).
-    if (this.modern && method.startsWith('notifications/') && method !== 'notifications/cancelled') return;
-    const encoded = this.codec.encodeParams(method, params);
-    if (encoded === NOT_IN_REVISION) return;
-    return this.connection.notify(method, encoded);
+    if (this.chain.installed) return this.chain.notify(method, params, this.protocolVersion);
+    return this.sender.notify(method, params);
   }
 
   /**
@@ -351,35 +325,141 @@ export class Client extends ClientDispatcher {
    */
   async ping(options?: OutgoingRequestOptions): Promise<void> {
     // 2026-07-28 has no ping; `server/discover`, which every modern server answers, stands in.
-    const method = (this.modern ? 'server/discover' : Method.Ping) as typeof Method.Ping;
+    const method = (this.session.modern ? 'server/discover' : Method.Ping) as typeof Method.Ping;
     await this.request(method, undefined, { resetTimeoutOnProgress: false, ...options });
   }
 
-  /** Closes the connection. Pending requests fail with a clear error. */
-  async close(): Promise<void> {
-    this.closeRequested = true;
-    await this.connectionInstance?.close();
+  /**
+   * @internal Under 2026-07-28 (the tasks extension): follows task `taskId` to its end (polling,
+   * answering its input requests with this client's handlers) and gives the original request's
+   * result, or throws its error. Used by the task helpers (`getTaskResult`).
+   */
+  followExtensionTask(taskId: string, options?: OutgoingRequestOptions): Promise<unknown> {
+    return this.sender.followTask(taskId, options);
   }
 
   /**
-   * @internal Makes a client whose connection closed, or whose `connect` failed, ready to connect
-   * again: the step `connectReconnecting` takes before each new transport.
+   * What our pending request `id` was made on behalf of (its `cancelledBy`), if it is pending.
+   *
+   * @example
+   * ```ts
+   * const source = client.cancelSourceOf(3);
+   * ```
    */
-  async reopen(): Promise<void> {
-    const connection = this.connectionInstance;
-    if (connection && !connection.closed) await connection.close().catch(() => undefined);
-    this.state = 'new';
-    this.connectionInstance = undefined;
-    this.initializeResult = undefined;
-    this.observation = undefined;
-    this.codec = codecFor(LATEST_PROTOCOL_VERSION);
-    // The next server may speak another era: the handshake decides it again.
-    this.modern = undefined;
+  cancelSourceOf(id: RequestId): CancelSource | undefined {
+    return this.session.connection?.cancelSourceOf(id);
   }
 
-  /** @internal */
-  protected answer(method: string, params: Record<string, unknown>, request: IncomingRequest): unknown {
+  /**
+   * Under 2026-07-28, records the log level every later request carries in `_meta` and returns
+   * true; in a session returns false (the caller sends `logging/setLevel`).
+   */
+  protected setModernLogLevel(level: LoggingLevel): boolean {
+    if (!this.session.modern) return false;
+    this.sender.envelope.logLevel = level;
+    return true;
+  }
+
+  // ---------------------------------------------------------------- middleware
+
+  /**
+   * Adds a middleware around every request and notification the client sends after `initialize`
+   * (`ctx.direction === 'send'`) and every one it receives (`'receive'`). The first added runs
+   * first on the way in and last on the way out. The chain is composed here, once; a client
+   * without middleware sends and answers exactly as before.
+   *
+   * @example
+   * ```ts
+   * client.use(async (ctx, next) => {
+   *   if (ctx.direction === 'send' && ctx.method === 'tools/call') console.error('calling', ctx.params.name);
+   *   return next();
+   * });
+   * ```
+   */
+  use(middleware: ClientMiddleware): this {
+    this.chain.use(middleware);
+    return this;
+  }
+
+  // ---------------------------------------------------------------- receiving
+
+  /**
+   * Sets the handler of a request method the server sends (e.g. `sampling/createMessage`). A
+   * method of the specification gets typed params and result; any other name is untyped.
+   *
+   * @example
+   * ```ts
+   * client.setRequestHandler('roots/list', () => ({ roots: [{ uri: 'file:///work' }] }));
+   * ```
+   */
+  setRequestHandler<M extends ServerRequestMethod>(method: M, handler: ClientMethodHandler<M>): void;
+  setRequestHandler<M extends string>(
+    method: ExtensionMethod<M, ServerRequestMethod>,
+    handler: ClientRequestHandler,
+  ): void;
+  setRequestHandler(method: string, handler: ClientRequestHandler | ClientMethodHandler<any>): void {
+    this.handlers.setRequestHandler(method, handler as ClientRequestHandler);
+  }
+
+  /**
+   * Adds a listener for a notification method the server sends; returns an unsubscribe function.
+   *
+   * @example
+   * ```ts
+   * client.onNotification('notifications/message', (params) => console.error(params.data));
+   * ```
+   */
+  onNotification<M extends ServerNotificationMethod>(
+    method: M,
+    handler: ClientMethodNotificationHandler<M>,
+  ): () => void;
+  onNotification<M extends string>(
+    method: ExtensionMethod<M, ServerNotificationMethod>,
+    handler: ClientNotificationHandler,
+  ): () => void;
+  onNotification(
+    method: string,
+    handler: ClientNotificationHandler | ClientMethodNotificationHandler<any>,
+  ): () => void {
+    return this.handlers.addListener(method, handler as ClientNotificationHandler);
+  }
+
+  private handleRequest(request: IncomingRequest): unknown {
+    const method = request.method;
+    if (method !== Method.Ping && !this.handlers.has(method)) {
+      throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    }
+    if (this.chain.installed) return this.chain.receive(request, this.protocolVersion);
+    return this.answer(method, request.params ?? {}, request);
+  }
+
+  /** Answers a request of the server past the middleware chain. */
+  private answer(method: string, params: Record<string, unknown>, request: IncomingRequest): unknown {
     if (method === Method.Ping) return {};
     return this.handlers.get(method)(params, new ClientRequestContext(this, request));
+  }
+
+  private handleNotification(method: string, params: Record<string, unknown> | undefined): void {
+    if (this.chain.installed) {
+      this.chain
+        .deliver(method, params, this.protocolVersion)
+        .catch((error: unknown) => this.reportError(toError(error)));
+      return;
+    }
+    this.handlers.runListeners(method, params ?? {});
+  }
+
+  /** Hands a problem no caller can be told about to the observer and `onError`. */
+  protected reportError(error: Error): void {
+    try {
+      this.options.observer?.error?.(error, this.session.observation);
+    } catch {
+      // An observer that throws must not take the client down.
+    }
+    try {
+      this.options.onError?.(error);
+    } catch {
+      // A logging hook that throws must not take the client down.
+    }
   }
 }

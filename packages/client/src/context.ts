@@ -1,7 +1,14 @@
 /**
- * What a client-side handler (sampling, elicitation, roots, an extension method) receives
- * besides its params: the server's request with its signal, progress and notifications, and the
- * session's protocol version. It mirrors the server's `RequestContext`.
+ * A client-side handler (sampling, elicitation, roots, an extension method): its signature, and
+ * what it receives besides its params: the server's request with its signal, progress and
+ * notifications, the client it arrived on, and the session's protocol version. It mirrors the
+ * server's `RequestContext`.
+ *
+ * The one import circle left in this package, type-only and two files long: `ctx.client` is
+ * typed `Client` (public API), and `Client`'s `setRequestHandler` takes the handlers typed here,
+ * so the two public types name each other. The modules `client.ts` imports (its parts,
+ * `reconnect.ts`) reach `Client` only through the narrow interfaces of `./ports.ts`; the modules
+ * that take a `Client` (the task helpers, McpClient's parts) are not imported by `client.ts`.
  * @module
  */
 
@@ -9,10 +16,48 @@ import {
   BaseRequestContext,
   type CancelSource,
   type IncomingRequest,
+  type MethodHandlerOf,
   type ProgressUpdate,
+  type ServerNotificationMap,
+  type ServerNotificationMethod,
+  type ServerRequestMap,
+  type ServerRequestMethod,
 } from '@mcpkit/core';
-import type { Client, ClientProtocolVersion } from './client.js';
+import type { Client } from './client.js';
+import type { ClientProtocolVersion } from './clientOptions.js';
 import { callOfInputRequest } from './era/inputRequests.js';
+
+/** Answers one request the server sends; `ctx` carries its signal, progress and notifications. */
+export type ClientRequestHandler = (params: Record<string, unknown>, ctx: ClientRequestContext) => unknown;
+
+/** Receives one notification the server sends. */
+export type ClientNotificationHandler = (params: Record<string, unknown>) => void;
+
+/**
+ * Answers request method `M` sent by servers, with params and result typed by the method. Params
+ * come off the wire unchecked: the type says what the specification promises.
+ *
+ * @example
+ * ```ts
+ * const roots: ClientMethodHandler<'roots/list'> = () => ({ roots: [{ uri: 'file:///work' }] });
+ * ```
+ */
+export type ClientMethodHandler<M extends ServerRequestMethod> = MethodHandlerOf<
+  ServerRequestMap[M],
+  ClientRequestContext
+>;
+
+/**
+ * Receives notification method `M` sent by servers, with params typed by the method.
+ *
+ * @example
+ * ```ts
+ * const onLog: ClientMethodNotificationHandler<'notifications/message'> = (params) => console.error(params.data);
+ * ```
+ */
+export type ClientMethodNotificationHandler<M extends ServerNotificationMethod> = (
+  params: NonNullable<ServerNotificationMap[M]>,
+) => void;
 
 /**
  * The context of one request the server sent. One small object per request; its methods live on

@@ -3,61 +3,31 @@
  * listeners per notification method.
  * @module
  */
-import {
-  Method,
-  type MethodHandlerOf,
-  type ServerNotificationMap,
-  type ServerNotificationMethod,
-  type ServerRequestMap,
-  type ServerRequestMethod,
-} from '@mcpkit/core';
+import { Method } from '@mcpkit/core';
 import { addListener, toError } from '@mcpkit/core/internal';
-import type { ClientRequestContext } from './context.js';
-
-/** Answers one request the server sends; `ctx` carries its signal, progress and notifications. */
-export type ClientRequestHandler = (params: Record<string, unknown>, ctx: ClientRequestContext) => unknown;
 
 /** Receives one notification the server sends. */
-export type ClientNotificationHandler = (params: Record<string, unknown>) => void;
-
-/**
- * Answers request method `M` sent by servers, with params and result typed by the method. Params
- * come off the wire unchecked: the type says what the specification promises.
- *
- * @example
- * ```ts
- * const roots: ClientMethodHandler<'roots/list'> = () => ({ roots: [{ uri: 'file:///work' }] });
- * ```
- */
-export type ClientMethodHandler<M extends ServerRequestMethod> = MethodHandlerOf<
-  ServerRequestMap[M],
-  ClientRequestContext
->;
-
-/**
- * Receives notification method `M` sent by servers, with params typed by the method.
- *
- * @example
- * ```ts
- * const onLog: ClientMethodNotificationHandler<'notifications/message'> = (params) => console.error(params.data);
- * ```
- */
-export type ClientMethodNotificationHandler<M extends ServerNotificationMethod> = (
-  params: NonNullable<ServerNotificationMap[M]>,
-) => void;
+type NotificationListener = (params: Record<string, unknown>) => void;
 
 /**
  * The handlers a client was given. Listener errors go to `onError`, given once here so that
- * delivering a notification makes no closure.
+ * delivering a notification makes no closure. Generic in the request handler's type, which names
+ * the handler's context (`./context.ts`): the registry only stores handlers, so it needs neither.
+ *
+ * @example
+ * ```ts
+ * const handlers = new HandlerRegistry<ClientRequestHandler>((error) => console.error(error));
+ * handlers.setRequestHandler('roots/list', () => ({ roots: [] }));
+ * ```
  */
-export class HandlerRegistry {
-  private readonly requests = new Map<string, ClientRequestHandler>();
-  private readonly notifications = new Map<string, Set<ClientNotificationHandler>>();
+export class HandlerRegistry<Handler> {
+  private readonly requests = new Map<string, Handler>();
+  private readonly notifications = new Map<string, Set<NotificationListener>>();
 
   constructor(private readonly onError: (error: Error) => void) {}
 
   /** Sets the handler of request `method`; `ping` is the client's own. */
-  setRequestHandler(method: string, handler: ClientRequestHandler): void {
+  setRequestHandler(method: string, handler: Handler): void {
     if (method === Method.Ping) {
       throw new TypeError('"ping" is answered by the client itself and cannot be overridden');
     }
@@ -70,12 +40,12 @@ export class HandlerRegistry {
   }
 
   /** The handler of request `method` (the caller checked {@link has}). */
-  get(method: string): ClientRequestHandler {
+  get(method: string): Handler {
     return this.requests.get(method)!;
   }
 
   /** Adds a listener of notification `method`; returns its unsubscribe function. */
-  addListener(method: string, listener: ClientNotificationHandler): () => void {
+  addListener(method: string, listener: NotificationListener): () => void {
     return addListener(this.notifications, method, listener);
   }
 

@@ -1,25 +1,34 @@
 /**
  * The high-level client: a typed method for every server feature, answers to the server's
  * sampling, elicitation and roots requests, list caches kept fresh by `list_changed`, and
- * validation of structured tool output. A facade: each concept lives in a module of its own
- * (`listCatalogue`, `toolCalls`, `serverAnswers`, `listenInterest`, `sessionSetup`).
+ * validation of structured tool output. A facade over {@link Client} (the one class it extends,
+ * as public API: an `McpClient` is a `Client`): each method is here, its concept in a module of
+ * its own (`listCatalogue`, `toolCalls`, `serverAnswers`, `listenInterest`, `sessionSetup`).
  * @module
  */
 import type {
   CallToolResult,
   ClientCapabilities,
+  CompleteRequestParams,
+  CompleteResult,
+  GetPromptResult,
   InitializeResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
   LoggingLevel,
+  LoggingMessageNotificationParams,
   OutgoingRequestOptions,
   Prompt,
+  ReadResourceResult,
   Resource,
   ResourceTemplate,
   Tool,
   Transport,
 } from '@mcpkit/core';
 import { rejectUnknownOptions, toError } from '@mcpkit/core/internal';
-import type { Client } from './client.js';
-import { FeatureClient } from './featureClient.js';
+import { Client } from './client.js';
 import { ListCatalogue } from './listCatalogue.js';
 import { ListenInterest } from './listenInterest.js';
 import {
@@ -56,7 +65,7 @@ export type {
  * const result = await client.callTool('echo', { text: 'hello' });
  * ```
  */
-export class McpClient extends FeatureClient {
+export class McpClient extends Client {
   /** The served roots, when the `roots` option was given. */
   private readonly roots: ServedRoots | undefined;
   private readonly catalogue: ListCatalogue;
@@ -87,6 +96,18 @@ export class McpClient extends FeatureClient {
   }
 
   // ---------------------------------------------------------------- tools
+
+  /**
+   * Lists one page of tools.
+   *
+   * @example
+   * ```ts
+   * const { tools, nextCursor } = await client.listTools();
+   * ```
+   */
+  listTools(cursor?: string, options?: OutgoingRequestOptions): Promise<ListToolsResult> {
+    return this.request<ListToolsResult>('tools/list', cursor === undefined ? {} : { cursor }, options);
+  }
 
   /**
    * Every tool, following pagination; cached until the server says the list changed.
@@ -122,6 +143,68 @@ export class McpClient extends FeatureClient {
   }
 
   // ---------------------------------------------------------------- resources
+
+  /**
+   * Lists one page of resources.
+   *
+   * @example
+   * ```ts
+   * const { resources } = await client.listResources();
+   * ```
+   */
+  listResources(cursor?: string, options?: OutgoingRequestOptions): Promise<ListResourcesResult> {
+    return this.request<ListResourcesResult>(
+      'resources/list',
+      cursor === undefined ? {} : { cursor },
+      options,
+    );
+  }
+
+  /**
+   * Lists one page of resource templates.
+   *
+   * @example
+   * ```ts
+   * const { resourceTemplates } = await client.listResourceTemplates();
+   * ```
+   */
+  listResourceTemplates(
+    cursor?: string,
+    options?: OutgoingRequestOptions,
+  ): Promise<ListResourceTemplatesResult> {
+    return this.request<ListResourceTemplatesResult>(
+      'resources/templates/list',
+      cursor === undefined ? {} : { cursor },
+      options,
+    );
+  }
+
+  /**
+   * Reads a resource.
+   *
+   * @throws {McpError} `-32002` when the server has no such resource.
+   * @example
+   * ```ts
+   * const { contents } = await client.readResource('file:///README.md');
+   * ```
+   */
+  readResource(uri: string, options?: OutgoingRequestOptions): Promise<ReadResourceResult> {
+    return this.request<ReadResourceResult>('resources/read', { uri }, options);
+  }
+
+  /**
+   * Calls `listener` with the URI of each `notifications/resources/updated`.
+   *
+   * @example
+   * ```ts
+   * client.onResourceUpdated((uri) => console.log('changed:', uri));
+   * ```
+   */
+  onResourceUpdated(listener: (uri: string) => void): () => void {
+    return this.onNotification('notifications/resources/updated', (params) => {
+      if (typeof params.uri === 'string') listener(params.uri);
+    });
+  }
 
   /**
    * Every resource, following pagination; cached until the server says the list changed.
@@ -182,7 +265,54 @@ export class McpClient extends FeatureClient {
     await this.request('resources/unsubscribe', { uri }, options);
   }
 
-  // ---------------------------------------------------------------- prompts
+  // ---------------------------------------------------------------- prompts and completion
+
+  /**
+   * Lists one page of prompts.
+   *
+   * @example
+   * ```ts
+   * const { prompts } = await client.listPrompts();
+   * ```
+   */
+  listPrompts(cursor?: string, options?: OutgoingRequestOptions): Promise<ListPromptsResult> {
+    return this.request<ListPromptsResult>('prompts/list', cursor === undefined ? {} : { cursor }, options);
+  }
+
+  /**
+   * Gets a prompt with its arguments filled in.
+   *
+   * @example
+   * ```ts
+   * const { messages } = await client.getPrompt('greet', { name: 'Ada' });
+   * ```
+   */
+  getPrompt(
+    name: string,
+    args?: Record<string, string>,
+    options?: OutgoingRequestOptions,
+  ): Promise<GetPromptResult> {
+    return this.request<GetPromptResult>(
+      'prompts/get',
+      args === undefined ? { name } : { name, arguments: args },
+      options,
+    );
+  }
+
+  /**
+   * Asks for completions of a prompt argument or a template variable.
+   *
+   * @example
+   * ```ts
+   * const { completion } = await client.complete({
+   *   ref: { type: 'ref/prompt', name: 'greet' },
+   *   argument: { name: 'name', value: 'A' },
+   * });
+   * ```
+   */
+  complete(params: CompleteRequestParams, options?: OutgoingRequestOptions): Promise<CompleteResult> {
+    return this.request<CompleteResult>('completion/complete', params, options);
+  }
 
   /**
    * Every prompt, following pagination; cached until the server says the list changed.
@@ -197,6 +327,20 @@ export class McpClient extends FeatureClient {
   }
 
   // ---------------------------------------------------------------- logging and list changes
+
+  /**
+   * Calls `listener` with each `notifications/message` from the server.
+   *
+   * @example
+   * ```ts
+   * client.onLog((log) => console.error(`[${log.level}]`, log.data));
+   * ```
+   */
+  onLog(listener: (message: LoggingMessageNotificationParams) => void): () => void {
+    return this.onNotification('notifications/message', (params) =>
+      listener(params as LoggingMessageNotificationParams),
+    );
+  }
 
   /**
    * Sets the minimum level of log messages the server sends to this client.
@@ -226,7 +370,22 @@ export class McpClient extends FeatureClient {
     return this.interest.onListChanged(kind, listener);
   }
 
-  // ---------------------------------------------------------------- roots
+  // ---------------------------------------------------------------- roots and URL elicitation
+
+  /**
+   * Calls `listener` when the server reports a URL-mode elicitation complete.
+   *
+   * @example
+   * ```ts
+   * declare function closeBrowserPrompt(elicitationId: string): void;
+   * client.onElicitationComplete((id) => closeBrowserPrompt(id));
+   * ```
+   */
+  onElicitationComplete(listener: (elicitationId: string) => void): () => void {
+    return this.onNotification('notifications/elicitation/complete', (params) => {
+      if (typeof params.elicitationId === 'string') listener(params.elicitationId);
+    });
+  }
 
   /**
    * Replaces the roots and tells the server (`notifications/roots/list_changed`).

@@ -8,7 +8,7 @@
  * @module
  */
 import { type InitializeResult, LocalError, type OutgoingRequestOptions, type Transport } from '@mcpkit/core';
-import type { Client } from './client.js';
+import type { ReconnectingClient } from './ports.js';
 import type { RestartOptions, RestartPolicy } from './restart.js';
 import { backoffDelay, CrashWindow, restartPolicy } from './restart.js';
 
@@ -113,7 +113,7 @@ export interface Reconnection {
  * ```
  */
 export async function connectReconnecting(
-  client: Client,
+  client: ReconnectingClient,
   transport: TransportFactory,
   options: ReconnectOptions = {},
   handshake: OutgoingRequestOptions = {},
@@ -129,7 +129,7 @@ class Reconnector implements Reconnection {
   private readonly crashes: CrashWindow;
 
   constructor(
-    private readonly client: Client,
+    private readonly client: ReconnectingClient,
     private readonly transport: TransportFactory,
     private readonly options: ReconnectOptions,
     /** The options of each handshake (its timeout, say). */
@@ -185,10 +185,7 @@ class Reconnector implements Reconnection {
         const result = await this.connect();
         this.reconnects++;
         // An McpClient subscribes again and sets its log level again; a plain Client has no setup.
-        // Typed structurally: client.ts imports this module, so even a type import of McpClient
-        // would close an import cycle.
-        const recovered = (client as { sessionRecovered?: () => Promise<void> }).sessionRecovered;
-        if (recovered) await recovered.call(client);
+        await client.sessionRecovered?.();
         this.options.onReconnect?.(this.reconnects, result);
         return;
       } catch (error) {

@@ -18,10 +18,10 @@ import { DEFAULT_MAX_INPUT_ROUNDS, followInputRounds, inputHandlerFailed } from 
 import { isInputRequired, type ModernVersion } from './modern.js';
 import { type ExtensionSender, followTask, isCreatedTask, TASK_HANDLING } from './tasks.js';
 
-/** The parts of a client that its 2026-07-28 requests use, read when a request is sent. */
-export interface ModernClient {
-  readonly connection: Connection;
-  readonly options: ClientOptions;
+/** What a client's 2026-07-28 requests go through: its connection, read when a request is sent. */
+export interface ModernLink {
+  /** The connection; throws before the client connected. */
+  readonly live: Connection;
 }
 
 /** One client's 2026-07-28 requests; made once per client, so sending makes no closure. */
@@ -30,9 +30,10 @@ export class ModernRequests {
   private readonly answer = (request: IncomingRequest) => this.answerInput(request);
 
   constructor(
-    private readonly client: ModernClient,
+    private readonly link: ModernLink,
+    private readonly options: ClientOptions,
     private readonly envelope: ClientEnvelope,
-    private readonly handlers: HandlerRegistry,
+    private readonly handlers: HandlerRegistry<unknown>,
     /** Answers a request of the server the way the client does (through its middleware). */
     private readonly handle: (request: IncomingRequest) => unknown,
     private readonly onError: (error: Error) => void,
@@ -48,7 +49,7 @@ export class ModernRequests {
     params: Record<string, unknown> | undefined,
     options: OutgoingRequestOptions | undefined,
   ): Promise<R> {
-    const first = this.client.connection.request(method, this.envelope.wrap(params, version), options);
+    const first = this.link.live.request(method, this.envelope.wrap(params, version), options);
     // Nearly every answer is complete: only input rounds and tasks build what following them needs.
     return first.then((result) =>
       isInputRequired(result) || (method === Method.ToolsCall && isCreatedTask(result))
@@ -66,8 +67,8 @@ export class ModernRequests {
     first: unknown,
   ): Promise<unknown> {
     const send = (retry: Record<string, unknown>) =>
-      this.client.connection.request(method, this.envelope.wrap(params, version, retry), options);
-    const rounds = this.client.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
+      this.link.live.request(method, this.envelope.wrap(params, version, retry), options);
+    const rounds = this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     const bound = { method, timeoutMs: this.timeoutOf(options) };
     const result = await followInputRounds(first, send, this.answer, rounds, options, bound);
     // The tasks extension: the server may answer with a task, which this client follows to its end.
@@ -106,18 +107,16 @@ export class ModernRequests {
   cancelLateTask(version: ModernVersion, result: Record<string, unknown>): void {
     if (!isCreatedTask(result)) return;
     const params = this.envelope.wrap({ taskId: result.taskId }, version);
-    this.client.connection
-      .request('tasks/cancel', params)
-      .catch((error: unknown) => this.onError(toError(error)));
+    this.link.live.request('tasks/cancel', params).catch((error: unknown) => this.onError(toError(error)));
   }
 
   private taskSender(version: ModernVersion): ExtensionSender {
     return (name, taskParams, taskOptions) =>
-      this.client.connection.request(name, this.envelope.wrap(taskParams, version), taskOptions);
+      this.link.live.request(name, this.envelope.wrap(taskParams, version), taskOptions);
   }
 
   private timeoutOf(options: OutgoingRequestOptions | undefined): number {
-    return options?.timeout ?? this.client.options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
+    return options?.timeout ?? this.options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
   }
 
   /**

@@ -26,6 +26,12 @@ export class ModernRequests {
   private readonly toolLists = new Set<RequestId>();
   /** The fetch of each request in flight. */
   private readonly posts = new Map<RequestId, AbortController>();
+  /**
+   * Requests whose JSON answer arrived and is being read. The server is done with them, so a
+   * cancel no longer aborts the read: the answer still reaches the client, which cancels a task
+   * it finds in an answer its caller gave up on (issue 30; the server cannot: it answered).
+   */
+  private readonly reading = new Set<RequestId>();
 
   /** True while a request is in flight (its answer settles it). */
   get active(): boolean {
@@ -45,14 +51,21 @@ export class ModernRequests {
     return headers;
   }
 
-  /** The POST of `message` is over and no stream took it on: no longer in flight. */
-  end(message: JsonRpcMessage): void {
-    if ('id' in message && message.id !== undefined) this.posts.delete(message.id);
+  /** The JSON answer to `message` arrived: it is read to its end, even if the client cancels. */
+  arrived(message: JsonRpcMessage): void {
+    if ('id' in message && message.id !== undefined) this.reading.add(message.id);
   }
 
-  /** The client cancelled request `id`: aborts its fetch. */
+  /** The POST of `message` is over and no stream took it on: no longer in flight. */
+  end(message: JsonRpcMessage): void {
+    if (!('id' in message) || message.id === undefined) return;
+    this.posts.delete(message.id);
+    this.reading.delete(message.id);
+  }
+
+  /** The client cancelled request `id`: aborts its fetch, unless its answer is being read. */
   cancel(id: RequestId): void {
-    this.posts.get(id)?.abort();
+    if (!this.reading.has(id)) this.posts.get(id)?.abort();
     this.posts.delete(id);
     this.toolLists.delete(id);
   }

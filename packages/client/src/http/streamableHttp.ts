@@ -305,6 +305,7 @@ export class StreamableHttpClientTransport implements Transport {
         signal: controller.signal,
       });
       if (!response.ok) return await this.failed(response, message, what);
+      if (mediaType(response) === 'application/json') this.modernRequests.arrived(message);
       handedOver = await this.accepted(response, message, what, controller, false);
     } finally {
       if (!handedOver) {

@@ -6,8 +6,8 @@
  * @module
  */
 import {
-  CapabilityError,
   type CancelSource,
+  CapabilityError,
   type ClientCapabilities,
   type ClientRequestMap,
   type ClientRequestMethod,

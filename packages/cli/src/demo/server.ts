@@ -13,6 +13,7 @@ import {
   ToolError,
   text,
 } from '@mcpkit/server';
+import { registerTallyApp } from './apps.js';
 import { registerClientRequests, registerRoots } from './clientRequests.js';
 import { DemoServer, type DemoServerOptions, READ_ONLY } from './demoServer.js';
 import { LOGO_PNG, TONE_WAV } from './media.js';
@@ -62,6 +63,7 @@ export function createDemoServer(options: DemoServerOptions = {}): McpServer {
   registerMedia(server);
   registerResources(server);
   registerPrompts(server);
+  registerTallyApp(server);
   return server;
 }
 

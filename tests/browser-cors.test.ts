@@ -1,48 +1,21 @@
-/**
- * The `cors` option in a real browser (issue 12): headless Chromium (Debian's `chromium`, driven
- * by playwright-core) opens a page served from one loopback port; the page loads @mcpkit/client
- * bundled for the browser by esbuild, connects to an mcpkit server on another port, and calls a
- * tool that reports progress. Without `cors` the same page is stopped by the browser.
- *
- * Needs /usr/bin/chromium (`scripts/install-chromium.sh`, run by .ci/run). A machine without it
- * fails this test; set MCPKIT_SKIP_BROWSER=1 to skip it on purpose.
- */
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server as NodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { InvalidTokenError, protect } from '@mcpkit/auth/server';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
 import { McpServer } from '@mcpkit/server';
 import { createStreamableHttpHandler, type StreamableHttpHandlerOptions } from '@mcpkit/server/http';
-import { build } from 'esbuild';
-import { type BrowserContext, chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_FLAGS } from '../scripts/lib/chromium.mjs';
+import { bundleForBrowser, launchChromium } from './support/browserBundle.js';
 
 const skip = process.env.MCPKIT_SKIP_BROWSER === '1';
 if (skip) console.warn('tests/browser-cors.test.ts skipped: MCPKIT_SKIP_BROWSER=1 is set');
 
 /** @mcpkit/client as one browser module, from the TypeScript sources. */
-async function bundleClient(): Promise<string> {
-  const result = await build({
-    stdin: {
-      contents:
-        "export { McpClient } from '@mcpkit/client';\nexport { StreamableHttpClientTransport } from '@mcpkit/client/http';\n",
-      resolveDir: join(import.meta.dirname, '..'),
-      loader: 'ts',
-    },
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    conditions: ['@mcpkit/source'],
-    write: false,
-    logLevel: 'silent',
-  });
-  return result.outputFiles[0]!.text;
+function bundleClient(): Promise<string> {
+  return bundleForBrowser(
+    "export { McpClient } from '@mcpkit/client';\nexport { StreamableHttpClientTransport } from '@mcpkit/client/http';\n",
+  );
 }
 
 /** Serves the page and the bundle from their own loopback port (their own origin). */
@@ -97,28 +70,18 @@ interface PageOutcome {
 
 describe.skipIf(skip)('CORS in headless Chromium', () => {
   let context: BrowserContext | undefined;
-  let userDataDir: string | undefined;
+  let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
   let page: { origin: string; server: NodeServer } | undefined;
   const servers: ServedHandler[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `${CHROMIUM} is missing: run scripts/install-chromium.sh (or set MCPKIT_SKIP_BROWSER=1 to skip on purpose)`,
-      );
-    }
     page = await servePage(await bundleClient());
-    userDataDir = await mkdtemp(join(tmpdir(), 'mcpkit-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [...CHROMIUM_FLAGS],
-    });
+    browser = await launchChromium();
+    context = browser.context;
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+    await browser?.close();
     await Promise.all(servers.map((served) => served.close()));
     if (page) await new Promise<void>((resolve) => page!.server.close(() => resolve()));
   });

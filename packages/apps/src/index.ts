@@ -5,9 +5,13 @@
  * See docs/apps.md.
  * @module
  */
+
+export { SANDBOX_PROXY_HTML } from './sandbox/proxyPage.js';
+export { sandboxResponse } from './sandbox/sandboxResponse.js';
 export {
   APP_MIME_TYPE,
   APP_PROTOCOL_VERSION,
+  APPS_CLIENT_CAPABILITIES,
   SANDBOX_METHOD_PREFIX,
   UI_EXTENSION,
   UiMethod,

@@ -74,3 +74,16 @@ export const UiMethod = {
  * ```
  */
 export const SANDBOX_METHOD_PREFIX = 'ui/notifications/sandbox-';
+
+/**
+ * The client capabilities a host declares to a server to get its apps (merge into the client's
+ * `capabilities` option).
+ *
+ * @example
+ * ```ts
+ * const client = new McpClient({ name: 'host', version: '1.0.0' }, { capabilities: APPS_CLIENT_CAPABILITIES });
+ * ```
+ */
+export const APPS_CLIENT_CAPABILITIES = {
+  extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } },
+} as const;

@@ -22,6 +22,10 @@ export const ENTRY_POINTS: Readonly<Record<string, string>> = {
   '@mcpkit/auth/client': 'packages/auth/src/client.ts',
   '@mcpkit/auth/server': 'packages/auth/src/server.ts',
   '@mcpkit/host/gateway': 'packages/host/src/gateway.ts',
+  '@mcpkit/apps': 'packages/apps/src/index.ts',
+  '@mcpkit/apps/server': 'packages/apps/src/server.ts',
+  '@mcpkit/apps/bridge': 'packages/apps/src/bridge.ts',
+  '@mcpkit/apps/sandbox': 'packages/apps/src/sandbox.ts',
 };
 
 /** One ```ts block under an `@example` tag. */

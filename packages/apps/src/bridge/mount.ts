@@ -17,7 +17,15 @@ import { frameSize } from './sizing.js';
 import type { AppClient, AppServer, HostCallbacks, HostContext } from './types.js';
 import { hostCapabilitiesOf, VIEW_REQUESTS, type ViewState } from './viewRequests.js';
 
-/** The proxy frame's `sandbox`, exactly as the spec requires. */
+/**
+ * The proxy frame's `sandbox`, exactly as the spec requires.
+ *
+ * @example
+ * ```ts
+ * declare const frame: HTMLIFrameElement;
+ * frame.setAttribute('sandbox', PROXY_SANDBOX); // 'allow-scripts allow-same-origin'
+ * ```
+ */
 export const PROXY_SANDBOX = 'allow-scripts allow-same-origin';
 
 /**
@@ -61,6 +69,9 @@ export interface MountOptions {
  *
  * @example
  * ```ts
+ * declare const container: HTMLElement;
+ * declare const options: MountOptions;
+ * declare const result: CallToolResult;
  * const app = await mount(container, options);
  * await app.initialized;
  * app.sendToolResult(result);

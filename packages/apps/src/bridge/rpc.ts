@@ -13,7 +13,15 @@ export type ViewMessage =
   | { kind: 'notification'; method: string; params: Record<string, unknown> }
   | { kind: 'response'; id: RpcId; result?: unknown; error?: { code: number; message: string } };
 
-/** The error codes of refusals: the JSON-RPC ones, and `-32000` (implementation-defined) for policy. */
+/**
+ * The error codes of refusals: the JSON-RPC ones, and `-32000` (implementation-defined) for policy.
+ *
+ * @example
+ * ```ts
+ * declare const answer: { error?: { code: number; message: string } };
+ * if (answer.error?.code === RpcCode.Refused) console.warn('the host refused:', answer.error.message);
+ * ```
+ */
 export const RpcCode = {
   InvalidRequest: -32600,
   MethodNotFound: -32601,

@@ -62,6 +62,7 @@ function uiMetaOf(config: AppResourceConfig): UiResourceMeta {
  *   `_meta.ui` given beside the UI fields, or what `server.resource()` refuses.
  * @example
  * ```ts
+ * const clockHtml = '<!doctype html><html><body><time></time></body></html>';
  * appResource(server, 'ui://clock/view', { name: 'clock', prefersBorder: true }, () => clockHtml);
  * ```
  */

@@ -34,6 +34,7 @@ export interface AppToolSpec<In extends SchemaInput | undefined = any> extends T
  *
  * @example
  * ```ts
+ * const counterHtml = '<!doctype html><html><body><button>+1</button></body></html>';
  * const app: AppDefinition = { uri: 'ui://counter/view', html: counterHtml, tools: { count: { handler: () => '1' } } };
  * ```
  */
@@ -49,6 +50,7 @@ export interface AppDefinition extends AppResourceConfig {
  *
  * @example
  * ```ts
+ * declare const app: AppDefinition;
  * const { resource, tools } = registerApp(server, app);
  * tools.count?.disable();
  * ```

@@ -40,7 +40,9 @@ export const APP_PROTOCOL_VERSION = '2026-01-26';
  *
  * @example
  * ```ts
- * frame.contentWindow?.postMessage({ jsonrpc: '2.0', method: UiMethod.ToolResult, params: result }, origin);
+ * declare const frame: HTMLIFrameElement;
+ * declare const result: CallToolResult;
+ * frame.contentWindow?.postMessage({ jsonrpc: '2.0', method: UiMethod.ToolResult, params: result }, 'http://127.0.0.1:4100');
  * ```
  */
 export const UiMethod = {
@@ -70,7 +72,7 @@ export const UiMethod = {
  *
  * @example
  * ```ts
- * method.startsWith(SANDBOX_METHOD_PREFIX); // true for 'ui/notifications/sandbox-proxy-ready'
+ * 'ui/notifications/sandbox-proxy-ready'.startsWith(SANDBOX_METHOD_PREFIX); // true
  * ```
  */
 export const SANDBOX_METHOD_PREFIX = 'ui/notifications/sandbox-';

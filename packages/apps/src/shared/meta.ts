@@ -98,7 +98,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  *
  * @example
  * ```ts
- * appLinkOf({ name: 'clock', _meta: { ui: { resourceUri: 'ui://clock/view' } } });
+ * appLinkOf({ _meta: { ui: { resourceUri: 'ui://clock/view' } } });
  * // { resourceUri: 'ui://clock/view', visibility: ['model', 'app'] }
  * ```
  */

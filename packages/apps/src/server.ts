@@ -6,7 +6,14 @@
  */
 export { type AppHtmlReader, type AppResourceConfig, appResource } from './server/appResource.js';
 export { type AppToolLink, appTool } from './server/appTool.js';
-export { type AppRegistry, appRegistry, clientSupportsApps } from './server/negotiation.js';
+export {
+  type AppRegistry,
+  announceApps,
+  appRegistry,
+  clientSupportsApps,
+  requestSupportsApps,
+  withoutApps,
+} from './server/negotiation.js';
 export {
   type AppDefinition,
   type AppToolSpec,

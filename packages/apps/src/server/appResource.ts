@@ -79,7 +79,7 @@ export function appResource(
   const { csp: _c, permissions: _p, domain: _d, prefersBorder: _b, ...listing } = config;
   const ui = uiMetaOf(config);
   const meta = { ...config._meta, ui };
-  const registry = appRegistry(server);
+  appRegistry(server);
   const resource = server.resource(
     uri,
     { ...listing, mimeType: APP_MIME_TYPE, _meta: meta },
@@ -89,6 +89,5 @@ export function appResource(
       ],
     }),
   );
-  registry.appResources.add(uri);
   return resource;
 }

@@ -139,7 +139,7 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
   }
 
   it('renders through a sandbox proxy on another origin, with the sandbox attribute the spec requires', async () => {
-    const { tab } = await mountFixture('show_counter');
+    const { tab, view } = await mountFixture('show_counter');
     const frame = await tab.evaluate(() => {
       const element = document.querySelector('#app iframe') as HTMLIFrameElement;
       return { sandbox: element.getAttribute('sandbox'), src: element.src, pageOrigin: location.origin };
@@ -147,6 +147,17 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
     expect(frame.sandbox).toBe('allow-scripts allow-same-origin');
     expect(new URL(frame.src).origin).toBe(sandbox!.origin);
     expect(new URL(frame.src).origin).not.toBe(frame.pageOrigin);
+    // The view itself runs with an opaque origin: it reaches neither the proxy nor the page.
+    const inside = await view.evaluate(() => {
+      let parentDocument = 'reachable';
+      try {
+        void window.parent.document.body;
+      } catch {
+        parentDocument = 'blocked';
+      }
+      return { origin: window.origin, parentDocument };
+    });
+    expect(inside).toEqual({ origin: 'null', parentDocument: 'blocked' });
     await tab.close();
   }, 60_000);
 
@@ -189,6 +200,12 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
     expect(listed.result.tools.map((tool: { name: string }) => tool.name)).not.toContain('secret_admin');
     const link = await call('ui/open-link', { url: 'https://example.com/' });
     expect(link.error).toEqual({ code: -32000, message: 'This host does not open links' });
+    const sampling = await call('sampling/createMessage', { messages: [], maxTokens: 10 });
+    expect(sampling.error).toEqual({ code: -32000, message: 'This host does not offer sampling to apps' });
+    // The host offers inline only: a request for fullscreen is answered with the current mode.
+    expect((await call('ui/request-display-mode', { mode: 'fullscreen' })).result).toEqual({
+      mode: 'inline',
+    });
     const odd = await call('ui/teleport', {});
     expect(odd.error).toEqual({ code: -32601, message: 'Method not found: ui/teleport' });
     const read = await call('resources/read', { uri: 'ui://fixture/counter' });

@@ -1,23 +1,22 @@
 /**
  * The sandbox proxy page: the document a host frames on another origin. It tells the host it is
  * ready (`ui/notifications/sandbox-proxy-ready`), loads the HTML the host sends
- * (`…/sandbox-resource-ready`) into an inner frame (`srcdoc`, sandboxed without
- * `allow-same-origin` by default, so each view has an opaque origin of its own and cannot reach
- * the proxy), and relays every other message both ways: from the host only if it comes from the
- * parent at the `host` origin, from the view only if it comes from the inner frame. The inner
- * document inherits the page's CSP, which the page's server builds from the view's declared
- * domains (`sandboxResponse`), so what the view may reach is fixed before its HTML arrives.
+ * (`…/sandbox-resource-ready`) into an inner frame (`srcdoc`, always sandboxed without
+ * `allow-same-origin`, so each view has an opaque origin of its own and reaches neither the proxy
+ * nor another view's proxy), and relays every other message both ways: from the host only if it
+ * comes from the parent at the `host` origin, from the view only if it comes from the inner frame.
+ * The inner document inherits the page's CSP, which the page's server builds from the view's
+ * declared domains (`sandboxResponse`), so what the view may reach is fixed before its HTML arrives.
  * @module
  */
 
-/** Tokens a host may put in the inner frame's `sandbox` (`params.sandbox`); others are dropped. */
-const INNER_SANDBOX_TOKENS = [
-  'allow-scripts',
-  'allow-forms',
-  'allow-same-origin',
-  'allow-modals',
-  'allow-popups',
-];
+/**
+ * Tokens a host may put in the inner frame's `sandbox` (`params.sandbox`); others are dropped.
+ * Never `allow-same-origin`: every view's proxy shares the sandbox origin, so a view with that
+ * origin could reach another view's proxy (`top.frames[i]`), run code in its realm and post to the
+ * host as that view, calling the other server's app-only tools. Views always get an opaque origin.
+ */
+const INNER_SANDBOX_TOKENS = ['allow-scripts', 'allow-forms', 'allow-modals', 'allow-popups'];
 
 const SCRIPT = `(() => {
   const host = new URLSearchParams(location.search).get('host');

@@ -8,6 +8,7 @@ import { McpClient } from '@mcpkit/client';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
 import { StdioClientTransport } from '@mcpkit/node/stdio';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
+import { McpUiInitializeResultSchema } from '@modelcontextprotocol/ext-apps';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appFixtureServer } from './fixtures/appServer.js';
@@ -91,12 +92,15 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
   });
 
   /** Opens the host page, has it call `toolName` on the fixture server and mount the tool's view. */
-  async function mountFixture(toolName: string): Promise<{ tab: Page; view: Frame; proxy: Frame }> {
+  async function mountFixture(
+    toolName: string,
+    fullscreenHost = false,
+  ): Promise<{ tab: Page; view: Frame; proxy: Frame }> {
     const tab = await context!.newPage();
     await tab.goto(`${page!.origin}/`);
     await tab.waitForFunction(() => 'apps' in window);
     const mounted = await tab.evaluate(
-      async ([url, sandboxUrl, name]): Promise<Mounted> => {
+      async ([url, sandboxUrl, name, fullscreen]): Promise<Mounted> => {
         const w = window as any;
         const { McpClient, StreamableHttpClientTransport, mount, APPS_CLIENT_CAPABILITIES } = w.apps;
         try {
@@ -118,9 +122,11 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
             toolInput,
             toolResult,
             teardownTimeoutMs: 10_000,
+            hostContext: fullscreen ? { availableDisplayModes: ['inline', 'fullscreen'] } : {},
             callbacks: {
               log: (entry: unknown) => w.logs.push(entry),
               sizeChanged: (size: unknown) => w.sizes.push(size),
+              ...(fullscreen ? { requestDisplayMode: (mode: string) => mode } : {}),
             },
           });
           await w.handle.initialized;
@@ -129,7 +135,7 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
           return { toolName: name, error: String(error) };
         }
       },
-      [mcp!.url, sandbox!.url, toolName] as const,
+      [mcp!.url, sandbox!.url, toolName, fullscreenHost] as const,
     );
     expect(mounted.error).toBeUndefined();
     const proxy = tab.frames().find((frame) => frame.url().startsWith(sandbox!.origin));
@@ -174,6 +180,8 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
     expect(early[0].result.hostCapabilities).toMatchObject({ serverTools: {}, serverResources: {} });
     expect(early[0].result.hostContext).toMatchObject({ displayMode: 'inline', platform: 'web' });
     expect(early[0].result.hostContext.toolInfo.tool.name).toBe('show_counter');
+    // ext-apps' own schema of the answer accepts it.
+    expect(() => McpUiInitializeResultSchema.parse(early[0].result)).not.toThrow();
     await expect
       .poll(() => view.evaluate(() => (window as any).__view.seen.map((m: any) => m.method ?? 'response')))
       .toEqual(['response', 'ui/notifications/tool-input', 'ui/notifications/tool-result']);
@@ -210,6 +218,25 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
     expect(odd.error).toEqual({ code: -32601, message: 'Method not found: ui/teleport' });
     const read = await call('resources/read', { uri: 'ui://fixture/counter' });
     expect(read.result.contents[0].mimeType).toBe('text/html;profile=mcp-app');
+    await tab.close();
+  }, 60_000);
+
+  it('switches the display mode a view asks for when the host offers it, and says so in the host context', async () => {
+    const { tab, view } = await mountFixture('show_counter', true);
+    const answer = await view.evaluate(() =>
+      (window as any).__view.request('ui/request-display-mode', { mode: 'fullscreen' }),
+    );
+    expect(answer.result).toEqual({ mode: 'fullscreen' });
+    await expect
+      .poll(() => view.evaluate(() => (window as any).__view.seen.map((m: any) => m.method).at(-1)))
+      .toBe('ui/notifications/host-context-changed');
+    const changed = await view.evaluate(() => (window as any).__view.seen.at(-1).params);
+    expect(changed).toEqual({ displayMode: 'fullscreen' });
+    // A mode the view did not declare is not switched to.
+    const pip = await view.evaluate(() =>
+      (window as any).__view.request('ui/request-display-mode', { mode: 'pip' }),
+    );
+    expect(pip.result).toEqual({ mode: 'fullscreen' });
     await tab.close();
   }, 60_000);
 

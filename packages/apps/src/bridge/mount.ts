@@ -227,9 +227,13 @@ class MountedApp implements AppHandle {
       return;
     }
     this.#pending++;
+    const mode = this.#state.hostContext.displayMode;
     try {
       const result = await handler(this.#state, params);
       if (!this.#gone) this.#post({ jsonrpc: '2.0', id, result });
+      // A display mode the view asked for and got is host context that changed.
+      const changed = this.#state.hostContext.displayMode;
+      if (changed !== mode) this.#toView(UiMethod.HostContextChanged, { displayMode: changed });
     } catch (error) {
       if (!this.#gone) this.#post({ jsonrpc: '2.0', id, error: errorOf(error) });
     } finally {

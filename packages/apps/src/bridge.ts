@@ -5,7 +5,15 @@
  * @module
  */
 export { AppResourceError, type AppView, appViewOf } from './bridge/appResource.js';
-export { type AppHandle, type MountOptions, mount, PROXY_SANDBOX, sandboxUrlFor } from './bridge/mount.js';
+export {
+  type AppHandle,
+  type ContainerElement,
+  type FrameElement,
+  type MountOptions,
+  mount,
+  PROXY_SANDBOX,
+  sandboxUrlFor,
+} from './bridge/mount.js';
 export { BridgeRefusal, RpcCode } from './bridge/rpc.js';
 export type { AppClient, AppServer, DisplayMode, HostCallbacks, HostContext } from './bridge/types.js';
 export { APP_MIME_TYPE, APPS_CLIENT_CAPABILITIES, UI_EXTENSION, UiMethod } from './shared/constants.js';

@@ -18,6 +18,33 @@ import type { AppClient, AppServer, HostCallbacks, HostContext } from './types.j
 import { hostCapabilitiesOf, VIEW_REQUESTS, type ViewState } from './viewRequests.js';
 
 /**
+ * A DOM element type when the DOM lib is loaded, `object` otherwise: the published declarations
+ * then type-check in Node-only projects too (a bridge is only ever called in a browser).
+ */
+type Dom<Name extends string> = typeof globalThis extends Record<Name, { prototype: infer T }> ? T : object;
+
+/**
+ * The `<iframe>` element type (`HTMLIFrameElement` where the DOM lib is loaded).
+ *
+ * @example
+ * ```ts
+ * declare const app: AppHandle;
+ * const frame: FrameElement = app.frame;
+ * ```
+ */
+export type FrameElement = Dom<'HTMLIFrameElement'>;
+
+/**
+ * The element type a view mounts in (`HTMLElement` where the DOM lib is loaded).
+ *
+ * @example
+ * ```ts
+ * declare const container: ContainerElement;
+ * ```
+ */
+export type ContainerElement = Dom<'HTMLElement'>;
+
+/**
  * The proxy frame's `sandbox`, exactly as the spec requires.
  *
  * @example
@@ -80,7 +107,7 @@ export interface MountOptions {
  */
 export interface AppHandle {
   /** The sandbox proxy frame. */
-  readonly frame: HTMLIFrameElement;
+  readonly frame: FrameElement;
   readonly view: AppView;
   /** Settles when the view sent `ui/notifications/initialized`. */
   readonly initialized: Promise<void>;
@@ -359,7 +386,7 @@ export function sandboxUrlFor(sandbox: string | URL, hostOrigin: string, csp: un
  * await app.teardown();
  * ```
  */
-export async function mount(container: HTMLElement, options: MountOptions): Promise<AppHandle> {
+export async function mount(container: ContainerElement, options: MountOptions): Promise<AppHandle> {
   const server = serverOf(options);
   const hostOrigin = window.location.origin;
   const view =

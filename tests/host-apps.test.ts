@@ -77,6 +77,44 @@ describe('McpHost with apps', () => {
   }, 60_000);
 });
 
+describe('two servers serving the same view URI', () => {
+  it('namespace it as a ui:// URI, in the listing and in the tools that link to it', async () => {
+    const twin = await serve(createStreamableHttpHandler(appFixtureServer()), { path: '/mcp' });
+    cleanups.push(() => twin.close());
+    const entry = (name: string, url: string): ServerEntry => ({
+      ...base,
+      kind: 'url',
+      name,
+      url: new URL(url),
+      headers: {},
+      transport: 'auto',
+    });
+    const host = new McpHost({ servers: [entry('one', fixture.url), entry('two', twin.url)], apps: true });
+    cleanups.push(() => host.close());
+    await host.start();
+    const tools = new Map((await host.tools()).map((tool) => [tool.name, tool]));
+    expect(tools.get('one__show_counter')?._meta?.ui).toEqual({
+      resourceUri: 'ui://mcp-host/one/fixture/counter',
+    });
+    expect(tools.get('two__increment')?._meta?.ui).toEqual({
+      resourceUri: 'ui://mcp-host/two/fixture/counter',
+      visibility: ['app'],
+    });
+    const uris = (await host.resources()).map((resource) => resource.uri);
+    expect(uris).toEqual(
+      expect.arrayContaining(['ui://mcp-host/one/fixture/counter', 'ui://mcp-host/two/fixture/counter']),
+    );
+    const link = await host.appLink('two__show_counter');
+    expect(link).toMatchObject({
+      server: 'two',
+      resourceUri: 'ui://mcp-host/two/fixture/counter',
+      serverResourceUri: 'ui://fixture/counter',
+    });
+    const read = await host.readResource(link!.resourceUri);
+    expect(read.contents[0]?.mimeType).toBe(APP_MIME_TYPE);
+  }, 60_000);
+});
+
 describe('the gateway passes apps through', () => {
   let url: string;
 

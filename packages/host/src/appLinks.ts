@@ -8,6 +8,7 @@
 import { appLinkOf, type UiVisibility, visibilityOf } from '@mcpkit/apps';
 import type { Resource, Tool } from '@mcpkit/core';
 import type { HostEntry } from './catalogue/catalogue.js';
+import { namespacedUri } from './catalogue/names.js';
 
 /**
  * A tool's app link in the catalogue.
@@ -30,29 +31,29 @@ export interface HostAppLink {
 }
 
 /**
- * The app link of the catalogue tool `name`, or `undefined` for an unknown tool or one without a view.
+ * The app link of the catalogue tool `name` (tools as the host lists them, their view URIs in
+ * catalogue form; `routes` from {@link linkViews}), or `undefined` for an unknown tool or one
+ * without a view.
  *
  * @example
  * ```ts
- * const link = appLinkIn(await host.tools(), await host.resources(), 'show_tally');
+ * const { tools, routes } = linkViews(await host.tools(), await host.resources());
+ * const link = appLinkIn(tools, 'show_tally', routes);
  * ```
  */
 export function appLinkIn(
   tools: readonly HostEntry<Tool>[],
-  resources: readonly HostEntry<Resource>[],
   name: string,
+  routes: ReadonlyMap<string, { server: string; original: string }>,
 ): HostAppLink | undefined {
   const tool = tools.find((entry) => entry.name === name);
   const link = tool ? appLinkOf(tool) : undefined;
   if (!tool || !link) return undefined;
-  const listed = resources.find(
-    (entry) => entry.server === tool.server && entry.original === link.resourceUri,
-  );
   return {
     tool: tool.name,
     server: tool.server,
-    resourceUri: listed?.uri ?? link.resourceUri,
-    serverResourceUri: link.resourceUri,
+    resourceUri: link.resourceUri,
+    serverResourceUri: routes.get(link.resourceUri)?.original ?? link.resourceUri,
     visibility: link.visibility,
   };
 }
@@ -67,4 +68,46 @@ export function appLinkIn(
  */
 export function modelVisible<T extends Tool>(tools: readonly T[]): T[] {
   return tools.filter((tool) => visibilityOf(tool).includes('model'));
+}
+
+/**
+ * Tools whose app links name the view as the catalogue does: a `ui://` URI two servers serve (or
+ * link to) becomes `ui://mcp-host/<server>/…` in the tool's `_meta.ui.resourceUri`, like the
+ * resource itself; `routes` maps each catalogue view URI to its server, also for views a server
+ * links to but does not list (the spec lets servers leave them out of `resources/list`).
+ *
+ * @example
+ * ```ts
+ * const { tools, routes } = linkViews(await host.tools(), await host.resources());
+ * ```
+ */
+export function linkViews(
+  tools: readonly HostEntry<Tool>[],
+  resources: readonly HostEntry<Resource>[],
+): { tools: HostEntry<Tool>[]; routes: Map<string, { server: string; original: string }> } {
+  const owners = new Map<string, Set<string>>();
+  const own = (uri: string, server: string) => owners.set(uri, (owners.get(uri) ?? new Set()).add(server));
+  for (const resource of resources)
+    if (resource.original.startsWith('ui://')) own(resource.original, resource.server);
+  for (const tool of tools) {
+    const link = appLinkOf(tool);
+    if (link) own(link.resourceUri, tool.server);
+  }
+  const routes = new Map<string, { server: string; original: string }>();
+  const linked = tools.map((tool) => {
+    const link = appLinkOf(tool);
+    if (!link) return tool;
+    const uri =
+      (owners.get(link.resourceUri)?.size ?? 0) > 1
+        ? namespacedUri(tool.server, link.resourceUri)
+        : link.resourceUri;
+    routes.set(uri, { server: tool.server, original: link.resourceUri });
+    if (uri === link.resourceUri) return tool;
+    const meta = tool._meta as Record<string, unknown>;
+    return {
+      ...tool,
+      _meta: { ...meta, ui: { ...(meta.ui as object), resourceUri: uri } },
+    } as HostEntry<Tool>;
+  });
+  return { tools: linked, routes };
 }

@@ -74,6 +74,7 @@ export class McpHost {
       enabled: () => this.enabled(),
       closed: () => this.closed,
       policyOf: (server) => this.policyOf(server),
+      apps: options.apps ?? false,
     });
     this.clients = new ClientFactory(clientFactoryOptions(options));
     const deps = {
@@ -227,8 +228,7 @@ export class McpHost {
    * ```
    */
   async appLink(name: string): Promise<HostAppLink | undefined> {
-    const [tools, resources] = await Promise.all([this.tools(), this.resources()]);
-    return appLinkIn(tools, resources, name);
+    return appLinkIn(await this.tools(), name, this.view.viewRoutesNow());
   }
 
   /** Every server's resource templates. */

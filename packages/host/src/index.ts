@@ -11,7 +11,7 @@
 
 export { appLinkOf, visibilityOf } from '@mcpkit/apps';
 export type { RestartOptions } from '@mcpkit/client';
-export { appLinkIn, type HostAppLink, modelVisible } from './appLinks.js';
+export { appLinkIn, type HostAppLink, linkViews, modelVisible } from './appLinks.js';
 export {
   Catalogue,
   type CatalogueKind,

@@ -146,6 +146,26 @@ describe('MCP Apps on the server, 2026-07-28', () => {
     expect(allowed.body?.result.structuredContent).toEqual({ count: 1 });
   });
 
+  it('the official SDK v2 client pinned to 2026-07-28, declaring the extension, sees the app-only tool', async () => {
+    const http = await serve(createStreamableHttpHandler(appFixtureServer()), { path: '/mcp' });
+    served.push(http);
+    const client = new SdkClient({ name: 'sdk-host-2026', version: '1.0.0' }, {
+      capabilities: UI_CAPS as never,
+      versionNegotiation: { mode: { pin: MODERN } },
+    } as never);
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    expect(client.getNegotiatedProtocolVersion()).toBe(MODERN);
+    expect(getUiCapability(client.getServerCapabilities() as never)).toEqual({});
+    const { tools } = await client.listTools();
+    expect(tools.find((tool) => tool.name === 'increment')?._meta?.ui).toEqual({
+      resourceUri: 'ui://fixture/counter',
+      visibility: ['app'],
+    });
+    const called = await client.callTool({ name: 'increment', arguments: {} });
+    expect(called.structuredContent).toEqual({ count: 1 });
+    await client.close();
+  });
+
   it("mcpkit's McpClient in the 2026 era, declaring the extension, reads the app", async () => {
     const http = await serve(createStreamableHttpHandler(appFixtureServer()), { path: '/mcp' });
     served.push(http);

@@ -214,6 +214,16 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
     expect((await call('ui/request-display-mode', { mode: 'fullscreen' })).result).toEqual({
       mode: 'inline',
     });
+    // A view that starts like a plain MCP client gets the host's answer as a server.
+    const mcp = await call('initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'plain-view', version: '1.0.0' },
+    });
+    expect(mcp.result.protocolVersion).toBe('2025-06-18');
+    expect(mcp.result.capabilities.extensions['io.modelcontextprotocol/ui']).toMatchObject({
+      serverTools: {},
+    });
     const odd = await call('ui/teleport', {});
     expect(odd.error).toEqual({ code: -32601, message: 'Method not found: ui/teleport' });
     const read = await call('resources/read', { uri: 'ui://fixture/counter' });

@@ -6,7 +6,7 @@
  * @module
  */
 import type { CreateMessageRequestParams, Tool } from '@mcpkit/core';
-import { APP_PROTOCOL_VERSION, UiMethod } from '../shared/constants.js';
+import { APP_PROTOCOL_VERSION, UI_EXTENSION, UiMethod } from '../shared/constants.js';
 import { visibilityOf } from '../shared/meta.js';
 import { BridgeRefusal, RpcCode } from './rpc.js';
 import type { AppServer, DisplayMode, HostCallbacks, HostContext } from './types.js';
@@ -26,6 +26,9 @@ export interface ViewState {
 }
 
 type Handler = (state: ViewState, params: Record<string, unknown>) => Promise<unknown> | unknown;
+
+/** The MCP revisions the bridge answers a view's `initialize` with, newest first. */
+const MCP_REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 
 function refuse(message: string): never {
   throw new BridgeRefusal(RpcCode.Refused, message);
@@ -95,6 +98,18 @@ export const VIEW_REQUESTS: Readonly<Record<string, Handler>> = {
       hostInfo: state.hostInfo,
       hostCapabilities: state.hostCapabilities,
       hostContext: state.hostContext,
+    };
+  },
+  // A view built as a plain MCP client (the spec's own example does this) starts with the MCP
+  // handshake; the host answers as the server it stands in for. ui/initialize still follows for
+  // the host context, and nothing is sent to the view before ui/notifications/initialized.
+  initialize: (state, params) => {
+    state.initializeSeen = true;
+    const asked = typeof params.protocolVersion === 'string' ? params.protocolVersion : undefined;
+    return {
+      protocolVersion: asked !== undefined && MCP_REVISIONS.includes(asked) ? asked : MCP_REVISIONS[0],
+      capabilities: { tools: {}, resources: {}, extensions: { [UI_EXTENSION]: state.hostCapabilities } },
+      serverInfo: state.hostInfo,
     };
   },
   ping: () => ({}),

@@ -9,37 +9,23 @@
  */
 import { createServer, type Server as NodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { InvalidTokenError, protect } from '@mcpkit/auth/server';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
 import { McpServer } from '@mcpkit/server';
 import { createStreamableHttpHandler, type StreamableHttpHandlerOptions } from '@mcpkit/server/http';
-import { build } from 'esbuild';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleForBrowser } from './support/browserBundle.js';
 import { type HeadlessChromium, launchChromium } from './support/chromium.js';
 
 const skip = process.env.MCPKIT_SKIP_BROWSER === '1';
 if (skip) console.warn('tests/browser-cors.test.ts skipped: MCPKIT_SKIP_BROWSER=1 is set');
 
 /** @mcpkit/client as one browser module, from the TypeScript sources. */
-async function bundleClient(): Promise<string> {
-  const result = await build({
-    stdin: {
-      contents:
-        "export { McpClient } from '@mcpkit/client';\nexport { StreamableHttpClientTransport } from '@mcpkit/client/http';\n",
-      resolveDir: join(import.meta.dirname, '..'),
-      loader: 'ts',
-    },
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    conditions: ['@mcpkit/source'],
-    write: false,
-    logLevel: 'silent',
-  });
-  return result.outputFiles[0]!.text;
+function bundleClient(): Promise<string> {
+  return bundleForBrowser(
+    "export { McpClient } from '@mcpkit/client';\nexport { StreamableHttpClientTransport } from '@mcpkit/client/http';\n",
+  );
 }
 
 /** Serves the page and the bundle from their own loopback port (their own origin). */

@@ -380,10 +380,10 @@ describe.concurrent('mcpkit against the demo server over Streamable HTTP', { tim
     expect(human.stdout).toContain('tasks (');
     expect(json(exact)).toMatchObject({ protocolVersion: '2025-11-25', serverInfo: { name: 'mcpkit-demo' } });
     expect(json(exact).instructions).toContain('one small example of every MCP 2025-11-25 feature');
-    // The default era: 2026-07-28, with tasks as the extension.
+    // The default era: 2026-07-28, with tasks as an extension beside MCP Apps (the tally app).
     expect(modern.stdout).toMatch(/^Protocol\s+2026-07-28$/m);
     expect(modern.stdout).toMatch(/^Era\s+2026 \(per-request metadata, no session\)$/m);
-    expect(modern.stdout).toContain('extensions (io.modelcontextprotocol/tasks)');
+    expect(modern.stdout).toContain('extensions (io.modelcontextprotocol/ui, io.modelcontextprotocol/tasks)');
   });
 
   it('ping measures a round trip', async () => {

@@ -66,6 +66,16 @@ describe('packaging rules', () => {
       expect(manifest.exports[`./${entry}`]).toBeDefined();
     },
   );
+  it('packages/apps imports node: only in its ./sandbox Node helper', () => {
+    const appsSrc = join(root, 'packages/apps/src');
+    const nodeOnly = [join(appsSrc, 'sandbox.ts'), join(appsSrc, 'sandbox/serveSandbox.ts')];
+    const offenders = sourceFiles(appsSrc)
+      .filter((file) => !nodeOnly.includes(file))
+      .filter((file) =>
+        /^(?:import|export|\})[^\n]*from\s+['"]node:|import\(\s*['"]node:/m.test(readFileSync(file, 'utf8')),
+      );
+    expect(offenders).toEqual([]);
+  });
 
   it('the core imports no other package at all', () => {
     const offenders = sourceFiles(join(root, 'packages/core/src')).filter((file) =>

@@ -24,6 +24,10 @@ export const ENTRY_POINTS: Readonly<Record<string, string>> = {
   '@mcpkit/host/gateway': 'packages/host/src/gateway.ts',
   '@mcpkit/host/ai-sdk': 'packages/host/src/ai-sdk.ts',
   '@mcpkit/host/langchain': 'packages/host/src/langchain.ts',
+  '@mcpkit/apps': 'packages/apps/src/index.ts',
+  '@mcpkit/apps/server': 'packages/apps/src/server.ts',
+  '@mcpkit/apps/bridge': 'packages/apps/src/bridge.ts',
+  '@mcpkit/apps/sandbox': 'packages/apps/src/sandbox.ts',
 };
 
 /** One ```ts block under an `@example` tag. */

@@ -3,6 +3,8 @@
  * elicitation hooks labelled with that server, its roots, and its policy as middleware.
  * @module
  */
+
+import { APPS_CLIENT_CAPABILITIES } from '@mcpkit/apps';
 import {
   type ClientRequestContext,
   type FormElicitationHandler,
@@ -33,6 +35,8 @@ export interface ClientFactoryOptions {
   readonly audit: AuditSink;
   /** The revision spoken to URL upstreams (see `McpHostOptions.protocolEra`). */
   readonly protocolEra?: ProtocolEra | undefined;
+  /** Declare MCP Apps to every server (see `McpHostOptions.apps`). */
+  readonly apps?: boolean;
 }
 
 /**
@@ -62,6 +66,7 @@ export class ClientFactory {
       ...(entry.timeoutMs === undefined ? {} : { requestTimeout: entry.timeoutMs }),
       ...(entry.kind === 'url' && this.options.protocolEra ? { protocolEra: this.options.protocolEra } : {}),
       ...(policy.roots ? { roots: policy.roots } : {}),
+      ...(this.options.apps ? { capabilities: APPS_CLIENT_CAPABILITIES } : {}),
       ...(model ? { sampling: this.samplerOf(server, policy, model) } : {}),
       ...(model && this.options.samplingTools ? { samplingTools: true } : {}),
       ...(hooks.elicitation ? { elicitation: this.elicitation(server, hooks.elicitation) } : {}),

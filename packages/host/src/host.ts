@@ -20,6 +20,7 @@ import type {
   Root,
   Tool,
 } from '@mcpkit/core';
+import { appLinkIn, type HostAppLink, modelVisible } from './appLinks.js';
 import type { HostEntry, Route } from './catalogue/catalogue.js';
 import { ClientFactory } from './clientFactory.js';
 import type { ServerEntry } from './config.js';
@@ -73,6 +74,7 @@ export class McpHost {
       enabled: () => this.enabled(),
       closed: () => this.closed,
       policyOf: (server) => this.policyOf(server),
+      apps: options.apps ?? false,
     });
     this.clients = new ClientFactory(clientFactoryOptions(options));
     const deps = {
@@ -200,6 +202,33 @@ export class McpHost {
   /** Every server's resources; a URI two servers share is rewritten (reversibly). */
   resources(): Promise<HostEntry<Resource>[]> {
     return this.view.resources();
+  }
+
+  /**
+   * The tools to give a model: {@link tools} without those only an MCP App view may call
+   * (`_meta.ui.visibility` without `"model"`; listed only when the host declares `apps`).
+   *
+   * @example
+   * ```ts
+   * const forModel = await host.modelTools();
+   * ```
+   */
+  async modelTools(): Promise<HostEntry<Tool>[]> {
+    return modelVisible(await this.tools());
+  }
+
+  /**
+   * The MCP App view the catalogue tool `name` opens: its server, its URI in the catalogue (read
+   * it with {@link readResource}) and the tool's visibility; `undefined` without one.
+   *
+   * @example
+   * ```ts
+   * const link = await host.appLink('show_tally');
+   * if (link) console.log(link.server, link.resourceUri);
+   * ```
+   */
+  async appLink(name: string): Promise<HostAppLink | undefined> {
+    return appLinkIn(await this.tools(), name, this.view.viewRoutesNow());
   }
 
   /** Every server's resource templates. */

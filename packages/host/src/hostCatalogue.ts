@@ -13,6 +13,7 @@ import {
   type ResourceTemplate,
   type Tool,
 } from '@mcpkit/core';
+import { linkViews } from './appLinks.js';
 import type { Catalogue, CatalogueKind, HostEntry, Route } from './catalogue/catalogue.js';
 import type { Upstream } from './connection/upstream.js';
 import { renamedTools, withServerName } from './policy/tools.js';
@@ -25,6 +26,8 @@ export interface HostCatalogueDeps {
   enabled(): Upstream[];
   closed(): boolean;
   policyOf(server: string): ServerPolicy;
+  /** The host declares MCP Apps upstream: tools' view links are put in catalogue form. */
+  readonly apps?: boolean;
 }
 
 /**
@@ -38,14 +41,29 @@ export interface HostCatalogueDeps {
  * ```
  */
 export class HostCatalogue {
+  /** Where each MCP Apps view URI of the last tool listing leads (with `apps`). */
+  private viewRoutes: ReadonlyMap<string, Route> = new Map();
+
   constructor(private readonly deps: HostCatalogueDeps) {}
 
-  /** Every server's tools (policy applied), namespaced on collision. */
+  /**
+   * Every server's tools (policy applied), namespaced on collision; with `apps`, each view link
+   * (`_meta.ui.resourceUri`) names the view as the catalogue does.
+   */
   async tools(): Promise<HostEntry<Tool>[]> {
-    const entries = await this.aggregate('tools', async (client, server) =>
+    const aggregated = await this.aggregate('tools', async (client, server) =>
       client.serverCapabilities?.tools ? renamedTools(this.deps.policyOf(server), await client.tools()) : [],
     );
-    return entries.map((entry) => withServerName(this.deps.policyOf(entry.server), entry));
+    const entries = aggregated.map((entry) => withServerName(this.deps.policyOf(entry.server), entry));
+    if (!this.deps.apps) return entries;
+    const { tools, routes } = linkViews(entries, await this.resources());
+    this.viewRoutes = routes;
+    return tools;
+  }
+
+  /** Where a view URI of the last tool listing leads (see {@link tools}). */
+  viewRoutesNow(): ReadonlyMap<string, Route> {
+    return this.viewRoutes;
   }
 
   /** Every server's prompts, namespaced on collision. */
@@ -102,10 +120,14 @@ export class HostCatalogue {
    * @throws {McpError} `-32002` when no server owns it.
    */
   async resolveUri(uri: string): Promise<Route> {
-    let route = this.deps.catalogue.routeUri(uri);
+    let route = this.deps.catalogue.routeUri(uri) ?? this.viewRoutes.get(uri);
     if (!route) {
-      await Promise.all([this.resources(), this.resourceTemplates()]);
-      route = this.deps.catalogue.routeUri(uri);
+      await Promise.all([
+        this.resources(),
+        this.resourceTemplates(),
+        this.deps.apps ? this.tools() : undefined,
+      ]);
+      route = this.deps.catalogue.routeUri(uri) ?? this.viewRoutes.get(uri);
     }
     if (!route) throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`);
     return route;

@@ -78,6 +78,13 @@ export interface McpHostOptions {
    * the client answers through the same hooks; `resources/subscribe` does not exist there.
    */
   protocolEra?: ProtocolEra;
+  /**
+   * Declare MCP Apps (`io.modelcontextprotocol/ui`) to every server: servers then list their
+   * tools' app links (`_meta.ui`), their app-only tools and their `ui://` views. `tools()` then
+   * includes tools only a view may call: read `appLinkOf(tool).visibility` (or use
+   * `host.modelTools()`) before giving tools to a model. Default false.
+   */
+  apps?: boolean;
   /** Told when two items still share a name after namespacing; both get a `_HASH` suffix. */
   onNameCollision?: (collision: NameCollision) => void;
 }

@@ -36,5 +36,6 @@ export function clientFactoryOptions(options: McpHostOptions): ClientFactoryOpti
     consent: new ConsentMemory(options.consentStore),
     audit: { emit: options.audit, showArguments: options.auditArguments ?? false },
     protocolEra: options.protocolEra,
+    apps: options.apps ?? false,
   };
 }

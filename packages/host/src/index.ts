@@ -9,7 +9,9 @@
  * @module
  */
 
+export { appLinkOf, visibilityOf } from '@mcpkit/apps';
 export type { RestartOptions } from '@mcpkit/client';
+export { appLinkIn, type HostAppLink, linkViews, modelVisible } from './appLinks.js';
 export {
   Catalogue,
   type CatalogueKind,

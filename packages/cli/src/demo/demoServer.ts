@@ -40,7 +40,7 @@ const INSTRUCTIONS = `mcpkit demo server: one small example of every MCP 2025-11
 Tools: echo and add (basics), weather (structured output), slow_count (progress and cancellation),
 summarize (sampling), book_table (form elicitation), connect_account (URL elicitation), list_roots (roots),
 logo and beep (image and audio), find_resources (resource links), annotated_message (annotations),
-research (runs as a task).
+research (runs as a task), show_tally (an MCP App: a view whose button calls tally_add).
 Resources: demo://readme, demo://logo.png, demo://clock (subscribe: it changes every few seconds),
 and the template demo://items/{category}/{id} (with completion).
 Prompts: greet, translate (arguments with completion), review_readme (embedded resource).`;

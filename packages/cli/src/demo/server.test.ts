@@ -127,4 +127,23 @@ describe('the demo server', () => {
     const everywhere = await client.complete({ ref, argument: { name: 'id', value: 'c' } });
     expect(everywhere.completion.values).toEqual(['cherry', 'carrot', 'comte']);
   });
+
+  it('serves the tally app: a view linked to show_tally, and tally_add for the view only', async () => {
+    const ui = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
+    const host = await connect({ capabilities: ui });
+    const tools = new Map((await host.tools()).map((tool) => [tool.name, tool]));
+    expect(tools.get('show_tally')?._meta?.ui).toEqual({ resourceUri: 'ui://demo/tally' });
+    expect(tools.get('tally_add')?._meta?.ui).toEqual({
+      resourceUri: 'ui://demo/tally',
+      visibility: ['app'],
+    });
+    const { contents } = await host.readResource('ui://demo/tally');
+    expect(contents[0]).toMatchObject({ mimeType: 'text/html;profile=mcp-app' });
+    expect((contents[0] as { text: string }).text).toContain("name: 'tally_add'");
+    await host.callTool('tally_add', {});
+    expect((await host.callTool('tally_add', {})).structuredContent).toEqual({ count: 2 });
+    const plain = await connect();
+    expect((await plain.tools()).some((tool) => tool.name === 'tally_add')).toBe(false);
+    expect(textOf(await plain.callTool('show_tally', {}))).toBe('The tally is 0.');
+  });
 });

@@ -13,6 +13,7 @@ import {
   ToolError,
   text,
 } from '@mcpkit/server';
+import { registerTallyApp } from './apps.js';
 import { registerClientRequests, registerRoots } from './clientRequests.js';
 import { DemoServer, type DemoServerOptions, READ_ONLY } from './demoServer.js';
 import { LOGO_PNG, TONE_WAV } from './media.js';
@@ -28,6 +29,8 @@ This server exists to be explored. Try, with the mcpkit CLI:
     npx mcpkit call http://127.0.0.1:3000/mcp slow_count steps=5
     npx mcpkit read http://127.0.0.1:3000/mcp demo://items/fruit/apple
     npx mcpkit complete http://127.0.0.1:3000/mcp translate language=Fr
+
+Hosts that render MCP Apps show \`show_tally\` as a view with a +1 button (ui://demo/tally).
 `;
 
 const CATALOG: Readonly<Record<string, Readonly<Record<string, string>>>> = {
@@ -62,6 +65,7 @@ export function createDemoServer(options: DemoServerOptions = {}): McpServer {
   registerMedia(server);
   registerResources(server);
   registerPrompts(server);
+  registerTallyApp(server);
   return server;
 }
 

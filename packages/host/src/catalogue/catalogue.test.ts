@@ -123,3 +123,25 @@ it('renames items that still collide after namespacing, deterministically, and r
   ).toEqual(first);
   expect(reported[0]).toEqual({ kind: 'tools', name: 'same__echo', servers: ['a', 'b'] });
 });
+
+it('namespaces a view URI two servers share as a ui:// URI, reversibly', () => {
+  const catalogue = new Catalogue({ mode: 'onCollision', separator: '__', prefixes: {} });
+  const view = { uri: 'ui://app/view', name: 'view' };
+  const listed = catalogue.build('resources', [
+    ['a', [view]],
+    ['b c', [view]],
+  ]);
+  expect(listed.map((entry) => entry.uri)).toEqual([
+    'ui://mcp-host/a/app/view',
+    'ui://mcp-host/b%20c/app/view',
+  ]);
+  expect(splitNamespacedUri(namespacedUri('b c', 'ui://app/view'))).toEqual({
+    server: 'b c',
+    uri: 'ui://app/view',
+  });
+  expect(catalogue.routeUri('ui://mcp-host/b%20c/app/view')).toEqual({
+    server: 'b c',
+    original: 'ui://app/view',
+  });
+  expect(splitNamespacedUri('ui://mcp-host/noslash')).toBeUndefined();
+});

@@ -56,17 +56,23 @@ export function hashedName(name: string, server: string, original: string): stri
   return `${name.slice(0, MAX_NAME - 9)}_${hash8(`${server}\u0000${original}`)}`;
 }
 
+/** Where namespaced MCP Apps views live: still `ui://`, which hosts require of a view's URI. */
+const UI_NAMESPACE = 'ui://mcp-host/';
+
 /**
  * The reversible URI of a resource (or template) that two servers both offer: the server's key
  * as the authority, the original URI (or template) verbatim as the rest, so a rewritten template
- * still expands to a rewritten URI.
+ * still expands to a rewritten URI. An MCP Apps view (`ui://…`) stays a `ui://` URI:
+ * `ui://mcp-host/<server>/<the rest>`.
  *
  * @example
  * ```ts
  * namespacedUri('files', 'file:///a'); // 'mcp-host://files/file:///a'
+ * namespacedUri('tally', 'ui://demo/tally'); // 'ui://mcp-host/tally/demo/tally'
  * ```
  */
 export function namespacedUri(server: string, uri: string): string {
+  if (uri.startsWith('ui://')) return `${UI_NAMESPACE}${encodeURIComponent(server)}/${uri.slice(5)}`;
   return `mcp-host://${encodeURIComponent(server)}/${uri}`;
 }
 
@@ -76,9 +82,22 @@ export function namespacedUri(server: string, uri: string): string {
  * @example
  * ```ts
  * splitNamespacedUri('mcp-host://files/file:///a'); // { server: 'files', uri: 'file:///a' }
+ * splitNamespacedUri('ui://mcp-host/tally/demo/tally'); // { server: 'tally', uri: 'ui://demo/tally' }
  * ```
  */
 export function splitNamespacedUri(uri: string): { server: string; uri: string } | undefined {
+  if (uri.startsWith(UI_NAMESPACE)) {
+    const slash = uri.indexOf('/', UI_NAMESPACE.length);
+    if (slash < 0) return undefined;
+    try {
+      return {
+        server: decodeURIComponent(uri.slice(UI_NAMESPACE.length, slash)),
+        uri: `ui://${uri.slice(slash + 1)}`,
+      };
+    } catch {
+      return undefined;
+    }
+  }
   if (!uri.startsWith('mcp-host://')) return undefined;
   const slash = uri.indexOf('/', 11);
   if (slash < 0) return undefined;

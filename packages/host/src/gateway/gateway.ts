@@ -5,6 +5,8 @@
  * and no other.
  * @module
  */
+
+import { announceApps } from '@mcpkit/apps/server';
 import {
   type Implementation,
   LOGGING_LEVELS,
@@ -173,6 +175,9 @@ export class McpGateway {
       observer: options.observer,
     });
     this.tasks?.install(this.server);
+    // The upstreams' MCP Apps pass through when the host declares the extension to them; clients
+    // that do not declare it downstream see the listings without apps.
+    if (options.host.apps) announceApps(this.server);
     if (options.upstreams !== 'perSession') {
       this.lanes = new UpstreamLanes(options.host, {
         size: options.lanes ?? DEFAULT_LANES,

@@ -1,0 +1,114 @@
+/**
+ * What the bridge talks to and what it tells a view: the server a view belongs to, the host's
+ * callbacks for the view's requests to the host, and the host context of `ui/initialize`.
+ * @module
+ */
+import type {
+  CallToolResult,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ReadResourceResult,
+  Tool,
+} from '@mcpkit/core';
+
+/**
+ * The one server a view belongs to: the bridge proxies the view's `tools/call`, `tools/list` and
+ * `resources/read` here and nowhere else, so a view never reaches another server's tools.
+ *
+ * @example
+ * ```ts
+ * const server: AppServer = {
+ *   listTools: () => client.tools(),
+ *   callTool: (name, args) => client.callTool(name, args),
+ *   readResource: (uri) => client.readResource(uri),
+ * };
+ * ```
+ */
+export interface AppServer {
+  /** Every tool of the server, with its `_meta` (the bridge reads `_meta.ui.visibility`). */
+  listTools(): Promise<Tool[]>;
+  callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
+  readResource(uri: string): Promise<ReadResourceResult>;
+}
+
+/**
+ * A client the bridge can use as an {@link AppServer} as it is: `McpClient` of `@mcpkit/client`
+ * connected to the view's server (declaring the extension), or any object with these methods.
+ *
+ * @example
+ * ```ts
+ * const client: AppClient = new McpClient({ name: 'host', version: '1.0.0' }, { capabilities: APPS_CLIENT_CAPABILITIES });
+ * ```
+ */
+export interface AppClient {
+  tools(): Promise<Tool[]>;
+  callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
+  readResource(uri: string): Promise<ReadResourceResult>;
+}
+
+/**
+ * The host's answers to what a view asks of it. Each one absent is refused with a clear error
+ * (and not announced in `hostCapabilities`).
+ *
+ * @example
+ * ```ts
+ * const callbacks: HostCallbacks = { openLink: (url) => void window.open(url, '_blank', 'noopener') };
+ * ```
+ */
+export interface HostCallbacks {
+  /** `ui/open-link` with an `http:`/`https:` URL (others are refused before this runs). */
+  openLink?(url: string): void | Promise<void>;
+  /** `ui/message`: content for the conversation. */
+  message?(params: { role: string; content: unknown }): void | Promise<void>;
+  /** `ui/update-model-context`: replaces what the view told the model before. */
+  updateModelContext?(params: {
+    content?: unknown[];
+    structuredContent?: Record<string, unknown>;
+  }): void | Promise<void>;
+  /** `ui/request-display-mode`: the mode the host switched to (the current one to decline). */
+  requestDisplayMode?(mode: DisplayMode): DisplayMode | Promise<DisplayMode>;
+  /** `ui/download-file`. */
+  downloadFile?(params: { contents: unknown[] }): void | Promise<void>;
+  /** `sampling/createMessage` from the view (the host's model, its consent and limits). */
+  sample?(params: CreateMessageRequestParams): Promise<CreateMessageResult>;
+  /** A log line (`ui/log`, or `notifications/message` from 1.x views). */
+  log?(params: { level?: string; data?: unknown; logger?: string }): void;
+  /** After the frame was resized for `ui/notifications/size-changed`. */
+  sizeChanged?(size: { width?: number; height?: number }): void;
+  /** `ui/notifications/request-teardown`: the view asks to be closed (call `handle.teardown()` to agree). */
+  requestTeardown?(): void;
+}
+
+/**
+ * How a view is shown.
+ *
+ * @example
+ * ```ts
+ * const mode: DisplayMode = 'inline';
+ * ```
+ */
+export type DisplayMode = 'inline' | 'fullscreen' | 'pip';
+
+/**
+ * The host context a view gets in `ui/initialize` (and in `ui/notifications/host-context-changed`).
+ *
+ * @example
+ * ```ts
+ * const context: HostContext = { theme: 'dark', displayMode: 'inline', containerDimensions: { maxHeight: 600 }, locale: 'en-GB' };
+ * ```
+ */
+export interface HostContext {
+  toolInfo?: { id?: string | number; tool: Tool };
+  theme?: 'light' | 'dark';
+  styles?: { variables?: Record<string, string | undefined>; css?: { fonts?: string } };
+  displayMode?: DisplayMode;
+  availableDisplayModes?: DisplayMode[];
+  containerDimensions?: { height?: number; maxHeight?: number; width?: number; maxWidth?: number };
+  locale?: string;
+  timeZone?: string;
+  userAgent?: string;
+  platform?: 'web' | 'desktop' | 'mobile';
+  deviceCapabilities?: { touch?: boolean; hover?: boolean };
+  safeAreaInsets?: { top: number; right: number; bottom: number; left: number };
+  [key: string]: unknown;
+}

@@ -38,6 +38,9 @@ import { callOn, type HostCallOptions } from './toolCall.js';
 
 export type { ListChange, McpHostOptions } from './hostOptions.js';
 
+/** How long a listing waits for a server that is starting, by default (see `startBudgetMs`). */
+const DEFAULT_START_BUDGET_MS = 3000;
+
 /**
  * An MCP host over any number of servers.
  *
@@ -73,6 +76,8 @@ export class McpHost {
       enabled: () => this.enabled(),
       closed: () => this.closed,
       policyOf: (server) => this.policyOf(server),
+      startBudgetOf: (upstream) =>
+        upstream.entry.startBudgetMs ?? options.startBudgetMs ?? DEFAULT_START_BUDGET_MS,
     });
     this.clients = new ClientFactory(clientFactoryOptions(options));
     const deps = {
@@ -81,6 +86,7 @@ export class McpHost {
       keepAlive: options.keepAlive ?? {},
       createClient: (entry: ServerEntry) => this.clients.create(entry, this.policyOf(entry.name)),
       attached: (server: string, client: McpClient) => this.attached(server, client),
+      arrived: (server: string, client: McpClient) => this.arrived(server, client),
       stateChanged: (change: StateChange) => this.stateListeners.emit(change),
     };
     for (const entry of options.servers) this.upstreams.set(entry.name, new Upstream(entry, deps));
@@ -383,10 +389,15 @@ export class McpHost {
     client.onElicitationComplete((id) => this.completions.emit(server, id));
     await this.applyLogLevel(client);
     for (const uri of this.subscriptions.of(server)) await client.subscribeResource(uri);
-    if (this.upstreams.get(server)!.restarts >= 0) {
-      // A restarted server may offer something else now.
-      for (const kind of LIST_KINDS) this.listChanged({ server, kind });
-    }
+  }
+
+  /**
+   * A server restarted, or arrived after a listing went without it: each list it offers changed
+   * (a gateway sends `notifications/*\/list_changed` downstream).
+   */
+  private arrived(server: string, client: McpClient): void {
+    const offers = client.serverCapabilities;
+    for (const kind of LIST_KINDS) if (offers?.[kind]) this.listChanged({ server, kind });
   }
 
   private listChanged(change: ListChange): void {

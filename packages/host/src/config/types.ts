@@ -13,6 +13,11 @@ interface EntryCommon {
   readonly autoApprove: readonly string[];
   /** Cline's `timeout` (seconds in the file), in milliseconds: the default request timeout. */
   readonly timeoutMs?: number;
+  /**
+   * mcpkit's `startBudget` (seconds in the file), in milliseconds: how long a listing waits for
+   * this server to start (`McpHostOptions.startBudgetMs` for one server).
+   */
+  readonly startBudgetMs?: number;
 }
 
 /**

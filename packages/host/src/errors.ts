@@ -47,6 +47,30 @@ export class ServerUnavailableError extends LocalError {
   ) {
     super(message, cause);
   }
+
+  /**
+   * What a peer may read (a gateway's downstream client, a model): the server's name and what
+   * happened, never the message's details (a command's path, a process's stderr).
+   *
+   * @example
+   * ```ts
+   * const text = new ServerUnavailableError('files', 'crashed', 'Server "files" died (…/bin/files exited)').publicMessage;
+   * // 'Server "files" stopped while the request was in flight; it is being restarted, so retry'
+   * ```
+   */
+  get publicMessage(): string {
+    const server = JSON.stringify(this.server);
+    switch (this.reason) {
+      case 'crashed':
+        return `Server ${server} stopped while the request was in flight; it is being restarted, so retry`;
+      case 'failed':
+        return `Server ${server} is unavailable: it could not be started`;
+      case 'circuit-open':
+        return `Server ${server} is unavailable: it crashed repeatedly and is not being restarted`;
+      default:
+        return `Server ${server} is unavailable: it is stopped`;
+    }
+  }
 }
 
 /**

@@ -241,10 +241,13 @@ function routedCall(
   );
 }
 
-/** A server that is down, as the tool error a model reads; any other failure passes. */
+/**
+ * A server that is down, as the tool error a model reads (its name and what happened, no command
+ * path or stderr: `publicMessage`); any other failure passes.
+ */
 function unavailable(error: unknown): CallToolResult {
   if (!(error instanceof ServerUnavailableError)) throw error;
-  return { isError: true, content: [{ type: 'text', text: error.message }] };
+  return { isError: true, content: [{ type: 'text', text: error.publicMessage }] };
 }
 
 /** A gateway task's context as the router's {@link Downstream}: its requests carry the task. */

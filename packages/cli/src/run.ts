@@ -137,7 +137,12 @@ async function runClient(
       onProgress: screen.progress,
       clearProgress: screen.clearProgress,
       notice: screen.notice,
-      ...(target.kind === 'gateway' ? { servers: () => target.status?.() ?? [] } : {}),
+      ...(target.kind === 'gateway'
+        ? {
+            servers: () => target.status?.() ?? [],
+            serverOf: (kind: 'tools' | 'prompts', name: string) => target.serverOf?.(kind, name),
+          }
+        : {}),
     };
     const run =
       action.verb === 'login'

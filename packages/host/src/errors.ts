@@ -26,6 +26,18 @@ export class HostConfigError extends LocalError {
 }
 
 /**
+ * The `_meta` key of a gateway's tool error for a server that could not serve the call: its value
+ * is `{ server, reason }` (a {@link ServerUnavailableError}'s), so a client can tell a server that
+ * is down from a tool that reported an error.
+ *
+ * @example
+ * ```ts
+ * const down = result._meta?.[UNAVAILABLE_META] as { server: string; reason: string } | undefined;
+ * ```
+ */
+export const UNAVAILABLE_META = 'dev.mcpkit/serverUnavailable';
+
+/**
  * A server could not serve a request: it is stopped, failed to start, its restarts are used up,
  * its circuit is open, or it died while the request was in flight.
  *

@@ -29,6 +29,8 @@ export interface ServerStatusLine {
 export function gatewayTransport(servers: readonly ServerEntry[]): {
   transport: Transport;
   status: () => ServerStatusLine[];
+  /** The server that offers a tool or prompt of the catalogue, by its catalogue name. */
+  serverOf: (kind: 'tools' | 'prompts', name: string) => string | undefined;
 } {
   const gateway = createGateway({
     host: { servers, connector: nodeConnector() },
@@ -36,7 +38,11 @@ export function gatewayTransport(servers: readonly ServerEntry[]): {
   });
   const [client, server] = createInMemoryPair();
   gateway.connect(server);
-  return { transport: new ClosingTransport(client, gateway), status: () => statusOf(gateway, servers) };
+  return {
+    transport: new ClosingTransport(client, gateway),
+    status: () => statusOf(gateway, servers),
+    serverOf: (kind, name) => gateway.hosts()[0]?.route(kind, name)?.server,
+  };
 }
 
 function statusOf(gateway: McpGateway, servers: readonly ServerEntry[]): ServerStatusLine[] {

@@ -76,6 +76,11 @@ export interface ConfigSource {
   readonly file: string;
   /** The file's JSON text. */
   readonly text: string;
+  /**
+   * Parses `text`; throws a `HostConfigError` for text it cannot read. Default: strict JSON. The
+   * Node loader passes a JSONC parser (comments, trailing commas, as in `.vscode/mcp.json`).
+   */
+  readonly parse?: (file: string, text: string) => unknown;
   /** What `${workspaceFolder}` expands to. */
   readonly workspaceFolder: string;
   /** What `${env:NAME}` reads. */

@@ -17,7 +17,7 @@ import {
 } from '@mcpkit/core';
 import type { RequestContext, Server, ServerSession } from '@mcpkit/server';
 import type { HostEntry } from '../catalogue/catalogue.js';
-import { ServerUnavailableError } from '../errors.js';
+import { ServerUnavailableError, UNAVAILABLE_META } from '../errors.js';
 import type { HostCallOptions } from '../toolCall.js';
 import type { SessionLimiter } from './limits.js';
 import type { ModernFront } from './modern.js';
@@ -247,7 +247,12 @@ function routedCall(
  */
 function unavailable(error: unknown): CallToolResult {
   if (!(error instanceof ServerUnavailableError)) throw error;
-  return { isError: true, content: [{ type: 'text', text: error.publicMessage }] };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: error.publicMessage }],
+    // Machine-readable for a client that tells a dead server from a tool's error (the CLI: exit 3).
+    _meta: { [UNAVAILABLE_META]: { server: error.server, reason: error.reason } },
+  };
 }
 
 /** A gateway task's context as the router's {@link Downstream}: its requests carry the task. */

@@ -27,6 +27,7 @@ import {
 } from '@mcpkit/core';
 import {
   codecFor,
+  DEFAULT_REQUEST_TIMEOUT,
   encodeOutgoingNotification,
   encodeOutgoingRequest,
   NOT_IN_REVISION,
@@ -165,12 +166,18 @@ export class Client extends ClientDispatcher {
     // the revisions it accepts (`protocolVersions`, all of them `initialize` ones) and names no era
     // gets those revisions only, never a 2026-07-28 it did not list.
     const era = this.options.protocolEra ?? (this.options.protocolVersions ? '2025' : 'auto');
+    // One limit for the whole handshake (the probe, then `initialize`): a server that accepts the
+    // connection and never answers costs `timeout`, not the probe's wait plus a full request's.
+    const limit = options.timeout ?? this.options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
+    const deadline = Date.now() + limit;
     if (era !== '2025') {
       const discover = (version: ModernVersion) => this.envelope.wrap(undefined, version);
-      const modern = await probeEra(connection, era, this.options.eraProbeTimeout, options, discover);
+      const bounded = { ...options, timeout: limit };
+      const modern = await probeEra(connection, era, this.options.eraProbeTimeout, bounded, discover);
       if (modern) return this.settle(transport, modern.result, modern.version);
     }
-    const { result, version } = await requestInitialize(connection, this, options);
+    const remaining = { ...options, timeout: Math.max(1, deadline - Date.now()) };
+    const { result, version } = await requestInitialize(connection, this, remaining);
     this.settle(transport, result, version);
     await connection.notify(Notification.Initialized);
     return result;

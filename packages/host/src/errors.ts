@@ -32,6 +32,7 @@ export class HostConfigError extends LocalError {
  *
  * @example
  * ```ts
+ * declare const result: CallToolResult; // from a gateway
  * const down = result._meta?.[UNAVAILABLE_META] as { server: string; reason: string } | undefined;
  * ```
  */

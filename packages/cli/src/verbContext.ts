@@ -29,7 +29,12 @@ export interface VerbContext {
   /** Says something on stderr. */
   readonly notice: (text: string) => void;
   /** With `--config FILE` and no `--server`: the state of each server of the file. */
-  readonly servers?: () => ReadonlyArray<{ server: string; state: string; lastError?: string }>;
+  readonly servers?: () => ReadonlyArray<{
+    server: string;
+    state: string;
+    lastError?: string;
+    stderr?: string;
+  }>;
   /** Behind `--config FILE`: the server that offers a catalogue tool or prompt. */
   readonly serverOf?: (kind: 'tools' | 'prompts', name: string) => string | undefined;
 }

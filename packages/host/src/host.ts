@@ -106,13 +106,24 @@ export class McpHost {
    * for (const s of host.status()) console.log(s.server, s.state, s.restarts);
    * ```
    */
-  status(): Array<{ server: string; state: ServerState; restarts: number; lastError?: string }> {
-    return [...this.upstreams.values()].map((upstream) => ({
-      server: upstream.name,
-      state: upstream.entry.disabled ? 'stopped' : upstream.state,
-      restarts: Math.max(0, upstream.restarts),
-      ...(upstream.lastError ? { lastError: upstream.lastError.message } : {}),
-    }));
+  status(): Array<{
+    server: string;
+    state: ServerState;
+    restarts: number;
+    lastError?: string;
+    /** The last of a stdio server's stderr (a few KiB) when its last error was its exit. */
+    stderr?: string;
+  }> {
+    return [...this.upstreams.values()].map((upstream) => {
+      const stderr = stderrTailOf(upstream.lastError);
+      return {
+        server: upstream.name,
+        state: upstream.entry.disabled ? 'stopped' : upstream.state,
+        restarts: Math.max(0, upstream.restarts),
+        ...(upstream.lastError ? { lastError: upstream.lastError.message } : {}),
+        ...(stderr ? { stderr } : {}),
+      };
+    });
   }
 
   /** Calls `listener` on every state change of any server; returns the function that stops it. */
@@ -409,4 +420,18 @@ export class McpHost {
     if (this.logLevel === undefined || !client.serverCapabilities?.logging) return;
     await client.setLoggingLevel(this.logLevel).catch(() => undefined);
   }
+}
+
+/**
+ * The stderr tail a stdio transport's exit error carries (`StdioServerProcessError.stderrTail`),
+ * found on `error`'s causes by its shape: the host's core does not import the Node transport.
+ */
+function stderrTailOf(error: Error | undefined): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const tail = (current as { stderrTail?: unknown }).stderrTail;
+    if (typeof tail === 'string' && tail.trim() !== '') return tail;
+    current = current.cause;
+  }
+  return undefined;
 }

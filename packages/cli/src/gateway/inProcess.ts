@@ -14,6 +14,8 @@ export interface ServerStatusLine {
   readonly server: string;
   readonly state: string;
   readonly lastError?: string;
+  /** The end of its stderr, when it exited. */
+  readonly stderr?: string;
 }
 
 /**
@@ -48,10 +50,11 @@ export function gatewayTransport(servers: readonly ServerEntry[]): {
 function statusOf(gateway: McpGateway, servers: readonly ServerEntry[]): ServerStatusLine[] {
   const host = gateway.hosts()[0];
   if (!host) return servers.map((entry) => ({ server: entry.name, state: 'stopped' }));
-  return host.status().map(({ server, state, lastError }) => ({
+  return host.status().map(({ server, state, lastError, stderr }) => ({
     server,
     state,
     ...(lastError ? { lastError } : {}),
+    ...(stderr ? { stderr } : {}),
   }));
 }
 

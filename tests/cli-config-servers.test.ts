@@ -23,11 +23,14 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** A config file (JSONC, as VS Code writes it) of `servers`, each `[name, mode]`. */
+/**
+ * A config file (JSONC, as VS Code writes it) of `servers`, each `[name, mode]`. Each waits up to
+ * 60 s to start (`startBudget`): on a loaded machine the default 3 s could leave one unlisted.
+ */
 async function config(name: string, servers: Array<[string, string]>): Promise<string> {
   const entries = servers.map(
     ([server, mode]) =>
-      `    // ${mode}\n    ${JSON.stringify(server)}: { "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(UPSTREAM)}, "${mode}"], "autoApprove": ["*"], },`,
+      `    // ${mode}\n    ${JSON.stringify(server)}: { "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(UPSTREAM)}, "${mode}"], "autoApprove": ["*"], "startBudget": 60, },`,
   );
   const file = path.join(dir, name);
   await writeFile(file, `{\n  "mcpServers": {\n${entries.join('\n')}\n  },\n}\n`);

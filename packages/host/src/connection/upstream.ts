@@ -147,9 +147,9 @@ export class Upstream {
     const left = this.startedAt + budgetMs - Date.now();
     if (left <= 0) return this.without(pending);
     return new Promise((resolve) => {
-      const timer = Number.isFinite(left)
-        ? setTimeout(() => resolve(this.without(pending)), timerDelay(left))
-        : undefined;
+      // Ready in the same turn as the budget ran out (its announcement already decided): listed.
+      const expire = () => resolve(this.client ?? this.without(pending));
+      const timer = Number.isFinite(left) ? setTimeout(expire, timerDelay(left)) : undefined;
       pending.then(
         (started) => {
           clearTimeout(timer);

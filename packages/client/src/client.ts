@@ -21,6 +21,7 @@ import {
   Notification,
   type OutgoingRequestOptions,
   type ProtocolVersion,
+  RequestTimeoutError,
   SessionObservation,
   SUPPORTED_PROTOCOL_VERSIONS,
   type Transport,
@@ -177,7 +178,14 @@ export class Client extends ClientDispatcher {
       if (modern) return this.settle(transport, modern.result, modern.version);
     }
     const remaining = { ...options, timeout: Math.max(1, deadline - Date.now()) };
-    const { result, version } = await requestInitialize(connection, this, remaining);
+    const { result, version } = await requestInitialize(connection, this, remaining).catch(
+      (error: unknown) => {
+        // After a probe, `initialize` had what was left: the error names the handshake's whole limit.
+        if (era !== '2025' && error instanceof RequestTimeoutError && error.reason === 'timeout')
+          throw new RequestTimeoutError(Method.Initialize, limit, 'timeout');
+        throw error;
+      },
+    );
     this.settle(transport, result, version);
     await connection.notify(Notification.Initialized);
     return result;

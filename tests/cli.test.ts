@@ -783,11 +783,12 @@ describe.concurrent('bad input gets a clear error and the right exit code', { ti
 
   it('a malformed config file exits 2, with where the JSON breaks', async () => {
     const file = path.join(scratch, 'broken.json');
-    await writeFile(file, '{\n  "mcpServers": {\n    "demo": { "command": "node", }\n  }\n}\n');
+    // Comments and trailing commas are accepted (JSONC, as VS Code reads it); this is not JSON.
+    await writeFile(file, '{\n  "mcpServers": {\n    "demo": { "command": "node" ]\n  }\n}\n');
     const run = await mcpkit('list', '--config', file);
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toContain(`${file} is not valid JSON`);
-    expect(run.stderr).toContain('(line 3, column 34)');
+    expect(run.stderr).toContain('(line 3, column 33)');
   });
 
   it('config files: url and command entries, --server, and the errors around them', async () => {
@@ -796,7 +797,11 @@ describe.concurrent('bad input gets a clear error and the right exit code', { ti
     await writeFile(
       file,
       JSON.stringify({
-        mcpServers: { http: { url, headers: { 'X-Demo': '1' } }, stdio: { command, args, cwd: ROOT } },
+        // startBudget: the listing below expects both servers, however slowly the stdio one starts.
+        mcpServers: {
+          http: { url, headers: { 'X-Demo': '1' } },
+          stdio: { command, args, cwd: ROOT, startBudget: 120 },
+        },
       }),
     );
     const [overHttp, overStdio, none, unknown, wrongOption] = await Promise.all([

@@ -31,6 +31,8 @@ beforeAll(async () => {
     servers,
     connector: nodeConnector(),
     policy: { demoA: { trusted: true }, demoB: { trusted: true } },
+    // These tests read the whole catalogue from the first listing: wait for every server.
+    startBudgetMs: Number.POSITIVE_INFINITY,
   });
 });
 
@@ -56,7 +58,11 @@ describe('McpHost aggregation over five real servers', () => {
   });
 
   it('names do not depend on the order of the servers', async () => {
-    const reversed = new McpHost({ servers: [...servers].reverse(), connector: nodeConnector() });
+    const reversed = new McpHost({
+      servers: [...servers].reverse(),
+      connector: nodeConnector(),
+      startBudgetMs: Number.POSITIVE_INFINITY,
+    });
     try {
       const mine = (await host.tools()).map((tool) => tool.name).sort();
       expect((await reversed.tools()).map((tool) => tool.name).sort()).toEqual(mine);
@@ -193,6 +199,7 @@ describe('McpHost aggregation over five real servers', () => {
       servers: [servers[0]!, servers[1]!],
       naming: { mode: 'off' },
       connector: nodeConnector(),
+      startBudgetMs: Number.POSITIVE_INFINITY,
     });
     try {
       const error = await strict.tools().then(

@@ -36,7 +36,13 @@ async function startGateway(
   forwardRoots = false,
 ): Promise<string> {
   const gateway = createGateway({
-    host: { servers, connector: nodeConnector(), policy: { live: { trusted: true } } },
+    host: {
+      servers,
+      connector: nodeConnector(),
+      policy: { live: { trusted: true } },
+      // The tests read the whole catalogue from the first listing: wait for every server.
+      startBudgetMs: Number.POSITIVE_INFINITY,
+    },
     upstreams,
     forwardRoots,
   });

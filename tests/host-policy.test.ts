@@ -39,7 +39,12 @@ afterAll(async () => {
 });
 
 function host(options: Omit<McpHostOptions, 'connector'>): McpHost {
-  const created = new McpHost({ connector: nodeConnector(), ...options });
+  // These tests read the whole catalogue from the first listing: wait for every server.
+  const created = new McpHost({
+    connector: nodeConnector(),
+    startBudgetMs: Number.POSITIVE_INFINITY,
+    ...options,
+  });
   hosts.push(created);
   return created;
 }

@@ -41,7 +41,9 @@ export async function twoServerConfig(prefix: string): Promise<{ dir: string; co
   const mcpServers: Record<string, unknown> = {};
   for (const entry of [demoStdio('demo'), reference('everything', 'server-everything', ['stdio'])]) {
     if (entry.kind !== 'stdio') throw new Error('stdio entries expected');
-    mcpServers[entry.name] = { command: entry.command, args: entry.args };
+    // The tests read the whole catalogue from the first listing: each server may take its time
+    // to start (the default start budget, 3 s, could leave one unlisted on a loaded machine).
+    mcpServers[entry.name] = { command: entry.command, args: entry.args, startBudget: 120 };
   }
   await writeFile(config, JSON.stringify({ mcpServers }));
   return { dir, config };

@@ -13,6 +13,7 @@ import {
   type Tool,
 } from '@mcpkit/core';
 import { formatIssues } from '@mcpkit/core/internal';
+import { UNAVAILABLE_META } from '@mcpkit/host';
 import { defaultValidator } from '@mcpkit/schema';
 import type { ClientAction } from './args.js';
 import { buildToolArguments } from './arguments.js';
@@ -61,6 +62,10 @@ export async function call(
   const saved = action.out ? await saveBinaryContent(result, action.out, tool.name) : undefined;
   const code = printToolResult(tool.name, result, context, saved);
   checkStructuredOutput(tool, result);
+  // A server behind a gateway (`--config` with several servers) that died or could not start:
+  // a connection failure, as with `--server`, not the tool's own error.
+  if (code === ExitCode.ToolError && result._meta?.[UNAVAILABLE_META] !== undefined)
+    return ExitCode.Connection;
   return code;
 }
 

@@ -95,6 +95,14 @@ async function list(kind: ListKindArg | undefined, context: VerbContext): Promis
     if (one === 'prompts') listing.prompts = supported ? await client.prompts() : [];
   }
   const servers = context.servers?.();
+  const serverOf = context.serverOf;
+  if (serverOf) {
+    // Behind --config FILE: which server offers each tool and prompt (a SERVER column, a field).
+    if (listing.tools)
+      listing.tools = listing.tools.map((tool) => withServer(tool, serverOf('tools', tool.name)));
+    if (listing.prompts)
+      listing.prompts = listing.prompts.map((prompt) => withServer(prompt, serverOf('prompts', prompt.name)));
+  }
   if (context.settings.json) {
     writeJson(context.stdout, servers ? { ...listing, servers } : listing);
     return ExitCode.Success;
@@ -116,15 +124,31 @@ async function list(kind: ListKindArg | undefined, context: VerbContext): Promis
   return ExitCode.Success;
 }
 
+function withServer<T extends object>(item: T, server: string | undefined): T {
+  return server === undefined ? item : { ...item, server };
+}
+
+/** How many of a failed server's last stderr lines `list --config` shows (as `--server` shows them). */
+const STDERR_LINES = 8;
+
+/** The last lines of a server's stderr, indented under its state. */
+function stderrTail(stderr: string, style: Style): string {
+  const lines = stderr.trimEnd().split('\n').slice(-STDERR_LINES);
+  return lines.map((text) => style.dim(`      ${text}`)).join('\n');
+}
+
 /** The servers behind `--config FILE`, one per line with its state (and why it failed). */
 function renderServers(
-  servers: ReadonlyArray<{ server: string; state: string; lastError?: string }>,
+  servers: ReadonlyArray<{ server: string; state: string; lastError?: string; stderr?: string }>,
   style: Style,
 ): string {
   const width = Math.max(...servers.map((s) => s.server.length));
-  const lines = servers.map(({ server, state, lastError }) => {
+  const lines = servers.map(({ server, state, lastError, stderr }) => {
     const shown = state === 'ready' ? style.green(state) : state === 'failed' ? style.red(state) : state;
-    return `  ${server.padEnd(width)}  ${shown}${lastError ? style.dim(` (${lastError})`) : ''}`;
+    // Past its start budget: listed once it is ready (a gateway then says the list changed).
+    const why = state === 'starting' ? 'still starting: not listed above' : lastError;
+    const line = `  ${server.padEnd(width)}  ${shown}${why ? style.dim(` (${why})`) : ''}`;
+    return stderr ? `${line}\n${stderrTail(stderr, style)}` : line;
   });
   return `\n${style.bold('Servers')}\n${lines.join('\n')}\n`;
 }

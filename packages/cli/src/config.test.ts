@@ -91,7 +91,7 @@ describe('loadServerEntry', () => {
     expect(await usageMessage(loadServerEntry(missing, undefined))).toBe(
       `Config file ${missing} does not exist`,
     );
-    const broken = await config('broken.json', '{"mcpServers": {"a": {"command": "x",}}}');
+    const broken = await config('broken.json', '{"mcpServers": {"a": {"command": "x" "y"}}}');
     expect(await usageMessage(loadServerEntry(broken, undefined))).toMatch(
       /is not valid JSON: .* \(line 1, column 38\)$/,
     );

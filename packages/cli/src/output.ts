@@ -146,17 +146,23 @@ export function renderListing(listing: Listing, style: Style, width: number | un
   const section = (title: string, count: number, body: string) =>
     sections.push(`${style.bold(`${title} (${count})`)}\n${count === 0 ? style.dim('  none') : body}`);
   // Tools and prompts: a name, what to pass, what it does.
-  const named = <T extends { name: string; title?: string; description?: string }>(
+  // Behind `--config FILE` each carries the `server` that offers it: a SERVER column.
+  const named = <T extends { name: string; title?: string; description?: string; server?: string }>(
     title: string,
     items: readonly T[],
     args: (item: T) => string,
   ) => {
+    const servers = items.some((item) => item.server !== undefined);
     const rows = items.map((item) => [
       style.cyan(item.name),
+      ...(servers ? [item.server ?? ''] : []),
       args(item),
       item.description ?? item.title ?? '',
     ]);
-    section(title, rows.length, table(rows, ['NAME', 'ARGUMENTS', 'DESCRIPTION'], style, width));
+    const headers = servers
+      ? ['NAME', 'SERVER', 'ARGUMENTS', 'DESCRIPTION']
+      : ['NAME', 'ARGUMENTS', 'DESCRIPTION'];
+    section(title, rows.length, table(rows, headers, style, width));
   };
   if (listing.tools) named('Tools', listing.tools, argumentSummary);
   if (listing.resources) {

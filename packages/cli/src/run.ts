@@ -13,6 +13,7 @@ import { runVerb } from './commands.js';
 import { type CliError, ExitCode, type ExitCodeValue } from './errors.js';
 import { errnoOf, formatMs, StopReason, toCliError, withStrayOutput } from './failures.js';
 import type { FormTerminal } from './form.js';
+import { handshake } from './handshake.js';
 import { helpText, VERSION } from './help.js';
 import { createStyle, type OutputStream, type Style, wantsColor } from './output.js';
 import { ProgressBar } from './progress.js';
@@ -133,7 +134,10 @@ async function runClient(
   const { signal, stopped } = stopper;
   let connected = false;
   try {
-    await Promise.race([client.connect(transport, { signal }), stopped]);
+    await Promise.race([
+      handshake(client, transport, { target, settings, io, notice: screen.notice, signal }),
+      stopped,
+    ]);
     connected = true;
     await Promise.race([applyLogLevel(client, settings, screen, signal), stopped]);
     const context = {
@@ -148,7 +152,12 @@ async function runClient(
       onProgress: screen.progress,
       clearProgress: screen.clearProgress,
       notice: screen.notice,
-      ...(target.kind === 'gateway' ? { servers: () => target.status?.() ?? [] } : {}),
+      ...(target.kind === 'gateway'
+        ? {
+            servers: () => target.status?.() ?? [],
+            serverOf: (kind: 'tools' | 'prompts', name: string) => target.serverOf?.(kind, name),
+          }
+        : {}),
     };
     const run =
       action.verb === 'login'

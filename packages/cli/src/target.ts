@@ -37,6 +37,8 @@ export type ResolvedTarget =
       readonly servers: readonly ServerEntry[];
       /** Each server's state, once the transport is made. */
       status?: () => ServerStatusLine[];
+      /** The server behind a catalogue name, once the transport is made. */
+      serverOf?: (kind: 'tools' | 'prompts', name: string) => string | undefined;
     };
 
 /**
@@ -157,8 +159,9 @@ export function createTransport(
   authProvider?: AuthProvider,
 ): Transport {
   if (target.kind === 'gateway') {
-    const { transport, status } = gatewayTransport(target.servers);
+    const { transport, status, serverOf } = gatewayTransport(target.servers);
     target.status = status;
+    target.serverOf = serverOf;
     return transport;
   }
   if (target.kind === 'stdio') {

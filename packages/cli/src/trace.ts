@@ -56,7 +56,11 @@ export class WatchedTransport implements Transport {
   }
 
   start(sink: MessageSink): void | Promise<void> {
+    // Each member forwarded by name (a connection's sink is a class instance: a spread would lose
+    // its prototype methods, issue 29), the size counter included when the sink has one.
+    const size = sink.size?.bind(sink);
     return this.inner.start({
+      ...(size ? { size } : {}),
       message: (value, extra) => {
         this.trace('←', value);
         sink.message(value, extra);

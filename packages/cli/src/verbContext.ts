@@ -29,7 +29,14 @@ export interface VerbContext {
   /** Says something on stderr. */
   readonly notice: (text: string) => void;
   /** With `--config FILE` and no `--server`: the state of each server of the file. */
-  readonly servers?: () => ReadonlyArray<{ server: string; state: string; lastError?: string }>;
+  readonly servers?: () => ReadonlyArray<{
+    server: string;
+    state: string;
+    lastError?: string;
+    stderr?: string;
+  }>;
+  /** Behind `--config FILE`: the server that offers a catalogue tool or prompt. */
+  readonly serverOf?: (kind: 'tools' | 'prompts', name: string) => string | undefined;
 }
 
 export function requestOptions(context: VerbContext, withProgress = false): OutgoingRequestOptions {
@@ -67,7 +74,18 @@ export async function findNamed<K extends 'tools' | 'prompts'>(
   );
 }
 
+/** The host's default namespace separator, which `--config` with several servers uses. */
+const NAMESPACE_SEPARATOR = '__';
+
 function notFoundHint(name: string, names: readonly string[], kind: string, context: VerbContext): string {
+  // Behind a gateway, a name several servers offer is namespaced: `a__echo`, `b__echo`.
+  const namespaced = names.filter((candidate) => candidate.endsWith(`${NAMESPACE_SEPARATOR}${name}`));
+  if (namespaced.length > 0) {
+    const choices = namespaced.map((candidate) => `"${candidate}"`);
+    const listed =
+      choices.length === 1 ? choices[0] : `${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}`;
+    return `${namespaced.length > 1 ? 'Several servers offer it: call' : 'Did you mean'} ${listed}?`;
+  }
   const guess = closestName(name, names);
   const known =
     names.length === 0

@@ -8,13 +8,20 @@ import {
   Connection,
   type InitializeResult,
   isSupportedProtocolVersion,
+  Method,
   Notification,
   type OutgoingRequestOptions,
   type ProtocolVersion,
+  RequestTimeoutError,
   SessionObservation,
   type Transport,
 } from '@mcpkit/core';
-import { codecFor, encodeOutgoingNotification, toError } from '@mcpkit/core/internal';
+import {
+  codecFor,
+  DEFAULT_REQUEST_TIMEOUT,
+  encodeOutgoingNotification,
+  toError,
+} from '@mcpkit/core/internal';
 import type { ModernVersion } from './era/modern.js';
 import { probeEra, requestInitialize } from './handshake.js';
 import { DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT, DEFAULT_MAX_INCOMING_REQUESTS } from './limits.js';
@@ -54,12 +61,25 @@ export class ClientConnector {
     // the revisions it accepts (`protocolVersions`, all of them `initialize` ones) and names no era
     // gets those revisions only, never a 2026-07-28 it did not list.
     const era = clientOptions.protocolEra ?? (clientOptions.protocolVersions ? '2025' : 'auto');
+    // One limit for the whole handshake (the probe, then `initialize`): a server that accepts the
+    // connection and never answers costs `timeout`, not the probe's wait plus a full request's.
+    const limit = options.timeout ?? clientOptions.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
+    const deadline = Date.now() + limit;
     if (era !== '2025') {
       const discover = (version: ModernVersion) => this.sender.discoverParams(version);
-      const modern = await probeEra(connection, era, clientOptions.eraProbeTimeout, options, discover);
+      const bounded = { ...options, timeout: limit };
+      const modern = await probeEra(connection, era, clientOptions.eraProbeTimeout, bounded, discover);
       if (modern) return this.settle(transport, modern.result, modern.version);
     }
-    const { result, version } = await requestInitialize(connection, this.client, options);
+    const remaining = { ...options, timeout: Math.max(1, deadline - Date.now()) };
+    const { result, version } = await requestInitialize(connection, this.client, remaining).catch(
+      (error: unknown) => {
+        // After a probe, `initialize` had what was left: the error names the handshake's whole limit.
+        if (era !== '2025' && error instanceof RequestTimeoutError && error.reason === 'timeout')
+          throw new RequestTimeoutError(Method.Initialize, limit, 'timeout');
+        throw error;
+      },
+    );
     this.settle(transport, result, version);
     await connection.notify(Notification.Initialized);
     return result;

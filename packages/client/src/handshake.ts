@@ -41,7 +41,9 @@ export async function probeEra(
   options: OutgoingRequestOptions,
   discoverParams: (version: ModernVersion) => Record<string, unknown>,
 ): Promise<ModernFound | undefined> {
-  const timeout = era === 'auto' ? (probeTimeout ?? DEFAULT_ERA_PROBE_TIMEOUT) : undefined;
+  // Within the handshake's own limit (`options.timeout`), which the probe shares with `initialize`.
+  const probe = probeTimeout ?? DEFAULT_ERA_PROBE_TIMEOUT;
+  const timeout = era === 'auto' ? Math.min(probe, options.timeout ?? probe) : undefined;
   const sendOptions = { resetTimeoutOnProgress: false, ...options, ...(timeout ? { timeout } : {}) };
   try {
     const outcome = await probeServer((version) =>

@@ -23,7 +23,7 @@ export type { AskInput, ConfigSource, ServerEntry } from './config/types.js';
  * ```
  */
 export async function parseHostConfig(source: ConfigSource): Promise<ServerEntry[]> {
-  const { document, servers } = readConfigDocument(source.file, source.text);
+  const { document, servers } = readConfigDocument(source.file, source.text, source.parse);
   const answers = new Map<string, Promise<string>>();
   const entries: ServerEntry[] = [];
   for (const name of Object.keys(servers))
@@ -42,7 +42,7 @@ export async function parseHostConfig(source: ConfigSource): Promise<ServerEntry
  * ```
  */
 export async function parseServerEntry(source: ConfigSource, name?: string): Promise<ServerEntry> {
-  const { document, servers } = readConfigDocument(source.file, source.text);
+  const { document, servers } = readConfigDocument(source.file, source.text, source.parse);
   const names = Object.keys(servers);
   const { file } = source;
   if (names.length === 0) throw new HostConfigError(`${file} lists no servers`, 'Add one under "mcpServers"');

@@ -26,6 +26,19 @@ export class HostConfigError extends LocalError {
 }
 
 /**
+ * The `_meta` key of a gateway's tool error for a server that could not serve the call: its value
+ * is `{ server, reason }` (a {@link ServerUnavailableError}'s), so a client can tell a server that
+ * is down from a tool that reported an error.
+ *
+ * @example
+ * ```ts
+ * declare const result: CallToolResult; // from a gateway
+ * const down = result._meta?.[UNAVAILABLE_META] as { server: string; reason: string } | undefined;
+ * ```
+ */
+export const UNAVAILABLE_META = 'dev.mcpkit/serverUnavailable';
+
+/**
  * A server could not serve a request: it is stopped, failed to start, its restarts are used up,
  * its circuit is open, or it died while the request was in flight.
  *
@@ -46,6 +59,30 @@ export class ServerUnavailableError extends LocalError {
     cause?: unknown,
   ) {
     super(message, cause);
+  }
+
+  /**
+   * What a peer may read (a gateway's downstream client, a model): the server's name and what
+   * happened, never the message's details (a command's path, a process's stderr).
+   *
+   * @example
+   * ```ts
+   * const text = new ServerUnavailableError('files', 'crashed', 'Server "files" died (…/bin/files exited)').publicMessage;
+   * // 'Server "files" stopped while the request was in flight; it is being restarted, so retry'
+   * ```
+   */
+  get publicMessage(): string {
+    const server = JSON.stringify(this.server);
+    switch (this.reason) {
+      case 'crashed':
+        return `Server ${server} stopped while the request was in flight; it is being restarted, so retry`;
+      case 'failed':
+        return `Server ${server} is unavailable: it could not be started`;
+      case 'circuit-open':
+        return `Server ${server} is unavailable: it crashed repeatedly and is not being restarted`;
+      default:
+        return `Server ${server} is unavailable: it is stopped`;
+    }
   }
 }
 

@@ -39,6 +39,9 @@ import { callOn, type HostCallOptions } from './toolCall.js';
 
 export type { ListChange, McpHostOptions } from './hostOptions.js';
 
+/** How long a listing waits for a server that is starting, by default (see `startBudgetMs`). */
+const DEFAULT_START_BUDGET_MS = 3000;
+
 /**
  * An MCP host over any number of servers.
  *
@@ -75,6 +78,8 @@ export class McpHost {
       closed: () => this.closed,
       policyOf: (server) => this.policyOf(server),
       apps: options.apps ?? false,
+      startBudgetOf: (upstream) =>
+        upstream.entry.startBudgetMs ?? options.startBudgetMs ?? DEFAULT_START_BUDGET_MS,
     });
     this.clients = new ClientFactory(clientFactoryOptions(options));
     const deps = {
@@ -83,6 +88,7 @@ export class McpHost {
       keepAlive: options.keepAlive ?? {},
       createClient: (entry: ServerEntry) => this.clients.create(entry, this.policyOf(entry.name)),
       attached: (server: string, client: McpClient) => this.attached(server, client),
+      arrived: (server: string, client: McpClient) => this.arrived(server, client),
       stateChanged: (change: StateChange) => this.stateListeners.emit(change),
     };
     for (const entry of options.servers) this.upstreams.set(entry.name, new Upstream(entry, deps));
@@ -102,13 +108,24 @@ export class McpHost {
    * for (const s of host.status()) console.log(s.server, s.state, s.restarts);
    * ```
    */
-  status(): Array<{ server: string; state: ServerState; restarts: number; lastError?: string }> {
-    return [...this.upstreams.values()].map((upstream) => ({
-      server: upstream.name,
-      state: upstream.entry.disabled ? 'stopped' : upstream.state,
-      restarts: Math.max(0, upstream.restarts),
-      ...(upstream.lastError ? { lastError: upstream.lastError.message } : {}),
-    }));
+  status(): Array<{
+    server: string;
+    state: ServerState;
+    restarts: number;
+    lastError?: string;
+    /** The last of a stdio server's stderr (a few KiB) when its last error was its exit. */
+    stderr?: string;
+  }> {
+    return [...this.upstreams.values()].map((upstream) => {
+      const stderr = stderrTailOf(upstream.lastError);
+      return {
+        server: upstream.name,
+        state: upstream.entry.disabled ? 'stopped' : upstream.state,
+        restarts: Math.max(0, upstream.restarts),
+        ...(upstream.lastError ? { lastError: upstream.lastError.message } : {}),
+        ...(stderr ? { stderr } : {}),
+      };
+    });
   }
 
   /** Calls `listener` on every state change of any server; returns the function that stops it. */
@@ -412,10 +429,15 @@ export class McpHost {
     client.onElicitationComplete((id) => this.completions.emit(server, id));
     await this.applyLogLevel(client);
     for (const uri of this.subscriptions.of(server)) await client.subscribeResource(uri);
-    if (this.upstreams.get(server)!.restarts >= 0) {
-      // A restarted server may offer something else now.
-      for (const kind of LIST_KINDS) this.listChanged({ server, kind });
-    }
+  }
+
+  /**
+   * A server restarted, or arrived after a listing went without it: each list it offers changed
+   * (a gateway sends `notifications/*\/list_changed` downstream).
+   */
+  private arrived(server: string, client: McpClient): void {
+    const offers = client.serverCapabilities;
+    for (const kind of LIST_KINDS) if (offers?.[kind]) this.listChanged({ server, kind });
   }
 
   private listChanged(change: ListChange): void {
@@ -427,4 +449,18 @@ export class McpHost {
     if (this.logLevel === undefined || !client.serverCapabilities?.logging) return;
     await client.setLoggingLevel(this.logLevel).catch(() => undefined);
   }
+}
+
+/**
+ * The stderr tail a stdio transport's exit error carries (`StdioServerProcessError.stderrTail`),
+ * found on `error`'s causes by its shape: the host's core does not import the Node transport.
+ */
+function stderrTailOf(error: Error | undefined): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const tail = (current as { stderrTail?: unknown }).stderrTail;
+    if (typeof tail === 'string' && tail.trim() !== '') return tail;
+    current = current.cause;
+  }
+  return undefined;
 }

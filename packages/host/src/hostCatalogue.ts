@@ -28,6 +28,8 @@ export interface HostCatalogueDeps {
   policyOf(server: string): ServerPolicy;
   /** The host declares MCP Apps upstream: tools' view links are put in catalogue form. */
   readonly apps?: boolean;
+  /** How long a listing waits for a server that is starting (see `McpHostOptions.startBudgetMs`). */
+  startBudgetOf(upstream: Upstream): number;
 }
 
 /**
@@ -48,11 +50,17 @@ export class HostCatalogue {
 
   /**
    * Every server's tools (policy applied), namespaced on collision; with `apps`, each view link
-   * (`_meta.ui.resourceUri`) names the view as the catalogue does.
+   * (`_meta.ui.resourceUri`) names the view as the catalogue does. `wait` lists servers that are
+   * still starting once they are ready, past their start budget.
    */
-  async tools(): Promise<HostEntry<Tool>[]> {
-    const aggregated = await this.aggregate('tools', async (client, server) =>
-      client.serverCapabilities?.tools ? renamedTools(this.deps.policyOf(server), await client.tools()) : [],
+  async tools(wait = false): Promise<HostEntry<Tool>[]> {
+    const aggregated = await this.aggregate(
+      'tools',
+      async (client, server) =>
+        client.serverCapabilities?.tools
+          ? renamedTools(this.deps.policyOf(server), await client.tools())
+          : [],
+      wait,
     );
     const entries = aggregated.map((entry) => withServerName(this.deps.policyOf(entry.server), entry));
     if (!this.deps.apps) return entries;
@@ -66,25 +74,36 @@ export class HostCatalogue {
     return this.viewRoutes;
   }
 
-  /** Every server's prompts, namespaced on collision. */
-  prompts(): Promise<HostEntry<Prompt>[]> {
-    return this.aggregate('prompts', (client) =>
-      client.serverCapabilities?.prompts ? client.prompts() : [],
+  /** Every server's prompts, namespaced on collision (`wait`: as for {@link tools}). */
+  prompts(wait = false): Promise<HostEntry<Prompt>[]> {
+    return this.aggregate(
+      'prompts',
+      (client) => (client.serverCapabilities?.prompts ? client.prompts() : []),
+      wait,
     );
   }
 
   /** Every server's resources; a URI two servers share is rewritten (reversibly). */
-  resources(): Promise<HostEntry<Resource>[]> {
-    return this.aggregate('resources', (client) =>
-      client.serverCapabilities?.resources ? client.resources() : [],
+  resources(wait = false): Promise<HostEntry<Resource>[]> {
+    return this.aggregate(
+      'resources',
+      (client) => (client.serverCapabilities?.resources ? client.resources() : []),
+      wait,
     );
   }
 
   /** Every server's resource templates. */
-  resourceTemplates(): Promise<HostEntry<ResourceTemplate>[]> {
-    return this.aggregate('resourceTemplates', (client) =>
-      client.serverCapabilities?.resources ? client.resourceTemplates() : [],
+  resourceTemplates(wait = false): Promise<HostEntry<ResourceTemplate>[]> {
+    return this.aggregate(
+      'resourceTemplates',
+      (client) => (client.serverCapabilities?.resources ? client.resourceTemplates() : []),
+      wait,
     );
+  }
+
+  /** True while some enabled server is starting: a name it offers may not be listed yet. */
+  private anyStarting(): boolean {
+    return this.deps.enabled().some((upstream) => upstream.state === 'starting');
   }
 
   /**
@@ -100,7 +119,9 @@ export class HostCatalogue {
   }
 
   /**
-   * The route of a catalogue name; the catalogue is refreshed once when the name is not known.
+   * The route of a catalogue name; the catalogue is refreshed when the name is not known, and
+   * once more after the servers still starting are ready (a name is looked up, not browsed: it
+   * waits for a slow server rather than call a tool unknown).
    *
    * @throws {McpError} `-32602` for a name the catalogue does not hold.
    */
@@ -108,6 +129,10 @@ export class HostCatalogue {
     let route = this.deps.catalogue.route(kind, name);
     if (!route) {
       await (kind === 'tools' ? this.tools() : this.prompts());
+      route = this.deps.catalogue.route(kind, name);
+    }
+    if (!route && this.anyStarting()) {
+      await (kind === 'tools' ? this.tools(true) : this.prompts(true));
       route = this.deps.catalogue.route(kind, name);
     }
     if (!route) throw new McpError(ErrorCode.InvalidParams, `Unknown ${label}: ${name}`);
@@ -129,6 +154,14 @@ export class HostCatalogue {
       ]);
       route = this.deps.catalogue.routeUri(uri) ?? this.viewRoutes.get(uri);
     }
+    if (!route && this.anyStarting()) {
+      await Promise.all([
+        this.resources(true),
+        this.resourceTemplates(true),
+        this.deps.apps ? this.tools(true) : undefined,
+      ]);
+      route = this.deps.catalogue.routeUri(uri) ?? this.viewRoutes.get(uri);
+    }
     if (!route) throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`);
     return route;
   }
@@ -136,17 +169,50 @@ export class HostCatalogue {
   private async aggregate<T extends object>(
     kind: CatalogueKind,
     list: (client: McpClient, server: string) => T[] | Promise<T[]>,
+    wait: boolean,
   ): Promise<HostEntry<T>[]> {
     if (this.deps.closed()) throw new LocalError('The host is closed');
-    const lists = await Promise.all(
-      this.deps.enabled().map(async (upstream): Promise<readonly [string, T[]]> => {
-        try {
-          return [upstream.name, await list(await upstream.ready(), upstream.name)];
-        } catch {
-          return [upstream.name, []]; // a failed server offers nothing; its state says why
-        }
-      }),
+    const upstreams = this.deps.enabled();
+    const budgetOf = (upstream: Upstream) =>
+      wait ? Number.POSITIVE_INFINITY : this.deps.startBudgetOf(upstream);
+    let lists = await Promise.all(
+      upstreams.map((upstream) => this.listOne(upstream, kind, list, budgetOf(upstream))),
     );
-    return this.deps.catalogue.build(kind, lists);
+    if (lists.every((entry) => entry === undefined)) {
+      // Nothing was ready within the budget: an empty catalogue helps nobody, so this listing
+      // waits for the first server to be ready (or every one to fail), then lists what is ready.
+      const starting = upstreams.filter((upstream) => upstream.state === 'starting');
+      if (starting.length > 0) {
+        await Promise.any(starting.map((upstream) => upstream.ready())).catch(() => undefined);
+        lists = await Promise.all(upstreams.map((upstream) => this.listOne(upstream, kind, list, 0)));
+      }
+    }
+    return this.deps.catalogue.build(
+      kind,
+      lists.map((entry, index) => entry ?? [upstreams[index]!.name, []]),
+    );
+  }
+
+  /**
+   * One server's items, or `undefined` when it was not ready within `budgetMs` or has failed (it
+   * is listed when it arrives: the host then says its lists changed). A listing that fails is
+   * recorded in the server's state and offers nothing.
+   */
+  private async listOne<T extends object>(
+    upstream: Upstream,
+    kind: CatalogueKind,
+    list: (client: McpClient, server: string) => T[] | Promise<T[]>,
+    budgetMs: number,
+  ): Promise<readonly [string, T[]] | undefined> {
+    const client = await upstream.readyWithin(budgetMs);
+    if (!client) return undefined;
+    try {
+      const items = await list(client, upstream.name);
+      upstream.listed(kind);
+      return [upstream.name, items];
+    } catch (error) {
+      upstream.listed(kind, error);
+      return [upstream.name, []];
+    }
   }
 }

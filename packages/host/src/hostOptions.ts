@@ -32,6 +32,16 @@ export interface McpHostOptions {
   connector?: Connector;
   /** How the host introduces itself to every server. */
   info?: Implementation;
+  /**
+   * How long (ms) a listing (`tools()`, `tools/list` through a gateway) waits for a server that is
+   * starting or restarting, counted from when its start began. A server not ready by then is left
+   * out of that listing (its state is `starting`, or `failed` with the reason); when it is ready,
+   * {@link McpHost.onListChanged} fires for each list it offers, so a gateway sends
+   * `notifications/tools/list_changed` and the like. A call by name still waits for it. A config
+   * entry's `startBudget` (seconds) overrides it per server. Default 3000; `Infinity` waits for
+   * every server as before.
+   */
+  startBudgetMs?: number;
   /** Start every server in `start()`; otherwise each starts on first use. Default false. */
   eager?: boolean;
   /** Namespacing: mode (default `onCollision`), separator (default `__`). */

@@ -35,7 +35,7 @@ export {
 } from './config.js';
 export { type Connector, type HttpConnectorOptions, httpConnector } from './connection/connector.js';
 export type { ServerState, StateChange } from './connection/upstream.js';
-export { HostConfigError, NameCollisionError, ServerUnavailableError } from './errors.js';
+export { HostConfigError, NameCollisionError, ServerUnavailableError, UNAVAILABLE_META } from './errors.js';
 export { type ListChange, McpHost, type McpHostOptions } from './host.js';
 export { matchesPattern } from './policy/patterns.js';
 export { chooseModel } from './policy/sampling.js';

@@ -13,4 +13,4 @@
  * @module
  */
 export { type LoadConfigOptions, loadHostConfig, loadServerEntry } from './node/config.js';
-export { type NodeConnectorOptions, nodeConnector } from './node/connector.js';
+export { type NodeConnectorOptions, nodeConnector, type StdioLimits } from './node/connector.js';

@@ -14,6 +14,8 @@ export interface ServerStatusLine {
   readonly server: string;
   readonly state: string;
   readonly lastError?: string;
+  /** The end of its stderr, when it exited. */
+  readonly stderr?: string;
 }
 
 /**
@@ -29,6 +31,8 @@ export interface ServerStatusLine {
 export function gatewayTransport(servers: readonly ServerEntry[]): {
   transport: Transport;
   status: () => ServerStatusLine[];
+  /** The server that offers a tool or prompt of the catalogue, by its catalogue name. */
+  serverOf: (kind: 'tools' | 'prompts', name: string) => string | undefined;
 } {
   const gateway = createGateway({
     host: { servers, connector: nodeConnector() },
@@ -39,16 +43,21 @@ export function gatewayTransport(servers: readonly ServerEntry[]): {
   });
   const [client, server] = createInMemoryPair();
   gateway.connect(server);
-  return { transport: new ClosingTransport(client, gateway), status: () => statusOf(gateway, servers) };
+  return {
+    transport: new ClosingTransport(client, gateway),
+    status: () => statusOf(gateway, servers),
+    serverOf: (kind, name) => gateway.hosts()[0]?.route(kind, name)?.server,
+  };
 }
 
 function statusOf(gateway: McpGateway, servers: readonly ServerEntry[]): ServerStatusLine[] {
   const host = gateway.hosts()[0];
   if (!host) return servers.map((entry) => ({ server: entry.name, state: 'stopped' }));
-  return host.status().map(({ server, state, lastError }) => ({
+  return host.status().map(({ server, state, lastError, stderr }) => ({
     server,
     state,
     ...(lastError ? { lastError } : {}),
+    ...(stderr ? { stderr } : {}),
   }));
 }
 

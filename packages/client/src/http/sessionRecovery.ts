@@ -14,6 +14,8 @@ import type { SseStreams } from './sseStreams.js';
 
 /** How long a transparent re-initialization may take. */
 const REINITIALIZE_TIMEOUT = 30_000;
+/** How long a recovery waits for the new session's standalone stream before going on. */
+const STANDALONE_OPEN_WAIT_MS = 5_000;
 
 /** A response the transport waits for itself (re-initialization), kept from the client. */
 interface Interception {
@@ -122,6 +124,11 @@ export class SessionRecovery {
       throw fail(`the server now speaks ${String(version)} instead of ${this.link.protocolVersion}`);
     }
     await this.host.post({ jsonrpc: '2.0', method: 'notifications/initialized' }, false);
+    // The new session's standalone GET stream carries what the server sends outside a request
+    // (`resources/updated` for a subscription): the client subscribes again and the request that
+    // met the 404 goes out again only once the server holds that stream, or a notification sent
+    // during that request would be dropped (issue 29).
+    await this.streams.standaloneOpen(STANDALONE_OPEN_WAIT_MS);
   }
 
   /** Waits for the response with `id`, which is kept from the client. */

@@ -59,6 +59,8 @@ const NO_STANDALONE_STREAM = new Set([400, 404, 405]);
  */
 export class SseStreams {
   private standalone: SseStream | undefined;
+  /** Settles once the standalone stream's GET is answered (open, refused or failed). */
+  private standaloneAnswered: Promise<void> | undefined;
   private readonly streams = new Set<SseStream>();
 
   constructor(
@@ -130,7 +132,22 @@ export class SseStreams {
   openStandalone(): void {
     if (!this.openGetStream || this.standalone || this.link.state !== 'open') return;
     this.standalone = this.createStream('get', 'standalone GET stream');
-    void this.connect(this.standalone);
+    this.standaloneAnswered = this.connect(this.standalone).catch(() => undefined);
+  }
+
+  /**
+   * Resolves once the standalone stream's GET has been answered (the server holds the stream, or
+   * has none), or after `maxMs`: what the server sends outside any request from then on arrives.
+   */
+  async standaloneOpen(maxMs: number): Promise<void> {
+    const answered = this.standaloneAnswered;
+    if (!answered) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const limit = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, maxMs);
+    });
+    await Promise.race([answered, limit]);
+    clearTimeout(timer);
   }
 
   /** Reads one connection of `stream`; when it ends early, schedules the next. */

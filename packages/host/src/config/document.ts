@@ -21,7 +21,8 @@ export interface ConfigDocument {
 }
 
 /**
- * Parses a config file's text and finds its servers.
+ * Parses a config file's text (strict JSON, unless `parse` reads more: the Node loader's reads
+ * comments and trailing commas) and finds its servers.
  *
  * @throws {HostConfigError} invalid JSON (with line and column), or no server object.
  * @example
@@ -29,8 +30,12 @@ export interface ConfigDocument {
  * const { servers } = readConfigDocument('claude_desktop_config.json', text);
  * ```
  */
-export function readConfigDocument(file: string, text: string): ConfigDocument {
-  const document = parseJson(file, text);
+export function readConfigDocument(
+  file: string,
+  text: string,
+  parse: (file: string, text: string) => unknown = parseJson,
+): ConfigDocument {
+  const document = parse(file, text);
   if (!isRecord(document)) throw new HostConfigError(`${file} must hold a JSON object with "mcpServers"`);
   const servers = document.mcpServers ?? document.servers;
   if (servers === undefined) {

@@ -43,11 +43,13 @@ export function checkEntry(
     );
   }
   const timeout = optionalPositive(where, entry, 'timeout');
+  const startBudget = optionalPositive(where, entry, 'startBudget');
   const common = {
     name,
     disabled: optionalBoolean(where, entry, 'disabled'),
     autoApprove: stringList(where, entry.autoApprove, 'autoApprove'),
     ...(timeout === undefined ? {} : { timeoutMs: timeout * 1000 }),
+    ...(startBudget === undefined ? {} : { startBudgetMs: startBudget * 1000 }),
   };
   if (entry.url !== undefined || (type !== undefined && type !== 'stdio')) {
     return { ...common, ...urlEntry(where, entry, type) };

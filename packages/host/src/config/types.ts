@@ -13,6 +13,11 @@ interface EntryCommon {
   readonly autoApprove: readonly string[];
   /** Cline's `timeout` (seconds in the file), in milliseconds: the default request timeout. */
   readonly timeoutMs?: number;
+  /**
+   * mcpkit's `startBudget` (seconds in the file), in milliseconds: how long a listing waits for
+   * this server to start (`McpHostOptions.startBudgetMs` for one server).
+   */
+  readonly startBudgetMs?: number;
 }
 
 /**
@@ -71,6 +76,11 @@ export interface ConfigSource {
   readonly file: string;
   /** The file's JSON text. */
   readonly text: string;
+  /**
+   * Parses `text`; throws a `HostConfigError` for text it cannot read. Default: strict JSON. The
+   * Node loader passes a JSONC parser (comments, trailing commas, as in `.vscode/mcp.json`).
+   */
+  readonly parse?: (file: string, text: string) => unknown;
   /** What `${workspaceFolder}` expands to. */
   readonly workspaceFolder: string;
   /** What `${env:NAME}` reads. */

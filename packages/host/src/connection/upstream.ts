@@ -10,8 +10,9 @@ import {
   type McpClient,
   type RestartPolicy,
 } from '@mcpkit/client';
+import { timerDelay } from '@mcpkit/core/internal';
 import type { ServerEntry } from '../config.js';
-import { ServerUnavailableError } from '../errors.js';
+import { HostConfigError, ServerUnavailableError } from '../errors.js';
 import type { Connector } from './connector.js';
 
 /**
@@ -49,8 +50,13 @@ export interface UpstreamDeps {
   readonly keepAlive: KeepAliveOptions;
   /** A fresh client for this server (with the host's handlers and policy installed). */
   readonly createClient: (entry: ServerEntry) => McpClient;
-  /** A new client is connected: hook its notifications, re-subscribe, refresh the catalogue. */
+  /** A new client is connected: hook its notifications, re-subscribe. */
   readonly attached: (server: string, client: McpClient) => void | Promise<void>;
+  /**
+   * The server is ready and a listing went without it (it was restarting, or still starting when
+   * its start budget ran out, or failed before a retry): its lists changed for whoever listed.
+   */
+  readonly arrived: (server: string, client: McpClient) => void;
   readonly stateChanged: (change: StateChange) => void;
 }
 
@@ -71,6 +77,10 @@ export class Upstream {
   private pingError: Error | undefined;
   private readonly crashes: CrashWindow;
   private readonly shutdown = new AbortController();
+  /** When the current start (or restart, its backoff included) began: its start budget counts from here. */
+  private startedAt = 0;
+  /** A listing went without this server since it was last ready: its arrival is announced. */
+  private missed = false;
   /** How many times the server was (re)started successfully. */
   restarts = -1;
 
@@ -91,9 +101,25 @@ export class Upstream {
     return this.current;
   }
 
-  /** The last failure while the state is `failed`; the failed keep-alive ping while `degraded`. */
+  /**
+   * The last failure while the state is `failed`; the failed keep-alive ping while `degraded`;
+   * while `ready`, a listing of the server's that failed (a cursor that never ends, say) and has
+   * not succeeded since.
+   */
   get lastError(): Error | undefined {
-    return this.failure ?? (this.current === 'degraded' ? this.pingError : undefined);
+    if (this.failure) return this.failure;
+    if (this.current === 'degraded') return this.pingError;
+    return this.current === 'ready' ? this.listFailure?.error : undefined;
+  }
+
+  private listFailure: { kind: string; error: Error } | undefined;
+
+  /** A listing of `kind` from this server failed (`error`) or succeeded (none). */
+  listed(kind: string, error?: unknown): void {
+    if (error !== undefined) {
+      const text = error instanceof Error ? error.message : String(error);
+      this.listFailure = { kind, error: new Error(`Its ${kind} could not be listed: ${text}`) };
+    } else if (this.listFailure?.kind === kind) this.listFailure = undefined;
   }
 
   /**
@@ -105,6 +131,43 @@ export class Upstream {
     if (this.client) return Promise.resolve(this.client);
     if (this.failure) return Promise.reject(this.failure);
     return this.starting ?? this.start(0);
+  }
+
+  /**
+   * The connected client if the server is ready, or becomes ready before `budgetMs` have passed
+   * since its current start began (starting it if need be); otherwise `undefined` at once or when
+   * the budget runs out, and its arrival later is announced through `arrived`. One timer per
+   * call, and only while the server is starting.
+   */
+  readyWithin(budgetMs: number): Promise<McpClient | undefined> {
+    const client = this.shutdown.signal.aborted ? undefined : this.client;
+    if (client) return Promise.resolve(client);
+    const pending = this.ready();
+    if (this.failure || this.shutdown.signal.aborted) return this.without(pending);
+    const left = this.startedAt + budgetMs - Date.now();
+    if (left <= 0) return this.without(pending);
+    return new Promise((resolve) => {
+      // Ready in the same turn as the budget ran out (its announcement already decided): listed.
+      const expire = () => resolve(this.client ?? this.without(pending));
+      const timer = Number.isFinite(left) ? setTimeout(expire, timerDelay(left)) : undefined;
+      pending.then(
+        (started) => {
+          clearTimeout(timer);
+          resolve(started);
+        },
+        () => {
+          clearTimeout(timer);
+          resolve(this.without(pending));
+        },
+      );
+    });
+  }
+
+  /** A listing goes on without this server: its arrival will be announced. */
+  private without(pending: Promise<McpClient>): Promise<undefined> {
+    pending.catch(() => undefined);
+    this.missed = true;
+    return Promise.resolve(undefined);
   }
 
   /** True when `client` is no longer this server's live connection (it closed or was replaced). */
@@ -182,6 +245,7 @@ export class Upstream {
   }
 
   private start(delayMs: number): Promise<McpClient> {
+    this.startedAt = Date.now();
     this.setState('starting');
     const run = this.startLoop(delayMs).finally(() => {
       if (this.starting === run) this.starting = undefined;
@@ -200,10 +264,10 @@ export class Upstream {
         return await this.connectOnce();
       } catch (error) {
         if (this.shutdown.signal.aborted) throw this.unavailable('stopped', 'was shut down');
-        if (attempt + 1 >= this.deps.restart.maxAttempts) {
+        if (attempt + 1 >= this.deps.restart.maxAttempts || cannotSucceedOnRetry(error)) {
           throw this.fail(
             'failed',
-            `could not be started (${attempt + 1} attempts): ${messageOf(error)}`,
+            `could not be started (${attempt + 1} ${attempt === 0 ? 'attempt' : 'attempts'}): ${messageOf(error)}`,
             error,
           );
         }
@@ -224,8 +288,13 @@ export class Upstream {
       throw error;
     }
     this.client = client;
+    this.listFailure = undefined;
     this.restarts++;
+    // A restarted server may offer something else now; a late one offers what was listed without it.
+    const announce = this.missed || this.restarts > 0;
+    this.missed = false;
     this.setState('ready');
+    if (announce) this.deps.arrived(this.name, client);
     this.stopKeepAlive = keepAlive(client, this.deps.keepAlive, (alive, error) => {
       if (this.client !== client) return;
       if (!alive && this.current === 'ready') {
@@ -289,6 +358,24 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     }
     signal.addEventListener('abort', done, { once: true });
   });
+}
+
+/**
+ * Spawn failures that a retry cannot fix: the command is not there, not executable, or its
+ * working directory is missing (the codes Node's `spawn` reports, found on the error's causes).
+ * A connector's refusal of the entry (`HostConfigError`) is final too.
+ */
+const FINAL_CODES = new Set(['ENOENT', 'EACCES', 'ENOTDIR', 'EISDIR', 'EPERM']);
+
+function cannotSucceedOnRetry(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current instanceof HostConfigError) return true;
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && FINAL_CODES.has(code)) return true;
+    current = current.cause;
+  }
+  return false;
 }
 
 function messageOf(error: unknown): string {

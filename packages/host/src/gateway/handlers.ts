@@ -17,7 +17,7 @@ import {
 } from '@mcpkit/core';
 import type { RequestContext, Server, ServerSession } from '@mcpkit/server';
 import type { HostEntry } from '../catalogue/catalogue.js';
-import { ServerUnavailableError } from '../errors.js';
+import { ServerUnavailableError, UNAVAILABLE_META } from '../errors.js';
 import type { HostCallOptions } from '../toolCall.js';
 import type { SessionLimiter } from './limits.js';
 import type { ModernFront } from './modern.js';
@@ -272,10 +272,18 @@ function laneCall(
     .then(undefined, unavailable);
 }
 
-/** A server that is down, as the tool error a model reads; any other failure passes. */
+/**
+ * A server that is down, as the tool error a model reads (its name and what happened, no command
+ * path or stderr: `publicMessage`); any other failure passes.
+ */
 function unavailable(error: unknown): CallToolResult {
   if (!(error instanceof ServerUnavailableError)) throw error;
-  return { isError: true, content: [{ type: 'text', text: error.message }] };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: error.publicMessage }],
+    // Machine-readable for a client that tells a dead server from a tool's error (the CLI: exit 3).
+    _meta: { [UNAVAILABLE_META]: { server: error.server, reason: error.reason } },
+  };
 }
 
 /** A gateway task's context as the router's {@link Downstream}: its requests carry the task. */

@@ -13,6 +13,7 @@ import {
   type ServerEntry,
 } from '../config.js';
 import { HostConfigError } from '../errors.js';
+import { parseJsonc } from './jsonc.js';
 
 /** Options of {@link loadHostConfig} and {@link loadServerEntry}. */
 export interface LoadConfigOptions {
@@ -57,6 +58,7 @@ async function configSource(file: string, options: LoadConfigOptions): Promise<C
   return {
     file,
     text: await readConfig(file),
+    parse: parseJsonc,
     // VS Code's workspace folder: the folder holding `.vscode` (else the config file's own folder).
     workspaceFolder: path.basename(dir) === '.vscode' ? path.dirname(dir) : dir,
     env: options.env ?? process.env,

@@ -10,7 +10,6 @@ import {
   DEFAULT_MAX_INCOMING_PER_SECOND,
   DEFAULT_MAX_JSON_DEPTH,
   type JsonRpcMessage,
-  JsonTooDeepError,
   type MessageSink,
   type SendOptions,
   type Transport,
@@ -24,6 +23,7 @@ import {
 import { buildChildEnvironment } from './environment.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, jsonLineHandler, type LineHandler, LineReader } from './lineReader.js';
 import { LineWriter, lineBytesOf } from './lineWriter.js';
+import { PacedSink } from './pacedSink.js';
 import { exitFailure, planSpawn, type StdioServerProcessError, spawnFailure } from './spawn.js';
 import { StderrCapture } from './stderrCapture.js';
 
@@ -179,31 +179,21 @@ export class StdioClientTransport implements Transport {
     const perSecond = this.#options.maxIncomingPerSecond ?? DEFAULT_MAX_INCOMING_PER_SECOND;
     const limit = new IncomingRateLimit(perSecond, (error) => sink.error(error));
     const source = `the stdout of "${command}"`;
-    const paced: MessageSink = {
-      ...sink,
-      message: (value, extra) => {
-        sink.message(value, extra);
-        const pause = limit.admit(value);
-        if (pause > 0) this.#pauseReading(pause);
-      },
-    };
     // A message nested past maxJsonDepth cannot be parsed to learn which request it answers, so
     // that request would wait out its timeout: like an oversized one, it closes the connection.
     const maxDepth = this.#options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
-    const guarded: MessageSink = {
-      ...paced,
-      parseError: (error) => {
-        if (error instanceof JsonTooDeepError) {
-          this.#abort(
-            new Error(
-              `The server sent a message on ${source} nested deeper than the limit of ${maxDepth} levels (maxJsonDepth)`,
-            ),
-          );
-          return;
-        }
-        paced.parseError(error);
+    const guarded = new PacedSink(sink, {
+      delivered: (value) => {
+        const pause = limit.admit(value);
+        if (pause > 0) this.#pauseReading(pause);
       },
-    };
+      tooDeep: () =>
+        this.#abort(
+          new Error(
+            `The server sent a message on ${source} nested deeper than the limit of ${maxDepth} levels (maxJsonDepth)`,
+          ),
+        ),
+    });
     const lines = jsonLineHandler(guarded, source, maxDepth);
     return {
       line: (text) => lines.line(text),

@@ -12,9 +12,9 @@ import type {
   ProgressNotificationParams,
 } from '@mcpkit/core';
 import { describe, expectTypeOf, it } from 'vitest';
-import type { RequestContext } from './context.js';
+import type { RequestContext } from './kernel/context.js';
+import type { ServerSession } from './kernel/session.js';
 import { Server } from './server.js';
-import type { ServerSession } from './session.js';
 
 const server = new Server({ name: 'types', version: '1.0.0' });
 

@@ -17,9 +17,9 @@ import {
   type ProtocolVersion,
 } from '@mcpkit/core';
 import { codecFor, negotiateProtocolVersion, toError } from '@mcpkit/core/internal';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../kernel/context.js';
+import type { SessionConnectOptions } from '../kernel/session.js';
 import type { Server } from '../server.js';
-import type { SessionConnectOptions } from '../session.js';
 import { accepts, acceptsJsonAndSse, readJsonPost } from './body.js';
 import {
   type BodySummary,

@@ -10,13 +10,13 @@
  */
 import { isSupportedProtocolVersion, type MessageExtra } from '@mcpkit/core';
 import { toError } from '@mcpkit/core/internal';
+import { clientKeyOf, mayUseSession, principalOf } from '../../kernel/principal.js';
 import type { Server } from '../../server.js';
 import type { BodySummary } from '../classify.js';
 import { type ExchangeOptions, type HttpRuntime, HttpSessionTransport } from '../delivery/transport.js';
 import type { HttpRequestExtra } from '../fetchHandler.js';
 import type { RawHttpRequest } from '../rawHttp.js';
 import { PROTOCOL_VERSION_HEADER, Refuse, Reply } from '../responses.js';
-import { clientKeyOf, mayUseSession, principalOf } from './principal.js';
 import type { SharedRefusal, SharedSessions } from './shared.js';
 import type { SessionStore } from './store.js';
 import { SHARED_SESSIONS } from './storeErrors.js';
@@ -66,7 +66,8 @@ export class SessionFront {
     const store = options.sessionStore;
     if (!store) return;
     // The store brings the code that uses it: single-node bundles do not carry it.
-    const Shared = store[SHARED_SESSIONS];
+    // Typed by shape in the store contract (which must not import the logic): it is this class.
+    const Shared = store[SHARED_SESSIONS] as typeof SharedSessions | undefined;
     if (!Shared) throw new TypeError('sessionStore must extend SessionStoreBase from @mcpkit/server/cluster');
     const idle = options.limits.idleTimeout;
     const shared = new Shared(

@@ -19,6 +19,7 @@ import type {
 } from '@mcpkit/core';
 import { BaseRequestContext, LOGGING_LEVELS, Method, Notification, type ProgressUpdate } from '@mcpkit/core';
 import { sendNotification, sendRequest } from './outbound.js';
+import type { ContextEra } from './ports.js';
 import { type RequestScope, sessionScope } from './scope.js';
 import type { ServerSession } from './session.js';
 
@@ -123,6 +124,8 @@ export class RequestContext extends BaseRequestContext {
   /** The session, once known: at once on a connection, on first use for a 2026-07-28 HTTP POST. */
   #sessionRef: ServerSession | undefined;
   readonly #opener: SessionOpener | undefined;
+  /** Always set (to `undefined` for the session's own requests): one shape for every request's context. */
+  readonly #era: ContextEra | undefined;
 
   constructor(
     /** The session the request arrived on, or (a 2026-07-28 HTTP POST) what opens one when asked for. */
@@ -134,10 +137,13 @@ export class RequestContext extends BaseRequestContext {
      * gateway in `@mcpkit/host` tells the two eras apart by it, and `stripInternal` would hide it).
      */
     readonly modern?: ModernRequestParts,
+    /** @internal The era that serves this request, when not the session's own (2026-07-28): it asks and logs. */
+    era?: ContextEra,
   ) {
     super(request);
     if (isOpener(session)) this.#opener = session;
     else this.#sessionRef = session;
+    this.#era = era;
   }
 
   /**
@@ -298,6 +304,10 @@ export class RequestContext extends BaseRequestContext {
    * ```
    */
   sendLog(level: LoggingLevel, data: unknown, logger?: string): void {
+    if (this.#era !== undefined) {
+      this.#era.sendLog(this, level, data, logger);
+      return;
+    }
     const sent = this.session.log(level, data, logger, this.request.id);
     if (sent) sent.catch(() => {});
   }
@@ -362,6 +372,7 @@ export class RequestContext extends BaseRequestContext {
     params: object,
     options?: OutgoingRequestOptions,
   ): Promise<R> {
+    if (this.#era !== undefined) return this.#era.requestClient(this, method, params, options) as Promise<R>;
     return sendRequest<R>(this.session, method, params as Record<string, unknown>, options, this);
   }
 

@@ -9,6 +9,7 @@
 import type {
   Implementation,
   IncomingRequest,
+  LoggingLevel,
   MessageExtra,
   ModernProtocolVersion,
   Observer,
@@ -37,6 +38,29 @@ export interface Era {
   claims(request: IncomingRequest): boolean;
   /** Answers a claimed request that arrived on `session`'s connection (a result, a promise, or a throw). */
   serve(session: ServerSession, request: IncomingRequest): unknown;
+}
+
+/**
+ * What a request context asks of the era that serves its request (2026-07-28): questions to the
+ * client and logs take that era's way (input-required rounds; the envelope's log level). One
+ * object per era, handed to each context it makes, so every request's context has one class.
+ *
+ * @example
+ * ```ts
+ * const silent: ContextEra = {
+ *   requestClient: () => Promise.reject(new Error('no questions in this era')),
+ *   sendLog: () => {},
+ * };
+ * ```
+ */
+export interface ContextEra {
+  requestClient(
+    ctx: RequestContext,
+    method: string,
+    params: object,
+    options: OutgoingRequestOptions | undefined,
+  ): Promise<unknown>;
+  sendLog(ctx: RequestContext, level: LoggingLevel, data: unknown, logger: string | undefined): void;
 }
 
 /**

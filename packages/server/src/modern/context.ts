@@ -1,7 +1,7 @@
 /**
- * The request context of a 2026-07-28 request: the kernel's context with the era's own answers to
- * "ask the client" (an input-required round, not a request) and "log" (the envelope's level, not the
- * connection's). Made by the era for each request it serves, in place of the kernel's.
+ * What a 2026-07-28 request's context does its own way: "ask the client" (an input-required round,
+ * not a request) and "log" (the envelope's level, not the connection's). The era hands this to
+ * each request context it makes (the kernel's `ContextEra` port).
  * @module
  */
 import {
@@ -13,7 +13,8 @@ import {
   Notification,
   type OutgoingRequestOptions,
 } from '@mcpkit/core';
-import { type AskOptions, RequestContext } from '../kernel/context.js';
+import type { AskOptions, RequestContext } from '../kernel/context.js';
+import type { ContextEra } from '../kernel/ports.js';
 import { missingForRequest } from '../mrtr/missingCapability.js';
 import { cannotAskIn } from '../mrtr/recorder.js';
 import type { InputRounds } from '../mrtr/runner.js';
@@ -26,39 +27,39 @@ const QUESTIONS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * A 2026-07-28 request's context: `ctx.modern` is set, questions to the client become
- * input-required rounds, and logs follow the envelope's log level.
+ * How a 2026-07-28 request's context asks and logs: questions to the client become input-required
+ * rounds, and logs follow the envelope's log level. One object for every such request (the
+ * context itself stays the kernel's one class, so call sites in features see one shape whichever
+ * era a request is of).
  *
  * @example
  * ```ts
  * declare const session: ServerSession;
  * declare const request: IncomingRequest;
- * const ctx = new ModernRequestContext(session, request, decodeModernRequest(request.params, undefined, false));
+ * const decoded = decodeModernRequest(request.params, undefined, false);
+ * const ctx = new RequestContext(session, request, decoded, MODERN_CONTEXT);
  * ```
  */
-export class ModernRequestContext extends RequestContext {
-  /** @internal The rounds of `tools/call`, `prompts/get` and `resources/read`, set by the runner. */
-  declare rounds: InputRounds | undefined;
-
-  override sendLog(level: LoggingLevel, data: unknown, logger?: string): void {
+export const MODERN_CONTEXT: ContextEra = {
+  sendLog(ctx: RequestContext, level: LoggingLevel, data: unknown, logger: string | undefined): void {
     // The envelope's level decides, not the connection's (which may be a 2025 session's); a request
     // without a level gets no logs at all (CL-M5).
-    const wanted = this.modern!.scope.logLevel;
+    const wanted = ctx.modern!.scope.logLevel;
     if (wanted === undefined || LOGGING_LEVELS.indexOf(level) < LOGGING_LEVELS.indexOf(wanted)) return;
-    if (!this.session.server.capabilities.logging) return;
+    if (!ctx.session.server.capabilities.logging) return;
     const params: Record<string, unknown> = logger === undefined ? { level, data } : { level, data, logger };
-    const sent = this.session.notify(Notification.Message, params, this.request.id);
+    const sent = ctx.session.notify(Notification.Message, params, ctx.request.id);
     if (sent) sent.catch(() => {});
-  }
-
-  override requestClient<R = Record<string, unknown>>(
+  },
+  requestClient(
+    ctx: RequestContext,
     method: string,
     params: object,
-    options?: OutgoingRequestOptions,
-  ): Promise<R> {
-    return askClientUnderModern<R>(this, method, params, (options as AskOptions | undefined)?.inputKey);
-  }
-}
+    options: OutgoingRequestOptions | undefined,
+  ): Promise<unknown> {
+    return askClientUnderModern(ctx, method, params, (options as AskOptions | undefined)?.inputKey);
+  },
+};
 
 /**
  * A request to the client made from a handler of a 2026-07-28 request. Elicitation, sampling and
@@ -69,12 +70,12 @@ export class ModernRequestContext extends RequestContext {
  *
  * @example
  * ```ts
- * declare const ctx: ModernRequestContext;
+ * declare const ctx: RequestContext;
  * await askClientUnderModern(ctx, 'roots/list', {}); // resolves on the retry that carries the answer
  * ```
  */
 export function askClientUnderModern<R>(
-  ctx: ModernRequestContext,
+  ctx: RequestContext,
   method: string,
   params: object,
   inputKey?: string,
@@ -87,8 +88,10 @@ export function askClientUnderModern<R>(
       ),
     );
   }
+  // Set by the rounds' runner (inputRounds.ts), as its own record; the context shows a view of it.
+  const rounds = ctx.rounds as InputRounds | undefined;
   // Before the capability: outside the MRTR methods no capability would help, so -32021 would mislead.
-  if (!ctx.rounds) return Promise.reject(new CapabilityError(cannotAskIn(revision, ctx.request.method)));
+  if (!rounds) return Promise.reject(new CapabilityError(cannotAskIn(revision, ctx.request.method)));
   const missing = missingForRequest(method, params, ctx.scope.clientCapabilities);
   if (missing) {
     return Promise.reject(
@@ -98,5 +101,5 @@ export function askClientUnderModern<R>(
       ),
     );
   }
-  return ctx.rounds.recorder.ask<R>(method, { ...(params as Record<string, unknown>) }, inputKey);
+  return rounds.recorder.ask<R>(method, { ...(params as Record<string, unknown>) }, inputKey);
 }

@@ -1,7 +1,7 @@
 /**
  * The 2026-07-28 era as one plug-in: it claims a request by its one cheap check (the method is
  * `server/discover`, or the params carry a `_meta` envelope), serves it with its own request
- * context ({@link ModernRequestContext}: the envelope's scope, input rounds, logging), and
+ * context (the envelope's scope; `MODERN_CONTEXT` for input rounds and logging), and
  * installs the two methods only this era has, `server/discover` and `subscriptions/listen`, with
  * the registry of open listen requests. The composition root (`server.ts`) makes one per server.
  * @module

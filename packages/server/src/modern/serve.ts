@@ -12,10 +12,10 @@ import {
   encodeModernResult,
   isPromiseLike,
 } from '@mcpkit/core/internal';
-import type { SessionOpener } from '../kernel/context.js';
+import { RequestContext, type SessionOpener } from '../kernel/context.js';
 import { notInRevision } from '../kernel/notInRevision.js';
 import type { ServerSession } from '../kernel/session.js';
-import { ModernRequestContext } from './context.js';
+import { MODERN_CONTEXT } from './context.js';
 import { INPUT_ROUND_METHODS, invokeWithInputRounds, ModernCall } from './inputRounds.js';
 import type { ModernServer } from './modernServer.js';
 
@@ -51,7 +51,7 @@ export function answerModern(
     if (!methodExists(method, 'c2s', revision)) throw notInRevision(method, revision);
   }
   // The decoded request is the context's 2026 part as it is: its scope, the MRTR retry fields.
-  const ctx = new ModernRequestContext(session, request, decoded);
+  const ctx = new RequestContext(session, request, decoded, MODERN_CONTEXT);
   const params = decoded.params;
   let result: unknown;
   try {

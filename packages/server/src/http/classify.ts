@@ -91,10 +91,23 @@ export function summarize(value: unknown): PostRoute | Reply {
 /**
  * Where a POST goes: `modern` (a 2026-07-28 request, checked, served with no session), `session`
  * (a 2025 POST to the session front) or `stateless` (a 2025 POST on a throwaway session).
+ *
+ * @example
+ * ```ts
+ * const kind: RouteKind = 'session';
+ * ```
  */
 export type RouteKind = 'modern' | 'session' | 'stateless';
 
-/** A classified POST: its body's summary and where it goes (one object, made once per POST). */
+/**
+ * A classified POST: its body's summary and where it goes (one object, made once per POST).
+ *
+ * @example
+ * ```ts
+ * declare const route: PostRoute;
+ * if (route.kind === 'modern') console.error(route.modern!.method, route.ids);
+ * ```
+ */
 export interface PostRoute extends BodySummary {
   kind: RouteKind;
   /** The per-request era's request, when `kind` is `modern`. */

@@ -74,7 +74,7 @@ export const MODERN_CONTEXT: ContextEra = {
  * await askClientUnderModern(ctx, 'roots/list', {}); // resolves on the retry that carries the answer
  * ```
  */
-export function askClientUnderModern<R>(
+function askClientUnderModern<R>(
   ctx: RequestContext,
   method: string,
   params: object,

@@ -43,5 +43,11 @@ export async function guarded<T>(call: () => T | Promise<T>): Promise<T> {
 /**
  * @internal What a store carries under {@link SHARED_SESSIONS}: the handler-side logic's class,
  * named here by shape only so the store contract does not import the logic that reads it.
+ *
+ * @example
+ * ```ts
+ * declare const store: SessionStore;
+ * const logic: SharedSessionsLogic | undefined = store[SHARED_SESSIONS];
+ * ```
  */
 export type SharedSessionsLogic = abstract new (...args: never[]) => object;

@@ -9,13 +9,13 @@ import { Method, type ServerCapabilities } from '@mcpkit/core';
 import { rejectUnknownOptions } from '@mcpkit/core/internal';
 import type { CompletionFeature } from './completion/completionFeature.js';
 import type { FeatureHost } from './feature.js';
+import { SERVER_OPTION_KEYS } from './handlers.js';
 import { ListChangeAnnouncer } from './listChanged.js';
 import { LoggingFeature } from './logging/loggingFeature.js';
 import type { McpServerOptions } from './mcpServerOptions.js';
 import type { PromptsFeature } from './prompts/promptsFeature.js';
 import type { ResourcesFeature } from './resources/resourcesFeature.js';
 import type { Server } from './server.js';
-import { SERVER_OPTION_KEYS } from './serverOptions.js';
 import type { TaskManager } from './tasks/taskManager.js';
 import { ToolsFeature, type ToolsFeatureOptions } from './tools/toolsFeature.js';
 

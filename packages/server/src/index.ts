@@ -37,13 +37,15 @@ export {
   imageFrom,
   type SourceOptions,
 } from './content/sources.js';
+export {
+  type MethodHandler,
+  type MethodNotificationHandler,
+  type NotificationHandler,
+  type RequestHandler,
+  SERVER_OPTION_KEYS,
+  type ServerOptions,
+} from './handlers.js';
 export { type AskOptions, RequestContext, type RequestLogger } from './kernel/context.js';
-export type {
-  MethodHandler,
-  MethodNotificationHandler,
-  NotificationHandler,
-  RequestHandler,
-} from './kernel/handlers.js';
 export { ServerSession, type SessionConnectOptions } from './kernel/session.js';
 export {
   checkSessionState,
@@ -112,7 +114,6 @@ export { type ResourceSupport, resourceSupport } from './resources/resourcesFeat
 export { isAbsoluteUri, uriProblem } from './resources/uri.js';
 export { UriTemplate, type UriTemplateOptions } from './resources/uriTemplate.js';
 export { Server, type SessionInfo, type SessionListener } from './server.js';
-export { SERVER_OPTION_KEYS, type ServerOptions } from './serverOptions.js';
 export type { PreparedSchema, SchemaCheck, SchemaInput } from './tools/schemas.js';
 export {
   type EmptyArguments,

@@ -3,9 +3,9 @@
  * @module
  */
 import type { JsonSchemaValidator } from '@mcpkit/core';
+import type { ServerOptions } from './handlers.js';
 import type { PromptSupport } from './prompts/promptsFeature.js';
 import type { ResourceSupport } from './resources/resourcesFeature.js';
-import type { ServerOptions } from './serverOptions.js';
 import type { TaskManager } from './tasks/taskManager.js';
 
 /**

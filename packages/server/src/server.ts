@@ -27,6 +27,8 @@ import {
 } from '@mcpkit/core';
 import { mergeCapabilities, rejectUnknownOptions, toError, unsupportedVersion } from '@mcpkit/core/internal';
 import { type BroadcastScope, inScope } from './broadcastScope.js';
+import type { ServerOptions } from './handlers.js';
+import { SERVER_OPTION_KEYS } from './handlers.js';
 import type { RequestContext } from './kernel/context.js';
 import { ServerDispatcher } from './kernel/dispatcher.js';
 import { LiveList } from './kernel/liveList.js';
@@ -45,8 +47,6 @@ import { checkRequestStateKeys } from './mrtr/keyRing.js';
 import { resolveLimits } from './mrtr/limits.js';
 import { InputRoundRunner } from './mrtr/runner.js';
 import { RequestStateSealer } from './mrtr/sealedState.js';
-import type { ServerOptions } from './serverOptions.js';
-import { SERVER_OPTION_KEYS } from './serverOptions.js';
 
 /** Called when a session starts or ends. */
 export type SessionListener = (session: ServerSession) => void;

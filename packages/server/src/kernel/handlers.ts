@@ -1,7 +1,7 @@
 /**
- * The shapes a low-level server is configured with: the options the kernel reads and the handlers of
- * request and notification methods (typed by method for the specification's methods, untyped for
- * extensions). The era's options complete them in `serverOptions.ts`.
+ * The handlers of request and notification methods a server's method table holds (typed by method
+ * for the specification's methods, untyped for extensions). `handlers.ts` beside the kernel
+ * re-exports them with the server's options.
  * @module
  */
 import type {

@@ -11,7 +11,6 @@ import type {
   IncomingRequest,
   LoggingLevel,
   MessageExtra,
-  ModernProtocolVersion,
   Observer,
   OutgoingRequestOptions,
   ProtocolVersion,
@@ -143,7 +142,7 @@ export interface SessionServer {
 }
 
 /**
- * The options of `Server` the kernel reads (the whole of `ServerOptions` but the 2026-07-28 era's).
+ * What the kernel reads of the server's options (`ServerOptions`, documented there, satisfies it).
  *
  * @example
  * ```ts
@@ -151,30 +150,8 @@ export interface SessionServer {
  * ```
  */
 export interface KernelServerOptions {
-  /** Text the host may put in the model's system prompt. */
-  instructions?: string;
-  /** Capabilities to declare beyond those implied by registered features. */
-  capabilities?: ServerCapabilities;
-  /**
-   * Revisions this server speaks. Default: every revision mcpkit speaks, 2026-07-28 included.
-   * Leave `'2026-07-28'` out to serve `initialize` clients only: a 2026-07-28 request then gets
-   * `-32022` naming the revisions listed, and a client that follows the spec (mcpkit's does)
-   * falls back to `initialize`. At least one `initialize` revision must be listed.
-   */
-  protocolVersions?: readonly (ProtocolVersion | ModernProtocolVersion)[];
-  /** Default timeout of requests the server sends (sampling, elicitation...). Default 60 s. */
-  requestTimeout?: number;
-  /** Hard limit of requests the server sends, whatever progress arrives. Default 1 hour. */
-  maxTotalTimeout?: number;
-  /**
-   * Receives errors that cannot be answered to a client: handler crashes (the client only sees
-   * "Internal error"), malformed notifications, transport failures. Default: `console.error`.
-   */
-  onError?: (error: Error, session?: ServerSession) => void;
-  /**
-   * Sees every request each session receives and sends, sessions opening and closing, and
-   * message sizes (tracing, metrics: `@mcpkit/otel`, `@mcpkit/node/metrics`). Default: none, at
-   * no cost.
-   */
-  observer?: Observer;
+  readonly instructions?: string;
+  readonly requestTimeout?: number;
+  readonly maxTotalTimeout?: number;
+  readonly observer?: Observer;
 }

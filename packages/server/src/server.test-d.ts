@@ -74,3 +74,13 @@ describe('ServerSession.request', () => {
     expectTypeOf<CallToolResult>().toMatchTypeOf<object>();
   });
 });
+
+describe('ServerSession.server (issue 30: the kernel types it by a port, users still see a Server)', () => {
+  it('is a Server to the package user', () => {
+    server.setRequestHandler('tools/list', (_params, ctx) => {
+      expectTypeOf(ctx.session.server).toMatchTypeOf<Server>();
+      ctx.session.server.broadcast('notifications/tools/list_changed');
+      return { tools: [] };
+    });
+  });
+});

@@ -32,7 +32,7 @@ import { SERVER_OPTION_KEYS } from './handlers.js';
 import type { RequestContext } from './kernel/context.js';
 import { ServerDispatcher } from './kernel/dispatcher.js';
 import { LiveList } from './kernel/liveList.js';
-import type { SessionServer } from './kernel/ports.js';
+import type { Era, SessionServer } from './kernel/ports.js';
 import { ServerSession, type SessionConnectOptions } from './kernel/session.js';
 import { MiddlewareChains } from './middleware/chains.js';
 import type {
@@ -76,7 +76,9 @@ export class Server extends ServerDispatcher implements SessionServer {
   readonly #closeListeners = new Set<SessionListener>();
   #roundRunner: InputRoundRunner | undefined;
   /** The 2026-07-28 era, plugged in: claims its requests, answers `server/discover` and `subscriptions/listen`. */
-  readonly era: ModernEra;
+  readonly era: Era;
+  /** The same era, with the listen registry broadcasts reach. */
+  readonly #modern: ModernEra;
   /** The middleware plug-in, made on the first `use`/`useSending`. */
   #chains: MiddlewareChains | undefined;
   /** Where a tool's input schema is found, for the `x-mcp-header` rules; set by the tools feature. */
@@ -101,8 +103,9 @@ export class Server extends ServerDispatcher implements SessionServer {
     // Checked now, so a bad key or limit fails at startup rather than on the first retry.
     if (options.requestStateKeys !== undefined) checkRequestStateKeys(options.requestStateKeys);
     resolveLimits(options.requestStateLimits);
-    this.era = new ModernEra(this);
-    this.era.install(this);
+    this.#modern = new ModernEra(this);
+    this.#modern.install(this);
+    this.era = this.#modern;
   }
 
   /**
@@ -292,7 +295,7 @@ export class Server extends ServerDispatcher implements SessionServer {
    * ```
    */
   onListen(hook: ListenHook): () => void {
-    return this.era.listeners.watch(hook);
+    return this.#modern.listeners.watch(hook);
   }
 
   /**
@@ -365,7 +368,7 @@ export class Server extends ServerDispatcher implements SessionServer {
       filter = undefined;
     }
     // Listen streams of this server hear it at once; the relay's other nodes publish to theirs.
-    this.era.listeners.publish(method, params);
+    this.#modern.listeners.publish(method, params);
     if (this.relay?.(method, params, filter, scope)) return;
     for (const session of this.#liveSessions) {
       if (!session.initialized) continue;
@@ -384,12 +387,12 @@ export class Server extends ServerDispatcher implements SessionServer {
    * are the relay's to reach, as only the node holding a session's GET stream sends to it).
    */
   publishRelayed(method: string, params: Record<string, unknown> | undefined): void {
-    this.era.listeners.publish(method, params);
+    this.#modern.listeners.publish(method, params);
   }
 
   /** Closes every session. */
   async close(): Promise<void> {
-    this.era.listeners.endAll();
+    this.#modern.listeners.endAll();
     await Promise.allSettled([...this.#liveSessions].map((session) => session.close()));
   }
 
@@ -419,3 +422,10 @@ export interface SessionInfo {
 export const DEFAULT_PROTOCOL_VERSION: ProtocolVersion = LATEST_PROTOCOL_VERSION;
 
 export { McpError };
+
+// `session.server` is the kernel's `SessionServer` port; this server is the one that fills it, so
+// to a user of the package (`ctx.session.server.broadcast(…)`) it is a `Server`, as before the
+// kernel existed. An augmentation, not an import: the kernel still imports nothing from here.
+declare module './kernel/ports.js' {
+  interface SessionServer extends Server {}
+}

@@ -32,7 +32,7 @@ import { SERVER_OPTION_KEYS } from './handlers.js';
 import type { RequestContext } from './kernel/context.js';
 import { ServerDispatcher } from './kernel/dispatcher.js';
 import { LiveList } from './kernel/liveList.js';
-import type { Era, SessionServer } from './kernel/ports.js';
+import type { Era } from './kernel/ports.js';
 import { ServerSession, type SessionConnectOptions } from './kernel/session.js';
 import { MiddlewareChains } from './middleware/chains.js';
 import type {
@@ -61,7 +61,7 @@ export type SessionListener = (session: ServerSession) => void;
  * server.connect(new StdioServerTransport());
  * ```
  */
-export class Server extends ServerDispatcher implements SessionServer {
+export class Server extends ServerDispatcher {
   readonly info: Implementation;
   /** What 2026-07-28 results name as their server: {@link info}, or nothing (`serverInfoInResults: false`). */
   readonly resultServerInfo: Implementation | undefined;

@@ -41,7 +41,7 @@ export async function guarded<T>(call: () => T | Promise<T>): Promise<T> {
 }
 
 /**
- * @internal What a store carries under {@link SHARED_SESSIONS}: the handler-side logic's class,
+ * What a store carries under {@link SHARED_SESSIONS}: the handler-side logic's class,
  * named here by shape only so the store contract does not import the logic that reads it.
  *
  * @example

@@ -8,8 +8,8 @@
  * @module
  */
 import type { LoggingLevel } from '@mcpkit/core';
+import type { ServerSession } from './kernel/session.js';
 import type { ListKind } from './listChanged.js';
-import type { ServerSession } from './session.js';
 
 /**
  * The sessions a broadcast is for: those subscribed to a resource, those told a list can change,

@@ -16,5 +16,6 @@
  * ```
  * @module
  */
-export { InMemorySessionStore, type SessionStore, SessionStoreBase } from './http/sessions/store.js';
+export type { SessionStore } from './http/sessions/store.js';
+export { InMemorySessionStore, SessionStoreBase } from './http/sessions/storeBase.js';
 export { SessionStoreUnavailable } from './http/sessions/storeErrors.js';

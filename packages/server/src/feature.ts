@@ -10,12 +10,12 @@
  */
 import type { JsonSchemaValidator, ServerCapabilities } from '@mcpkit/core';
 import type { BroadcastScope } from './broadcastScope.js';
-import type { RequestContext } from './context.js';
-import type { RequestHandler } from './handlers.js';
+import type { RequestContext } from './kernel/context.js';
+import type { RequestHandler } from './kernel/handlers.js';
+import type { ServerSession } from './kernel/session.js';
 import type { ListedItem, ListKind } from './listChanged.js';
 import type { ServerMiddlewareContext } from './middleware/context.js';
 import type { PagedCollection } from './pagination.js';
-import type { ServerSession } from './session.js';
 
 /**
  * The methods one feature answers, by name.

@@ -37,7 +37,6 @@ export {
   imageFrom,
   type SourceOptions,
 } from './content/sources.js';
-export { type AskOptions, RequestContext, type RequestLogger } from './context.js';
 export {
   type MethodHandler,
   type MethodNotificationHandler,
@@ -46,6 +45,13 @@ export {
   SERVER_OPTION_KEYS,
   type ServerOptions,
 } from './handlers.js';
+export { type AskOptions, RequestContext, type RequestLogger } from './kernel/context.js';
+export { ServerSession, type SessionConnectOptions } from './kernel/session.js';
+export {
+  checkSessionState,
+  type ServerSessionState,
+  type SessionStateHolder,
+} from './kernel/sessionState.js';
 export { ListedItem, type ListKind } from './listChanged.js';
 export { McpServer, type McpServerOptions } from './mcpServer.js';
 export {
@@ -108,8 +114,6 @@ export { type ResourceSupport, resourceSupport } from './resources/resourcesFeat
 export { isAbsoluteUri, uriProblem } from './resources/uri.js';
 export { UriTemplate, type UriTemplateOptions } from './resources/uriTemplate.js';
 export { Server, type SessionInfo, type SessionListener } from './server.js';
-export { ServerSession, type SessionConnectOptions } from './session.js';
-export { checkSessionState, type ServerSessionState, type SessionStateHolder } from './sessionState.js';
 export type { PreparedSchema, SchemaCheck, SchemaInput } from './tools/schemas.js';
 export {
   type EmptyArguments,

@@ -10,8 +10,8 @@
  */
 
 import { Notification } from '@mcpkit/core';
+import type { ServerSession } from './kernel/session.js';
 import type { PagedCollection, PagedItem } from './pagination.js';
-import type { Server } from './server.js';
 
 /**
  * The lists whose changes are announced.
@@ -92,6 +92,18 @@ export class ListChangedNotifier {
   }
 }
 
+/** What the announcer needs of its server (`Server` is one): whether anyone could hear, and the broadcast. */
+interface AnnouncingServer {
+  readonly relay: unknown;
+  readonly sessions: { readonly size: number };
+  broadcast(
+    method: string,
+    params: undefined,
+    filter: (session: ServerSession) => boolean,
+    scope: { readonly listChanged: ListKind },
+  ): void;
+}
+
 /**
  * Announces list changes, debounced, to each session that was told at initialization that the
  * list can change (`listChanged` in the capabilities it received).
@@ -105,8 +117,8 @@ export class ListChangedNotifier {
 export class ListChangeAnnouncer {
   readonly #notifier: ListChangedNotifier;
 
-  readonly #server: Server;
-  constructor(server: Server, debounceMs: number) {
+  readonly #server: AnnouncingServer;
+  constructor(server: AnnouncingServer, debounceMs: number) {
     this.#server = server;
     this.#notifier = new ListChangedNotifier(debounceMs, (kinds) => this.#announce(kinds));
   }

@@ -16,7 +16,6 @@ import {
   Method,
 } from '@mcpkit/core';
 import { defaultValidator } from '@mcpkit/schema';
-import type { RequestContext } from './context.js';
 import {
   checkedPageSize,
   checkedTasks,
@@ -27,6 +26,7 @@ import {
   requirePrompts,
   requireResources,
 } from './featureSet.js';
+import type { RequestContext } from './kernel/context.js';
 import type { ListedItem, ListKind } from './listChanged.js';
 import type { McpServerOptions } from './mcpServerOptions.js';
 import type {

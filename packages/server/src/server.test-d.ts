@@ -12,9 +12,9 @@ import type {
   ProgressNotificationParams,
 } from '@mcpkit/core';
 import { describe, expectTypeOf, it } from 'vitest';
-import type { RequestContext } from './context.js';
+import type { RequestContext } from './kernel/context.js';
+import type { ServerSession } from './kernel/session.js';
 import { Server } from './server.js';
-import type { ServerSession } from './session.js';
 
 const server = new Server({ name: 'types', version: '1.0.0' });
 
@@ -72,5 +72,15 @@ describe('ServerSession.request', () => {
     }>();
     expectTypeOf<ReturnType<typeof server.dispatch>>().toEqualTypeOf<unknown>();
     expectTypeOf<CallToolResult>().toMatchTypeOf<object>();
+  });
+});
+
+describe('ServerSession.server (issue 30: the kernel types it by a port, users still see a Server)', () => {
+  it('is a Server to the package user', () => {
+    server.setRequestHandler('tools/list', (_params, ctx) => {
+      expectTypeOf(ctx.session.server).toMatchTypeOf<Server>();
+      ctx.session.server.broadcast('notifications/tools/list_changed');
+      return { tools: [] };
+    });
   });
 });

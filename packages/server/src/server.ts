@@ -1,6 +1,8 @@
 /**
  * The low-level server: one definition (identity, capabilities, a method table) that serves any
- * number of sessions.
+ * number of sessions. This is the composition root (docs/design/kernel.md): the one file that
+ * imports the kernel and its plug-ins, the 2026-07-28 era (`modern/era.ts`) and the middleware
+ * chains (`middleware/chains.ts`), and plugs them into the kernel's ports.
  *
  * Nothing here is per session. `connect()` wraps a transport in a small {@link ServerSession}
  * that points back at this definition, so a thousand sessions cost a thousand small objects, not
@@ -10,6 +12,8 @@
  */
 import {
   type AuthInfo,
+  type ClientRequestMethod,
+  type ExtensionMethod,
   type Implementation,
   isModernProtocolVersion,
   LATEST_PROTOCOL_VERSION,
@@ -23,16 +27,26 @@ import {
 } from '@mcpkit/core';
 import { mergeCapabilities, rejectUnknownOptions, toError, unsupportedVersion } from '@mcpkit/core/internal';
 import { type BroadcastScope, inScope } from './broadcastScope.js';
-import { ServerDispatcher } from './dispatcher.js';
 import type { ServerOptions } from './handlers.js';
 import { SERVER_OPTION_KEYS } from './handlers.js';
-import { LiveList } from './liveList.js';
+import type { RequestContext } from './kernel/context.js';
+import { ServerDispatcher } from './kernel/dispatcher.js';
+import { LiveList } from './kernel/liveList.js';
+import type { Era } from './kernel/ports.js';
+import { ServerSession, type SessionConnectOptions } from './kernel/session.js';
+import { MiddlewareChains } from './middleware/chains.js';
+import type {
+  ServerMethodMiddleware,
+  ServerMiddleware,
+  ServerMiddlewareContext,
+} from './middleware/context.js';
+import { onMethod } from './middleware/method.js';
+import { ModernEra } from './modern/era.js';
 import type { ListenHook } from './modern/listen.js';
 import { checkRequestStateKeys } from './mrtr/keyRing.js';
 import { resolveLimits } from './mrtr/limits.js';
 import { InputRoundRunner } from './mrtr/runner.js';
 import { RequestStateSealer } from './mrtr/sealedState.js';
-import { ServerSession, type SessionConnectOptions } from './session.js';
 
 /** Called when a session starts or ends. */
 export type SessionListener = (session: ServerSession) => void;
@@ -61,6 +75,14 @@ export class Server extends ServerDispatcher {
   readonly #openListeners = new Set<SessionListener>();
   readonly #closeListeners = new Set<SessionListener>();
   #roundRunner: InputRoundRunner | undefined;
+  /** The 2026-07-28 era, plugged in: claims its requests, answers `server/discover` and `subscriptions/listen`. */
+  readonly era: Era;
+  /** The same era, with the listen registry broadcasts reach. */
+  readonly #modern: ModernEra;
+  /** The middleware plug-in, made on the first `use`/`useSending`. */
+  #chains: MiddlewareChains | undefined;
+  /** Where a tool's input schema is found, for the `x-mcp-header` rules; set by the tools feature. */
+  #toolSchemas: ((toolName: string) => unknown) | undefined;
   #implied: ServerCapabilities = {};
   #declared: ServerCapabilities | undefined;
 
@@ -81,6 +103,9 @@ export class Server extends ServerDispatcher {
     // Checked now, so a bad key or limit fails at startup rather than on the first retry.
     if (options.requestStateKeys !== undefined) checkRequestStateKeys(options.requestStateKeys);
     resolveLimits(options.requestStateLimits);
+    this.#modern = new ModernEra(this);
+    this.#modern.install(this);
+    this.era = this.#modern;
   }
 
   /**
@@ -105,6 +130,109 @@ export class Server extends ServerDispatcher {
   get capabilities(): ServerCapabilities {
     if (!this.#declared) this.#declared = mergeCapabilities(this.#implied, this.options.capabilities);
     return this.#declared;
+  }
+
+  /**
+   * Adds a middleware around every request and notification any session receives, or, with a
+   * method name, around that method's requests only (typed by the method; an extension's name is
+   * untyped). The first added runs first on the way in and last on the way out. It runs after
+   * routing (an unknown method is refused before it) and the lifecycle gate, and before the result
+   * is encoded for the peer's revision. The chain is composed here, once; a server without
+   * middleware dispatches exactly as before.
+   *
+   * @example
+   * ```ts
+   * declare function audit(method: string, clientId: string | undefined, ms: number): void;
+   * server.use(async (ctx, next) => {
+   *   const started = Date.now();
+   *   try {
+   *     return await next();
+   *   } finally {
+   *     audit(ctx.method, ctx.authInfo?.clientId, Date.now() - started);
+   *   }
+   * });
+   * server.use('tools/list', async (_ctx, next) => ({ ...(await next()), tools: [] }));
+   * ```
+   */
+  use(middleware: ServerMiddleware): this;
+  use<M extends ClientRequestMethod>(method: M, middleware: ServerMethodMiddleware<M>): this;
+  use<M extends string>(method: ExtensionMethod<M, ClientRequestMethod>, middleware: ServerMiddleware): this;
+  use(first: string | ServerMiddleware, second?: ServerMiddleware | ServerMethodMiddleware<any>): this {
+    const given = typeof first === 'string' ? second : first;
+    if (typeof given !== 'function') throw new TypeError('server.use() needs a middleware function');
+    this.#middlewareChains().use(
+      typeof first === 'string' ? onMethod(first, given as ServerMiddleware) : first,
+    );
+    this.receiving = this.#chains;
+    return this;
+  }
+
+  /**
+   * Adds a middleware around every request and notification any session sends to its client:
+   * requests (`session.request()`, `ctx.sample()`, `ctx.elicit()`, `ctx.listRoots()`,
+   * `session.ping()`…) and notifications (`session.notify()`, logs, progress, list changes,
+   * broadcasts). Same shape as {@link use}, with `ctx.direction === 'send'`; `ctx.options` holds a
+   * request's options. It runs before the capability check and the encoding for the client's
+   * revision, so a changed `ctx.params` is checked and encoded like the caller's own. A server
+   * without sending middleware sends exactly as before.
+   *
+   * @example
+   * ```ts
+   * server.useSending(async (ctx, next) => {
+   *   if (ctx.method === 'sampling/createMessage') ctx.params = { ...ctx.params, maxTokens: Math.min(Number(ctx.params.maxTokens), 500) };
+   *   return next();
+   * });
+   * ```
+   */
+  useSending(middleware: ServerMiddleware): this {
+    if (typeof middleware !== 'function')
+      throw new TypeError('server.useSending() needs a middleware function');
+    this.#middlewareChains().useSending(middleware);
+    this.sending = this.#chains;
+    return this;
+  }
+
+  #middlewareChains(): MiddlewareChains {
+    this.#chains ??= new MiddlewareChains(this);
+    return this.#chains;
+  }
+
+  /** True when a receiving middleware is installed. */
+  get hasMiddleware(): boolean {
+    return this.receiving !== undefined;
+  }
+
+  /**
+   * @internal Runs the receiving chain around `end` for a method whose handler places the chain
+   * itself (`placesMiddleware`): `tools/call` runs it after routing and argument validation
+   * and before output validation. Call it only when {@link hasMiddleware}. Returns the answer
+   * itself when every layer passed a synchronous `end` through, else a promise of it.
+   */
+  runMiddleware(
+    method: string,
+    params: Record<string, unknown>,
+    context: RequestContext,
+    end: (ctx: ServerMiddlewareContext) => unknown,
+  ): unknown {
+    return this.#chains!.run(method, params, context, end);
+  }
+
+  /**
+   * @internal True when a `hideTools` middleware hides tool `name` from the session of `context`:
+   * routing then refuses the call like a call to an unknown tool.
+   */
+  hidesTool(name: string, params: Record<string, unknown>, context: RequestContext): boolean {
+    return this.#chains?.hidesTool(name, params, context) ?? false;
+  }
+
+  /** @internal Names where tool input schemas are found (the tools feature calls it once). */
+  provideToolHeaders(source: (toolName: string) => unknown): void {
+    this.#toolSchemas = source;
+  }
+
+  /** @internal The input schema of tool `toolName`, for the 2026-07-28 HTTP header rules. */
+  toolInputSchema(toolName: string): unknown {
+    return this.#toolSchemas?.(toolName);
   }
 
   /** Adds capabilities implied by a feature (e.g. registering a tool implies `tools`). */
@@ -167,7 +295,7 @@ export class Server extends ServerDispatcher {
    * ```
    */
   onListen(hook: ListenHook): () => void {
-    return this.listeners.watch(hook);
+    return this.#modern.listeners.watch(hook);
   }
 
   /**
@@ -240,7 +368,7 @@ export class Server extends ServerDispatcher {
       filter = undefined;
     }
     // Listen streams of this server hear it at once; the relay's other nodes publish to theirs.
-    this.listeners.publish(method, params);
+    this.#modern.listeners.publish(method, params);
     if (this.relay?.(method, params, filter, scope)) return;
     for (const session of this.#liveSessions) {
       if (!session.initialized) continue;
@@ -259,12 +387,12 @@ export class Server extends ServerDispatcher {
    * are the relay's to reach, as only the node holding a session's GET stream sends to it).
    */
   publishRelayed(method: string, params: Record<string, unknown> | undefined): void {
-    this.listeners.publish(method, params);
+    this.#modern.listeners.publish(method, params);
   }
 
   /** Closes every session. */
   async close(): Promise<void> {
-    this.listeners.endAll();
+    this.#modern.listeners.endAll();
     await Promise.allSettled([...this.#liveSessions].map((session) => session.close()));
   }
 
@@ -294,3 +422,10 @@ export interface SessionInfo {
 export const DEFAULT_PROTOCOL_VERSION: ProtocolVersion = LATEST_PROTOCOL_VERSION;
 
 export { McpError };
+
+// `session.server` is the kernel's `SessionServer` port; this server is the one that fills it, so
+// to a user of the package (`ctx.session.server.broadcast(…)`) it is a `Server`, as before the
+// kernel existed. An augmentation, not an import: the kernel still imports nothing from here.
+declare module './kernel/ports.js' {
+  interface SessionServer extends Server {}
+}

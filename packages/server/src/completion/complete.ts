@@ -4,7 +4,7 @@
  * @module
  */
 import type { CompleteResult } from '@mcpkit/core';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../kernel/context.js';
 
 /**
  * The most values one `completion/complete` answer may carry.

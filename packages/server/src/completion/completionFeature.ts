@@ -7,8 +7,8 @@
 import type { CompleteResult } from '@mcpkit/core';
 import { Method } from '@mcpkit/core';
 import { isRecord } from '@mcpkit/core/internal';
-import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
+import type { RequestContext } from '../kernel/context.js';
 import type { PagedCollection } from '../pagination.js';
 import { invalidParams, requireString, stringRecord } from '../params.js';
 import type { RegisteredPrompt } from '../prompts/prompt.js';

@@ -3,8 +3,8 @@
  * @module
  */
 import type { AuthInfo } from '@mcpkit/core';
+import type { ServerSession } from '../kernel/session.js';
 import type { ServerMiddlewareContext } from '../middleware/context.js';
-import type { ServerSession } from '../session.js';
 
 /**
  * The default key of a guard: the principal (`authInfo.clientId`, from the authorization layer),

@@ -6,10 +6,19 @@
  * against the header rules of that revision and then served with no session.
  * @module
  */
-import { ErrorCode, isModernProtocolVersion, McpError, methodExists, type RequestId } from '@mcpkit/core';
+import {
+  ErrorCode,
+  isModernProtocolVersion,
+  isSupportedProtocolVersion,
+  McpError,
+  methodExists,
+  type ProtocolVersion,
+  type RequestId,
+} from '@mcpkit/core';
 import {
   type ClassifiedBody,
   classifyBody,
+  codecFor,
   envelopeShapeError,
   envelopeVersion,
   isRecord,
@@ -41,7 +50,7 @@ export interface BodySummary {
  * malformed batch refuses the whole POST with 400 before any of it is delivered: HTTP answers the
  * POST, so it cannot leave those to the engine's per-message errors.
  */
-export function summarize(value: unknown): BodySummary | Reply {
+export function summarize(value: unknown): PostRoute | Reply {
   const body = classifyBody(value);
   const batch = body.batch;
   if (batch && body.kinds.length === 0) return Refuse.invalid('an empty batch');
@@ -75,7 +84,100 @@ export function summarize(value: unknown): BodySummary | Reply {
     }
   }
   if (initialize && batch) return Refuse.invalid('initialize must not be part of a batch');
-  return { body, ids, initialize, cancels, initialized, responses };
+  // Routed by classifyPost; `kind` and `modern` are here from the start so every route has one shape.
+  return { body, ids, initialize, cancels, initialized, responses, kind: 'stateless', modern: undefined };
+}
+
+/**
+ * Where a POST goes: `modern` (a 2026-07-28 request, checked, served with no session), `session`
+ * (a 2025 POST to the session front) or `stateless` (a 2025 POST on a throwaway session).
+ *
+ * @example
+ * ```ts
+ * const kind: RouteKind = 'session';
+ * ```
+ */
+export type RouteKind = 'modern' | 'session' | 'stateless';
+
+/**
+ * A classified POST: its body's summary and where it goes (one object, made once per POST).
+ *
+ * @example
+ * ```ts
+ * declare const route: PostRoute;
+ * if (route.kind === 'modern') console.error(route.modern!.method, route.ids);
+ * ```
+ */
+export interface PostRoute extends BodySummary {
+  kind: RouteKind;
+  /** The per-request era's request, when `kind` is `modern`. */
+  modern: ModernPost | undefined;
+}
+
+/**
+ * What classifying a 2026-07-28 POST asks of the server: whether it answers a method, a tool's
+ * input schema (for the `x-mcp-header` rules), and the refusal of a revision it does not serve.
+ * `Server` is one.
+ *
+ * @example
+ * ```ts
+ * declare const server: Server;
+ * const asked: PostServer = server;
+ * ```
+ */
+export interface PostServer {
+  requestHandler(method: string): unknown;
+  toolInputSchema(toolName: string): unknown;
+  refusedRevision(revision: unknown): McpError | undefined;
+}
+
+/**
+ * Classifies one POST body, once: what it holds, which era it is of and where it goes, with the
+ * per-request era's header rules already checked. The refusal to answer with instead, when the
+ * body or (2026-07-28) its headers are refused before anything runs.
+ *
+ * @example
+ * ```ts
+ * declare const request: RawHttpRequest;
+ * declare const server: Server;
+ * const route = classifyPost(request, JSON.parse(text), server, true);
+ * if (!(route instanceof Reply) && route.kind === 'modern') console.error(route.modern!.method);
+ * ```
+ */
+export function classifyPost(
+  request: RawHttpRequest,
+  value: unknown,
+  server: PostServer,
+  stateful: boolean,
+): PostRoute | Reply {
+  const route = summarize(value);
+  if (route instanceof Reply) return route;
+  const modern = modernPostOf(request, route);
+  if (modern) {
+    const refused = checkModernPost(request, modern, server);
+    if (refused) return refused;
+    route.kind = 'modern';
+    route.modern = modern;
+  } else if (stateful) {
+    route.kind = 'session';
+  }
+  return route;
+}
+
+/**
+ * Whether a revision takes JSON-RPC batches (2025-03-26 did; later revisions do not).
+ *
+ * @example
+ * ```ts
+ * acceptsBatches('2025-03-26'); // true
+ * ```
+ */
+export function acceptsBatches(version: string | undefined): boolean {
+  return (
+    version !== undefined &&
+    isSupportedProtocolVersion(version) &&
+    codecFor(version as ProtocolVersion).acceptsBatches
+  );
 }
 
 /** A POST of the per-request era: one request, and the version its envelope names (unchecked). */
@@ -126,27 +228,26 @@ export function modernPostOf(request: RawHttpRequest, summary: BodySummary): Mod
  * ```ts
  * declare const request: RawHttpRequest;
  * declare const post: ModernPost;
- * const refused = checkModernPost(request, post, () => true, () => undefined);
+ * declare const server: Server;
+ * const refused = checkModernPost(request, post, server);
  * ```
  */
 export function checkModernPost(
   request: RawHttpRequest,
   post: ModernPost,
-  answers: (method: string) => boolean,
-  toolInputSchema: (toolName: string) => unknown,
-  refusedRevision: (revision: unknown) => McpError | undefined = () => undefined,
+  server: PostServer,
 ): Reply | undefined {
   const { id, method, version } = post;
   // The order the revision implies: a malformed envelope is -32602, a header that disagrees with
   // the body -32020 (even when the body names an unknown version), and only then -32022.
   const shape = envelopeShapeError(post.params);
   if (shape) return errorReply(400, shape, id);
-  const mismatch = checkModernHeaders(request, post, toolInputSchema);
+  const mismatch = checkModernHeaders(request, post, server);
   if (mismatch !== undefined) return errorReply(400, new McpError(ErrorCode.HeaderMismatch, mismatch), id);
   if (!isModernProtocolVersion(version)) return errorReply(400, unsupportedVersion(version), id);
-  const refused = refusedRevision(version);
+  const refused = server.refusedRevision(version);
   if (refused) return errorReply(400, refused, id);
-  if (!methodExists(method, 'c2s', version) || !answers(method)) {
+  if (!methodExists(method, 'c2s', version) || server.requestHandler(method) === undefined) {
     const message = `Method not found: "${method}" is not served under protocol revision ${version}`;
     return errorReply(404, new McpError(ErrorCode.MethodNotFound, message), id);
   }

@@ -8,8 +8,9 @@
  * refuses to start.
  * @module
  */
+
+import type { HostGuard } from './hostGuard.js';
 import { emptyReply, type Reply } from './responses.js';
-import type { HostGuard } from './security.js';
 
 /** The `cors` option of the HTTP handlers. */
 export interface CorsOptions {

@@ -17,8 +17,9 @@ import {
   type Transport,
 } from '@mcpkit/core';
 import { type ClassifiedBody, classifyBody, toError } from '@mcpkit/core/internal';
+import { mayUseSession, principalOf } from '../kernel/principal.js';
+import type { ServerSession } from '../kernel/session.js';
 import type { Server } from '../server.js';
-import type { ServerSession } from '../session.js';
 import { accepts, deliverBody, readJsonPost } from './body.js';
 import { CorsPolicy, withCors } from './cors.js';
 import {
@@ -39,7 +40,6 @@ import type { RawHttpRequest } from './rawHttp.js';
 import { HttpMessageExtra } from './requestView.js';
 import { emptyReply, Refuse, Reply, sseReply } from './responses.js';
 import { createHostGuard, type HostGuard, type HostSecurityOptions } from './security.js';
-import { mayUseSession, principalOf } from './sessions/principal.js';
 import { optionalInterval } from './streamableOptions.js';
 
 /** Options of {@link createLegacySseHandler}. */

@@ -25,10 +25,10 @@ import {
   type ProgressUpdate,
 } from '@mcpkit/core';
 import { errorResponse, isPromiseLike, onBehalfOf, progressParamsOf, toError } from '@mcpkit/core/internal';
-import type { SessionOpener } from '../context.js';
+import type { SessionOpener } from '../kernel/context.js';
+import type { ServerSession, SessionConnectOptions } from '../kernel/session.js';
 import { answerModern } from '../modern/serve.js';
 import type { Server } from '../server.js';
-import type { ServerSession, SessionConnectOptions } from '../session.js';
 import { type ModernPost, modernStatus } from './classify.js';
 import { type ExchangeOptions, type HttpRuntime, HttpSessionTransport } from './delivery/transport.js';
 import type { RawHttpRequest } from './rawHttp.js';

@@ -87,13 +87,13 @@ function checkParams(request: RawHttpRequest, post: PostView, params: HeaderPara
  * @example
  * ```ts
  * declare const request: RawHttpRequest;
- * checkModernHeaders(request, { method: 'tools/list', params: {}, version: '2026-07-28' }, () => undefined);
+ * checkModernHeaders(request, { method: 'tools/list', params: {}, version: '2026-07-28' }, { toolInputSchema: () => undefined });
  * ```
  */
 export function checkModernHeaders(
   request: RawHttpRequest,
   post: PostView,
-  toolInputSchema: (toolName: string) => unknown,
+  tools: { toolInputSchema(toolName: string): unknown },
 ): string | undefined {
   const version = String(post.version);
   const header = request.header('mcp-protocol-version');
@@ -113,6 +113,6 @@ export function checkModernHeaders(
   if (name === undefined) return 'Header mismatch: Mcp-Name is not a valid header value';
   if (name !== bodyName) return `Header mismatch: Mcp-Name does not match the body's params.${source}`;
   if (post.method !== 'tools/call') return undefined;
-  const params = cachedHeaderParams(toolInputSchema(name));
+  const params = cachedHeaderParams(tools.toolInputSchema(name));
   return params ? checkParams(request, post, params) : undefined;
 }

@@ -8,6 +8,9 @@
  * @module
  */
 import type { CorsOptions } from './cors.js';
+import type { GuardedRequest, HostGuard } from './hostGuard.js';
+
+export type { GuardedRequest, HostGuard } from './hostGuard.js';
 
 /**
  * The names a local server answers to by default (any port).
@@ -39,22 +42,6 @@ export interface HostSecurityOptions {
    * `WWW-Authenticate`. Each origin must also pass `allowedOrigins`. Default: off.
    */
   cors?: CorsOptions;
-}
-
-/** What the guard reads of a request. */
-export interface GuardedRequest {
-  /** A header by lower-case name, or null. */
-  header(name: string): string | null;
-  /** The absolute request URL. */
-  readonly url: string;
-}
-
-/** Compiled allow-lists; built once per handler. */
-export interface HostGuard {
-  /** `'host'` or `'origin'` names the failed check; `undefined` means the request may proceed. */
-  check(request: GuardedRequest): 'host' | 'origin' | undefined;
-  /** Whether a request carrying this `Origin` header passes the `Origin` check. */
-  allowsOrigin(origin: string): boolean;
 }
 
 /**

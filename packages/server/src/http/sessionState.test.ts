@@ -3,8 +3,8 @@
  * event-id prefix (with an event store) and the principal the session is bound to.
  */
 import { describe, expect, it } from 'vitest';
+import type { ServerSession } from '../kernel/session.js';
 import { Server } from '../server.js';
-import type { ServerSession } from '../session.js';
 import { InMemoryEventStore } from './delivery/eventStore.js';
 import { parseSse } from './fixtures/rawHttpClient.mjs';
 import { createStreamableHttpHandler, type StreamableHttpHandler } from './streamable.js';

@@ -10,24 +10,18 @@
  * the standalone GET stream, the event store).
  * @module
  */
-import {
-  DEFAULT_HTTP_PROTOCOL_VERSION,
-  isSupportedProtocolVersion,
-  type MessageExtra,
-  type ProtocolVersion,
-} from '@mcpkit/core';
-import { codecFor, negotiateProtocolVersion, toError } from '@mcpkit/core/internal';
-import type { RequestContext } from '../context.js';
+import { DEFAULT_HTTP_PROTOCOL_VERSION, isSupportedProtocolVersion, type MessageExtra } from '@mcpkit/core';
+import { negotiateProtocolVersion, toError } from '@mcpkit/core/internal';
+import type { RequestContext } from '../kernel/context.js';
+import type { SessionConnectOptions } from '../kernel/session.js';
 import type { Server } from '../server.js';
-import type { SessionConnectOptions } from '../session.js';
 import { accepts, acceptsJsonAndSse, readJsonPost } from './body.js';
 import {
+  acceptsBatches,
   type BodySummary,
-  checkModernPost,
+  classifyPost,
   isModernStreamRequest,
-  type ModernPost,
-  modernPostOf,
-  summarize,
+  type PostRoute,
 } from './classify.js';
 import { CorsPolicy, withCors } from './cors.js';
 import type { EventStore } from './delivery/eventStore.js';
@@ -128,7 +122,16 @@ export function closeSseStream(context: RequestContext, options: { retryInterval
 const BOTH_TYPES = 'application/json and text/event-stream';
 const MAX_EVENT_ID_LENGTH = 256;
 
-class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
+/**
+ * @internal The endpoint behind {@link createStreamableHttpHandler} (exported for the test that
+ * counts how often one POST enters this file).
+ *
+ * @example
+ * ```ts
+ * const handler = toFetchHandler(new StreamableHttpEndpoint(server, {}));
+ * ```
+ */
+export class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
   readonly eventStore: EventStore | undefined;
   readonly retryInterval: number;
   readonly maxBufferedBytes: number;
@@ -201,13 +204,17 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     if (!acceptsJsonAndSse(request.header('accept'))) return Refuse.notAcceptable(BOTH_TYPES);
     const body = await readJsonPost(request, this.settings.maxBodyBytes, this.settings.maxJsonDepth);
     if (body instanceof Reply) return body;
-    const summary = summarize(body.value);
-    if (summary instanceof Reply) return summary;
+    const route = classifyPost(request, body.value, this.server, this.front !== undefined);
+    if (route instanceof Reply) return route;
     const messageExtra = new HttpMessageExtra(extra?.authInfo, request, body.bytes);
-    const modern = modernPostOf(request, summary);
-    if (modern) return this.postModern(request, summary, modern, messageExtra);
-    if (!this.front) return this.postStateless(request, summary, messageExtra);
-    return this.postToSession(this.front, request, extra, summary, messageExtra);
+    switch (route.kind) {
+      case 'modern':
+        return this.postModern(request, route, messageExtra);
+      case 'stateless':
+        return this.postStateless(request, route, messageExtra);
+      default:
+        return this.postToSession(this.front!, request, extra, route, messageExtra);
+    }
   }
 
   /** A 2025 POST with a session: through the session front, then delivered on the session. */
@@ -227,32 +234,7 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
     const found = front.find(sessionId, request, extra);
     const transport = found instanceof Promise ? await found : found;
     if (transport instanceof Reply) return transport;
-    if (summary.initialized) transport.handshakeDone = true;
-    if (summary.body.batch && !acceptsBatches(transport.protocolVersion)) {
-      return Refuse.invalid('JSON-RPC batches are not supported by the negotiated protocol version');
-    }
-    for (const id of summary.ids) {
-      if (transport.hasExchange(id)) {
-        return Refuse.invalid(
-          `id ${JSON.stringify(id)} is already in use by a request in flight`,
-          summary.body.batch ? undefined : id,
-        );
-      }
-    }
-    if (summary.ids.length === 0) {
-      const routed = front.deliverNotifications(transport, summary, messageExtra);
-      if (routed) await routed; // only answers routed through a session store wait
-      if (summary.cancels) transport.clientCancelled(summary.cancels);
-      return emptyReply(202);
-    }
-    const response = transport.handlePost(
-      summary.ids,
-      this.exchange(request, false),
-      summary.body,
-      messageExtra,
-    );
-    if (summary.cancels) transport.clientCancelled(summary.cancels);
-    return response;
+    return front.post(transport, summary, messageExtra, this.exchange(request, false));
   }
 
   /** How a 2025 exchange answers: in this endpoint's response mode. */
@@ -285,25 +267,13 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
    * A 2026-07-28 POST: checked against the revision's header rules, then served with no session
    * (the request's envelope is its scope), in stateful and stateless mode alike.
    */
-  private postModern(
-    request: RawHttpRequest,
-    summary: BodySummary,
-    post: ModernPost,
-    extra: MessageExtra,
-  ): Promise<Reply> | Reply {
-    const refused = checkModernPost(request, post, this.answers, this.toolInputSchema, this.refusedRevision);
-    if (refused) return refused;
-    // No session, connection or transport up front (made if the handler asks for them), unless an
+  private postModern(request: RawHttpRequest, route: PostRoute, extra: MessageExtra): Promise<Reply> | Reply {
+    // classifyPost checked it against the revision's header rules. No session, connection or transport up front (made if the handler asks for them), unless an
     // observer watches requests through the connection.
     if (!this.server.options.observer)
-      return new DirectModernRequest(this, this.server, request, post, extra).serve();
-    return this.serveOnce(summary, extra, modernExchange(request), MODERN_CONNECT);
+      return new DirectModernRequest(this, this.server, request, route.modern!, extra).serve();
+    return this.serveOnce(route, extra, modernExchange(request), MODERN_CONNECT);
   }
-
-  /** Made once per handler, not per request: what {@link checkModernPost} asks of the server. */
-  private readonly answers = (method: string): boolean => this.server.requestHandler(method) !== undefined;
-  private readonly toolInputSchema = (name: string): unknown => this.server.toolInputSchema(name);
-  private readonly refusedRevision = (revision: unknown) => this.server.refusedRevision(revision);
 
   /** Serves one POST on a throwaway session over the one server definition. */
   private serveOnce(
@@ -372,12 +342,4 @@ class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
   sessionEnded(transport: HttpSessionTransport): void {
     this.front?.ended(transport);
   }
-}
-
-function acceptsBatches(version: string | undefined): boolean {
-  return (
-    version !== undefined &&
-    isSupportedProtocolVersion(version) &&
-    codecFor(version as ProtocolVersion).acceptsBatches
-  );
 }

@@ -4,8 +4,8 @@
  * @module
  */
 import { LOGGING_LEVELS, type LoggingLevel, Method, Notification } from '@mcpkit/core';
-import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers } from '../feature.js';
+import type { RequestContext } from '../kernel/context.js';
 import { invalidParams } from '../params.js';
 
 /**

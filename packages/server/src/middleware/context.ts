@@ -14,9 +14,9 @@ import type {
   RequestId,
   Revision,
 } from '@mcpkit/core';
-import type { RequestContext } from '../context.js';
-import type { RequestScope } from '../scope.js';
-import type { ServerSession } from '../session.js';
+import type { RequestContext } from '../kernel/context.js';
+import type { RequestScope } from '../kernel/scope.js';
+import type { ServerSession } from '../kernel/session.js';
 
 /** Which way a message travels, seen from the server. */
 export type ServerMessageDirection = 'receive' | 'send';

@@ -1,39 +1,16 @@
 /**
- * The server's sending side: a message a session sends (a request to the client, a notification)
- * runs through the middleware added with `server.useSending`, and the chain ends in
- * {@link deliver}, which checks, encodes and sends it exactly as the plain path does. Used only
- * when a sending middleware is installed.
+ * The end of the server's sending chain: a message a session sends (a request to the client, a
+ * notification) runs through the middleware added with `server.useSending` (chains.ts), and the
+ * chain ends in {@link deliver}, which hands the message as the middleware left it to the kernel's
+ * plain path (check, encode, send). Used only when a sending middleware is installed.
  * @module
  */
-import { Method, Notification, type OutgoingRequestOptions, type RequestId } from '@mcpkit/core';
-import type { RequestContext } from '../context.js';
-import type { ServerSession } from '../session.js';
-import { ServerMiddlewareContext } from './context.js';
-
-/**
- * @internal Runs one message `session` sends through the server's sending middleware.
- *
- * @example
- * ```ts
- * await sendThrough(session, 'roots/list', undefined, false, undefined, {});
- * ```
- */
-export function sendThrough(
-  session: ServerSession,
-  method: string,
-  params: Record<string, unknown> | undefined,
-  notification: boolean,
-  request: RequestContext | undefined,
-  outgoing: { options?: OutgoingRequestOptions; relatedRequestId?: RequestId },
-): Promise<unknown> {
-  const message = { ...outgoing, notification, noParams: params === undefined };
-  const ctx = new ServerMiddlewareContext(method, params ?? {}, session, request, undefined, message);
-  return session.server.sendPipeline!(ctx);
-}
+import { deliverNotification, deliverRequest } from '../kernel/outbound.js';
+import type { ServerMiddlewareContext } from './context.js';
 
 /**
  * @internal The end of the sending chain: the message as the middleware left it. A request is
- * checked against the client's capabilities and encoded for its revision here, after the chain,
+ * checked against the client's capabilities and encoded for its revision there, after the chain,
  * so a middleware's change is checked like the caller's own.
  *
  * @example
@@ -42,16 +19,10 @@ export function sendThrough(
  * ```
  */
 export function deliver(ctx: ServerMiddlewareContext): unknown {
-  const session = ctx.session;
   const outgoing = ctx.outgoing!;
   const params = outgoing.noParams && Object.keys(ctx.params).length === 0 ? undefined : ctx.params;
-  const request = ctx.request;
   if (outgoing.notification) {
-    if (ctx.method === Notification.Progress && request) return request.sendProgressNow(ctx.params);
-    return session.notifyNow(ctx.method, params, request ? request.requestId : outgoing.relatedRequestId);
+    return deliverNotification(ctx.session, ctx.method, params, ctx.request, outgoing.relatedRequestId);
   }
-  if (ctx.method === Method.Ping) return session.connection.request(Method.Ping, params, outgoing.options);
-  const prepared = session.prepareRequest(ctx.method, params);
-  if (request) return request.request.request(ctx.method, prepared, outgoing.options);
-  return session.connection.request(ctx.method, prepared, outgoing.options);
+  return deliverRequest(ctx.session, ctx.method, params, outgoing.options, ctx.request);
 }

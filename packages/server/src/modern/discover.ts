@@ -4,7 +4,7 @@
  * @module
  */
 import { type ServerCapabilities, TASKS_EXTENSION } from '@mcpkit/core';
-import type { Server } from '../server.js';
+import type { ModernServer } from './modernServer.js';
 
 /**
  * The capabilities as 2026-07-28 can state them: `tasks` is the extension
@@ -26,11 +26,11 @@ function modernCapabilities(capabilities: ServerCapabilities): Record<string, un
  *
  * @example
  * ```ts
- * declare const server: Server;
+ * declare const server: ModernServer;
  * discoverResult(server).supportedVersions; // ['2026-07-28']
  * ```
  */
-export function discoverResult(server: Server): Record<string, unknown> {
+export function discoverResult(server: ModernServer): Record<string, unknown> {
   const result: Record<string, unknown> = {
     supportedVersions: [...server.modernVersions],
     capabilities: modernCapabilities(server.capabilities),

@@ -7,7 +7,7 @@
  */
 import { ErrorCode, McpError, type ServerCapabilities } from '@mcpkit/core';
 import { isRecord } from '@mcpkit/core/internal';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../kernel/context.js';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';

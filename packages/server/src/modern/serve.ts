@@ -5,67 +5,39 @@
  * only carries the bytes. See docs/2026-07-28.md §3, §4 and §6.
  * @module
  */
-import { ErrorCode, type Implementation, type IncomingRequest, McpError, methodExists } from '@mcpkit/core';
+import { type Implementation, type IncomingRequest, methodExists } from '@mcpkit/core';
 import {
   decodeModernRequest,
   encodeModernError,
   encodeModernResult,
   isPromiseLike,
 } from '@mcpkit/core/internal';
-import { RequestContext, type SessionOpener } from '../context.js';
-import type { Server } from '../server.js';
-import type { ServerSession } from '../session.js';
+import { RequestContext, type SessionOpener } from '../kernel/context.js';
+import { notInRevision } from '../kernel/notInRevision.js';
+import type { ServerSession } from '../kernel/session.js';
+import { MODERN_CONTEXT } from './context.js';
 import { INPUT_ROUND_METHODS, invokeWithInputRounds, ModernCall } from './inputRounds.js';
+import type { ModernServer } from './modernServer.js';
 
 const DISCOVER = 'server/discover';
 
 /**
- * The error a method that the revision does not have gets: `-32601`, naming the revision, so a
- * client that mixed eras learns why.
- *
- * @example
- * ```ts
- * notInRevision('initialize', '2026-07-28').message; // 'Method not found: "initialize" does not exist in protocol revision 2026-07-28'
- * ```
- */
-export function notInRevision(method: string, revision: string): McpError {
-  return new McpError(
-    ErrorCode.MethodNotFound,
-    `Method not found: "${method}" does not exist in protocol revision ${revision}`,
-  );
-}
-
-/**
- * Answers one 2026-07-28 request that arrived on `session`'s connection. Throws (or rejects with)
- * the {@link McpError} the request is answered with.
- *
- * @example
- * ```ts
- * declare const session: ServerSession;
- * declare const request: IncomingRequest;
- * const result = serveModern(session, request);
- * ```
- */
-export function serveModern(session: ServerSession, request: IncomingRequest): unknown {
-  return answerModern(session.server, session, request);
-}
-
-/**
- * {@link serveModern} for a request that has no session yet: `session` opens one if the handler
+ * Answers one 2026-07-28 request (the era's `serve`), on a session's connection or, for a request
+ * that has no session yet,: `session` opens one if the handler
  * asks for it (the 2026-07-28 HTTP path). `checked`: the caller has already refused what this
  * would (the envelope's shape, the revision, a method the revision or the server does not have:
  * `checkModernPost` of the HTTP front), so nothing is checked twice.
  *
  * @example
  * ```ts
- * declare const server: Server;
+ * declare const server: ModernServer;
  * declare const opener: SessionOpener;
  * declare const request: IncomingRequest;
  * const result = answerModern(server, opener, request);
  * ```
  */
 export function answerModern(
-  server: Server,
+  server: ModernServer,
   session: ServerSession | SessionOpener,
   request: IncomingRequest,
   checked = false,
@@ -79,7 +51,7 @@ export function answerModern(
     if (!methodExists(method, 'c2s', revision)) throw notInRevision(method, revision);
   }
   // The decoded request is the context's 2026 part as it is: its scope, the MRTR retry fields.
-  const ctx = new RequestContext(session, request, decoded);
+  const ctx = new RequestContext(session, request, decoded, MODERN_CONTEXT);
   const params = decoded.params;
   let result: unknown;
   try {
@@ -101,7 +73,7 @@ export function answerModern(
 }
 
 /** `server/discover` always names the server (a client learns who it talks to there); other results as configured. */
-function serverInfoFor(server: Server, method: string): Implementation | undefined {
+function serverInfoFor(server: ModernServer, method: string): Implementation | undefined {
   return method === DISCOVER ? server.info : server.resultServerInfo;
 }
 

@@ -12,8 +12,8 @@ import {
   MissingRequiredClientCapabilityError,
 } from '@mcpkit/core';
 import { isPromiseLike, isRecord } from '@mcpkit/core/internal';
-import { missingForRequest } from '../modern/inputRounds.js';
 import { digestOf } from './digest.js';
+import { missingForRequest } from './missingCapability.js';
 import { InputRecorder, type UnansweredQuestion } from './recorder.js';
 import { acceptResponses, checkInputResponses } from './responses.js';
 import type { AskedQuestion, RecordedAnswer, RequestStateSealer, RoundState } from './sealedState.js';

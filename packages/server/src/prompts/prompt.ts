@@ -20,7 +20,7 @@ import type {
 import { isStandardSchema } from '@mcpkit/core/internal';
 import type { InferSchemaOutput, RequireJsonSchemaConverter } from '@mcpkit/schema';
 import { type Completer, type Completers, checkCompleters } from '../completion/complete.js';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../kernel/context.js';
 import { type ItemList, ListedItem } from '../listChanged.js';
 import type { InputRequiredResult } from '../mrtr/signal.js';
 import { checkIconsAndMeta, checkOptionalString, cloneJson } from '../tools/metadata.js';

@@ -8,7 +8,7 @@
  * @module
  */
 import type { ListResourcesResult, Resource } from '@mcpkit/core';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../kernel/context.js';
 import { encodeCursor, invalidCursor, type PagedCollection, tryDecodeCursor } from '../pagination.js';
 import type { RegisteredResource, RegisteredResourceTemplate } from './resource.js';
 

@@ -5,7 +5,7 @@
  */
 import type { Annotations, Icon, Meta, Resource, ResourceTemplate } from '@mcpkit/core';
 import { type Completer, type Completers, checkCompleters } from '../completion/complete.js';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../kernel/context.js';
 import { type ItemList, ListedItem } from '../listChanged.js';
 import { checkAnnotations, checkIconsAndMeta, checkOptionalString, cloneJson } from '../tools/metadata.js';
 import type { ReadResourceReturn } from './readResult.js';

@@ -13,8 +13,8 @@ import {
   type ReadResourceResult,
 } from '@mcpkit/core';
 import { CompletionFeature, type CompletionSources } from '../completion/completionFeature.js';
-import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
+import type { RequestContext } from '../kernel/context.js';
 import type { ItemList } from '../listChanged.js';
 import { type InputRequiredResult, isInputRequired } from '../mrtr/signal.js';
 import { listResult, PagedCollection } from '../pagination.js';

@@ -42,7 +42,7 @@ import {
   revisionHas,
   type TaskPollOptions,
 } from '@mcpkit/core/internal';
-import type { ServerSession } from '../session.js';
+import type { ServerSession } from '../kernel/session.js';
 
 /**
  * Options of {@link sampleAsTask} and {@link elicitAsTask}.

@@ -20,7 +20,7 @@ import {
   taskIdParam,
   tasksExtensionRequired,
 } from '@mcpkit/core/internal';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../kernel/context.js';
 import { checkInputResponses } from '../mrtr/responses.js';
 import type { TaskRun } from './taskContext.js';
 

@@ -21,7 +21,7 @@ import {
   revisionHas,
   taskIdParam,
 } from '@mcpkit/core/internal';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../kernel/context.js';
 import type { ExtensionHost } from './extension.js';
 
 /**

@@ -5,7 +5,7 @@
  * @module
  */
 import type { TaskRequestor } from '@mcpkit/core';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../kernel/context.js';
 import type { TaskManagerOptions } from './taskOptions.js';
 
 const SESSION_PREFIX = 'session:';

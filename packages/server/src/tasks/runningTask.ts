@@ -5,8 +5,8 @@
  * @module
  */
 import type { ProgressToken, RequestId, Task, TaskRequestor, TaskStore } from '@mcpkit/core';
-import type { RequestContext } from '../context.js';
-import type { ServerSession } from '../session.js';
+import type { RequestContext } from '../kernel/context.js';
+import type { ServerSession } from '../kernel/session.js';
 import { isSessionBound } from './requestors.js';
 import type { TaskRun } from './taskContext.js';
 import { TaskInputs } from './taskInputs.js';

@@ -23,8 +23,8 @@ import {
   type ProgressToken,
   withRelatedTask,
 } from '@mcpkit/core';
-import { RequestContext } from '../context.js';
-import { missingForRequest } from '../modern/inputRounds.js';
+import { RequestContext } from '../kernel/context.js';
+import { missingForRequest } from '../mrtr/missingCapability.js';
 import type { TaskInputs } from './taskInputs.js';
 
 /** Methods whose answer is input the task waits for: the task shows `input_required` meanwhile. */

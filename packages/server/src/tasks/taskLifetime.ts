@@ -8,7 +8,7 @@
  */
 import type { IncomingRequest, RequestId, TaskStore } from '@mcpkit/core';
 import type { TaskRunner } from '@mcpkit/core/internal';
-import type { ServerSession } from '../session.js';
+import type { ServerSession } from '../kernel/session.js';
 import type { RunningTask } from './runningTask.js';
 
 /**

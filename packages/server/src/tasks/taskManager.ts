@@ -52,7 +52,7 @@ import {
   taskParamOf,
   tasksExtensionRequired,
 } from '@mcpkit/core/internal';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../kernel/context.js';
 import type { Server } from '../server.js';
 import {
   extensionCancelTask,

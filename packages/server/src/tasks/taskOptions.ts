@@ -5,7 +5,7 @@
  * @module
  */
 import type { TaskRequestor, TaskStore } from '@mcpkit/core';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../kernel/context.js';
 import type { TaskContext } from './taskContext.js';
 
 /**

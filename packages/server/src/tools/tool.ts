@@ -19,7 +19,7 @@ import type {
   ToolJsonSchema,
 } from '@mcpkit/core';
 import type { InferSchemaInput, InferSchemaOutput, RequireJsonSchemaConverter } from '@mcpkit/schema';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../kernel/context.js';
 import { type ItemList, ListedItem } from '../listChanged.js';
 import type { InputRequiredResult } from '../mrtr/signal.js';
 import { checkHeaderAnnotations } from './headerAnnotations.js';

@@ -20,8 +20,8 @@ import {
   type ValidationResult,
 } from '@mcpkit/core';
 import { formatIssues, isPlainObject, isPromiseLike, isRecord, toError } from '@mcpkit/core/internal';
-import type { RequestContext } from '../context.js';
 import { Feature, type FeatureHandlers, type FeatureHost } from '../feature.js';
+import type { RequestContext } from '../kernel/context.js';
 import type { ItemList } from '../listChanged.js';
 import type { ServerMiddlewareContext } from '../middleware/context.js';
 import { InputRequiredSignal, isInputRequired } from '../mrtr/signal.js';

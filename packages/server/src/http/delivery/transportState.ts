@@ -6,8 +6,8 @@
  * @module
  */
 import type { RequestId } from '@mcpkit/core';
-import type { ServerSession } from '../../session.js';
-import type { ServerSessionState, SessionStateHolder } from '../../sessionState.js';
+import type { ServerSession } from '../../kernel/session.js';
+import type { ServerSessionState, SessionStateHolder } from '../../kernel/sessionState.js';
 import type { ClusterSupport } from './clusterSeam.js';
 import type { Exchange, LogicalStream } from './exchange.js';
 import { type DeliveryRuntime, SessionStreams, type StreamHost } from './streams.js';

@@ -10,13 +10,13 @@
  */
 import { isSupportedProtocolVersion, type MessageExtra } from '@mcpkit/core';
 import { toError } from '@mcpkit/core/internal';
+import { clientKeyOf, mayUseSession, principalOf } from '../../kernel/principal.js';
 import type { Server } from '../../server.js';
-import type { BodySummary } from '../classify.js';
+import { acceptsBatches, type BodySummary } from '../classify.js';
 import { type ExchangeOptions, type HttpRuntime, HttpSessionTransport } from '../delivery/transport.js';
 import type { HttpRequestExtra } from '../fetchHandler.js';
 import type { RawHttpRequest } from '../rawHttp.js';
-import { PROTOCOL_VERSION_HEADER, Refuse, Reply } from '../responses.js';
-import { clientKeyOf, mayUseSession, principalOf } from './principal.js';
+import { emptyReply, PROTOCOL_VERSION_HEADER, Refuse, Reply } from '../responses.js';
 import type { SharedRefusal, SharedSessions } from './shared.js';
 import type { SessionStore } from './store.js';
 import { SHARED_SESSIONS } from './storeErrors.js';
@@ -66,7 +66,8 @@ export class SessionFront {
     const store = options.sessionStore;
     if (!store) return;
     // The store brings the code that uses it: single-node bundles do not carry it.
-    const Shared = store[SHARED_SESSIONS];
+    // Typed by shape in the store contract (which must not import the logic): it is this class.
+    const Shared = store[SHARED_SESSIONS] as typeof SharedSessions | undefined;
     if (!Shared) throw new TypeError('sessionStore must extend SessionStoreBase from @mcpkit/server/cluster');
     const idle = options.limits.idleTimeout;
     const shared = new Shared(
@@ -175,16 +176,40 @@ export class SessionFront {
   }
 
   /**
-   * Delivers a body with no request in it. Answers to requests to the client go to the node that
-   * waits for them when a store routes them; the rest is delivered here.
+   * A 2025 POST on a session {@link find} returned: the session's own checks (batches under its
+   * revision, ids still in flight, the end of the handshake), then delivery. Notifications and
+   * responses are delivered at once and answered 202 (answers routed through a session store wait
+   * for it); requests go on an exchange that answers this POST.
    */
-  deliverNotifications(
+  post(
     transport: HttpSessionTransport,
     summary: BodySummary,
     extra: MessageExtra,
-  ): void | Promise<void> {
-    if (this.shared && summary.responses) return this.shared.answer(transport, summary.body, extra);
-    transport.deliver(summary.body, extra);
+    exchange: ExchangeOptions,
+  ): Reply | Promise<Reply> {
+    if (summary.initialized) transport.handshakeDone = true;
+    const batch = summary.body.batch;
+    if (batch && !acceptsBatches(transport.protocolVersion)) {
+      return Refuse.invalid('JSON-RPC batches are not supported by the negotiated protocol version');
+    }
+    for (const id of summary.ids) {
+      if (transport.hasExchange(id)) {
+        return Refuse.invalid(
+          `id ${JSON.stringify(id)} is already in use by a request in flight`,
+          batch ? undefined : id,
+        );
+      }
+    }
+    if (summary.ids.length === 0) {
+      if (this.shared && summary.responses) {
+        return this.shared.answer(transport, summary.body, extra).then(() => accepted(transport, summary));
+      }
+      transport.deliver(summary.body, extra);
+      return accepted(transport, summary);
+    }
+    const response = transport.handlePost(summary.ids, exchange, summary.body, extra);
+    if (summary.cancels) transport.clientCancelled(summary.cancels);
+    return response;
   }
 
   /** DELETE: the session ends on every node (its shared record goes first). */
@@ -253,4 +278,10 @@ export function isVisibleAscii(value: string, maxLength: number): boolean {
     if (code < 0x21 || code > 0x7e) return false;
   }
   return true;
+}
+
+/** Notifications and responses were delivered: the cancellations among them apply, and 202. */
+function accepted(transport: HttpSessionTransport, summary: BodySummary): Reply {
+  if (summary.cancels) transport.clientCancelled(summary.cancels);
+  return emptyReply(202);
 }

@@ -7,10 +7,10 @@
 import type { AuthInfo, MessageExtra } from '@mcpkit/core';
 import { type ClassifiedBody, classifyBody } from '@mcpkit/core/internal';
 import { inScope, type RelayedBroadcast } from '../../broadcastScope.js';
+import { clientKeyOf, mayUseSession } from '../../kernel/principal.js';
+import type { ServerSessionState } from '../../kernel/sessionState.js';
 import type { Server } from '../../server.js';
-import type { ServerSessionState } from '../../sessionState.js';
 import { type HttpRuntime, HttpSessionTransport } from '../delivery/transport.js';
-import { clientKeyOf, mayUseSession } from './principal.js';
 import { CLUSTER_SUPPORT } from './rerun.js';
 import type { SessionStore } from './store.js';
 import { guarded, SessionStoreUnavailable } from './storeErrors.js';

@@ -39,3 +39,15 @@ export async function guarded<T>(call: () => T | Promise<T>): Promise<T> {
     throw new SessionStoreUnavailable('The session store cannot be reached', { cause: error });
   }
 }
+
+/**
+ * What a store carries under {@link SHARED_SESSIONS}: the handler-side logic's class,
+ * named here by shape only so the store contract does not import the logic that reads it.
+ *
+ * @example
+ * ```ts
+ * declare const store: SessionStore;
+ * const logic: SharedSessionsLogic | undefined = store[SHARED_SESSIONS];
+ * ```
+ */
+export type SharedSessionsLogic = abstract new (...args: never[]) => object;

@@ -18,13 +18,16 @@ import type {
   OutgoingRequestOptions,
 } from '@mcpkit/core';
 import { BaseRequestContext, LOGGING_LEVELS, Method, Notification, type ProgressUpdate } from '@mcpkit/core';
-import { sendThrough } from './middleware/sending.js';
-import { askClientUnderModern } from './modern/inputRounds.js';
-import type { InputRounds } from './mrtr/runner.js';
+import { sendNotification, sendRequest } from './outbound.js';
+import type { ContextEra } from './ports.js';
 import { type RequestScope, sessionScope } from './scope.js';
 import type { ServerSession } from './session.js';
 
-/** What a 2026-07-28 request brings besides its params: its scope and the MRTR retry fields (not for handlers). */
+/**
+ * What a request served per request (2026-07-28) brings besides its params: its own scope and the
+ * MRTR retry fields (not for handlers). The kernel only reads its scope; the era that made it reads
+ * the rest.
+ */
 export interface ModernRequestParts {
   readonly scope: RequestScope;
   readonly inputResponses: unknown;
@@ -67,6 +70,22 @@ export interface AskOptions extends OutgoingRequestOptions {
   inputKey?: string;
 }
 
+/**
+ * What a request context shows of its input-required rounds (2026-07-28); the era's own record
+ * of them has more.
+ *
+ * @example
+ * ```ts
+ * declare const ctx: RequestContext;
+ * ctx.rounds?.round; // 0 on a first call
+ * ```
+ */
+export interface RoundsView {
+  readonly inputResponses: Record<string, unknown> | undefined;
+  readonly requestState: string | undefined;
+  readonly round: number;
+}
+
 /** Log methods bound to one request, one per RFC 5424 level. */
 export interface RequestLogger {
   debug(data: unknown, logger?: string): void;
@@ -97,14 +116,16 @@ export class RequestContext extends BaseRequestContext {
   #loggerInstance: RequestLogger | undefined;
   #scopeView: RequestScope | undefined;
   /**
-   * @internal Set under 2026-07-28 for `tools/call`, `prompts/get` and `resources/read`: questions
-   * to the client become input-required rounds instead of requests.
+   * @internal Set under 2026-07-28 for `tools/call`, `prompts/get` and `resources/read` by the era
+   * (which asks its questions through it): what the handler sees of the rounds so far.
    */
-  rounds: InputRounds | undefined;
+  rounds: RoundsView | undefined;
 
   /** The session, once known: at once on a connection, on first use for a 2026-07-28 HTTP POST. */
   #sessionRef: ServerSession | undefined;
   readonly #opener: SessionOpener | undefined;
+  /** Always set (to `undefined` for the session's own requests): one shape for every request's context. */
+  readonly #era: ContextEra | undefined;
 
   constructor(
     /** The session the request arrived on, or (a 2026-07-28 HTTP POST) what opens one when asked for. */
@@ -116,10 +137,13 @@ export class RequestContext extends BaseRequestContext {
      * gateway in `@mcpkit/host` tells the two eras apart by it, and `stripInternal` would hide it).
      */
     readonly modern?: ModernRequestParts,
+    /** @internal The era that serves this request, when not the session's own (2026-07-28): it asks and logs. */
+    era?: ContextEra,
   ) {
     super(request);
     if (isOpener(session)) this.#opener = session;
     else this.#sessionRef = session;
+    this.#era = era;
   }
 
   /**
@@ -250,10 +274,7 @@ export class RequestContext extends BaseRequestContext {
     const update: { progress: number; total?: number; message?: string } = { progress };
     if (total !== undefined) update.total = total;
     if (message !== undefined) update.message = message;
-    if (this.session.server.sendPipeline) {
-      return sendThrough(this.session, Notification.Progress, update, true, this, {}).then(() => undefined);
-    }
-    return Promise.resolve(this.request.sendProgress(update));
+    return Promise.resolve(sendNotification(this.session, Notification.Progress, update, this, undefined));
   }
 
   /** @internal Sends a progress update as the sending middleware left it (no progress token: the engine adds it). */
@@ -283,18 +304,12 @@ export class RequestContext extends BaseRequestContext {
    * ```
    */
   sendLog(level: LoggingLevel, data: unknown, logger?: string): void {
-    const sent = this.modern
-      ? this.#modernLog(level, data, logger)
-      : this.session.log(level, data, logger, this.request.id);
-    if (sent) sent.catch(() => {});
-  }
-
-  /** The envelope's level decides, not the connection's (which may be a 2025 session's). */
-  #modernLog(level: LoggingLevel, data: unknown, logger: string | undefined): void | Promise<void> {
-    if (!wantsModernLog(this.modern!.scope.logLevel, level) || !this.session.server.capabilities.logging)
+    if (this.#era !== undefined) {
+      this.#era.sendLog(this, level, data, logger);
       return;
-    const params: Record<string, unknown> = logger === undefined ? { level, data } : { level, data, logger };
-    return this.session.notify(Notification.Message, params, this.request.id);
+    }
+    const sent = this.session.log(level, data, logger, this.request.id);
+    if (sent) sent.catch(() => {});
   }
 
   /**
@@ -357,19 +372,8 @@ export class RequestContext extends BaseRequestContext {
     params: object,
     options?: OutgoingRequestOptions,
   ): Promise<R> {
-    if (this.modern)
-      return askClientUnderModern<R>(this, method, params, (options as AskOptions | undefined)?.inputKey);
-    if (this.session.server.sendPipeline) {
-      return sendThrough(this.session, method, params as Record<string, unknown>, false, this, {
-        options,
-      }) as Promise<R>;
-    }
-    try {
-      const prepared = this.session.prepareRequest(method, params as Record<string, unknown>);
-      return this.request.request<R>(method, prepared, options);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    if (this.#era !== undefined) return this.#era.requestClient(this, method, params, options) as Promise<R>;
+    return sendRequest<R>(this.session, method, params as Record<string, unknown>, options, this);
   }
 
   /**
@@ -381,16 +385,8 @@ export class RequestContext extends BaseRequestContext {
    * ```
    */
   notify(method: string, params?: Record<string, unknown>): void | Promise<void> {
-    if (this.session.server.sendPipeline) {
-      return sendThrough(this.session, method, params, true, this, {}).then(() => undefined);
-    }
-    return this.session.notify(method, params, this.request.id);
+    return sendNotification(this.session, method, params, this, undefined);
   }
-}
-
-/** Under 2026-07-28 a request without a log level gets no logs at all (CL-M5). */
-function wantsModernLog(wanted: LoggingLevel | undefined, level: LoggingLevel): boolean {
-  return wanted !== undefined && LOGGING_LEVELS.indexOf(level) >= LOGGING_LEVELS.indexOf(wanted);
 }
 
 function createLogger(context: RequestContext): RequestLogger {

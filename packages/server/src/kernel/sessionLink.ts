@@ -13,8 +13,20 @@ import type {
   Observer,
   SessionObservation,
 } from '@mcpkit/core';
+import type { RevisionCodec } from '@mcpkit/core/internal';
 import { encodeOutgoingNotification } from '@mcpkit/core/internal';
-import type { ServerSession } from './session.js';
+
+/** What a link routes to (a `ServerSession` is one). */
+interface LinkedSession {
+  readonly server: {
+    readonly options: { readonly requestTimeout?: number; readonly maxTotalTimeout?: number };
+    reportError(error: Error, session?: never): void;
+  };
+  readonly codecInUse: RevisionCodec;
+  handleRequest(request: IncomingRequest): unknown;
+  handleNotification(method: string, params: Record<string, unknown> | undefined, extra?: MessageExtra): void;
+  handleClose(): void;
+}
 
 /**
  * Routes a connection's calls to its session; the connection calls these as methods of this
@@ -31,7 +43,7 @@ export class SessionLink implements ConnectionHandler, ConnectionOptions {
   readonly maxTotalTimeout: number | undefined;
 
   constructor(
-    private readonly session: ServerSession,
+    private readonly session: LinkedSession,
     readonly observer: Observer | undefined,
     readonly observedSession: SessionObservation | undefined,
   ) {
@@ -53,7 +65,7 @@ export class SessionLink implements ConnectionHandler, ConnectionOptions {
   }
 
   onError(error: Error): void {
-    this.session.server.reportError(error, this.session);
+    this.session.server.reportError(error, this.session as never);
   }
 
   acceptBatches(): boolean {

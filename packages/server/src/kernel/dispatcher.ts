@@ -1,14 +1,13 @@
 /**
- * The method table of a {@link Server} and the middleware around it: request handlers (the one
- * dispatch point), notification listeners, and the receiving and sending chains. {@link Server}
- * extends it with what serves sessions; nothing here is per session either.
+ * The method table of a `Server` and its one dispatch point: request handlers, notification
+ * listeners, and the two slots the middleware plug-in fills (the receiving chain, the sending
+ * seam). `Server` (the composition root) extends it with what serves sessions; nothing here is
+ * per session, and nothing here knows which plug-ins fill the slots.
  * @module
  */
 import {
   type ClientNotificationMethod,
   type ClientRequestMethod,
-  composeMiddleware,
-  composeMiddlewareSync,
   ErrorCode,
   type ExtensionMethod,
   McpError,
@@ -24,25 +23,11 @@ import type {
   NotificationHandler,
   RequestHandler,
 } from './handlers.js';
-import {
-  type ServerMethodMiddleware,
-  type ServerMiddleware,
-  ServerMiddlewareContext,
-  TOOL_VISIBILITY,
-} from './middleware/context.js';
-import { onMethod } from './middleware/method.js';
-import { deliver } from './middleware/sending.js';
-import { discoverResult } from './modern/discover.js';
-import { answerListen, ListenRegistry } from './modern/listen.js';
+import type { Receiving, Sending } from './ports.js';
 import type { ServerSession } from './session.js';
 
-const DISCOVER = 'server/discover';
-const LISTEN = 'subscriptions/listen';
-
-type ToolVisibility = (name: string, ctx: ServerMiddlewareContext) => boolean;
-
 /**
- * The method table and middleware chains {@link Server} is built on; use {@link Server}.
+ * The method table and dispatch point `Server` is built on; use `Server`.
  *
  * @example
  * ```ts
@@ -52,41 +37,23 @@ type ToolVisibility = (name: string, ctx: ServerMiddlewareContext) => boolean;
  * ```
  */
 export abstract class ServerDispatcher {
-  /**
-   * @internal The open 2026-07-28 `subscriptions/listen` requests: broadcasts reach them with no
-   * session. Shared with {@link Server}, which broadcasts and closes.
-   */
-  protected readonly listeners = new ListenRegistry();
   /** The method table. `initialize` and `ping` are the session's own, but pass the same dispatch. */
   readonly #requestHandlers = new Map<string, RequestHandler>([
     [Method.Initialize, (params, ctx) => ctx.session.acceptInitialize(params)],
     [Method.Ping, answerPing],
-    [DISCOVER, (_params, ctx) => discoverResult(ctx.session.server)],
-    [LISTEN, (params, ctx) => answerListen(this.listeners, params, ctx)],
   ]);
   /** Methods {@link setRequestHandler} refuses, with who answers them. */
   readonly #reserved = new Map<string, string>([
     [Method.Initialize, 'the session itself'],
     [Method.Ping, 'the session itself'],
-    [DISCOVER, 'the server itself'],
-    [LISTEN, 'the server itself'],
   ]);
   readonly #notificationHandlers = new Map<string, Set<NotificationHandler>>();
-  readonly #middlewares: ServerMiddleware[] = [];
-  /**
-   * The composed middleware chain; `undefined` while none is installed (the plain path). It
-   * answers without a promise when every layer passes a synchronous answer through.
-   */
-  #pipeline: ((ctx: ServerMiddlewareContext) => unknown) | undefined;
-  /** Methods whose handler runs {@link pipeline} itself, at its own point. */
+  /** Methods whose handler runs the receiving chain itself, at its own point. */
   readonly #wrapsItself = new Set<string>();
-  readonly #sendingMiddlewares: ServerMiddleware[] = [];
-  /** The predicates of `hideTools` middlewares, consulted when a `tools/call` is routed. */
-  readonly #toolVisibility: ToolVisibility[] = [];
-  /** @internal The composed sending chain; `undefined` while none is installed. */
-  sendPipeline: ((ctx: ServerMiddlewareContext) => Promise<unknown>) | undefined;
-  /** Where a tool's input schema is found, for the `x-mcp-header` rules; set by the tools feature. */
-  #toolSchemas: ((toolName: string) => unknown) | undefined;
+  /** @internal The receiving middleware's slot; `undefined` while none is installed (the plain path). */
+  receiving: Receiving | undefined;
+  /** @internal The sending seam; `undefined` while no sending middleware is installed (the plain path). */
+  sending: Sending | undefined;
 
   /** Adds capabilities implied by a feature (e.g. registering a tool implies `tools`). */
   protected abstract implyCapabilities(capabilities: ServerCapabilities): void;
@@ -155,6 +122,15 @@ export abstract class ServerDispatcher {
     for (const method of methods) this.#reserved.set(method, owner);
   }
 
+  /**
+   * @internal Answers `method` with `handler` and reserves it, naming `owner` when
+   * {@link setRequestHandler} refuses it (a plug-in installing what the server answers itself).
+   */
+  answerItself(method: string, handler: RequestHandler, owner: string): void {
+    this.#requestHandlers.set(method, handler);
+    this.#reserved.set(method, owner);
+  }
+
   /** The handler of a method, if any. */
   requestHandler(method: string): RequestHandler | undefined {
     return this.#requestHandlers.get(method);
@@ -174,57 +150,15 @@ export abstract class ServerDispatcher {
   dispatch(method: string, params: Record<string, unknown>, context: RequestContext): unknown {
     const handler = this.#requestHandlers.get(method);
     if (!handler) throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-    if (this.#pipeline && !this.#wrapsItself.has(method)) {
-      return this.#pipeline(new ServerMiddlewareContext(method, params, context.session, context));
+    if (this.receiving !== undefined && !this.#wrapsItself.has(method)) {
+      return this.receiving.request(method, params, context);
     }
     return handler(params, context);
   }
 
   /**
-   * @internal True when a `hideTools` middleware hides tool `name` from the session of `context`:
-   * routing then refuses the call like a call to an unknown tool.
-   */
-  hidesTool(name: string, params: Record<string, unknown>, context: RequestContext): boolean {
-    if (this.#toolVisibility.length === 0) return false;
-    const ctx = new ServerMiddlewareContext(Method.ToolsCall, params, context.session, context);
-    return this.#toolVisibility.some((visible) => !visible(name, ctx));
-  }
-
-  /** @internal Names where tool input schemas are found (the tools feature calls it once). */
-  provideToolHeaders(source: (toolName: string) => unknown): void {
-    this.#toolSchemas = source;
-  }
-
-  /** @internal The input schema of tool `toolName`, for the 2026-07-28 HTTP header rules. */
-  toolInputSchema(toolName: string): unknown {
-    return this.#toolSchemas?.(toolName);
-  }
-
-  /** True when a receiving middleware is installed. */
-  get hasMiddleware(): boolean {
-    return this.#pipeline !== undefined;
-  }
-
-  /**
-   * @internal Runs the receiving chain around `end` for a method whose handler places the chain
-   * itself ({@link placesMiddleware}): `tools/call` runs it after routing and argument validation
-   * and before output validation. Call it only when {@link hasMiddleware}. Returns the answer
-   * itself when every layer passed a synchronous `end` through, else a promise of it.
-   */
-  runMiddleware(
-    method: string,
-    params: Record<string, unknown>,
-    context: RequestContext,
-    end: (ctx: ServerMiddlewareContext) => unknown,
-  ): unknown {
-    const ctx = new ServerMiddlewareContext(method, params, context.session, context);
-    ctx.end = end;
-    return this.#pipeline!(ctx);
-  }
-
-  /**
    * Marks methods whose handler runs the middleware chain itself, at its own point, with
-   * {@link runMiddleware}; {@link dispatch} then calls the handler directly.
+   * `runMiddleware`; {@link dispatch} then calls the handler directly.
    *
    * @example
    * ```ts
@@ -238,77 +172,6 @@ export abstract class ServerDispatcher {
    */
   protected placesMiddleware(methods: Iterable<string>): void {
     for (const method of methods) this.#wrapsItself.add(method);
-  }
-
-  /**
-   * Adds a middleware around every request and notification any session receives, or, with a
-   * method name, around that method's requests only (typed by the method; an extension's name is
-   * untyped). The first added runs first on the way in and last on the way out. It runs after
-   * routing (an unknown method is refused before it) and the lifecycle gate, and before the result
-   * is encoded for the peer's revision. The chain is composed here, once; a server without
-   * middleware dispatches exactly as before.
-   *
-   * @example
-   * ```ts
-   * declare function audit(method: string, clientId: string | undefined, ms: number): void;
-   * server.use(async (ctx, next) => {
-   *   const started = Date.now();
-   *   try {
-   *     return await next();
-   *   } finally {
-   *     audit(ctx.method, ctx.authInfo?.clientId, Date.now() - started);
-   *   }
-   * });
-   * server.use('tools/list', async (_ctx, next) => ({ ...(await next()), tools: [] }));
-   * ```
-   */
-  use(middleware: ServerMiddleware): this;
-  use<M extends ClientRequestMethod>(method: M, middleware: ServerMethodMiddleware<M>): this;
-  use<M extends string>(method: ExtensionMethod<M, ClientRequestMethod>, middleware: ServerMiddleware): this;
-  use(first: string | ServerMiddleware, second?: ServerMiddleware | ServerMethodMiddleware<any>): this {
-    const given = typeof first === 'string' ? second : first;
-    if (typeof given !== 'function') throw new TypeError('server.use() needs a middleware function');
-    const middleware = typeof first === 'string' ? onMethod(first, given as ServerMiddleware) : first;
-    const visibility = (middleware as { [TOOL_VISIBILITY]?: ToolVisibility })[TOOL_VISIBILITY];
-    if (visibility) this.#toolVisibility.push(visibility);
-    this.#middlewares.push(middleware);
-    this.#pipeline = composeMiddlewareSync(this.#middlewares.slice(), (ctx) => this.#handle(ctx));
-    return this;
-  }
-
-  /**
-   * Adds a middleware around every request and notification any session sends to its client:
-   * requests (`session.request()`, `ctx.sample()`, `ctx.elicit()`, `ctx.listRoots()`,
-   * `session.ping()`…) and notifications (`session.notify()`, logs, progress, list changes,
-   * broadcasts). Same shape as {@link use}, with `ctx.direction === 'send'`; `ctx.options` holds a
-   * request's options. It runs before the capability check and the encoding for the client's
-   * revision, so a changed `ctx.params` is checked and encoded like the caller's own. A server
-   * without sending middleware sends exactly as before.
-   *
-   * @example
-   * ```ts
-   * server.useSending(async (ctx, next) => {
-   *   if (ctx.method === 'sampling/createMessage') ctx.params = { ...ctx.params, maxTokens: Math.min(Number(ctx.params.maxTokens), 500) };
-   *   return next();
-   * });
-   * ```
-   */
-  useSending(middleware: ServerMiddleware): this {
-    if (typeof middleware !== 'function')
-      throw new TypeError('server.useSending() needs a middleware function');
-    this.#sendingMiddlewares.push(middleware);
-    this.sendPipeline = composeMiddleware(this.#sendingMiddlewares.slice(), deliver);
-    return this;
-  }
-
-  /** The end of the chain: the method's handler, or a notification's listeners. */
-  #handle(ctx: ServerMiddlewareContext): unknown {
-    if (ctx.end) return ctx.end(ctx);
-    if (!ctx.request) {
-      this.#runListeners(ctx.method, ctx.params, ctx.session);
-      return undefined;
-    }
-    return this.#requestHandlers.get(ctx.method)!(ctx.params, ctx.request);
   }
 
   /**
@@ -367,17 +230,15 @@ export abstract class ServerDispatcher {
     session: ServerSession,
     extra?: MessageExtra,
   ): void {
-    if (this.#pipeline) {
-      const ctx = new ServerMiddlewareContext(method, params, session, undefined, extra);
-      Promise.resolve(this.#pipeline(ctx)).catch((error: unknown) =>
-        this.reportError(toError(error), session),
-      );
+    if (this.receiving !== undefined) {
+      this.receiving.notification(method, params, session, extra);
       return;
     }
-    this.#runListeners(method, params, session);
+    this.runListeners(method, params, session);
   }
 
-  #runListeners(method: string, params: Record<string, unknown>, session: ServerSession): void {
+  /** @internal Runs a notification's listeners (the plain path, and the end of the receiving chain). */
+  runListeners(method: string, params: Record<string, unknown>, session: ServerSession): void {
     const handlers = this.#notificationHandlers.get(method);
     if (!handlers) return;
     // Not through safely(): that would make a closure per listener per notification.

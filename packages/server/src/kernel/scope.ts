@@ -7,7 +7,6 @@
  * @module
  */
 import type { AuthInfo, ClientCapabilities, Implementation, LoggingLevel, Revision } from '@mcpkit/core';
-import type { ServerSession } from './session.js';
 
 /**
  * Who sent a request and under which revision. Handlers read it as `ctx.scope`.
@@ -31,11 +30,20 @@ export interface RequestScope {
   readonly sessionId: string | undefined;
 }
 
+/** What a 2025-era session's scope reads of it (a `ScopedSession` is one). */
+interface ScopedSession {
+  readonly protocolVersion: Revision;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  readonly logLevel: LoggingLevel | undefined;
+  readonly id: string | undefined;
+}
+
 /** The scope of a request on a 2025-era session: read through to the session, never copied. */
 class SessionScope implements RequestScope {
-  readonly #session: ServerSession;
+  readonly #session: ScopedSession;
   constructor(
-    session: ServerSession,
+    session: ScopedSession,
     readonly principal: AuthInfo | undefined,
   ) {
     this.#session = session;
@@ -66,6 +74,6 @@ class SessionScope implements RequestScope {
  * sessionScope(session, undefined).revision; // session.protocolVersion
  * ```
  */
-export function sessionScope(session: ServerSession, principal: AuthInfo | undefined): RequestScope {
+export function sessionScope(session: ScopedSession, principal: AuthInfo | undefined): RequestScope {
   return new SessionScope(session, principal);
 }

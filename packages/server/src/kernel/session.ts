@@ -36,7 +36,6 @@ import {
 import {
   codecFor,
   encodeOutgoingRequest,
-  envelopeVersion,
   isPromiseLike,
   missingClientCapability,
   NOT_IN_REVISION,
@@ -46,9 +45,9 @@ import {
 } from '@mcpkit/core/internal';
 import { RequestContext } from './context.js';
 import type { Listed } from './liveList.js';
-import { sendThrough } from './middleware/sending.js';
-import { notInRevision, serveModern } from './modern/serve.js';
-import type { Server } from './server.js';
+import { notInRevision } from './notInRevision.js';
+import { sendNotification, sendRequest } from './outbound.js';
+import type { SessionServer } from './ports.js';
 import { SessionLink } from './sessionLink.js';
 import {
   checkSessionState,
@@ -57,7 +56,7 @@ import {
   type SessionStateHolder,
 } from './sessionState.js';
 
-/** Options of {@link Server.connect}. */
+/** Options of `Server.connect`. */
 export interface SessionConnectOptions {
   /**
    * Serve without an `initialize` handshake (stateless HTTP). Requests are answered under this
@@ -71,9 +70,6 @@ export interface SessionConnectOptions {
    */
   state?: ServerSessionState;
 }
-
-/** `server/discover` belongs to the per-request era even when its envelope is missing or broken. */
-const MODERN_PROBE = 'server/discover';
 
 type SessionPhase = 'new' | 'initializing' | 'ready' | 'closed';
 
@@ -102,7 +98,7 @@ const LOG_LEVEL_ORDER: Readonly<Record<string, number>> = {
 };
 
 /**
- * A live session. Created by {@link Server.connect}; handlers see it as `ctx.session`.
+ * A live session. Created by `Server.connect`; handlers see it as `ctx.session`.
  *
  * @example
  * ```ts
@@ -138,7 +134,7 @@ export class ServerSession implements Listed<ServerSession> {
   listNext: ServerSession | undefined = undefined;
 
   constructor(
-    readonly server: Server,
+    readonly server: SessionServer,
     readonly transport: Transport,
     options: SessionConnectOptions = {},
   ) {
@@ -304,17 +300,7 @@ export class ServerSession implements Listed<ServerSession> {
     options?: OutgoingRequestOptions,
   ): Promise<R>;
   request<R>(method: string, params?: object, options?: OutgoingRequestOptions): Promise<R> {
-    if (this.server.sendPipeline) {
-      return sendThrough(this, method, params as Record<string, unknown> | undefined, false, undefined, {
-        options,
-      }) as Promise<R>;
-    }
-    try {
-      const prepared = this.prepareRequest(method, params as Record<string, unknown> | undefined);
-      return this.connection.request<R>(method, prepared, options);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return sendRequest<R>(this, method, params as Record<string, unknown> | undefined, options, undefined);
   }
 
   /** @internal Checks and encodes an outgoing request; throws {@link CapabilityError}. */
@@ -342,10 +328,7 @@ export class ServerSession implements Listed<ServerSession> {
     params?: Record<string, unknown>,
     relatedRequestId?: string | number,
   ): void | Promise<void> {
-    if (this.server.sendPipeline && this.#phase !== 'closed') {
-      return sendThrough(this, method, params, true, undefined, { relatedRequestId }).then(() => undefined);
-    }
-    return this.notifyNow(method, params, relatedRequestId);
+    return sendNotification(this, method, params, undefined, relatedRequestId);
   }
 
   /**
@@ -376,10 +359,7 @@ export class ServerSession implements Listed<ServerSession> {
    * ```
    */
   async ping(options?: OutgoingRequestOptions): Promise<void> {
-    const pingOptions = { resetTimeoutOnProgress: false, ...options };
-    if (this.server.sendPipeline)
-      await sendThrough(this, Method.Ping, undefined, false, undefined, { options: pingOptions });
-    else await this.connection.request(Method.Ping, undefined, pingOptions);
+    await sendRequest(this, Method.Ping, undefined, { resetTimeoutOnProgress: false, ...options }, undefined);
   }
 
   /** @internal Encodes and sends a notification (the plain path, and the end of the sending chain). */
@@ -407,11 +387,10 @@ export class ServerSession implements Listed<ServerSession> {
   /** @internal */
   handleRequest(request: IncomingRequest): unknown {
     const method = request.method;
-    // Each message by its own era (docs/2026-07-28.md §6): an envelope, or the 2026 probe, is
-    // served per request whatever this connection negotiated; the rest is this session's.
-    if (method === MODERN_PROBE || envelopeVersion(request.params) !== undefined) {
-      return serveModern(this, request);
-    }
+    // Each message by its own era (docs/2026-07-28.md §6): a request the per-request era claims
+    // (one check) is its, whatever this connection negotiated; the rest is this session's.
+    const era = this.server.era;
+    if (era.claims(request)) return era.serve(this, request);
     if (!methodExists(method, 'c2s', this.#version)) throw notInRevision(method, this.#version);
     if (this.#phase === 'new' && method !== Method.Initialize && method !== Method.Ping) {
       throw new McpError(

@@ -37,6 +37,9 @@ const host = new McpHost({
   servers,
   connector: nodeConnector(),
   policy: { files: { readOnly: true } }, // the agent may look, never write
+  // The agent's first step sees every server that starts within 30 s (the default, 3 s, suits a
+  // gateway's clients; a server that arrives later joins the live tool set through list_changed).
+  startBudgetMs: 30_000,
   hooks: {
     toolCall: async ({ server, tool }) => ((await askUser(`${server} wants ${tool}`)) ? 'session' : 'deny'),
   },

@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 function host(options: Omit<McpHostOptions, 'connector'>): McpHost {
-  const created = new McpHost({ connector: nodeConnector(), ...options });
+  const created = new McpHost({ connector: nodeConnector(), startBudgetMs: 120_000, ...options });
   hosts.push(created);
   return created;
 }

@@ -130,6 +130,8 @@ beforeAll(async () => {
     'ai@^7.0.173', // the optional peer of @mcpkit/host/ai-sdk
     '@langchain/core@^1.4.0', // the optional peer of @mcpkit/host/langchain
     '@types/json-schema@^7.0.15', // @ai-sdk/provider's declarations import it without depending on it
+    'zod@^4.1.0', // the README's quickstart server
+    'tsx@^4.20.0', // and the runner its quickstart names for TypeScript
     `@types/node@${TYPES_NODE_VERSION}`,
   ]);
   await writeFile(path.join(app, 'entries.ts'), importEveryEntry(domFreeEntries));
@@ -237,6 +239,25 @@ console.log(JSON.stringify(report));
     expect(stdout).toMatch(/mcpkit/);
     expect(stdout).toMatch(/\bcall\b/);
   });
+
+  it("the README's quickstart, as written: server.ts, then mcpkit list and call over stdio through tsx", async () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const quickstart = readme.slice(readme.indexOf('## Quickstart'));
+    const server = /```ts\n([\s\S]*?)```/.exec(quickstart)?.[1];
+    const shell = /```sh\n([\s\S]*?)```/.exec(quickstart)?.[1];
+    expect(server, 'the quickstart has a server').toContain('server.connect(new StdioServerTransport())');
+    await writeFile(path.join(app, 'server.ts'), server!);
+    const [list, call] = shell!
+      .trim()
+      .split('\n')
+      .map((line) => line.replace(/\s+#.*$/, ''));
+    expect(list).toBe('npx mcpkit list -- npx tsx server.ts');
+    expect(call).toBe('npx mcpkit call forecast city=Paris -- npx tsx server.ts');
+    const listed = await run('sh', ['-c', list!], { cwd: app, timeoutMs: 60_000 });
+    expect(listed.stdout).toContain('forecast');
+    const called = await run('sh', ['-c', call!], { cwd: app, timeoutMs: 60_000 });
+    expect(called.stdout).toBe('Sunny in Paris\n');
+  }, 150_000);
 
   it('mcpkit auth-server without its optional peer oidc-provider says how to install it (exit 2)', async () => {
     const failure = run(path.join(app, 'node_modules/.bin/mcpkit'), ['auth-server', '--port', '0'], {

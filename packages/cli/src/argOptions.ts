@@ -35,6 +35,7 @@ export const OPTIONS = {
   'client-secret': { type: 'string' },
   scope: { type: 'string' },
   'no-login': { type: 'boolean' },
+  'no-open': { type: 'boolean' },
   'auth-issuer': { type: 'string' },
   'auth-audience': { type: 'string' },
   folder: { type: 'string', multiple: true },
@@ -94,6 +95,7 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
     'redis',
   ],
   gateway: ['help', 'config', 'stdio', 'http', 'port', 'host', 'era', 'metrics-port', 'log-json'],
+  console: ['help', 'header', 'env', 'cwd', 'config', 'server', 'era', 'no-open'],
 };
 
 /** The options as `util.parseArgs` returns them. */

@@ -18,6 +18,7 @@ export const VERBS = [
   'logout',
   'serve',
   'gateway',
+  'console',
 ] as const;
 
 /** One of {@link VERBS}. */
@@ -180,6 +181,14 @@ export type ParsedCommand =
   | { readonly kind: 'version' }
   | { readonly kind: 'serve'; readonly serve: ServeSettings }
   | { readonly kind: 'gateway'; readonly gateway: GatewaySettings }
+  | {
+      /** `mcpkit console`: the web console against one server, or (`--config` alone) a host. */
+      readonly kind: 'console';
+      readonly target: TargetSpec;
+      readonly settings: ClientSettings;
+      /** False with `--no-open`: only print the URL. */
+      readonly open: boolean;
+    }
   | { readonly kind: 'logout'; readonly target: TargetSpec; readonly settings: ClientSettings }
   | {
       readonly kind: 'client';

@@ -102,7 +102,7 @@ export function clientSettings(values: Values, target: TargetSpec): ClientSettin
 
 /** What a client verb is asked to do, from its own arguments. */
 export function clientAction(
-  verb: Exclude<Verb, 'serve' | 'gateway'>,
+  verb: Exclude<Verb, 'serve' | 'gateway' | 'console'>,
   args: string[],
   values: Values,
 ): ClientAction | { readonly verb: 'logout' } {
@@ -145,7 +145,7 @@ export function clientAction(
 
 const COMPLETE_EXAMPLE = 'Example: mcpkit complete http://127.0.0.1:3000/mcp greet name=A';
 
-export const VERB_USAGE: Readonly<Record<Exclude<Verb, 'serve' | 'gateway'>, string>> = {
+export const VERB_USAGE: Readonly<Record<Exclude<Verb, 'serve' | 'gateway' | 'console'>, string>> = {
   info: 'mcpkit info TARGET',
   ping: 'mcpkit ping TARGET',
   login: 'mcpkit login URL [--client-id ID] [--client-secret SECRET] [--scope SCOPE]',
@@ -157,14 +157,14 @@ export const VERB_USAGE: Readonly<Record<Exclude<Verb, 'serve' | 'gateway'>, str
   complete: 'mcpkit complete TARGET PROMPT|TEMPLATE-URI NAME=PARTIAL [name=value …]',
 };
 
-function need(verb: Exclude<Verb, 'serve' | 'gateway'>, value: string | undefined, what: string): string {
+function need(verb: Exclude<Verb, 'serve' | 'gateway' | 'console'>, value: string | undefined, what: string): string {
   if (value === undefined || value === '') {
     throw usageError(`"${verb}" needs a ${what}`, `Usage: ${VERB_USAGE[verb]}`);
   }
   return value;
 }
 
-function noMoreArgs(verb: Exclude<Verb, 'serve' | 'gateway'>, args: string[], max: number): void {
+function noMoreArgs(verb: Exclude<Verb, 'serve' | 'gateway' | 'console'>, args: string[], max: number): void {
   if (args.length <= max) return;
   throw usageError(
     `Unexpected argument "${args[max]}" for "${verb}"`,

@@ -75,6 +75,8 @@ Verbs:
   serve [--http|--stdio]              run the demo server
   gateway --config FILE (--stdio|--http) [--metrics-port N]
                                       serve every server of FILE as one MCP server
+  console [--no-open]                 open the web console on the target (a URL, -- COMMAND,
+                                      or --config FILE: every server of it behind a host)
 
 ${TARGETS}
 
@@ -100,6 +102,17 @@ More: mcpkit VERB --help
 `;
 
 const VERB_HELP: Readonly<Record<Verb, string>> = {
+  console: `Usage: mcpkit console [URL | --config FILE [--server NAME] | -- COMMAND ARGS…] [--no-open]
+
+Starts the web console on 127.0.0.1 (a random port, a random token in its URL) and opens it in
+your browser (--no-open: only print the URL). It is connected to the target with its tools
+listed: fill a tool's form and call it, read and subscribe to resources, get prompts, answer what
+the server asks (elicitation forms, sampling requests), watch every JSON-RPC message both ways
+and copy any request as an mcpkit command line. With --config FILE and no --server, every server
+of FILE runs behind one host: each server's state, the namespaced catalogue, consent and the
+host's policy decisions. The page is served from the installed package (no CDN, no telemetry);
+only the page the console printed can use it (token, Host and Origin checked). Ctrl-C stops it.
+See docs/console.md.`,
   gateway: `Usage: mcpkit gateway --config FILE (--stdio | --http [--port N] [--host H]) [--era ERA] [--metrics-port N] [--log-json]
 
 Serves every server of FILE (mcpServers or VS Code's servers format) as one MCP server: names

@@ -14,6 +14,7 @@ import { clientAction, clientSettings, splitTarget, VERB_USAGE } from './clientA
 import { usageError } from './errors.js';
 
 const CONSOLE_HINT = 'mcpkit console [URL | --config FILE | -- COMMAND ARGS…]';
+
 import { GATEWAY_HINT, gatewaySettings, SERVE_HINT, serveSettings } from './serverArgs.js';
 
 export type {
@@ -68,8 +69,14 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommand {
   }
   const { target, verbArgs } = splitTarget(verb, rest, after, values);
   if (verb === 'console') {
-    if (verbArgs.length > 0) throw usageError(`Unexpected argument "${verbArgs[0]}" for "console"`, CONSOLE_HINT);
-    return { kind: 'console', target, settings: clientSettings(values, target), open: values['no-open'] !== true };
+    if (verbArgs.length > 0)
+      throw usageError(`Unexpected argument "${verbArgs[0]}" for "console"`, CONSOLE_HINT);
+    return {
+      kind: 'console',
+      target,
+      settings: clientSettings(values, target),
+      open: values['no-open'] !== true,
+    };
   }
   const settings = clientSettings(values, target);
   if ((verb === 'login' || verb === 'logout') && target.kind === 'stdio') {

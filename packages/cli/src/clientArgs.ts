@@ -157,7 +157,11 @@ export const VERB_USAGE: Readonly<Record<Exclude<Verb, 'serve' | 'gateway' | 'co
   complete: 'mcpkit complete TARGET PROMPT|TEMPLATE-URI NAME=PARTIAL [name=value …]',
 };
 
-function need(verb: Exclude<Verb, 'serve' | 'gateway' | 'console'>, value: string | undefined, what: string): string {
+function need(
+  verb: Exclude<Verb, 'serve' | 'gateway' | 'console'>,
+  value: string | undefined,
+  what: string,
+): string {
   if (value === undefined || value === '') {
     throw usageError(`"${verb}" needs a ${what}`, `Usage: ${VERB_USAGE[verb]}`);
   }

@@ -22,7 +22,8 @@ class BadRequest extends Error {}
 
 function text(params: Params, key: string): string {
   const value = params[key];
-  if (typeof value !== 'string' || value.length === 0) throw new BadRequest(`"${key}" must be a non-empty string`);
+  if (typeof value !== 'string' || value.length === 0)
+    throw new BadRequest(`"${key}" must be a non-empty string`);
   return value;
 }
 
@@ -154,7 +155,11 @@ async function readParams(request: Request): Promise<Params> {
 /** A failure as the page shows it: the message, and the JSON-RPC code when the server sent one. */
 function describe(error: unknown): { message: string; code?: number; data?: unknown } {
   if (error instanceof McpError)
-    return { message: error.message, code: error.code, ...(error.data === undefined ? {} : { data: error.data }) };
+    return {
+      message: error.message,
+      code: error.code,
+      ...(error.data === undefined ? {} : { data: error.data }),
+    };
   if (error instanceof Error) return { message: error.message };
   return { message: String(error) };
 }

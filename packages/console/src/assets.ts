@@ -84,7 +84,8 @@ export async function loadAssets(directory: string): Promise<Map<string, Asset>>
     const body = await readFile(path.join(directory, file)).catch(() => undefined);
     if (body) assets.set(`/${file.split(path.sep).join('/')}`, { body: new Uint8Array(body), type });
   }
-  if (!assets.has('/index.html')) throw new Error(`The console's page is not built (no index.html in ${directory})`);
+  if (!assets.has('/index.html'))
+    throw new Error(`The console's page is not built (no index.html in ${directory})`);
   return assets;
 }
 

@@ -97,10 +97,10 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       : new HostBackend(target.servers, target.policy ?? {}, target.describe, hub, questions);
   const api = new ConsoleApi(backend, hub, questions);
   let guard: RequestGuard | undefined;
-  const served = await serve(
-    (request: Request) => route(request, guard!, assets, hub, api),
-    { host: '127.0.0.1', port: options.port ?? 0 },
-  );
+  const served = await serve((request: Request) => route(request, guard!, assets, hub, api), {
+    host: '127.0.0.1',
+    port: options.port ?? 0,
+  });
   guard = new RequestGuard(served.port, token);
   await backend.reconnect(options.era ?? 'auto');
   return {

@@ -109,7 +109,9 @@ export class HostBackend implements ConsoleBackend {
   }
   async subscribe(uri: string): Promise<void> {
     if (this.#subscriptions.has(uri)) return;
-    const stop = await this.#host.subscribe(uri, (updated) => this.hub.emit('resourceUpdated', { uri: updated }));
+    const stop = await this.#host.subscribe(uri, (updated) =>
+      this.hub.emit('resourceUpdated', { uri: updated }),
+    );
     this.#subscriptions.set(uri, stop);
   }
   async unsubscribe(uri: string): Promise<void> {

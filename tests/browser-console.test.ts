@@ -1,0 +1,255 @@
+/**
+ * `mcpkit console` in a real browser (issue 32): the CLI is started as a person starts it
+ * (`mcpkit console --no-open TARGET`), and headless Chromium (Debian's, through playwright-core)
+ * drives every panel through the page: tool forms and results, progress and cancel, what the
+ * server asks (elicitation, sampling), resources with a live subscription, prompts, the protocol
+ * log with its command lines, the revision pinned, against the demo server, server-everything
+ * and a host of several servers. axe-core checks each main view; the same tests save the
+ * screenshots in docs/images.
+ *
+ * Needs /usr/bin/chromium (scripts/install-chromium.sh); MCPKIT_SKIP_BROWSER=1 skips on purpose.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEverythingHttp } from './fixtures/everythingHttp.js';
+import {
+  axeViolations,
+  buildConsoleUi,
+  CLI,
+  DEMO_STDIO,
+  launchChromium,
+  type RunningConsoleCli,
+  screenshot,
+  startConsoleCli,
+} from './support/consoleRun.js';
+import { repoRoot } from './support/officialSchema.js';
+
+const skip = process.env.MCPKIT_SKIP_BROWSER === '1';
+if (skip) console.warn('tests/browser-console.test.ts skipped: MCPKIT_SKIP_BROWSER=1 is set');
+
+let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
+const consoles: RunningConsoleCli[] = [];
+
+beforeAll(async () => {
+  if (skip) return;
+  buildConsoleUi();
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(consoles.map((running) => running.stop()));
+  await browser?.close();
+});
+
+async function open(args: readonly string[]): Promise<{ page: Page; running: RunningConsoleCli }> {
+  const running = await startConsoleCli(args);
+  consoles.push(running);
+  const page = await (browser!.context as BrowserContext).newPage();
+  await page.goto(running.url);
+  await page.getByText('connected', { exact: true }).waitFor({ timeout: 30_000 });
+  return { page, running };
+}
+
+function tool(page: Page, name: string) {
+  return page.getByRole('navigation', { name: 'Tools' }).getByRole('button', { name, exact: true });
+}
+
+describe.skipIf(skip)('mcpkit console against the demo server over stdio', { timeout: 120_000 }, () => {
+  let page: Page;
+  let running: RunningConsoleCli;
+
+  beforeAll(async () => {
+    ({ page, running } = await open(['--', ...DEMO_STDIO]));
+  }, 60_000);
+
+  it('lists the tools, fills a form, calls the tool and shows the result and its command line', async () => {
+    await expect.poll(() => tool(page, 'Echo').count()).toBe(1);
+    await tool(page, 'Echo').click();
+    await page.getByLabel('text', { exact: true }).fill('hello from the console');
+    await page.getByRole('button', { name: 'Call echo' }).click();
+    await expect
+      .poll(() => page.locator('.result pre.text-block').textContent())
+      .toBe('hello from the console');
+    await page.getByText('As a command line').click();
+    await expect
+      .poll(() => page.locator('pre.command').first().textContent())
+      .toBe(`mcpkit call echo --args '{"text":"hello from the console"}' -- ${DEMO_STDIO.join(' ')}`);
+    await screenshot(page, 'console-tools');
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('refuses arguments that do not fit the inputSchema before sending them', async () => {
+    await tool(page, 'Add').click();
+    await page.getByLabel('a', { exact: true }).fill('1');
+    await page.getByRole('button', { name: 'Call add' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('missing required property "b"');
+    // Only this second call is sent (the protocol log test counts the calls of add).
+    await page.getByLabel('b', { exact: true }).fill('2');
+    await page.getByRole('button', { name: 'Call add' }).click();
+    await expect.poll(() => page.locator('.result pre.text-block').textContent()).toBe('3');
+  });
+
+  it('checks structured content against the outputSchema', async () => {
+    await tool(page, 'Weather').click();
+    await page.getByLabel('city', { exact: true }).fill('Paris');
+    await page.getByRole('button', { name: 'Call weather' }).click();
+    await expect.poll(() => page.getByText("Matches the tool's outputSchema.").count()).toBe(1);
+    expect(await page.locator('.result pre.json').textContent()).toContain('"city": "Paris"');
+  });
+
+  it('shows progress while a call runs, and cancels it', async () => {
+    await tool(page, 'Slow count').click();
+    await page.getByLabel('steps', { exact: true }).fill('100');
+    await page.getByLabel('delayMs', { exact: true }).fill('200');
+    await page.getByRole('button', { name: 'Call slow_count' }).click();
+    await expect
+      .poll(async () => Number(await page.locator('#call-progress').getAttribute('value')))
+      .toBeGreaterThan(1);
+    expect(await page.locator('#call-progress').getAttribute('max')).toBe('100');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.locator('.result').textContent()).toMatch(/cancel/i);
+  });
+
+  it('renders images, audio and resource links, and reads a linked resource', async () => {
+    await tool(page, 'Logo').click();
+    await page.getByRole('button', { name: 'Call logo' }).click();
+    await expect.poll(() => page.locator('.result img').count()).toBe(1);
+    expect(await page.locator('.result img').getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    await tool(page, 'Beep').click();
+    await page.getByRole('button', { name: 'Call beep' }).click();
+    await expect.poll(() => page.locator('.result audio').count()).toBe(1);
+    await tool(page, 'Find resources').click();
+    await page.getByRole('button', { name: 'Call find_resources' }).click();
+    await expect.poll(() => page.locator('.result .resource-link').count()).toBeGreaterThan(0);
+    await page.locator('.result .resource-link button').first().click();
+    await expect
+      .poll(() => page.getByRole('tab', { name: /Resources/ }).getAttribute('aria-selected'))
+      .toBe('true');
+    await expect.poll(() => page.locator('.embedded').count()).toBeGreaterThan(0);
+  });
+
+  it('answers an elicitation form: the person fills it and the server gets the answer', async () => {
+    await page.getByRole('tab', { name: /Tools/ }).click();
+    await tool(page, 'Book a table').click();
+    await page.getByRole('button', { name: 'Call book_table' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect
+      .poll(() => dialog.getByRole('heading').textContent())
+      .toBe('The server asks for information');
+    await dialog.getByLabel('Name for the booking').fill('Ada');
+    await dialog.getByLabel('Date').fill('2025-12-01');
+    await dialog.getByLabel('Seating').selectOption({ label: 'On the terrace' });
+    await dialog.getByLabel('vegan').check();
+    await screenshot(page, 'console-elicitation');
+    expect(await axeViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Accept' }).click();
+    await expect
+      .poll(() => page.locator('.result pre.text-block').textContent())
+      .toBe(
+        'Booked Chez mcpkit for Ada, 2 guest(s) on 2025-12-01, terrace, dietary needs: vegan. Reminder: yes.',
+      );
+  });
+
+  it('approves a sampling request with a reply the person wrote, and rejects another', async () => {
+    await tool(page, 'Summarize').click();
+    await page.getByLabel('text', { exact: true }).fill('A long story about a console.');
+    await page.getByRole('button', { name: 'Call summarize' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect
+      .poll(() => dialog.getByRole('heading').textContent())
+      .toBe('The server asks for a model reply');
+    expect(await dialog.textContent()).toContain('A long story about a console.');
+    await dialog.getByLabel(/Reply/).fill('A console story.');
+    await screenshot(page, 'console-sampling');
+    await dialog.getByRole('button', { name: 'Approve' }).click();
+    await expect
+      .poll(() => page.locator('.result pre.text-block').textContent())
+      .toContain('A console story.');
+
+    await page.getByRole('button', { name: 'Call summarize' }).click();
+    await expect
+      .poll(() => dialog.getByRole('heading').textContent())
+      .toBe('The server asks for a model reply');
+    await dialog.getByRole('button', { name: 'Reject' }).click();
+    await expect.poll(() => page.locator('.result').textContent()).toMatch(/reject/i);
+  });
+
+  it('reads resources and templates, and shows a subscription update live', async () => {
+    await page.getByRole('tab', { name: /Resources/ }).click();
+    const list = page.getByRole('navigation', { name: 'Resources' });
+    await list.getByRole('button', { name: /readme/i }).click();
+    await expect.poll(() => page.locator('.embedded pre').first().textContent()).toContain('mcpkit');
+    await list.getByRole('button', { name: /clock/i }).click();
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await expect
+      .poll(() => page.locator('.updates').textContent(), { timeout: 20_000 })
+      .toMatch(/^\d+ update\(s\)/);
+    await screenshot(page, 'console-resources');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Unsubscribe' }).click();
+  });
+
+  it('gets a prompt with its arguments and shows the messages', async () => {
+    await page.getByRole('tab', { name: /Prompts/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Prompts' })
+      .getByRole('button', { name: /translate/i })
+      .click();
+    await page.getByLabel('text', { exact: true }).fill('Good morning');
+    await page.getByLabel('language', { exact: true }).fill('French');
+    await page.getByRole('button', { name: 'Get translate' }).click();
+    await expect.poll(() => page.locator('.message').first().textContent()).toContain('Good morning');
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('logs every message both ways with size and timing, filters them, and exports a command line', async () => {
+    await page.getByRole('tab', { name: /Protocol log/ }).click();
+    await expect.poll(() => page.locator('table.log tbody tr').count()).toBeGreaterThan(10);
+    await page.getByLabel('Filter').fill('hello from the console');
+    await page.getByLabel('Direction').selectOption('out');
+    await expect.poll(() => page.locator('table.log tbody tr').count()).toBe(1);
+    await page.locator('table.log tbody tr button').first().click();
+    await expect
+      .poll(() => page.locator('.log-detail pre.command').textContent())
+      .toBe(`mcpkit call echo --args '{"text":"hello from the console"}' -- ${DEMO_STDIO.join(' ')}`);
+    // The call of add that did not fit its inputSchema was never sent.
+    await page.getByLabel('Filter').fill('"name":"add"');
+    await expect.poll(() => page.locator('table.log tbody tr').count()).toBe(1);
+    await page.getByLabel('Direction').selectOption('all');
+    await page.getByLabel('Filter').fill('');
+    // Responses carry how long their request took.
+    expect(await page.locator('table.log tbody tr td:last-child').allTextContents()).toContainEqual(
+      expect.stringMatching(/^\d+ ms$/),
+    );
+    await screenshot(page, 'console-log');
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('shows the negotiated revision and pins another', async () => {
+    await expect
+      .poll(() => page.getByTestId('revision').textContent())
+      .toMatch(/Revision: \d{4}-\d{2}-\d{2}/);
+    await page.getByLabel('Pin revision').selectOption('2025');
+    await page.getByRole('button', { name: 'Reconnect' }).click();
+    await expect.poll(() => page.getByTestId('revision').textContent()).toBe('Revision: 2025-11-25');
+  });
+
+  it('is driven by the keyboard: arrow keys move between tabs', async () => {
+    await page.getByRole('tab', { name: /Tools/ }).click();
+    await page.getByRole('tab', { name: /Tools/ }).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getByRole('tab', { name: /Resources/ }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('tab-resources');
+    await page.keyboard.press('End');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('tab-log');
+    await page.keyboard.press('Home');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('tab-tools');
+  });
+
+  it('stops on Ctrl-C with exit code 0', async () => {
+    expect(await running.stop()).toBe(0);
+  });
+});

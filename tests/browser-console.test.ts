@@ -53,8 +53,13 @@ async function open(args: readonly string[]): Promise<{ page: Page; running: Run
   return { page, running };
 }
 
-function tool(page: Page, name: string) {
-  return page.getByRole('navigation', { name: 'Tools' }).getByRole('button', { name, exact: true });
+/** A tool in the list, by its title or name (a host's server and a titled tool's name follow it). */
+function tool(page: Page, label: string) {
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return page
+    .getByRole('navigation', { name: 'Tools' })
+    .getByRole('button', { name: new RegExp(`(^| )${escaped}( |$)`) })
+    .first();
 }
 
 describe.skipIf(skip)('mcpkit console against the demo server over stdio', { timeout: 120_000 }, () => {
@@ -253,3 +258,228 @@ describe.skipIf(skip)('mcpkit console against the demo server over stdio', { tim
     expect(await running.stop()).toBe(0);
   });
 });
+
+describe.skipIf(skip)('mcpkit console: the forms a schema makes', { timeout: 120_000 }, () => {
+  let page: Page;
+  const FORMS_SERVER = [process.execPath, ...CLI.slice(0, 2), 'tests/fixtures/console-forms-server.ts'];
+
+  beforeAll(async () => {
+    ({ page } = await open(['--', ...FORMS_SERVER]));
+  }, 60_000);
+
+  it('fills nested objects, arrays, enums, oneOf variants and nullable fields, with defaults, and sends exactly that', async () => {
+    await tool(page, 'Configure a widget').click();
+    // Defaults are filled in.
+    expect(await page.getByLabel('name', { exact: true }).inputValue()).toBe('widget');
+    expect(await page.getByLabel('mode', { exact: true }).inputValue()).toBe('"safe"');
+    expect(await page.getByLabel('retries', { exact: true }).inputValue()).toBe('2');
+    expect(await page.getByLabel('enabled', { exact: true }).isChecked()).toBe(true);
+    // A required nested field left empty is refused before anything is sent.
+    await page.getByRole('button', { name: 'Call configure' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toContain('missing required property "email"');
+
+    await page.getByLabel('mode', { exact: true }).selectOption({ label: 'fast' });
+    await page.getByLabel('email', { exact: true }).fill('ada@example.com');
+    await page.getByLabel('team', { exact: true }).fill('core');
+    await page.getByLabel('team: null').check();
+    expect(await page.getByLabel('team', { exact: true }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Add Tag' }).click();
+    await page.getByRole('button', { name: 'Add Tag' }).click();
+    await page.getByLabel('Tag 1', { exact: true }).fill('blue');
+    await page.getByLabel('Tag 2', { exact: true }).fill('green');
+    await page.getByRole('button', { name: 'Remove Tag 1' }).click();
+    await page.getByLabel('Target: which').selectOption({ label: 'By path' });
+    await page.getByLabel('path', { exact: true }).fill('/a/b');
+    await page.getByRole('button', { name: 'Call configure' }).click();
+    await expect.poll(() => page.getByText("Matches the tool's outputSchema.").count()).toBe(1);
+    const structured = JSON.parse((await page.locator('.result pre.json').textContent())!);
+    expect(structured).toEqual({
+      received: {
+        name: 'widget',
+        mode: 'fast',
+        retries: 2,
+        owner: { email: 'ada@example.com', team: null },
+        tags: ['green'],
+        target: { path: '/a/b' },
+        enabled: true,
+      },
+    });
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('gives a tool that links an MCP App its App slot', async () => {
+    await tool(page, 'chart').click();
+    await page.getByRole('button', { name: 'Call chart' }).click();
+    await expect
+      .poll(() => page.getByRole('region', { name: 'MCP App ui://charts/bar' }).textContent())
+      .toContain('This tool links the App ui://charts/bar');
+  });
+});
+
+describe.skipIf(skip)(
+  'mcpkit console against server-everything over Streamable HTTP',
+  { timeout: 120_000 },
+  () => {
+    let page: Page;
+    let everything: Awaited<ReturnType<typeof startEverythingHttp>>;
+
+    beforeAll(async () => {
+      everything = await startEverythingHttp();
+      ({ page } = await open([everything.url]));
+    }, 60_000);
+
+    afterAll(async () => {
+      await everything?.close();
+    });
+
+    it("answers its elicitation form (every field type), with the form's defaults", async () => {
+      await tool(page, 'trigger-elicitation-request').click();
+      await page.getByRole('button', { name: 'Call trigger-elicitation-request' }).click();
+      const dialog = page.getByRole('dialog');
+      await expect
+        .poll(() => dialog.getByRole('heading').textContent())
+        .toBe('The server asks for information');
+      expect(await dialog.getByLabel('Integer', { exact: true }).inputValue()).toBe('42');
+      expect(await dialog.getByLabel('Guitar').isChecked()).toBe(true);
+      await dialog.getByLabel('String', { exact: true }).fill('Grace');
+      await dialog
+        .getByLabel('Titled Single Select Enum', { exact: true })
+        .selectOption({ label: 'Wonder Woman' });
+      await dialog.getByRole('button', { name: 'Accept' }).click();
+      await expect.poll(() => page.locator('.result').textContent()).toContain('- Name: Grace');
+      expect(await page.locator('.result').textContent()).toContain('- Favorite Integer: 42');
+    });
+
+    it('approves its sampling request with an edited reply, then rejects one', async () => {
+      await tool(page, 'trigger-sampling-request').click();
+      await page.getByLabel('prompt', { exact: true }).fill('Say hi');
+      await page.getByRole('button', { name: 'Call trigger-sampling-request' }).click();
+      const dialog = page.getByRole('dialog');
+      await expect
+        .poll(() => dialog.getByRole('heading').textContent())
+        .toBe('The server asks for a model reply');
+      await dialog.getByLabel(/Reply/).fill('Hi from a person');
+      await dialog.getByRole('button', { name: 'Approve' }).click();
+      await expect.poll(() => page.locator('.result').textContent()).toContain('Hi from a person');
+
+      await page.getByRole('button', { name: 'Call trigger-sampling-request' }).click();
+      await expect
+        .poll(() => dialog.getByRole('heading').textContent())
+        .toBe('The server asks for a model reply');
+      await dialog.getByRole('button', { name: 'Reject' }).click();
+      await expect.poll(() => page.locator('.result').textContent()).toMatch(/reject/i);
+    });
+
+    it('checks its structured content and renders its image', async () => {
+      await tool(page, 'get-structured-content').click();
+      await page.getByLabel('location', { exact: true }).selectOption({ label: 'Chicago' });
+      await page.getByRole('button', { name: 'Call get-structured-content' }).click();
+      await expect.poll(() => page.getByText("Matches the tool's outputSchema.").count()).toBe(1);
+      await tool(page, 'get-tiny-image').click();
+      await page.getByRole('button', { name: 'Call get-tiny-image' }).click();
+      await expect.poll(() => page.locator('.result img').count()).toBe(1);
+    });
+  },
+);
+
+describe.skipIf(skip)(
+  'mcpkit console against a host of several servers (--config)',
+  { timeout: 120_000 },
+  () => {
+    let page: Page;
+    let dir: string;
+
+    beforeAll(async () => {
+      dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-console-host-'));
+      const config = path.join(dir, 'mcp.json');
+      await writeFile(
+        config,
+        JSON.stringify({
+          mcpServers: {
+            demo: { command: DEMO_STDIO[0], args: DEMO_STDIO.slice(1), cwd: repoRoot },
+            upstream: {
+              command: process.execPath,
+              args: [path.join(repoRoot, 'tests/fixtures/host-upstream.mjs')],
+            },
+            broken: { command: process.execPath, args: ['-e', 'process.exit(3)'] },
+          },
+        }),
+      );
+      ({ page } = await open(['--config', config]));
+    }, 60_000);
+
+    afterAll(async () => {
+      if (dir) await rm(dir, { recursive: true, force: true });
+    });
+
+    it("shows each server's state, a failed one with its reason, and the namespaced catalogue", async () => {
+      await page.getByRole('tab', { name: 'Servers' }).click();
+      const servers = page.getByRole('region', { name: 'Servers' });
+      await expect.poll(() => servers.getByRole('row', { name: /demo/ }).textContent()).toContain('ready');
+      await expect
+        .poll(() => servers.getByRole('row', { name: /upstream/ }).textContent())
+        .toContain('ready');
+      await expect
+        .poll(() => servers.getByRole('row', { name: /broken/ }).textContent(), { timeout: 20_000 })
+        .toMatch(/failed.+\S/);
+      const catalogue = page.getByRole('region', { name: 'Catalogue' });
+      await expect
+        .poll(() => catalogue.getByRole('row', { name: /demo__echo/ }).textContent())
+        .toBe('demo__echodemoecho');
+      expect(await catalogue.getByRole('row', { name: /upstream__echo/ }).textContent()).toBe(
+        'upstream__echoupstreamecho',
+      );
+      await screenshot(page, 'console-host');
+      expect(await axeViolations(page)).toEqual([]);
+    });
+
+    it('asks consent for an open-world tool call, records the denial and the approval as policy decisions', async () => {
+      await page.getByRole('tab', { name: /Tools/ }).click();
+      await tool(page, 'Connect an account').click();
+      await page.getByRole('button', { name: 'Call connect_account' }).click();
+      const dialog = page.getByRole('dialog');
+      await expect.poll(() => dialog.getByRole('heading').textContent()).toBe('Allow this tool call?');
+      expect(await dialog.textContent()).toContain('Server demo would run tool connect_account');
+      await screenshot(page, 'console-consent');
+      await dialog.getByRole('button', { name: 'Deny' }).click();
+      await expect
+        .poll(() => page.locator('.result').textContent())
+        .toContain('was not run: the user declined it.');
+
+      await page.getByRole('button', { name: 'Call connect_account' }).click();
+      await expect.poll(() => dialog.getByRole('heading').textContent()).toBe('Allow this tool call?');
+      await dialog.getByRole('button', { name: 'Allow once' }).click();
+      // The demo server then asks through the host (URL mode): the dialog names the server that asks.
+      await expect
+        .poll(() => dialog.getByRole('heading').textContent())
+        .toBe('The server asks you to open a page');
+      expect(await dialog.textContent()).toContain('From server demo');
+      expect(await dialog.getByRole('link').getAttribute('href')).toMatch(
+        /^https:\/\/example\.com\/mcpkit-demo\/connect\//,
+      );
+      await dialog.getByRole('button', { name: 'Accept' }).click();
+      await expect
+        .poll(() => page.locator('.result').textContent())
+        .toContain('Connected your calendar account (simulated).');
+
+      await page.getByRole('tab', { name: 'Servers' }).click();
+      const decisions = page.getByRole('region', { name: 'Policy decisions' });
+      await expect
+        .poll(() => decisions.getByRole('row', { name: /connect_account/ }).allTextContents())
+        .toEqual([
+          expect.stringMatching(/demotools\/callconnect_accountallowedok/),
+          expect.stringMatching(/demotools\/callconnect_accountdenieddenied/),
+        ]);
+    });
+
+    it('logs the messages of each server, filterable by server', async () => {
+      await page.getByRole('tab', { name: /Protocol log/ }).click();
+      await page.getByLabel('Server').selectOption('upstream');
+      await expect.poll(() => page.locator('table.log tbody tr').count()).toBeGreaterThan(2);
+      const servers = await page.locator('table.log tbody tr td:nth-child(3)').allTextContents();
+      expect(new Set(servers)).toEqual(new Set(['upstream']));
+    });
+  },
+);

@@ -36,11 +36,7 @@ export function Content(props: { blocks: readonly Block[]; onRead?: (uri: string
 function ContentBlock({ block, onRead }: { block: Block; onRead?: ((uri: string) => void) | undefined }) {
   switch (block.type) {
     case 'text':
-      return (
-        <pre class="text-block" tabIndex={0}>
-          {String(block.text)}
-        </pre>
-      );
+      return <pre class="text-block">{String(block.text)}</pre>;
     case 'image': {
       const src = dataUrl(block.mimeType, block.data, 'image');
       return src ? (
@@ -80,11 +76,7 @@ function ContentBlock({ block, onRead }: { block: Block; onRead?: ((uri: string)
     case 'resource':
       return <EmbeddedResource resource={block.resource ?? {}} />;
     default:
-      return (
-        <pre class="json" tabIndex={0}>
-          {JSON.stringify(block, null, 2)}
-        </pre>
-      );
+      return <pre class="json">{JSON.stringify(block, null, 2)}</pre>;
   }
 }
 
@@ -105,9 +97,7 @@ export function EmbeddedResource({ resource }: { resource: Block }) {
         <code>{String(resource.uri)}</code> {resource.mimeType ? `(${resource.mimeType})` : ''}
       </div>
       {typeof resource.text === 'string' ? (
-        <pre class="text-block" tabIndex={0}>
-          {resource.text}
-        </pre>
+        <pre class="text-block">{resource.text}</pre>
       ) : image ? (
         <img src={image} alt={`Resource ${resource.uri}`} />
       ) : typeof resource.blob === 'string' ? (

@@ -153,9 +153,7 @@ export function LogPanel(props: { entries: LogEntry[]; target: string }) {
             {command ? (
               <>
                 <h4>As a command line</h4>
-                <pre class="command" tabIndex={0}>
-                  {command}
-                </pre>
+                <pre class="command">{command}</pre>
               </>
             ) : null}
             <JsonView value={selected.message} />

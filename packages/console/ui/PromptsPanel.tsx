@@ -31,7 +31,7 @@ export function PromptsPanel(props: { prompts: Prompt[]; canComplete: boolean })
                 aria-pressed={candidate.name === prompt?.name}
                 onClick={() => setSelected(candidate.name)}
               >
-                {candidate.title ?? candidate.name}
+                {candidate.title ?? candidate.name}{' '}
                 {candidate.server ? <span class="badge">{candidate.server}</span> : null}
               </button>
             </li>

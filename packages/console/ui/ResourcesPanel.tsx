@@ -51,9 +51,9 @@ export function ResourcesPanel(props: {
           {props.resources.map((resource) => (
             <li key={resource.uri}>
               <button type="button" aria-pressed={resource.uri === uri} onClick={() => setUri(resource.uri)}>
-                {resource.title ?? resource.name ?? resource.uri}
+                {resource.title ?? resource.name ?? resource.uri}{' '}
                 {resource.server ? <span class="badge">{resource.server}</span> : null}
-                <small class="uri">{resource.uri}</small>
+                <small class="uri"> {resource.uri}</small>
               </button>
             </li>
           ))}

@@ -46,8 +46,9 @@ export function ToolsPanel(props: { tools: Tool[]; target: string; onRead: (uri:
                 aria-pressed={candidate.name === tool?.name}
                 onClick={() => setSelected(candidate.name)}
               >
-                {candidate.title ?? candidate.name}
+                {candidate.title ?? candidate.name}{' '}
                 {candidate.server ? <span class="badge">{candidate.server}</span> : null}
+                {candidate.title ? <small class="uri"> {candidate.name}</small> : null}
               </button>
             </li>
           ))}
@@ -134,9 +135,7 @@ function ToolView(props: { tool: Tool; target: string; onRead: (uri: string) => 
       {command ? (
         <details>
           <summary>As a command line</summary>
-          <pre class="command" tabIndex={0}>
-            {command}
-          </pre>
+          <pre class="command">{command}</pre>
         </details>
       ) : null}
       {running ? <ProgressView update={progress} /> : null}

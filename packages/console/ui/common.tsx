@@ -12,11 +12,7 @@
  * ```
  */
 export function JsonView({ value }: { value: unknown }) {
-  return (
-    <pre class="json" tabIndex={0}>
-      {JSON.stringify(value, null, 2)}
-    </pre>
-  );
+  return <pre class="json">{JSON.stringify(value, null, 2)}</pre>;
 }
 
 /**

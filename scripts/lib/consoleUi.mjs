@@ -30,7 +30,7 @@ export function consoleUiConfig({ write }) {
     oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
     build: {
       outDir: CONSOLE_UI_OUT,
-      emptyOutDir: true,
+      emptyOutDir: write,
       write,
       target: 'es2022',
       sourcemap: false,

@@ -22,6 +22,7 @@ export const ENTRY_POINTS: Readonly<Record<string, string>> = {
   '@mcpkit/auth/client': 'packages/auth/src/client.ts',
   '@mcpkit/auth/server': 'packages/auth/src/server.ts',
   '@mcpkit/host/gateway': 'packages/host/src/gateway.ts',
+  '@mcpkit/console': 'packages/console/src/index.ts',
 };
 
 /** One ```ts block under an `@example` tag. */

@@ -44,6 +44,7 @@ export type ConsoleTarget =
  *
  * @example
  * ```ts
+ * declare const target: ConsoleTarget;
  * const options: ConsoleOptions = { target, port: 0 };
  * ```
  */
@@ -64,6 +65,7 @@ export interface ConsoleOptions {
  *
  * @example
  * ```ts
+ * declare const target: ConsoleTarget;
  * const running: RunningConsole = await startConsole({ target });
  * console.log(running.url);
  * await running.close();
@@ -82,6 +84,8 @@ export interface RunningConsole {
  * @example
  * ```ts
  * import { startConsole } from '@mcpkit/console';
+ * import { loadHostConfig } from '@mcpkit/host/node';
+ * const servers = await loadHostConfig('mcp.json');
  * const { url, close } = await startConsole({ target: { kind: 'host', describe: '--config mcp.json', servers } });
  * ```
  */

@@ -8,7 +8,14 @@
  * @module
  */
 
-/** The header the console's page sends its token in (a custom header also forces a CORS preflight). */
+/**
+ * The header the console's page sends its token in (a custom header also forces a CORS preflight).
+ *
+ * @example
+ * ```ts
+ * await fetch('http://127.0.0.1:4711/api/state', { method: 'POST', headers: { [TOKEN_HEADER]: 'the token' } });
+ * ```
+ */
 export const TOKEN_HEADER = 'x-mcpkit-console-token';
 
 /**

@@ -9,6 +9,7 @@
  *
  * Needs /usr/bin/chromium (scripts/install-chromium.sh); MCPKIT_SKIP_BROWSER=1 skips on purpose.
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -480,6 +481,67 @@ describe.skipIf(skip)(
       await expect.poll(() => page.locator('table.log tbody tr').count()).toBeGreaterThan(2);
       const servers = await page.locator('table.log tbody tr td:nth-child(3)').allTextContents();
       expect(new Set(servers)).toEqual(new Set(['upstream']));
+    });
+  },
+);
+
+describe.skipIf(skip)(
+  'mcpkit console against the demo server over HTTP (mcpkit serve --http)',
+  { timeout: 120_000 },
+  () => {
+    let dir: string;
+    let serve: ReturnType<typeof spawn> | undefined;
+    let base: string;
+
+    beforeAll(async () => {
+      serve = spawn(process.execPath, [...CLI, 'serve', '--http', '--port', '0'], {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      base = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        const timer = setTimeout(() => reject(new Error(`mcpkit serve printed no URL: ${out}`)), 30_000);
+        serve!.stdout!.on('data', (chunk) => {
+          out += chunk;
+          const found = /listening on (http:\/\/127\.0\.0\.1:\d+)\/mcp/.exec(out);
+          if (found) {
+            clearTimeout(timer);
+            resolve(found[1]!);
+          }
+        });
+      });
+      dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-console-sse-'));
+    }, 60_000);
+
+    afterAll(async () => {
+      serve?.kill('SIGINT');
+      if (dir) await rm(dir, { recursive: true, force: true });
+    });
+
+    it('speaks Streamable HTTP to a URL', async () => {
+      const { page } = await open([`${base}/mcp`]);
+      await tool(page, 'Echo').click();
+      await page.getByLabel('text', { exact: true }).fill('over http');
+      await page.getByRole('button', { name: 'Call echo' }).click();
+      await expect.poll(() => page.locator('.result pre.text-block').textContent()).toBe('over http');
+    });
+
+    it('speaks legacy HTTP+SSE to a config entry of type sse', async () => {
+      const config = path.join(dir, 'mcp.json');
+      await writeFile(
+        config,
+        JSON.stringify({ mcpServers: { legacy: { type: 'sse', url: `${base}/sse` } } }),
+      );
+      const { page } = await open(['--config', config, '--server', 'legacy']);
+      expect(await page.getByTestId('revision').textContent()).toMatch(/Revision: 20\d\d-\d\d-\d\d/);
+      await tool(page, 'Echo').click();
+      await page.getByLabel('text', { exact: true }).fill('over legacy sse');
+      await page.getByRole('button', { name: 'Call echo' }).click();
+      await expect.poll(() => page.locator('.result pre.text-block').textContent()).toBe('over legacy sse');
+      await page.getByText('As a command line').click();
+      expect(await page.locator('pre.command').first().textContent()).toBe(
+        `mcpkit call --config ${config} --server legacy echo --args '{"text":"over legacy sse"}'`,
+      );
     });
   },
 );

@@ -382,6 +382,13 @@ describe.skipIf(skip)(
       await page.getByRole('button', { name: 'Call get-tiny-image' }).click();
       await expect.poll(() => page.locator('.result img').count()).toBe(1);
     });
+
+    it('renders an embedded resource in a result', async () => {
+      await tool(page, 'get-resource-reference').click();
+      await page.getByRole('button', { name: 'Call get-resource-reference' }).click();
+      await expect.poll(() => page.locator('.result .embedded code').first().textContent()).toMatch(/^demo:\/\//);
+      expect(await page.locator('.result .embedded pre').textContent()).toMatch(/\S/);
+    });
   },
 );
 

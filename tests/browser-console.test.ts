@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliIo, runCli } from '../packages/cli/src/index.js';
 import { startEverythingHttp } from './fixtures/everythingHttp.js';
 import {
   axeViolations,
@@ -386,7 +387,9 @@ describe.skipIf(skip)(
     it('renders an embedded resource in a result', async () => {
       await tool(page, 'get-resource-reference').click();
       await page.getByRole('button', { name: 'Call get-resource-reference' }).click();
-      await expect.poll(() => page.locator('.result .embedded code').first().textContent()).toMatch(/^demo:\/\//);
+      await expect
+        .poll(() => page.locator('.result .embedded code').first().textContent())
+        .toMatch(/^demo:\/\//);
       expect(await page.locator('.result .embedded pre').textContent()).toMatch(/\S/);
     });
   },
@@ -552,3 +555,43 @@ describe.skipIf(skip)(
     });
   },
 );
+
+describe.skipIf(skip)('mcpkit console opens the browser', { timeout: 120_000 }, () => {
+  it('hands its URL to the browser opener (without --no-open), which opens it connected; Ctrl-C stops it', async () => {
+    let interrupt: (() => void) | undefined;
+    let opened: Page | undefined;
+    let stdout = '';
+    const io: CliIo = {
+      stdout: {
+        write: (chunk) => {
+          stdout += chunk;
+        },
+      },
+      stderr: { write: () => {} },
+      stdin: process.stdin,
+      env: { NO_COLOR: '1' },
+      cwd: repoRoot,
+      onInterrupt: (listener) => {
+        interrupt = listener;
+        return () => {
+          interrupt = undefined;
+        };
+      },
+      // The opener of this test is the test's Chromium: the page it opens must work.
+      openBrowser: async (url) => {
+        opened = await (browser!.context as BrowserContext).newPage();
+        await opened.goto(url);
+        return true;
+      },
+    };
+    const code = runCli(['console', '--', ...DEMO_STDIO], io);
+    await expect
+      .poll(() => opened?.getByText('connected', { exact: true }).count() ?? 0, { timeout: 30_000 })
+      .toBe(1);
+    expect(opened!.url()).toBe(stdout.trim());
+    await expect.poll(() => tool(opened!, 'Echo').count()).toBe(1);
+    await expect.poll(() => interrupt !== undefined).toBe(true);
+    interrupt!();
+    expect(await code).toBe(0);
+  });
+});

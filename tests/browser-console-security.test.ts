@@ -90,9 +90,11 @@ describe.skipIf(skip)('mcpkit console against hostile pages', { timeout: 120_000
     buildConsoleUi();
     running = await startConsoleCli(['--', ...DEMO_STDIO]);
     browser = await launchChromium(['--host-resolver-rules=MAP rebind.test 127.0.0.1']);
-    hostile = createServer((req, res) => {
+    hostile = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(`<!doctype html><title>hostile</title><script>${hostileScript(running.origin, running.token)}</script>`);
+      res.end(
+        `<!doctype html><title>hostile</title><script>${hostileScript(running.origin, running.token)}</script>`,
+      );
     });
     await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
     hostileOrigin = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
@@ -116,10 +118,9 @@ describe.skipIf(skip)('mcpkit console against hostile pages', { timeout: 120_000
     const own = await consolePage();
     const page = await browser.context.newPage();
     await page.goto(`${hostileOrigin}/`);
-    const results = (await page.evaluate(() => (globalThis as unknown as { results: Promise<unknown> }).results)) as Record<
-      string,
-      any
-    >;
+    const results = (await page.evaluate(
+      () => (globalThis as unknown as { results: Promise<unknown> }).results,
+    )) as Record<string, any>;
     // CORS requests: the preflight is refused, so the browser never sends them.
     expect(results.corsNoToken).toEqual({ error: 'TypeError' });
     expect(results.corsRealToken).toEqual({ error: 'TypeError' });
@@ -129,7 +130,8 @@ describe.skipIf(skip)('mcpkit console against hostile pages', { timeout: 120_000
     // no-cors requests reach the backend, which refuses them (Origin, Sec-Fetch-Site); the page gets
     // an opaque response it cannot read.
     expect(results.noCorsRealToken).toEqual({ type: 'opaque', status: 0, body: '' });
-    for (const guess of results.noCorsGuessedTokens) expect(guess).toEqual({ type: 'opaque', status: 0, body: '' });
+    for (const guess of results.noCorsGuessedTokens)
+      expect(guess).toEqual({ type: 'opaque', status: 0, body: '' });
     expect(results.events).toBe('error');
     // A form post and a frame load cross-origin documents the page cannot look into.
     expect(results.formPost).toBe('unreadable');
@@ -138,7 +140,9 @@ describe.skipIf(skip)('mcpkit console against hostile pages', { timeout: 120_000
     // The server behind the console never saw a call: the console's own log has no "pwned".
     await own.getByRole('tab', { name: /Protocol log/ }).click();
     await own.getByLabel('Filter').fill('pwned');
-    await expect.poll(() => own.getByRole('status').filter({ hasText: 'messages' }).textContent()).toMatch(/^0 of \d+ messages$/);
+    await expect
+      .poll(() => own.getByRole('status').filter({ hasText: 'messages' }).textContent())
+      .toMatch(/^0 of \d+ messages$/);
     // …while the page itself still works.
     await own.getByRole('tab', { name: /Tools/ }).click();
     await own.getByRole('navigation', { name: 'Tools' }).getByRole('button', { name: /^Echo/ }).click();
@@ -182,7 +186,13 @@ describe.skipIf(skip)('mcpkit console against hostile pages', { timeout: 120_000
     const send = (headers: Record<string, string>) =>
       new Promise<number>((resolve, reject) => {
         const req = request(
-          { host: '127.0.0.1', port: running.port, path: '/api/state', method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+          {
+            host: '127.0.0.1',
+            port: running.port,
+            path: '/api/state',
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...headers },
+          },
           (res) => {
             res.resume();
             resolve(res.statusCode ?? 0);

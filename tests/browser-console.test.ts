@@ -107,6 +107,31 @@ describe.skipIf(skip)('mcpkit console against the demo server over stdio', { tim
     expect(await page.locator('.result pre.json').textContent()).toContain('"city": "Paris"');
   });
 
+  it('makes the same call on both revisions and shows the answers side by side', async () => {
+    await tool(page, 'Weather').click();
+    await page.getByLabel('city', { exact: true }).fill('Oslo');
+    await page.getByRole('button', { name: 'Call on both revisions' }).click();
+    const both = page.getByRole('region', { name: 'Both revisions' });
+    await expect
+      .poll(() => both.getByRole('heading', { level: 4 }).allTextContents())
+      .toEqual(['2025-11-25', '2026-07-28']);
+    expect(await both.getByRole('status').textContent()).toBe('Same result on both revisions.');
+    expect(await both.locator('pre.json').allTextContents()).toEqual([
+      expect.stringContaining('"city": "Oslo"'),
+      expect.stringContaining('"city": "Oslo"'),
+    ]);
+    await both.scrollIntoViewIfNeeded();
+    await screenshot(page, 'console-revisions');
+    // Each revision's connection has its own lines in the protocol log.
+    await page.getByRole('tab', { name: /Protocol log/ }).click();
+    await page.getByLabel('Server').selectOption('revision 2025');
+    await page.getByLabel('Filter').fill('Oslo');
+    await expect.poll(() => page.locator('table.log tbody tr').count()).toBe(2);
+    await page.getByLabel('Server').selectOption('all');
+    await page.getByLabel('Filter').fill('');
+    await page.getByRole('tab', { name: /Tools/ }).click();
+  });
+
   it('shows progress while a call runs, and cancels it', async () => {
     await tool(page, 'Slow count').click();
     await page.getByLabel('steps', { exact: true }).fill('100');

@@ -69,6 +69,10 @@ export class ConsoleApi {
         this.#calls.get(text(params, 'callId'))?.abort('Cancelled in the console');
         return {};
       },
+      compareTool: async (params) => {
+        if (!backend.compareTool) throw new BadRequest('Comparing revisions needs one server, not a host');
+        return backend.compareTool(text(params, 'name'), object(params, 'arguments'));
+      },
       readResource: (params) => backend.readResource(text(params, 'uri')),
       subscribe: async (params) => {
         await backend.subscribe(text(params, 'uri'));

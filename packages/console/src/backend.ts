@@ -104,6 +104,8 @@ export interface ConsoleBackend {
   getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult>;
   complete(params: CompleteRequestParams): Promise<CompleteResult>;
   ping(): Promise<void>;
+  /** The same tool call on 2025-11-25 and on 2026-07-28 (one server only). */
+  compareTool?(name: string, args: Record<string, unknown>): Promise<unknown>;
   /** Connects again speaking `era` (one server only). */
   reconnect(era: PinnedEra): Promise<void>;
   close(): Promise<void>;

@@ -10,10 +10,10 @@ import { type ConsentDecision, McpHost, type ServerEntry, type ServerPolicy } fr
 import { nodeConnector } from '@mcpkit/host/node';
 import { elicit, PERSON_MODEL, sample } from './answers.js';
 import type { ConsoleBackend, ConsoleState } from './backend.js';
+import { CONSOLE_INFO } from './consoleClient.js';
 import type { EventHub } from './eventHub.js';
 import { LoggedTransport } from './protocolLog.js';
 import type { Questions } from './questions.js';
-import { CONSOLE_INFO } from './serverBackend.js';
 
 /** The consent answers the page may give for one tool call. */
 const DECISIONS: ReadonlySet<string> = new Set(['once', 'session', 'deny']);

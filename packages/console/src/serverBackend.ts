@@ -4,16 +4,14 @@
  * (resource updates, list changes, log messages) become events.
  * @module
  */
-import { McpClient } from '@mcpkit/client';
+import type { McpClient } from '@mcpkit/client';
 import type { CompleteRequestParams, Transport } from '@mcpkit/core';
-import { elicit, sample } from './answers.js';
 import { type ConsoleBackend, type ConsoleState, negotiated, type PinnedEra } from './backend.js';
+import { consoleClient } from './consoleClient.js';
+import { EraComparison } from './eraComparison.js';
 import type { EventHub } from './eventHub.js';
 import { LoggedTransport } from './protocolLog.js';
 import type { Questions } from './questions.js';
-
-/** How the console introduces itself to servers. */
-export const CONSOLE_INFO = { name: 'mcpkit-console', title: 'mcpkit console', version: '0.1.0' } as const;
 
 /**
  * One server, reached through a fresh transport on each (re)connection.
@@ -28,6 +26,7 @@ export class ServerBackend implements ConsoleBackend {
   #client: McpClient | undefined;
   #pinned: PinnedEra = 'auto';
   #error: string | undefined;
+  #comparison: EraComparison | undefined;
 
   constructor(
     private readonly transport: () => Transport,
@@ -68,16 +67,7 @@ export class ServerBackend implements ConsoleBackend {
   }
 
   #create(era: PinnedEra): McpClient {
-    const client = new McpClient(CONSOLE_INFO, {
-      sampling: (params, ctx) => sample(this.questions, params, ctx.signal),
-      elicitation: {
-        form: (params, ctx) => elicit(this.questions, 'elicitation', params, ctx.signal),
-        url: (params, ctx) => elicit(this.questions, 'elicitationUrl', params, ctx.signal),
-      },
-      // The page checks structured output itself, so a mismatch is shown beside the result.
-      validateStructuredContent: false,
-      protocolEra: era,
-    });
+    const client = consoleClient(era, this.questions);
     client.onResourceUpdated((uri) => this.hub.emit('resourceUpdated', { uri }));
     for (const kind of ['tools', 'resources', 'prompts'] as const) {
       client.onListChanged(kind, () => this.hub.emit('listChanged', { kind }));
@@ -124,8 +114,13 @@ export class ServerBackend implements ConsoleBackend {
   ping() {
     return this.#ready().ping();
   }
+  compareTool(name: string, args: Record<string, unknown>) {
+    this.#comparison ??= new EraComparison(this.transport, this.hub, this.questions);
+    return this.#comparison.callTool(name, args);
+  }
   async close(): Promise<void> {
     await this.#client?.close().catch(() => {});
     this.#client = undefined;
+    await this.#comparison?.close();
   }
 }

@@ -131,7 +131,9 @@ export function App() {
           </p>
         ) : null}
         <Tabs tabs={tabs} selected={tab} onSelect={setTab}>
-          {tab === 'tools' ? <ToolsPanel tools={lists.tools} target={state.target} onRead={read} /> : null}
+          {tab === 'tools' ? (
+            <ToolsPanel tools={lists.tools} target={state.target} onRead={read} canCompare={!host} />
+          ) : null}
           {tab === 'resources' ? (
             <ResourcesPanel
               resources={lists.resources}

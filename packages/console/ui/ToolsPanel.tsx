@@ -10,6 +10,7 @@ import { AppSlot } from './AppSlot.js';
 import { ApiError, call, callId } from './api.js';
 import { appResourceUri } from './apps.js';
 import { on } from './bus.js';
+import { Comparison, type RevisionOutcome } from './Comparison.js';
 import { Content } from './Content.js';
 import { commandFor } from './commandLine.js';
 import { Issues, JsonView } from './common.js';
@@ -32,7 +33,13 @@ export type Tool = Record<string, any> & {
  * <ToolsPanel tools={tools} target="http://127.0.0.1:3000/mcp" onRead={read} />
  * ```
  */
-export function ToolsPanel(props: { tools: Tool[]; target: string; onRead: (uri: string) => void }) {
+export function ToolsPanel(props: {
+  tools: Tool[];
+  target: string;
+  onRead: (uri: string) => void;
+  /** One server (not a host): the call can be made on both revisions. */
+  canCompare: boolean;
+}) {
   const [selected, setSelected] = useState<string | undefined>(props.tools[0]?.name);
   const tool = props.tools.find((candidate) => candidate.name === selected) ?? props.tools[0];
   return (
@@ -55,7 +62,15 @@ export function ToolsPanel(props: { tools: Tool[]; target: string; onRead: (uri:
         </ul>
         {props.tools.length === 0 ? <p class="muted">No tools.</p> : null}
       </nav>
-      {tool ? <ToolView key={tool.name} tool={tool} target={props.target} onRead={props.onRead} /> : null}
+      {tool ? (
+        <ToolView
+          key={tool.name}
+          tool={tool}
+          target={props.target}
+          onRead={props.onRead}
+          canCompare={props.canCompare}
+        />
+      ) : null}
     </div>
   );
 }
@@ -65,7 +80,7 @@ interface Outcome {
   error?: ApiError;
 }
 
-function ToolView(props: { tool: Tool; target: string; onRead: (uri: string) => void }) {
+function ToolView(props: { tool: Tool; target: string; onRead: (uri: string) => void; canCompare: boolean }) {
   const { tool } = props;
   const [args, setArgs] = useState<unknown>(() => initialValue(tool.inputSchema, tool.inputSchema) ?? {});
   const [issues, setIssues] = useState<{ path: string; message: string }[]>([]);
@@ -73,6 +88,7 @@ function ToolView(props: { tool: Tool; target: string; onRead: (uri: string) => 
   const [progress, setProgress] = useState<{ progress: number; total?: number; message?: string }>();
   const [outcome, setOutcome] = useState<Outcome>();
   const [sentArgs, setSentArgs] = useState<Record<string, unknown>>({});
+  const [sides, setSides] = useState<RevisionOutcome[]>();
   const runningRef = useRef<string | undefined>(undefined);
   runningRef.current = running;
 
@@ -84,16 +100,35 @@ function ToolView(props: { tool: Tool; target: string; onRead: (uri: string) => 
     [],
   );
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
+  /** The arguments, checked against the inputSchema; undefined (issues shown) when they do not fit. */
+  const checkedArgs = (): Record<string, unknown> | undefined => {
     const value = (pruned(args) ?? {}) as Record<string, unknown>;
     const found = issuesOf(tool.inputSchema, value);
     setIssues(found);
-    if (found.length > 0) return;
+    return found.length > 0 ? undefined : value;
+  };
+
+  const compare = async () => {
+    const value = checkedArgs();
+    if (!value) return;
+    setSides(undefined);
+    setOutcome(undefined);
+    try {
+      setSides(await call<RevisionOutcome[]>('compareTool', { name: tool.name, arguments: value }));
+    } catch (error) {
+      setOutcome({ error: error instanceof ApiError ? error : new ApiError(String(error)) });
+    }
+  };
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const value = checkedArgs();
+    if (!value) return;
     const id = callId();
     setRunning(id);
     setProgress(undefined);
     setOutcome(undefined);
+    setSides(undefined);
     setSentArgs(value);
     try {
       setOutcome({ result: await call('callTool', { callId: id, name: tool.name, arguments: value }) });
@@ -130,6 +165,11 @@ function ToolView(props: { tool: Tool; target: string; onRead: (uri: string) => 
               Cancel
             </button>
           ) : null}
+          {props.canCompare ? (
+            <button type="button" onClick={compare}>
+              Call on both revisions
+            </button>
+          ) : null}
         </div>
       </form>
       {command ? (
@@ -140,6 +180,7 @@ function ToolView(props: { tool: Tool; target: string; onRead: (uri: string) => 
       ) : null}
       {running ? <ProgressView update={progress} /> : null}
       {outcome ? <ToolOutcome tool={tool} outcome={outcome} onRead={props.onRead} /> : null}
+      {sides ? <Comparison sides={sides} /> : null}
       {appUri && outcome?.result ? (
         <AppSlot resourceUri={appUri} tool={tool} args={sentArgs} result={outcome.result} />
       ) : null}

@@ -10,7 +10,7 @@
  * Needs /usr/bin/chromium (scripts/install-chromium.sh); MCPKIT_SKIP_BROWSER=1 skips on purpose.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -258,6 +258,58 @@ describe.skipIf(skip)('mcpkit console against the demo server over stdio', { tim
     );
     await screenshot(page, 'console-log');
     expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('saves the session to a file, replays it, and shows which answers changed', async () => {
+    await page.getByRole('tab', { name: /Protocol log/ }).click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Save session' }).click(),
+    ]);
+    const saved = JSON.parse(await readFile((await download.path())!, 'utf8'));
+    expect(saved).toMatchObject({
+      format: 'mcpkit-console-session',
+      version: 1,
+      target: `-- ${DEMO_STDIO.join(' ')}`,
+    });
+    const echo = saved.exchanges.find(
+      (exchange: any) =>
+        exchange.method === 'tools/call' && exchange.params.arguments?.text === 'hello from the console',
+    );
+    expect(echo.result.content).toEqual([{ type: 'text', text: 'hello from the console' }]);
+    // The deterministic part of the session is the fixture (a clock resource or a form would not be).
+    const stable = saved.exchanges.filter(
+      (exchange: any) =>
+        exchange.method === 'tools/list' ||
+        (exchange.method === 'tools/call' && ['echo', 'add', 'weather'].includes(exchange.params.name)) ||
+        (exchange.method === 'resources/read' && exchange.params.uri === 'demo://readme'),
+    );
+    expect(stable.length).toBeGreaterThan(4);
+    const dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-console-session-'));
+    try {
+      const fixture = path.join(dir, 'session.json');
+      await writeFile(fixture, JSON.stringify({ ...saved, exchanges: stable }));
+      await page.getByLabel('Replay a saved session').setInputFiles(fixture);
+      const status = page.getByRole('region', { name: 'Record and replay' }).getByRole('status');
+      await expect
+        .poll(() => status.textContent())
+        .toBe(`All ${stable.length} answers are the same as recorded.`);
+
+      // A recorded answer the server no longer gives is shown as changed, with both answers.
+      const edited = structuredClone(stable);
+      edited.find(
+        (exchange: any) => exchange.params.arguments?.text === 'hello from the console',
+      ).result.content[0].text = 'what the server used to say';
+      await writeFile(fixture, JSON.stringify({ ...saved, exchanges: edited }));
+      await page.getByLabel('Replay a saved session').setInputFiles([]);
+      await page.getByLabel('Replay a saved session').setInputFiles(fixture);
+      await expect.poll(() => status.textContent()).toBe(`1 of ${stable.length} answers changed.`);
+      await page.getByText('changed', { exact: true }).click();
+      expect(await page.locator('.session details').textContent()).toContain('what the server used to say');
+      await screenshot(page, 'console-replay');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('shows the negotiated revision and pins another', async () => {

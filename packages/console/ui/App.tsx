@@ -8,7 +8,8 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { call } from './api.js';
 import { connectEvents, on } from './bus.js';
 import { HostPanel, type HostServer } from './HostPanel.js';
-import { type LogEntry, LogPanel } from './LogPanel.js';
+import { LogPanel } from './LogPanel.js';
+import type { LogEntry } from './logEntry.js';
 import { PromptsPanel } from './PromptsPanel.js';
 import { type Question, QuestionDialog } from './QuestionDialog.js';
 import { ResourcesPanel } from './ResourcesPanel.js';
@@ -146,7 +147,14 @@ export function App() {
           {tab === 'prompts' ? (
             <PromptsPanel prompts={lists.prompts} canComplete={host || caps.completions !== undefined} />
           ) : null}
-          {tab === 'log' ? <LogPanel entries={log} target={state.target} /> : null}
+          {tab === 'log' ? (
+            <LogPanel
+              entries={log}
+              target={state.target}
+              canRecord={!host}
+              protocolVersion={state.protocolVersion}
+            />
+          ) : null}
           {tab === 'host' ? (
             <HostPanel servers={state.servers ?? []} audit={audit} tools={lists.tools} />
           ) : null}

@@ -2,7 +2,9 @@
  * A tool call's answers on 2025-11-25 and on 2026-07-28 side by side, and whether they agree.
  * @module
  */
+
 import { Content } from './Content.js';
+import { canonical } from './canonical.js';
 import { JsonView } from './common.js';
 
 /**
@@ -18,15 +20,6 @@ export interface RevisionOutcome {
   protocolVersion?: string;
   result?: any;
   error?: { message: string; code?: number };
-}
-
-/** JSON with object keys sorted, so two answers that differ only in key order compare equal. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, item) =>
-    item && typeof item === 'object' && !Array.isArray(item)
-      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : item,
-  );
 }
 
 /** What a comparison looks at: the answer a person sees, not the envelope of its revision. */

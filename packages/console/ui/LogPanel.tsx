@@ -7,26 +7,8 @@
 import { useMemo, useState } from 'preact/hooks';
 import { commandFor } from './commandLine.js';
 import { JsonView } from './common.js';
-
-/**
- * One logged message, as the backend sends it.
- *
- * @example
- * ```ts
- * const entry: LogEntry = { seq: 1, at: 0, dir: 'out', size: 40, method: 'ping', id: 1, message: {} };
- * ```
- */
-export interface LogEntry {
-  seq: number;
-  at: number;
-  dir: 'out' | 'in';
-  server?: string;
-  size: number;
-  method?: string;
-  id?: string | number;
-  durationMs?: number;
-  message: any;
-}
+import type { LogEntry } from './logEntry.js';
+import { SessionTools } from './SessionTools.js';
 
 function formatSize(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`;
@@ -47,7 +29,13 @@ function summary(entry: LogEntry): string {
  * <LogPanel entries={entries} target="http://127.0.0.1:3000/mcp" />
  * ```
  */
-export function LogPanel(props: { entries: LogEntry[]; target: string }) {
+export function LogPanel(props: {
+  entries: LogEntry[];
+  target: string;
+  /** One server (not a host): its session can be saved and replayed. */
+  canRecord: boolean;
+  protocolVersion?: string | undefined;
+}) {
   const [text, setText] = useState('');
   const [direction, setDirection] = useState<'all' | 'out' | 'in'>('all');
   const [server, setServer] = useState('all');
@@ -71,6 +59,9 @@ export function LogPanel(props: { entries: LogEntry[]; target: string }) {
   return (
     <section aria-labelledby="log-heading">
       <h2 id="log-heading">Protocol log</h2>
+      {props.canRecord ? (
+        <SessionTools entries={props.entries} target={props.target} protocolVersion={props.protocolVersion} />
+      ) : null}
       <div class="filters">
         <div class="field">
           <label for="log-filter">Filter</label>

@@ -312,6 +312,28 @@ describe.skipIf(skip)('mcpkit console against the demo server over stdio', { tim
     }
   });
 
+  it('lets the person choose the roots the server sees', async () => {
+    await page.getByRole('tab', { name: /Roots/ }).click();
+    await page.getByLabel('Folder URI').fill('file:///work/project');
+    await page.getByLabel('Name', { exact: true }).fill('project');
+    await page.getByRole('button', { name: 'Add root' }).click();
+    await expect.poll(() => page.getByRole('tab', { name: /Roots/ }).textContent()).toBe('Roots (1)');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('tab', { name: /Tools/ }).click();
+    await tool(page, 'List roots').click();
+    await page.getByRole('button', { name: 'Call list_roots' }).click();
+    await expect
+      .poll(() => page.locator('.result pre.text-block').textContent())
+      .toBe('The client shares 1 root:\n- project: file:///work/project');
+    // A URI that is not a folder on this machine is refused before the server hears of it.
+    await page.getByRole('tab', { name: /Roots/ }).click();
+    await page.getByLabel('Folder URI').fill('https://example.com/');
+    await page.getByRole('button', { name: 'Add root' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('must be a file:// URI');
+    await page.getByRole('button', { name: 'Remove project' }).click();
+    await expect.poll(() => page.getByRole('tab', { name: /Roots/ }).textContent()).toBe('Roots (0)');
+  });
+
   it('shows the negotiated revision and pins another', async () => {
     await expect
       .poll(() => page.getByTestId('revision').textContent())
@@ -328,7 +350,7 @@ describe.skipIf(skip)('mcpkit console against the demo server over stdio', { tim
     expect(await page.getByRole('tab', { name: /Resources/ }).getAttribute('aria-selected')).toBe('true');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('tab-resources');
     await page.keyboard.press('End');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('tab-log');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('tab-roots');
     await page.keyboard.press('Home');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('tab-tools');
   });

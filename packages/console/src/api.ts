@@ -5,7 +5,7 @@
  * server the person did not name.
  * @module
  */
-import { McpError } from '@mcpkit/core';
+import { McpError, type Root } from '@mcpkit/core';
 import type { ConsoleBackend, PinnedEra } from './backend.js';
 import type { EventHub } from './eventHub.js';
 import type { Questions } from './questions.js';
@@ -43,6 +43,24 @@ function strings(params: Params, key: string): Record<string, string> {
 
 const ERAS: ReadonlySet<string> = new Set(['auto', '2026', '2025']);
 
+/** Roots the page may set at most. */
+const MAX_ROOTS = 64;
+
+/** The roots the page sent: `file://` URIs, each with an optional name. */
+function roots(params: Params): Root[] {
+  const value = params.roots;
+  if (!Array.isArray(value) || value.length > MAX_ROOTS)
+    throw new BadRequest(`"roots" must be an array of at most ${MAX_ROOTS}`);
+  return value.map((root, index) => {
+    const { uri, name } = (root ?? {}) as { uri?: unknown; name?: unknown };
+    if (typeof uri !== 'string' || !uri.startsWith('file://') || !URL.canParse(uri))
+      throw new BadRequest(`"roots[${index}].uri" must be a file:// URI`);
+    if (name !== undefined && typeof name !== 'string')
+      throw new BadRequest(`"roots[${index}].name" must be a string`);
+    return name ? { uri, name } : { uri };
+  });
+}
+
 /**
  * The API of one console.
  *
@@ -67,6 +85,11 @@ export class ConsoleApi {
       callTool: (params) => this.#callTool(backend, hub, params),
       cancel: async (params) => {
         this.#calls.get(text(params, 'callId'))?.abort('Cancelled in the console');
+        return {};
+      },
+      setRoots: async (params) => {
+        if (!backend.setRoots) throw new BadRequest('Roots are chosen per server, not for a host');
+        await backend.setRoots(roots(params));
         return {};
       },
       compareTool: async (params) => {

@@ -15,6 +15,7 @@ import type {
   ReadResourceResult,
   Resource,
   ResourceTemplate,
+  Root,
   ServerCapabilities,
   Tool,
 } from '@mcpkit/core';
@@ -65,6 +66,8 @@ export interface ConsoleState {
   readonly protocolVersion?: string;
   readonly capabilities?: ServerCapabilities;
   readonly instructions?: string;
+  /** The roots the person chose (one server). */
+  readonly roots?: readonly Root[];
   /** Against a host: every server and its state. */
   readonly servers?: readonly HostServerState[];
 }
@@ -104,6 +107,8 @@ export interface ConsoleBackend {
   getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult>;
   complete(params: CompleteRequestParams): Promise<CompleteResult>;
   ping(): Promise<void>;
+  /** Replaces the roots the server sees and tells it (one server only). */
+  setRoots?(roots: readonly Root[]): Promise<void>;
   /** The same tool call on 2025-11-25 and on 2026-07-28 (one server only). */
   compareTool?(name: string, args: Record<string, unknown>): Promise<unknown>;
   /** Connects again speaking `era` (one server only). */

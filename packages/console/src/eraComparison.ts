@@ -6,7 +6,7 @@
  * @module
  */
 import type { McpClient } from '@mcpkit/client';
-import type { Transport } from '@mcpkit/core';
+import type { Root, Transport } from '@mcpkit/core';
 import { McpError } from '@mcpkit/core';
 import { consoleClient } from './consoleClient.js';
 import type { EventHub } from './eventHub.js';
@@ -36,7 +36,7 @@ export interface RevisionOutcome {
  *
  * @example
  * ```ts
- * const comparison = new EraComparison(transport, hub, questions);
+ * const comparison = new EraComparison(transport, hub, questions, () => []);
  * const [older, newer] = await comparison.callTool('echo', { text: 'hi' });
  * ```
  */
@@ -47,6 +47,7 @@ export class EraComparison {
     private readonly transport: () => Transport,
     private readonly hub: EventHub,
     private readonly questions: Questions,
+    private readonly roots: () => readonly Root[],
   ) {}
 
   /** Calls the tool on both revisions at once. */
@@ -90,7 +91,7 @@ export class EraComparison {
   }
 
   async #connect(era: '2025' | '2026'): Promise<McpClient> {
-    const client = consoleClient(era, this.questions);
+    const client = consoleClient(era, this.questions, this.roots);
     const label = `revision ${era}`;
     try {
       await client.connect(

@@ -5,7 +5,7 @@
  * @module
  */
 import type { McpClient } from '@mcpkit/client';
-import type { CompleteRequestParams, Transport } from '@mcpkit/core';
+import type { CompleteRequestParams, Root, Transport } from '@mcpkit/core';
 import { type ConsoleBackend, type ConsoleState, negotiated, type PinnedEra } from './backend.js';
 import { consoleClient } from './consoleClient.js';
 import { EraComparison } from './eraComparison.js';
@@ -27,6 +27,8 @@ export class ServerBackend implements ConsoleBackend {
   #pinned: PinnedEra = 'auto';
   #error: string | undefined;
   #comparison: EraComparison | undefined;
+  /** The roots the person chose; every connection reads them when its server asks. */
+  #roots: readonly Root[] = [];
 
   constructor(
     private readonly transport: () => Transport,
@@ -42,6 +44,7 @@ export class ServerBackend implements ConsoleBackend {
       target: this.target,
       pinned: this.#pinned,
       connected: client?.serverResult !== undefined,
+      roots: this.#roots,
       ...(this.#error ? { error: this.#error } : {}),
       ...negotiated(client?.serverResult, client?.protocolVersion),
     };
@@ -67,7 +70,7 @@ export class ServerBackend implements ConsoleBackend {
   }
 
   #create(era: PinnedEra): McpClient {
-    const client = consoleClient(era, this.questions);
+    const client = consoleClient(era, this.questions, () => this.#roots);
     client.onResourceUpdated((uri) => this.hub.emit('resourceUpdated', { uri }));
     for (const kind of ['tools', 'resources', 'prompts'] as const) {
       client.onListChanged(kind, () => this.hub.emit('listChanged', { kind }));
@@ -114,8 +117,14 @@ export class ServerBackend implements ConsoleBackend {
   ping() {
     return this.#ready().ping();
   }
+  async setRoots(roots: readonly Root[]): Promise<void> {
+    this.#roots = roots;
+    // Tells the server its roots changed (the source stays the function reading them).
+    await this.#client?.setRoots(() => this.#roots);
+    this.hub.emit('state', this.state());
+  }
   compareTool(name: string, args: Record<string, unknown>) {
-    this.#comparison ??= new EraComparison(this.transport, this.hub, this.questions);
+    this.#comparison ??= new EraComparison(this.transport, this.hub, this.questions, () => this.#roots);
     return this.#comparison.callTool(name, args);
   }
   async close(): Promise<void> {

@@ -13,6 +13,7 @@ import type { LogEntry } from './logEntry.js';
 import { PromptsPanel } from './PromptsPanel.js';
 import { type Question, QuestionDialog } from './QuestionDialog.js';
 import { ResourcesPanel } from './ResourcesPanel.js';
+import { type Root, RootsPanel } from './RootsPanel.js';
 import { Tabs } from './Tabs.js';
 import { type Tool, ToolsPanel } from './ToolsPanel.js';
 
@@ -30,6 +31,7 @@ interface State {
   capabilities?: Record<string, any>;
   instructions?: string;
   servers?: HostServer[];
+  roots?: Root[];
   questions?: Question[];
 }
 
@@ -108,7 +110,9 @@ export function App() {
     { id: 'resources', label: `Resources (${lists.resources.length})` },
     { id: 'prompts', label: `Prompts (${lists.prompts.length})` },
     { id: 'log', label: `Protocol log (${log.length})` },
-    ...(host ? [{ id: 'host', label: 'Servers' }] : []),
+    ...(host
+      ? [{ id: 'host', label: 'Servers' }]
+      : [{ id: 'roots', label: `Roots (${state.roots?.length ?? 0})` }]),
   ];
   const read = (uri: string) => {
     setReadRequest(uri);
@@ -155,6 +159,7 @@ export function App() {
               protocolVersion={state.protocolVersion}
             />
           ) : null}
+          {tab === 'roots' ? <RootsPanel roots={state.roots ?? []} /> : null}
           {tab === 'host' ? (
             <HostPanel servers={state.servers ?? []} audit={audit} tools={lists.tools} />
           ) : null}

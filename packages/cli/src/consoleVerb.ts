@@ -8,7 +8,7 @@ import type { ClientSettings, ParsedCommand, TargetSpec } from './args.js';
 import { openSystemBrowser } from './auth/browser.js';
 import type { CliIo } from './cliIo.js';
 import { loadAllServers } from './config.js';
-import { ExitCode, type ExitCodeValue } from './errors.js';
+import { ExitCode, type ExitCodeValue, usageError } from './errors.js';
 import { createStyle, wantsColor } from './output.js';
 import { createTransport, describeTarget, resolveTarget } from './target.js';
 
@@ -46,6 +46,10 @@ export async function runConsole(
 /** `--config FILE` alone: every server of FILE behind a host; anything else: one server. */
 async function consoleTarget(spec: TargetSpec, settings: ClientSettings): Promise<ConsoleTarget> {
   if (spec.kind === 'config' && spec.server === undefined) {
+    const oneServerOnly = Object.keys(settings.env).length > 0 || settings.cwd !== undefined;
+    if (oneServerOnly || settings.headers.length > 0) {
+      throw usageError('-e, --cwd and --header apply to one server', 'Add --server NAME');
+    }
     return {
       kind: 'host',
       describe: `--config ${spec.file}`,

@@ -71,6 +71,20 @@ export function uiDirectory(): string {
  * ```
  */
 export async function loadAssets(directory: string): Promise<Map<string, Asset>> {
+  const assets = await readAssets(directory);
+  if (complete(assets)) return assets;
+  // Read while the page was being rebuilt (npm run build beside a running test): read it again.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  return readAssets(directory);
+}
+
+/** Whether every asset the page names was read. */
+function complete(assets: ReadonlyMap<string, Asset>): boolean {
+  const page = new TextDecoder().decode(assets.get('/index.html')!.body);
+  return [...page.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].every(([, asset]) => assets.has(asset!));
+}
+
+async function readAssets(directory: string): Promise<Map<string, Asset>> {
   const assets = new Map<string, Asset>();
   let files: string[];
   try {

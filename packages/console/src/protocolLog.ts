@@ -37,6 +37,7 @@ export interface LogEntry {
 }
 
 let sequence = 0;
+const encoder = new TextEncoder();
 
 /**
  * Wraps a transport so that `report` gets every message it carries.
@@ -105,7 +106,7 @@ export class LoggedTransport implements Transport {
   #logOne(dir: 'out' | 'in', message: unknown): void {
     const at = Date.now();
     const json = JSON.stringify(message);
-    const size = new TextEncoder().encode(json).length;
+    const size = encoder.encode(json).length;
     const fields = (typeof message === 'object' && message !== null ? message : {}) as {
       method?: unknown;
       id?: unknown;

@@ -80,13 +80,20 @@ export function App() {
 
   useEffect(() => {
     void refresh();
+    // Many events in a row (a backlog replayed on opening, a host's servers starting) make one
+    // refresh, not one each.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const soon = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void refresh(), 50);
+    };
     const stops = [
       on('log', (entry: LogEntry) => setLog((old) => [...old.slice(-(MAX_LOG - 1)), entry])),
       on('state', (next: State) => {
         setState((old) => ({ ...old, ...next }));
-        void refresh();
+        soon();
       }),
-      on('listChanged', () => void refresh()),
+      on('listChanged', soon),
       on('question', (question: Question) =>
         setQuestions((old) => [...old.filter((q) => q.id !== question.id), question]),
       ),
@@ -96,6 +103,7 @@ export function App() {
     // Listening first, then connecting: the backlog the stream starts with is not missed.
     stops.push(connectEvents());
     return () => {
+      clearTimeout(timer);
       for (const stop of stops) stop();
     };
   }, [refresh]);

@@ -214,6 +214,20 @@ describe.skipIf(skip)('mcpkit console against the demo server over stdio', { tim
     const list = page.getByRole('navigation', { name: 'Resources' });
     await list.getByRole('button', { name: /readme/i }).click();
     await expect.poll(() => page.locator('.embedded pre').first().textContent()).toContain('mcpkit');
+    // A template: its variables offered by the server's completions, expanded and read.
+    await page.getByLabel('category', { exact: true }).fill('fr');
+    await expect
+      .poll(() =>
+        page
+          .locator('datalist[id$="-category-options"] option')
+          .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value)),
+      )
+      .toContain('fruit');
+    await page.getByLabel('category', { exact: true }).fill('fruit');
+    await page.getByLabel('id', { exact: true }).fill('apple');
+    await page.getByRole('button', { name: 'Read item' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'demo://items/fruit/apple' }).count()).toBe(1);
+    await expect.poll(() => page.locator('.embedded').count()).toBeGreaterThan(0);
     await list.getByRole('button', { name: /clock/i }).click();
     await page.getByRole('button', { name: 'Subscribe' }).click();
     await expect

@@ -183,6 +183,47 @@ describe('mcpkit login, the token cache and logout', () => {
     await served.body?.cancel();
   });
 
+  it('mcpkit console connects with the cached tokens, with no second login', async () => {
+    const seen: URL[] = [];
+    let stdout = '';
+    let interrupt: (() => void) | undefined;
+    const io: CliIo = {
+      stdout: {
+        write: (chunk) => {
+          stdout += String(chunk);
+        },
+      },
+      stderr: { write: () => {} },
+      stdin: new PassThrough(),
+      env: { XDG_CONFIG_HOME: config, NO_COLOR: '1' },
+      cwd: process.cwd(),
+      onInterrupt: (listener) => {
+        interrupt = listener;
+        return () => {};
+      },
+      openBrowser: person(seen),
+    };
+    const done = runCli(['console', '--no-open', demo.url], io);
+    await expect.poll(() => /\?token=/.test(stdout)).toBe(true);
+    const page = new URL(stdout.trim());
+    const api = async (operation: string) => {
+      const response = await fetch(new URL(`/api/${operation}`, page), {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-mcpkit-console-token': page.searchParams.get('token')!,
+        },
+        body: '{}',
+      });
+      return (await response.json()).result;
+    };
+    expect(await api('state')).toMatchObject({ connected: true, serverInfo: { name: 'mcpkit-demo' } });
+    expect((await api('listTools')).map((tool: { name: string }) => tool.name)).toContain('echo');
+    expect(seen).toEqual([]); // the cached tokens, no browser
+    interrupt!();
+    expect(await done).toBe(0);
+  });
+
   it('off a terminal, tokens about to expire are refreshed (and rotated) without a login', async () => {
     as.accessTokenTtl = 1; // always within the refresh margin, so every command refreshes first
     try {

@@ -95,7 +95,18 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
     'redis',
   ],
   gateway: ['help', 'config', 'stdio', 'http', 'port', 'host', 'era', 'metrics-port', 'log-json'],
-  console: ['help', 'header', 'env', 'cwd', 'config', 'server', 'era', 'no-open'],
+  console: [
+    'help',
+    'header',
+    'env',
+    'cwd',
+    'config',
+    'server',
+    'era',
+    'no-open',
+    ...LOGIN_OPTIONS,
+    'no-login',
+  ],
 };
 
 /** The options as `util.parseArgs` returns them. */

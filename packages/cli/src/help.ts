@@ -102,7 +102,7 @@ More: mcpkit VERB --help
 `;
 
 const VERB_HELP: Readonly<Record<Verb, string>> = {
-  console: `Usage: mcpkit console [URL | --config FILE [--server NAME] | -- COMMAND ARGS…] [--no-open]
+  console: `Usage: mcpkit console [URL | --config FILE [--server NAME] | -- COMMAND ARGS…] [--no-open] [--era ERA]
 
 Starts the web console on 127.0.0.1 (a random port, a random token in its URL) and opens it in
 your browser (--no-open: only print the URL). It is connected to the target with its tools
@@ -111,8 +111,9 @@ the server asks (elicitation forms, sampling requests), watch every JSON-RPC mes
 and copy any request as an mcpkit command line. With --config FILE and no --server, every server
 of FILE runs behind one host: each server's state, the namespaced catalogue, consent and the
 host's policy decisions. The page is served from the installed package (no CDN, no telemetry);
-only the page the console printed can use it (token, Host and Origin checked). Ctrl-C stops it.
-See docs/console.md.`,
+only the page the console printed can use it (token, Host and Origin checked). An HTTP server that
+asks for OAuth is logged in to as by every verb (--client-id, --client-secret, --scope, --no-login).
+Ctrl-C stops it. See docs/console.md.`,
   gateway: `Usage: mcpkit gateway --config FILE (--stdio | --http [--port N] [--host H]) [--era ERA] [--metrics-port N] [--log-json]
 
 Serves every server of FILE (mcpServers or VS Code's servers format) as one MCP server: names

@@ -16,7 +16,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { build as viteBuild } from 'vite';
 import { BUNDLE_OPTIONS, gzipBytes } from './lib/bundling.mjs';
+import { consoleUiConfig } from './lib/consoleUi.mjs';
 import { entryPoints, ROOT, workspacePackages } from './lib/packages.mjs';
 
 const BUDGETS_FILE = path.join(ROOT, 'scripts/bundle-budgets.json');
@@ -78,10 +80,22 @@ async function gzipSize(entry) {
   return gzipBytes(result.outputFiles[0].contents);
 }
 
+/** The page `mcpkit console` serves (Preact, built by Vite): every JS and CSS file it loads, gzipped. */
+const CONSOLE_PAGE = '@mcpkit/console: page (JS + CSS)';
+
+async function consolePageSize() {
+  const output = await viteBuild(consoleUiConfig({ write: false }));
+  const files = (Array.isArray(output) ? output : [output]).flatMap((result) => result.output);
+  return files
+    .filter((file) => /\.(js|css)$/.test(file.fileName))
+    .reduce((sum, file) => sum + gzipBytes(file.type === 'chunk' ? file.code : file.source), 0);
+}
+
 async function measureAll() {
   const targets = [...libraryEntries().map((entry) => [entry, entry]), ...Object.entries(SERVERS)];
   const sizes = {};
   for (const [name, entry] of targets) sizes[name] = await gzipSize(entry);
+  sizes[CONSOLE_PAGE] = await consolePageSize();
   return sizes;
 }
 

@@ -7,12 +7,14 @@
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { jwtVerifier, protect, requireScopes } from '@mcpkit/auth/server';
 import { serve } from '@mcpkit/node/http';
 import { McpServer } from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliIo, runCli } from '../packages/cli/src/index.js';
 import { type AuthServerFixture, browser, M2M_CLIENT, startAuthServer } from './support/authServer.js';
 import { type CliRunOptions, runCliInProcess, startCliInProcess } from './support/inProcessCli.js';
 
@@ -154,6 +156,47 @@ describe('mcpkit login, the token cache and logout', () => {
     });
     expect(served.status).toBe(200);
     await served.body?.cancel();
+  });
+
+  it('mcpkit console connects with the cached tokens, with no second login', async () => {
+    const seen: URL[] = [];
+    let stdout = '';
+    let interrupt: (() => void) | undefined;
+    const io: CliIo = {
+      stdout: {
+        write: (chunk) => {
+          stdout += String(chunk);
+        },
+      },
+      stderr: { write: () => {} },
+      stdin: new PassThrough(),
+      env: { XDG_CONFIG_HOME: config, NO_COLOR: '1' },
+      cwd: process.cwd(),
+      onInterrupt: (listener) => {
+        interrupt = listener;
+        return () => {};
+      },
+      openBrowser: person(seen),
+    };
+    const done = runCli(['console', '--no-open', demo.url], io);
+    await expect.poll(() => /\?token=/.test(stdout)).toBe(true);
+    const page = new URL(stdout.trim());
+    const api = async (operation: string) => {
+      const response = await fetch(new URL(`/api/${operation}`, page), {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-mcpkit-console-token': page.searchParams.get('token')!,
+        },
+        body: '{}',
+      });
+      return (await response.json()).result;
+    };
+    expect(await api('state')).toMatchObject({ connected: true, serverInfo: { name: 'mcpkit-demo' } });
+    expect((await api('listTools')).map((tool: { name: string }) => tool.name)).toContain('echo');
+    expect(seen).toEqual([]); // the cached tokens, no browser
+    interrupt!();
+    expect(await done).toBe(0);
   });
 
   it('off a terminal, tokens about to expire are refreshed (and rotated) without a login', async () => {

@@ -421,3 +421,26 @@ describe.concurrent('VS Code variables in config files (issue 10)', { timeout: 3
     );
   });
 });
+
+describe('mcpkit console (issue 32)', { timeout: 30_000 }, () => {
+  it('refuses one-server options for a whole config file, and a config file that is not there, before starting', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-console-args-'));
+    try {
+      const file = path.join(dir, 'mcp.json');
+      await writeFile(
+        file,
+        JSON.stringify({ mcpServers: { a: { command: 'node' }, b: { command: 'node' } } }),
+      );
+      const withEnv = await mcpkit('console', '--no-open', '--config', file, '-e', 'A=1');
+      expect(withEnv.code).toBe(2);
+      expect(withEnv.stderr).toBe(
+        'Error: -e, --cwd and --header apply to one server\nTry: Add --server NAME\n',
+      );
+      const missing = await mcpkit('console', '--no-open', '--config', path.join(dir, 'none.json'));
+      expect(missing.code).toBe(2);
+      expect(missing.stdout).toBe('');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -175,6 +175,16 @@ describe('real npm servers behind mcpkit gateway, driven by the official SDK cli
       const done = exited(gateway);
       try {
         const url = await printedUrl(gateway);
+        // A first client starts the upstreams; the catalogue answers within the start budget (3 s)
+        // with what is ready, so wait until every server has settled before asking for all of it.
+        await sdkClient('v1', url);
+        await vi.waitFor(
+          async () => {
+            const states = (await readiness(url)).servers.map((row) => row.state);
+            expect(states.filter((state) => state === 'starting' || state === 'stopped')).toEqual([]);
+          },
+          { timeout: 120_000, interval: 250 },
+        );
         for (const flavour of ['v1', 'v2'] as const) {
           const seen = await sdkClient(flavour, url);
           expectWholeCatalogue(seen.tools);
@@ -218,6 +228,14 @@ describe('real npm servers in McpHost directly', () => {
       });
       try {
         await host.start();
+        // Listings answer within the start budget; the whole catalogue once every server settled.
+        await vi.waitFor(
+          () =>
+            expect(
+              host.status().filter((row) => row.state === 'starting' || row.state === 'stopped'),
+            ).toEqual([]),
+          { timeout: 120_000, interval: 250 },
+        );
         const tools = (await host.tools()).map((tool) => tool.name);
         expectWholeCatalogue(tools);
         const results: CallResults = {};

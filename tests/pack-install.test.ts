@@ -10,6 +10,7 @@
  *
  * About a minute; in the slow tier, and alone with `npm run test:pack`.
  */
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -268,6 +269,53 @@ console.log(JSON.stringify(report));
       /needs the oidc-provider package[\s\S]*npm install -D oidc-provider/,
     );
   });
+});
+
+describe('mcpkit console from the tarballs', () => {
+  it('serves its page from the installed package, offline, connected to a stdio server', async () => {
+    const bin = path.join(app, 'node_modules/.bin/mcpkit');
+    const child = spawn(bin, ['console', '--no-open', '--', bin, 'serve', '--stdio'], {
+      cwd: app,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        const timer = setTimeout(() => reject(new Error(`no URL from mcpkit console: ${out}`)), 30_000);
+        child.stdout.on('data', (chunk) => {
+          out += chunk;
+          const found = /^(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)$/m.exec(out);
+          if (found) {
+            clearTimeout(timer);
+            resolve(found[1]!);
+          }
+        });
+      });
+      const page = await fetch(url);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+      const html = await page.text();
+      const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+      expect(script).toBeDefined();
+      expect((await fetch(new URL(script!, url))).status).toBe(200);
+      // Nothing the page loads comes from anywhere but the console itself.
+      expect(html).not.toMatch(/https?:\/\//);
+      const state = await fetch(new URL('/api/state', url), {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-mcpkit-console-token': new URL(url).searchParams.get('token')!,
+        },
+        body: '{}',
+      });
+      expect((await state.json()).result).toMatchObject({
+        connected: true,
+        serverInfo: { name: 'mcpkit-demo' },
+      });
+    } finally {
+      child.kill('SIGINT');
+    }
+  }, 60_000);
 });
 
 describe('the README install-size figures match what the packed packages measure', () => {

@@ -62,7 +62,7 @@ export async function run(command, args, { cwd, timeoutMs = 300_000, env }) {
 
 /**
  * Builds every package as `npm run build` does: tsc writes the declarations (and the CLI), then
- * scripts/bundle-dist.mjs bundles each library package's JavaScript. Brings `dist` up to date without
+ * scripts/bundle-dist.mjs bundles each library package's JavaScript and Vite builds the console's page. Brings `dist` up to date without
  * deleting it first, so tests running the built CLI meanwhile keep working.
  * @example
  * await buildPackages();
@@ -76,6 +76,8 @@ export async function buildPackages() {
     },
   );
   await run(process.execPath, [path.join(ROOT, 'scripts/bundle-dist.mjs')], { cwd: ROOT });
+  // The console's page (Vite), which its backend serves from packages/console/dist/ui.
+  await run(process.execPath, [path.join(ROOT, 'scripts/build-console-ui.mjs')], { cwd: ROOT });
 }
 
 /**

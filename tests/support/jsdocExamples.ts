@@ -28,6 +28,7 @@ export const ENTRY_POINTS: Readonly<Record<string, string>> = {
   '@mcpkit/apps/server': 'packages/apps/src/server.ts',
   '@mcpkit/apps/bridge': 'packages/apps/src/bridge.ts',
   '@mcpkit/apps/sandbox': 'packages/apps/src/sandbox.ts',
+  '@mcpkit/console': 'packages/console/src/index.ts',
 };
 
 /** One ```ts block under an `@example` tag. */

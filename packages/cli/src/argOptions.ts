@@ -36,6 +36,7 @@ export const OPTIONS = {
   'client-secret': { type: 'string' },
   scope: { type: 'string' },
   'no-login': { type: 'boolean' },
+  'no-open': { type: 'boolean' },
   'auth-issuer': { type: 'string' },
   'auth-audience': { type: 'string' },
   'auth-scope': { type: 'string' },
@@ -117,6 +118,18 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
     'sessions-per-client',
   ],
   'auth-server': ['help', 'port'],
+  console: [
+    'help',
+    'header',
+    'env',
+    'cwd',
+    'config',
+    'server',
+    'era',
+    'no-open',
+    ...LOGIN_OPTIONS,
+    'no-login',
+  ],
 };
 
 /** The options as `util.parseArgs` returns them. */

@@ -21,6 +21,7 @@ export const VERBS = [
   'serve',
   'gateway',
   'auth-server',
+  'console',
 ] as const;
 
 /** One of {@link VERBS}. */
@@ -191,6 +192,14 @@ export type ParsedCommand =
   | { readonly kind: 'serve'; readonly serve: ServeSettings }
   | { readonly kind: 'gateway'; readonly gateway: GatewaySettings }
   | { readonly kind: 'auth-server'; readonly authServer: { readonly port: number } }
+  | {
+      /** `mcpkit console`: the web console against one server, or (`--config` alone) a host. */
+      readonly kind: 'console';
+      readonly target: TargetSpec;
+      readonly settings: ClientSettings;
+      /** False with `--no-open`: only print the URL. */
+      readonly open: boolean;
+    }
   | { readonly kind: 'logout'; readonly target: TargetSpec; readonly settings: ClientSettings }
   | {
       readonly kind: 'client';

@@ -283,3 +283,35 @@ describe('parseDuration', () => {
       expect(() => parseDuration(bad)).toThrow(CliError);
   });
 });
+
+describe('console', () => {
+  it('takes a URL, a command after `--` or a config file, and --no-open', () => {
+    expect(parseCommandLine(['console', 'http://127.0.0.1:3000/mcp'])).toMatchObject({
+      kind: 'console',
+      target: { kind: 'url' },
+      open: true,
+    });
+    expect(parseCommandLine(['console', '--no-open', '--', 'node', 'server.js'])).toMatchObject({
+      kind: 'console',
+      target: { kind: 'stdio', command: 'node', args: ['server.js'] },
+      open: false,
+    });
+    expect(parseCommandLine(['console', '--config', 'mcp.json'])).toMatchObject({
+      kind: 'console',
+      target: { kind: 'config', file: 'mcp.json', server: undefined },
+    });
+    expect(parseCommandLine(['console', '--era', '2025', 'http://127.0.0.1:3000/mcp'])).toMatchObject({
+      settings: { era: '2025' },
+    });
+  });
+
+  it('refuses extra arguments and options of other verbs', () => {
+    expect(usage(['console', 'http://127.0.0.1:3000/mcp', 'echo'])).toBe(
+      'Unexpected argument "echo" for "console"',
+    );
+    expect(usage(['console', '--json', 'http://127.0.0.1:3000/mcp'])).toMatch(
+      /--json does not apply to "console"/,
+    );
+    expect(usage(['console'])).toMatch(/needs a server to talk to/);
+  });
+});

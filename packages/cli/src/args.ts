@@ -20,6 +20,8 @@ import {
   serveSettings,
 } from './serverArgs.js';
 
+const CONSOLE_HINT = 'mcpkit console [URL | --config FILE | -- COMMAND ARGS…]';
+
 export type {
   AuthSettings,
   ClientAction,
@@ -76,6 +78,16 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommand {
     return { kind: 'gateway', gateway: gatewaySettings(values) };
   }
   const { target, verbArgs } = splitTarget(verb, rest, after, values);
+  if (verb === 'console') {
+    if (verbArgs.length > 0)
+      throw usageError(`Unexpected argument "${verbArgs[0]}" for "console"`, CONSOLE_HINT);
+    return {
+      kind: 'console',
+      target,
+      settings: clientSettings(values, target),
+      open: values['no-open'] !== true,
+    };
+  }
   const settings = clientSettings(values, target);
   if ((verb === 'login' || verb === 'logout') && target.kind === 'stdio') {
     throw usageError(`"${verb}" applies to HTTP servers; a stdio server has no login`, VERB_USAGE[verb]);

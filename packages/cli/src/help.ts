@@ -77,6 +77,8 @@ Verbs:
   gateway --config FILE (--stdio|--http) [--metrics-port N]
                                       serve every server of FILE as one MCP server
   auth-server [--port N]              a development OAuth authorization server on 127.0.0.1
+  console [--no-open]                 open the web console on the target (a URL, -- COMMAND,
+                                      or --config FILE: every server of it behind a host)
 
 ${TARGETS}
 
@@ -119,6 +121,18 @@ Example:
   npx mcpkit auth-server                                         # prints its issuer
   npx mcpkit serve --http --auth-issuer http://127.0.0.1:9000    # in another terminal
   npx mcpkit login http://127.0.0.1:3000/mcp`,
+  console: `Usage: mcpkit console [URL | --config FILE [--server NAME] | -- COMMAND ARGS…] [--no-open] [--era ERA]
+
+Starts the web console on 127.0.0.1 (a random port, a random token in its URL) and opens it in
+your browser (--no-open: only print the URL). It is connected to the target with its tools
+listed: fill a tool's form and call it, read and subscribe to resources, get prompts, answer what
+the server asks (elicitation forms, sampling requests), watch every JSON-RPC message both ways
+and copy any request as an mcpkit command line. With --config FILE and no --server, every server
+of FILE runs behind one host: each server's state, the namespaced catalogue, consent and the
+host's policy decisions. The page is served from the installed package (no CDN, no telemetry);
+only the page the console printed can use it (token, Host and Origin checked). An HTTP server that
+asks for OAuth is logged in to as by every verb (--client-id, --client-secret, --scope, --no-login).
+Ctrl-C stops it. See docs/console.md.`,
   gateway: `Usage: mcpkit gateway --config FILE (--stdio | --http [--port N] [--host H]) [--era ERA] [--metrics-port N] [--log-json]
        [--upstreams shared|per-session] [--lanes N] [--session-idle DURATION] [--sessions-per-client N]
 

@@ -65,6 +65,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
         const { runGateway } = await import('./gateway/serve.js');
         return await runGateway(command.gateway, io);
       }
+      case 'console': {
+        const { runConsole } = await import('./consoleVerb.js');
+        return await runConsole(command, io);
+      }
       case 'client':
         return await runClient(command.action, command.target, command.settings, io, errStyle);
       case 'logout': {

@@ -1,0 +1,106 @@
+/**
+ * `mcpkit console`: starts `@mcpkit/console` on the target the person named, prints its URL,
+ * opens it in the browser (unless `--no-open`) and runs until Ctrl-C.
+ * @module
+ */
+import type { ConsoleTarget } from '@mcpkit/console';
+import type { ClientSettings, ParsedCommand, TargetSpec } from './args.js';
+import { openSystemBrowser } from './auth/browser.js';
+import type { CliAuth } from './auth/login.js';
+import type { CliIo } from './cliIo.js';
+import { loadAllServers } from './config.js';
+import { ExitCode, type ExitCodeValue, usageError } from './errors.js';
+import { createStyle, wantsColor } from './output.js';
+import { createTransport, describeTarget, resolveTarget } from './target.js';
+
+/**
+ * Runs the console until the person stops it.
+ *
+ * @example
+ * ```ts
+ * const code = await runConsole(parseCommandLine(['console', '--no-open', 'http://127.0.0.1:3000/mcp']) as never, processIo());
+ * ```
+ */
+export async function runConsole(
+  command: Extract<ParsedCommand, { kind: 'console' }>,
+  io: CliIo,
+): Promise<ExitCodeValue> {
+  const { startConsole } = await import('@mcpkit/console');
+  const style = createStyle(wantsColor(io.stderr, io.env));
+  const notice = (text: string) => io.stderr.write(style.dim(`${text}\n`));
+  const { target, auth } = await consoleTarget(command.target, command.settings, io, notice);
+  const running = await startConsole({ target, era: command.settings.era }).catch(async (error: unknown) => {
+    await auth?.close();
+    throw error;
+  });
+  io.stdout.write(`${running.url}\n`);
+  io.stderr.write(style.dim(`mcpkit console on ${target.describe}; Ctrl-C stops it.\n`));
+  if (command.open && !(await (io.openBrowser ?? openSystemBrowser)(running.url))) {
+    io.stderr.write(style.dim('No browser could be opened: open the URL above.\n'));
+  }
+  await new Promise<void>((resolve) => {
+    const remove = io.onInterrupt(() => {
+      remove();
+      resolve();
+    });
+  });
+  await running.close();
+  await auth?.close();
+  return ExitCode.Success;
+}
+
+/**
+ * `--config FILE` alone: every server of FILE behind a host; anything else: one server. An HTTP
+ * server logs in as every verb does (the cached tokens, refreshed; on a terminal, a login in the
+ * browser on the first 401).
+ */
+async function consoleTarget(
+  spec: TargetSpec,
+  settings: ClientSettings,
+  io: CliIo,
+  notice: (text: string) => void,
+): Promise<{ target: ConsoleTarget; auth?: CliAuth | undefined }> {
+  if (spec.kind === 'config' && spec.server === undefined) {
+    const oneServerOnly = Object.keys(settings.env).length > 0 || settings.cwd !== undefined;
+    if (oneServerOnly || settings.headers.length > 0) {
+      throw usageError('-e, --cwd and --header apply to one server', 'Add --server NAME');
+    }
+    return {
+      target: {
+        kind: 'host',
+        describe: `--config ${spec.file}`,
+        servers: await loadAllServers(spec.file, process.env),
+      },
+    };
+  }
+  const resolved = await resolveTarget(spec, settings);
+  const describe =
+    spec.kind === 'url'
+      ? spec.url.href
+      : spec.kind === 'stdio'
+        ? `-- ${describeTarget(resolved)}`
+        : `--config ${spec.file} --server ${spec.server}`;
+  const auth =
+    resolved.kind === 'http'
+      ? await (await import('./auth/commands.js')).createCliAuth(
+          resolved,
+          settings,
+          { verb: 'info' },
+          {
+            io,
+            onTerminal: io.stdin.isTTY === true && io.stderr.isTTY === true,
+            notice,
+            trace: undefined,
+          },
+        )
+      : undefined;
+  // The server's stderr is not shown by the console; a stdio server that dies says why on connect.
+  return {
+    target: {
+      kind: 'server',
+      describe,
+      transport: () => createTransport(resolved, undefined, undefined, auth),
+    },
+    auth,
+  };
+}

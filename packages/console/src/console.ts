@@ -1,0 +1,139 @@
+/**
+ * `startConsole`: the backend of the console on 127.0.0.1, on a random port, behind a random
+ * token, serving the built page and its API.
+ * @module
+ */
+import type { Transport } from '@mcpkit/core';
+import type { ServerEntry, ServerPolicy } from '@mcpkit/host';
+import { serve } from '@mcpkit/node/http';
+import { ConsoleApi } from './api.js';
+import { type Asset, assetResponse, loadAssets, uiDirectory } from './assets.js';
+import type { ConsoleBackend, PinnedEra } from './backend.js';
+import { EventHub } from './eventHub.js';
+import { RequestGuard, randomToken } from './guard.js';
+import { HostBackend } from './hostBackend.js';
+import { Questions } from './questions.js';
+import { ServerBackend } from './serverBackend.js';
+
+/**
+ * What the console talks to: one server (a fresh transport for each connection, so the revision
+ * can be pinned by reconnecting) or every server of a config file behind a host.
+ *
+ * @example
+ * ```ts
+ * const target: ConsoleTarget = { kind: 'server', describe: 'http://127.0.0.1:3000/mcp', transport: () => new HttpClientTransport(new URL('http://127.0.0.1:3000/mcp')) };
+ * ```
+ */
+export type ConsoleTarget =
+  | {
+      readonly kind: 'server';
+      /** The target as `mcpkit` takes it: a URL or `-- command args…` (shown, and used in exported command lines). */
+      readonly describe: string;
+      readonly transport: () => Transport;
+    }
+  | {
+      readonly kind: 'host';
+      /** `--config FILE`. */
+      readonly describe: string;
+      readonly servers: readonly ServerEntry[];
+      readonly policy?: Readonly<Record<string, ServerPolicy>>;
+    };
+
+/**
+ * Options of {@link startConsole}.
+ *
+ * @example
+ * ```ts
+ * declare const target: ConsoleTarget;
+ * const options: ConsoleOptions = { target, port: 0 };
+ * ```
+ */
+export interface ConsoleOptions {
+  readonly target: ConsoleTarget;
+  /** Default 0: a random free port. */
+  readonly port?: number;
+  /** Default a fresh random token; tests may fix one. */
+  readonly token?: string;
+  /** The revision to pin at first (default `auto`); the page can pin another. */
+  readonly era?: PinnedEra;
+  /** Where the built page is; default the package's own `dist/ui`. */
+  readonly uiDirectory?: string;
+}
+
+/**
+ * A running console.
+ *
+ * @example
+ * ```ts
+ * declare const target: ConsoleTarget;
+ * const running: RunningConsole = await startConsole({ target });
+ * console.log(running.url);
+ * await running.close();
+ * ```
+ */
+export interface RunningConsole {
+  /** The page's URL, token included: the only way in. */
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the console: loads the page, connects to the target, serves both on 127.0.0.1.
+ *
+ * @example
+ * ```ts
+ * import { startConsole } from '@mcpkit/console';
+ * import { loadHostConfig } from '@mcpkit/host/node';
+ * const servers = await loadHostConfig('mcp.json');
+ * const { url, close } = await startConsole({ target: { kind: 'host', describe: '--config mcp.json', servers } });
+ * ```
+ */
+export async function startConsole(options: ConsoleOptions): Promise<RunningConsole> {
+  const assets = await loadAssets(options.uiDirectory ?? uiDirectory());
+  const token = options.token ?? randomToken();
+  const hub = new EventHub();
+  const questions = new Questions(hub);
+  const { target } = options;
+  const backend: ConsoleBackend =
+    target.kind === 'server'
+      ? new ServerBackend(target.transport, target.describe, hub, questions)
+      : new HostBackend(target.servers, target.policy ?? {}, target.describe, hub, questions);
+  const api = new ConsoleApi(backend, hub, questions);
+  let guard: RequestGuard | undefined;
+  const served = await serve((request: Request) => route(request, guard!, assets, hub, api), {
+    host: '127.0.0.1',
+    port: options.port ?? 0,
+  });
+  guard = new RequestGuard(served.port, token);
+  await backend.reconnect(options.era ?? 'auto');
+  return {
+    url: `http://127.0.0.1:${served.port}/?token=${token}`,
+    port: served.port,
+    async close() {
+      api.close();
+      questions.close();
+      hub.close();
+      await backend.close();
+      await served.close();
+    },
+  };
+}
+
+async function route(
+  request: Request,
+  guard: RequestGuard,
+  assets: ReadonlyMap<string, Asset>,
+  hub: EventHub,
+  api: ConsoleApi,
+): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  const asset = pathname.startsWith('/assets/') ? assets.get(pathname) : undefined;
+  const refusal = guard.refusal(request, asset === undefined);
+  if (refusal) return refusal;
+  if (asset) return request.method === 'GET' ? assetResponse(asset) : new Response(null, { status: 405 });
+  if (pathname === '/' && request.method === 'GET') return assetResponse(assets.get('/index.html')!);
+  if (pathname === '/api/events' && request.method === 'GET') return hub.stream();
+  if (pathname.startsWith('/api/')) return api.handle(pathname.slice('/api/'.length), request);
+  return new Response('Not found\n', { status: 404, headers: { 'content-type': 'text/plain' } });
+}

@@ -1,0 +1,139 @@
+/**
+ * The console against a host: every server of a config file in one `McpHost`, its namespaced
+ * catalogue, each server's state, and its policy at work. Consent to a tool call, sampling and
+ * elicitation are asked of the person on the page; every audit event (the host's policy
+ * decisions) and every message to and from each server is shown.
+ * @module
+ */
+import type { CompleteRequestParams } from '@mcpkit/core';
+import { type ConsentDecision, McpHost, type ServerEntry, type ServerPolicy } from '@mcpkit/host';
+import { nodeConnector } from '@mcpkit/host/node';
+import { elicit, PERSON_MODEL, sample } from './answers.js';
+import type { ConsoleBackend, ConsoleState } from './backend.js';
+import { CONSOLE_INFO } from './consoleClient.js';
+import type { EventHub } from './eventHub.js';
+import { LoggedTransport } from './protocolLog.js';
+import type { Questions } from './questions.js';
+
+/** The consent answers the page may give for one tool call. */
+const DECISIONS: ReadonlySet<string> = new Set(['once', 'session', 'deny']);
+
+/**
+ * Every server of a config file behind one host.
+ *
+ * @example
+ * ```ts
+ * const backend = new HostBackend(await loadHostConfig('mcp.json'), {}, '--config mcp.json', hub, questions);
+ * await backend.reconnect('auto');
+ * ```
+ */
+export class HostBackend implements ConsoleBackend {
+  readonly #host: McpHost;
+  readonly #subscriptions = new Map<string, () => Promise<void>>();
+
+  constructor(
+    servers: readonly ServerEntry[],
+    policy: Readonly<Record<string, ServerPolicy>>,
+    private readonly target: string,
+    private readonly hub: EventHub,
+    private readonly questions: Questions,
+  ) {
+    const connector = nodeConnector();
+    this.#host = new McpHost({
+      servers,
+      policy,
+      info: CONSOLE_INFO,
+      eager: true,
+      connector: async (entry) =>
+        new LoggedTransport(await connector(entry), (line) => hub.emit('log', line), entry.name),
+      models: [PERSON_MODEL],
+      model: ({ server, params, signal }) => sample(this.questions, params, signal, server),
+      hooks: {
+        toolCall: async (request) => {
+          const answer = (await this.questions.ask('toolConsent', request, undefined, request.server)) as {
+            decision?: unknown;
+          } | null;
+          const decision = typeof answer?.decision === 'string' ? answer.decision : 'deny';
+          return (DECISIONS.has(decision) ? decision : 'deny') as ConsentDecision;
+        },
+        // The sampling question itself is where the person consents (or rejects).
+        sampling: () => 'once',
+        elicitation: ({ server, mode, params, signal }) =>
+          elicit(this.questions, mode === 'url' ? 'elicitationUrl' : 'elicitation', params, signal, server),
+      },
+      audit: (event) => hub.emit('audit', event),
+    });
+    this.#host.onStateChange(() => hub.emit('state', this.state()));
+    this.#host.onListChanged((change) => hub.emit('listChanged', change));
+    this.#host.onLog((server, message) => hub.emit('serverLog', { ...message, server }));
+  }
+
+  state(): ConsoleState {
+    const servers = this.#host.status().map(({ server, state, restarts, lastError }) => ({
+      server,
+      state: state === 'starting' && restarts > 0 ? 'restarting' : state,
+      restarts,
+      ...(lastError ? { lastError } : {}),
+    }));
+    return {
+      mode: 'host',
+      target: this.target,
+      pinned: 'auto',
+      connected: servers.some((server) => server.state === 'ready' || server.state === 'degraded'),
+      servers,
+    };
+  }
+
+  async reconnect(): Promise<void> {
+    await this.#host.start().catch(() => {}); // each server's failure is its state, shown on the page
+    this.hub.emit('state', this.state());
+  }
+
+  listTools() {
+    return this.#host.tools();
+  }
+  listResources() {
+    return this.#host.resources();
+  }
+  listTemplates() {
+    return this.#host.resourceTemplates();
+  }
+  listPrompts() {
+    return this.#host.prompts();
+  }
+  callTool(name: string, args: Record<string, unknown>, options: Parameters<ConsoleBackend['callTool']>[2]) {
+    return this.#host.callTool(name, args, options);
+  }
+  readResource(uri: string) {
+    return this.#host.readResource(uri);
+  }
+  async subscribe(uri: string): Promise<void> {
+    if (this.#subscriptions.has(uri)) return;
+    const stop = await this.#host.subscribe(uri, (updated) =>
+      this.hub.emit('resourceUpdated', { uri: updated }),
+    );
+    this.#subscriptions.set(uri, stop);
+  }
+  async unsubscribe(uri: string): Promise<void> {
+    const stop = this.#subscriptions.get(uri);
+    this.#subscriptions.delete(uri);
+    await stop?.();
+  }
+  getPrompt(name: string, args: Record<string, string>) {
+    return this.#host.getPrompt(name, args);
+  }
+  complete(params: CompleteRequestParams) {
+    return this.#host.complete(params);
+  }
+  async ping(): Promise<void> {
+    await Promise.all(
+      this.#host
+        .status()
+        .filter((server) => server.state === 'ready')
+        .map(async ({ server }) => (await this.#host.client(server)).ping()),
+    );
+  }
+  async close(): Promise<void> {
+    await this.#host.close();
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * `mcpkit console` as the person runs it, for the browser tests: the CLI spawned from the
+ * TypeScript sources with `--no-open`, its URL read from stdout, stopped with SIGINT (Ctrl-C);
+ * headless Chromium to open it in; axe-core run inside a page.
+ * @module
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../../scripts/lib/chromium.mjs';
+import { repoRoot } from './officialSchema.js';
+
+/** The CLI from its sources, as the other spawning tests run it. */
+export const CLI = ['--import', './conformance/register-ts.mjs', 'packages/cli/src/main.ts'];
+
+/** The demo server over stdio, from the sources. */
+export const DEMO_STDIO = [process.execPath, ...CLI, 'serve', '--stdio'];
+
+/** server-everything over stdio. */
+export const EVERYTHING_STDIO = [
+  process.execPath,
+  path.join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'),
+  'stdio',
+];
+
+/** A running console. */
+export interface RunningConsoleCli {
+  /** The URL it printed, token included. */
+  readonly url: string;
+  readonly origin: string;
+  readonly port: number;
+  readonly token: string;
+  /** What it wrote to stderr so far. */
+  readonly stderr: () => string;
+  /** Ctrl-C, then waits for it to exit; resolves with its exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Builds the console's page (Vite) from the current sources; the backend serves dist/ui. */
+export function buildConsoleUi(): void {
+  const built = spawnSync(process.execPath, ['scripts/build-console-ui.mjs'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
+  if (built.status !== 0) throw new Error(`building the console page failed:\n${built.stderr}`);
+}
+
+/**
+ * Runs `mcpkit console --no-open ARGS…` and waits for the URL it prints.
+ *
+ * @example
+ * ```ts
+ * const console = await startConsoleCli(['--', ...DEMO_STDIO]);
+ * ```
+ */
+export async function startConsoleCli(args: readonly string[]): Promise<RunningConsoleCli> {
+  const child: ChildProcess = spawn(process.execPath, [...CLI, 'console', '--no-open', ...args], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`no URL from mcpkit console in 30 s:\n${stderr}`)),
+      30_000,
+    );
+    child.stdout!.on('data', (chunk) => {
+      stdout += chunk;
+      const found = /^(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)$/m.exec(stdout);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found[1]!);
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`mcpkit console exited (${code}) before printing its URL:\n${stderr}`));
+    });
+  });
+  const parsed = new URL(url);
+  return {
+    url,
+    origin: parsed.origin,
+    port: Number(parsed.port),
+    token: parsed.searchParams.get('token')!,
+    stderr: () => stderr,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGINT');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+/** A headless Chromium with its own profile; `extraArgs` e.g. host-resolver rules. */
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<{
+  context: BrowserContext;
+  close(): Promise<void>;
+}> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: run scripts/install-chromium.sh`);
+  }
+  const userDataDir = await mkdtemp(path.join(tmpdir(), 'mcpkit-console-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [...CHROMIUM_FLAGS, ...extraArgs],
+    viewport: { width: 1280, height: 800 },
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      await rm(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const AXE_SOURCE = readFileSync(path.join(repoRoot, 'node_modules/axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Runs axe-core (WCAG 2.0/2.1 A and AA rules) in the page; returns its violations, each as
+ * `rule: targets`. Evaluated through the DevTools protocol, so the page's CSP stays as it is.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<any> } }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return result.violations.map(
+      (violation: { id: string; nodes: { target: string[] }[] }) =>
+        `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
+  });
+  return violations as string[];
+}
+
+/** Saves a screenshot of the page for the README (docs/images). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(repoRoot, 'docs/images', `${name}.png`) });
+}

@@ -225,6 +225,7 @@ describe('real npm servers in McpHost directly', () => {
         servers: await loadHostConfig(config),
         connector: nodeConnector(),
         hooks: { toolCall: () => 'once' },
+        eager: true, // start() starts every server and waits for each to be ready or failed
       });
       try {
         await host.start();

@@ -71,6 +71,11 @@ export class Upstream {
   private pingError: Error | undefined;
   private readonly crashes: CrashWindow;
   private readonly shutdown = new AbortController();
+  /**
+   * Aborted by {@link restart} and {@link close}: a start in progress (or its backoff wait) gives
+   * way to the one that follows, so a burst of restarts leaves one process, not one each.
+   */
+  private cycle = new AbortController();
   /** How many times the server was (re)started successfully. */
   restarts = -1;
 
@@ -167,11 +172,33 @@ export class Upstream {
   }
 
   /**
+   * Restarts the server on purpose (its code changed, say): the current connection is closed
+   * without counting as a crash, the crash window and a `failed` state are cleared, and the server
+   * starts again at once. A start in progress gives way to this one; calls waiting for the server
+   * get the new connection, and a call in flight on the old one fails as `crashed` (retry it).
+   * @throws {ServerUnavailableError} shut down, or the new start failed.
+   */
+  restart(): Promise<McpClient> {
+    if (this.shutdown.signal.aborted) return Promise.reject(this.unavailable('stopped', 'was shut down'));
+    this.cycle.abort();
+    this.cycle = new AbortController();
+    const previous = this.client;
+    // Cleared before the close, so closed() sees a replaced client and counts no crash.
+    this.client = undefined;
+    this.stopKeepAlive?.();
+    this.stopKeepAlive = undefined;
+    this.failure = undefined;
+    this.crashes.reset();
+    return this.start(0, previous);
+  }
+
+  /**
    * Closes the server in the spec's order (stdio: close stdin, wait, SIGTERM, SIGKILL; HTTP: end
    * the session) and stops restarting it.
    */
   async close(): Promise<void> {
     this.shutdown.abort();
+    this.cycle.abort();
     this.stopKeepAlive?.();
     const starting = this.starting;
     if (starting) await starting.catch(() => undefined);
@@ -181,9 +208,10 @@ export class Upstream {
     this.setState('stopped');
   }
 
-  private start(delayMs: number): Promise<McpClient> {
+  /** Starts the server after `delayMs`, once `previous` (a connection being replaced) is closed. */
+  private start(delayMs: number, previous?: McpClient): Promise<McpClient> {
     this.setState('starting');
-    const run = this.startLoop(delayMs).finally(() => {
+    const run = this.startLoop(delayMs, this.cycle.signal, previous).finally(() => {
       if (this.starting === run) this.starting = undefined;
     });
     this.starting = run;
@@ -191,15 +219,20 @@ export class Upstream {
     return run;
   }
 
-  private async startLoop(firstDelayMs: number): Promise<McpClient> {
+  private async startLoop(
+    firstDelayMs: number,
+    cycle: AbortSignal,
+    previous: McpClient | undefined,
+  ): Promise<McpClient> {
+    await previous?.close().catch(() => undefined);
     let delayMs = firstDelayMs;
     for (let attempt = 0; ; attempt++) {
-      if (delayMs > 0) await sleep(delayMs, this.shutdown.signal);
-      if (this.shutdown.signal.aborted) throw this.unavailable('stopped', 'was shut down');
+      if (delayMs > 0) await sleep(delayMs, cycle);
+      if (cycle.aborted) return this.supersede();
       try {
-        return await this.connectOnce();
+        return await this.connectOnce(cycle);
       } catch (error) {
-        if (this.shutdown.signal.aborted) throw this.unavailable('stopped', 'was shut down');
+        if (cycle.aborted) return this.supersede();
         if (attempt + 1 >= this.deps.restart.maxAttempts) {
           throw this.fail(
             'failed',
@@ -212,13 +245,23 @@ export class Upstream {
     }
   }
 
-  private async connectOnce(): Promise<McpClient> {
+  /**
+   * A start that a restart or a shutdown overtook: its waiters follow the start that replaced it
+   * (or learn of the shutdown).
+   */
+  private supersede(): Promise<McpClient> {
+    if (this.shutdown.signal.aborted) throw this.unavailable('stopped', 'was shut down');
+    return this.ready();
+  }
+
+  private async connectOnce(cycle: AbortSignal): Promise<McpClient> {
     const client = this.deps.createClient(this.entry);
     const transport = await this.deps.connector(this.entry);
     client.onClose((error) => this.closed(client, error));
     try {
       await client.connect(transport);
       await this.deps.attached(this.name, client);
+      if (cycle.aborted) throw new Error('superseded by a restart or a shutdown');
     } catch (error) {
       await client.close().catch(() => undefined);
       throw error;

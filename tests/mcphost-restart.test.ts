@@ -1,0 +1,148 @@
+/**
+ * `McpHost.restart(server)`: a restart on purpose (the dev loop's, after a change of the server's
+ * code) is not a crash. Ten in a row leave the circuit closed and one live connection; a `failed`
+ * server comes back; calls made meanwhile reach the new server; list listeners hear of it.
+ */
+import { createInMemoryPair } from '@mcpkit/core';
+import {
+  type ListChange,
+  McpHost,
+  type ServerEntry,
+  ServerUnavailableError,
+  type StateChange,
+} from '@mcpkit/host';
+import { McpServer } from '@mcpkit/server';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const ENTRY: ServerEntry = {
+  kind: 'stdio',
+  name: 'dev',
+  command: 'unused',
+  args: [],
+  env: {},
+  disabled: false,
+  autoApprove: [],
+};
+
+/**
+ * In-process servers, one per start, each numbered: `generation` says which one answered. While
+ * `broken` is set a start fails, as a server with a syntax error does.
+ */
+function servers() {
+  const state = { started: 0, open: 0, broken: false };
+  const connector = () => {
+    if (state.broken) throw new Error('SyntaxError: Unexpected token');
+    const generation = ++state.started;
+    const server = new McpServer({ name: 'dev', version: String(generation) });
+    server.tool('generation', () => String(generation));
+    const [client, serverSide] = createInMemoryPair();
+    const session = server.connect(serverSide);
+    state.open++;
+    session.onClose(() => state.open--);
+    return client;
+  };
+  return { state, connector };
+}
+
+const hosts: McpHost[] = [];
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((host) => host.close()));
+});
+
+function hostOn(connector: () => ReturnType<typeof createInMemoryPair>[0], maxAttempts = 5): McpHost {
+  const host = new McpHost({
+    servers: [ENTRY],
+    connector,
+    keepAlive: { intervalMs: 0 },
+    hooks: { toolCall: () => 'once' },
+    restart: { maxAttempts, initialDelayMs: 1 },
+  });
+  hosts.push(host);
+  return host;
+}
+
+async function generation(host: McpHost): Promise<number> {
+  const result = await host.callTool('generation');
+  if (result.isError) throw new Error(JSON.stringify(result));
+  return Number((result.content[0] as { text: string }).text);
+}
+
+/** Lets the in-memory closes run. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+describe('McpHost.restart', () => {
+  it('ten restarts in a row are not crashes: the circuit stays closed, one connection is left', async () => {
+    const { state, connector } = servers();
+    const host = hostOn(connector);
+    expect(await generation(host)).toBe(1);
+    const changes: StateChange[] = [];
+    host.onStateChange((change) => changes.push(change));
+    for (let i = 0; i < 10; i++) await host.restart('dev');
+    await settle();
+    // A crash would be a `starting` with its cause, then a backoff: none here.
+    expect(changes.filter((change) => change.error !== undefined)).toEqual([]);
+    expect(changes.map((change) => change.state)).toEqual(Array(10).fill(['starting', 'ready']).flat());
+    expect(host.status()).toEqual([{ server: 'dev', state: 'ready', restarts: 10 }]);
+    expect(await generation(host)).toBe(11);
+    expect(state.open).toBe(1);
+  });
+
+  it('ten restarts at once give way to the last: every one resolves with the same connection', async () => {
+    const { state, connector } = servers();
+    const host = hostOn(connector);
+    await generation(host);
+    const clients = await Promise.all(Array.from({ length: 10 }, () => host.restart('dev')));
+    expect(new Set(clients).size).toBe(1);
+    await settle();
+    expect(host.status()[0]!.state).toBe('ready');
+    expect(state.open).toBe(1);
+    expect(await generation(host)).toBe(state.started);
+  });
+
+  it('a call made during a restart waits for the new server', async () => {
+    const { connector } = servers();
+    const host = hostOn(connector);
+    expect(await generation(host)).toBe(1);
+    const restarted = host.restart('dev');
+    expect(await generation(host)).toBe(2);
+    await restarted;
+  });
+
+  it('a failed start is reported by restart(); the next restart after the fix recovers', async () => {
+    const { state, connector } = servers();
+    const host = hostOn(connector, 1);
+    await generation(host);
+    state.broken = true;
+    const failure = await host.restart('dev').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(ServerUnavailableError);
+    expect((failure as Error).message).toMatch(/could not be started.*SyntaxError/);
+    expect(host.status()[0]!.state).toBe('failed');
+    state.broken = false;
+    await host.restart('dev');
+    expect(host.status()[0]!.state).toBe('ready');
+    expect(await generation(host)).toBe(2);
+  });
+
+  it('tells list listeners that every list may have changed', async () => {
+    const { connector } = servers();
+    const host = hostOn(connector);
+    await generation(host);
+    const heard: ListChange[] = [];
+    host.onListChanged((change) => heard.push(change));
+    await host.restart('dev');
+    expect(heard.map((change) => change.kind).sort()).toEqual(['prompts', 'resources', 'tools']);
+  });
+
+  it('starts a server not started yet, and refuses an unknown one or a closed host', async () => {
+    const { connector } = servers();
+    const host = hostOn(connector);
+    await host.restart('dev');
+    expect(host.status()[0]).toMatchObject({ state: 'ready', restarts: 0 });
+    await expect(host.restart('nope')).rejects.toThrow(/no server "nope"/);
+    await host.close();
+    await expect(host.restart('dev')).rejects.toThrow(/shut down/);
+  });
+});

@@ -3,6 +3,8 @@
  * code) is not a crash. Ten in a row leave the circuit closed and one live connection; a `failed`
  * server comes back; calls made meanwhile reach the new server; list listeners hear of it.
  */
+
+import { McpClient } from '@mcpkit/client';
 import { createInMemoryPair } from '@mcpkit/core';
 import {
   type ListChange,
@@ -11,6 +13,7 @@ import {
   ServerUnavailableError,
   type StateChange,
 } from '@mcpkit/host';
+import { createGateway, type McpGateway } from '@mcpkit/host/gateway';
 import { McpServer } from '@mcpkit/server';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -35,6 +38,8 @@ function servers() {
     const generation = ++state.started;
     const server = new McpServer({ name: 'dev', version: String(generation) });
     server.tool('generation', () => String(generation));
+    // Each generation adds a tool, as an edit of the server's code would.
+    server.tool(`added_${generation}`, () => 'new');
     const [client, serverSide] = createInMemoryPair();
     const session = server.connect(serverSide);
     state.open++;
@@ -144,5 +149,69 @@ describe('McpHost.restart', () => {
     await expect(host.restart('nope')).rejects.toThrow(/no server "nope"/);
     await host.close();
     await expect(host.restart('dev')).rejects.toThrow(/shut down/);
+  });
+});
+
+describe('McpGateway.restart', () => {
+  const gateways: McpGateway[] = [];
+  afterEach(async () => {
+    await Promise.all(gateways.splice(0).map((gateway) => gateway.close()));
+  });
+
+  async function clientOf(gateway: McpGateway, era: '2025' | '2026'): Promise<McpClient> {
+    const client = new McpClient({ name: 'downstream', version: '1' }, { protocolEra: era });
+    const [clientSide, serverSide] = createInMemoryPair();
+    gateway.connect(serverSide);
+    await client.connect(clientSide);
+    return client;
+  }
+
+  for (const [upstreams, era] of [
+    ['shared', '2025'],
+    ['perSession', '2025'],
+    ['perSession', '2026'],
+  ] as const) {
+    it(`${upstreams}, clients on ${era}: every client is told tools/list_changed and lists the new tools in the same session`, async () => {
+      const { state, connector } = servers();
+      const gateway = createGateway({
+        host: { servers: [ENTRY], connector, keepAlive: { intervalMs: 0 } },
+        upstreams,
+      });
+      gateways.push(gateway);
+      const clients = [await clientOf(gateway, era), await clientOf(gateway, era)];
+      for (const client of clients)
+        expect((await client.tools()).map((tool) => tool.name)).toContain('generation');
+      const started = state.started;
+      const told = clients.map(
+        (client) => new Promise<void>((resolve) => client.onListChanged('tools', () => resolve())),
+      );
+      await gateway.restart('dev');
+      await Promise.all(told);
+      for (const client of clients) {
+        const names = (await client.tools()).map((tool) => tool.name);
+        expect(names.filter((name) => name.startsWith('added_')).length).toBe(1);
+        expect(names).not.toContain(`added_${started}`);
+        const result = await client.callTool('generation');
+        expect(Number((result.content[0] as { text: string }).text)).toBeGreaterThan(started);
+      }
+      await settle();
+      // One upstream per host: the shared one, a host per 2025 session, or the 2026 clients' leased one.
+      expect(state.open).toBe(gateway.hosts().length);
+      expect(state.open).toBe(upstreams === 'perSession' && era === '2025' ? 2 : 1);
+    });
+  }
+
+  it('a shared gateway starts a server not started yet, and reports a start that fails', async () => {
+    const { state, connector } = servers();
+    const gateway = createGateway({
+      host: { servers: [ENTRY], connector, restart: { maxAttempts: 1 } },
+      upstreams: 'shared',
+    });
+    gateways.push(gateway);
+    await gateway.restart('dev');
+    expect(state.started).toBe(1);
+    state.broken = true;
+    await expect(gateway.restart('dev')).rejects.toThrow(/could not be started.*SyntaxError/);
+    await expect(gateway.restart('nope')).rejects.toThrow(/no enabled server "nope"/);
   });
 });

@@ -44,6 +44,7 @@ export const OPTIONS = {
   'rate-limit': { type: 'string' },
   'log-json': { type: 'boolean' },
   redis: { type: 'string' },
+  watch: { type: 'string', multiple: true },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;
@@ -99,6 +100,7 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
   ],
   gateway: ['help', 'config', 'stdio', 'http', 'port', 'host', 'era', 'metrics-port', 'log-json'],
   'auth-server': ['help', 'port'],
+  dev: ['help', 'stdio', 'http', 'port', 'host', 'watch'],
 };
 
 /** The options as `util.parseArgs` returns them. */

@@ -20,6 +20,7 @@ export const VERBS = [
   'serve',
   'gateway',
   'auth-server',
+  'dev',
 ] as const;
 
 /** One of {@link VERBS}. */
@@ -175,6 +176,27 @@ export interface GatewaySettings {
 }
 
 /**
+ * `mcpkit dev FILE`: a server file run behind a front that outlives its restarts.
+ *
+ * @example
+ * ```ts
+ * const settings: DevSettings = { file: 'server.ts', transport: 'http', port: 3000, host: '127.0.0.1', watch: [], serverArgs: [] };
+ * ```
+ */
+export interface DevSettings {
+  /** The stdio server script (.js, .mjs, .cjs, .ts, .mts, .cts), as given. */
+  readonly file: string;
+  /** The front the client connects to. */
+  readonly transport: 'stdio' | 'http';
+  readonly port: number;
+  readonly host: string;
+  /** `--watch`: paths watched besides FILE; none: FILE's directory. */
+  readonly watch: readonly string[];
+  /** After `--`: the server's own arguments. */
+  readonly serverArgs: readonly string[];
+}
+
+/**
  * A fully parsed command line.
  *
  * @example
@@ -187,6 +209,7 @@ export type ParsedCommand =
   | { readonly kind: 'version' }
   | { readonly kind: 'serve'; readonly serve: ServeSettings }
   | { readonly kind: 'gateway'; readonly gateway: GatewaySettings }
+  | { readonly kind: 'dev'; readonly dev: DevSettings }
   | { readonly kind: 'auth-server'; readonly authServer: { readonly port: number } }
   | { readonly kind: 'logout'; readonly target: TargetSpec; readonly settings: ClientSettings }
   | {

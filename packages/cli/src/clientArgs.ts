@@ -110,7 +110,7 @@ export function clientSettings(values: Values, target: TargetSpec): ClientSettin
 
 /** What a client verb is asked to do, from its own arguments. */
 export function clientAction(
-  verb: Exclude<Verb, 'serve' | 'gateway' | 'auth-server'>,
+  verb: Exclude<Verb, 'serve' | 'gateway' | 'auth-server' | 'dev'>,
   args: string[],
   values: Values,
 ): ClientAction | { readonly verb: 'logout' } {
@@ -156,7 +156,9 @@ export function clientAction(
 
 const COMPLETE_EXAMPLE = 'Example: mcpkit complete http://127.0.0.1:3000/mcp greet name=A';
 
-export const VERB_USAGE: Readonly<Record<Exclude<Verb, 'serve' | 'gateway' | 'auth-server'>, string>> = {
+export const VERB_USAGE: Readonly<
+  Record<Exclude<Verb, 'serve' | 'gateway' | 'auth-server' | 'dev'>, string>
+> = {
   info: 'mcpkit info TARGET',
   ping: 'mcpkit ping TARGET',
   watch: 'mcpkit watch TARGET [URI…]',
@@ -170,7 +172,7 @@ export const VERB_USAGE: Readonly<Record<Exclude<Verb, 'serve' | 'gateway' | 'au
 };
 
 function need(
-  verb: Exclude<Verb, 'serve' | 'gateway' | 'auth-server'>,
+  verb: Exclude<Verb, 'serve' | 'gateway' | 'auth-server' | 'dev'>,
   value: string | undefined,
   what: string,
 ): string {
@@ -181,7 +183,7 @@ function need(
 }
 
 function noMoreArgs(
-  verb: Exclude<Verb, 'serve' | 'gateway' | 'auth-server'>,
+  verb: Exclude<Verb, 'serve' | 'gateway' | 'auth-server' | 'dev'>,
   args: string[],
   max: number,
 ): void {

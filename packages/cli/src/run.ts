@@ -64,6 +64,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
         const { runGateway } = await import('./gateway/serve.js');
         return await runGateway(command.gateway, io);
       }
+      case 'dev': {
+        const { runDev } = await import('./dev/serve.js');
+        return await runDev(command.dev, io);
+      }
       case 'client':
         return await runClient(command.action, command.target, command.settings, io, errStyle);
       case 'logout': {

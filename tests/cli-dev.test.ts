@@ -1,0 +1,157 @@
+/**
+ * `mcpkit dev server.ts` as a user runs it: a TypeScript server file in a temporary project,
+ * clients connected to the front (mcpkit's McpClient and the official SDK v1 client over HTTP, and
+ * a client that spawns `mcpkit dev --stdio`), the file rewritten under them. Each client hears
+ * `tools/list_changed` and lists and calls the new tool in the session it already had; a syntax
+ * error is reported and the next good save recovers.
+ *
+ * The server file imports `@mcpkit/server` through a `node_modules` link to the repository's
+ * (built packages), and uses a TypeScript `enum`, which only a transforming loader (tsx) runs.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { McpClient } from '@mcpkit/client';
+import { StreamableHttpClientTransport } from '@mcpkit/client/http';
+import { StdioClientTransport } from '@mcpkit/node/stdio';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from './support/eventually.js';
+import { CLI, exited, printedUrl } from './support/gatewayProcess.js';
+import { repoRoot } from './support/officialSchema.js';
+
+/** A server offering one tool per name; each answers with its name and a value of an enum. */
+function serverSource(tools: readonly string[]): string {
+  return `import { StdioServerTransport } from '@mcpkit/node/stdio';
+import { McpServer } from '@mcpkit/server';
+
+enum Mood {
+  Happy = 'happy',
+}
+
+const names: readonly string[] = ${JSON.stringify(tools)};
+const server = new McpServer({ name: 'dev-test', version: '1.0.0' });
+for (const name of names) server.tool(name, () => \`\${name}: \${Mood.Happy}\`);
+server.connect(new StdioServerTransport());
+console.error(\`dev-test server up with \${names.join(', ')}\`);
+`;
+}
+
+const cleanups: Array<() => Promise<unknown> | unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A temporary project with `server.ts` (offering `tools`) and the repository's node_modules. */
+async function project(tools: readonly string[]): Promise<{ dir: string; file: string }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-dev-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  await symlink(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  const file = path.join(dir, 'server.ts');
+  await writeFile(file, serverSource(tools));
+  return { dir, file };
+}
+
+/** `mcpkit dev server.ts --port 0` in `dir`; its stderr, gathered as it comes. */
+function startDev(dir: string): { child: ChildProcess; stderr: () => string } {
+  const child = spawn(process.execPath, [...CLI, 'dev', 'server.ts', '--port', '0'], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  cleanups.push(async () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  return { child, stderr: () => stderr };
+}
+
+const names = (tools: ReadonlyArray<{ name: string }>) => tools.map((tool) => tool.name).sort();
+const textOf = (result: object) => (result as { content: Array<{ text: string }> }).content[0]!.text;
+
+describe('mcpkit dev', () => {
+  it('HTTP front: McpClient and the SDK v1 client keep their sessions across restarts; a syntax error is reported and the next save recovers', async () => {
+    const { dir, file } = await project(['one']);
+    const dev = startDev(dir);
+    const url = await printedUrl(dev.child);
+    await eventually(() => dev.stderr().includes('server.ts is running'), 'the first start', 30_000);
+    expect(dev.stderr()).toContain('dev-test server up with one'); // the server's stderr, passed through
+
+    const mcpkit = new McpClient({ name: 'mcpkit-client', version: '1' });
+    cleanups.push(() => mcpkit.close());
+    let mcpkitHeard = 0;
+    mcpkit.onListChanged('tools', () => void mcpkitHeard++);
+    await mcpkit.connect(new StreamableHttpClientTransport(new URL(url)));
+    expect(names(await mcpkit.tools())).toEqual(['one']);
+
+    const sdk = new Client({ name: 'sdk-client', version: '1' });
+    cleanups.push(() => sdk.close());
+    let sdkHeard = 0;
+    sdk.setNotificationHandler(ToolListChangedNotificationSchema, () => void sdkHeard++);
+    const sdkTransport = new StreamableHTTPClientTransport(new URL(url));
+    await sdk.connect(sdkTransport);
+    const sdkSession = sdkTransport.sessionId;
+    expect(sdkSession).toBeTruthy();
+    expect(names((await sdk.listTools()).tools)).toEqual(['one']);
+
+    await writeFile(file, serverSource(['one', 'two']));
+    await eventually(() => mcpkitHeard > 0 && sdkHeard > 0, 'tools/list_changed at both clients', 30_000);
+    expect(dev.stderr()).toMatch(/restarted after a change in server\.ts \(\d+ ms\)/);
+    expect(names(await mcpkit.tools())).toEqual(['one', 'two']);
+    expect(textOf(await mcpkit.callTool('two'))).toBe('two: happy');
+    expect(names((await sdk.listTools()).tools)).toEqual(['one', 'two']);
+    expect(textOf(await sdk.callTool({ name: 'two', arguments: {} }))).toBe('two: happy');
+    expect(sdkTransport.sessionId).toBe(sdkSession);
+
+    await writeFile(file, `${serverSource(['one'])}\nconst broken: = ;\n`);
+    await eventually(() => dev.stderr().includes('the server did not start'), 'the failed start', 30_000);
+    expect(dev.stderr()).toMatch(
+      /the server did not start \(it exited with code 1; its stderr is above\); waiting for the next change/,
+    );
+    expect(dev.stderr()).toMatch(/server\.ts:\d+:\d+: ERROR/); // tsx's own message, passed through
+
+    const heardBefore = sdkHeard;
+    await writeFile(file, serverSource(['one', 'two', 'three']));
+    await eventually(() => sdkHeard > heardBefore, 'tools/list_changed after the fix', 30_000);
+    expect(names((await sdk.listTools()).tools)).toEqual(['one', 'three', 'two']);
+    expect(textOf(await sdk.callTool({ name: 'three', arguments: {} }))).toBe('three: happy');
+    expect(names(await mcpkit.tools())).toEqual(['one', 'three', 'two']);
+    expect(sdkTransport.sessionId).toBe(sdkSession);
+
+    dev.child.kill('SIGINT');
+    expect(await exited(dev.child)).toBe(0);
+  }, 120_000);
+
+  it('stdio front: a client that spawns `mcpkit dev --stdio` hears the change and calls the new tool', async () => {
+    const { dir, file } = await project(['one']);
+    let stderr = '';
+    const client = new McpClient({ name: 'stdio-client', version: '1' });
+    cleanups.push(() => client.close());
+    let heard = 0;
+    client.onListChanged('tools', () => void heard++);
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [...CLI, 'dev', 'server.ts', '--stdio'],
+        cwd: dir,
+        stderr: 'pipe',
+        onStderr: (text) => {
+          stderr += text;
+        },
+      }),
+    );
+    expect(names(await client.tools())).toEqual(['one']);
+    await eventually(() => stderr.includes('server.ts is running'), 'the first start', 30_000);
+    await writeFile(file, serverSource(['one', 'two']));
+    await eventually(() => heard > 0, 'tools/list_changed', 30_000);
+    expect(names(await client.tools())).toEqual(['one', 'two']);
+    expect(textOf(await client.callTool('two'))).toBe('two: happy');
+    expect(stderr).toMatch(/restarted after a change in server\.ts/);
+  }, 120_000);
+});

@@ -9,7 +9,7 @@
  * (built packages), and uses a TypeScript `enum`, which only a transforming loader (tsx) runs.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { McpClient } from '@mcpkit/client';
@@ -128,8 +128,20 @@ describe('mcpkit dev', () => {
     expect(await exited(dev.child)).toBe(0);
   }, 120_000);
 
-  it('stdio front: a client that spawns `mcpkit dev --stdio` hears the change and calls the new tool', async () => {
+  it('stdio front: a client that spawns `mcpkit dev --stdio` hears a change in a module the file imports and calls the new tool', async () => {
     const { dir, file } = await project(['one']);
+    // The tool names move to lib/names.ts, which server.ts imports (as ./lib/names.js, mapped by tsx).
+    await mkdir(path.join(dir, 'lib'));
+    const namesModule = (tools: readonly string[]) =>
+      `export const names: readonly string[] = ${JSON.stringify(tools)};\n`;
+    await writeFile(path.join(dir, 'lib/names.ts'), namesModule(['one']));
+    await writeFile(
+      file,
+      serverSource([]).replace(
+        /const names: readonly string\[\] = \[\];/,
+        "import { names } from './lib/names.js';",
+      ),
+    );
     let stderr = '';
     const client = new McpClient({ name: 'stdio-client', version: '1' });
     cleanups.push(() => client.close());
@@ -148,10 +160,12 @@ describe('mcpkit dev', () => {
     );
     expect(names(await client.tools())).toEqual(['one']);
     await eventually(() => stderr.includes('server.ts is running'), 'the first start', 30_000);
-    await writeFile(file, serverSource(['one', 'two']));
+    await writeFile(path.join(dir, 'lib/names.ts'), namesModule(['one', 'two']));
     await eventually(() => heard > 0, 'tools/list_changed', 30_000);
     expect(names(await client.tools())).toEqual(['one', 'two']);
     expect(textOf(await client.callTool('two'))).toBe('two: happy');
-    expect(stderr).toMatch(/restarted after a change in server\.ts/);
+    expect(stderr).toMatch(
+      new RegExp(`restarted after a change in lib\\${path.sep}names\\.ts \\(\\d+ ms\\)`),
+    );
   }, 120_000);
 });

@@ -249,6 +249,22 @@ console.log(JSON.stringify(report));
   });
 });
 
+describe('mcpkit dev in the installed project', () => {
+  // Node 22.18+ strips types itself, so there the file runs instead: this is Node 20's case.
+  const nodeStripsTypes = Boolean((process.features as { typescript?: unknown }).typescript);
+  it.skipIf(nodeStripsTypes)(
+    'a TypeScript file without tsx, on a Node that cannot strip types: "install tsx"',
+    async () => {
+      await writeFile(path.join(app, 'server.ts'), 'const n: number = 1;\n');
+      const failure = run(path.join(app, 'node_modules/.bin/mcpkit'), ['dev', 'server.ts', '--port', '0'], {
+        cwd: app,
+        timeoutMs: 30_000,
+      });
+      await expect(failure).rejects.toThrow(/cannot run TypeScript[\s\S]*install tsx: npm install -D tsx/);
+    },
+  );
+});
+
 describe('the README install-size figures match what the packed packages measure', () => {
   /** Installs the named packages' tarballs into a new project and measures its node_modules. */
   async function footprint(names: string[]) {

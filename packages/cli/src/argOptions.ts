@@ -40,11 +40,11 @@ export const OPTIONS = {
   'auth-audience': { type: 'string' },
   'auth-scope': { type: 'string' },
   folder: { type: 'string', multiple: true },
+  watch: { type: 'string', multiple: true },
   'metrics-port': { type: 'string' },
   'rate-limit': { type: 'string' },
   'log-json': { type: 'boolean' },
   redis: { type: 'string' },
-  watch: { type: 'string', multiple: true },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;

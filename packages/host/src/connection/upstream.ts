@@ -69,13 +69,15 @@ export class Upstream {
   private failure: ServerUnavailableError | undefined;
   private stopKeepAlive: (() => void) | undefined;
   private pingError: Error | undefined;
-  private readonly crashes: CrashWindow;
-  private readonly shutdown = new AbortController();
   /**
    * Aborted by {@link restart} and {@link close}: a start in progress (or its backoff wait) gives
    * way to the one that follows, so a burst of restarts leaves one process, not one each.
    */
   private cycle = new AbortController();
+  /** The connection a {@link restart} replaces, closed by the start that follows before it connects. */
+  private replacing: McpClient | undefined;
+  private readonly crashes: CrashWindow;
+  private readonly shutdown = new AbortController();
   /** How many times the server was (re)started successfully. */
   restarts = -1;
 
@@ -182,14 +184,14 @@ export class Upstream {
     if (this.shutdown.signal.aborted) return Promise.reject(this.unavailable('stopped', 'was shut down'));
     this.cycle.abort();
     this.cycle = new AbortController();
-    const previous = this.client;
-    // Cleared before the close, so closed() sees a replaced client and counts no crash.
+    // Let go before the close, so closed() sees a replaced client and counts no crash.
+    this.replacing = this.client;
     this.client = undefined;
     this.stopKeepAlive?.();
     this.stopKeepAlive = undefined;
     this.failure = undefined;
     this.crashes.reset();
-    return this.start(0, previous);
+    return this.start(0);
   }
 
   /**
@@ -208,10 +210,9 @@ export class Upstream {
     this.setState('stopped');
   }
 
-  /** Starts the server after `delayMs`, once `previous` (a connection being replaced) is closed. */
-  private start(delayMs: number, previous?: McpClient): Promise<McpClient> {
+  private start(delayMs: number): Promise<McpClient> {
     this.setState('starting');
-    const run = this.startLoop(delayMs, this.cycle.signal, previous).finally(() => {
+    const run = this.startLoop(delayMs).finally(() => {
       if (this.starting === run) this.starting = undefined;
     });
     this.starting = run;
@@ -219,20 +220,22 @@ export class Upstream {
     return run;
   }
 
-  private async startLoop(
-    firstDelayMs: number,
-    cycle: AbortSignal,
-    previous: McpClient | undefined,
-  ): Promise<McpClient> {
+  private async startLoop(firstDelayMs: number): Promise<McpClient> {
+    // Taken synchronously: a restart made later aborts this cycle, and its own start closes nothing twice.
+    const cycle = this.cycle.signal;
+    const previous = this.replacing;
+    this.replacing = undefined;
     await previous?.close().catch(() => undefined);
     let delayMs = firstDelayMs;
     for (let attempt = 0; ; attempt++) {
       if (delayMs > 0) await sleep(delayMs, cycle);
-      if (cycle.aborted) return this.supersede();
+      if (this.shutdown.signal.aborted) throw this.unavailable('stopped', 'was shut down');
+      if (cycle.aborted) return this.ready(); // a restart overtook this start: its waiters follow that one
       try {
-        return await this.connectOnce(cycle);
+        return await this.connectOnce();
       } catch (error) {
-        if (cycle.aborted) return this.supersede();
+        if (cycle.aborted && !this.shutdown.signal.aborted) return this.ready();
+        if (this.shutdown.signal.aborted) throw this.unavailable('stopped', 'was shut down');
         if (attempt + 1 >= this.deps.restart.maxAttempts) {
           throw this.fail(
             'failed',
@@ -245,16 +248,8 @@ export class Upstream {
     }
   }
 
-  /**
-   * A start that a restart or a shutdown overtook: its waiters follow the start that replaced it
-   * (or learn of the shutdown).
-   */
-  private supersede(): Promise<McpClient> {
-    if (this.shutdown.signal.aborted) throw this.unavailable('stopped', 'was shut down');
-    return this.ready();
-  }
-
-  private async connectOnce(cycle: AbortSignal): Promise<McpClient> {
+  private async connectOnce(): Promise<McpClient> {
+    const cycle = this.cycle.signal;
     const client = this.deps.createClient(this.entry);
     const transport = await this.deps.connector(this.entry);
     client.onClose((error) => this.closed(client, error));

@@ -1,7 +1,7 @@
 /**
  * `mcpkit dev server.ts` as a user runs it: a TypeScript server file in a temporary project,
- * clients connected to the front (mcpkit's McpClient and the official SDK v1 client over HTTP, and
- * a client that spawns `mcpkit dev --stdio`), the file rewritten under them. Each client hears
+ * clients connected to the front (mcpkit's McpClient, the official SDK v1 client and `mcpkit watch`
+ * over HTTP, and a client that spawns `mcpkit dev --stdio`), the file rewritten under them. Each client hears
  * `tools/list_changed` and lists and calls the new tool in the session it already had; a syntax
  * error is reported and the next good save recovers.
  *
@@ -100,8 +100,33 @@ describe('mcpkit dev', () => {
     expect(sdkSession).toBeTruthy();
     expect(names((await sdk.listTools()).tools)).toEqual(['one']);
 
+    // The CLI's own watch, as a developer runs it in another terminal.
+    const watch = spawn(process.execPath, [...CLI, 'watch', '--json', url], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    cleanups.push(() => watch.kill('SIGKILL'));
+    let watched = '';
+    let watchLog = '';
+    watch.stdout!.on('data', (chunk: Buffer) => {
+      watched += chunk.toString('utf8');
+    });
+    watch.stderr!.on('data', (chunk: Buffer) => {
+      watchLog += chunk.toString('utf8');
+    });
+    await eventually(() => watchLog.includes('Watching'), 'mcpkit watch to be watching', 30_000);
+
     await writeFile(file, serverSource(['one', 'two']));
     await eventually(() => mcpkitHeard > 0 && sdkHeard > 0, 'tools/list_changed at both clients', 30_000);
+    const change = await eventually(
+      () => watched.split('\n').find((line) => line.includes('"tools/list_changed"')),
+      'mcpkit watch to print the change',
+      30_000,
+    );
+    expect(JSON.parse(change)).toMatchObject({
+      event: 'tools/list_changed',
+      added: ['two'],
+      removed: [],
+    });
     expect(dev.stderr()).toMatch(/restarted after a change in server\.ts \(\d+ ms\)/);
     expect(names(await mcpkit.tools())).toEqual(['one', 'two']);
     expect(textOf(await mcpkit.callTool('two'))).toBe('two: happy');

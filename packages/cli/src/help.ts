@@ -244,14 +244,17 @@ Inspector or Claude Desktop list again in the session they already have: no reco
   --stdio           the front is stdin/stdout: for a client that starts the command itself
                     (Claude Desktop: "command": "npx", "args": ["mcpkit", "dev", "/abs/server.ts", "--stdio"])
   --watch PATH      restart on changes under PATH (repeatable; FILE is always watched). Default:
-                    FILE's directory. node_modules, .git and editors' scratch files are skipped.
+                    FILE's directory. In a directory only code counts (.js .mjs .cjs .jsx .ts
+                    .mts .cts .tsx), so a log or data file the server writes cannot restart it in
+                    a loop; a file named here always counts. node_modules, .git and editors'
+                    scratch files are skipped.
   -- SERVER-ARGS    arguments for FILE itself
 
 A burst of saves is one restart (150 ms of quiet), reported on stderr as
 "restarted after a change in src/tools.ts (132 ms)"; the server's own stderr is passed through.
 A restart on purpose is not a crash: no backoff, no circuit. A server that does not start (a
-syntax error, say) is reported, and mcpkit waits for the next save; calls made meanwhile fail
-until one starts. A server that crashes by itself is started again once.
+syntax error, say) is reported, and mcpkit waits for the next save; meanwhile the front lists
+no tools, resources or prompts, and the good save announces them again. A server that crashes by itself is started again once.
 
 TypeScript: Node 20 cannot run it by itself, so mcpkit runs it with tsx (node --import tsx),
 found in your project first, else beside mcpkit; without tsx, Node 22.18 and later strip the types

@@ -50,7 +50,9 @@ export async function runDev(settings: DevSettings, io: CliIo): Promise<number> 
       restart: { maxAttempts: 1 },
     },
     info: { name: `mcpkit dev ${basename(file)}`, version: '0.1.0' },
-    // One upstream process for every client, restarted once per change.
+    // One upstream process for every client, restarted once per change. (Where the gateway has
+    // lanes, issue 29, `lanes: 0` belongs here too: one process of the developer's server, not
+    // one more per client that can be asked something.)
     upstreams: 'shared',
   });
   const shown = (path: string) => relative(io.cwd, path) || '.';

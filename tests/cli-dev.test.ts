@@ -34,7 +34,9 @@ enum Mood {
 
 const names: readonly string[] = ${JSON.stringify(tools)};
 const server = new McpServer({ name: 'dev-test', version: '1.0.0' });
-for (const name of names) server.tool(name, () => \`\${name}: \${Mood.Happy}\`);
+for (const name of names) {
+  server.tool(name, () => (name === 'crash' ? process.exit(3) : \`\${name}: \${Mood.Happy}\`));
+}
 server.connect(new StdioServerTransport());
 console.error(\`dev-test server up with \${names.join(', ')}\`);
 `;
@@ -153,7 +155,7 @@ describe('mcpkit dev', () => {
     expect(await exited(dev.child)).toBe(0);
   }, 120_000);
 
-  it('stdio front: a client that spawns `mcpkit dev --stdio` hears a change in a module the file imports and calls the new tool', async () => {
+  it('stdio front: a client that spawns `mcpkit dev --stdio` hears a change in a module the file imports, calls the new tool, and a crash is said and recovered', async () => {
     const { dir, file } = await project(['one']);
     // The tool names move to lib/names.ts, which server.ts imports (as ./lib/names.js, mapped by tsx).
     await mkdir(path.join(dir, 'lib'));
@@ -185,9 +187,18 @@ describe('mcpkit dev', () => {
     );
     expect(names(await client.tools())).toEqual(['one']);
     await eventually(() => stderr.includes('server.ts is running'), 'the first start', 30_000);
-    await writeFile(path.join(dir, 'lib/names.ts'), namesModule(['one', 'two']));
+    await writeFile(path.join(dir, 'lib/names.ts'), namesModule(['crash', 'one', 'two']));
     await eventually(() => heard > 0, 'tools/list_changed', 30_000);
-    expect(names(await client.tools())).toEqual(['one', 'two']);
+    expect(names(await client.tools())).toEqual(['crash', 'one', 'two']);
+    expect(textOf(await client.callTool('two'))).toBe('two: happy');
+
+    // A crash (not a change) is said once, and the server is started again.
+    expect((await client.callTool('crash')).isError).toBe(true);
+    await eventually(
+      () => stderr.includes('the server exited by itself (it exited with code 3'),
+      'the crash line',
+      30_000,
+    );
     expect(textOf(await client.callTool('two'))).toBe('two: happy');
     expect(stderr).toMatch(
       new RegExp(`restarted after a change in lib\\${path.sep}names\\.ts \\(\\d+ ms\\)`),

@@ -254,7 +254,7 @@ A burst of saves is one restart (150 ms of quiet), reported on stderr as
 "restarted after a change in src/tools.ts (132 ms)"; the server's own stderr is passed through.
 A restart on purpose is not a crash: no backoff, no circuit. A server that does not start (a
 syntax error, say) is reported, and mcpkit waits for the next save; meanwhile the front lists
-no tools, resources or prompts, and the good save announces them again. A server that crashes by itself is started again once.
+no tools, resources or prompts, and the good save announces them again. A server that exits by itself is said to have, and is started again once.
 
 TypeScript: Node 20 cannot run it by itself, so mcpkit runs it with tsx (node --import tsx),
 found in your project first, else beside mcpkit; without tsx, Node 22.18 and later strip the types

@@ -57,6 +57,13 @@ export async function runDev(settings: DevSettings, io: CliIo): Promise<number> 
   });
   const shown = (path: string) => relative(io.cwd, path) || '.';
   const restarts = new Restarts(gateway, entry.name, log);
+  // The shared host exists from the start: a crash (a close that is not a restart) is said once.
+  for (const host of gateway.hosts()) {
+    host.onStateChange(({ state, error }) => {
+      if (state === 'starting' && error)
+        log(`the server exited by itself (${whyNotStarted(error)}); starting it again`);
+    });
+  }
   const watched =
     settings.watch.length > 0 ? [file, ...settings.watch.map((p) => resolve(io.cwd, p))] : [dirname(file)];
   const watcher = await watchSources(

@@ -19,6 +19,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { watchSources } from '../packages/cli/src/dev/watch.js';
 import { eventually } from './support/eventually.js';
 import { CLI, exited, printedUrl } from './support/gatewayProcess.js';
 import { repoRoot } from './support/officialSchema.js';
@@ -204,4 +205,50 @@ describe('mcpkit dev', () => {
       new RegExp(`restarted after a change in lib\\${path.sep}names\\.ts \\(\\d+ ms\\)`),
     );
   }, 120_000);
+});
+
+describe('mcpkit dev: watching (real files, chokidar)', () => {
+  it('in a watched directory only code counts, a file named on its own always does, and a burst is one change', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-dev-watch-'));
+    try {
+      await mkdir(path.join(dir, 'src'));
+      await writeFile(path.join(dir, 'config.json'), '{}');
+      const changed: string[] = [];
+      const watcher = await watchSources(
+        [path.join(dir, 'src'), path.join(dir, 'config.json')],
+        150,
+        (file) => changed.push(path.relative(dir, file)),
+        (error) => {
+          throw error;
+        },
+      );
+      try {
+        const quiet = () => new Promise((resolve) => setTimeout(resolve, 500));
+        /** Waits (up to 15 s: shared machines are slow) for the `count`th change, then a quiet while. */
+        const changes = async (count: number) => {
+          for (let waited = 0; changed.length < count && waited < 15_000; waited += 20) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          await quiet();
+          return changed;
+        };
+        await writeFile(path.join(dir, 'src', 'server.log'), 'a line the server wrote');
+        await quiet();
+        expect(changed).toEqual([]);
+        // Three saves in a burst: one change (named by whichever event came last).
+        await writeFile(path.join(dir, 'src', 'a.ts'), 'export {};');
+        await writeFile(path.join(dir, 'src', 'b.ts'), 'export {};');
+        await writeFile(path.join(dir, 'src', 'a.ts'), 'export const a = 1;');
+        const burst = await changes(1);
+        expect(burst).toHaveLength(1);
+        expect([path.join('src', 'a.ts'), path.join('src', 'b.ts')]).toContain(burst[0]);
+        await writeFile(path.join(dir, 'config.json'), '{"a":1}');
+        expect((await changes(2)).slice(1)).toEqual(['config.json']);
+      } finally {
+        await watcher.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

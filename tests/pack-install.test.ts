@@ -247,22 +247,32 @@ console.log(JSON.stringify(report));
       /needs the oidc-provider package[\s\S]*npm install -D oidc-provider/,
     );
   });
-});
 
-describe('mcpkit dev in the installed project', () => {
-  // Node 22.18+ strips types itself, so there the file runs instead: this is Node 20's case.
-  const nodeStripsTypes = Boolean((process.features as { typescript?: unknown }).typescript);
-  it.skipIf(nodeStripsTypes)(
-    'a TypeScript file without tsx, on a Node that cannot strip types: "install tsx"',
-    async () => {
-      await writeFile(path.join(app, 'server.ts'), 'const n: number = 1;\n');
-      const failure = run(path.join(app, 'node_modules/.bin/mcpkit'), ['dev', 'server.ts', '--port', '0'], {
+  it('mcpkit dev runs a TypeScript file through the tsx it finds (or the type stripping of Node), else says "install tsx"', async () => {
+    const source = [
+      "import { StdioServerTransport } from '@mcpkit/node/stdio';",
+      "import { McpServer } from '@mcpkit/server';",
+      "const answer: string = 'from dev';",
+      "const server = new McpServer({ name: 'dev-packed', version: '1.0.0' });",
+      'server.tool("dev_answer", () => answer);',
+      'server.connect(new StdioServerTransport());',
+    ].join('\n');
+    await writeFile(path.join(app, 'dev-server.ts'), source);
+    const bin = path.join(app, 'node_modules/.bin/mcpkit');
+    const hasTsx = readdirSync(path.join(app, 'node_modules')).includes('tsx');
+    const nodeStripsTypes = Boolean((process.features as { typescript?: unknown }).typescript);
+    if (hasTsx || nodeStripsTypes) {
+      // The stdio front, started by a client as Claude Desktop would; it ends when the client does.
+      const listed = await run(bin, ['list', '--', bin, 'dev', 'dev-server.ts', '--stdio'], {
         cwd: app,
-        timeoutMs: 30_000,
+        timeoutMs: 60_000,
       });
+      expect(listed.stdout).toContain('dev_answer');
+    } else {
+      const failure = run(bin, ['dev', 'dev-server.ts', '--port', '0'], { cwd: app, timeoutMs: 30_000 });
       await expect(failure).rejects.toThrow(/cannot run TypeScript[\s\S]*install tsx: npm install -D tsx/);
-    },
-  );
+    }
+  }, 90_000);
 });
 
 describe('the README install-size figures match what the packed packages measure', () => {

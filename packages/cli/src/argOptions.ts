@@ -81,6 +81,7 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
   watch: VERB_OPTIONS,
   login: ['help', 'verbose', 'timeout', 'header', 'config', 'server', ...LOGIN_OPTIONS],
   logout: ['help', 'config', 'server'],
+  dev: ['help', 'stdio', 'http', 'port', 'host', 'watch'],
   serve: [
     'help',
     'stdio',
@@ -100,7 +101,6 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
   ],
   gateway: ['help', 'config', 'stdio', 'http', 'port', 'host', 'era', 'metrics-port', 'log-json'],
   'auth-server': ['help', 'port'],
-  dev: ['help', 'stdio', 'http', 'port', 'host', 'watch'],
 };
 
 /** The options as `util.parseArgs` returns them. */

@@ -18,9 +18,9 @@ export const VERBS = [
   'login',
   'logout',
   'serve',
+  'dev',
   'gateway',
   'auth-server',
-  'dev',
 ] as const;
 
 /** One of {@link VERBS}. */

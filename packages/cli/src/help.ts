@@ -74,11 +74,11 @@ Verbs:
   login                               log in to an HTTP server that asks for OAuth
   logout                              delete the cached tokens of a server
   serve [--http|--stdio]              run the demo server
+  dev FILE [--http|--stdio]           run a server file (TypeScript too), restarted on every
+                                      change while your client stays connected
   gateway --config FILE (--stdio|--http) [--metrics-port N]
                                       serve every server of FILE as one MCP server
   auth-server [--port N]              a development OAuth authorization server on 127.0.0.1
-  dev FILE [--http|--stdio]           run a server file (TypeScript too), restarted on every
-                                      change while your client stays connected
 
 ${TARGETS}
 

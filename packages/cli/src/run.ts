@@ -52,6 +52,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       case 'version':
         io.stdout.write(`${VERSION}\n`);
         return ExitCode.Success;
+      case 'dev': {
+        const { runDev } = await import('./dev/serve.js');
+        return await runDev(command.dev, io);
+      }
       case 'serve': {
         const { serve } = await import('./demo/serve.js');
         return await serve(command.serve, io);
@@ -63,10 +67,6 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       case 'gateway': {
         const { runGateway } = await import('./gateway/serve.js');
         return await runGateway(command.gateway, io);
-      }
-      case 'dev': {
-        const { runDev } = await import('./dev/serve.js');
-        return await runDev(command.dev, io);
       }
       case 'client':
         return await runClient(command.action, command.target, command.settings, io, errStyle);

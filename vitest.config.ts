@@ -35,6 +35,7 @@ const slowTests = [
   'tests/folder-cli.test.ts',
   'tests/folder-property.test.ts',
   'tests/guards-cli.test.ts',
+  'tests/cli-dev.test.ts',
   'tests/client-reconnect.test.ts',
   'packages/node/src/stdio/client.test.ts',
   'packages/schema/src/fastCheck.test.ts',

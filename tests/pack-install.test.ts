@@ -269,6 +269,32 @@ console.log(JSON.stringify(report));
       /needs the oidc-provider package[\s\S]*npm install -D oidc-provider/,
     );
   });
+
+  it('mcpkit dev runs a TypeScript file through the tsx it finds (or the type stripping of Node), else says "install tsx"', async () => {
+    const source = [
+      "import { StdioServerTransport } from '@mcpkit/node/stdio';",
+      "import { McpServer } from '@mcpkit/server';",
+      "const answer: string = 'from dev';",
+      "const server = new McpServer({ name: 'dev-packed', version: '1.0.0' });",
+      'server.tool("dev_answer", () => answer);',
+      'server.connect(new StdioServerTransport());',
+    ].join('\n');
+    await writeFile(path.join(app, 'dev-server.ts'), source);
+    const bin = path.join(app, 'node_modules/.bin/mcpkit');
+    const hasTsx = readdirSync(path.join(app, 'node_modules')).includes('tsx');
+    const nodeStripsTypes = Boolean((process.features as { typescript?: unknown }).typescript);
+    if (hasTsx || nodeStripsTypes) {
+      // The stdio front, started by a client as Claude Desktop would; it ends when the client does.
+      const listed = await run(bin, ['list', '--', bin, 'dev', 'dev-server.ts', '--stdio'], {
+        cwd: app,
+        timeoutMs: 60_000,
+      });
+      expect(listed.stdout).toContain('dev_answer');
+    } else {
+      const failure = run(bin, ['dev', 'dev-server.ts', '--port', '0'], { cwd: app, timeoutMs: 30_000 });
+      await expect(failure).rejects.toThrow(/cannot run TypeScript[\s\S]*install tsx: npm install -D tsx/);
+    }
+  }, 90_000);
 });
 
 describe('mcpkit console from the tarballs', () => {

@@ -41,6 +41,7 @@ export const OPTIONS = {
   'auth-audience': { type: 'string' },
   'auth-scope': { type: 'string' },
   folder: { type: 'string', multiple: true },
+  watch: { type: 'string', multiple: true },
   'metrics-port': { type: 'string' },
   'rate-limit': { type: 'string' },
   'log-json': { type: 'boolean' },
@@ -85,6 +86,7 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
   watch: VERB_OPTIONS,
   login: ['help', 'verbose', 'timeout', 'header', 'config', 'server', ...LOGIN_OPTIONS],
   logout: ['help', 'config', 'server'],
+  dev: ['help', 'stdio', 'http', 'port', 'host', 'watch'],
   serve: [
     'help',
     'stdio',

@@ -19,6 +19,7 @@ export const VERBS = [
   'login',
   'logout',
   'serve',
+  'dev',
   'gateway',
   'auth-server',
   'console',
@@ -179,6 +180,27 @@ export interface GatewaySettings {
 }
 
 /**
+ * `mcpkit dev FILE`: a server file run behind a front that outlives its restarts.
+ *
+ * @example
+ * ```ts
+ * const settings: DevSettings = { file: 'server.ts', transport: 'http', port: 3000, host: '127.0.0.1', watch: [], serverArgs: [] };
+ * ```
+ */
+export interface DevSettings {
+  /** The stdio server script (.js, .mjs, .cjs, .ts, .mts, .cts), as given. */
+  readonly file: string;
+  /** The front the client connects to. */
+  readonly transport: 'stdio' | 'http';
+  readonly port: number;
+  readonly host: string;
+  /** `--watch`: paths watched besides FILE; none: FILE's directory. */
+  readonly watch: readonly string[];
+  /** After `--`: the server's own arguments. */
+  readonly serverArgs: readonly string[];
+}
+
+/**
  * A fully parsed command line.
  *
  * @example
@@ -191,6 +213,7 @@ export type ParsedCommand =
   | { readonly kind: 'version' }
   | { readonly kind: 'serve'; readonly serve: ServeSettings }
   | { readonly kind: 'gateway'; readonly gateway: GatewaySettings }
+  | { readonly kind: 'dev'; readonly dev: DevSettings }
   | { readonly kind: 'auth-server'; readonly authServer: { readonly port: number } }
   | {
       /** `mcpkit console`: the web console against one server, or (`--config` alone) a host. */

@@ -11,6 +11,7 @@ import { checkOptionsFit, OPTIONS, type Values } from './argOptions.js';
 import { type ParsedCommand, VERBS, type Verb } from './argTypes.js';
 import { closest } from './argValues.js';
 import { clientAction, clientSettings, splitTarget, VERB_USAGE } from './clientArgs.js';
+import { devSettings } from './dev/args.js';
 import { usageError } from './errors.js';
 import {
   authServerSettings,
@@ -26,6 +27,7 @@ export type {
   AuthSettings,
   ClientAction,
   ClientSettings,
+  DevSettings,
   GatewaySettings,
   ListKindArg,
   ParsedCommand,
@@ -77,6 +79,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommand {
       throw usageError('"gateway" takes no arguments', GATEWAY_HINT);
     return { kind: 'gateway', gateway: gatewaySettings(values) };
   }
+  if (verb === 'dev') return { kind: 'dev', dev: devSettings(rest, after, values) };
   const { target, verbArgs } = splitTarget(verb, rest, after, values);
   if (verb === 'console') {
     if (verbArgs.length > 0)

@@ -110,7 +110,7 @@ export function clientSettings(values: Values, target: TargetSpec): ClientSettin
 
 /** What a client verb is asked to do, from its own arguments. */
 export function clientAction(
-  verb: Exclude<Verb, 'serve' | 'gateway' | 'auth-server' | 'console'>,
+  verb: Exclude<Verb, 'serve' | 'gateway' | 'auth-server' | 'console' | 'dev'>,
   args: string[],
   values: Values,
 ): ClientAction | { readonly verb: 'logout' } {
@@ -157,7 +157,7 @@ export function clientAction(
 const COMPLETE_EXAMPLE = 'Example: mcpkit complete http://127.0.0.1:3000/mcp greet name=A';
 
 export const VERB_USAGE: Readonly<
-  Record<Exclude<Verb, 'serve' | 'gateway' | 'auth-server' | 'console'>, string>
+  Record<Exclude<Verb, 'serve' | 'gateway' | 'auth-server' | 'console' | 'dev'>, string>
 > = {
   info: 'mcpkit info TARGET',
   ping: 'mcpkit ping TARGET',
@@ -172,7 +172,7 @@ export const VERB_USAGE: Readonly<
 };
 
 function need(
-  verb: Exclude<Verb, 'serve' | 'gateway' | 'auth-server' | 'console'>,
+  verb: Exclude<Verb, 'serve' | 'gateway' | 'auth-server' | 'console' | 'dev'>,
   value: string | undefined,
   what: string,
 ): string {
@@ -183,7 +183,7 @@ function need(
 }
 
 function noMoreArgs(
-  verb: Exclude<Verb, 'serve' | 'gateway' | 'auth-server' | 'console'>,
+  verb: Exclude<Verb, 'serve' | 'gateway' | 'auth-server' | 'console' | 'dev'>,
   args: string[],
   max: number,
 ): void {

@@ -74,6 +74,8 @@ Verbs:
   login                               log in to an HTTP server that asks for OAuth
   logout                              delete the cached tokens of a server
   serve [--http|--stdio]              run the demo server
+  dev FILE [--http|--stdio]           run a server file (TypeScript too), restarted on every
+                                      change while your client stays connected
   gateway --config FILE (--stdio|--http) [--metrics-port N]
                                       serve every server of FILE as one MCP server
   auth-server [--port N]              a development OAuth authorization server on 127.0.0.1
@@ -246,6 +248,43 @@ Runs the demo server, which exercises every MCP 2025-11-25 feature with small ex
                     20/s (bursts of twice the rate), 20/s,burst=40, or 30/m; a refused request
                     gets error -32029 with data.retryAfterMs, a refused HTTP POST 429;
                     with --redis the limit holds across every node of the cluster`,
+  dev: `Usage: mcpkit dev FILE [--http [--port N] [--host H] | --stdio] [--watch PATH]… [-- SERVER-ARGS…]
+
+Runs the stdio MCP server FILE (.js, .mjs, .cjs, .ts, .mts, .cts) and restarts it whenever its
+code changes, while your client stays connected. The client does not talk to FILE's process, which
+comes and goes; it connects to a front that mcpkit owns and keeps up, and the front passes every
+request to the server of the moment. After a restart the front tells every connected client
+notifications/tools/list_changed (and resources, prompts), so the console, mcpkit watch, the
+Inspector or Claude Desktop list again in the session they already have: no reconnecting.
+
+  --http            the front is Streamable HTTP at http://HOST:PORT/mcp (the default; the URL
+                    is printed on stdout)
+  -p, --port N      port (default 3000; 0 picks a free one)
+  --host H          address to bind (default 127.0.0.1)
+  --stdio           the front is stdin/stdout: for a client that starts the command itself
+                    (Claude Desktop: "command": "npx", "args": ["mcpkit", "dev", "/abs/server.ts", "--stdio"])
+  --watch PATH      restart on changes under PATH (repeatable; FILE is always watched). Default:
+                    FILE's directory. In a directory only code counts (.js .mjs .cjs .jsx .ts
+                    .mts .cts .tsx), so a log or data file the server writes cannot restart it in
+                    a loop; a file named here always counts. node_modules, .git and editors'
+                    scratch files are skipped.
+  -- SERVER-ARGS    arguments for FILE itself
+
+A burst of saves is one restart (150 ms of quiet), reported on stderr as
+"restarted after a change in src/tools.ts (132 ms)"; the server's own stderr is passed through.
+A restart on purpose is not a crash: no backoff, no circuit. A server that does not start (a
+syntax error, say) is reported, and mcpkit waits for the next save; meanwhile the front lists
+no tools, resources or prompts, and the good save announces them again. A server that exits by itself is said to have, and is started again once.
+
+TypeScript: Node 20 cannot run it by itself, so mcpkit runs it with tsx (node --import tsx),
+found in your project first, else beside mcpkit; without tsx, Node 22.18 and later strip the types
+themselves, and older Nodes stop with "install tsx: npm install -D tsx". The server inherits this
+shell's environment and working directory, as when you run it by hand.
+
+Examples:
+  npx mcpkit dev server.ts                        # front on http://127.0.0.1:3000/mcp
+  npx mcpkit watch http://127.0.0.1:3000/mcp      # in another terminal: see each change land
+  npx mcpkit dev src/server.ts --watch src --port 0 -- --verbose`,
 };
 
 /**
@@ -260,6 +299,8 @@ export function helpText(verb: Verb | undefined, style: Style): string {
   if (verb === undefined) return OVERVIEW;
   const body = VERB_HELP[verb];
   const shared =
-    verb === 'serve' || verb === 'logout' ? '' : `\n\n${TARGETS}\n\n${CLIENT_OPTIONS}\n\n${EXIT_CODES}`;
+    verb === 'serve' || verb === 'logout' || verb === 'dev'
+      ? ''
+      : `\n\n${TARGETS}\n\n${CLIENT_OPTIONS}\n\n${EXIT_CODES}`;
   return `${style.bold(body.split('\n', 1)[0]!)}${body.slice(body.indexOf('\n'))}${shared}\n`;
 }

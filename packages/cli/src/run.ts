@@ -53,6 +53,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       case 'version':
         io.stdout.write(`${VERSION}\n`);
         return ExitCode.Success;
+      case 'dev': {
+        const { runDev } = await import('./dev/serve.js');
+        return await runDev(command.dev, io);
+      }
       case 'serve': {
         const { serve } = await import('./demo/serve.js');
         return await serve(command.serve, io);

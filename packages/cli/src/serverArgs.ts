@@ -49,8 +49,7 @@ export function serveSettings(values: Values): ServeSettings {
   }
   const settings: ServeSettings = {
     transport,
-    port: values.port === undefined ? DEFAULT_HTTP_PORT : parsePort(values.port as string, 'port'),
-    host: (values.host as string | undefined) ?? DEFAULT_HTTP_HOST,
+    ...listenAt(values),
     stateless: values.stateless === true,
     jsonResponse: values['json-response'] === true,
     ...(authIssuer === undefined ? {} : { authIssuer }),
@@ -158,6 +157,22 @@ function optionalUrl(values: Values, name: 'auth-issuer' | 'auth-audience'): str
   return text;
 }
 
+/**
+ * Where an HTTP front listens: `--port` (default 3000) and `--host` (default 127.0.0.1).
+ *
+ * @example
+ * ```ts
+ * listenAt({ port: '0' }); // { port: 0, host: '127.0.0.1' }
+ * ```
+ */
+export function listenAt(values: Values): { port: number; host: string } {
+  return {
+    port: values.port === undefined ? DEFAULT_HTTP_PORT : parsePort(values.port as string, 'port'),
+    host: (values.host as string | undefined) ?? DEFAULT_HTTP_HOST,
+  };
+}
+
+/** A port number from the command line (0: any free one); a usage error for anything else. */
 function parsePort(text: string, name: 'port' | 'metrics-port'): number {
   const port = Number(text);
   if (!/^\d{1,5}$/.test(text) || port > 65535) {

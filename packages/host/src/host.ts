@@ -387,6 +387,32 @@ export class McpHost {
     return this.upstream(server).retry();
   }
 
+  /**
+   * Restarts a server on purpose, for instance because its code changed: the running connection
+   * is closed (stdio: the process ended in the spec's order) without counting as a crash, its
+   * crash window and any `failed` state (an open circuit included) are cleared, and it starts again
+   * at once. A server not started yet is started. Resolves with the new connection; rejects when
+   * it does not start (see `restart.maxAttempts`). Listeners of {@link onListChanged} hear that
+   * every list may have changed; calls made meanwhile wait for the new connection, and a call in
+   * flight on the old one fails as `crashed`.
+   *
+   * @throws {ServerUnavailableError} an unknown or disabled server, a closed host, or a failed start.
+   * @example
+   * ```ts
+   * declare const host: McpHost;
+   * const started = Date.now();
+   * await host.restart('dev'); // after its source changed
+   * console.error(`restarted in ${Date.now() - started} ms`);
+   * ```
+   */
+  restart(server: string): Promise<McpClient> {
+    try {
+      return this.upstream(server).restart();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
   /** Closes every server (stdio: stdin, then SIGTERM, then SIGKILL) and stops restarting them. */
   async close(): Promise<void> {
     this.closed = true;

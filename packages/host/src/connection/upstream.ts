@@ -75,6 +75,13 @@ export class Upstream {
   private failure: ServerUnavailableError | undefined;
   private stopKeepAlive: (() => void) | undefined;
   private pingError: Error | undefined;
+  /**
+   * Aborted by {@link restart} and {@link close}: a start in progress (or its backoff wait) gives
+   * way to the one that follows, so a burst of restarts leaves one process, not one each.
+   */
+  private cycle = new AbortController();
+  /** The connection a {@link restart} replaces, closed by the start that follows before it connects. */
+  private replacing: McpClient | undefined;
   private readonly crashes: CrashWindow;
   private readonly shutdown = new AbortController();
   /** When the current start (or restart, its backoff included) began: its start budget counts from here. */
@@ -230,11 +237,33 @@ export class Upstream {
   }
 
   /**
+   * Restarts the server on purpose (its code changed, say): the current connection is closed
+   * without counting as a crash, the crash window and a `failed` state are cleared, and the server
+   * starts again at once. A start in progress gives way to this one; calls waiting for the server
+   * get the new connection, and a call in flight on the old one fails as `crashed` (retry it).
+   * @throws {ServerUnavailableError} shut down, or the new start failed.
+   */
+  restart(): Promise<McpClient> {
+    if (this.shutdown.signal.aborted) return Promise.reject(this.unavailable('stopped', 'was shut down'));
+    this.cycle.abort();
+    this.cycle = new AbortController();
+    // Let go before the close, so closed() sees a replaced client and counts no crash.
+    this.replacing = this.client;
+    this.client = undefined;
+    this.stopKeepAlive?.();
+    this.stopKeepAlive = undefined;
+    this.failure = undefined;
+    this.crashes.reset();
+    return this.start(0);
+  }
+
+  /**
    * Closes the server in the spec's order (stdio: close stdin, wait, SIGTERM, SIGKILL; HTTP: end
    * the session) and stops restarting it.
    */
   async close(): Promise<void> {
     this.shutdown.abort();
+    this.cycle.abort();
     this.stopKeepAlive?.();
     const starting = this.starting;
     if (starting) await starting.catch(() => undefined);
@@ -256,13 +285,20 @@ export class Upstream {
   }
 
   private async startLoop(firstDelayMs: number): Promise<McpClient> {
+    // Taken synchronously: a restart made later aborts this cycle, and its own start closes nothing twice.
+    const cycle = this.cycle.signal;
+    const previous = this.replacing;
+    this.replacing = undefined;
+    await previous?.close().catch(() => undefined);
     let delayMs = firstDelayMs;
     for (let attempt = 0; ; attempt++) {
-      if (delayMs > 0) await sleep(delayMs, this.shutdown.signal);
+      if (delayMs > 0) await sleep(delayMs, cycle);
       if (this.shutdown.signal.aborted) throw this.unavailable('stopped', 'was shut down');
+      if (cycle.aborted) return this.ready(); // a restart overtook this start: its waiters follow that one
       try {
         return await this.connectOnce();
       } catch (error) {
+        if (cycle.aborted && !this.shutdown.signal.aborted) return this.ready();
         if (this.shutdown.signal.aborted) throw this.unavailable('stopped', 'was shut down');
         if (attempt + 1 >= this.deps.restart.maxAttempts || cannotSucceedOnRetry(error)) {
           throw this.fail(
@@ -277,12 +313,14 @@ export class Upstream {
   }
 
   private async connectOnce(): Promise<McpClient> {
+    const cycle = this.cycle.signal;
     const client = this.deps.createClient(this.entry);
     const transport = await this.deps.connector(this.entry);
     client.onClose((error) => this.closed(client, error));
     try {
       await client.connect(transport);
       await this.deps.attached(this.name, client);
+      if (cycle.aborted) throw new Error('superseded by a restart or a shutdown');
     } catch (error) {
       await client.close().catch(() => undefined);
       throw error;

@@ -21,6 +21,7 @@ import {
   type StreamableHttpHandlerOptions,
 } from '@mcpkit/server/http';
 import type { TaskManagerOptions } from '@mcpkit/server/tasks';
+import { ServerUnavailableError } from '../errors.js';
 import type { McpHost, McpHostOptions } from '../host.js';
 import { installHandlers } from './handlers.js';
 import { type GatewayReadiness, readinessOf } from './health.js';
@@ -296,6 +297,33 @@ export class McpGateway {
   readiness(): GatewayReadiness {
     const servers = this.options.host.servers.filter((entry) => !entry.disabled).map((entry) => entry.name);
     return readinessOf(servers, this.hosts());
+  }
+
+  /**
+   * Restarts one upstream server on purpose (see `McpHost.restart`) on every host that runs it:
+   * its new code serves every session, each of which is told its lists may have changed
+   * (`notifications/tools/list_changed` and the others). A shared host that has not started it
+   * yet starts it now, so a server that cannot start is reported at once. Resolves once every host
+   * has it back; rejects with the first failure (the other hosts are restarted all the same).
+   *
+   * @throws {ServerUnavailableError} an unknown or disabled server, or a failed start.
+   * @example
+   * ```ts
+   * declare const gateway: McpGateway;
+   * await gateway.restart('dev'); // after the server's source changed
+   * ```
+   */
+  async restart(server: string): Promise<void> {
+    if (!this.options.host.servers.some((entry) => entry.name === server && !entry.disabled)) {
+      throw new ServerUnavailableError(server, 'stopped', `The gateway has no enabled server "${server}"`);
+    }
+    const hosts = this.hosts().filter(
+      (host) =>
+        host === this.shared?.host || host.status().some((s) => s.server === server && s.state !== 'stopped'),
+    );
+    const results = await Promise.allSettled(hosts.map((host) => host.restart(server)));
+    const failed = results.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   /** Closes the HTTP endpoints, every downstream session and every upstream server. */

@@ -21,6 +21,7 @@ import { runGroups } from './lib/runner.mjs';
 import { inMemoryGroup, stdioGroup } from './scenarios/calls.mjs';
 import { clusterGroup } from './scenarios/cluster.mjs';
 import { bundleGroup, installGroup } from './scenarios/footprint.mjs';
+import { gatewayPeersGroup } from './scenarios/gatewayPeers.mjs';
 import { httpGroups } from './scenarios/http.mjs';
 import { httpClientGroup } from './scenarios/httpClient.mjs';
 import { memoryGroup } from './scenarios/memory.mjs';
@@ -40,6 +41,7 @@ const GROUPS = [
   middlewareStdioGroup,
   middlewareHttpGroup,
   clusterGroup,
+  gatewayPeersGroup,
   memoryGroup,
   coldStartGroup,
   importGroup,

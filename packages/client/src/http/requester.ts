@@ -5,6 +5,7 @@
  * @module
  */
 import type { AuthProvider } from './auth.js';
+import { directPathOf, webResponseOf } from './directFetch.js';
 import { HttpTransportError } from './errors.js';
 import { discardBody } from './responseBody.js';
 
@@ -101,7 +102,8 @@ export class HttpRequester {
   private readonly fixedHeaders: Record<string, string> | undefined;
 
   constructor(private readonly options: HttpRequestOptions) {
-    this.fetchFn = options.fetch ?? ((url, init) => fetch(url, init));
+    // A fetch with a direct path (the undici one of @mcpkit/node/http-client) is used through it.
+    this.fetchFn = options.fetch ? directPathOf(options.fetch) : (url, init) => fetch(url, init);
     const source = options.headers;
     this.fixedHeaders = typeof source === 'function' ? undefined : headerObject(new Headers(source));
   }
@@ -123,7 +125,7 @@ export class HttpRequester {
     if (!react) return response;
     let retry: boolean;
     try {
-      retry = await react.call(auth, response);
+      retry = await react.call(auth, webResponseOf(response));
     } catch (error) {
       discardBody(response);
       throw error;

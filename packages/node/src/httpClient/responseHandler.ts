@@ -1,0 +1,87 @@
+/**
+ * undici dispatch handler of the HTTP client: one object per request that resolves with a
+ * {@link DispatchedResponse} once the status and headers arrive and feeds the body chunks to its
+ * {@link BodyQueue}. It replaces undici's `request` API, which built a `RequestHandler`, a Node
+ * `Readable` body and its own abort wiring per call.
+ * @module
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Dispatcher } from 'undici';
+import { BodyQueue } from './bodyQueue.js';
+import { DispatchedResponse } from './dispatchedResponse.js';
+
+/**
+ * Handles one dispatched request; `signal` aborts it, before or after the response started.
+ *
+ * @example
+ * ```ts
+ * declare const dispatcher: Dispatcher;
+ * const response = await new Promise<DispatchedResponse>((resolve, reject) => {
+ *   const handler = new ResponseHandler('http://127.0.0.1:3000/mcp', false, undefined, resolve, reject);
+ *   dispatcher.dispatch({ origin: 'http://127.0.0.1:3000', path: '/mcp', method: 'GET' }, handler);
+ * });
+ * ```
+ */
+export class ResponseHandler implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private body: BodyQueue | undefined;
+  private finished = false;
+  private readonly onAbort = () => this.abort();
+
+  constructor(
+    private readonly url: string,
+    private readonly head: boolean,
+    private readonly signal: AbortSignal | undefined,
+    private readonly resolve: (response: DispatchedResponse) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.signal?.aborted) this.abort();
+  }
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: IncomingHttpHeaders,
+    statusMessage?: string,
+  ): void {
+    if (statusCode < 200) return; // an informational answer; the real one follows
+    const streaming = String(headers['content-type'] ?? '').startsWith('text/event-stream');
+    this.body = new BodyQueue(controller, streaming);
+    this.resolve(
+      new DispatchedResponse(this.url, statusCode, statusMessage ?? '', headers, this.body, this.head),
+    );
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.body?.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.finish();
+    this.body?.end();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.finish();
+    if (this.body) this.body.fail(error);
+    else this.reject(error);
+  }
+
+  private abort(): void {
+    const reason = this.signal?.reason;
+    const error =
+      reason instanceof Error ? reason : new DOMException('This operation was aborted', 'AbortError');
+    this.controller?.abort(error);
+  }
+
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.signal?.removeEventListener('abort', this.onAbort);
+  }
+}

@@ -100,12 +100,15 @@ export class HttpRequester {
    * the headers are computed per request.
    */
   private readonly fixedHeaders: Record<string, string> | undefined;
+  /** No user headers at all: the protocol headers are sent as they are, without a copy. */
+  private readonly noFixedHeaders: boolean;
 
   constructor(private readonly options: HttpRequestOptions) {
     // A fetch with a direct path (the undici one of @mcpkit/node/http-client) is used through it.
     this.fetchFn = options.fetch ? directPathOf(options.fetch) : (url, init) => fetch(url, init);
     const source = options.headers;
     this.fixedHeaders = typeof source === 'function' ? undefined : headerObject(new Headers(source));
+    this.noFixedHeaders = this.fixedHeaders !== undefined && Object.keys(this.fixedHeaders).length === 0;
   }
 
   /**
@@ -201,6 +204,7 @@ export class HttpRequester {
 
   private async headersFor(protocol: Record<string, string>): Promise<Record<string, string>> {
     const auth = this.options.authProvider;
+    if (!auth && this.noFixedHeaders) return protocol;
     if (!auth && this.fixedHeaders) return { ...this.fixedHeaders, ...protocol };
     const source = this.options.headers;
     const headers = new Headers(typeof source === 'function' ? await source() : source);

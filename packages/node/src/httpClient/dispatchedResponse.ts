@@ -74,7 +74,7 @@ export class DispatchedResponse {
   readonly [RAW_BODY]: BodyQueue;
 
   constructor(
-    readonly url: string,
+    private readonly target: URL,
     readonly status: number,
     readonly statusText: string,
     headers: IncomingHttpHeaders,
@@ -83,6 +83,10 @@ export class DispatchedResponse {
   ) {
     this.headers = new ResponseHeaders(headers);
     this[RAW_BODY] = body;
+  }
+
+  get url(): string {
+    return this.target.href;
   }
 
   get ok(): boolean {

@@ -17,7 +17,7 @@ import { DispatchedResponse } from './dispatchedResponse.js';
  * ```ts
  * declare const dispatcher: Dispatcher;
  * const response = await new Promise<DispatchedResponse>((resolve, reject) => {
- *   const handler = new ResponseHandler('http://127.0.0.1:3000/mcp', false, undefined, resolve, reject);
+ *   const handler = new ResponseHandler(new URL('http://127.0.0.1:3000/mcp'), false, undefined, resolve, reject);
  *   dispatcher.dispatch({ origin: 'http://127.0.0.1:3000', path: '/mcp', method: 'GET' }, handler);
  * });
  * ```
@@ -29,13 +29,13 @@ export class ResponseHandler implements Dispatcher.DispatchHandler {
   private readonly onAbort = () => this.abort();
 
   constructor(
-    private readonly url: string,
+    private readonly url: URL,
     private readonly head: boolean,
     private readonly signal: AbortSignal | undefined,
     private readonly resolve: (response: DispatchedResponse) => void,
     private readonly reject: (error: unknown) => void,
   ) {
-    signal?.addEventListener('abort', this.onAbort, { once: true });
+    signal?.addEventListener('abort', this.onAbort);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {

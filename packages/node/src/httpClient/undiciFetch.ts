@@ -55,22 +55,48 @@ export interface UndiciFetchOptions {
  */
 export function createUndiciFetch(options: UndiciFetchOptions = {}): FetchLike {
   const dispatcher = options.dispatcher ?? createDispatcher(options);
-  const direct = (url: URL, init: RequestInit) => dispatchRequest(dispatcher, url, init);
+  const target = new TargetCache();
+  const direct = (url: URL, init: RequestInit) => dispatchRequest(dispatcher, target.of(url), url, init);
   const fetchLike: FetchLike = async (url, init) => (await direct(url, init))[WEB_RESPONSE]();
   Object.defineProperty(fetchLike, DIRECT_FETCH, { value: direct });
   return fetchLike;
 }
 
-function dispatchRequest(dispatcher: Dispatcher, url: URL, init: RequestInit): Promise<DispatchedResponse> {
+/**
+ * The origin and path of the last URL asked for: a transport sends every request to the same
+ * `URL` object, whose `origin` getter builds a new string on each read.
+ */
+class TargetCache {
+  private url: URL | undefined;
+  private href = '';
+  private value = { origin: '', path: '' };
+
+  of(url: URL): { origin: string; path: string } {
+    // The href check catches a URL object changed in place.
+    if (url !== this.url || url.href !== this.href) {
+      this.url = url;
+      this.href = url.href;
+      this.value = { origin: url.origin, path: url.search ? `${url.pathname}${url.search}` : url.pathname };
+    }
+    return this.value;
+  }
+}
+
+function dispatchRequest(
+  dispatcher: Dispatcher,
+  target: { origin: string; path: string },
+  url: URL,
+  init: RequestInit,
+): Promise<DispatchedResponse> {
   const signal = init.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(signal.reason);
   const method = (init.method ?? 'GET') as Dispatcher.HttpMethod;
   return new Promise((resolve, reject) => {
-    const handler = new ResponseHandler(url.href, method === 'HEAD', signal, resolve, reject);
+    const handler = new ResponseHandler(url, method === 'HEAD', signal, resolve, reject);
     dispatcher.dispatch(
       {
-        origin: url.origin,
-        path: url.search ? `${url.pathname}${url.search}` : url.pathname,
+        origin: target.origin,
+        path: target.path,
         method,
         headers: headerRecord(init.headers),
         body: typeof init.body === 'string' ? init.body : undefined,

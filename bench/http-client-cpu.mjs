@@ -73,7 +73,8 @@ try {
   const clients = { mcpkit: await mcpkitClient(url), bare: await bareClient(url) };
   if (process.env.BASE) clients.base = await mcpkitClient(url, path.resolve(process.env.BASE));
   for (const [name, client] of Object.entries(clients)) client.name = name;
-  const names = Object.keys(clients);
+  // ONLY=mcpkit: that client alone (for a profile of it).
+  const names = process.env.ONLY ? process.env.ONLY.split(',') : Object.keys(clients);
   // Warm-up: compile every client's path before the first reading.
   for (const name of names)
     for (const inFlight of [1, 16]) await measured(clients[name], CALLS / 2, inFlight);
@@ -90,7 +91,7 @@ try {
   }
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   for (const inFlight of [1, 16]) {
-    const bare = median(results[`bare-${inFlight}`]);
+    const bare = results[`bare-${inFlight}`] ? median(results[`bare-${inFlight}`]) : Number.NaN;
     for (const name of names) {
       const values = results[`${name}-${inFlight}`];
       const shown = values.map((v) => v.toFixed(1)).join(' ');

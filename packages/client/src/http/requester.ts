@@ -7,6 +7,7 @@
 import type { AuthProvider } from './auth.js';
 import { directPathOf, webResponseOf } from './directFetch.js';
 import { HttpTransportError } from './errors.js';
+import { FETCH_ABORT, FetchAbort, isAborted } from './fetchAbort.js';
 import { discardBody } from './responseBody.js';
 
 /**
@@ -80,7 +81,8 @@ export interface HttpCall {
   /** Protocol headers; they override user and auth headers of the same name. */
   readonly headers: Record<string, string>;
   readonly body?: string;
-  readonly signal: AbortSignal;
+  /** Aborts the exchange (a `FetchAbort` from the transport, whose signal is made only if asked for). */
+  readonly controller: AbortController;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -94,6 +96,8 @@ const MAX_REDIRECTS = 5;
  */
 export class HttpRequester {
   private readonly fetchFn: FetchLike;
+  /** The fetch is a direct path: it takes a `FetchAbort` instead of an `AbortSignal`. */
+  private readonly direct: boolean;
   /**
    * The user's fixed headers, checked and lower-cased once, so a request without an auth
    * provider costs one object spread instead of a `Headers` built and copied. Undefined when
@@ -106,6 +110,7 @@ export class HttpRequester {
   constructor(private readonly options: HttpRequestOptions) {
     // A fetch with a direct path (the undici one of @mcpkit/node/http-client) is used through it.
     this.fetchFn = options.fetch ? directPathOf(options.fetch) : (url, init) => fetch(url, init);
+    this.direct = options.fetch !== undefined && this.fetchFn !== options.fetch;
     const source = options.headers;
     this.fixedHeaders = typeof source === 'function' ? undefined : headerObject(new Headers(source));
     this.noFixedHeaders = this.fixedHeaders !== undefined && Object.keys(this.fixedHeaders).length === 0;
@@ -141,12 +146,13 @@ export class HttpRequester {
   }
 
   private async fetchOnce(call: HttpCall): Promise<Response> {
-    const init: RequestInit = {
+    const init: RequestInit & { [FETCH_ABORT]?: FetchAbort } = {
       method: call.method,
       headers: await this.headersFor(call.headers),
-      signal: call.signal,
       redirect: 'manual',
     };
+    if (this.direct && call.controller instanceof FetchAbort) init[FETCH_ABORT] = call.controller;
+    else init.signal = call.controller.signal;
     if (call.body !== undefined) init.body = call.body;
     let target = call.url;
     for (let hops = 0; ; hops++) {
@@ -166,7 +172,7 @@ export class HttpRequester {
     try {
       return await this.fetchFn(target, init);
     } catch (error) {
-      if (call.signal.aborted) throw error;
+      if (isAborted(call.controller)) throw error;
       throw new HttpTransportError(
         `${call.method} ${target.href} failed: ${describeNetworkError(error)}`,
         undefined,

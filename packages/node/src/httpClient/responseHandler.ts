@@ -11,13 +11,31 @@ import { BodyQueue } from './bodyQueue.js';
 import { DispatchedResponse } from './dispatchedResponse.js';
 
 /**
- * Handles one dispatched request; `signal` aborts it, before or after the response started.
+ * What the handler needs of `@mcpkit/client/http`'s `FetchAbort` (found in the fetch's init under
+ * `Symbol.for('mcpkit.http.fetchAbort')`): whether and why it was aborted, and one callback on abort.
+ *
+ * @example
+ * ```ts
+ * declare const abort: FetchAbortLike;
+ * abort.watch(() => console.log('aborted:', abort.reason));
+ * ```
+ */
+export interface FetchAbortLike {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  watch(watcher: () => void): void;
+  unwatch(watcher: () => void): void;
+}
+
+/**
+ * Handles one dispatched request; `abort` (the transport's `FetchAbort`, told of an abort without an
+ * `AbortSignal`) or else `signal` aborts it, before or after the response started.
  *
  * @example
  * ```ts
  * declare const dispatcher: Dispatcher;
  * const response = await new Promise<DispatchedResponse>((resolve, reject) => {
- *   const handler = new ResponseHandler(new URL('http://127.0.0.1:3000/mcp'), false, undefined, resolve, reject);
+ *   const handler = new ResponseHandler(new URL('http://127.0.0.1:3000/mcp'), false, undefined, undefined, resolve, reject);
  *   dispatcher.dispatch({ origin: 'http://127.0.0.1:3000', path: '/mcp', method: 'GET' }, handler);
  * });
  * ```
@@ -31,16 +49,18 @@ export class ResponseHandler implements Dispatcher.DispatchHandler {
   constructor(
     private readonly url: URL,
     private readonly head: boolean,
+    private readonly fetchAbort: FetchAbortLike | undefined,
     private readonly signal: AbortSignal | undefined,
     private readonly resolve: (response: DispatchedResponse) => void,
     private readonly reject: (error: unknown) => void,
   ) {
-    signal?.addEventListener('abort', this.onAbort);
+    if (fetchAbort) fetchAbort.watch(this.onAbort);
+    else signal?.addEventListener('abort', this.onAbort);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
-    if (this.signal?.aborted) this.abort();
+    if (this.fetchAbort?.aborted || this.signal?.aborted) this.abort();
   }
 
   onResponseStart(
@@ -73,7 +93,7 @@ export class ResponseHandler implements Dispatcher.DispatchHandler {
   }
 
   private abort(): void {
-    const reason = this.signal?.reason;
+    const reason = this.fetchAbort ? this.fetchAbort.reason : this.signal?.reason;
     const error =
       reason instanceof Error ? reason : new DOMException('This operation was aborted', 'AbortError');
     this.controller?.abort(error);
@@ -82,6 +102,7 @@ export class ResponseHandler implements Dispatcher.DispatchHandler {
   private finish(): void {
     if (this.finished) return;
     this.finished = true;
-    this.signal?.removeEventListener('abort', this.onAbort);
+    if (this.fetchAbort) this.fetchAbort.unwatch(this.onAbort);
+    else this.signal?.removeEventListener('abort', this.onAbort);
   }
 }

@@ -12,13 +12,15 @@
 import type { FetchLike } from '@mcpkit/client/http';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { type DispatchedResponse, WEB_RESPONSE } from './dispatchedResponse.js';
-import { ResponseHandler } from './responseHandler.js';
+import { type FetchAbortLike, ResponseHandler } from './responseHandler.js';
 
 /**
  * The key under which the fetch of {@link createUndiciFetch} offers its direct path
  * (`@mcpkit/client/http` looks it up by the same `Symbol.for` key).
  */
 const DIRECT_FETCH = Symbol.for('mcpkit.http.directFetch');
+/** Where the transport puts the `FetchAbort` of a request on the direct path (same key there). */
+const FETCH_ABORT = Symbol.for('mcpkit.http.fetchAbort');
 
 /**
  * Options of {@link createUndiciFetch}.
@@ -88,11 +90,13 @@ function dispatchRequest(
   url: URL,
   init: RequestInit,
 ): Promise<DispatchedResponse> {
-  const signal = init.signal ?? undefined;
+  const fetchAbort = (init as { [FETCH_ABORT]?: FetchAbortLike })[FETCH_ABORT];
+  const signal = fetchAbort ? undefined : (init.signal ?? undefined);
+  if (fetchAbort?.aborted) return Promise.reject(fetchAbort.reason);
   if (signal?.aborted) return Promise.reject(signal.reason);
   const method = (init.method ?? 'GET') as Dispatcher.HttpMethod;
   return new Promise((resolve, reject) => {
-    const handler = new ResponseHandler(url, method === 'HEAD', signal, resolve, reject);
+    const handler = new ResponseHandler(url, method === 'HEAD', fetchAbort, signal, resolve, reject);
     dispatcher.dispatch(
       {
         origin: target.origin,

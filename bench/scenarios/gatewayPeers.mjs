@@ -353,11 +353,13 @@ async function sessionMemory(server, url, ctx) {
     await Promise.all(Array.from({ length: 4 }, opener));
     return sessions;
   };
+  // RSS of the whole tree, and the gateway process's own heap after GC (steadier where a session
+  // costs a few KB: RSS moves by pages and by what the GC returns to the system).
   const settle = async () => {
     await server.request('bench:memory');
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await server.request('bench:memory');
-    return treeRssBytes(processTree(pid));
+    const { memory } = await server.request('bench:memory');
+    return { rss: treeRssBytes(processTree(pid)), heap: memory.heapUsed };
   };
   // Warm-up sessions: first-use allocations land before the first reading; they also tell whether
   // this gateway starts a process per session.
@@ -375,11 +377,12 @@ async function sessionMemory(server, url, ctx) {
   await checkedEchoCall(url, sessions[0].headers, { text: PROBE_TEXT });
   await checkedEchoCall(url, sessions[count - 1].headers, { text: PROBE_TEXT });
   return {
-    value: (after - before) / count / KB,
+    value: (after.rss - before.rss) / count / KB,
+    gatewayHeapKBPerSession: (after.heap - before.heap) / count / KB,
     sessions: count,
     processesPerSession: (processTree(pid).length - processesBefore) / count,
-    treeRssBeforeMB: before / MB,
-    treeRssAfterMB: after / MB,
+    treeRssBeforeMB: before.rss / MB,
+    treeRssAfterMB: after.rss / MB,
   };
 }
 

@@ -260,6 +260,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (version !== undefined) return this.postModern(message as JsonRpcMessage, version);
     const initializing = isInitializeRequest(message);
     const session = initializing ? undefined : this.link.session;
+    const what = `POST ${this.url.href} (${labelOf(message)})`;
     const controller = this.link.track();
     const ids = requestIdsOf(message);
     for (const id of ids) if (!this.posting.has(id)) this.posting.set(id, false);
@@ -278,8 +279,8 @@ export class StreamableHttpClientTransport implements Transport {
         await this.recovery.recover(session);
         return await this.post(message, false);
       }
-      if (!response.ok) return await this.failed(response, message);
-      handedOver = await this.accepted(response, message, controller);
+      if (!response.ok) return await this.failed(response, message, what);
+      handedOver = await this.accepted(response, message, what, controller);
     } finally {
       if (!handedOver) this.link.untrack(controller);
       for (const id of ids) this.posting.delete(id);
@@ -291,6 +292,7 @@ export class StreamableHttpClientTransport implements Transport {
    * JSON or a stream scoped to the request (never resumed: the revision has no event ids).
    */
   private async postModern(message: JsonRpcMessage, version: string): Promise<void> {
+    const what = `POST ${this.url.href} (${labelOf(message)})`;
     const controller = this.link.track();
     const headers = this.modernRequests.begin(message, version, controller);
     let handedOver = false;
@@ -302,8 +304,8 @@ export class StreamableHttpClientTransport implements Transport {
         body: JSON.stringify(message),
         controller,
       });
-      if (!response.ok) return await this.failed(response, message);
-      handedOver = await this.accepted(response, message, controller, false);
+      if (!response.ok) return await this.failed(response, message, what);
+      handedOver = await this.accepted(response, message, what, controller, false);
     } finally {
       if (!handedOver) {
         this.link.untrack(controller);
@@ -316,6 +318,7 @@ export class StreamableHttpClientTransport implements Transport {
   private async accepted(
     response: Response,
     message: Outgoing,
+    what: string,
     controller: AbortController,
     resumable = true,
   ) {
@@ -333,21 +336,21 @@ export class StreamableHttpClientTransport implements Transport {
       return true;
     }
     if (type === 'application/json') {
-      await this.deliverJson(response, message);
+      await this.deliverJson(response, what);
       return false;
     }
     discardBody(response);
     // A bare 202 to a request breaks the spec, yet the answer may still come on the GET stream.
     if (response.status === 202) return false;
     throw new HttpTransportError(
-      `${this.describe(message)} was answered with an unexpected content type "${type}"`,
+      `${what} was answered with an unexpected content type "${type}"`,
       response.status,
     );
   }
 
   /** A non-2xx answer: a JSON-RPC error for the request goes to the client, anything else rejects. */
-  private async failed(response: Response, message: Outgoing): Promise<void> {
-    const { error, json } = await readFailure(response, this.describe(message));
+  private async failed(response: Response, message: Outgoing, what: string): Promise<void> {
+    const { error, json } = await readFailure(response, what);
     const ids = requestIdsOf(message);
     let answered = false;
     forEachResponse(json, (candidate) => {
@@ -357,16 +360,11 @@ export class StreamableHttpClientTransport implements Transport {
     this.deliver(json);
   }
 
-  /** How errors name a POST; built only when one is reported. */
-  private describe(message: Outgoing): string {
-    return `POST ${this.url.href} (${labelOf(message)})`;
-  }
-
-  private async deliverJson(response: Response, message: Outgoing): Promise<void> {
+  private async deliverJson(response: Response, what: string): Promise<void> {
     const { text, complete } = await readText(response, this.link.maxMessageSize);
     if (!complete) {
       throw new HttpTransportError(
-        `${this.describe(message)} was answered with a body that broke off or exceeds ${this.link.maxMessageSize} characters`,
+        `${what} was answered with a body that broke off or exceeds ${this.link.maxMessageSize} characters`,
         response.status,
       );
     }
@@ -375,7 +373,7 @@ export class StreamableHttpClientTransport implements Transport {
       value = JSON.parse(text);
     } catch {
       throw new HttpTransportError(
-        `${this.describe(message)} was answered with a body that is not valid JSON`,
+        `${what} was answered with a body that is not valid JSON`,
         response.status,
       );
     }

@@ -21,7 +21,6 @@ import { runGroups } from './lib/runner.mjs';
 import { inMemoryGroup, stdioGroup } from './scenarios/calls.mjs';
 import { clusterGroup } from './scenarios/cluster.mjs';
 import { bundleGroup, installGroup } from './scenarios/footprint.mjs';
-import { gatewayPeersGroup } from './scenarios/gatewayPeers.mjs';
 import { httpGroups } from './scenarios/http.mjs';
 import { httpClientGroup } from './scenarios/httpClient.mjs';
 import { memoryGroup } from './scenarios/memory.mjs';
@@ -30,6 +29,7 @@ import {
   middlewareInMemoryGroup,
   middlewareStdioGroup,
 } from './scenarios/middleware.mjs';
+import { gatewayPeersGroup } from './scenarios/peerGateways.mjs';
 import { coldStartGroup, importGroup } from './scenarios/startup.mjs';
 
 const GROUPS = [
@@ -41,12 +41,12 @@ const GROUPS = [
   middlewareStdioGroup,
   middlewareHttpGroup,
   clusterGroup,
-  gatewayPeersGroup,
   memoryGroup,
   coldStartGroup,
   importGroup,
   bundleGroup,
   installGroup,
+  gatewayPeersGroup,
 ];
 
 const HELP = `Usage: node bench/run.mjs [options]

@@ -11,6 +11,15 @@
  *   MODE=otel NODE_FLAGS=--max-semi-space-size=32 node bench/observe-cpu.mjs  # flags for the server
  *   MODE=otel NODE_BIN=/tmp/node24/bin/node node bench/observe-cpu.mjs        # another Node for it
  *   MODE=otel GC=1 node bench/observe-cpu.mjs              # the server's GC per request (--trace-gc-nvp)
+ *   MODE=sentry node bench/observe-cpu.mjs                 # the official SDK server under Sentry (below)
+ *   MODE=sdk node bench/observe-cpu.mjs                    # the same SDK server uninstrumented
+ *
+ * `MODE=sentry` (issue 34) is the official SDK v1 server (servers/sdk-http.mjs, one McpServer per
+ * session, JSON answers) instrumented as Sentry's MCP users do: `Sentry.init({ tracesSampleRate:
+ * 1.0 })` preloaded with `--import` (no DSN: nothing is sent) and every McpServer passed through
+ * `Sentry.wrapMcpServerWithSentry`. `@sentry/node` 11.12.0 is installed on first use into
+ * bench/.tmp/peers (not a dependency of the repository). Compare it with `MODE=otel` (mcpkit with
+ * `@mcpkit/otel` and an SDK tracer provider sampling everything, exporters that drop).
  *
  * Prints one JSON line: mode, req/s, requests, server CPU µs per request (process, main thread,
  * kernel), and with GC=1 the server's GC per request.
@@ -18,17 +27,34 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { echoCallRequest, PROBE_TEXT } from './lib/echo.mjs';
 import { openSession } from './lib/mcp-http.mjs';
+import { installPeers } from './lib/peers.mjs';
 
 const mode = process.env.MODE ?? '';
 const amount = Number(process.env.AMOUNT ?? 20_000);
 const connections = Number(process.env.CONN ?? 50);
 const strace = process.env.STRACE === '1';
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
-const env = { ...process.env, BENCH_HTTP_MODE: 'json', BENCH_PORT: '0', MCPKIT_BENCH_OBSERVE: mode };
+const official = mode === 'sentry' || mode === 'sdk';
+const env = {
+  ...process.env,
+  BENCH_HTTP_MODE: 'json',
+  BENCH_PORT: '0',
+  MCPKIT_BENCH_OBSERVE: official ? '' : mode,
+};
+const preload = [];
+if (mode === 'sentry') {
+  const log = (line) => process.stderr.write(`${line}\n`);
+  const ctx = { paths: { tmp: here('./.tmp') }, options: {}, log };
+  const peers = await installPeers(['@sentry/node@11.12.0'], ctx);
+  env.BENCH_SENTRY_ENTRY = createRequire(path.join(peers.dir, 'package.json')).resolve('@sentry/node');
+  preload.push('--import', here('./lib/sentry-instrument.mjs'));
+}
 // The agent exits on SIGTERM so that a CPU profile gets written.
 const profile = process.env.PROF
   ? ['--import', here('./lib/agent.mjs'), '--cpu-prof', `--cpu-prof-dir=${process.env.PROF}`]
@@ -43,7 +69,8 @@ const node = [
   process.env.NODE_BIN ?? process.execPath,
   ...flags,
   ...profile,
-  here('./servers/mcpkit-http.mjs'),
+  ...preload,
+  here(official ? './servers/sdk-http.mjs' : './servers/mcpkit-http.mjs'),
 ];
 const traced = [
   '-f',

@@ -30,6 +30,7 @@ import {
   middlewareInMemoryGroup,
   middlewareStdioGroup,
 } from './scenarios/middleware.mjs';
+import { gatewayPeersGroup } from './scenarios/peerGateways.mjs';
 import { coldStartGroup, importGroup } from './scenarios/startup.mjs';
 
 const GROUPS = [
@@ -47,6 +48,7 @@ const GROUPS = [
   importGroup,
   bundleGroup,
   installGroup,
+  gatewayPeersGroup,
 ];
 
 const HELP = `Usage: node bench/run.mjs [options]

@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, request as httpRequest, type RequestListener, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -317,5 +317,68 @@ describe('custom certificate authority', () => {
       new StreamableHttpClientTransport(url, { fetch, openGetStream: false }),
     );
     await expect(connecting).rejects.toThrow(/certificate|UNABLE_TO_VERIFY|self[- ]signed/i);
+  });
+});
+
+describe('web Responses where user code sees them (the transport reads a lighter answer)', () => {
+  async function startPlainServer(handler: RequestListener) {
+    const server = createServer(handler);
+    const { origin, close } = await listen(server);
+    cleanups.push(close);
+    return `${origin}/mcp`;
+  }
+
+  it('the fetch of createUndiciFetch answers a real Response whose body reads as text', async () => {
+    const url = await startPlainServer((_req, res) => {
+      res.writeHead(418, 'Teapot', { 'content-type': 'application/json', 'x-extra': 'yes' }).end('{"a":1}');
+    });
+    const response = await createUndiciFetch({ proxyFromEnv: false })(new URL(url), { method: 'GET' });
+    expect(response).toBeInstanceOf(Response);
+    expect(response.status).toBe(418);
+    expect(response.statusText).toBe('Teapot');
+    expect(response.headers.get('x-extra')).toBe('yes');
+    expect(await response.json()).toEqual({ a: 1 });
+  });
+
+  it('an auth hook on the undici path gets a real Response with a readable body', async () => {
+    let authorized = false;
+    const url = await startPlainServer((req, res) => {
+      if (req.headers.authorization !== 'Bearer fresh') {
+        res
+          .writeHead(401, {
+            'www-authenticate': 'Bearer error="invalid_token"',
+            'content-type': 'application/json',
+          })
+          .end('{"error":"invalid_token"}');
+        return;
+      }
+      authorized = true;
+      res.writeHead(405).end(); // anything after the retry: the point is the hook's view
+    });
+    let token = 'stale';
+    const seen: { isResponse: boolean; challenge: string | null; body: unknown }[] = [];
+    const client = new McpClient({ name: 'auth-hook', version: '1.0.0' });
+    cleanups.push(() => client.close());
+    const transport = new StreamableHttpClientTransport(url, {
+      fetch: createUndiciFetch({ proxyFromEnv: false }),
+      openGetStream: false,
+      authProvider: {
+        headers: () => ({ authorization: `Bearer ${token}` }),
+        async onUnauthorized(response) {
+          seen.push({
+            isResponse: response instanceof Response,
+            challenge: response.headers.get('www-authenticate'),
+            body: await response.json(),
+          });
+          token = 'fresh';
+          return true;
+        },
+      },
+    });
+    await client.connect(transport).catch(() => {});
+    expect(authorized).toBe(true);
+    expect(seen).toEqual([
+      { isResponse: true, challenge: 'Bearer error="invalid_token"', body: { error: 'invalid_token' } },
+    ]);
   });
 });

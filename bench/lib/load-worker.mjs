@@ -2,7 +2,8 @@
  * Worker process that drives one HTTP load measurement with autocannon, so the load generator never shares
  * a process (or an event loop) with the harness or the server.
  *
- * Task (via IPC): { url, headers, body, connections, warmupS, durationS, expectText }
+ * Task (via IPC): { url, headers, body, bodies?, connections, warmupS, durationS, expectText }
+ * (`bodies`: several templates sent in turn, e.g. calls spread over several tools)
  * Reply: { ok: true, result: { value, requests, p50Ms, p99Ms, ... } } | { ok: false, error }
  * @module
  */
@@ -22,13 +23,23 @@ function echoBodyCheck(text) {
  * A request source that gives every request its own numeric JSON-RPC id (the transports route responses
  * by id). autocannon's own `idReplacement` cannot be used: it computes Content-Length for a fixed id length
  * that its id generator does not produce, so the server waits for bytes that never come.
- * @param {string} template a request body with `"[<id>]"` where the id goes
+ * @param {string[]} templates request bodies with `"[<id>]"` where the id goes, sent in turn
  */
-function uniqueIdRequests(template) {
-  const [head, tail] = template.split('"[<id>]"');
-  if (tail === undefined) throw new Error('body template has no "[<id>]" placeholder');
+function uniqueIdRequests(templates) {
+  const parts = templates.map((template) => {
+    const [head, tail] = template.split('"[<id>]"');
+    if (tail === undefined) throw new Error('body template has no "[<id>]" placeholder');
+    return [head, tail];
+  });
   let nextId = 0;
-  return [{ setupRequest: (request) => ({ ...request, body: `${head}${++nextId}${tail}` }) }];
+  return [
+    {
+      setupRequest: (request) => {
+        const [head, tail] = parts[nextId % parts.length];
+        return { ...request, body: `${head}${++nextId}${tail}` };
+      },
+    },
+  ];
 }
 
 async function runTask(task) {
@@ -36,7 +47,7 @@ async function runTask(task) {
     url: task.url,
     method: 'POST',
     headers: task.headers,
-    requests: uniqueIdRequests(task.body),
+    requests: uniqueIdRequests(task.bodies ?? [task.body]),
     connections: task.connections,
     verifyBody: echoBodyCheck(task.expectText),
     timeout: 10,

@@ -5,6 +5,7 @@
  */
 import { fork, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { connect } from 'node:net';
 
 /** Lines that count as a warning: Node's `(node:123) XxxWarning: ...` format, and any other `...Warning` word. */
 const WARNING_LINE = /Warning\b/;
@@ -47,15 +48,26 @@ function collect(stream) {
 /**
  * Starts a Node script that prints `READY <port>` when it is listening, with the memory agent preloaded
  * and `--expose-gc`, and waits for that line. `nodeArgs` go before the script (e.g. `--cpu-prof`; the
- * agent then exits on SIGTERM so the profile gets written).
- * @param {{ script: string, env?: NodeJS.ProcessEnv, cwd?: string, agent: string, timeoutMs?: number, nodeArgs?: string[] }} options
+ * agent then exits on SIGTERM so the profile gets written), `args` after it. A script that prints no
+ * such line (someone else's command-line tool) is given `port` to listen on instead, and is ready
+ * when that port takes a connection.
+ * @param {{ script: string, args?: string[], port?: number, env?: NodeJS.ProcessEnv, cwd?: string, agent: string, timeoutMs?: number, nodeArgs?: string[] }} options
  * @returns {Promise<ServerProcess>}
  * @example
  * const server = await startServer({ script, agent, env: { BENCH_HTTP_MODE: 'json' } });
  */
-export async function startServer({ script, env, cwd, agent, timeoutMs = 20_000, nodeArgs = [] }) {
+export async function startServer({
+  script,
+  args = [],
+  port: givenPort,
+  env,
+  cwd,
+  agent,
+  timeoutMs = 20_000,
+  nodeArgs = [],
+}) {
   const profiling = nodeArgs.length > 0 ? { BENCH_EXIT_ON_SIGTERM: '1' } : {};
-  const child = spawn(process.execPath, ['--expose-gc', ...nodeArgs, '--import', agent, script], {
+  const child = spawn(process.execPath, ['--expose-gc', ...nodeArgs, '--import', agent, script, ...args], {
     cwd,
     env: { ...process.env, ...env, ...profiling },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -72,23 +84,43 @@ export async function startServer({ script, env, cwd, agent, timeoutMs = 20_000,
     clearTimeout(timer);
   };
   const port = await new Promise((resolve, reject) => {
+    let settled = false;
     const timer = setTimeout(
-      () => fail(new Error(`${script} did not print READY within ${timeoutMs} ms`)),
+      () =>
+        fail(
+          new Error(
+            `${script} did not ${givenPort ? `listen on ${givenPort}` : 'print READY'} within ${timeoutMs} ms`,
+          ),
+        ),
       timeoutMs,
     );
     const onData = () => {
       const match = /READY (\d+)/.exec(stdout.text);
       if (match) finish(Number(match[1]));
     };
+    if (givenPort !== undefined) {
+      const poll = () => {
+        if (settled) return;
+        const socket = connect(givenPort, '127.0.0.1');
+        socket.once('connect', () => {
+          socket.destroy();
+          finish(givenPort);
+        });
+        socket.once('error', () => setTimeout(poll, 100));
+      };
+      poll();
+    }
     const onExit = (code) =>
       fail(new Error(`${script} exited with ${code} before READY: ${stderr.text.trim()}`));
     function finish(value) {
+      settled = true;
       clearTimeout(timer);
       child.stdout?.off('data', onData);
       child.off('exit', onExit);
       resolve(value);
     }
     function fail(error) {
+      settled = true;
       clearTimeout(timer);
       child.stdout?.off('data', onData);
       child.off('exit', onExit);

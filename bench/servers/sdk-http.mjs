@@ -16,6 +16,11 @@ import { httpServerOptions, listenAndAnnounce, readBody, sendJson } from '../lib
 import { createSdkEchoServer } from './sdk-echo.mjs';
 
 const options = httpServerOptions();
+// Under bench/lib/sentry-instrument.mjs (observe-cpu.mjs MODE=sentry), every McpServer is wrapped
+// the way Sentry's MCP users do it.
+const sentry = globalThis.benchSentry;
+const echoServer = () =>
+  sentry ? sentry.wrapMcpServerWithSentry(createSdkEchoServer()) : createSdkEchoServer();
 /** @type {Map<string, StreamableHTTPServerTransport>} */
 const sessions = new Map();
 
@@ -41,12 +46,12 @@ async function handleStateful(req, res, body) {
   transport.onclose = () => {
     if (transport.sessionId) sessions.delete(transport.sessionId);
   };
-  await createSdkEchoServer().connect(transport);
+  await echoServer().connect(transport);
   return transport.handleRequest(req, res, body);
 }
 
 async function handleStateless(req, res, body) {
-  const server = createSdkEchoServer();
+  const server = echoServer();
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

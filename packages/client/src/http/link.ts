@@ -7,6 +7,7 @@
 import type { JsonRpcMessage, MessageSink } from '@mcpkit/core';
 import { HttpTransportError } from './errors.js';
 import type { SsePacer } from './eventStream.js';
+import { FetchAbort } from './fetchAbort.js';
 import type { HttpRequester } from './requester.js';
 import { discardBody } from './responseBody.js';
 
@@ -69,7 +70,7 @@ export class HttpLink {
 
   /** A controller for a new fetch, aborted by `close()`. */
   track(): AbortController {
-    const controller = new AbortController();
+    const controller = new FetchAbort();
     this.controllers.add(controller);
     return controller;
   }

@@ -5,7 +5,9 @@
  * @module
  */
 import type { AuthProvider } from './auth.js';
+import { directPathOf, webResponseOf } from './directFetch.js';
 import { HttpTransportError } from './errors.js';
+import { FETCH_ABORT, FetchAbort, isAborted } from './fetchAbort.js';
 import { discardBody } from './responseBody.js';
 
 /**
@@ -79,7 +81,8 @@ export interface HttpCall {
   /** Protocol headers; they override user and auth headers of the same name. */
   readonly headers: Record<string, string>;
   readonly body?: string;
-  readonly signal: AbortSignal;
+  /** Aborts the exchange (a `FetchAbort` from the transport, whose signal is made only if asked for). */
+  readonly controller: AbortController;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -93,17 +96,24 @@ const MAX_REDIRECTS = 5;
  */
 export class HttpRequester {
   private readonly fetchFn: FetchLike;
+  /** The fetch is a direct path: it takes a `FetchAbort` instead of an `AbortSignal`. */
+  private readonly direct: boolean;
   /**
    * The user's fixed headers, checked and lower-cased once, so a request without an auth
    * provider costs one object spread instead of a `Headers` built and copied. Undefined when
    * the headers are computed per request.
    */
   private readonly fixedHeaders: Record<string, string> | undefined;
+  /** No user headers at all: the protocol headers are sent as they are, without a copy. */
+  private readonly noFixedHeaders: boolean;
 
   constructor(private readonly options: HttpRequestOptions) {
-    this.fetchFn = options.fetch ?? ((url, init) => fetch(url, init));
+    // A fetch with a direct path (the undici one of @mcpkit/node/http-client) is used through it.
+    this.fetchFn = options.fetch ? directPathOf(options.fetch) : (url, init) => fetch(url, init);
+    this.direct = options.fetch !== undefined && this.fetchFn !== options.fetch;
     const source = options.headers;
     this.fixedHeaders = typeof source === 'function' ? undefined : headerObject(new Headers(source));
+    this.noFixedHeaders = this.fixedHeaders !== undefined && Object.keys(this.fixedHeaders).length === 0;
   }
 
   /**
@@ -123,7 +133,7 @@ export class HttpRequester {
     if (!react) return response;
     let retry: boolean;
     try {
-      retry = await react.call(auth, response);
+      retry = await react.call(auth, webResponseOf(response));
     } catch (error) {
       discardBody(response);
       throw error;
@@ -136,12 +146,13 @@ export class HttpRequester {
   }
 
   private async fetchOnce(call: HttpCall): Promise<Response> {
-    const init: RequestInit = {
+    const init: RequestInit & { [FETCH_ABORT]?: FetchAbort } = {
       method: call.method,
       headers: await this.headersFor(call.headers),
-      signal: call.signal,
       redirect: 'manual',
     };
+    if (this.direct && call.controller instanceof FetchAbort) init[FETCH_ABORT] = call.controller;
+    else init.signal = call.controller.signal;
     if (call.body !== undefined) init.body = call.body;
     let target = call.url;
     for (let hops = 0; ; hops++) {
@@ -161,7 +172,7 @@ export class HttpRequester {
     try {
       return await this.fetchFn(target, init);
     } catch (error) {
-      if (call.signal.aborted) throw error;
+      if (isAborted(call.controller)) throw error;
       throw new HttpTransportError(
         `${call.method} ${target.href} failed: ${describeNetworkError(error)}`,
         undefined,
@@ -199,6 +210,7 @@ export class HttpRequester {
 
   private async headersFor(protocol: Record<string, string>): Promise<Record<string, string>> {
     const auth = this.options.authProvider;
+    if (!auth && this.noFixedHeaders) return protocol;
     if (!auth && this.fixedHeaders) return { ...this.fixedHeaders, ...protocol };
     const source = this.options.headers;
     const headers = new Headers(typeof source === 'function' ? await source() : source);

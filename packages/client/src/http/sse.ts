@@ -128,7 +128,7 @@ export class SseClientTransport implements Transport {
         url: endpoint,
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(message),
-        signal: controller.signal,
+        controller,
       });
       if (!response.ok)
         throw (await readFailure(response, `POST ${endpoint.href} (${labelOf(message)})`)).error;
@@ -165,7 +165,7 @@ export class SseClientTransport implements Transport {
       method: 'GET',
       url: this.url,
       headers: { accept: 'text/event-stream' },
-      signal: this.controller.signal,
+      controller: this.controller,
     });
     if (!response.ok) throw (await readFailure(response, what)).error;
     if (mediaType(response) !== 'text/event-stream') {

@@ -255,7 +255,7 @@ export class SseStreams {
         method: 'GET',
         url: this.link.url,
         headers,
-        signal: controller.signal,
+        controller,
       });
     } catch (error) {
       this.link.untrack(controller);

@@ -225,7 +225,7 @@ export class StreamableHttpClientTransport implements Transport {
         method: 'DELETE',
         url: this.url,
         headers: this.link.sessionHeaders(session),
-        signal: controller.signal,
+        controller,
       });
       if (!response.ok && response.status !== 404 && response.status !== 405) {
         throw (await readFailure(response, `DELETE ${this.url.href} (end the session)`)).error;
@@ -271,7 +271,7 @@ export class StreamableHttpClientTransport implements Transport {
         url: this.url,
         headers: this.link.postHeaders(session, initializing),
         body: JSON.stringify(message),
-        signal: controller.signal,
+        controller,
       });
       if (initializing && response.ok) this.link.adoptSession(response);
       if (response.status === 404 && session !== undefined && mayRecover) {
@@ -302,7 +302,7 @@ export class StreamableHttpClientTransport implements Transport {
         url: this.url,
         headers,
         body: JSON.stringify(message),
-        signal: controller.signal,
+        controller,
       });
       if (!response.ok) return await this.failed(response, message, what);
       if (mediaType(response) === 'application/json') this.modernRequests.arrived(message);

@@ -1,14 +1,26 @@
 /**
- * The client HTTP path on Node: requests go through `undici`'s `request` API (the engine under
- * Node's own `fetch`) instead of the global `fetch`, skipping the fetch algorithm, `Request` and
- * stream objects per call. The result is still a web `Response` (status and headers), its body
- * offered as raw chunks under `RAW_BODY`, so everything the transport does on top (same-origin
- * redirects, auth and the 401 retry, message limits, SSE resumption, abort, the session header)
- * is the same code on both paths.
+ * The client HTTP path on Node: requests go to an undici dispatcher (the engine under Node's own
+ * `fetch`) with a dispatch handler of our own, skipping the fetch algorithm, undici's `request`
+ * API, and the `Request`, `Response`, `Headers` and stream objects per call. The transports of
+ * `@mcpkit/client/http` find that direct path on the fetch this module makes and read its answers
+ * (status, headers, body as raw chunks) as they read a `Response`; a real `Response` is made only
+ * for user code: the auth hooks, and callers of the fetch itself. Everything the transport does on
+ * top (same-origin redirects, auth and the 401 retry, message limits, SSE resumption, abort, the
+ * session header) is the same code on both paths.
  * @module
  */
-import { type FetchLike, RAW_BODY, type RawBody } from '@mcpkit/client/http';
+import type { FetchLike } from '@mcpkit/client/http';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
+import { type DispatchedResponse, WEB_RESPONSE } from './dispatchedResponse.js';
+import { type FetchAbortLike, ResponseHandler } from './responseHandler.js';
+
+/**
+ * The key under which the fetch of {@link createUndiciFetch} offers its direct path
+ * (`@mcpkit/client/http` looks it up by the same `Symbol.for` key).
+ */
+const DIRECT_FETCH = Symbol.for('mcpkit.http.directFetch');
+/** Where the transport puts the `FetchAbort` of a request on the direct path (same key there). */
+const FETCH_ABORT = Symbol.for('mcpkit.http.fetchAbort');
 
 /**
  * Options of {@link createUndiciFetch}.
@@ -34,11 +46,8 @@ export interface UndiciFetchOptions {
   dispatcher?: Dispatcher;
 }
 
-/** Statuses whose response has no body, as `Response` requires. */
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
-
 /**
- * A {@link FetchLike} on undici's `request`, with its own connection pool.
+ * A {@link FetchLike} on an undici dispatcher, with its own connection pool.
  *
  * @example
  * ```ts
@@ -48,41 +57,58 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
  */
 export function createUndiciFetch(options: UndiciFetchOptions = {}): FetchLike {
   const dispatcher = options.dispatcher ?? createDispatcher(options);
-  return async (url, init) => {
-    // The dispatcher's own `request`, not undici's top-level one: that re-parses the URL and
-    // copies the options on every call.
-    const { statusCode, statusText, headers, body } = await dispatcher.request({
-      origin: url.origin,
-      path: url.search ? `${url.pathname}${url.search}` : url.pathname,
-      method: (init.method ?? 'GET') as Dispatcher.HttpMethod,
-      headers: headerRecord(init.headers),
-      body: typeof init.body === 'string' ? init.body : undefined,
-      signal: init.signal ?? undefined,
-    });
-    // Errors reach whoever reads the body; an abort (close) that finds nobody reading yet must
-    // not become an uncaught exception.
-    body.on('error', ignore);
-    const response = new Response(null, { status: statusCode, statusText, headers: headerPairs(headers) });
-    if (NULL_BODY_STATUSES.has(statusCode) || init.method === 'HEAD') {
-      body.dump().catch(() => {});
-      return response;
-    }
-    // The body stays a Node stream, read as chunks by the transport (no web stream per request).
-    // A JSON or empty body is drained (`dump` destroys it past 128 KiB) so its socket is reused;
-    // an SSE stream may never end, so it is destroyed.
-    const streaming = String(headers['content-type'] ?? '').startsWith('text/event-stream');
-    const cancel = () => {
-      if (body.readableEnded) return;
-      if (!streaming) return void body.dump().catch(() => {});
-      body.destroy();
-    };
-    const raw: RawBody = { chunks: body, cancel, text: () => body.text() };
-    Object.defineProperty(response, RAW_BODY, { value: raw });
-    return response;
-  };
+  const target = new TargetCache();
+  const direct = (url: URL, init: RequestInit) => dispatchRequest(dispatcher, target.of(url), url, init);
+  const fetchLike: FetchLike = async (url, init) => (await direct(url, init))[WEB_RESPONSE]();
+  Object.defineProperty(fetchLike, DIRECT_FETCH, { value: direct });
+  return fetchLike;
 }
 
-function ignore(): void {}
+/**
+ * The origin and path of the last URL asked for: a transport sends every request to the same
+ * `URL` object, whose `origin` getter builds a new string on each read.
+ */
+class TargetCache {
+  private url: URL | undefined;
+  private href = '';
+  private value = { origin: '', path: '' };
+
+  of(url: URL): { origin: string; path: string } {
+    // The href check catches a URL object changed in place.
+    if (url !== this.url || url.href !== this.href) {
+      this.url = url;
+      this.href = url.href;
+      this.value = { origin: url.origin, path: url.search ? `${url.pathname}${url.search}` : url.pathname };
+    }
+    return this.value;
+  }
+}
+
+function dispatchRequest(
+  dispatcher: Dispatcher,
+  target: { origin: string; path: string },
+  url: URL,
+  init: RequestInit,
+): Promise<DispatchedResponse> {
+  const fetchAbort = (init as { [FETCH_ABORT]?: FetchAbortLike })[FETCH_ABORT];
+  const signal = fetchAbort ? undefined : (init.signal ?? undefined);
+  if (fetchAbort?.aborted) return Promise.reject(fetchAbort.reason);
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  const method = (init.method ?? 'GET') as Dispatcher.HttpMethod;
+  return new Promise((resolve, reject) => {
+    const handler = new ResponseHandler(url, method === 'HEAD', fetchAbort, signal, resolve, reject);
+    dispatcher.dispatch(
+      {
+        origin: target.origin,
+        path: target.path,
+        method,
+        headers: headerRecord(init.headers),
+        body: typeof init.body === 'string' ? init.body : undefined,
+      },
+      handler,
+    );
+  });
+}
 
 function createDispatcher(options: UndiciFetchOptions): Dispatcher {
   const ca = options.ca as string | Buffer | (string | Buffer)[] | undefined;
@@ -111,16 +137,4 @@ function headerRecord(headers: RequestInit['headers']): Record<string, string> {
     record[name] = value;
   });
   return record;
-}
-
-/** undici's header record as name/value pairs, which `Response` copies once (a `Headers` would be copied again). */
-function headerPairs(headers: Record<string, string | string[] | undefined>): [string, string][] {
-  const pairs: [string, string][] = [];
-  for (const name in headers) {
-    const value = headers[name];
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const item of value) pairs.push([name, item]);
-    else pairs.push([name, value]);
-  }
-  return pairs;
 }

@@ -107,7 +107,13 @@ export class ClientFactory {
       (params: ElicitRequestFormParams | ElicitRequestURLParams, context: ClientRequestContext) =>
         audited(
           this.options.audit,
-          { server, operation: 'elicitation/create', item: mode, arguments: params },
+          {
+            server,
+            operation: 'elicitation/create',
+            item: mode,
+            arguments: params,
+            onBehalfOf: context.onBehalfOf,
+          },
           async () => hook({ server, mode, params, signal: context.signal, onBehalfOf: context.onBehalfOf }),
         );
     return { form: run('form'), url: run('url') };

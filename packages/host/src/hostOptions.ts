@@ -8,7 +8,9 @@ import type { NameCollision } from './catalogue/catalogue.js';
 import type { Naming } from './catalogue/names.js';
 import type { ServerEntry } from './config.js';
 import type { Connector } from './connection/connector.js';
+import type { StateChange } from './connection/upstream.js';
 import type {
+  AuditContext,
   AuditEvent,
   ConsentStore,
   HostHooks,
@@ -71,8 +73,11 @@ export interface McpHostOptions {
    * tells only the servers whose view changed. Pass `[]` to start with none but change them later.
    */
   roots?: readonly Root[];
-  /** Receives one event per call, read, prompt, completion, sampling and elicitation. */
-  audit?: (event: AuditEvent) => void;
+  /**
+   * Receives one event per call, read, prompt, completion, sampling and elicitation, and what it
+   * was made on behalf of (a gateway names the downstream session by it).
+   */
+  audit?: (event: AuditEvent, context: AuditContext) => void;
   /**
    * Arguments in audit events: in full (`true`), as `sha256:HEX` of their JSON (`'sha256'`: equal
    * calls match, values stay out; a short secret can still be guessed from its hash), or
@@ -95,6 +100,11 @@ export interface McpHostOptions {
    * `host.modelTools()`) before giving tools to a model. Default false.
    */
   apps?: boolean;
+  /**
+   * Told of every state change of any server, from the first (as {@link McpHost.onStateChange},
+   * but also for the hosts a gateway makes: per session, lanes, 2026 pool hosts).
+   */
+  onStateChange?: (change: StateChange) => void;
   /** Told when two items still share a name after namespacing; both get a `_HASH` suffix. */
   onNameCollision?: (collision: NameCollision) => void;
 }

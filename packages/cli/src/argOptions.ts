@@ -49,6 +49,8 @@ export const OPTIONS = {
   lanes: { type: 'string' },
   'session-idle': { type: 'string' },
   'sessions-per-client': { type: 'string' },
+  'start-budget': { type: 'string' },
+  apps: { type: 'boolean' },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;
@@ -116,6 +118,8 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
     'lanes',
     'session-idle',
     'sessions-per-client',
+    'start-budget',
+    'apps',
   ],
   'auth-server': ['help', 'port'],
   console: [

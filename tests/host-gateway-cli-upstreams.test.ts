@@ -3,6 +3,7 @@
  * - each upstream's state changes on its stderr (ready and how long it took, failed and why with
  *   the last line of its stderr, restarting after a crash), secrets redacted;
  * - `--start-budget DURATION`: how long the first listing waits for a server still starting;
+ * - `--max-total-timeout DURATION`: a call flooding progress ends there;
  * - `--apps`: MCP Apps declared upstream, so `_meta.ui` and `ui://` views pass through.
  * Upstreams: tests/fixtures/host-upstream.mjs (plain JavaScript, over stdio), one that exits
  * without its token, one that starts late, and ext-apps' server-basic-vanillajs from npm.
@@ -18,6 +19,7 @@ import { StdioClientTransport } from '@mcpkit/node/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from './support/eventually.js';
 import { CLI } from './support/gatewayProcess.js';
+import { fixtureCommand } from './support/tsFixture.js';
 
 const UPSTREAM = fileURLToPath(new URL('./fixtures/host-upstream.mjs', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -124,6 +126,22 @@ describe('mcpkit gateway logs its upstreams’ state changes', () => {
     await eventually(() => gatewayLine(log(), / late ready/) !== undefined, 'the late server ready', 30_000);
     const names = (await client.tools()).map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['quiet__echo', 'late__echo']));
+  }, 60_000);
+});
+
+describe('mcpkit gateway --max-total-timeout', () => {
+  it('ends an upstream call that floods progress at the limit, with a tool error saying so', async () => {
+    const flood = fixtureCommand('misbehaving-stdio.ts', 'notification-flood');
+    const config = await configWith('flood', { flood, quiet: SERVERS.quiet });
+    const { client } = await gateway(config, ['--max-total-timeout', '3s']);
+    await client.tools();
+    let progress = 0;
+    const result = await client.callTool('flood__echo', { text: 'x' }, { onProgress: () => void progress++ });
+    expect(result.isError).toBe(true);
+    expect((result.content[0] as { text: string }).text).toContain('maximum total time of 3000 ms');
+    expect(progress).toBeGreaterThan(100);
+    const quiet = await client.callTool('quiet__echo', { text: 'still here' });
+    expect((quiet.content[0] as { text: string }).text).toBe('still here');
   }, 60_000);
 });
 

@@ -50,6 +50,7 @@ export const OPTIONS = {
   'session-idle': { type: 'string' },
   'sessions-per-client': { type: 'string' },
   'start-budget': { type: 'string' },
+  'max-total-timeout': { type: 'string' },
   apps: { type: 'boolean' },
 } as const;
 
@@ -119,6 +120,7 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
     'session-idle',
     'sessions-per-client',
     'start-budget',
+    'max-total-timeout',
     'apps',
   ],
   'auth-server': ['help', 'port'],

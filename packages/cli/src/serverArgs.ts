@@ -143,11 +143,17 @@ export function gatewaySettings(values: Values): GatewaySettings {
   };
 }
 
-/** `--start-budget DURATION` and `--apps`, when given. */
-function upstreamSettings(values: Values): { startBudgetMs?: number; apps?: boolean } {
+/** `--start-budget DURATION`, `--max-total-timeout DURATION` and `--apps`, when given. */
+function upstreamSettings(values: Values): {
+  startBudgetMs?: number;
+  maxTotalTimeoutMs?: number;
+  apps?: boolean;
+} {
   const budget = values['start-budget'] as string | undefined;
+  const total = values['max-total-timeout'] as string | undefined;
   return {
     ...(budget === undefined ? {} : { startBudgetMs: parseDuration(budget, 'start-budget') }),
+    ...(total === undefined ? {} : { maxTotalTimeoutMs: parseDuration(total, 'max-total-timeout') }),
     ...(values.apps === true ? { apps: true } : {}),
   };
 }

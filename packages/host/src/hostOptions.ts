@@ -84,6 +84,15 @@ export interface McpHostOptions {
    * `'[redacted]'` (default).
    */
   auditArguments?: boolean | 'sha256';
+  /**
+   * The longest (ms) a request to a server may run, however much progress it reports: each
+   * progress notification resets a call's timeout (the entry's `timeout`), so a server that
+   * floods progress would otherwise hold a call, and a gateway's caller, until this ends it with
+   * a `RequestTimeoutError` (and `notifications/cancelled` upstream). Default 10 minutes
+   * (`DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT`); a call's own `maxTotalTimeout` overrides it. Longer work
+   * belongs in a task.
+   */
+  maxTotalTimeout?: number;
   restart?: RestartOptions;
   keepAlive?: KeepAliveOptions;
   /**

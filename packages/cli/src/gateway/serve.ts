@@ -38,6 +38,7 @@ export async function runGateway(settings: GatewaySettings, io: CliIo): Promise<
       connector: nodeConnector(),
       ...(settings.era === undefined ? {} : { protocolEra: settings.era }),
       ...(settings.startBudgetMs === undefined ? {} : { startBudgetMs: settings.startBudgetMs }),
+      ...(settings.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeout: settings.maxTotalTimeoutMs }),
       ...(settings.apps ? { apps: true } : {}),
       // Why a server failed, restarted or took long: /readyz says only its state.
       onStateChange: stateLogger(log),

@@ -13,6 +13,7 @@ import {
   McpError,
   type OutgoingRequestOptions,
   RELATED_TASK_META_KEY,
+  RequestTimeoutError,
   type Tool,
 } from '@mcpkit/core';
 import type { RequestContext, Server, ServerSession } from '@mcpkit/server';
@@ -280,9 +281,17 @@ function laneCall(
 
 /**
  * A server that is down, as the tool error a model reads (its name and what happened, no command
- * path or stderr: `publicMessage`); any other failure passes.
+ * path or stderr: `publicMessage`); an upstream call that ran out of time (its timeout, or
+ * `maxTotalTimeout` however much progress came) likewise, saying which limit; any other failure
+ * passes.
  */
 function unavailable(error: unknown): CallToolResult {
+  if (error instanceof RequestTimeoutError) {
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `The server did not finish: ${error.message}` }],
+    };
+  }
   if (!(error instanceof ServerUnavailableError)) throw error;
   return {
     isError: true,

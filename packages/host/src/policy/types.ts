@@ -262,7 +262,9 @@ export interface AuditEvent {
  *
  * @example
  * ```ts
- * const audit = (event: AuditEvent, context: AuditContext) => log(event, callerOf(context.onBehalfOf));
+ * declare const callers: WeakMap<CancelSource, string>;
+ * const audit = (event: AuditEvent, context: AuditContext) =>
+ *   console.log(event.operation, context.onBehalfOf && callers.get(context.onBehalfOf));
  * ```
  */
 export interface AuditContext {

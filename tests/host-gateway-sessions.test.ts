@@ -8,7 +8,7 @@
  * - listings paged with the gateway's `pageSize` (upstream pages followed in full);
  * - rate limits per downstream session and upstream server for tool calls and sampling;
  * - readiness: an upstream that stops answering `ping` makes the gateway not ready;
- * - audit events of a per-session gateway name the downstream session;
+ * - audit events name the downstream session, per-session or on a shared connection;
  * - list_changed reaches all of 20 sessions; resources/updated only those that subscribed.
  */
 import { fileURLToPath } from 'node:url';
@@ -316,29 +316,39 @@ describe('readiness', () => {
 });
 
 describe('audit through the gateway', () => {
-  it('10 calls from two clients are 10 events, each naming the downstream session it served', async () => {
-    const events: AuditEvent[] = [];
-    // A host per session names its session in every event; a shared connection cannot tell.
-    const url = await startGateway({ upstreams: 'perSession' }, (event) => events.push(event));
-    const { client: alice } = await connect(url, 'alice');
-    const { client: bob } = await connect(url, 'bob');
-    const calls = (client: Client) =>
-      Promise.all(
-        Array.from({ length: 5 }, () => client.callTool({ name: 'echo', arguments: { text: 'x' } })),
-      );
-    await Promise.all([calls(alice), calls(bob)]);
-    expect(events).toHaveLength(10);
-    for (const event of events) {
-      expect(event).toMatchObject({ server: 'live', operation: 'tools/call', item: 'echo', outcome: 'ok' });
-      expect(event.arguments).toBe('[redacted]');
-    }
-    const sessions = new Set(events.map((event) => event.session));
-    expect(sessions.size).toBe(2);
-    for (const session of sessions) {
-      expect(session).toMatch(/^\S+$/);
-      expect(events.filter((event) => event.session === session)).toHaveLength(5);
-    }
-  });
+  for (const upstreams of ['perSession', 'shared'] as const) {
+    it(`${upstreams}: 10 calls and 2 reads from two clients are 12 events, each naming the downstream session it served`, async () => {
+      const events: AuditEvent[] = [];
+      // A host per session names its one session; a shared connection names the caller the
+      // gateway attributed each forwarded request to.
+      const url = await startGateway({ upstreams }, (event) => events.push(event));
+      const { client: alice } = await connect(url, 'alice');
+      const { client: bob } = await connect(url, 'bob');
+      const calls = (client: Client) =>
+        Promise.all([
+          ...Array.from({ length: 5 }, () => client.callTool({ name: 'echo', arguments: { text: 'x' } })),
+          client.readResource({ uri: 'demo://readme' }),
+        ]);
+      await Promise.all([calls(alice), calls(bob)]);
+      await eventually(() => events.length === 12, '12 audit events');
+      const toolEvents = events.filter((event) => event.operation === 'tools/call');
+      expect(toolEvents).toHaveLength(10);
+      for (const event of toolEvents) {
+        expect(event).toMatchObject({ server: 'live', operation: 'tools/call', item: 'echo', outcome: 'ok' });
+        expect(event.arguments).toBe('[redacted]');
+      }
+      const sessions = new Set(events.map((event) => event.session));
+      expect(sessions.size).toBe(2);
+      for (const session of sessions) {
+        expect(session).toMatch(/^\S+$/);
+        const own = events.filter((event) => event.session === session);
+        expect(own.map((event) => event.operation).sort()).toEqual([
+          'resources/read',
+          ...Array(5).fill('tools/call'),
+        ]);
+      }
+    });
+  }
 });
 
 describe('notifications to many sessions', () => {

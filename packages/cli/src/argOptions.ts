@@ -50,6 +50,9 @@ export const OPTIONS = {
   lanes: { type: 'string' },
   'session-idle': { type: 'string' },
   'sessions-per-client': { type: 'string' },
+  'start-budget': { type: 'string' },
+  'max-total-timeout': { type: 'string' },
+  apps: { type: 'boolean' },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;
@@ -118,6 +121,9 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
     'lanes',
     'session-idle',
     'sessions-per-client',
+    'start-budget',
+    'max-total-timeout',
+    'apps',
   ],
   'auth-server': ['help', 'port'],
   console: [

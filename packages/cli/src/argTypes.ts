@@ -177,6 +177,12 @@ export interface GatewaySettings {
   readonly logJson?: boolean;
   /** `--upstreams`, `--lanes`, `--session-idle`, `--sessions-per-client`, when given. */
   readonly sharing?: GatewaySharing;
+  /** `--start-budget DURATION`: how long a listing waits for a starting server (the host's `startBudgetMs`). */
+  readonly startBudgetMs?: number;
+  /** `--max-total-timeout DURATION`: the longest an upstream call may run, progress or not. */
+  readonly maxTotalTimeoutMs?: number;
+  /** `--apps`: declare MCP Apps to the servers, so `_meta.ui` and `ui://` views pass through. */
+  readonly apps?: boolean;
 }
 
 /**

@@ -137,6 +137,7 @@ asks for OAuth is logged in to as by every verb (--client-id, --client-secret, -
 Ctrl-C stops it. See docs/console.md.`,
   gateway: `Usage: mcpkit gateway --config FILE (--stdio | --http [--port N] [--host H]) [--era ERA] [--metrics-port N] [--log-json]
        [--upstreams shared|per-session] [--lanes N] [--session-idle DURATION] [--sessions-per-client N]
+       [--start-budget DURATION] [--max-total-timeout DURATION] [--apps]
 
 Serves every server of FILE (mcpServers or VS Code's servers format) as one MCP server: names
 that collide are namespaced (server__name), calls are routed to the server that owns them, and
@@ -148,7 +149,12 @@ can be asked something (sampling, elicitation) holds one of at most --lanes N (d
 connections to its server alone, so what the server asks reaches that client. --upstreams
 per-session gives each client its own servers instead. An HTTP session idle and never ended
 lasts --session-idle (default 5m); one client (token, else address) holds at most
---sessions-per-client N (default 32), its oldest idle one replaced. Clients on 2025-11-25 and on 2026-07-28 are both served;
+--sessions-per-client N (default 32), its oldest idle one replaced. A listing waits at most
+--start-budget (default 3s; a config entry's startBudget overrides it) for servers still
+starting; a late one is announced with list_changed. --max-total-timeout (default 10m) ends an
+upstream call that runs that long, however much progress it reports. --apps declares MCP Apps to the servers, so
+their tools' _meta.ui and ui:// views pass through. Each server's state changes are logged on
+stderr (ready and how long it took, failed and why, restarting after a crash). Clients on 2025-11-25 and on 2026-07-28 are both served;
 --era (2025 default, auto, 2026) is the revision spoken to the HTTP servers of FILE. --metrics-port N
 also serves Prometheus metrics at http://127.0.0.1:N/metrics (0: any free port); --log-json logs
 sessions, handshakes, failures and slow calls as JSON lines on stderr. See docs/host.md and

@@ -6,7 +6,7 @@
 
 import type { Values } from './argOptions.js';
 import type { GatewaySettings, ServeSettings } from './argTypes.js';
-import { isHttpUrl, parseEra } from './argValues.js';
+import { isHttpUrl, parseDuration, parseEra } from './argValues.js';
 import { usageError } from './errors.js';
 import { gatewaySharing } from './gatewaySharing.js';
 
@@ -138,6 +138,22 @@ export function gatewaySettings(values: Values): GatewaySettings {
     host: (values.host as string | undefined) ?? DEFAULT_HTTP_HOST,
     era: parseEra(values.era as string | undefined, '2025'),
     ...observing(values),
+    ...upstreamSettings(values),
+  };
+}
+
+/** `--start-budget DURATION`, `--max-total-timeout DURATION` and `--apps`, when given. */
+function upstreamSettings(values: Values): {
+  startBudgetMs?: number;
+  maxTotalTimeoutMs?: number;
+  apps?: boolean;
+} {
+  const budget = values['start-budget'] as string | undefined;
+  const total = values['max-total-timeout'] as string | undefined;
+  return {
+    ...(budget === undefined ? {} : { startBudgetMs: parseDuration(budget, 'start-budget') }),
+    ...(total === undefined ? {} : { maxTotalTimeoutMs: parseDuration(total, 'max-total-timeout') }),
+    ...(values.apps === true ? { apps: true } : {}),
   };
 }
 

@@ -63,14 +63,17 @@ export type UrlElicitationHandler = (
 ) => ElicitResult | Promise<ElicitResult>;
 
 /**
- * The roots this client exposes, or a function that lists them when asked.
+ * The roots this client exposes, or a function that lists them when asked (given the server's
+ * `roots/list` request, whose `onBehalfOf` names the call it was asked about, when known).
  *
  * @example
  * ```ts
  * const roots: RootsSource = [{ uri: 'file:///home/me/project', name: 'project' }];
  * ```
  */
-export type RootsSource = readonly Root[] | (() => readonly Root[] | Promise<readonly Root[]>);
+export type RootsSource =
+  | readonly Root[]
+  | ((request?: ClientRequestContext) => readonly Root[] | Promise<readonly Root[]>);
 
 /**
  * Options of {@link McpClient}.

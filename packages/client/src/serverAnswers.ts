@@ -107,9 +107,9 @@ function installElicitation(
 function installRoots(seat: AnswerSeat, source: RootsSource): ServedRoots {
   const roots: ServedRoots = { source };
   seat.imply({ roots: { listChanged: true } });
-  seat.client.setRequestHandler('roots/list', async () => {
+  seat.client.setRequestHandler('roots/list', async (_params, request) => {
     const current = roots.source;
-    const list = typeof current === 'function' ? await current() : (current ?? []);
+    const list = typeof current === 'function' ? await current(request) : (current ?? []);
     return { roots: [...list] };
   });
   return roots;

@@ -37,6 +37,8 @@ export interface ClientFactoryOptions {
   readonly protocolEra?: ProtocolEra | undefined;
   /** Declare MCP Apps to every server (see `McpHostOptions.apps`). */
   readonly apps?: boolean;
+  /** The longest an upstream request may run, progress or not (see `McpHostOptions.maxTotalTimeout`). */
+  readonly maxTotalTimeout?: number | undefined;
 }
 
 /**
@@ -64,6 +66,9 @@ export class ClientFactory {
       // by list_changed, log levels are per session. So upstreams speak 2025 until those map.
       protocolEra: '2025',
       ...(entry.timeoutMs === undefined ? {} : { requestTimeout: entry.timeoutMs }),
+      ...(this.options.maxTotalTimeout === undefined
+        ? {}
+        : { maxTotalTimeout: this.options.maxTotalTimeout }),
       ...(entry.kind === 'url' && this.options.protocolEra ? { protocolEra: this.options.protocolEra } : {}),
       ...(policy.roots ? { roots: policy.roots } : {}),
       ...(this.options.apps ? { capabilities: APPS_CLIENT_CAPABILITIES } : {}),
@@ -107,7 +112,13 @@ export class ClientFactory {
       (params: ElicitRequestFormParams | ElicitRequestURLParams, context: ClientRequestContext) =>
         audited(
           this.options.audit,
-          { server, operation: 'elicitation/create', item: mode, arguments: params },
+          {
+            server,
+            operation: 'elicitation/create',
+            item: mode,
+            arguments: params,
+            onBehalfOf: context.onBehalfOf,
+          },
           async () => hook({ server, mode, params, signal: context.signal, onBehalfOf: context.onBehalfOf }),
         );
     return { form: run('form'), url: run('url') };

@@ -91,6 +91,7 @@ export class McpHost {
       arrived: (server: string, client: McpClient) => this.arrived(server, client),
       stateChanged: (change: StateChange) => this.stateListeners.emit(change),
     };
+    if (options.onStateChange) this.stateListeners.add(options.onStateChange);
     for (const entry of options.servers) this.upstreams.set(entry.name, new Upstream(entry, deps));
   }
 

@@ -8,7 +8,9 @@ import type { NameCollision } from './catalogue/catalogue.js';
 import type { Naming } from './catalogue/names.js';
 import type { ServerEntry } from './config.js';
 import type { Connector } from './connection/connector.js';
+import type { StateChange } from './connection/upstream.js';
 import type {
+  AuditContext,
   AuditEvent,
   ConsentStore,
   HostHooks,
@@ -71,14 +73,26 @@ export interface McpHostOptions {
    * tells only the servers whose view changed. Pass `[]` to start with none but change them later.
    */
   roots?: readonly Root[];
-  /** Receives one event per call, read, prompt, completion, sampling and elicitation. */
-  audit?: (event: AuditEvent) => void;
+  /**
+   * Receives one event per call, read, prompt, completion, sampling and elicitation, and what it
+   * was made on behalf of (a gateway names the downstream session by it).
+   */
+  audit?: (event: AuditEvent, context: AuditContext) => void;
   /**
    * Arguments in audit events: in full (`true`), as `sha256:HEX` of their JSON (`'sha256'`: equal
    * calls match, values stay out; a short secret can still be guessed from its hash), or
    * `'[redacted]'` (default).
    */
   auditArguments?: boolean | 'sha256';
+  /**
+   * The longest (ms) a request to a server may run, however much progress it reports: each
+   * progress notification resets a call's timeout (the entry's `timeout`), so a server that
+   * floods progress would otherwise hold a call, and a gateway's caller, until this ends it with
+   * a `RequestTimeoutError` (and `notifications/cancelled` upstream). Default 10 minutes
+   * (`DEFAULT_CLIENT_MAX_TOTAL_TIMEOUT`); a call's own `maxTotalTimeout` overrides it. Longer work
+   * belongs in a task.
+   */
+  maxTotalTimeout?: number;
   restart?: RestartOptions;
   keepAlive?: KeepAliveOptions;
   /**
@@ -95,6 +109,11 @@ export interface McpHostOptions {
    * `host.modelTools()`) before giving tools to a model. Default false.
    */
   apps?: boolean;
+  /**
+   * Told of every state change of any server, from the first (as {@link McpHost.onStateChange},
+   * but also for the hosts a gateway makes: per session, lanes, 2026 pool hosts).
+   */
+  onStateChange?: (change: StateChange) => void;
   /** Told when two items still share a name after namespacing; both get a `_HASH` suffix. */
   onNameCollision?: (collision: NameCollision) => void;
 }

@@ -37,5 +37,6 @@ export function clientFactoryOptions(options: McpHostOptions): ClientFactoryOpti
     audit: { emit: options.audit, showArguments: options.auditArguments ?? false },
     protocolEra: options.protocolEra,
     apps: options.apps ?? false,
+    maxTotalTimeout: options.maxTotalTimeout,
   };
 }

@@ -40,6 +40,7 @@ export { type ListChange, McpHost, type McpHostOptions } from './host.js';
 export { matchesPattern } from './policy/patterns.js';
 export { chooseModel } from './policy/sampling.js';
 export type {
+  AuditContext,
   AuditEvent,
   ConsentDecision,
   ConsentStore,

@@ -13,6 +13,7 @@ import { ExitCode } from '../errors.js';
 import { MCP_PATH, startHttp, stopHttp } from '../httpServe.js';
 import { type CliMetrics, cliObserver, startMetrics } from '../metrics.js';
 import { serveStdioUntilStopped, untilStopped } from '../stopped.js';
+import { stateLogger } from './stateLog.js';
 
 /**
  * Runs the gateway until stdin closes (stdio) or Ctrl-C.
@@ -36,6 +37,11 @@ export async function runGateway(settings: GatewaySettings, io: CliIo): Promise<
       servers,
       connector: nodeConnector(),
       ...(settings.era === undefined ? {} : { protocolEra: settings.era }),
+      ...(settings.startBudgetMs === undefined ? {} : { startBudgetMs: settings.startBudgetMs }),
+      ...(settings.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeout: settings.maxTotalTimeoutMs }),
+      ...(settings.apps ? { apps: true } : {}),
+      // Why a server failed, restarted or took long: /readyz says only its state.
+      onStateChange: stateLogger(log),
       onNameCollision: ({ name }) => log(`two servers still share the name "${name}"; both get a suffix`),
     },
   });

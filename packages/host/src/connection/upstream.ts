@@ -41,6 +41,8 @@ export interface StateChange {
   readonly previous: ServerState;
   /** Why, when the change was caused by a failure. */
   readonly error?: Error;
+  /** On `ready`: how long its start took (ms), a restart's backoff included. */
+  readonly startMs?: number;
 }
 
 /** What an {@link Upstream} needs from its host. */
@@ -381,7 +383,13 @@ export class Upstream {
     const previous = this.current;
     if (previous === state) return;
     this.current = state;
-    this.deps.stateChanged({ server: this.name, state, previous, ...(error ? { error } : {}) });
+    this.deps.stateChanged({
+      server: this.name,
+      state,
+      previous,
+      ...(error ? { error } : {}),
+      ...(state === 'ready' && previous === 'starting' ? { startMs: Date.now() - this.startedAt } : {}),
+    });
   }
 }
 

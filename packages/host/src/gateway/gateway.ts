@@ -30,7 +30,7 @@ import { type GatewayLimits, SessionLimiter } from './limits.js';
 import { ListenFeed } from './listen.js';
 import { ModernFront, type ModernFrontOptions } from './modern.js';
 import type { Downstream } from './router.js';
-import { type RoutedHost, routedHost, type SessionState } from './sessionHost.js';
+import { type RoutedHost, rootsChanged, routedHost, type SessionState } from './sessionHost.js';
 import { GatewayTasks } from './tasks.js';
 
 /**
@@ -389,16 +389,21 @@ export class McpGateway {
     await Promise.all([this.shared.host.setLogLevel(level), this.lanes?.setLogLevel(level)]);
   }
 
-  /** A client's roots changed: every running upstream that sees them is told. */
+  /**
+   * A client's roots changed. Per-session: every running upstream of its host that sees them is
+   * told. Shared: the shared connection and each lane, for the upstreams whose roots came from
+   * that client (whose last `roots/list` it answered).
+   */
   private async rootsChanged(session: ServerSession): Promise<void> {
-    const state = this.sessions.get(session);
-    if (!state) return;
-    for (const { server, state: upstream } of state.host.status()) {
-      if (upstream !== 'ready' && upstream !== 'degraded') continue;
-      if (this.options.host.policy?.[server]?.roots !== undefined) continue;
-      const client = await state.host.client(server);
-      await Promise.resolve(client.notify('notifications/roots/list_changed')).catch(() => undefined);
+    if (this.shared) {
+      await Promise.all([
+        rootsChanged(this.shared, session, this.options.host.policy, false),
+        this.lanes?.rootsChanged(session),
+      ]);
+      return;
     }
+    const state = this.sessions.get(session);
+    if (state) await rootsChanged(state, session, this.options.host.policy, true);
   }
 
   private async release(session: ServerSession): Promise<void> {

@@ -13,6 +13,7 @@ import {
   McpError,
   type OutgoingRequestOptions,
   RELATED_TASK_META_KEY,
+  RequestTimeoutError,
   type Tool,
 } from '@mcpkit/core';
 import type { RequestContext, Server, ServerSession } from '@mcpkit/server';
@@ -92,10 +93,11 @@ export function installHandlers(server: Server, runtime: GatewayRuntime): void {
   server.setRequestHandler(
     'prompts/get',
     (params, ctx) =>
-      on(ctx, async ({ host, router }, caller) => {
+      on(ctx, async (state, caller) => {
+        const { host, router } = state;
         const end = router.begin(await host.serverOf('prompts', params.name), caller ?? ctx.session);
         try {
-          return await host.getPrompt(params.name, params.arguments, forwarded(ctx, caller));
+          return await host.getPrompt(params.name, params.arguments, attributed(state, ctx, caller));
         } finally {
           end();
         }
@@ -104,12 +106,15 @@ export function installHandlers(server: Server, runtime: GatewayRuntime): void {
   server.setRequestHandler(
     'resources/read',
     (params, ctx) =>
-      on(ctx, (state, caller) => state.host.readResource(params.uri, forwarded(ctx, caller))) as never,
+      on(ctx, (state, caller) =>
+        state.host.readResource(params.uri, attributed(state, ctx, caller)),
+      ) as never,
   );
   installSubscriptions(server, stateOf);
   server.setRequestHandler(
     'completion/complete',
-    (params, ctx) => on(ctx, (state, caller) => state.host.complete(params, forwarded(ctx, caller))) as never,
+    (params, ctx) =>
+      on(ctx, (state, caller) => state.host.complete(params, attributed(state, ctx, caller))) as never,
   );
   server.setRequestHandler('logging/setLevel', async (params, ctx) => {
     if (!(LOGGING_LEVELS as readonly string[]).includes(params.level)) {
@@ -233,7 +238,9 @@ function routedCall(
     const forward = options ? { ...forwarded(ctx, caller), ...options } : forwarded(ctx, caller);
     // What this server asks about the call comes on the call's own stream, naming what it was
     // made on behalf of: the router takes that to the caller (see CallRouter.askedFor).
-    if (lanes?.attributable(server) && forward.cancelledBy) router.attribute(forward.cancelledBy, downstream);
+    // The audit events of the call name its caller by the same.
+    if (forward.cancelledBy && (state.attributesCalls || lanes?.attributable(server)))
+      router.attribute(forward.cancelledBy, downstream);
     call = state.host.callTool(params.name, params.arguments ?? {}, forward);
   } catch (error) {
     call = Promise.reject(error);
@@ -274,9 +281,17 @@ function laneCall(
 
 /**
  * A server that is down, as the tool error a model reads (its name and what happened, no command
- * path or stderr: `publicMessage`); any other failure passes.
+ * path or stderr: `publicMessage`); an upstream call that ran out of time (its timeout, or
+ * `maxTotalTimeout` however much progress came) likewise, saying which limit; any other failure
+ * passes.
  */
 function unavailable(error: unknown): CallToolResult {
+  if (error instanceof RequestTimeoutError) {
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `The server did not finish: ${error.message}` }],
+    };
+  }
   if (!(error instanceof ServerUnavailableError)) throw error;
   return {
     isError: true,
@@ -335,6 +350,18 @@ function forwarded(ctx: RequestContext, caller: RoundCaller | undefined): Outgoi
   if (ctx.meta?.progressToken !== undefined) {
     options.onProgress = (update) => void ctx.progress(update.progress, update.total, update.message);
   }
+  return options;
+}
+
+/** {@link forwarded}, its `cancelledBy` attributed to the caller when the host's audit needs it. */
+function attributed(
+  state: RoutedHost,
+  ctx: RequestContext,
+  caller: RoundCaller | undefined,
+): OutgoingRequestOptions {
+  const options = forwarded(ctx, caller);
+  if (state.attributesCalls && options.cancelledBy)
+    state.router.attribute(options.cancelledBy, caller ?? ctx.session);
   return options;
 }
 

@@ -28,7 +28,7 @@ import {
 import type { McpHost, McpHostOptions } from '../host.js';
 import type { SessionLimiter } from './limits.js';
 import type { Downstream } from './router.js';
-import { type RoutedHost, routedHost } from './sessionHost.js';
+import { type RoutedHost, rootsChanged, routedHost } from './sessionHost.js';
 
 /**
  * Options of {@link UpstreamLanes}.
@@ -111,14 +111,14 @@ export class UpstreamLanes {
    * Whether `server` names the call its questions are about: a Streamable HTTP server sends them
    * on that call's own response stream (2025-11-25) or in that call's input-required rounds
    * (2026-07-28); the client reports either as `onBehalfOf`. Not the legacy SSE transport (one
-   * stream for everything, and `auto` may fall back to it only with 2025), and not `roots/list`
-   * (asked through the policy, without the request's context), so not when roots are forwarded.
+   * stream for everything, and `auto` may fall back to it only with 2025). Forwarded roots too:
+   * the policy's roots function is given the `roots/list` request, `onBehalfOf` included.
    */
   attributable(server: string): boolean {
     let known = this.attributableServers.get(server);
     if (known === undefined) {
       const entry = this.host.servers.find((candidate) => candidate.name === server);
-      known = entry?.kind === 'url' && entry.transport !== 'sse' && this.options.forwardRoots !== true;
+      known = entry?.kind === 'url' && entry.transport !== 'sse';
       this.attributableServers.set(server, known);
     }
     return known;
@@ -157,6 +157,14 @@ export class UpstreamLanes {
   async setLogLevel(level: LoggingLevel): Promise<void> {
     this.level = level;
     await Promise.allSettled(this.hosts().map((host) => host.setLogLevel(level)));
+  }
+
+  /** Tells the upstream of every lane whose roots came from `downstream` that they changed. */
+  async rootsChanged(downstream: Downstream): Promise<void> {
+    const lanes = [...this.servers.values()].flatMap((server) => server.all);
+    await Promise.allSettled(
+      lanes.map((lane) => rootsChanged(lane.routed, downstream, this.host.policy, false)),
+    );
   }
 
   /** Closes every lane. */
@@ -253,7 +261,7 @@ export class UpstreamLanes {
       // One server: its names are never namespaced, so a call uses the catalogue's name before
       // namespacing (what `route().original` says).
       { ...this.host, servers: [entry], naming: { ...this.host.naming, mode: 'onCollision' } },
-      { forwardRoots: this.options.forwardRoots, limiter: this.options.limiter, auditSession: 'owner' },
+      { forwardRoots: this.options.forwardRoots, limiter: this.options.limiter },
     );
     if (this.level !== undefined) void routed.host.setLogLevel(this.level).catch(() => undefined);
     return routed;

@@ -67,6 +67,8 @@ export class CallRouter {
   private readonly urlElicitations = new Map<string, Downstream>();
   /** Who made a call, by what it was made on behalf of (its `cancelledBy`): see {@link attribute}. */
   #callers: WeakMap<CancelSource, Downstream> | undefined;
+  /** Who last answered each server's `roots/list`: whose roots it holds (see {@link rootsAnswered}). */
+  #rootsFrom: Map<string, Downstream> | undefined;
 
   /**
    * @param owner The one session of a per-session host: every request goes there. A 2026 pool
@@ -229,6 +231,23 @@ export class CallRouter {
     this.#callers.set(source, caller);
   }
 
+  /** The caller {@link attribute} remembered for `source`, if any. */
+  callerOf(source: CancelSource | undefined): Downstream | undefined {
+    return source === undefined ? undefined : this.#callers?.get(source);
+  }
+
+  /** Remembers that `by` answered `server`'s last `roots/list`: the server now holds its roots. */
+  rootsAnswered(server: string, by: Downstream): void {
+    this.#rootsFrom ??= new Map();
+    this.#rootsFrom.set(server, by);
+  }
+
+  /** The servers whose roots came from `by` (its last `roots/list` answer was `by`'s). */
+  rootsFrom(by: Downstream): string[] {
+    if (!this.#rootsFrom) return [];
+    return [...this.#rootsFrom].filter(([, from]) => from === by).map(([server]) => server);
+  }
+
   /**
    * Who a question of `server` goes to: the gateway task following the upstream task its `_meta`
    * names, or the caller of the call it was sent about (`onBehalfOf`, when the transport tells:
@@ -244,8 +263,7 @@ export class CallRouter {
     capability: (session: Downstream) => boolean,
     onBehalfOf?: CancelSource,
   ): Downstream {
-    const task =
-      this.taskOf(server, params) ?? (onBehalfOf === undefined ? undefined : this.#callers?.get(onBehalfOf));
+    const task = this.taskOf(server, params) ?? this.callerOf(onBehalfOf);
     if (!task) return this.sessionFor(server, method, capability);
     if (!capability(task)) {
       throw new McpError(

@@ -4,6 +4,8 @@
  * list changes go downstream, and resource subscriptions are kept per session.
  * @module
  */
+
+import type { ClientRequestContext } from '@mcpkit/client';
 import {
   type ClientCapabilities,
   type CreateMessageResult,
@@ -31,6 +33,11 @@ export interface RoutedHost {
   readonly router: CallRouter;
   /** A shared host's lanes: where the calls of clients that can be asked something run. */
   readonly lanes?: UpstreamLanes | undefined;
+  /**
+   * The host audits and its router has no owner: each operation's `cancelledBy` is attributed to
+   * its caller (`router.attribute`), so its audit event names the session.
+   */
+  readonly attributesCalls: boolean;
 }
 
 /** How {@link routedHost} routes: to its one session, or by calls in flight. */
@@ -42,10 +49,11 @@ export interface RoutingOptions {
   /** The gateway's per-session sampling limit. */
   readonly limiter?: SessionLimiter | undefined;
   /**
-   * Name `owner` as the `session` of audit events (false for a host that serves many callers in
-   * turn; `'owner'`: whoever the router's owner is when the event happens, for a lane).
+   * Name the caller as the `session` of audit events: the router's owner when the event happens
+   * (a per-session host's one session, a lane's caller of the moment), else the caller of the
+   * operation (default). False for a host that serves many 2026 callers in turn.
    */
-  readonly auditSession?: boolean | 'owner' | undefined;
+  readonly auditSession?: boolean | undefined;
 }
 
 /**
@@ -62,17 +70,19 @@ export function routedHost(options: McpHostOptions, routing: RoutingOptions = {}
   const router = new CallRouter(routing.owner);
   const hooks = options.hooks ?? {};
   const audit = options.audit;
-  const owner = routing.owner;
   const host = new McpHost({
     ...options,
     ...(routing.forwardRoots ? { policy: withCallerRoots(options, router) } : {}),
-    // One host per session: every event is that session's. A shared host cannot always tell
-    // (reads are not tracked in flight), and a wrong session is worse than none.
-    ...(audit && owner && routing.auditSession !== false
-      ? { audit: (event) => audit({ ...event, session: owner.key }) }
-      : {}),
-    ...(audit && routing.auditSession === 'owner'
-      ? { audit: (event) => audit(router.owner ? { ...event, session: router.owner.key } : event) }
+    // The session an event served: a per-session host's one owner, a lane's owner of the moment,
+    // else the caller the gateway attributed the operation's `cancelledBy` to (never a guess from
+    // the calls in flight: a wrong session is worse than none).
+    ...(audit && routing.auditSession !== false
+      ? {
+          audit: (event, context) => {
+            const caller = router.owner ?? router.callerOf(context.onBehalfOf);
+            audit(caller ? { ...event, session: caller.key } : event, context);
+          },
+        }
       : {}),
     models: options.models ?? [DOWNSTREAM_MODEL],
     hooks: {
@@ -115,7 +125,9 @@ export function routedHost(options: McpHostOptions, routing: RoutingOptions = {}
       .completed(server, elicitationId)
       ?.notify('notifications/elicitation/complete', { elicitationId });
   });
-  return { host, router };
+  const attributesCalls =
+    audit !== undefined && routing.owner === undefined && routing.auditSession !== false;
+  return { host, router, attributesCalls };
 }
 
 /**
@@ -127,9 +139,19 @@ function withCallerRoots(options: McpHostOptions, router: CallRouter): Record<st
   const policy: Record<string, ServerPolicy> = { ...options.policy };
   for (const { name } of options.servers) {
     if (policy[name]?.roots !== undefined) continue;
-    const roots = async () => {
-      const session = router.sessionFor(name, 'roots/list', (s) => s.clientCapabilities.roots !== undefined);
-      return (await session.request<ListRootsResult>('roots/list')).roots;
+    // Asked about a call on its own stream (HTTP) or round (2026): that call's caller, on any
+    // connection; else the one session the router names.
+    const roots = async (request?: ClientRequestContext) => {
+      const session = router.askedFor(
+        name,
+        undefined,
+        'roots/list',
+        (s) => s.clientCapabilities.roots !== undefined,
+        request?.onBehalfOf,
+      );
+      const { roots } = await session.request<ListRootsResult>('roots/list');
+      router.rootsAnswered(name, session);
+      return roots;
     };
     policy[name] = { ...policy[name], roots };
   }
@@ -144,6 +166,32 @@ function canElicit(capabilities: ClientCapabilities, mode: 'form' | 'url'): bool
   return (
     elicitation.url === undefined || elicitation.form !== undefined || Object.keys(elicitation).length === 0
   );
+}
+
+/**
+ * Tells each running upstream of `routed` whose roots came from `downstream` (its last
+ * `roots/list` was answered by it) that they changed; `all`: every running upstream without
+ * roots in the policy (a per-session host: every root it sees is its one session's).
+ *
+ * @example
+ * ```ts
+ * await rootsChanged(routed, session, options.policy, false);
+ * ```
+ */
+export async function rootsChanged(
+  routed: RoutedHost,
+  downstream: Downstream,
+  policy: McpHostOptions['policy'],
+  all: boolean,
+): Promise<void> {
+  const from = all ? undefined : new Set(routed.router.rootsFrom(downstream));
+  const told = routed.host.status().map(async ({ server, state }) => {
+    if (state !== 'ready' && state !== 'degraded') return;
+    if (policy?.[server]?.roots !== undefined || (from && !from.has(server))) return;
+    const client = await routed.host.client(server);
+    await client.notify('notifications/roots/list_changed');
+  });
+  await Promise.allSettled(told);
 }
 
 /** What the gateway keeps per downstream session. */

@@ -2,11 +2,12 @@
  * Timing one operation and reporting it as one {@link AuditEvent}.
  * @module
  */
-import type { AuditEvent } from './types.js';
+import type { CancelSource } from '@mcpkit/core';
+import type { AuditContext, AuditEvent } from './types.js';
 
 /** Where audit events go, and whether arguments are shown. */
 export interface AuditSink {
-  readonly emit: ((event: AuditEvent) => void) | undefined;
+  readonly emit: ((event: AuditEvent, context: AuditContext) => void) | undefined;
   /** In full (`true`), as `sha256:HEX` of their JSON, or `'[redacted]'` (`false`). */
   readonly showArguments: boolean | 'sha256';
 }
@@ -21,7 +22,11 @@ export interface AuditSink {
  */
 export async function audited<T>(
   sink: AuditSink,
-  what: Pick<AuditEvent, 'server' | 'operation' | 'item'> & { arguments?: unknown },
+  what: Pick<AuditEvent, 'server' | 'operation' | 'item'> & {
+    arguments?: unknown;
+    /** What it was made on behalf of (see {@link AuditContext}). */
+    onBehalfOf?: CancelSource | undefined;
+  },
   work: () => Promise<T>,
   outcomeOf: (result: T) => AuditEvent['outcome'] | { outcome: AuditEvent['outcome']; reason: string } = () =>
     'ok',
@@ -32,17 +37,20 @@ export async function audited<T>(
   const report = async (outcome: AuditEvent['outcome'], reason?: string) => {
     const durationMs = Date.now() - started;
     const args = what.arguments === undefined ? undefined : await shown(what.arguments, sink.showArguments);
-    emit({
-      time: new Date(started).toISOString(),
-      server: what.server,
-      operation: what.operation,
-      item: what.item,
-      decision: outcome === 'denied' ? 'denied' : 'allowed',
-      outcome,
-      durationMs,
-      ...(reason === undefined ? {} : { reason }),
-      ...(args === undefined ? {} : { arguments: args }),
-    });
+    emit(
+      {
+        time: new Date(started).toISOString(),
+        server: what.server,
+        operation: what.operation,
+        item: what.item,
+        decision: outcome === 'denied' ? 'denied' : 'allowed',
+        outcome,
+        durationMs,
+        ...(reason === undefined ? {} : { reason }),
+        ...(args === undefined ? {} : { arguments: args }),
+      },
+      { onBehalfOf: what.onBehalfOf },
+    );
   };
   try {
     const result = await work();

@@ -6,7 +6,7 @@
  * configured roots, as before.
  * @module
  */
-import type { RootsSource } from '@mcpkit/client';
+import type { ClientRequestContext, RootsSource } from '@mcpkit/client';
 import type { Root } from '@mcpkit/core';
 
 /**
@@ -63,13 +63,13 @@ export class HostRoots {
 
   /** What a server's client serves on `roots/list`: its view, computed when asked. */
   source(server: string): RootsSource | undefined {
-    return this.active ? () => this.view(server) : this.own(server);
+    return this.active ? (request) => this.view(server, request) : this.own(server);
   }
 
-  /** The roots `server` sees now. */
-  async view(server: string): Promise<readonly Root[]> {
+  /** The roots `server` sees now (`request`: its `roots/list`, when it asked). */
+  async view(server: string, request?: ClientRequestContext): Promise<readonly Root[]> {
     const source = this.own(server);
-    const own = typeof source === 'function' ? await source() : source;
+    const own = typeof source === 'function' ? await source(request) : source;
     if (!this.roots) return own ?? [];
     return own === undefined ? this.roots : intersectRoots(this.roots, own);
   }

@@ -44,6 +44,7 @@ export function samplingHandler(boundary: SamplingBoundary): SamplingHandler {
       operation: 'sampling/createMessage' as const,
       item: 'sampling',
       arguments: params,
+      onBehalfOf: context.onBehalfOf,
     };
     return audited(boundary.audit, what, async () => {
       if (!limiter.take(Date.now())) {

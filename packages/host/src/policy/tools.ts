@@ -5,7 +5,7 @@
  * @module
  */
 import type { ClientMiddleware, McpClient } from '@mcpkit/client';
-import { type CallToolResult, ErrorCode, McpError, type Tool } from '@mcpkit/core';
+import { type CallToolResult, type CancelSource, ErrorCode, McpError, type Tool } from '@mcpkit/core';
 import { toolsByName } from '../toolIndex.js';
 import { type AuditSink, audited } from './audit.js';
 import type { ConsentMemory } from './consent.js';
@@ -94,14 +94,17 @@ export function toolBoundary(boundary: ToolBoundary, client: McpClient): ClientM
         return { ...list, tools: tools.filter((tool) => toolOffered(boundary.policy, tool)) };
       });
     }
-    if (ctx.method === 'tools/call') return guardedCall(boundary, client, ctx.params, next);
+    if (ctx.method === 'tools/call')
+      return guardedCall(boundary, client, ctx.params, next, ctx.options?.cancelledBy);
     const audit = OPERATIONS[ctx.method];
     if (!audit) return next();
-    return audited(
-      boundary.audit,
-      { server: boundary.server, operation: audit.operation, item: audit.item(ctx.params) },
-      next,
-    );
+    const what = {
+      server: boundary.server,
+      operation: audit.operation,
+      item: audit.item(ctx.params),
+      onBehalfOf: ctx.options?.cancelledBy,
+    };
+    return audited(boundary.audit, what, next);
   };
 }
 
@@ -110,12 +113,19 @@ function guardedCall(
   client: McpClient,
   params: Record<string, unknown>,
   next: () => Promise<unknown>,
+  onBehalfOf: CancelSource | undefined,
 ): Promise<unknown> {
   const name = String(params.name);
   const args = (params.arguments ?? {}) as Record<string, unknown>;
   // Without an audit sink, nothing is timed or built for the audit (the gateway's common case).
   if (!boundary.audit.emit) return checkedCall(boundary, client, name, args, next);
-  const what = { server: boundary.server, operation: 'tools/call' as const, item: name, arguments: args };
+  const what = {
+    server: boundary.server,
+    operation: 'tools/call' as const,
+    item: name,
+    arguments: args,
+    onBehalfOf,
+  };
   // The refusal this call returned, if any (a WeakSet per call cost the gateway's GC dearly).
   let refusal: CallToolResult | undefined;
   return audited(

@@ -256,3 +256,22 @@ export interface AuditEvent {
   /** The downstream session the operation served, when a gateway knows it (its session key). */
   readonly session?: string;
 }
+
+/**
+ * What an audit sink is told beside the {@link AuditEvent}, for finding whom an operation served.
+ *
+ * @example
+ * ```ts
+ * declare const callers: WeakMap<CancelSource, string>;
+ * const audit = (event: AuditEvent, context: AuditContext) =>
+ *   console.log(event.operation, context.onBehalfOf && callers.get(context.onBehalfOf));
+ * ```
+ */
+export interface AuditContext {
+  /**
+   * What the operation was made on behalf of: the `cancelledBy` a call, read, prompt or
+   * completion was sent with, or the `onBehalfOf` of a server's sampling or elicitation request
+   * (when its transport tells). A gateway finds the downstream caller by it.
+   */
+  readonly onBehalfOf?: CancelSource | undefined;
+}

@@ -165,9 +165,64 @@ export class RequestContext extends BaseRequestContext {
    * ```
    */
   get scope(): RequestScope {
-    if (this.modern) return this.modern.scope;
+    if (this.#era !== undefined) return this.#era.scopeOf(this);
     if (!this.#scopeView) this.#scopeView = sessionScope(this.session, this.authInfo);
     return this.#scopeView;
+  }
+
+  /**
+   * Whether an era other than the session's serves this request (2026-07-28): then the session's
+   * id and negotiated revision are not this request's (its {@link RequestContext.scope} is).
+   *
+   * @example
+   * ```ts
+   * const sessionId = ctx.servedByEra ? undefined : ctx.session.id;
+   * ```
+   */
+  get servedByEra(): boolean {
+    return this.#era !== undefined;
+  }
+
+  /**
+   * @internal The port of the era that serves this request, `undefined` for the session's own
+   * requests: a context made from this one (a task's) is served by the same era.
+   *
+   * @example
+   * ```ts
+   * const again = new RequestContext(ctx.session, ctx.request, ctx.modern, ctx.eraPort);
+   * ```
+   */
+  get eraPort(): ContextEra | undefined {
+    return this.#era;
+  }
+
+  /**
+   * @internal What a feature plugged in, under `key`, for the era that serves this request
+   * (`Era.plug`); `undefined` for the session's own requests. How a feature with a different wire
+   * per era (tasks) picks its module without branching on the era.
+   *
+   * @example
+   * ```ts
+   * const TASKS = Symbol('tasks');
+   * const tasksOfThisEra = ctx.eraPart<{ name: string }>(TASKS) ?? { name: '2025 tasks' };
+   * ```
+   */
+  eraPart<T>(key: symbol): T | undefined {
+    return this.#era === undefined ? undefined : (this.#era.part(key) as T | undefined);
+  }
+
+  /**
+   * @internal The `inputResponses` the request carried as the era's codec lifted them out of its
+   * params (2026-07-28: every request; `tasks/update` answers a task's questions with them);
+   * `undefined` for the session's own requests.
+   *
+   * @example
+   * ```ts
+   * const answers = ctx.carriedInputResponses;
+   * ```
+   */
+  get carriedInputResponses(): unknown {
+    return this.#era === undefined ? undefined : this.#era.inputResponsesOf(this);
   }
 
   /**

@@ -171,21 +171,9 @@ export class RequestContext extends BaseRequestContext {
   }
 
   /**
-   * Whether an era other than the session's serves this request (2026-07-28): then the session's
-   * id and negotiated revision are not this request's (its {@link RequestContext.scope} is).
-   *
-   * @example
-   * ```ts
-   * const sessionId = ctx.servedByEra ? undefined : ctx.session.id;
-   * ```
-   */
-  get servedByEra(): boolean {
-    return this.#era !== undefined;
-  }
-
-  /**
    * @internal The port of the era that serves this request, `undefined` for the session's own
-   * requests: a context made from this one (a task's) is served by the same era.
+   * requests (then the session's id and revision are the request's): a context made from this one
+   * (a task's) is served by the same era.
    *
    * @example
    * ```ts
@@ -209,20 +197,6 @@ export class RequestContext extends BaseRequestContext {
    */
   eraPart<T>(key: symbol): T | undefined {
     return this.#era === undefined ? undefined : (this.#era.part(key) as T | undefined);
-  }
-
-  /**
-   * @internal The `inputResponses` the request carried as the era's codec lifted them out of its
-   * params (2026-07-28: every request; `tasks/update` answers a task's questions with them);
-   * `undefined` for the session's own requests.
-   *
-   * @example
-   * ```ts
-   * const answers = ctx.carriedInputResponses;
-   * ```
-   */
-  get carriedInputResponses(): unknown {
-    return this.#era === undefined ? undefined : this.#era.inputResponsesOf(this);
   }
 
   /**

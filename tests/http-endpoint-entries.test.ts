@@ -11,10 +11,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RawHttpRequest } from '../packages/server/src/http/rawHttp.js';
 import { StreamableHttpEndpoint } from '../packages/server/src/http/streamable.js';
 import { envelope, MODERN } from './support/modernWire.js';
+import { rawPost } from './support/rawPost.js';
 
 const FILE = 'http/streamable.ts';
-const URL_ = 'http://127.0.0.1:3000/mcp';
-const encoder = new TextEncoder();
+const _URL_ = 'http://127.0.0.1:3000/mcp';
 
 interface Counted {
   endpoint: StreamableHttpEndpoint;
@@ -45,28 +45,7 @@ function countedEndpoint(stateless: boolean): Counted {
   return { endpoint, entries };
 }
 
-function post(body: unknown, headers: Record<string, string>): RawHttpRequest {
-  const bytes = encoder.encode(JSON.stringify(body));
-  const all = new Map(
-    Object.entries({
-      host: '127.0.0.1:3000',
-      accept: 'application/json, text/event-stream',
-      'content-type': 'application/json',
-      ...headers,
-    }),
-  );
-  return {
-    method: 'POST',
-    url: URL_,
-    header: (name) => all.get(name) ?? null,
-    readBody: () => Promise.resolve(bytes),
-    remoteAddress: '127.0.0.1',
-    signal: { aborted: false, addEventListener() {}, removeEventListener() {} },
-    toRequest: () => {
-      throw new Error('not needed');
-    },
-  };
-}
+const post = rawPost;
 
 const call = (id: number) => ({
   jsonrpc: '2.0',

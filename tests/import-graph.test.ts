@@ -54,18 +54,41 @@ describe('import graph (issue 30)', () => {
     expect(offending).toEqual([]);
   });
 
-  it('the era rule: only modern/, the composition root (server.ts) and the HTTP transport load modern/, and only they detect the era', () => {
-    const mayLoadEra = (file: string) =>
-      file.startsWith('modern/') || file.startsWith('http/') || file === 'server.ts';
+  it('the era rule: only modern/, mrtr/, the HTTP transport and the composition root (server.ts) know the era', () => {
+    const mayKnowEra = (file: string) =>
+      file.startsWith('modern/') ||
+      file.startsWith('mrtr/') ||
+      file.startsWith('http/') ||
+      file === 'server.ts';
+    // Nothing else loads modern/, not even for its types (the package's entry re-exports the era's
+    // public types only): features reach the era through the kernel's ports (the request
+    // context's era port, `Era.plug`).
     const loads = server.edges
-      .filter((edge) => !edge.external && !edge.typeOnly && edge.to.startsWith('modern/'))
-      .filter((edge) => !mayLoadEra(edge.from))
-      .map((edge) => `${edge.from} → ${edge.to}`);
+      .filter((edge) => !edge.external && edge.to.startsWith('modern/'))
+      .filter((edge) => !mayKnowEra(edge.from) && !(edge.from === 'index.ts' && edge.typeOnly))
+      .map((edge) => `${edge.from} → ${edge.to}${edge.typeOnly ? ' (type)' : ''}`);
     expect(loads).toEqual([]);
     const detects = server.files.filter(
-      (file) => !mayLoadEra(file) && /\b(envelopeVersion|isModernProtocolVersion)\(/.test(sourceOf(file)),
+      (file) => !mayKnowEra(file) && /\b(envelopeVersion|isModernProtocolVersion)\(/.test(sourceOf(file)),
     );
     expect(detects).toEqual([]);
+    // Nothing else branches on a request's 2026-07-28 part (`ctx.modern`): a read of it in a
+    // condition, or through `?.`, is a branch on the era. (Handing it on as data, as a task's
+    // context does to its base, is not.)
+    const branches: string[] = [];
+    for (const file of server.files) {
+      if (mayKnowEra(file)) continue;
+      const source = ts.createSourceFile(file, sourceOf(file), ts.ScriptTarget.Latest, true);
+      const visit = (node: ts.Node): void => {
+        if (ts.isPropertyAccessExpression(node) && node.name.text === 'modern' && branchesOn(node)) {
+          const { line } = source.getLineAndCharacterOfPosition(node.getStart());
+          branches.push(`${file}:${line + 1}`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(branches).toEqual([]);
     // mrtr/ is below modern/: the rounds never reach back up to the era that runs them.
     expect(
       server.edges.filter((edge) => edge.from.startsWith('mrtr/') && edge.to.startsWith('modern/')),
@@ -94,6 +117,33 @@ describe('import graph (issue 30)', () => {
     expect([...new Set(writes)]).toEqual(['server.ts']);
   });
 });
+
+/** Whether the value of `node` (a `.modern` read) decides which way the code goes. */
+function branchesOn(node: ts.PropertyAccessExpression): boolean {
+  if (node.questionDotToken !== undefined) return true;
+  let value: ts.Node = node;
+  let parent = value.parent;
+  // A read further along (`ctx.modern.scope`, `ctx.modern?.x`) branches when the whole does.
+  while (ts.isPropertyAccessExpression(parent) && parent.expression === value) {
+    if (parent.questionDotToken !== undefined) return true;
+    value = parent;
+    parent = value.parent;
+  }
+  if (ts.isIfStatement(parent) || ts.isWhileStatement(parent)) return parent.expression === value;
+  if (ts.isConditionalExpression(parent)) return parent.condition === value;
+  if (ts.isPrefixUnaryExpression(parent)) return parent.operator === ts.SyntaxKind.ExclamationToken;
+  if (ts.isBinaryExpression(parent)) {
+    const operator = parent.operatorToken.kind;
+    return (
+      operator === ts.SyntaxKind.AmpersandAmpersandToken ||
+      operator === ts.SyntaxKind.BarBarToken ||
+      operator === ts.SyntaxKind.QuestionQuestionToken ||
+      operator === ts.SyntaxKind.EqualsEqualsEqualsToken ||
+      operator === ts.SyntaxKind.ExclamationEqualsEqualsToken
+    );
+  }
+  return false;
+}
 
 function sourceOf(file: string): string {
   return readFileSync(path.join(server.root, file), 'utf8');

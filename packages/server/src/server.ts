@@ -11,7 +11,6 @@
  * @module
  */
 import {
-  type AuthInfo,
   type ClientRequestMethod,
   type ExtensionMethod,
   type Implementation,
@@ -25,14 +24,13 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   type Transport,
 } from '@mcpkit/core';
-import { mergeCapabilities, rejectUnknownOptions, toError, unsupportedVersion } from '@mcpkit/core/internal';
-import { type BroadcastScope, inScope } from './broadcastScope.js';
+import { mergeCapabilities, rejectUnknownOptions, unsupportedVersion } from '@mcpkit/core/internal';
+import type { BroadcastScope } from './broadcastScope.js';
 import type { ServerOptions } from './handlers.js';
 import { SERVER_OPTION_KEYS } from './handlers.js';
 import type { RequestContext } from './kernel/context.js';
 import { ServerDispatcher } from './kernel/dispatcher.js';
-import { LiveList } from './kernel/liveList.js';
-import type { Era } from './kernel/ports.js';
+import type { ContextEra, Era } from './kernel/ports.js';
 import { ServerSession, type SessionConnectOptions } from './kernel/session.js';
 import { MiddlewareChains } from './middleware/chains.js';
 import type {
@@ -40,16 +38,15 @@ import type {
   ServerMiddleware,
   ServerMiddlewareContext,
 } from './middleware/context.js';
-import { onMethod } from './middleware/method.js';
 import { ModernEra } from './modern/era.js';
 import type { ListenHook } from './modern/listen.js';
 import { checkRequestStateKeys } from './mrtr/keyRing.js';
 import { resolveLimits } from './mrtr/limits.js';
 import { InputRoundRunner } from './mrtr/runner.js';
 import { RequestStateSealer } from './mrtr/sealedState.js';
+import { type SessionInfo, type SessionListener, SessionRegistry } from './sessionRegistry.js';
 
-/** Called when a session starts or ends. */
-export type SessionListener = (session: ServerSession) => void;
+export type { SessionInfo, SessionListener };
 
 /**
  * A low-level MCP server. Register raw method handlers; connect transports.
@@ -70,15 +67,15 @@ export class Server extends ServerDispatcher {
   readonly protocolVersions: readonly ProtocolVersion[];
   /** The per-request revisions (2026-07-28) this server serves; empty when it serves none. */
   readonly modernVersions: readonly ModernProtocolVersion[];
-  /** Not a `Set`: a session per stateless request would keep dead ones alive (see liveList.ts). */
-  readonly #liveSessions = new LiveList<ServerSession>();
-  readonly #openListeners = new Set<SessionListener>();
-  readonly #closeListeners = new Set<SessionListener>();
+  /** The sessions served, and who listens to their opening and closing. */
+  readonly #sessions = new SessionRegistry(this);
   #roundRunner: InputRoundRunner | undefined;
   /** The 2026-07-28 era, plugged in: claims its requests, answers `server/discover` and `subscriptions/listen`. */
   readonly era: Era;
   /** The same era, with the listen registry broadcasts reach. */
   readonly #modern: ModernEra;
+  /** @internal The port every 2026-07-28 request context is given: the era's own (`ModernEra.context`). */
+  readonly eraContext: ContextEra;
   /** The middleware plug-in, made on the first `use`/`useSending`. */
   #chains: MiddlewareChains | undefined;
   /** Where a tool's input schema is found, for the `x-mcp-header` rules; set by the tools feature. */
@@ -106,6 +103,7 @@ export class Server extends ServerDispatcher {
     this.#modern = new ModernEra(this);
     this.#modern.install(this);
     this.era = this.#modern;
+    this.eraContext = this.#modern.context;
   }
 
   /**
@@ -158,12 +156,8 @@ export class Server extends ServerDispatcher {
   use<M extends ClientRequestMethod>(method: M, middleware: ServerMethodMiddleware<M>): this;
   use<M extends string>(method: ExtensionMethod<M, ClientRequestMethod>, middleware: ServerMiddleware): this;
   use(first: string | ServerMiddleware, second?: ServerMiddleware | ServerMethodMiddleware<any>): this {
-    const given = typeof first === 'string' ? second : first;
-    if (typeof given !== 'function') throw new TypeError('server.use() needs a middleware function');
-    this.#middlewareChains().use(
-      typeof first === 'string' ? onMethod(first, given as ServerMiddleware) : first,
-    );
-    this.receiving = this.#chains;
+    this.#chains ??= new MiddlewareChains(this);
+    this.receiving = this.#chains.install(first, second);
     return this;
   }
 
@@ -185,16 +179,9 @@ export class Server extends ServerDispatcher {
    * ```
    */
   useSending(middleware: ServerMiddleware): this {
-    if (typeof middleware !== 'function')
-      throw new TypeError('server.useSending() needs a middleware function');
-    this.#middlewareChains().useSending(middleware);
-    this.sending = this.#chains;
-    return this;
-  }
-
-  #middlewareChains(): MiddlewareChains {
     this.#chains ??= new MiddlewareChains(this);
-    return this.#chains;
+    this.sending = this.#chains.installSending(middleware);
+    return this;
   }
 
   /** True when a receiving middleware is installed. */
@@ -258,14 +245,14 @@ export class Server extends ServerDispatcher {
    */
   connect(transport: Transport, options?: SessionConnectOptions): ServerSession {
     const session = new ServerSession(this, transport, options);
-    this.#liveSessions.add(session);
+    this.#sessions.live.add(session);
     session.start();
     return session;
   }
 
   /** Every open session. */
   get sessions(): ReadonlySet<ServerSession> {
-    return this.#liveSessions;
+    return this.#sessions.live;
   }
 
   /**
@@ -277,8 +264,7 @@ export class Server extends ServerDispatcher {
    * ```
    */
   onSessionInitialized(listener: SessionListener): () => void {
-    this.#openListeners.add(listener);
-    return () => this.#openListeners.delete(listener);
+    return this.#sessions.onOpened(listener);
   }
 
   /**
@@ -310,19 +296,17 @@ export class Server extends ServerDispatcher {
    * ```
    */
   onSessionClosed(listener: SessionListener): () => void {
-    this.#closeListeners.add(listener);
-    return () => this.#closeListeners.delete(listener);
+    return this.#sessions.onClosed(listener);
   }
 
   /** @internal */
   sessionInitialized(session: ServerSession): void {
-    for (const listener of this.#openListeners) this.safely(() => listener(session), session);
+    this.#sessions.opened(session);
   }
 
   /** @internal */
   sessionClosed(session: ServerSession): void {
-    if (!this.#liveSessions.delete(session)) return;
-    for (const listener of this.#closeListeners) this.safely(() => listener(session), session);
+    this.#sessions.closed(session);
   }
 
   /**
@@ -370,16 +354,7 @@ export class Server extends ServerDispatcher {
     // Listen streams of this server hear it at once; the relay's other nodes publish to theirs.
     this.#modern.listeners.publish(method, params);
     if (this.relay?.(method, params, filter, scope)) return;
-    for (const session of this.#liveSessions) {
-      if (!session.initialized) continue;
-      if (filter ? !filter(session) : scope && !inScope(session, scope)) continue;
-      try {
-        const sent = session.notify(method, params);
-        if (sent) sent.catch((error: unknown) => this.reportError(toError(error), session));
-      } catch (error) {
-        this.reportError(toError(error), session);
-      }
-    }
+    this.#sessions.notifyAll(method, params, filter, scope);
   }
 
   /**
@@ -393,7 +368,7 @@ export class Server extends ServerDispatcher {
   /** Closes every session. */
   async close(): Promise<void> {
     this.#modern.listeners.endAll();
-    await Promise.allSettled([...this.#liveSessions].map((session) => session.close()));
+    await Promise.allSettled([...this.#sessions.live].map((session) => session.close()));
   }
 
   /** @internal */
@@ -408,14 +383,6 @@ export class Server extends ServerDispatcher {
       // A logging hook that throws must not take the server down.
     }
   }
-}
-
-/** Information about the client a request came from. */
-export interface SessionInfo {
-  readonly id: string | undefined;
-  readonly protocolVersion: ProtocolVersion;
-  readonly clientInfo: Implementation | undefined;
-  readonly authInfo: AuthInfo | undefined;
 }
 
 /** @internal Exposed for tests of the negotiation table. */

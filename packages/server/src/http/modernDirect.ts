@@ -9,8 +9,10 @@
  * path would have given it from the start, and from then on that transport answers (JSON, or SSE
  * when something went out before the result). A handler still running when dispatch returns gets
  * it too (so `server.close()` and a client leaving stop it as before): the saving is for handlers
- * that answer synchronously. The endpoint takes this path only when the server has no observer
- * (which watches requests through the connection).
+ * that answer synchronously. It is the one path of every 2026-07-28 POST: with an observer, the
+ * session is opened up front (the observer sees it open and close, and the message sizes, as on a
+ * connection) and this request reports its own start and end to the observer, as a connection
+ * does for the requests it delivers; without one, nothing of that is made.
  * @module
  */
 import {
@@ -21,6 +23,8 @@ import {
   LATEST_PROTOCOL_VERSION,
   McpError,
   type MessageExtra,
+  ObservedRequest,
+  type Observer,
   type OutgoingRequestOptions,
   type ProgressUpdate,
 } from '@mcpkit/core';
@@ -91,6 +95,8 @@ export class DirectModernRequest implements SessionOpener {
   private session: ServerSession | undefined;
   private transport: HttpSessionTransport | undefined;
   private response: Promise<Reply> | undefined;
+  /** What the observer sees of this request; set only when the server has an observer. */
+  private observed: ObservedRequest | undefined;
   /**
    * The session closed before the answer: nothing more is sent. The handler's signal fires
    * through `abort`, the public half of what a closing connection does.
@@ -110,9 +116,14 @@ export class DirectModernRequest implements SessionOpener {
 
   /** Answers the request: at once when the handler answered synchronously, else once it has. */
   serve(): Reply | Promise<Reply> {
+    const observer = this.server.options.observer;
     let result: unknown;
     try {
-      result = answerModern(this.server, this, this.incoming, true); // checkModernPost ran
+      // classifyPost checked the request against the revision's header rules already.
+      result =
+        observer === undefined
+          ? answerModern(this.server, this, this.incoming, true)
+          : this.answerObserved(observer);
     } catch (error) {
       return this.answer(this.failure(error));
     }
@@ -134,10 +145,57 @@ export class DirectModernRequest implements SessionOpener {
     return this.response!; // set: the request is not answered yet
   }
 
+  /**
+   * The request under an observer: its session opened now (the observer sees it, and the body's
+   * size, as a connection's would be seen), then started, and run inside the observer's context.
+   */
+  private answerObserved(observer: Observer): unknown {
+    const incoming = this.incoming;
+    const session = this.openSession();
+    this.transport!.received(incoming.extra);
+    const observed = new ObservedRequest(
+      'server',
+      incoming.method,
+      incoming.id,
+      incoming.params,
+      session.observation,
+    );
+    this.observed = observed;
+    try {
+      observer.requestStarted?.(observed);
+    } catch (error) {
+      this.runtime.report(toError(error));
+    }
+    if (!observer.runHandler) return answerModern(this.server, this, incoming, true);
+    return observer.runHandler(observed, () => answerModern(this.server, this, incoming, true));
+  }
+
+  /** Tells the observer (when there is one) how the request ended, as a connection does. */
+  private observeEnd(message: JsonRpcResponse | undefined): void {
+    const observed = this.observed;
+    const observer = this.server.options.observer;
+    if (observed === undefined || !observer?.requestFinished) return;
+    const durationMs = performance.now() - observed.startedAt;
+    try {
+      if (message === undefined) observer.requestFinished(observed, { durationMs, failure: 'closed' });
+      else if ('result' in message)
+        observer.requestFinished(observed, { durationMs, result: message.result });
+      else
+        observer.requestFinished(observed, {
+          durationMs,
+          errorCode: message.error.code,
+          errorMessage: message.error.message,
+        });
+    } catch (error) {
+      this.runtime.report(toError(error));
+    }
+  }
+
   /** After the session closed nothing is built, reported or sent, as on a closed connection. */
   private finish(outcome: unknown, failed: boolean): void {
     if (this.gone) {
       this.incoming.done = true;
+      this.observeEnd(undefined);
       return;
     }
     this.answer(failed ? this.failure(outcome) : this.success(outcome));
@@ -149,6 +207,7 @@ export class DirectModernRequest implements SessionOpener {
     incoming.done = true;
     if (this.transport) {
       if (!this.gone && !this.transport.closed) this.transport.send(message);
+      this.observeEnd(this.gone || this.transport.closed ? undefined : message);
       return this.response!;
     }
     return jsonReply(this.serialize(message), undefined, modernStatus(message));

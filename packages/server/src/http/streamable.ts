@@ -34,7 +34,7 @@ import {
   toFetchHandler,
 } from './fetchHandler.js';
 import { Housekeeping } from './housekeeping.js';
-import { DirectModernRequest, MODERN_CONNECT, modernExchange } from './modernDirect.js';
+import { DirectModernRequest } from './modernDirect.js';
 import type { RawHttpRequest } from './rawHttp.js';
 import { HttpMessageExtra } from './requestView.js';
 import { emptyReply, PROTOCOL_VERSION_HEADER, Refuse, Reply, SESSION_HEADER } from './responses.js';
@@ -268,11 +268,9 @@ export class StreamableHttpEndpoint implements HttpRuntime, HttpEndpoint {
    * (the request's envelope is its scope), in stateful and stateless mode alike.
    */
   private postModern(request: RawHttpRequest, route: PostRoute, extra: MessageExtra): Promise<Reply> | Reply {
-    // classifyPost checked it against the revision's header rules. No session, connection or transport up front (made if the handler asks for them), unless an
-    // observer watches requests through the connection.
-    if (!this.server.options.observer)
-      return new DirectModernRequest(this, this.server, request, route.modern!, extra).serve();
-    return this.serveOnce(route, extra, modernExchange(request), MODERN_CONNECT);
+    // classifyPost checked it against the revision's header rules. No session, connection or
+    // transport up front (made if the handler asks for them, or for an observer to watch).
+    return new DirectModernRequest(this, this.server, request, route.modern!, extra).serve();
   }
 
   /** Serves one POST on a throwaway session over the one server definition. */

@@ -165,9 +165,38 @@ export class RequestContext extends BaseRequestContext {
    * ```
    */
   get scope(): RequestScope {
-    if (this.modern) return this.modern.scope;
+    if (this.#era !== undefined) return this.#era.scopeOf(this);
     if (!this.#scopeView) this.#scopeView = sessionScope(this.session, this.authInfo);
     return this.#scopeView;
+  }
+
+  /**
+   * @internal The port of the era that serves this request, `undefined` for the session's own
+   * requests (then the session's id and revision are the request's): a context made from this one
+   * (a task's) is served by the same era.
+   *
+   * @example
+   * ```ts
+   * const again = new RequestContext(ctx.session, ctx.request, ctx.modern, ctx.eraPort);
+   * ```
+   */
+  get eraPort(): ContextEra | undefined {
+    return this.#era;
+  }
+
+  /**
+   * @internal What a feature plugged in, under `key`, for the era that serves this request
+   * (`Era.plug`); `undefined` for the session's own requests. How a feature with a different wire
+   * per era (tasks) picks its module without branching on the era.
+   *
+   * @example
+   * ```ts
+   * const TASKS = Symbol('tasks');
+   * const tasksOfThisEra = ctx.eraPart<{ name: string }>(TASKS) ?? { name: '2025 tasks' };
+   * ```
+   */
+  eraPart<T>(key: symbol): T | undefined {
+    return this.#era === undefined ? undefined : (this.#era.part(key) as T | undefined);
   }
 
   /**

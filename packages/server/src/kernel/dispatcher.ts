@@ -241,22 +241,13 @@ export abstract class ServerDispatcher {
   runListeners(method: string, params: Record<string, unknown>, session: ServerSession): void {
     const handlers = this.#notificationHandlers.get(method);
     if (!handlers) return;
-    // Not through safely(): that would make a closure per listener per notification.
+    // Each listener in its own try, not through a helper that would take a closure per listener.
     for (const handler of handlers) {
       try {
         handler(params, session);
       } catch (error) {
         this.reportError(toError(error), session);
       }
-    }
-  }
-
-  /** @internal Runs a listener; one that throws is reported, never thrown (also used by Server). */
-  protected safely(fn: () => void, session: ServerSession): void {
-    try {
-      fn();
-    } catch (error) {
-      this.reportError(toError(error), session);
     }
   }
 }

@@ -18,6 +18,7 @@ import type {
   ServerCapabilities,
 } from '@mcpkit/core';
 import type { RequestContext } from './context.js';
+import type { RequestScope } from './scope.js';
 import type { ServerSession } from './session.js';
 
 /**
@@ -29,6 +30,7 @@ import type { ServerSession } from './session.js';
  * const era: Era = {
  *   claims: (request) => request.method === 'server/discover',
  *   serve: () => ({ supportedVersions: [] }),
+ *   plug: () => {},
  * };
  * ```
  */
@@ -37,6 +39,12 @@ export interface Era {
   claims(request: IncomingRequest): boolean;
   /** Answers a claimed request that arrived on `session`'s connection (a result, a promise, or a throw). */
   serve(session: ServerSession, request: IncomingRequest): unknown;
+  /**
+   * Plugs in what a feature does differently for this era's requests, under the feature's own key
+   * (the tasks feature plugs the tasks extension here when installed). A handler's context finds it
+   * with `ctx.eraPart(key)`; the session's own requests find nothing there.
+   */
+  plug(key: symbol, part: unknown): void;
 }
 
 /**
@@ -46,9 +54,13 @@ export interface Era {
  *
  * @example
  * ```ts
+ * declare const scope: RequestScope;
  * const silent: ContextEra = {
  *   requestClient: () => Promise.reject(new Error('no questions in this era')),
  *   sendLog: () => {},
+ *   scopeOf: () => scope,
+ *   inputResponsesOf: () => undefined,
+ *   part: () => undefined,
  * };
  * ```
  */
@@ -60,6 +72,12 @@ export interface ContextEra {
     options: OutgoingRequestOptions | undefined,
   ): Promise<unknown>;
   sendLog(ctx: RequestContext, level: LoggingLevel, data: unknown, logger: string | undefined): void;
+  /** The request's scope in this era (2026-07-28: the envelope's revision, capabilities, log level). */
+  scopeOf(ctx: RequestContext): RequestScope;
+  /** The answers to open questions the request carried, as the era's codec lifted them out of its params. */
+  inputResponsesOf(ctx: RequestContext): unknown;
+  /** What a feature plugged in for this era under `key` (see {@link Era.plug}). */
+  part(key: symbol): unknown;
 }
 
 /**

@@ -19,6 +19,7 @@ import type { RequestHandler } from '../kernel/handlers.js';
 import type { Receiving, Sending } from '../kernel/ports.js';
 import type { ServerSession } from '../kernel/session.js';
 import { type ServerMiddleware, ServerMiddlewareContext, TOOL_VISIBILITY } from './context.js';
+import { onMethod } from './method.js';
 import { deliver } from './sending.js';
 
 type ToolVisibility = (name: string, ctx: ServerMiddlewareContext) => boolean;
@@ -67,6 +68,32 @@ export class MiddlewareChains implements Receiving, Sending {
   /** True once a receiving middleware is installed. */
   get receives(): boolean {
     return this.#pipeline !== undefined;
+  }
+
+  /**
+   * `server.use(middleware)` or `server.use(method, middleware)`: checks what it was given, narrows
+   * it to its method, adds it, and returns the chains for the server's receiving slot.
+   *
+   * @throws {TypeError} when no middleware function was given.
+   */
+  install(first: string | ServerMiddleware, second: unknown): this {
+    const given = typeof first === 'string' ? second : first;
+    if (typeof given !== 'function') throw new TypeError('server.use() needs a middleware function');
+    this.use(typeof first === 'string' ? onMethod(first, given as ServerMiddleware) : first);
+    return this;
+  }
+
+  /**
+   * `server.useSending(middleware)`: checks it, adds it, and returns the chains for the server's
+   * sending seam.
+   *
+   * @throws {TypeError} when `middleware` is not a function.
+   */
+  installSending(middleware: ServerMiddleware): this {
+    if (typeof middleware !== 'function')
+      throw new TypeError('server.useSending() needs a middleware function');
+    this.useSending(middleware);
+    return this;
   }
 
   /** Adds a receiving middleware (already narrowed to its method, if any). */

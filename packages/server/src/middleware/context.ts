@@ -89,7 +89,7 @@ export class ServerMiddlewareContext implements MiddlewareContextBase {
 
   /** The session id (Streamable HTTP, stateful); `undefined` on stdio, in-memory, stateless HTTP and 2026-07-28. */
   get sessionId(): string | undefined {
-    return this.request?.modern ? undefined : this.session.id;
+    return this.request?.eraPort !== undefined ? undefined : this.session.id;
   }
 
   /**
@@ -97,7 +97,7 @@ export class ServerMiddlewareContext implements MiddlewareContextBase {
    * completes), or for a 2026-07-28 request the one its envelope names.
    */
   get protocolVersion(): Revision {
-    return this.request?.modern ? this.request.modern.scope.revision : this.session.protocolVersion;
+    return this.request?.eraPort !== undefined ? this.request.scope.revision : this.session.protocolVersion;
   }
 
   /** Who sent the message and under which revision (see `ctx.scope` of handlers); for requests only. */

@@ -15,6 +15,7 @@ import {
 } from '@mcpkit/core';
 import type { AskOptions, RequestContext } from '../kernel/context.js';
 import type { ContextEra } from '../kernel/ports.js';
+import type { RequestScope } from '../kernel/scope.js';
 import { missingForRequest } from '../mrtr/missingCapability.js';
 import { cannotAskIn } from '../mrtr/recorder.js';
 import type { InputRounds } from '../mrtr/runner.js';
@@ -28,19 +29,23 @@ const QUESTIONS: ReadonlySet<string> = new Set([
 
 /**
  * How a 2026-07-28 request's context asks and logs: questions to the client become input-required
- * rounds, and logs follow the envelope's log level. One object for every such request (the
- * context itself stays the kernel's one class, so call sites in features see one shape whichever
- * era a request is of).
+ * rounds, and logs follow the envelope's log level; its scope is the envelope's. One per server
+ * (what features plugged in for the era is per server), its methods on the prototype (the context
+ * itself stays the kernel's one class, so call sites in features see one shape whichever era a
+ * request is of).
  *
  * @example
  * ```ts
  * declare const session: ServerSession;
  * declare const request: IncomingRequest;
  * const decoded = decodeModernRequest(request.params, undefined, false);
- * const ctx = new RequestContext(session, request, decoded, MODERN_CONTEXT);
+ * const ctx = new RequestContext(session, request, decoded, new ModernContext());
  * ```
  */
-export const MODERN_CONTEXT: ContextEra = {
+export class ModernContext implements ContextEra {
+  /** What features plugged in for this era (`Era.plug`), by their keys. */
+  readonly #parts = new Map<symbol, unknown>();
+
   sendLog(ctx: RequestContext, level: LoggingLevel, data: unknown, logger: string | undefined): void {
     // The envelope's level decides, not the connection's (which may be a 2025 session's); a request
     // without a level gets no logs at all (CL-M5).
@@ -50,7 +55,8 @@ export const MODERN_CONTEXT: ContextEra = {
     const params: Record<string, unknown> = logger === undefined ? { level, data } : { level, data, logger };
     const sent = ctx.session.notify(Notification.Message, params, ctx.request.id);
     if (sent) sent.catch(() => {});
-  },
+  }
+
   requestClient(
     ctx: RequestContext,
     method: string,
@@ -58,8 +64,25 @@ export const MODERN_CONTEXT: ContextEra = {
     options: OutgoingRequestOptions | undefined,
   ): Promise<unknown> {
     return askClientUnderModern(ctx, method, params, (options as AskOptions | undefined)?.inputKey);
-  },
-};
+  }
+
+  scopeOf(ctx: RequestContext): RequestScope {
+    return ctx.modern!.scope;
+  }
+
+  inputResponsesOf(ctx: RequestContext): unknown {
+    return ctx.modern!.inputResponses;
+  }
+
+  part(key: symbol): unknown {
+    return this.#parts.get(key);
+  }
+
+  /** Plugs a feature's behaviour for this era under `key` (the era's `plug`). */
+  plug(key: symbol, part: unknown): void {
+    this.#parts.set(key, part);
+  }
+}
 
 /**
  * A request to the client made from a handler of a 2026-07-28 request. Elicitation, sampling and

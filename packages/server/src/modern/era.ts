@@ -1,7 +1,7 @@
 /**
  * The 2026-07-28 era as one plug-in: it claims a request by its one cheap check (the method is
  * `server/discover`, or the params carry a `_meta` envelope), serves it with its own request
- * context (the envelope's scope; `MODERN_CONTEXT` for input rounds and logging), and
+ * context (`ModernContext`: the envelope's scope, input rounds, logging), and
  * installs the two methods only this era has, `server/discover` and `subscriptions/listen`, with
  * the registry of open listen requests. The composition root (`server.ts`) makes one per server.
  * @module
@@ -12,6 +12,7 @@ import type { RequestContext } from '../kernel/context.js';
 import type { RequestHandler } from '../kernel/handlers.js';
 import type { Era } from '../kernel/ports.js';
 import type { ServerSession } from '../kernel/session.js';
+import { ModernContext } from './context.js';
 import { discoverResult } from './discover.js';
 import { answerListen, ListenRegistry } from './listen.js';
 import type { ModernServer } from './modernServer.js';
@@ -48,6 +49,8 @@ export interface EraMethods {
 export class ModernEra implements Era {
   /** The open `subscriptions/listen` requests: broadcasts reach them with no session. */
   readonly listeners = new ListenRegistry();
+  /** How this era's request contexts ask, log and find what features plugged in (one per server). */
+  readonly context = new ModernContext();
   readonly #server: ModernServer;
 
   constructor(server: ModernServer) {
@@ -72,5 +75,9 @@ export class ModernEra implements Era {
 
   serve(session: ServerSession, request: IncomingRequest): unknown {
     return answerModern(this.#server, session, request);
+  }
+
+  plug(key: symbol, part: unknown): void {
+    this.context.plug(key, part);
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { Implementation, McpError, ModernProtocolVersion, ServerCapabilities } from '@mcpkit/core';
 import type { RequestContext } from '../kernel/context.js';
+import type { ContextEra } from '../kernel/ports.js';
 import type { InputRoundRunner } from '../mrtr/runner.js';
 
 /**
@@ -27,5 +28,7 @@ export interface ModernServer {
   /** The `-32022` a revision the server does not serve gets, or `undefined`. */
   refusedRevision(revision: unknown): McpError | undefined;
   inputRoundRunner(): InputRoundRunner;
+  /** The era's port every 2026-07-28 request context is given (`ModernEra.context`). */
+  readonly eraContext: ContextEra;
   dispatch(method: string, params: Record<string, unknown>, context: RequestContext): unknown;
 }

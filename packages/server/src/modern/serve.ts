@@ -15,7 +15,6 @@ import {
 import { RequestContext, type SessionOpener } from '../kernel/context.js';
 import { notInRevision } from '../kernel/notInRevision.js';
 import type { ServerSession } from '../kernel/session.js';
-import { MODERN_CONTEXT } from './context.js';
 import { INPUT_ROUND_METHODS, invokeWithInputRounds, ModernCall } from './inputRounds.js';
 import type { ModernServer } from './modernServer.js';
 
@@ -51,7 +50,7 @@ export function answerModern(
     if (!methodExists(method, 'c2s', revision)) throw notInRevision(method, revision);
   }
   // The decoded request is the context's 2026 part as it is: its scope, the MRTR retry fields.
-  const ctx = new RequestContext(session, request, decoded, MODERN_CONTEXT);
+  const ctx = new RequestContext(session, request, decoded, server.eraContext);
   const params = decoded.params;
   let result: unknown;
   try {

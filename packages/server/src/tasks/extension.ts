@@ -98,7 +98,7 @@ export const extensionGetTask: ExtensionTaskMethod = async (host, params, contex
 export const extensionUpdateTask: ExtensionTaskMethod = async (host, params, context) => {
   const { taskId, requestor } = await knownTask(host, 'tasks/update', params, context);
   // The codec lifts `inputResponses` out of every 2026-07-28 request (it is MRTR's retry field too).
-  const responses = context.modern ? context.modern.inputResponses : params.inputResponses;
+  const responses = context.eraPort?.inputResponsesOf(context) ?? params.inputResponses;
   if (!checkInputResponses(responses)) return {};
   const run = host.runner.get(taskId);
   if (run?.requestor === requestor) run.inputs?.answer(responses);

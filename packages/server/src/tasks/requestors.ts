@@ -6,11 +6,27 @@
  */
 import type { TaskRequestor } from '@mcpkit/core';
 import type { RequestContext } from '../kernel/context.js';
+import type { TaskEra } from './taskEra.js';
 import type { TaskManagerOptions } from './taskOptions.js';
 
-const SESSION_PREFIX = 'session:';
-/** The requestor of 2026-07-28 tasks without auth: no one (the task id is the capability). */
-const BEARER_REQUESTOR = 'bearer:';
+/**
+ * What begins the requestor key of a task bound to its session (2025 revisions without auth).
+ *
+ * @example
+ * ```ts
+ * const key = `${SESSION_PREFIX}${ctx.session.key}`;
+ * ```
+ */
+export const SESSION_PREFIX = 'session:';
+/**
+ * The requestor of 2026-07-28 tasks without auth: no one (the task id is the capability).
+ *
+ * @example
+ * ```ts
+ * const unbound: TaskRequestor = BEARER_REQUESTOR;
+ * ```
+ */
+export const BEARER_REQUESTOR = 'bearer:';
 
 /**
  * The requestor key of a request: `options.identify` when given, else derived from the auth
@@ -19,12 +35,13 @@ const BEARER_REQUESTOR = 'bearer:';
  *
  * @example
  * ```ts
- * const key = await requestorOf({}, ctx); // 'session:…', 'auth:…' or 'bearer:'
+ * const key = await requestorOf({}, ctx, LEGACY_TASKS); // 'session:…', 'auth:…' or 'bearer:'
  * ```
  */
 export async function requestorOf(
   options: TaskManagerOptions,
   context: RequestContext,
+  era: TaskEra,
 ): Promise<TaskRequestor> {
   if (options.identify) return options.identify(context);
   const auth = context.authInfo;
@@ -34,11 +51,8 @@ export async function requestorOf(
     if (auth.token !== undefined) return `auth:token:${await sha256(auth.token)}`;
     if (auth.clientId !== undefined) return `auth:client:${auth.clientId}`;
   }
-  // 2026-07-28 has no session: each request may arrive on a connection of its own.
-  if (context.modern) return BEARER_REQUESTOR;
-  // Keyed by the session's stable key (its id, or one it keeps in its state), so a restored
-  // session still owns its tasks.
-  return `${SESSION_PREFIX}${context.session.key}`;
+  // Without auth the era decides: 2025 binds to the session, 2026-07-28 (no session) to no one.
+  return era.unboundRequestor(context);
 }
 
 /**

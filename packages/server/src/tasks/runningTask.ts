@@ -9,7 +9,7 @@ import type { RequestContext } from '../kernel/context.js';
 import type { ServerSession } from '../kernel/session.js';
 import { isSessionBound } from './requestors.js';
 import type { TaskRun } from './taskContext.js';
-import { TaskInputs } from './taskInputs.js';
+import type { TaskEra } from './taskEra.js';
 
 /**
  * A task running here, with the session and requestor of the request that created it.
@@ -36,7 +36,7 @@ export interface RunningTask extends TaskRun {
  *
  * @example
  * ```ts
- * const run = runningTask(store, task, ctx, requestor);
+ * const run = runningTask(store, task, ctx, requestor, LEGACY_TASKS);
  * ```
  */
 export function runningTask(
@@ -44,13 +44,14 @@ export function runningTask(
   task: Task,
   context: RequestContext,
   requestor: TaskRequestor,
+  era: TaskEra,
 ): RunningTask {
   const run: RunningTask = {
     taskId: task.taskId,
     session: context.session,
     requestor,
     sessionBound: isSessionBound(requestor),
-    createdBy: context.modern ? context.requestId : undefined,
+    createdBy: era.createdBy(context),
     controller: new AbortController(),
     progressToken: progressTokenOf(context),
     lastProgress: Number.NEGATIVE_INFINITY,
@@ -61,7 +62,7 @@ export function runningTask(
       if (run.terminal) return;
       await store.update(task.taskId, { status: waiting ? 'input_required' : 'working' });
     },
-    inputs: context.modern ? new TaskInputs((waiting) => run.setInputRequired(waiting)) : undefined,
+    inputs: era.questions((waiting) => run.setInputRequired(waiting)),
   };
   return run;
 }

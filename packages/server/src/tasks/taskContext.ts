@@ -65,7 +65,7 @@ export class TaskContext extends RequestContext {
     base: RequestContext,
     private readonly run: TaskRun,
   ) {
-    super(base.session, base.request, base.modern);
+    super(base.session, base.request, base.modern, base.eraPort);
   }
 
   /** The id of the task this handler runs as. */

@@ -29,13 +29,10 @@
  */
 import {
   type CreateTaskResult,
-  ErrorCode,
-  McpError,
   Method,
   MODEL_IMMEDIATE_RESPONSE_META_KEY,
   Notification,
   type ServerCapabilities,
-  TASKS_EXTENSION,
   type Task,
   type TaskMetadata,
   type TaskRequest,
@@ -43,27 +40,17 @@ import {
   type TaskStore,
   type Tool,
 } from '@mcpkit/core';
-import {
-  createTaskResult,
-  declaresTasksExtension,
-  receiverSettings,
-  revisionHas,
-  TaskRunner,
-  taskParamOf,
-  tasksExtensionRequired,
-} from '@mcpkit/core/internal';
+import { receiverSettings, TaskRunner } from '@mcpkit/core/internal';
 import type { RequestContext } from '../kernel/context.js';
 import type { Server } from '../server.js';
-import {
-  extensionCancelTask,
-  extensionGetTask,
-  extensionUpdateTask,
-  requireTasksExtension,
-} from './extension.js';
-import { legacyCancelTask, legacyGetTask, legacyListTasks, legacyTaskResult } from './legacyMethods.js';
+import { extensionUpdateTask } from './extension.js';
+import { EXTENSION_TASKS } from './extensionEra.js';
+import { LEGACY_TASKS } from './legacyEra.js';
+import { legacyListTasks, legacyTaskResult } from './legacyMethods.js';
 import { requestorOf } from './requestors.js';
-import { type RunningTask, runningTask, toolFailure } from './runningTask.js';
+import { type RunningTask, runningTask } from './runningTask.js';
 import { TaskContext } from './taskContext.js';
+import { TASKS_PART, type TaskEra } from './taskEra.js';
 import { cancelCreatedBy, cancelIfUnanswered, cancelSessionTasks } from './taskLifetime.js';
 import {
   TaskAbortedError,
@@ -145,16 +132,18 @@ export class TaskManager {
   install(server: Server): void {
     if (this.server) throw new Error('A TaskManager serves one server');
     this.server = server;
-    // One handler per method for both eras: the 2026-07-28 request (ctx.modern) speaks the extension.
-    // (The extension's answers are typed as 2025 results only for the handler table.)
-    server.setRequestHandler(Method.TasksGet, (params, ctx) =>
-      ctx.modern ? (extensionGetTask(this, params, ctx) as Promise<Task>) : legacyGetTask(this, params, ctx),
+    // The 2026-07-28 era's requests speak the tasks extension: its module, plugged into that era.
+    server.era.plug(TASKS_PART, EXTENSION_TASKS);
+    // One handler per method for both eras, each era's answer from its own module. (The
+    // extension's answers are typed as 2025 results only for the handler table.)
+    server.setRequestHandler(
+      Method.TasksGet,
+      (params, ctx) => eraOf(ctx).getTask(this, params, ctx) as Promise<Task>,
     );
     server.setRequestHandler(Method.TasksResult, (params, ctx) => legacyTaskResult(this, params, ctx));
-    server.setRequestHandler(Method.TasksCancel, (params, ctx) =>
-      ctx.modern
-        ? (extensionCancelTask(this, params, ctx) as Promise<Task>)
-        : legacyCancelTask(this, params, ctx),
+    server.setRequestHandler(
+      Method.TasksCancel,
+      (params, ctx) => eraOf(ctx).cancelTask(this, params, ctx) as Promise<Task>,
     );
     // Only in revisions with the extension (the method table keeps it from 2025 sessions).
     server.setRequestHandler(
@@ -186,9 +175,7 @@ export class TaskManager {
   requested(params: Record<string, unknown>, context: RequestContext): TaskMetadata | undefined {
     // 2026-07-28 has tasks only as an extension with its own wire: a `task` param there is ignored
     // (SEP-2663: servers MUST ignore it); the server decides instead (see wantsTask).
-    if (params.task === undefined || context.modern || !revisionHas(context.session.protocolVersion, 'tasks'))
-      return undefined;
-    return taskParamOf(params);
+    return eraOf(context).requested(params, context);
   }
 
   /**
@@ -205,15 +192,7 @@ export class TaskManager {
    * ```
    */
   wantsTask(tool: Tool, params: Record<string, unknown>, context: RequestContext): boolean {
-    // 2025: the request asks; runToolCall ignores a `task` from revisions before 2025-11-25.
-    if (!context.modern) return params.task !== undefined;
-    const support = tool.execution?.taskSupport ?? 'forbidden';
-    if (support === 'forbidden') return false;
-    if (declaresTasksExtension(context.scope.clientCapabilities)) return true;
-    if (support === 'optional') return false;
-    throw tasksExtensionRequired(
-      `Tool "${tool.name}" runs only as a task: declare the client capability extensions["${TASKS_EXTENSION}"]`,
-    );
+    return eraOf(context).wantsTask(tool, params, context);
   }
 
   /**
@@ -238,18 +217,17 @@ export class TaskManager {
     execute: TaskExecutor,
     options: TaskRunOptions & { task?: TaskMetadata } = {},
   ): Promise<CreateTaskResult> {
-    // SEP-2663: never a task to a 2026-07-28 request that did not declare the extension.
-    if (context.modern) requireTasksExtension(context, request.method);
-    const requestor = await this.requestorOf(context);
+    const era = eraOf(context);
+    era.beforeRun(context, request.method);
+    const requestor = await requestorOf(this.options, context, era);
     const ttl = this.settings.grantTtl(options.task?.ttl);
     const task = await this.store.create(request, requestor, {
       ttl,
       pollInterval: this.settings.pollInterval,
     });
-    const run = runningTask(this.store, task, context, requestor);
-    // Under the extension a tool's isError result completes the task (SEP-2663: `failed` is for
-    // JSON-RPC errors only); under 2025-11-25 it fails it.
-    const toolDefault = request.method === Method.ToolsCall && !context.modern ? toolFailure : undefined;
+    const run = runningTask(this.store, task, context, requestor, era);
+    // How a tool's isError result ends the task is the era's (2025-11-25: failed; the extension: completed).
+    const toolDefault = request.method === Method.ToolsCall ? era.toolFailure : undefined;
     const failureOf = options.failureOf ?? toolDefault;
     await this.runner.start(
       run,
@@ -260,8 +238,7 @@ export class TaskManager {
     );
     // A request stopped before its answer went out leaves the task unknown to all (issue 16).
     cancelIfUnanswered(this.store, run, context.request);
-    // Under 2026-07-28 the answer is the extension's flat CreateTaskResult (resultType "task").
-    const created = (context.modern ? createTaskResult(task) : { task }) as CreateTaskResult;
+    const created = era.created(task);
     if (options.modelImmediateResponse !== undefined) {
       created._meta = { [MODEL_IMMEDIATE_RESPONSE_META_KEY]: options.modelImmediateResponse };
     }
@@ -295,18 +272,8 @@ export class TaskManager {
     execute: (context: RequestContext) => R,
     options: TaskRunOptions = {},
   ): R | Promise<CreateTaskResult> {
-    if (context.modern) {
-      if (!this.wantsTask(tool, params, context)) return execute(context);
-      return this.run(context, { method: Method.ToolsCall, params }, execute, options);
-    }
-    const task = this.requested(params, context);
+    const task = eraOf(context).toolTask(tool, params, context);
     if (!task) return execute(context);
-    if ((tool.execution?.taskSupport ?? 'forbidden') === 'forbidden') {
-      throw new McpError(
-        ErrorCode.MethodNotFound,
-        `Tool "${tool.name}" does not support task execution: call it without "task"`,
-      );
-    }
     return this.run(context, { method: Method.ToolsCall, params }, execute, { ...options, task });
   }
 
@@ -336,6 +303,11 @@ export class TaskManager {
    * ```
    */
   requestorOf(context: RequestContext): Promise<TaskRequestor> {
-    return requestorOf(this.options, context);
+    return requestorOf(this.options, context, eraOf(context));
   }
+}
+
+/** The tasks of the era that serves `context`: what that era plugged in, else 2025 tasks. */
+function eraOf(context: RequestContext): TaskEra {
+  return context.eraPart<TaskEra>(TASKS_PART) ?? LEGACY_TASKS;
 }

@@ -137,11 +137,19 @@ export class HttpSessionTransport extends TransportState<HttpRuntime> implements
   /** Hands a parsed body (one message or a batch) to the session's connection. */
   deliver(body: ClassifiedBody, extra: MessageExtra): void {
     if (this.cluster) keepRequest(this, body);
+    this.received(extra);
+    deliverBody(this.sink, body, extra);
+  }
+
+  /**
+   * A POST body arrived for this session (delivered here, or answered on the 2026-07-28 direct
+   * path): its size goes to an observer that counts sizes.
+   */
+  received(extra: MessageExtra | undefined): void {
     if (this.sink?.size) {
-      const bytes = (extra as { bodyBytes?: number }).bodyBytes;
+      const bytes = (extra as { bodyBytes?: number } | undefined)?.bodyBytes;
       if (bytes !== undefined) this.sink.size('in', bytes);
     }
-    deliverBody(this.sink, body, extra);
   }
 
   /**

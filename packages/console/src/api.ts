@@ -75,9 +75,13 @@ export class ConsoleApi {
   readonly #calls = new Map<string, AbortController>();
   readonly #operations: Readonly<Record<string, (params: Params) => Promise<unknown>>>;
 
-  constructor(backend: ConsoleBackend, hub: EventHub, questions: Questions) {
+  /**
+   * `page.sandbox` is the URL of the MCP Apps sandbox proxy, told to the page in `state` (the page
+   * renders no App without it).
+   */
+  constructor(backend: ConsoleBackend, hub: EventHub, questions: Questions, page: { sandbox?: string } = {}) {
     this.#operations = {
-      state: async () => ({ ...backend.state(), questions: questions.waiting() }),
+      state: async () => ({ ...backend.state(), questions: questions.waiting(), ...page }),
       listTools: () => backend.listTools(),
       listResources: () => backend.listResources(),
       listTemplates: () => backend.listTemplates(),

@@ -5,7 +5,7 @@
  * server the person did not name.
  * @module
  */
-import { McpError, type Root } from '@mcpkit/core';
+import { McpError, type Root, type Task } from '@mcpkit/core';
 import type { ConsoleBackend, PinnedEra } from './backend.js';
 import type { EventHub } from './eventHub.js';
 import type { Questions } from './questions.js';
@@ -160,6 +160,9 @@ export class ConsoleApi {
       return await backend.callTool(text(params, 'name'), object(params, 'arguments'), {
         signal: controller.signal,
         onProgress: (update) => hub.emit('progress', { callId, ...update }),
+        ...(params.task === true
+          ? { onTaskStatus: (task: Task) => hub.emit('taskStatus', { callId, ...task }) }
+          : {}),
       });
     } finally {
       this.#calls.delete(callId);

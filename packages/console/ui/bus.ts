@@ -14,6 +14,7 @@ const KINDS = [
   'question',
   'answered',
   'progress',
+  'taskStatus',
   'resourceUpdated',
   'listChanged',
   'serverLog',

@@ -15,7 +15,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliIo, runCli } from '../packages/cli/src/index.js';
 import { startEverythingHttp } from './fixtures/everythingHttp.js';
 import {
   axeViolations,
@@ -23,6 +22,7 @@ import {
   consoleBrowser,
   DEMO_STDIO,
   type RunningConsoleCli,
+  runConsoleInProcess,
   screenshot,
 } from './support/consoleRun.js';
 import { repoRoot } from './support/officialSchema.js';
@@ -649,41 +649,21 @@ describe.skipIf(skip)(
 
 describe.skipIf(skip)('mcpkit console opens the browser', { timeout: 120_000 }, () => {
   it('hands its URL to the browser opener (without --no-open), which opens it connected; Ctrl-C stops it', async () => {
-    let interrupt: (() => void) | undefined;
     let opened: Page | undefined;
-    let stdout = '';
-    const io: CliIo = {
-      stdout: {
-        write: (chunk) => {
-          stdout += chunk;
-        },
-      },
-      stderr: { write: () => {} },
-      stdin: process.stdin,
-      env: { NO_COLOR: '1' },
-      cwd: repoRoot,
-      onInterrupt: (listener) => {
-        interrupt = listener;
-        return () => {
-          interrupt = undefined;
-        };
-      },
-      // The opener of this test is the test's Chromium: the page it opens must work.
+    // The opener of this test is the test's Chromium: the page it opens must work.
+    const running = runConsoleInProcess(['--', ...DEMO_STDIO], {
       openBrowser: async (url) => {
         const tab = await consoles.newPage();
         opened = tab;
         await tab.goto(url);
         return true;
       },
-    };
-    const code = runCli(['console', '--', ...DEMO_STDIO], io);
+    });
     await expect
       .poll(() => opened?.getByText('connected', { exact: true }).count() ?? 0, { timeout: 30_000 })
       .toBe(1);
-    expect(opened!.url()).toBe(stdout.trim());
+    expect(opened!.url()).toBe(running.stdout().trim());
     await expect.poll(() => tool(opened!, 'Echo').count()).toBe(1);
-    await expect.poll(() => interrupt !== undefined).toBe(true);
-    interrupt!();
-    expect(await code).toBe(0);
+    expect(await running.stop()).toBe(0);
   });
 });

@@ -9,8 +9,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { type CliIo, runCli } from '../../packages/cli/src/index.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../../scripts/lib/chromium.mjs';
 import { repoRoot } from './officialSchema.js';
 
@@ -197,6 +199,57 @@ export function consoleBrowser(file: string) {
       await page.goto(started.url);
       await page.getByText('connected', { exact: true }).waitFor({ timeout: 30_000 });
       return { page, running: started };
+    },
+  };
+}
+
+/**
+ * `mcpkit console ARGS…` run in this process (its `openBrowser` seam given, as on a terminal or
+ * not); `stop` is Ctrl-C, then the exit code.
+ *
+ * @example
+ * ```ts
+ * const running = runConsoleInProcess(['--', ...DEMO_STDIO], { openBrowser: async (url) => true });
+ * expect(await running.stop()).toBe(0);
+ * ```
+ */
+export function runConsoleInProcess(
+  args: readonly string[],
+  options: {
+    openBrowser: NonNullable<CliIo['openBrowser']>;
+    tty?: boolean;
+    env?: Readonly<Record<string, string>>;
+  },
+): { stdout: () => string; exited: Promise<number>; stop(): Promise<number> } {
+  let stdout = '';
+  let interrupt: (() => void) | undefined;
+  const io: CliIo = {
+    stdout: {
+      write: (chunk) => {
+        stdout += chunk;
+      },
+      isTTY: options.tty,
+    },
+    stderr: { write: () => {}, isTTY: options.tty },
+    stdin: Object.assign(new PassThrough(), options.tty ? { isTTY: true } : {}),
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    cwd: repoRoot,
+    onInterrupt: (listener) => {
+      interrupt = listener;
+      return () => {
+        interrupt = undefined;
+      };
+    },
+    openBrowser: options.openBrowser,
+  };
+  const exited = runCli(['console', ...args], io);
+  return {
+    stdout: () => stdout,
+    exited,
+    async stop() {
+      await expect.poll(() => interrupt !== undefined).toBe(true);
+      interrupt!();
+      return exited;
     },
   };
 }

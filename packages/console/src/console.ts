@@ -60,6 +60,11 @@ export interface ConsoleOptions {
   readonly era?: PinnedEra;
   /** Where the built page is; default the package's own `dist/ui`. */
   readonly uiDirectory?: string;
+  /**
+   * Where the steps of an OAuth login come from (`@mcpkit/auth/client`'s observer): called once
+   * with the function that shows a step on the page's Authorization tab.
+   */
+  readonly authSteps?: (show: (step: object) => void) => void;
 }
 
 /**
@@ -119,6 +124,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     throw error;
   }
   guard = new RequestGuard(served.port, token);
+  options.authSteps?.((step) => hub.emit('authStep', { time: Date.now(), ...step }));
   await backend.reconnect(options.era ?? 'auto');
   return {
     url: `http://127.0.0.1:${served.port}/?token=${token}`,

@@ -19,6 +19,7 @@ const KINDS = [
   'listChanged',
   'serverLog',
   'audit',
+  'authStep',
 ] as const;
 
 /**

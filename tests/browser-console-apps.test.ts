@@ -8,14 +8,17 @@
  *
  * Needs /usr/bin/chromium (scripts/install-chromium.sh); MCPKIT_SKIP_BROWSER=1 skips on purpose.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import path, { dirname, join } from 'node:path';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { appFixtureServer } from './fixtures/appServer.js';
 import { consoleBrowser, DEMO_STDIO, screenshot } from './support/consoleRun.js';
+import { repoRoot } from './support/officialSchema.js';
 
 const consoles = consoleBrowser('tests/browser-console-apps.test.ts');
 const { open, skip } = consoles;
@@ -132,5 +135,30 @@ describe.skipIf(skip)('MCP Apps in mcpkit console', { timeout: 120_000 }, () => 
     await view.click('#get-time-btn');
     await expect.poll(() => view.textContent('#server-time')).toMatch(/^\d{4}-\d\d-\d\dT/);
     await page.close();
+  });
+
+  it("against a host (--config), the view calls its own server's app-only tool by its name there", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-console-apps-host-'));
+    try {
+      const config = path.join(dir, 'mcp.json');
+      const demoServer = { command: DEMO_STDIO[0], args: DEMO_STDIO.slice(1), cwd: repoRoot };
+      // Two servers with the same tools: the catalogue namespaces them, the view still says tally_add.
+      await writeFile(config, JSON.stringify({ mcpServers: { one: demoServer, two: demoServer } }));
+      const { page, running } = await open(['--config', config]);
+      await callTool(page, 'Show tally one', 'one__show_tally');
+      // The host asks the person before each tool call runs.
+      const dialog = page.getByRole('dialog');
+      await expect.poll(() => dialog.textContent()).toContain('show_tally');
+      await dialog.getByRole('button', { name: 'Allow once' }).click();
+      const { view } = await appFrames(page, running.origin);
+      await expect.poll(() => view.textContent('#count')).toBe('0');
+      await view.click('#add');
+      await expect.poll(() => dialog.textContent()).toContain('tally_add');
+      await dialog.getByRole('button', { name: 'Allow once' }).click();
+      await expect.poll(() => view.textContent('#count')).toBe('1');
+      await page.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

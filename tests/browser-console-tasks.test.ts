@@ -7,9 +7,13 @@
  *
  * Needs /usr/bin/chromium (scripts/install-chromium.sh); MCPKIT_SKIP_BROWSER=1 skips on purpose.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { consoleBrowser, DEMO_STDIO, screenshot } from './support/consoleRun.js';
+import { repoRoot } from './support/officialSchema.js';
 
 const { open, skip } = consoleBrowser('tests/browser-console-tasks.test.ts');
 
@@ -56,4 +60,32 @@ describe.skipIf(skip)('task-augmented calls in mcpkit console', { timeout: 120_0
       await page.close();
     });
   }
+
+  it('runs a task against a host (--config): McpHost follows it and reports its status', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-console-tasks-host-'));
+    try {
+      const config = path.join(dir, 'mcp.json');
+      const demo = { command: DEMO_STDIO[0], args: DEMO_STDIO.slice(1), cwd: repoRoot };
+      await writeFile(config, JSON.stringify({ mcpServers: { demo } }));
+      const { page } = await open(['--config', config]);
+      await page
+        .getByRole('navigation', { name: 'Tools' })
+        .getByRole('button', { name: /(^| )Research demo( |$)/ })
+        .click();
+      await page.getByLabel('topic', { exact: true }).fill('reefs');
+      await page.getByLabel('stageMs', { exact: true }).fill('300');
+      await page.getByLabel('Run as a task').check();
+      await page.getByRole('button', { name: /^Call (demo__)?research$/ }).click();
+      const dialog = page.getByRole('dialog');
+      await expect.poll(() => dialog.textContent()).toContain('research');
+      await dialog.getByRole('button', { name: 'Allow once' }).click();
+      await expect.poll(() => status(page), { timeout: 15_000 }).toBe('completed');
+      await expect
+        .poll(() => page.locator('.result pre.text-block').textContent())
+        .toContain('Report on "reefs"');
+      await page.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -9,6 +9,7 @@
  * Needs /usr/bin/chromium (scripts/install-chromium.sh); MCPKIT_SKIP_BROWSER=1 skips on purpose.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path, { dirname, join } from 'node:path';
@@ -27,6 +28,18 @@ let fixture: ServedHandler | undefined;
 afterAll(async () => {
   await fixture?.close();
 });
+
+/** The status of a GET of `url` sent with another `Host` header. */
+function statusWithHost(url: string, host: string): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { host } }, (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 /** Picks a tool in the list. */
 async function pickTool(page: Page, label: string): Promise<void> {
@@ -84,6 +97,11 @@ describe.skipIf(skip)('MCP Apps in mcpkit console', { timeout: 120_000 }, () => 
     });
     expect(api.status).toBe(404);
     expect(await api.text()).not.toContain('connected');
+    // A DNS-rebinding name is refused there as at the console; the page frames that origin only.
+    expect(await statusWithHost(`${sandboxOrigin}/sandbox`, 'rebind.test')).toBe(421);
+    const pageCsp = (await fetch(running.url)).headers.get('content-security-policy') ?? '';
+    expect(pageCsp).toContain(`frame-src ${sandboxOrigin};`);
+    expect(pageCsp).toContain("frame-ancestors 'none'");
     // Another tool picked: the slot goes, and the view with it.
     await pickTool(page, 'Echo');
     await expect.poll(() => page.locator('.app-slot').count()).toBe(0);
@@ -93,6 +111,9 @@ describe.skipIf(skip)('MCP Apps in mcpkit console', { timeout: 120_000 }, () => 
     await page.getByLabel('Filter').fill('tally_add');
     await expect.poll(() => page.locator('table.log tbody tr').count()).toBeGreaterThanOrEqual(2);
     await page.close();
+    // The sandbox server stops with the console.
+    expect(await running.stop()).toBe(0);
+    await expect(fetch(`${sandboxOrigin}/sandbox`)).rejects.toThrow();
   });
 
   it('refuses the view a model-only tool, lets it call an app-only one, and tears it down when the slot goes', async () => {

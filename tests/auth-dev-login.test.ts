@@ -15,12 +15,8 @@ import path from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HeadlessChromium, launchChromium } from './support/chromium.js';
-import {
-  type CliRunOptions,
-  type RunningCli,
-  runCliInProcess,
-  startCliInProcess,
-} from './support/inProcessCli.js';
+import { answerDevLogin, startProtectedDemo } from './support/devLogin.js';
+import { type CliRunOptions, type RunningCli, runCliInProcess } from './support/inProcessCli.js';
 
 const skip = process.env.MCPKIT_SKIP_BROWSER === '1';
 if (skip) console.warn('tests/auth-dev-login.test.ts skipped: MCPKIT_SKIP_BROWSER=1 is set');
@@ -36,13 +32,8 @@ describe.skipIf(skip)('mcpkit auth-server, serve --auth-issuer and login in head
 
   beforeAll(async () => {
     config = await mkdtemp(path.join(tmpdir(), 'mcpkit-dev-login-'));
-    authServer = await startCliInProcess(['auth-server', '--port', '0'], /^Issuer: +(\S+)$/m);
-    issuer = authServer.match[1] as string;
-    demo = await startCliInProcess(
-      ['serve', '--http', '--port', '0', '--auth-issuer', issuer],
-      /listening on (\S+)/,
-    );
-    mcpUrl = demo.match[1] as string;
+    const stack = await startProtectedDemo();
+    ({ authServer, demo, issuer, mcpUrl } = stack);
     browser = await launchChromium();
     context = browser.context;
   }, 60_000);
@@ -60,15 +51,7 @@ describe.skipIf(skip)('mcpkit auth-server, serve --auth-issuer and login in head
       const tab = await context!.newPage();
       try {
         await tab.goto(url);
-        if (choice === 'cancel') {
-          await tab.getByRole('link', { name: /cancel/i }).click();
-        } else {
-          await tab.fill('input[name=login]', 'dev-user');
-          await tab.fill('input[name=password]', 'any password');
-          await tab.getByRole('button', { name: 'Sign-in' }).click();
-          await tab.getByRole('button', { name: 'Continue' }).click();
-        }
-        await tab.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/callback/);
+        await answerDevLogin(tab, choice);
         landed.push(await tab.locator('body').innerText());
       } finally {
         await tab.close();

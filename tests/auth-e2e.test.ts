@@ -2,7 +2,12 @@
  * End to end: McpClient + StreamableHttpClientTransport with `OAuthClientProvider`, against an
  * mcpkit server wrapped with `protect`, both authorized by a real `oidc-provider` on loopback.
  */
-import { MemoryTokenStore, type OAuthClientOptions, OAuthClientProvider } from '@mcpkit/auth/client';
+import {
+  type AuthStep,
+  MemoryTokenStore,
+  type OAuthClientOptions,
+  OAuthClientProvider,
+} from '@mcpkit/auth/client';
 import { introspectionVerifier, jwtVerifier, protect } from '@mcpkit/auth/server';
 import { McpClient } from '@mcpkit/client';
 import { StreamableHttpClientTransport } from '@mcpkit/client/http';
@@ -107,22 +112,47 @@ describe('OAuth against a real oidc-provider', () => {
       redirectUri: REDIRECT,
       redirect: browser(REDIRECT, seen),
       clientMetadataUrl: clientId,
+      observer: (step) => steps.push(step),
     });
+    const steps: AuthStep[] = [];
     const me = await whoami(await connect(auth, resource));
     expect(me.clientId).toBe(clientId);
+    // The observer (the console's Authorization tab) is told how the client was identified.
+    expect(steps.find((step) => step.step === 'client')).toEqual({
+      step: 'client',
+      ok: true,
+      detail: `client ID metadata document: client id ${clientId}`,
+    });
     expect(seen[0]?.searchParams.get('client_id')).toBe(clientId);
   });
 
   it('a 403 insufficient_scope steps up to the union of scopes and the call goes through', async () => {
     const server = await startProtected(['mcp:read']);
     const seen: URL[] = [];
-    const auth = userProvider(server.resource, seen);
+    const steps: AuthStep[] = [];
+    const auth = userProvider(server.resource, seen, { observer: (step) => steps.push(step) });
     const client = await connect(auth, server.resource);
     expect((await whoami(client)).scopes).not.toContain('mcp:write');
     server.require(['mcp:read', 'mcp:write']);
     const me = await whoami(client);
     expect(me.scopes).toEqual(expect.arrayContaining(['mcp:read', 'mcp:write']));
     expect(seen).toHaveLength(2);
+    // Each step reported to the observer, in order: the first login, then the step-up's.
+    expect(steps.map((step) => `${step.step} ${step.ok}`)).toEqual([
+      'protected-resource-metadata true',
+      'authorization-server-metadata true',
+      'client true',
+      'authorization true',
+      'token true',
+      'step-up true',
+      // The 403's challenge names the resource metadata, so discovery runs again.
+      'protected-resource-metadata true',
+      'authorization-server-metadata true',
+      'client true',
+      'authorization true',
+      'token true',
+    ]);
+    expect(steps[5]?.detail).toContain('mcp:write');
   });
 
   it('a server that keeps answering 403 insufficient_scope cannot loop the client: step-ups stop at the limit', async () => {
@@ -137,7 +167,7 @@ describe('OAuth against a real oidc-provider', () => {
   });
 
   it('an expiring access token is refreshed with the resource indicator and the refresh token is rotated', async () => {
-    const { resource, store, seen, client } = await expiringTokenClient();
+    const { resource, store, seen, client, steps } = await expiringTokenClient();
     const first = store.loadTokens(resource);
     expect(first?.refreshToken).toBeDefined();
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -146,10 +176,11 @@ describe('OAuth against a real oidc-provider', () => {
     expect(second?.accessToken).not.toBe(first?.accessToken);
     expect(second?.refreshToken).not.toBe(first?.refreshToken);
     expect(seen).toHaveLength(1); // refreshed, not re-authorized
+    expect(steps.filter((step) => step.step === 'refresh').map((step) => step.ok)).toEqual([true]);
   });
 
   it('parallel requests on an expiring token share one refresh, so rotation does not revoke the grant', async () => {
-    const { resource, store, seen, client } = await expiringTokenClient();
+    const { resource, store, seen, client, steps } = await expiringTokenClient();
     const first = store.loadTokens(resource);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     // Before the fix each request refreshed with the same refresh token; oidc-provider then revoked
@@ -158,6 +189,9 @@ describe('OAuth against a real oidc-provider', () => {
     await whoami(client);
     expect(store.loadTokens(resource)?.refreshToken).not.toBe(first?.refreshToken);
     expect(seen).toHaveLength(1); // one authorization, one shared refresh
+    expect(steps.filter((step) => step.step === 'refresh')).toEqual([
+      { step: 'refresh', ok: true, detail: expect.any(String) },
+    ]);
   });
 
   it('a 401 with a refresh token the server no longer honours falls back to a new authorization', async () => {
@@ -272,9 +306,14 @@ async function expiringTokenClient() {
   const store = new MemoryTokenStore();
   as.accessTokenTtl = 2;
   const seen: URL[] = [];
-  const auth = userProvider(resource, seen, { store, refreshSkewSeconds: 1 });
+  const steps: AuthStep[] = [];
+  const auth = userProvider(resource, seen, {
+    store,
+    refreshSkewSeconds: 1,
+    observer: (step) => steps.push(step),
+  });
   const client = await connect(auth, resource);
-  return { resource, store, seen, client };
+  return { resource, store, seen, client, steps };
 }
 
 /** A machine client (client credentials, client_secret_basic) pre-registered at the fixture. */

@@ -13,47 +13,22 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliIo, runCli } from '../packages/cli/src/index.js';
 import { startEverythingHttp } from './fixtures/everythingHttp.js';
 import {
   axeViolations,
-  buildConsoleUi,
   CLI,
+  consoleBrowser,
   DEMO_STDIO,
-  launchChromium,
   type RunningConsoleCli,
+  runConsoleInProcess,
   screenshot,
-  startConsoleCli,
 } from './support/consoleRun.js';
 import { repoRoot } from './support/officialSchema.js';
 
-const skip = process.env.MCPKIT_SKIP_BROWSER === '1';
-if (skip) console.warn('tests/browser-console.test.ts skipped: MCPKIT_SKIP_BROWSER=1 is set');
-
-let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
-const consoles: RunningConsoleCli[] = [];
-
-beforeAll(async () => {
-  if (skip) return;
-  buildConsoleUi();
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await Promise.all(consoles.map((running) => running.stop()));
-  await browser?.close();
-});
-
-async function open(args: readonly string[]): Promise<{ page: Page; running: RunningConsoleCli }> {
-  const running = await startConsoleCli(args);
-  consoles.push(running);
-  const page = await (browser!.context as BrowserContext).newPage();
-  await page.goto(running.url);
-  await page.getByText('connected', { exact: true }).waitFor({ timeout: 30_000 });
-  return { page, running };
-}
+const consoles = consoleBrowser('tests/browser-console.test.ts');
+const { open, skip } = consoles;
 
 /** A tool in the list, by its title or name (a host's server and a titled tool's name follow it). */
 function tool(page: Page, label: string) {
@@ -424,12 +399,15 @@ describe.skipIf(skip)('mcpkit console: the forms a schema makes', { timeout: 120
     expect(await axeViolations(page)).toEqual([]);
   });
 
-  it('gives a tool that links an MCP App its App slot', async () => {
+  it('gives a tool that links an MCP App its App slot, which says why a view it cannot read is not shown', async () => {
     await tool(page, 'chart').click();
     await page.getByRole('button', { name: 'Call chart' }).click();
+    // The server has no ui://charts/bar resource (browser-console-apps.test.ts renders real views).
     await expect
-      .poll(() => page.getByRole('region', { name: 'MCP App ui://charts/bar' }).textContent())
-      .toContain('This tool links the App ui://charts/bar');
+      .poll(() =>
+        page.getByRole('region', { name: 'MCP App ui://charts/bar' }).getByRole('alert').textContent(),
+      )
+      .toMatch(/^The App could not be shown: ./);
   });
 });
 
@@ -671,40 +649,21 @@ describe.skipIf(skip)(
 
 describe.skipIf(skip)('mcpkit console opens the browser', { timeout: 120_000 }, () => {
   it('hands its URL to the browser opener (without --no-open), which opens it connected; Ctrl-C stops it', async () => {
-    let interrupt: (() => void) | undefined;
     let opened: Page | undefined;
-    let stdout = '';
-    const io: CliIo = {
-      stdout: {
-        write: (chunk) => {
-          stdout += chunk;
-        },
-      },
-      stderr: { write: () => {} },
-      stdin: process.stdin,
-      env: { NO_COLOR: '1' },
-      cwd: repoRoot,
-      onInterrupt: (listener) => {
-        interrupt = listener;
-        return () => {
-          interrupt = undefined;
-        };
-      },
-      // The opener of this test is the test's Chromium: the page it opens must work.
+    // The opener of this test is the test's Chromium: the page it opens must work.
+    const running = runConsoleInProcess(['--', ...DEMO_STDIO], {
       openBrowser: async (url) => {
-        opened = await (browser!.context as BrowserContext).newPage();
-        await opened.goto(url);
+        const tab = await consoles.newPage();
+        opened = tab;
+        await tab.goto(url);
         return true;
       },
-    };
-    const code = runCli(['console', '--', ...DEMO_STDIO], io);
+    });
     await expect
       .poll(() => opened?.getByText('connected', { exact: true }).count() ?? 0, { timeout: 30_000 })
       .toBe(1);
-    expect(opened!.url()).toBe(stdout.trim());
+    expect(opened!.url()).toBe(running.stdout().trim());
     await expect.poll(() => tool(opened!, 'Echo').count()).toBe(1);
-    await expect.poll(() => interrupt !== undefined).toBe(true);
-    interrupt!();
-    expect(await code).toBe(0);
+    expect(await running.stop()).toBe(0);
   });
 });

@@ -9,7 +9,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { type CliIo, runCli } from '../../packages/cli/src/index.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../../scripts/lib/chromium.mjs';
 import { repoRoot } from './officialSchema.js';
 
@@ -152,4 +155,101 @@ export async function axeViolations(page: Page): Promise<string[]> {
 /** Saves a screenshot of the page for the README (docs/images). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(repoRoot, 'docs/images', `${name}.png`) });
+}
+
+/**
+ * The consoles of one browser test file, opened in one headless Chromium: builds the page and
+ * launches the browser before the file's tests, stops every console and the browser after them
+ * (skipped, with a one-line notice, when MCPKIT_SKIP_BROWSER=1). `open` starts
+ * `mcpkit console ARGS…` and opens its page once connected; `newPage` opens a tab.
+ *
+ * @example
+ * ```ts
+ * const consoles = consoleBrowser('tests/browser-console.test.ts');
+ * describe.skipIf(consoles.skip)('…', () => {
+ *   it('…', async () => {
+ *     const { page } = await consoles.open(['--', ...DEMO_STDIO]);
+ *   });
+ * });
+ * ```
+ */
+export function consoleBrowser(file: string) {
+  const skip = process.env.MCPKIT_SKIP_BROWSER === '1';
+  if (skip) console.warn(`${file} skipped: MCPKIT_SKIP_BROWSER=1 is set`);
+  let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
+  const running: RunningConsoleCli[] = [];
+  beforeAll(async () => {
+    if (skip) return;
+    buildConsoleUi();
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(running.map((one) => one.stop()));
+    await browser?.close();
+  });
+  return {
+    skip,
+    newPage(): Promise<Page> {
+      return browser!.context.newPage();
+    },
+    async open(args: readonly string[]): Promise<{ page: Page; running: RunningConsoleCli }> {
+      const started = await startConsoleCli(args);
+      running.push(started);
+      const page = await browser!.context.newPage();
+      await page.goto(started.url);
+      await page.getByText('connected', { exact: true }).waitFor({ timeout: 30_000 });
+      return { page, running: started };
+    },
+  };
+}
+
+/**
+ * `mcpkit console ARGS…` run in this process (its `openBrowser` seam given, as on a terminal or
+ * not); `stop` is Ctrl-C, then the exit code.
+ *
+ * @example
+ * ```ts
+ * const running = runConsoleInProcess(['--', ...DEMO_STDIO], { openBrowser: async (url) => true });
+ * expect(await running.stop()).toBe(0);
+ * ```
+ */
+export function runConsoleInProcess(
+  args: readonly string[],
+  options: {
+    openBrowser: NonNullable<CliIo['openBrowser']>;
+    tty?: boolean;
+    env?: Readonly<Record<string, string>>;
+  },
+): { stdout: () => string; exited: Promise<number>; stop(): Promise<number> } {
+  let stdout = '';
+  let interrupt: (() => void) | undefined;
+  const io: CliIo = {
+    stdout: {
+      write: (chunk) => {
+        stdout += chunk;
+      },
+      isTTY: options.tty,
+    },
+    stderr: { write: () => {}, isTTY: options.tty },
+    stdin: Object.assign(new PassThrough(), options.tty ? { isTTY: true } : {}),
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    cwd: repoRoot,
+    onInterrupt: (listener) => {
+      interrupt = listener;
+      return () => {
+        interrupt = undefined;
+      };
+    },
+    openBrowser: options.openBrowser,
+  };
+  const exited = runCli(['console', ...args], io);
+  return {
+    stdout: () => stdout,
+    exited,
+    async stop() {
+      await expect.poll(() => interrupt !== undefined).toBe(true);
+      interrupt!();
+      return exited;
+    },
+  };
 }

@@ -13,4 +13,5 @@ export {
   OAuthClientProvider,
   type TokenEndpointAuthMethod,
 } from './client/provider.js';
+export type { AuthObserver, AuthStep, AuthStepName } from './client/steps.js';
 export { MemoryTokenStore, type StoredClient, type StoredTokens, type TokenStore } from './client/store.js';

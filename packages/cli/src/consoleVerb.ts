@@ -3,6 +3,7 @@
  * opens it in the browser (unless `--no-open`) and runs until Ctrl-C.
  * @module
  */
+import type { AuthObserver } from '@mcpkit/auth/client';
 import type { ConsoleTarget } from '@mcpkit/console';
 import type { ClientSettings, ParsedCommand, TargetSpec } from './args.js';
 import { openSystemBrowser } from './auth/browser.js';
@@ -28,11 +29,14 @@ export async function runConsole(
   const { startConsole } = await import('@mcpkit/console');
   const style = createStyle(wantsColor(io.stderr, io.env));
   const notice = (text: string) => io.stderr.write(style.dim(`${text}\n`));
-  const { target, auth } = await consoleTarget(command.target, command.settings, io, notice);
-  const running = await startConsole({ target, era: command.settings.era }).catch(async (error: unknown) => {
-    await auth?.close();
-    throw error;
-  });
+  const steps = authStepRelay();
+  const { target, auth } = await consoleTarget(command.target, command.settings, io, notice, steps.observer);
+  const running = await startConsole({ target, era: command.settings.era, authSteps: steps.source }).catch(
+    async (error: unknown) => {
+      await auth?.close();
+      throw error;
+    },
+  );
   io.stdout.write(`${running.url}\n`);
   io.stderr.write(style.dim(`mcpkit console on ${target.describe}; Ctrl-C stops it.\n`));
   if (command.open && !(await (io.openBrowser ?? openSystemBrowser)(running.url))) {
@@ -50,6 +54,22 @@ export async function runConsole(
 }
 
 /**
+ * The login's steps, from the CLI's OAuth provider to the console's page: held until the console
+ * is there to show them.
+ */
+function authStepRelay(): { observer: AuthObserver; source: (show: (step: object) => void) => void } {
+  const held: object[] = [];
+  let show: ((step: object) => void) | undefined;
+  return {
+    observer: (step) => (show ? show(step) : held.push(step)),
+    source: (next) => {
+      show = next;
+      for (const step of held.splice(0)) next(step);
+    },
+  };
+}
+
+/**
  * `--config FILE` alone: every server of FILE behind a host; anything else: one server. An HTTP
  * server logs in as every verb does (the cached tokens, refreshed; on a terminal, a login in the
  * browser on the first 401).
@@ -59,6 +79,7 @@ async function consoleTarget(
   settings: ClientSettings,
   io: CliIo,
   notice: (text: string) => void,
+  observer: AuthObserver,
 ): Promise<{ target: ConsoleTarget; auth?: CliAuth | undefined }> {
   if (spec.kind === 'config' && spec.server === undefined) {
     const oneServerOnly = Object.keys(settings.env).length > 0 || settings.cwd !== undefined;
@@ -91,6 +112,7 @@ async function consoleTarget(
             onTerminal: io.stdin.isTTY === true && io.stderr.isTTY === true,
             notice,
             trace: undefined,
+            observer,
           },
         )
       : undefined;

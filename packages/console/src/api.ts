@@ -5,7 +5,7 @@
  * server the person did not name.
  * @module
  */
-import { McpError, type Root } from '@mcpkit/core';
+import { McpError, type Root, type Task } from '@mcpkit/core';
 import type { ConsoleBackend, PinnedEra } from './backend.js';
 import type { EventHub } from './eventHub.js';
 import type { Questions } from './questions.js';
@@ -75,9 +75,13 @@ export class ConsoleApi {
   readonly #calls = new Map<string, AbortController>();
   readonly #operations: Readonly<Record<string, (params: Params) => Promise<unknown>>>;
 
-  constructor(backend: ConsoleBackend, hub: EventHub, questions: Questions) {
+  /**
+   * `page.sandbox` is the URL of the MCP Apps sandbox proxy, told to the page in `state` (the page
+   * renders no App without it).
+   */
+  constructor(backend: ConsoleBackend, hub: EventHub, questions: Questions, page: { sandbox?: string } = {}) {
     this.#operations = {
-      state: async () => ({ ...backend.state(), questions: questions.waiting() }),
+      state: async () => ({ ...backend.state(), questions: questions.waiting(), ...page }),
       listTools: () => backend.listTools(),
       listResources: () => backend.listResources(),
       listTemplates: () => backend.listTemplates(),
@@ -156,6 +160,9 @@ export class ConsoleApi {
       return await backend.callTool(text(params, 'name'), object(params, 'arguments'), {
         signal: controller.signal,
         onProgress: (update) => hub.emit('progress', { callId, ...update }),
+        ...(params.task === true
+          ? { onTaskStatus: (task: Task) => hub.emit('taskStatus', { callId, ...task }) }
+          : {}),
       });
     } finally {
       this.#calls.delete(callId);

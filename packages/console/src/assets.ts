@@ -18,20 +18,32 @@ const TYPES: Readonly<Record<string, string>> = {
 };
 
 /**
- * What the page may load and where it may connect: its own origin only. Images and audio in
- * results are shown from `data:` URLs the page makes; nothing loads from anywhere else.
+ * What the page may load and where it may connect: its own origin only, and frames from the MCP
+ * Apps sandbox proxy's origin (a loopback port of its own). Images and audio in results are shown
+ * from `data:` URLs the page makes; nothing loads from anywhere else.
+ *
+ * @example
+ * ```ts
+ * pageCsp('http://127.0.0.1:41234'); // "default-src 'none'; … frame-src http://127.0.0.1:41234; …"
+ * ```
  */
-export const PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "media-src 'self' data: blob:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function pageCsp(sandboxOrigin?: string): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' data: blob:",
+    "connect-src 'self'",
+    ...(sandboxOrigin ? [`frame-src ${sandboxOrigin}`] : []),
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The page's CSP without MCP Apps (no frames at all). */
+const PAGE_CSP = pageCsp();
 
 /**
  * One served file.
@@ -104,14 +116,14 @@ async function readAssets(directory: string): Promise<Map<string, Asset>> {
 }
 
 /**
- * A response with one asset; the page itself also gets its CSP.
+ * A response with one asset; the page itself also gets its CSP (`csp`, default {@link PAGE_CSP}).
  *
  * @example
  * ```ts
  * const response = assetResponse(assets.get('/index.html')!);
  * ```
  */
-export function assetResponse(asset: Asset): Response {
+export function assetResponse(asset: Asset, csp: string = PAGE_CSP): Response {
   const headers: Record<string, string> = {
     'content-type': asset.type,
     'x-content-type-options': 'nosniff',
@@ -119,7 +131,7 @@ export function assetResponse(asset: Asset): Response {
     'referrer-policy': 'no-referrer',
   };
   if (asset.type.startsWith('text/html')) {
-    headers['content-security-policy'] = PAGE_CSP;
+    headers['content-security-policy'] = csp;
     headers['cache-control'] = 'no-store';
   }
   return new Response(asset.body, { headers });

@@ -17,6 +17,7 @@ import type {
   ResourceTemplate,
   Root,
   ServerCapabilities,
+  Task,
   Tool,
 } from '@mcpkit/core';
 
@@ -99,7 +100,12 @@ export interface ConsoleBackend {
   callTool(
     name: string,
     args: Record<string, unknown>,
-    options: { onProgress: (update: ProgressUpdate) => void; signal: AbortSignal },
+    options: {
+      onProgress: (update: ProgressUpdate) => void;
+      signal: AbortSignal;
+      /** Run the tool as a task (it supports tasks) and report each status the client sees. */
+      onTaskStatus?: (task: Task) => void;
+    },
   ): Promise<CallToolResult>;
   readResource(uri: string): Promise<ReadResourceResult>;
   subscribe(uri: string): Promise<void>;

@@ -3,11 +3,13 @@
  * token, serving the built page and its API.
  * @module
  */
+
+import { serveSandbox } from '@mcpkit/apps/sandbox';
 import type { Transport } from '@mcpkit/core';
 import type { ServerEntry, ServerPolicy } from '@mcpkit/host';
 import { serve } from '@mcpkit/node/http';
 import { ConsoleApi } from './api.js';
-import { type Asset, assetResponse, loadAssets, uiDirectory } from './assets.js';
+import { type Asset, assetResponse, loadAssets, pageCsp, uiDirectory } from './assets.js';
 import type { ConsoleBackend, PinnedEra } from './backend.js';
 import { EventHub } from './eventHub.js';
 import { RequestGuard, randomToken } from './guard.js';
@@ -58,6 +60,11 @@ export interface ConsoleOptions {
   readonly era?: PinnedEra;
   /** Where the built page is; default the package's own `dist/ui`. */
   readonly uiDirectory?: string;
+  /**
+   * Where the steps of an OAuth login come from (`@mcpkit/auth/client`'s observer): called once
+   * with the function that shows a step on the page's Authorization tab.
+   */
+  readonly authSteps?: (show: (step: object) => void) => void;
 }
 
 /**
@@ -79,7 +86,8 @@ export interface RunningConsole {
 }
 
 /**
- * Starts the console: loads the page, connects to the target, serves both on 127.0.0.1.
+ * Starts the console: loads the page, connects to the target, serves both on 127.0.0.1, and the
+ * MCP Apps sandbox proxy on another loopback port (views render on that origin, never the page's).
  *
  * @example
  * ```ts
@@ -99,13 +107,24 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     target.kind === 'server'
       ? new ServerBackend(target.transport, target.describe, hub, questions)
       : new HostBackend(target.servers, target.policy ?? {}, target.describe, hub, questions);
-  const api = new ConsoleApi(backend, hub, questions);
+  // The sandbox proxy page is public content on an origin of its own: it serves nothing else, so
+  // a view that escapes its inner frame still cannot reach the console's API (other origin, no token).
+  const sandbox = await serveSandbox();
+  const api = new ConsoleApi(backend, hub, questions, { sandbox: sandbox.url });
+  const page: Page = { assets, csp: pageCsp(sandbox.origin) };
   let guard: RequestGuard | undefined;
-  const served = await serve((request: Request) => route(request, guard!, assets, hub, api), {
-    host: '127.0.0.1',
-    port: options.port ?? 0,
-  });
+  let served: Awaited<ReturnType<typeof serve>>;
+  try {
+    served = await serve((request: Request) => route(request, guard!, page, hub, api), {
+      host: '127.0.0.1',
+      port: options.port ?? 0,
+    });
+  } catch (error) {
+    await sandbox.close();
+    throw error;
+  }
   guard = new RequestGuard(served.port, token);
+  options.authSteps?.((step) => hub.emit('authStep', { time: Date.now(), ...step }));
   await backend.reconnect(options.era ?? 'auto');
   return {
     url: `http://127.0.0.1:${served.port}/?token=${token}`,
@@ -116,14 +135,21 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       hub.close();
       await backend.close();
       await served.close();
+      await sandbox.close();
     },
   };
+}
+
+/** The built page and the CSP its HTML is served with. */
+interface Page {
+  readonly assets: ReadonlyMap<string, Asset>;
+  readonly csp: string;
 }
 
 async function route(
   request: Request,
   guard: RequestGuard,
-  assets: ReadonlyMap<string, Asset>,
+  { assets, csp }: Page,
   hub: EventHub,
   api: ConsoleApi,
 ): Promise<Response> {
@@ -131,8 +157,9 @@ async function route(
   const asset = pathname.startsWith('/assets/') ? assets.get(pathname) : undefined;
   const refusal = guard.refusal(request, asset === undefined);
   if (refusal) return refusal;
-  if (asset) return request.method === 'GET' ? assetResponse(asset) : new Response(null, { status: 405 });
-  if (pathname === '/' && request.method === 'GET') return assetResponse(assets.get('/index.html')!);
+  if (asset)
+    return request.method === 'GET' ? assetResponse(asset, csp) : new Response(null, { status: 405 });
+  if (pathname === '/' && request.method === 'GET') return assetResponse(assets.get('/index.html')!, csp);
   if (pathname === '/api/events' && request.method === 'GET') return hub.stream();
   if (pathname.startsWith('/api/')) return api.handle(pathname.slice('/api/'.length), request);
   return new Response('Not found\n', { status: 404, headers: { 'content-type': 'text/plain' } });

@@ -3,6 +3,7 @@
  * elicitation asked of the person on the page.
  * @module
  */
+import { APPS_CLIENT_CAPABILITIES } from '@mcpkit/apps';
 import { McpClient } from '@mcpkit/client';
 import type { Root } from '@mcpkit/core';
 import { elicit, sample } from './answers.js';
@@ -32,6 +33,8 @@ export function consoleClient(era: PinnedEra, questions: Questions, roots: () =>
     },
     // The page checks structured output itself, so a mismatch is shown beside the result.
     validateStructuredContent: false,
+    // The page renders MCP Apps (a tool's ui:// view, and the app-only tools it calls back).
+    capabilities: APPS_CLIENT_CAPABILITIES,
     protocolEra: era,
   });
 }

@@ -44,6 +44,8 @@ export class HostBackend implements ConsoleBackend {
       policy,
       info: CONSOLE_INFO,
       eager: true,
+      // The page renders MCP Apps, so the servers list their views and app-only tools.
+      apps: true,
       connector: async (entry) =>
         new LoggedTransport(await connector(entry), (line) => hub.emit('log', line), entry.name),
       models: [PERSON_MODEL],

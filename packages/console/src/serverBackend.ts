@@ -12,6 +12,7 @@ import { EraComparison } from './eraComparison.js';
 import type { EventHub } from './eventHub.js';
 import { LoggedTransport } from './protocolLog.js';
 import type { Questions } from './questions.js';
+import { callAsTask } from './taskCall.js';
 
 /**
  * One server, reached through a fresh transport on each (re)connection.
@@ -97,7 +98,9 @@ export class ServerBackend implements ConsoleBackend {
     return this.#ready().prompts();
   }
   callTool(name: string, args: Record<string, unknown>, options: Parameters<ConsoleBackend['callTool']>[2]) {
-    return this.#ready().callTool(name, args, options);
+    const { onTaskStatus, ...request } = options;
+    if (onTaskStatus) return callAsTask(this.#ready(), name, args, { ...request, onTaskStatus });
+    return this.#ready().callTool(name, args, request);
   }
   readResource(uri: string) {
     return this.#ready().readResource(uri);

@@ -5,6 +5,7 @@
  * @module
  */
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import { AuthPanel, type AuthStepEntry } from './AuthPanel.js';
 import { call } from './api.js';
 import { connectEvents, on } from './bus.js';
 import { HostPanel, type HostServer } from './HostPanel.js';
@@ -53,6 +54,7 @@ export function App() {
   const [log, setLog] = useState<LogEntry[]>([]);
   const [questions, setQuestions] = useState<Question[]>([]);
   const [audit, setAudit] = useState<unknown[]>([]);
+  const [authSteps, setAuthSteps] = useState<AuthStepEntry[]>([]);
   const [tab, setTab] = useState('tools');
   const [readRequest, setReadRequest] = useState<string>();
   const [failure, setFailure] = useState<string>();
@@ -99,6 +101,7 @@ export function App() {
       ),
       on('answered', ({ id }: { id: string }) => setQuestions((old) => old.filter((q) => q.id !== id))),
       on('audit', (event: unknown) => setAudit((old) => [event, ...old].slice(0, 500))),
+      on('authStep', (step: AuthStepEntry) => setAuthSteps((old) => [...old, step].slice(-200))),
     ];
     // Listening first, then connecting: the backlog the stream starts with is not missed.
     stops.push(connectEvents());
@@ -121,6 +124,7 @@ export function App() {
     ...(host
       ? [{ id: 'host', label: 'Servers' }]
       : [{ id: 'roots', label: `Roots (${state.roots?.length ?? 0})` }]),
+    ...(authSteps.length > 0 ? [{ id: 'auth', label: 'Authorization' }] : []),
   ];
   const read = (uri: string) => {
     setReadRequest(uri);
@@ -168,6 +172,7 @@ export function App() {
             />
           ) : null}
           {tab === 'roots' ? <RootsPanel roots={state.roots ?? []} /> : null}
+          {tab === 'auth' ? <AuthPanel steps={authSteps} /> : null}
           {tab === 'host' ? (
             <HostPanel servers={state.servers ?? []} audit={audit} tools={lists.tools} />
           ) : null}

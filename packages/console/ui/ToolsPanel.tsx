@@ -91,14 +91,25 @@ function ToolView(props: { tool: Tool; target: string; onRead: (uri: string) => 
   const [sides, setSides] = useState<RevisionOutcome[]>();
   const runningRef = useRef<string | undefined>(undefined);
   runningRef.current = running;
+  const support = tool.execution?.taskSupport ?? 'forbidden';
+  const [asTask, setAsTask] = useState(support === 'required');
+  const [task, setTask] = useState<TaskStatus>();
+  /** The last call made: its final task status may arrive after its answer. */
+  const lastCall = useRef<string | undefined>(undefined);
 
-  useEffect(
-    () =>
+  useEffect(() => {
+    const stops = [
       on('progress', (update) => {
         if (update.callId === runningRef.current) setProgress(update);
       }),
-    [],
-  );
+      on('taskStatus', (update: TaskStatus & { callId: string }) => {
+        if (update.callId === lastCall.current) setTask(update);
+      }),
+    ];
+    return () => {
+      for (const stop of stops) stop();
+    };
+  }, []);
 
   /** The arguments, checked against the inputSchema; undefined (issues shown) when they do not fit. */
   const checkedArgs = (): Record<string, unknown> | undefined => {
@@ -125,13 +136,16 @@ function ToolView(props: { tool: Tool; target: string; onRead: (uri: string) => 
     const value = checkedArgs();
     if (!value) return;
     const id = callId();
+    lastCall.current = id;
     setRunning(id);
+    setTask(undefined);
     setProgress(undefined);
     setOutcome(undefined);
     setSides(undefined);
     setSentArgs(value);
     try {
-      setOutcome({ result: await call('callTool', { callId: id, name: tool.name, arguments: value }) });
+      const params = { callId: id, name: tool.name, arguments: value, task: asTask };
+      setOutcome({ result: await call('callTool', params) });
     } catch (error) {
       setOutcome({ error: error instanceof ApiError ? error : new ApiError(String(error)) });
     } finally {
@@ -141,7 +155,14 @@ function ToolView(props: { tool: Tool; target: string; onRead: (uri: string) => 
 
   const command = commandFor(
     props.target,
-    { method: 'tools/call', params: { name: tool.original ?? tool.name, arguments: pruned(args) } },
+    {
+      method: 'tools/call',
+      params: {
+        name: tool.original ?? tool.name,
+        arguments: pruned(args),
+        task: asTask && support === 'optional',
+      },
+    },
     tool.server,
   );
   const appUri = appResourceUri(tool);
@@ -156,6 +177,18 @@ function ToolView(props: { tool: Tool; target: string; onRead: (uri: string) => 
       <form onSubmit={submit} noValidate>
         <SchemaForm schema={tool.inputSchema} value={args} onChange={setArgs} idPrefix="arg" />
         <Issues issues={issues} title="The arguments do not fit the tool's inputSchema" />
+        {support === 'optional' ? (
+          <label class="task-choice">
+            <input
+              type="checkbox"
+              checked={asTask}
+              onChange={(event) => setAsTask(event.currentTarget.checked)}
+            />{' '}
+            Run as a task
+          </label>
+        ) : support === 'required' ? (
+          <p class="muted">This tool runs as a task (its execution.taskSupport is "required").</p>
+        ) : null}
         <div class="actions">
           <button type="submit" class="primary" disabled={running !== undefined}>
             Call {tool.name}
@@ -178,6 +211,7 @@ function ToolView(props: { tool: Tool; target: string; onRead: (uri: string) => 
           <pre class="command">{command}</pre>
         </details>
       ) : null}
+      {task ? <TaskView task={task} /> : null}
       {running ? <ProgressView update={progress} /> : null}
       {outcome ? <ToolOutcome tool={tool} outcome={outcome} onRead={props.onRead} /> : null}
       {sides ? <Comparison sides={sides} /> : null}
@@ -185,6 +219,23 @@ function ToolView(props: { tool: Tool; target: string; onRead: (uri: string) => 
         <AppSlot resourceUri={appUri} tool={tool} args={sentArgs} result={outcome.result} />
       ) : null}
     </section>
+  );
+}
+
+/** A task's state as the server reported it (tasks/get or a status notification). */
+interface TaskStatus {
+  taskId: string;
+  status: 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+  statusMessage?: string;
+}
+
+function TaskView({ task }: { task: TaskStatus }) {
+  return (
+    <p class="task-status" role="status" aria-label="Task status">
+      Task <code>{task.taskId}</code>:{' '}
+      <strong class={`task-${task.status}`}>{task.status.replace('_', ' ')}</strong>
+      {task.statusMessage ? ` (${task.statusMessage})` : null}
+    </p>
   );
 }
 

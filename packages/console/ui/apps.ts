@@ -1,10 +1,11 @@
 /**
  * Where MCP Apps plug in. A tool whose description links a `ui://` resource (MCP Apps:
- * `_meta.ui.resourceUri`) gets an App slot beside its result. The console does not render Apps
- * itself: the MCP Apps host bridge (a browser module of its own, sandboxed on its own origin with
- * the resource's CSP) registers a renderer here, and each slot hands it the container, the
- * resource URI, the tool, its arguments and result, and a way to read resources through the
- * console's backend. Until one is registered, the slot says which App the tool links.
+ * `_meta.ui.resourceUri`) gets an App slot beside its result. The slots do not render Apps
+ * themselves: the MCP Apps host bridge (`appBridge.ts`, which sandboxes each view on the sandbox
+ * proxy's origin with the resource's CSP) registers a renderer here, and each slot hands it the
+ * container, the resource URI, the tool, its arguments and result, and ways to list tools, call
+ * them and read resources through the console's backend. Without one, the slot says which App the
+ * tool links.
  * @module
  */
 
@@ -20,13 +21,16 @@ export interface AppMount {
   readonly container: HTMLElement;
   /** The `ui://` resource the tool links. */
   readonly resourceUri: string;
+  /** The tool as its server names it (against a host: its name there, not the catalogue's). */
   readonly tool: { readonly name: string; readonly _meta?: Record<string, unknown> };
   readonly arguments: Record<string, unknown>;
   readonly result: unknown;
   /** Reads a resource through the console's backend (the server the tool came from). */
   readonly readResource: (uri: string) => Promise<unknown>;
-  /** Calls a tool through the console's backend, as an App may ask its host to. */
+  /** Calls a tool of the App's server (by its name there) through the console's backend. */
   readonly callTool: (name: string, args: Record<string, unknown>) => Promise<unknown>;
+  /** The tools of the App's server, named as that server names them, with their `_meta`. */
+  readonly listTools: () => Promise<{ name: string; _meta?: Record<string, unknown> }[]>;
 }
 
 /**

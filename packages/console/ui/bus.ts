@@ -14,10 +14,12 @@ const KINDS = [
   'question',
   'answered',
   'progress',
+  'taskStatus',
   'resourceUpdated',
   'listChanged',
   'serverLog',
   'audit',
+  'authStep',
 ] as const;
 
 /**

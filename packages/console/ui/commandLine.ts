@@ -46,7 +46,9 @@ export function commandFor(
         params.arguments && Object.keys(params.arguments).length > 0
           ? ['--args', JSON.stringify(params.arguments)]
           : [];
-      return withTarget(target, 'call', [String(params.name), ...args], server);
+      // A task-augmented call (params.task, 2025-11-25) is `--task`, as the person asked for it.
+      const task = params.task ? ['--task'] : [];
+      return withTarget(target, 'call', [String(params.name), ...args, ...task], server);
     }
     case 'resources/read':
       return withTarget(target, 'read', [String(params.uri)], server);

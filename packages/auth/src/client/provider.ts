@@ -18,6 +18,7 @@ import {
 import { AuthorizationError, wrapError } from './errors.js';
 import {
   authorizationCodeGrant,
+  type CallbackParameters,
   type CrossAppAccess,
   clientCredentialsGrant,
   crossAppGrant,
@@ -25,6 +26,7 @@ import {
   type RedirectHook,
   refreshGrant,
 } from './grants.js';
+import { type AuthObserver, observed } from './steps.js';
 import { MemoryTokenStore, type StoredClient, type StoredTokens, type TokenStore } from './store.js';
 
 /** How the client authenticates at the token endpoint. */
@@ -64,6 +66,8 @@ export interface OAuthClientOptions {
   readonly maxStepUps?: number;
   /** Refresh this many seconds before expiry (default 30). */
   readonly refreshSkewSeconds?: number;
+  /** Told of each step of a login as it ends, done or failed (never given a token or secret). */
+  readonly observer?: AuthObserver;
 }
 
 /**
@@ -91,6 +95,8 @@ export class OAuthClientProvider {
   private inFlight: Promise<void> | undefined;
   private refreshing: Promise<StoredTokens | undefined> | undefined;
   private prmScopes: string | undefined;
+  /** How the client was identified last (for the observer). */
+  private identityHow = '';
 
   constructor(private readonly options: OAuthClientOptions) {
     this.resourceUrl = new URL(String(options.serverUrl));
@@ -155,6 +161,7 @@ export class OAuthClientProvider {
       throw new AuthorizationError(`the server still asks for scope "${asked}" after ${limit} step-up(s)`);
     }
     this.stepUps++;
+    this.options.observer?.({ step: 'step-up', ok: true, detail: `the server asks for scope "${asked}"` });
     return this.singleFlight(async () => {
       const tokens = await this.store.loadTokens(this.resource);
       await this.authorize(challenge, tokens?.scope);
@@ -183,7 +190,13 @@ export class OAuthClientProvider {
     try {
       const g = await this.context(undefined);
       if (g.as.issuer !== tokens.issuer || !tokens.refreshToken) return undefined;
-      const fresh = await refreshGrant(g, tokens.refreshToken);
+      const refreshToken = tokens.refreshToken;
+      const fresh = await observed(
+        this.options.observer,
+        'refresh',
+        () => refreshGrant(g, refreshToken),
+        (fresh) => (fresh.scope ? `scope ${fresh.scope}` : undefined),
+      );
       await this.store.saveTokens(this.resource, fresh);
       return fresh;
     } catch {
@@ -209,10 +222,55 @@ export class OAuthClientProvider {
       if (!this.options.crossApp) throw new AuthorizationError('grant "cross_app" needs the crossApp option');
       return crossAppGrant(g, this.options.crossApp, scope);
     }
-    const { redirect, redirectUri } = this.options;
+    const { redirect, redirectUri, observer } = this.options;
     if (!redirect || !redirectUri)
       throw new AuthorizationError('the authorization code grant needs redirect and redirectUri');
-    return authorizationCodeGrant(g, redirectUri, scope, redirect);
+    if (!observer) return authorizationCodeGrant(g, redirectUri, scope, redirect);
+    // The authorization step ends when the user comes back (refused or with a code); the token
+    // exchange follows it.
+    let back = false;
+    const watched: RedirectHook = async (url) => {
+      let callback: CallbackParameters;
+      try {
+        callback = await redirect(url);
+      } catch (error) {
+        observer({ step: 'authorization', ok: false, reason: messageOf(error) });
+        throw error;
+      }
+      const refusal = refusalOf(callback);
+      if (refusal !== undefined) {
+        observer({
+          step: 'authorization',
+          ok: false,
+          reason: `the authorization server refused the login: ${refusal}`,
+        });
+      } else {
+        back = true;
+        const method = url.searchParams.get('code_challenge_method');
+        const detail = `${url.origin}${url.pathname}, PKCE ${method}${scope ? `, scope ${scope}` : ''}`;
+        observer({ step: 'authorization', ok: true, detail });
+      }
+      return callback;
+    };
+    return authorizationCodeGrant(g, redirectUri, scope, watched).then(
+      (tokens) => {
+        observer({
+          step: 'token',
+          ok: true,
+          detail: tokens.scope ? `granted scope ${tokens.scope}` : 'granted',
+        });
+        return tokens;
+      },
+      (error: unknown) => {
+        if (back)
+          observer({
+            step: 'token',
+            ok: false,
+            reason: error instanceof Error ? error.message : String(error),
+          });
+        throw error;
+      },
+    );
   }
 
   /** Scope: the challenge's, else PRM `scopes_supported`, else the configured one; unioned with what was granted. */
@@ -236,26 +294,30 @@ export class OAuthClientProvider {
   private async context(challenge: BearerChallenge | undefined): Promise<GrantContext> {
     if (this.grantContext && !challenge?.resourceMetadata) return this.grantContext;
     const ctx = { fetch: this.options.fetch };
-    const prm = await discoverResource(this.resourceUrl, challenge, ctx);
+    const { observer } = this.options;
+    const prm = await observed(
+      observer,
+      'protected-resource-metadata',
+      () => discoverResource(this.resourceUrl, challenge, ctx),
+      (prm) =>
+        prm
+          ? `authorization servers: ${(prm.authorization_servers ?? []).join(', ') || 'none'}`
+          : 'none published (the server itself is asked)',
+    );
     this.prmScopes = prm?.scopes_supported?.join(' ') || undefined;
     const issuers = prm?.authorization_servers ?? [];
-    let as: oauth.AuthorizationServer | undefined;
-    for (const issuer of issuers) {
-      as = await discoverAuthorizationServer(new URL(issuer), ctx);
-      if (as) break;
-    }
-    if (!as && issuers.length > 0) {
-      throw new AuthorizationError(
-        `none of the authorization servers of ${this.resource} published usable metadata`,
-      );
-    }
-    if (!as) {
-      as =
-        (await discoverAuthorizationServer(new URL(this.resourceUrl.origin), ctx)) ??
-        (await discoverLegacyAuthorizationServer(this.resourceUrl, ctx)) ??
-        legacyAuthorizationServer(this.resourceUrl);
-    }
-    const identity = await this.identity(as);
+    const as = await observed(
+      observer,
+      'authorization-server-metadata',
+      () => this.authorizationServer(issuers, ctx),
+      (as) => `issuer ${as.issuer}`,
+    );
+    const identity = await observed(
+      observer,
+      'client',
+      () => this.identity(as),
+      (identity) => `${this.identityHow}: client id ${identity.client.client_id}`,
+    );
     // The resource exactly as the metadata publishes it (2026-07-28: no re-canonicalizing, which
     // would turn a pathless identifier into "origin/"); discovery checked it names this server.
     const resource = typeof prm?.resource === 'string' ? prm.resource : this.resource;
@@ -263,18 +325,42 @@ export class OAuthClientProvider {
     return this.grantContext;
   }
 
+  /** The first of `issuers` that publishes usable metadata, else the server's own origin's (legacy). */
+  private async authorizationServer(
+    issuers: readonly string[],
+    ctx: { fetch?: typeof fetch | undefined },
+  ): Promise<oauth.AuthorizationServer> {
+    for (const issuer of issuers) {
+      const as = await discoverAuthorizationServer(new URL(issuer), ctx);
+      if (as) return as;
+    }
+    if (issuers.length > 0) {
+      throw new AuthorizationError(
+        `none of the authorization servers of ${this.resource} published usable metadata`,
+      );
+    }
+    return (
+      (await discoverAuthorizationServer(new URL(this.resourceUrl.origin), ctx)) ??
+      (await discoverLegacyAuthorizationServer(this.resourceUrl, ctx)) ??
+      legacyAuthorizationServer(this.resourceUrl)
+    );
+  }
+
   private async identity(
     as: oauth.AuthorizationServer,
   ): Promise<Pick<GrantContext, 'client' | 'clientAuth'>> {
     const o = this.options;
+    this.identityHow = 'pre-registered';
     if (o.clientId)
       return this.clientFor(
         { clientId: o.clientId, clientSecret: o.clientSecret },
         o.tokenEndpointAuthMethod,
       );
     const stored = await this.store.loadClient(as.issuer);
+    this.identityHow = 'registered before';
     if (stored) return this.clientFor(stored, stored.tokenEndpointAuthMethod as TokenEndpointAuthMethod);
     if (o.clientMetadataUrl && as.client_id_metadata_document_supported === true) {
+      this.identityHow = 'client ID metadata document';
       return this.clientFor({ clientId: o.clientMetadataUrl }, o.privateKey ? 'private_key_jwt' : 'none');
     }
     if (!as.registration_endpoint) {
@@ -282,6 +368,7 @@ export class OAuthClientProvider {
         `${as.issuer} supports neither client metadata documents nor dynamic registration; configure clientId`,
       );
     }
+    this.identityHow = 'dynamic registration';
     const registered = await this.register(as);
     await this.store.saveClient(as.issuer, registered);
     return this.clientFor(registered, registered.tokenEndpointAuthMethod as TokenEndpointAuthMethod);
@@ -345,6 +432,24 @@ export class OAuthClientProvider {
       ? oauth.ClientSecretPost(c.clientSecret)
       : clientSecretBasic(c.clientSecret);
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The `error` (and its description) a redirect came back with, if it did. */
+function refusalOf(callback: CallbackParameters): string | undefined {
+  const params =
+    callback instanceof URL
+      ? callback.searchParams
+      : callback instanceof URLSearchParams
+        ? callback
+        : undefined;
+  const error = params?.get('error');
+  if (!error) return undefined;
+  const description = params?.get('error_description');
+  return description ? `${error} (${description})` : error;
 }
 
 /**

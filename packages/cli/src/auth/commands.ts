@@ -3,6 +3,7 @@
  * `logout` print, and how an authorization failure is reported.
  * @module
  */
+import type { AuthObserver } from '@mcpkit/auth/client';
 import { canonicalResource } from '@mcpkit/auth/client';
 import type { ClientAction, ClientSettings, TargetSpec } from '../args.js';
 import type { CliIo } from '../cliIo.js';
@@ -20,6 +21,8 @@ export interface AuthContext {
   readonly onTerminal: boolean;
   readonly notice: (text: string) => void;
   readonly trace: ((line: string) => void) | undefined;
+  /** Told of each step of a login (`mcpkit console` shows them). */
+  readonly observer?: AuthObserver;
 }
 
 /**
@@ -63,6 +66,7 @@ export async function createCliAuth(
     openBrowser: context.io.openBrowser ?? openSystemBrowser,
     notice: context.notice,
     trace: context.trace,
+    observer: context.observer,
   });
   // `login` always signs in afresh (another account, new scopes): the old tokens go first.
   if (explicit) await auth.forgetTokens();

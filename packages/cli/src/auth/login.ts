@@ -9,7 +9,12 @@
  * @module
  */
 
-import { bearerChallenge, OAuthClientProvider, type StoredClient } from '@mcpkit/auth/client';
+import {
+  type AuthObserver,
+  bearerChallenge,
+  OAuthClientProvider,
+  type StoredClient,
+} from '@mcpkit/auth/client';
 import type { AuthProvider } from '@mcpkit/client/http';
 import type { AuthSettings } from '../args.js';
 import { CliError, ExitCode, usageError } from '../errors.js';
@@ -31,6 +36,8 @@ export interface CliAuthOptions {
   readonly notice: (text: string) => void;
   /** The `--verbose` trace; never given a token or secret. */
   readonly trace?: ((line: string) => void) | undefined;
+  /** Told of each step of a login (the console shows them); never given a token or secret. */
+  readonly observer?: AuthObserver | undefined;
 }
 
 /** Where a non-interactive provider would send the user; never used, since it refuses to log in. */
@@ -163,6 +170,7 @@ export class CliAuth implements AuthProvider {
       ...(this.scope ? { scope: this.scope } : {}),
       // A native app (RFC 8252): servers then accept the loopback redirect on any port.
       clientMetadata: { client_name: 'mcpkit CLI', application_type: 'native' },
+      ...(this.options.observer ? { observer: this.options.observer } : {}),
     });
   }
 

@@ -1,0 +1,185 @@
+/**
+ * MCP Apps in `mcpkit console` (issues 31 and 32): the console's page renders a tool's `ui://`
+ * view through `@mcpkit/apps/bridge`, in the sandbox proxy the console serves on a second loopback
+ * origin, and the view's requests go through the console's backend. Driven in headless Chromium
+ * through the page as a person drives it, against the demo server (the tally view's +1 calls the
+ * app-only `tally_add` back), an apps fixture over HTTP (a model-only tool refused to the view)
+ * and the official ext-apps example `@modelcontextprotocol/server-basic-vanillajs` over stdio.
+ *
+ * Needs /usr/bin/chromium (scripts/install-chromium.sh); MCPKIT_SKIP_BROWSER=1 skips on purpose.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path, { dirname, join } from 'node:path';
+import { type ServedHandler, serve } from '@mcpkit/node/http';
+import { createStreamableHttpHandler } from '@mcpkit/server/http';
+import type { Frame, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { appFixtureServer } from './fixtures/appServer.js';
+import { consoleBrowser, DEMO_STDIO, screenshot } from './support/consoleRun.js';
+import { repoRoot } from './support/officialSchema.js';
+
+const consoles = consoleBrowser('tests/browser-console-apps.test.ts');
+const { open, skip } = consoles;
+let fixture: ServedHandler | undefined;
+
+afterAll(async () => {
+  await fixture?.close();
+});
+
+/** The status of a GET of `url` sent with another `Host` header. */
+function statusWithHost(url: string, host: string): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { host } }, (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Picks a tool in the list. */
+async function pickTool(page: Page, label: string): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Tools' })
+    .getByRole('button', { name: new RegExp(`(^| )${label}( |$)`) })
+    .first()
+    .click();
+}
+
+/** Picks a tool in the list and calls it with no arguments. */
+async function callTool(page: Page, label: string, name: string): Promise<void> {
+  await pickTool(page, label);
+  await page.getByRole('button', { name: `Call ${name}` }).click();
+}
+
+/** The sandbox proxy frame (its origin is not the console's) and the view inside it. */
+async function appFrames(page: Page, consoleOrigin: string): Promise<{ proxy: Frame; view: Frame }> {
+  let found: { proxy: Frame; view: Frame } | undefined;
+  await expect
+    .poll(() => {
+      const proxy = page.frames().find((frame) => frame.parentFrame() === page.mainFrame());
+      const view = page.frames().find((frame) => proxy !== undefined && frame.parentFrame() === proxy);
+      found = proxy && view ? { proxy, view } : undefined;
+      return found !== undefined && proxy!.url().startsWith('http');
+    })
+    .toBe(true);
+  const origin = new URL(found!.proxy.url()).origin;
+  expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  expect(origin).not.toBe(consoleOrigin);
+  const element = await found!.proxy.frameElement();
+  expect(await element.getAttribute('sandbox')).toBe('allow-scripts allow-same-origin');
+  return found!;
+}
+
+describe.skipIf(skip)('MCP Apps in mcpkit console', { timeout: 120_000 }, () => {
+  it('renders the demo tally view on the sandbox origin; its +1 calls the app-only tally_add through the backend', async () => {
+    const { page, running } = await open(['--', ...DEMO_STDIO]);
+    await callTool(page, 'Show tally', 'show_tally');
+    const slot = page.getByRole('region', { name: 'MCP App ui://demo/tally' });
+    await slot.waitFor();
+    const { proxy, view } = await appFrames(page, running.origin);
+    await expect.poll(() => view.textContent('#count')).toBe('0');
+    await view.click('#add');
+    await expect.poll(() => view.textContent('#count')).toBe('1');
+    await view.click('#add');
+    await expect.poll(() => view.textContent('#count')).toBe('2');
+    await screenshot(page, 'console-app');
+    // The sandbox origin serves the proxy page only: none of the console's API.
+    const sandboxOrigin = new URL(proxy.url()).origin;
+    const api = await fetch(`${sandboxOrigin}/api/state`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-mcpkit-console-token': running.token },
+      body: '{}',
+    });
+    expect(api.status).toBe(404);
+    expect(await api.text()).not.toContain('connected');
+    // A DNS-rebinding name is refused there as at the console; the page frames that origin only.
+    expect(await statusWithHost(`${sandboxOrigin}/sandbox`, 'rebind.test')).toBe(421);
+    const pageCsp = (await fetch(running.url)).headers.get('content-security-policy') ?? '';
+    expect(pageCsp).toContain(`frame-src ${sandboxOrigin};`);
+    expect(pageCsp).toContain("frame-ancestors 'none'");
+    // Another tool picked: the slot goes, and the view with it.
+    await pickTool(page, 'Echo');
+    await expect.poll(() => page.locator('.app-slot').count()).toBe(0);
+    await expect.poll(() => page.frames().length).toBe(1);
+    // The view's calls went through the console's backend: its protocol log shows both.
+    await page.getByRole('tab', { name: /Protocol log/ }).click();
+    await page.getByLabel('Filter').fill('tally_add');
+    await expect.poll(() => page.locator('table.log tbody tr').count()).toBeGreaterThanOrEqual(2);
+    await page.close();
+    // The sandbox server stops with the console.
+    expect(await running.stop()).toBe(0);
+    await expect(fetch(`${sandboxOrigin}/sandbox`)).rejects.toThrow();
+  });
+
+  it('refuses the view a model-only tool, lets it call an app-only one, and tears it down when the slot goes', async () => {
+    fixture = await serve(createStreamableHttpHandler(appFixtureServer()), { host: '127.0.0.1', port: 0 });
+    const { page, running } = await open([`http://127.0.0.1:${fixture.port}/mcp`]);
+    await callTool(page, 'show_counter', 'show_counter');
+    const { view } = await appFrames(page, running.origin);
+    await expect.poll(() => view.evaluate(() => (window as any).__view.ready === true)).toBe(true);
+    const modelOnly = await view.evaluate(() =>
+      (window as any).__view.request('tools/call', { name: 'secret_admin', arguments: {} }),
+    );
+    expect(modelOnly.error.message).toBe(
+      'Tool "secret_admin" is not callable from an app: its visibility does not include "app"',
+    );
+    const appOnly = await view.evaluate(() =>
+      (window as any).__view.request('tools/call', { name: 'increment', arguments: {} }),
+    );
+    expect(appOnly.result.structuredContent).toEqual({ count: 1 });
+    const listed = await view.evaluate(() => (window as any).__view.request('tools/list', {}));
+    const names = listed.result.tools.map((tool: { name: string }) => tool.name);
+    expect(names).toContain('increment');
+    expect(names).not.toContain('secret_admin');
+    // The view is torn down (ui/resource-teardown, then the frame goes) when another call replaces its slot.
+    await callTool(page, 'plain', 'plain');
+    await expect.poll(() => page.locator('.app-slot').count()).toBe(0);
+    await expect.poll(() => page.frames().length).toBe(1);
+    await page.close();
+  });
+
+  it('renders the official ext-apps example (server-basic-vanillajs over stdio) and its get-time button', async () => {
+    const require = createRequire(import.meta.url);
+    const example = join(
+      dirname(require.resolve('@modelcontextprotocol/server-basic-vanillajs')),
+      'index.js',
+    );
+    const { page, running } = await open(['--', process.execPath, example, '--stdio']);
+    await callTool(page, 'get-time', 'get-time');
+    const { view } = await appFrames(page, running.origin);
+    await view.waitForSelector('#get-time-btn');
+    await view.click('#get-time-btn');
+    await expect.poll(() => view.textContent('#server-time')).toMatch(/^\d{4}-\d\d-\d\dT/);
+    await page.close();
+  });
+
+  it("against a host (--config), the view calls its own server's app-only tool by its name there", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-console-apps-host-'));
+    try {
+      const config = path.join(dir, 'mcp.json');
+      const demoServer = { command: DEMO_STDIO[0], args: DEMO_STDIO.slice(1), cwd: repoRoot };
+      // Two servers with the same tools: the catalogue namespaces them, the view still says tally_add.
+      await writeFile(config, JSON.stringify({ mcpServers: { one: demoServer, two: demoServer } }));
+      const { page, running } = await open(['--config', config]);
+      await callTool(page, 'Show tally one', 'one__show_tally');
+      // The host asks the person before each tool call runs.
+      const dialog = page.getByRole('dialog');
+      await expect.poll(() => dialog.textContent()).toContain('show_tally');
+      await dialog.getByRole('button', { name: 'Allow once' }).click();
+      const { view } = await appFrames(page, running.origin);
+      await expect.poll(() => view.textContent('#count')).toBe('0');
+      await view.click('#add');
+      await expect.poll(() => dialog.textContent()).toContain('tally_add');
+      await dialog.getByRole('button', { name: 'Allow once' }).click();
+      await expect.poll(() => view.textContent('#count')).toBe('1');
+      await page.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -50,7 +50,19 @@ const GATEWAYS = [
     modern: true,
     start: async (setup, port, upstreams = 1) => ({
       script: path.join(setup.repo, 'packages/cli/bin/mcpkit.js'),
-      args: ['gateway', '--config', await setup.configFile(upstreams), '--http', '--port', String(port)],
+      // Every bench session comes from one address: lift the per-client cap (32 by default, the
+      // oldest idle session evicted past it), which would otherwise end the load's own session
+      // while the memory row opens its hundreds. The peers have no such cap.
+      args: [
+        'gateway',
+        '--config',
+        await setup.configFile(upstreams),
+        '--http',
+        '--port',
+        String(port),
+        '--sessions-per-client',
+        '100000',
+      ],
     }),
   },
   {

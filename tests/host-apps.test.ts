@@ -162,4 +162,11 @@ describe('the gateway passes apps through', () => {
     expect(tools.every((tool) => tool._meta?.ui === undefined)).toBe(true);
     expect((await client.resources()).some((resource) => resource.uri.startsWith('ui://'))).toBe(false);
   }, 60_000);
+
+  it('regression: a client that does not declare apps cannot call an app-only tool by name', async () => {
+    const client = await downstream();
+    await expect(client.callTool('increment', {})).rejects.toMatchObject({ code: -32602 });
+    const plain = await client.callTool('show_counter', {});
+    expect(plain.isError).toBeFalsy();
+  }, 60_000);
 });

@@ -221,6 +221,7 @@ export class McpGateway {
       limiter: this.limiter,
       tasks: this.tasks,
       modern: this.modern,
+      apps: options.host.apps === true,
     });
   }
 

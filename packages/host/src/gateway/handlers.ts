@@ -4,6 +4,9 @@
  * session, and `logging/setLevel`.
  * @module
  */
+
+import { visibilityOf } from '@mcpkit/apps';
+import { clientSupportsApps } from '@mcpkit/apps/server';
 import {
   type CallToolResult,
   type CreateTaskResult,
@@ -16,7 +19,7 @@ import {
   RequestTimeoutError,
   type Tool,
 } from '@mcpkit/core';
-import type { RequestContext, Server, ServerSession } from '@mcpkit/server';
+import { type RequestContext, type Server, type ServerSession, unknownToolError } from '@mcpkit/server';
 import type { HostEntry } from '../catalogue/catalogue.js';
 import { ServerUnavailableError, UNAVAILABLE_META } from '../errors.js';
 import type { HostCallOptions } from '../toolCall.js';
@@ -39,6 +42,8 @@ export interface GatewayRuntime {
   readonly modern: ModernFront | undefined;
   /** Task-augmented calls; `undefined` when the gateway serves no tasks. */
   readonly tasks: GatewayTasks | undefined;
+  /** The upstreams' MCP Apps pass through (the host declares the extension). */
+  readonly apps: boolean;
 }
 
 type ListKey = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
@@ -74,12 +79,12 @@ export function installHandlers(server: Server, runtime: GatewayRuntime): void {
   list('prompts', 'prompts/list');
   list('resources', 'resources/list');
   list('resourceTemplates', 'resources/templates/list');
-  server.setRequestHandler('tools/call', (params, ctx) => {
+  const call: CallHandler = (params, ctx) => {
     // The per-call path: a 2025 session, a name the catalogue holds, no limits and no task.
     if (!ctx.modern && !runtime.limiter && !runtime.tasks?.requested(params, ctx)) {
       const state = runtime.stateOf(ctx.session);
       const route = state.host.route('tools', params.name);
-      if (route) return routedCall(state, route.server, params, ctx, undefined) as never;
+      if (route) return routedCall(state, route.server, params, ctx, undefined);
     }
     return on(ctx, (state, caller) => {
       // The same per-call path for a 2026 request, on the host it was given.
@@ -88,8 +93,11 @@ export function installHandlers(server: Server, runtime: GatewayRuntime): void {
       if (direct && (!tasks || (!(tasks instanceof Promise) && !tasks.has(params.name))))
         return routedCall(state, direct.server, params, ctx, caller);
       return callTool(state, params, ctx, runtime, caller);
-    }) as never;
-  });
+    });
+  };
+  // With apps passed through, a client that did not declare the extension may not call a tool
+  // only a view may call: refused as an unknown tool, as the tool is not in its listing either.
+  server.setRequestHandler('tools/call', (runtime.apps ? appOnlyGuard(call, on) : call) as never);
   server.setRequestHandler(
     'prompts/get',
     (params, ctx) =>
@@ -124,6 +132,22 @@ export function installHandlers(server: Server, runtime: GatewayRuntime): void {
     await runtime.levelChanged(ctx.session);
     return {};
   });
+}
+
+type CallParams = { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> };
+type CallHandler = (params: CallParams, ctx: RequestContext) => Promise<unknown>;
+type OnHost = <T>(ctx: RequestContext, work: (state: SessionState) => Promise<T>) => Promise<T | object>;
+
+/** `call`, refusing app-only tools (`_meta.ui.visibility` without `"model"`) to clients without apps. */
+function appOnlyGuard(call: CallHandler, on: OnHost): CallHandler {
+  return async (params, ctx) => {
+    if (!clientSupportsApps(ctx.scope.clientCapabilities)) {
+      const tools = await on(ctx, (state) => state.host.tools());
+      const tool = Array.isArray(tools) ? tools.find((entry) => entry.name === params.name) : undefined;
+      if (tool && !visibilityOf(tool).includes('model')) throw unknownToolError(params.name);
+    }
+    return call(params, ctx);
+  };
 }
 
 function installSubscriptions(server: Server, stateOf: (ctx: RequestContext) => SessionState): void {

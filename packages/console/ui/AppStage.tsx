@@ -18,13 +18,27 @@ import { render } from 'preact';
 import { Content } from './Content.js';
 import { JsonView } from './common.js';
 
-/** A message the view sent with `ui/message`. */
+/**
+ * A message the view sent with `ui/message`.
+ *
+ * @example
+ * ```ts
+ * const message: ViewMessage = { role: 'user', content: [{ type: 'text', text: 'Book it' }] };
+ * ```
+ */
 export interface ViewMessage {
   role: string;
   content: unknown[];
 }
 
-/** What the view set with `ui/update-model-context`. */
+/**
+ * What the view set with `ui/update-model-context`.
+ *
+ * @example
+ * ```ts
+ * const context: ModelContext = { structuredContent: { selected: 'row 3' } };
+ * ```
+ */
 export interface ModelContext {
   content?: unknown[];
   structuredContent?: Record<string, unknown>;
@@ -151,6 +165,7 @@ export class AppStage {
    */
   slotGone(): boolean {
     this.#docked = false;
+    this.#away.remove();
     if (this.#mode === 'pip') {
       this.#handle?.setHostContext({ availableDisplayModes: this.modes.filter((mode) => mode !== 'inline') });
       this.#render();

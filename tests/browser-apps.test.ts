@@ -308,6 +308,12 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
         params: fullscreen,
       }),
     ).not.toThrow();
+    // The window resized: the frame follows the host's layout, and the view is told its new container.
+    await tab.setViewportSize({ width: 700, height: 500 });
+    await expect.poll(contextChanges).toHaveLength(2);
+    expect((await contextChanges())[1]).toEqual({ containerDimensions: { width: 700, height: 500 } });
+    await tab.setViewportSize(viewport);
+    await expect.poll(contextChanges).toHaveLength(3);
     // The view's size does not shrink the frame while the host lays it out.
     await view.evaluate(() =>
       (window as any).__view.notify('ui/notifications/size-changed', { width: 500, height: 100 }),
@@ -325,8 +331,13 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
     });
     expect(back).toEqual({ mode: 'inline', pip: false });
     await expect.poll(frameSize).toMatchObject({ height: 100 });
-    await expect.poll(contextChanges).toHaveLength(2);
-    expect((await contextChanges())[1]).toEqual({ displayMode: 'inline', containerDimensions: {} });
+    await expect.poll(contextChanges).toHaveLength(4);
+    expect((await contextChanges())[3]).toEqual({ displayMode: 'inline', containerDimensions: {} });
+    // Inline again, a resized window is the view's business (its size-changed), not a context change.
+    await tab.setViewportSize({ width: 700, height: 500 });
+    await view.evaluate(() => (window as any).__view.request('ping', {}));
+    expect(await contextChanges()).toHaveLength(4);
+    await tab.setViewportSize(viewport);
     await tab.close();
   }, 60_000);
 

@@ -18,7 +18,7 @@ import { createStreamableHttpHandler } from '@mcpkit/server/http';
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { appFixtureServer } from './fixtures/appServer.js';
-import { consoleBrowser, DEMO_STDIO, screenshot } from './support/consoleRun.js';
+import { axeViolations, consoleBrowser, DEMO_STDIO, screenshot } from './support/consoleRun.js';
 import { repoRoot } from './support/officialSchema.js';
 
 const consoles = consoleBrowser('tests/browser-console-apps.test.ts');
@@ -159,12 +159,15 @@ describe.skipIf(skip)('MCP Apps in mcpkit console', { timeout: 120_000 }, () => 
           error: answer.error,
         })),
       );
-    const lastContext = () =>
-      view.evaluate(
-        () =>
-          (window as any).__view.seen
+    // The host context as the view keeps it: each change merged into what it knew.
+    const hostContext = () =>
+      view.evaluate(() =>
+        Object.assign(
+          { ...(window as any).__view.init.result.hostContext },
+          ...(window as any).__view.seen
             .filter((m: any) => m.method === 'ui/notifications/host-context-changed')
-            .at(-1)?.params,
+            .map((m: any) => m.params),
+        ),
       );
 
     // ui/message: the console has no conversation, so it lists the message under the view, and accepts it.
@@ -181,6 +184,7 @@ describe.skipIf(skip)('MCP Apps in mcpkit console', { timeout: 120_000 }, () => 
     expect(await context.textContent()).not.toContain('step 1');
     expect(await context.textContent()).toContain('"step": 2');
     await expect.poll(() => answers()).toEqual([{ result: {} }, { result: {} }, { result: {} }]);
+    expect(await axeViolations(page)).toEqual([]);
 
     // The view asks for fullscreen: the page's overlay, the focus on its way out, the view told.
     const frameElement = await proxy.frameElement();
@@ -191,16 +195,23 @@ describe.skipIf(skip)('MCP Apps in mcpkit console', { timeout: 120_000 }, () => 
     const box = (await frameElement.boundingBox())!;
     expect(box.width).toBeGreaterThan(viewport.width - 40);
     expect(box.height).toBeGreaterThan(viewport.height / 2);
-    const told = await lastContext();
+    const told = await hostContext();
     expect(told.displayMode).toBe('fullscreen');
     // Its container is fixed at the frame's size now.
     expect(Math.abs(told.containerDimensions.width - box.width)).toBeLessThanOrEqual(1);
     expect(Math.abs(told.containerDimensions.height - box.height)).toBeLessThanOrEqual(1);
     const exit = page.getByRole('button', { name: 'Exit fullscreen' });
     await expect.poll(() => exit.evaluate((button) => button === document.activeElement)).toBe(true);
+    // Modal: the page behind it is inert until the view leaves fullscreen.
+    const tabsInert = () => page.getByRole('tablist').evaluate((tabs) => tabs.closest('[inert]') !== null);
+    expect(await tabsInert()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
     await expect.poll(() => view.textContent('#mode')).toBe('inline');
-    expect(await lastContext()).toEqual({ displayMode: 'inline', containerDimensions: {} });
+    expect(await tabsInert()).toBe(false);
+    const inline = await hostContext();
+    expect(inline.displayMode).toBe('inline');
+    expect(inline.containerDimensions).toEqual({});
     expect((await frameElement.boundingBox())!.height).toBeLessThan(viewport.height / 2);
     // The person's own button does the same, and the Exit button takes it back.
     await slot.getByRole('button', { name: 'Fullscreen' }).click();
@@ -221,8 +232,16 @@ describe.skipIf(skip)('MCP Apps in mcpkit console', { timeout: 120_000 }, () => 
     const pipBox = (await frameElement.boundingBox())!;
     expect(pipBox.width).toBeLessThan(viewport.width / 2);
     await screenshot(page, 'console-app-pip');
+    expect(await axeViolations(page)).toEqual([]);
     // Its slot is gone: inline is no longer offered, a request for it keeps the panel floating.
-    expect(await lastContext()).toEqual({ availableDisplayModes: ['fullscreen', 'pip'] });
+    const offered = await view.evaluate(() =>
+      (window as any).__view.seen
+        .filter(
+          (m: any) => m.method === 'ui/notifications/host-context-changed' && m.params.availableDisplayModes,
+        )
+        .map((m: any) => m.params.availableDisplayModes),
+    );
+    expect(offered).toEqual([['fullscreen', 'pip']]);
     await view.click('#inline');
     await expect.poll(async () => (await answers()).at(-1)).toEqual({ result: { mode: 'pip' } });
     // The view keeps working there: its messages still reach the console.

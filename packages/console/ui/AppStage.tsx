@@ -87,6 +87,8 @@ export class AppStage {
   #docked = true;
   #handle: AppHandle | undefined;
   #messages: ViewMessage[] = [];
+  /** What fullscreen made inert: everything beside the stage but dialogs (a question still gets answered). */
+  #inert: Element[] = [];
   #context: ModelContext | undefined;
 
   constructor(readonly slot: HTMLElement) {
@@ -120,7 +122,7 @@ export class AppStage {
     if (mode === 'inline' && !this.#docked) return this.#mode;
     const was = this.#mode;
     this.#mode = mode;
-    if (was === 'fullscreen') document.removeEventListener('keydown', this);
+    if (was === 'fullscreen') this.#modal(false);
     if (was === 'pip') floating = undefined;
     if (mode === 'pip') {
       floating = this;
@@ -130,10 +132,12 @@ export class AppStage {
     } else if (mode === 'inline') {
       this.#away.remove();
       this.#place(this.slot);
-    } else {
-      document.addEventListener('keydown', this);
     }
     this.element.className = mode === 'inline' ? 'app-stage' : `app-stage ${mode}`;
+    // Outside inline the notes scroll in a box of their own, reachable by keyboard.
+    if (mode === 'inline') this.#notes.removeAttribute('tabindex');
+    else this.#notes.tabIndex = 0;
+    if (mode === 'fullscreen') this.#modal(true);
     this.#render();
     // Into fullscreen, the focus goes to its way out (so Escape works at once); out of it, back to the bar.
     if (mode === 'fullscreen' || was === 'fullscreen') this.#bar.querySelector('button')?.focus();
@@ -190,8 +194,35 @@ export class AppStage {
   }
 
   #leave(): void {
-    document.removeEventListener('keydown', this);
+    this.#modal(false);
     if (floating === this) floating = undefined;
+  }
+
+  /** Fullscreen is modal: Escape is listened for, the page beside the stage is inert. */
+  #modal(on: boolean): void {
+    for (const element of this.#inert) element.removeAttribute('inert');
+    this.#inert = [];
+    if (!on) {
+      document.removeEventListener('keydown', this);
+      this.element.removeAttribute('role');
+      this.element.removeAttribute('aria-modal');
+      return;
+    }
+    document.addEventListener('keydown', this);
+    this.element.setAttribute('role', 'dialog');
+    this.element.setAttribute('aria-modal', 'true');
+    this.element.setAttribute('aria-label', 'MCP App, fullscreen');
+    for (
+      let node: Element = this.element;
+      node !== document.body && node.parentElement;
+      node = node.parentElement
+    ) {
+      for (const sibling of node.parentElement.children) {
+        if (sibling === node || sibling.tagName === 'DIALOG' || sibling.hasAttribute('inert')) continue;
+        sibling.setAttribute('inert', '');
+        this.#inert.push(sibling);
+      }
+    }
   }
 
   #place(parent: Element): void {

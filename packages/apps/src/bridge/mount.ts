@@ -178,6 +178,8 @@ class MountedApp implements AppHandle {
   #inlineSize: { width?: number; height?: number };
   /** The host's container dimensions for inline mode, told to the view again when it returns there. */
   #inlineContainer: HostContext['containerDimensions'];
+  /** Watches the frame's size while the host lays it out (any mode but inline). */
+  #resizes: ResizeObserver | undefined;
   #markInitialized!: () => void;
 
   constructor(
@@ -363,11 +365,27 @@ class MountedApp implements AppHandle {
   #displayModeChanged(): void {
     this.#sizeFrame();
     const displayMode = this.displayMode;
-    const containerDimensions =
-      displayMode === 'inline'
-        ? (this.#inlineContainer ?? {})
-        : { width: this.frame.clientWidth, height: this.frame.clientHeight };
-    this.#merge({ displayMode, containerDimensions });
+    this.#resizes ??=
+      typeof ResizeObserver === 'function' ? new ResizeObserver(() => this.#resized()) : undefined;
+    if (displayMode === 'inline') {
+      this.#resizes?.disconnect();
+      this.#merge({ displayMode, containerDimensions: this.#inlineContainer ?? {} });
+      return;
+    }
+    this.#merge({ displayMode, containerDimensions: this.#frameDimensions() });
+    this.#resizes?.observe(this.frame);
+  }
+
+  #frameDimensions(): { width: number; height: number } {
+    return { width: this.frame.clientWidth, height: this.frame.clientHeight };
+  }
+
+  /** Outside inline mode the host's layout sizes the frame (a window resized, say): the view is told. */
+  #resized(): void {
+    const told = this.#state.hostContext.containerDimensions;
+    const now = this.#frameDimensions();
+    if (this.displayMode === 'inline' || (told?.width === now.width && told?.height === now.height)) return;
+    this.#merge({ containerDimensions: now });
   }
 
   async teardown(reason = 'The host closed the view'): Promise<void> {
@@ -384,6 +402,7 @@ class MountedApp implements AppHandle {
       });
     }
     this.#gone = true;
+    this.#resizes?.disconnect();
     this.#waiting.clear();
     this.#outbox.length = 0;
     window.removeEventListener('message', this);

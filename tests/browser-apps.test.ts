@@ -302,12 +302,6 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
       displayMode: 'fullscreen',
       containerDimensions: { width: viewport.width, height: viewport.height },
     });
-    expect(() =>
-      McpUiHostContextChangedNotificationSchema.parse({
-        method: 'ui/notifications/host-context-changed',
-        params: fullscreen,
-      }),
-    ).not.toThrow();
     // The window resized: the frame follows the host's layout, and the view is told its new container.
     await tab.setViewportSize({ width: 700, height: 500 });
     await expect.poll(contextChanges).toHaveLength(2);
@@ -333,6 +327,15 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
     await expect.poll(frameSize).toMatchObject({ height: 100 });
     await expect.poll(contextChanges).toHaveLength(4);
     expect((await contextChanges())[3]).toEqual({ displayMode: 'inline', containerDimensions: {} });
+    // ext-apps' own schema accepts every change the view was told.
+    for (const params of await contextChanges()) {
+      expect(() =>
+        McpUiHostContextChangedNotificationSchema.parse({
+          method: 'ui/notifications/host-context-changed',
+          params,
+        }),
+      ).not.toThrow();
+    }
     // Inline again, a resized window is the view's business (its size-changed), not a context change.
     await tab.setViewportSize({ width: 700, height: 500 });
     await view.evaluate(() => (window as any).__view.request('ping', {}));

@@ -50,6 +50,7 @@ describe('MCP Apps on the server, 2025-11-25', () => {
       'secret_admin',
       'show_counter',
       'show_fetcher',
+      'show_modes',
     ]);
     const show = byName.get('show_counter')!;
     expect(show._meta?.ui).toEqual({ resourceUri: 'ui://fixture/counter' });
@@ -86,6 +87,7 @@ describe('MCP Apps on the server, 2025-11-25', () => {
       'secret_admin',
       'show_counter',
       'show_fetcher',
+      'show_modes',
     ]);
     for (const tool of tools) expect(tool._meta?.ui).toBeUndefined();
     await expect(client.callTool('increment', {})).rejects.toMatchObject({ code: -32602 });

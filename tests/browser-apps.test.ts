@@ -8,7 +8,11 @@ import { McpClient } from '@mcpkit/client';
 import { type ServedHandler, serve } from '@mcpkit/node/http';
 import { StdioClientTransport } from '@mcpkit/node/stdio';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
-import { McpUiInitializeResultSchema } from '@modelcontextprotocol/ext-apps';
+import {
+  McpUiHostContextChangedNotificationSchema,
+  McpUiInitializeResultSchema,
+  McpUiRequestDisplayModeResultSchema,
+} from '@modelcontextprotocol/ext-apps';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appFixtureServer } from './fixtures/appServer.js';
@@ -92,16 +96,26 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
       if (served) await new Promise<void>((resolve) => served.server.close(() => resolve()));
   });
 
+  /**
+   * What the host page offers: display modes beyond inline (it lays the view out fullscreen by
+   * fixing `#app` over the page), and whether it takes (`accept`) or declines the view's messages
+   * and model context.
+   */
+  interface HostOffer {
+    displayModes?: string[];
+    talk?: 'accept' | 'decline';
+  }
+
   /** Opens the host page, has it call `toolName` on the fixture server and mount the tool's view. */
   async function mountFixture(
     toolName: string,
-    fullscreenHost = false,
+    offer: HostOffer = {},
   ): Promise<{ tab: Page; view: Frame; proxy: Frame }> {
     const tab = await context!.newPage();
     await tab.goto(`${page!.origin}/`);
     await tab.waitForFunction(() => 'apps' in window);
     const mounted = await tab.evaluate(
-      async ([url, sandboxUrl, name, fullscreen]): Promise<Mounted> => {
+      async ([url, sandboxUrl, name, { displayModes, talk }]): Promise<Mounted> => {
         const w = window as any;
         const { McpClient, StreamableHttpClientTransport, mount, APPS_CLIENT_CAPABILITIES } = w.apps;
         try {
@@ -115,7 +129,20 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
           const toolResult = await client.callTool(name, toolInput);
           w.logs = [];
           w.sizes = [];
-          w.handle = await mount(document.getElementById('app'), {
+          w.messages = [];
+          w.contexts = [];
+          const container = document.getElementById('app')!;
+          /** The host's layout: fullscreen and pip fix the container over the page (pip in a corner). */
+          const layOut = (mode: string) => {
+            const full = mode === 'fullscreen';
+            container.style.cssText =
+              mode === 'inline'
+                ? ''
+                : `position:fixed;right:0;bottom:0;width:${full ? '100vw' : '300px'};height:${full ? '100vh' : '200px'}`;
+            return mode;
+          };
+          w.layOut = layOut;
+          w.handle = await mount(container, {
             client,
             resource: tool._meta.ui.resourceUri,
             sandbox: sandboxUrl,
@@ -123,11 +150,18 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
             toolInput,
             toolResult,
             teardownTimeoutMs: 10_000,
-            hostContext: fullscreen ? { availableDisplayModes: ['inline', 'fullscreen'] } : {},
+            ...(displayModes ? { displayModes } : {}),
             callbacks: {
               log: (entry: unknown) => w.logs.push(entry),
               sizeChanged: (size: unknown) => w.sizes.push(size),
-              ...(fullscreen ? { requestDisplayMode: (mode: string) => mode } : {}),
+              ...(displayModes ? { requestDisplayMode: layOut } : {}),
+              ...(talk
+                ? {
+                    message: (message: unknown) => w.messages.push(message) > 0 && talk === 'accept',
+                    updateModelContext: (context: unknown) =>
+                      w.contexts.push(context) > 0 && talk === 'accept',
+                  }
+                : {}),
             },
           });
           await w.handle.initialized;
@@ -136,7 +170,7 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
           return { toolName: name, error: String(error) };
         }
       },
-      [mcp!.url, sandbox!.url, toolName, fullscreenHost] as const,
+      [mcp!.url, sandbox!.url, toolName, offer] as const,
     );
     expect(mounted.error).toBeUndefined();
     const proxy = tab.frames().find((frame) => frame.url().startsWith(sandbox!.origin));
@@ -232,23 +266,152 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
     await tab.close();
   }, 60_000);
 
-  it('switches the display mode a view asks for when the host offers it, and says so in the host context', async () => {
-    const { tab, view } = await mountFixture('show_counter', true);
+  it('switches the display mode a view asks for when the host offers it, sizes the frame for it, and says so in the host context', async () => {
+    const { tab, view } = await mountFixture('show_counter', {
+      displayModes: ['inline', 'fullscreen', 'pip'],
+    });
+    const request = (method: string, params: unknown) =>
+      view.evaluate(([m, p]) => (window as any).__view.request(m, p), [method, params] as const);
+    const contextChanges = () =>
+      view.evaluate(() =>
+        (window as any).__view.seen
+          .filter((m: any) => m.method === 'ui/notifications/host-context-changed')
+          .map((m: any) => m.params),
+      );
+    const frameSize = () =>
+      tab.evaluate(() => {
+        const frame = document.querySelector('#app iframe') as HTMLIFrameElement;
+        return { width: frame.clientWidth, height: frame.clientHeight };
+      });
+    const viewport = tab.viewportSize()!;
+    // The host offers what it named; the view declared inline and fullscreen.
+    const init = await view.evaluate(() => (window as any).__view.init.result.hostContext);
+    expect(init.availableDisplayModes).toEqual(['inline', 'fullscreen', 'pip']);
+    await view.evaluate(() =>
+      (window as any).__view.notify('ui/notifications/size-changed', { width: 500, height: 321 }),
+    );
+    await expect.poll(frameSize).toMatchObject({ height: 321 });
+    const answer = await request('ui/request-display-mode', { mode: 'fullscreen' });
+    expect(answer.result).toEqual({ mode: 'fullscreen' });
+    expect(McpUiRequestDisplayModeResultSchema.parse(answer.result)).toEqual({ mode: 'fullscreen' });
+    // The frame fills what the host laid out, and the view is told its mode and its fixed container.
+    await expect.poll(frameSize).toEqual({ width: viewport.width, height: viewport.height });
+    await expect.poll(contextChanges).toHaveLength(1);
+    const [fullscreen] = await contextChanges();
+    expect(fullscreen).toEqual({
+      displayMode: 'fullscreen',
+      containerDimensions: { width: viewport.width, height: viewport.height },
+    });
+    // The window resized: the frame follows the host's layout, and the view is told its new container.
+    await tab.setViewportSize({ width: 700, height: 500 });
+    await expect.poll(contextChanges).toHaveLength(2);
+    expect((await contextChanges())[1]).toEqual({ containerDimensions: { width: 700, height: 500 } });
+    await tab.setViewportSize(viewport);
+    await expect.poll(contextChanges).toHaveLength(3);
+    // The view's size does not shrink the frame while the host lays it out.
+    await view.evaluate(() =>
+      (window as any).__view.notify('ui/notifications/size-changed', { width: 500, height: 100 }),
+    );
+    // A mode the view did not declare is not switched to; a mode the host does not offer neither.
+    expect((await request('ui/request-display-mode', { mode: 'pip' })).result).toEqual({
+      mode: 'fullscreen',
+    });
+    expect(await frameSize()).toEqual({ width: viewport.width, height: viewport.height });
+    // The host switches back itself (its own button, Escape): the frame takes the view's last size.
+    const back = await tab.evaluate(() => {
+      const w = window as any;
+      w.layOut('inline');
+      return { mode: w.handle.setDisplayMode('inline'), pip: w.handle.canDisplay('pip') };
+    });
+    expect(back).toEqual({ mode: 'inline', pip: false });
+    await expect.poll(frameSize).toMatchObject({ height: 100 });
+    await expect.poll(contextChanges).toHaveLength(4);
+    expect((await contextChanges())[3]).toEqual({ displayMode: 'inline', containerDimensions: {} });
+    // ext-apps' own schema accepts every change the view was told.
+    for (const params of await contextChanges()) {
+      expect(() =>
+        McpUiHostContextChangedNotificationSchema.parse({
+          method: 'ui/notifications/host-context-changed',
+          params,
+        }),
+      ).not.toThrow();
+    }
+    // Inline again, a resized window is the view's business (its size-changed), not a context change.
+    await tab.setViewportSize({ width: 700, height: 500 });
+    await view.evaluate(() => (window as any).__view.request('ping', {}));
+    expect(await contextChanges()).toHaveLength(4);
+    await tab.setViewportSize(viewport);
+    await tab.close();
+  }, 60_000);
+
+  it('declines a display mode the host does not offer, and refuses to offer one it cannot switch to', async () => {
+    const { tab, view } = await mountFixture('show_counter');
     const answer = await view.evaluate(() =>
       (window as any).__view.request('ui/request-display-mode', { mode: 'fullscreen' }),
     );
-    expect(answer.result).toEqual({ mode: 'fullscreen' });
-    await expect
-      .poll(() => view.evaluate(() => (window as any).__view.seen.map((m: any) => m.method).at(-1)))
-      .toBe('ui/notifications/host-context-changed');
-    const changed = await view.evaluate(() => (window as any).__view.seen.at(-1).params);
-    expect(changed).toEqual({ displayMode: 'fullscreen' });
-    // A mode the view did not declare is not switched to.
-    const pip = await view.evaluate(() =>
-      (window as any).__view.request('ui/request-display-mode', { mode: 'pip' }),
+    expect(answer.result).toEqual({ mode: 'inline' });
+    expect(
+      await view.evaluate(() => (window as any).__view.init.result.hostContext.availableDisplayModes),
+    ).toEqual(['inline']);
+    const refused = await tab.evaluate(async () => {
+      const w = window as any;
+      try {
+        await w.apps.mount(document.createElement('div'), {
+          server: { listTools: async () => [], callTool: async () => ({}), readResource: async () => ({}) },
+          resource: w.handle.view,
+          sandbox: 'http://127.0.0.1:9/sandbox',
+          displayModes: ['inline', 'fullscreen'],
+        });
+        return 'mounted';
+      } catch (error) {
+        return String(error);
+      }
+    });
+    expect(refused).toBe(
+      'TypeError: Offering display modes other than the current one needs callbacks.requestDisplayMode',
     );
-    expect(pip.result).toEqual({ mode: 'fullscreen' });
     await tab.close();
+  }, 60_000);
+
+  it('hands ui/message and ui/update-model-context to the host, answers {} when it takes them, -32000 when it declines', async () => {
+    const accepting = await mountFixture('show_counter', { talk: 'accept' });
+    const request = (view: Frame, method: string, params: unknown) =>
+      view.evaluate(([m, p]) => (window as any).__view.request(m, p), [method, params] as const);
+    const init = await accepting.view.evaluate(() => (window as any).__view.init.result.hostCapabilities);
+    expect(init).toMatchObject({
+      message: { text: {} },
+      updateModelContext: { text: {}, structuredContent: {} },
+    });
+    const text = { type: 'text', text: 'hello' };
+    expect(await request(accepting.view, 'ui/message', { role: 'user', content: [text] })).toMatchObject({
+      result: {},
+    });
+    // The spec's example sends one block, ext-apps' App a list: the host gets a list either way.
+    expect(await request(accepting.view, 'ui/message', { role: 'user', content: text })).toMatchObject({
+      result: {},
+    });
+    expect(await request(accepting.view, 'ui/message', { role: 'user', content: ['hello'] })).toMatchObject({
+      error: { code: -32602, message: 'Invalid message format: a role and content blocks are required' },
+    });
+    const update = { content: [text], structuredContent: { step: 1 } };
+    expect(await request(accepting.view, 'ui/update-model-context', update)).toMatchObject({ result: {} });
+    expect(
+      await request(accepting.view, 'ui/update-model-context', { structuredContent: [1, 2] }),
+    ).toMatchObject({ error: { code: -32602, message: 'Invalid content format' } });
+    expect(await accepting.tab.evaluate(() => (window as any).messages)).toEqual([
+      { role: 'user', content: [text] },
+      { role: 'user', content: [text] },
+    ]);
+    expect(await accepting.tab.evaluate(() => (window as any).contexts)).toEqual([update]);
+    await accepting.tab.close();
+    const declining = await mountFixture('show_counter', { talk: 'decline' });
+    expect(await request(declining.view, 'ui/message', { role: 'user', content: [text] })).toMatchObject({
+      error: { code: -32000, message: 'Message sending denied' },
+    });
+    expect(await request(declining.view, 'ui/update-model-context', update)).toMatchObject({
+      error: { code: -32000, message: 'Context update denied' },
+    });
+    await declining.tab.close();
   }, 60_000);
 
   it('blocks a fetch to an undeclared origin (a CSP violation) and allows it once connectDomains declares it', async () => {
@@ -308,6 +471,9 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [example, '--stdio'] }));
     const calls: string[] = [];
     const tab = await context!.newPage();
+    // What the view logs to its console (ext-apps' App says whether the host accepted a message).
+    const viewConsole: string[] = [];
+    tab.on('console', (line) => viewConsole.push(`${line.type()}: ${line.text()}`));
     try {
       await tab.exposeFunction('exampleServer', async (op: string, a: unknown, b: unknown) => {
         if (op === 'listTools') return client.tools();
@@ -340,10 +506,12 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
               tool: t,
               toolInput: {},
               toolResult: result,
+              displayModes: ['inline', 'fullscreen'],
               callbacks: {
                 log: (entry: unknown) => w.logs.push(entry),
                 openLink: (url: string) => w.links.push(url),
-                message: (message: unknown) => w.messages.push(message),
+                message: (message: unknown) => void w.messages.push(message),
+                requestDisplayMode: (mode: string) => mode,
               },
             });
             await w.handle.initialized;
@@ -372,7 +540,20 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
         .poll(() => tab.evaluate(() => (window as any).links))
         .toEqual(['https://example.com/docs']);
       await view.click('#send-message-btn');
-      await expect.poll(() => tab.evaluate(() => (window as any).messages.length)).toBe(1);
+      await expect
+        .poll(() => tab.evaluate(() => (window as any).messages))
+        .toEqual([{ role: 'user', content: [{ type: 'text', text: 'This is message text.' }] }]);
+      // The App got the answer ui/message has when the host takes it.
+      await expect.poll(() => viewConsole).toContain('info: Message accepted');
+      // A display mode the host switches to itself reaches the App as host context it accepts
+      // (ext-apps validates each notification; a rejected one is logged as an error), and later
+      // context still applies (the App sets the theme on its document).
+      expect(await tab.evaluate(() => (window as any).handle.setDisplayMode('fullscreen'))).toBe(
+        'fullscreen',
+      );
+      await tab.evaluate(() => (window as any).handle.setHostContext({ theme: 'dark' }));
+      await expect.poll(() => view.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+      expect(viewConsole.filter((line) => line.startsWith('error'))).toEqual([]);
       const torn = await tab.evaluate(async () => {
         await (window as any).handle.teardown('done');
         return document.querySelectorAll('#app iframe').length;

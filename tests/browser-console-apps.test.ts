@@ -18,7 +18,7 @@ import { createStreamableHttpHandler } from '@mcpkit/server/http';
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { appFixtureServer } from './fixtures/appServer.js';
-import { consoleBrowser, DEMO_STDIO, screenshot } from './support/consoleRun.js';
+import { axeViolations, consoleBrowser, DEMO_STDIO, screenshot } from './support/consoleRun.js';
 import { repoRoot } from './support/officialSchema.js';
 
 const consoles = consoleBrowser('tests/browser-console-apps.test.ts');
@@ -117,7 +117,7 @@ describe.skipIf(skip)('MCP Apps in mcpkit console', { timeout: 120_000 }, () => 
   });
 
   it('refuses the view a model-only tool, lets it call an app-only one, and tears it down when the slot goes', async () => {
-    fixture = await serve(createStreamableHttpHandler(appFixtureServer()), { host: '127.0.0.1', port: 0 });
+    fixture ??= await serve(createStreamableHttpHandler(appFixtureServer()), { host: '127.0.0.1', port: 0 });
     const { page, running } = await open([`http://127.0.0.1:${fixture.port}/mcp`]);
     await callTool(page, 'show_counter', 'show_counter');
     const { view } = await appFrames(page, running.origin);
@@ -143,6 +143,117 @@ describe.skipIf(skip)('MCP Apps in mcpkit console', { timeout: 120_000 }, () => 
     await page.close();
   });
 
+  it('shows the view fullscreen (left with Escape or a button) and in picture-in-picture across tabs, with its messages and model context under it', async () => {
+    fixture ??= await serve(createStreamableHttpHandler(appFixtureServer()), { host: '127.0.0.1', port: 0 });
+    const { page, running } = await open([`http://127.0.0.1:${fixture.port}/mcp`]);
+    await callTool(page, 'show_modes', 'show_modes');
+    const slot = page.getByRole('region', { name: 'MCP App ui://fixture/modes' });
+    const { proxy, view } = await appFrames(page, running.origin);
+    await expect.poll(() => view.evaluate(() => (window as any).__view.ready === true)).toBe(true);
+    // Set in the view's page: still there later shows the view was never reloaded.
+    await view.evaluate(() => ((window as any).__view.marker = 'same view'));
+    const answers = () =>
+      view.evaluate(() =>
+        (window as any).__view.answers.map(({ answer }: any) => ({
+          result: answer.result,
+          error: answer.error,
+        })),
+      );
+    // The host context as the view keeps it: each change merged into what it knew.
+    const hostContext = () =>
+      view.evaluate(() =>
+        Object.assign(
+          { ...(window as any).__view.init.result.hostContext },
+          ...(window as any).__view.seen
+            .filter((m: any) => m.method === 'ui/notifications/host-context-changed')
+            .map((m: any) => m.params),
+        ),
+      );
+
+    // ui/message: the console has no conversation, so it lists the message under the view, and accepts it.
+    await view.click('#message');
+    const fromView = slot.getByRole('region', { name: 'From the view' });
+    await expect
+      .poll(() => fromView.getByRole('list', { name: 'Messages' }).textContent())
+      .toBe('userHello from the view');
+    // ui/update-model-context: the latest replaces the one before.
+    await view.click('#context');
+    await view.click('#context');
+    const context = fromView.getByRole('region', { name: 'Model context' });
+    await expect.poll(() => context.textContent()).toContain('The person is at step 2');
+    expect(await context.textContent()).not.toContain('step 1');
+    expect(await context.textContent()).toContain('"step": 2');
+    await expect.poll(() => answers()).toEqual([{ result: {} }, { result: {} }, { result: {} }]);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // The view asks for fullscreen: the page's overlay, the focus on its way out, the view told.
+    const frameElement = await proxy.frameElement();
+    await view.click('#fullscreen');
+    await expect.poll(async () => (await answers()).at(-1)).toEqual({ result: { mode: 'fullscreen' } });
+    await expect.poll(() => view.textContent('#mode')).toBe('fullscreen');
+    const viewport = page.viewportSize()!;
+    const box = (await frameElement.boundingBox())!;
+    expect(box.width).toBeGreaterThan(viewport.width - 40);
+    expect(box.height).toBeGreaterThan(viewport.height / 2);
+    const told = await hostContext();
+    expect(told.displayMode).toBe('fullscreen');
+    // Its container is fixed at the frame's size now.
+    expect(Math.abs(told.containerDimensions.width - box.width)).toBeLessThanOrEqual(1);
+    expect(Math.abs(told.containerDimensions.height - box.height)).toBeLessThanOrEqual(1);
+    const exit = page.getByRole('button', { name: 'Exit fullscreen' });
+    await expect.poll(() => exit.evaluate((button) => button === document.activeElement)).toBe(true);
+    // Modal: the page behind it is inert until the view leaves fullscreen.
+    const tabsInert = () => page.getByRole('tablist').evaluate((tabs) => tabs.closest('[inert]') !== null);
+    expect(await tabsInert()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => view.textContent('#mode')).toBe('inline');
+    expect(await tabsInert()).toBe(false);
+    const inline = await hostContext();
+    expect(inline.displayMode).toBe('inline');
+    expect(inline.containerDimensions).toEqual({});
+    expect((await frameElement.boundingBox())!.height).toBeLessThan(viewport.height / 2);
+    // The person's own button does the same, and the Exit button takes it back.
+    await slot.getByRole('button', { name: 'Fullscreen' }).click();
+    await expect.poll(() => view.textContent('#mode')).toBe('fullscreen');
+    await exit.click();
+    await expect.poll(() => view.textContent('#mode')).toBe('inline');
+
+    // Picture-in-picture: a floating panel that stays while the person uses other tabs.
+    await view.click('#pip');
+    await expect.poll(() => view.textContent('#mode')).toBe('pip');
+    expect(await slot.textContent()).toContain('This App is shown in picture-in-picture.');
+    await page.getByRole('tab', { name: /Resources/ }).click();
+    await expect.poll(() => slot.count()).toBe(0);
+    const floating = page.locator('body > .app-stage.pip');
+    await expect.poll(() => floating.count()).toBe(1);
+    expect(view.isDetached()).toBe(false);
+    expect(await view.evaluate(() => (window as any).__view.marker)).toBe('same view');
+    const pipBox = (await frameElement.boundingBox())!;
+    expect(pipBox.width).toBeLessThan(viewport.width / 2);
+    await screenshot(page, 'console-app-pip');
+    expect(await axeViolations(page)).toEqual([]);
+    // Its slot is gone: inline is no longer offered, a request for it keeps the panel floating.
+    const offered = await view.evaluate(() =>
+      (window as any).__view.seen
+        .filter(
+          (m: any) => m.method === 'ui/notifications/host-context-changed' && m.params.availableDisplayModes,
+        )
+        .map((m: any) => m.params.availableDisplayModes),
+    );
+    expect(offered).toEqual([['fullscreen', 'pip']]);
+    await view.click('#inline');
+    await expect.poll(async () => (await answers()).at(-1)).toEqual({ result: { mode: 'pip' } });
+    // The view keeps working there: its messages still reach the console.
+    await view.click('#message');
+    await expect.poll(() => floating.getByRole('list', { name: 'Messages' }).locator('li').count()).toBe(2);
+    // Closed by the person: ui/resource-teardown, then the frame and the panel go.
+    await floating.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => floating.count()).toBe(0);
+    await expect.poll(() => page.frames().length).toBe(1);
+    await page.close();
+  });
+
   it('renders the official ext-apps example (server-basic-vanillajs over stdio) and its get-time button', async () => {
     const require = createRequire(import.meta.url);
     const example = join(
@@ -155,6 +266,12 @@ describe.skipIf(skip)('MCP Apps in mcpkit console', { timeout: 120_000 }, () => 
     await view.waitForSelector('#get-time-btn');
     await view.click('#get-time-btn');
     await expect.poll(() => view.textContent('#server-time')).toMatch(/^\d{4}-\d\d-\d\dT/);
+    // Its "Send message" (ext-apps' App.sendMessage) shows under the view.
+    await view.click('#send-message-btn');
+    const messages = page
+      .getByRole('region', { name: 'From the view' })
+      .getByRole('list', { name: 'Messages' });
+    await expect.poll(() => messages.textContent()).toBe('userThis is message text.');
     await page.close();
   });
 

@@ -14,8 +14,8 @@ import type { UiPermissions } from '../shared/meta.js';
 import { type AppView, appViewOf } from './appResource.js';
 import { BridgeRefusal, errorOf, RpcCode, type RpcId, readViewMessage, type ViewMessage } from './rpc.js';
 import { frameSize } from './sizing.js';
-import type { AppClient, AppServer, HostCallbacks, HostContext } from './types.js';
-import { hostCapabilitiesOf, VIEW_REQUESTS, type ViewState } from './viewRequests.js';
+import type { AppClient, AppServer, DisplayMode, HostCallbacks, HostContext } from './types.js';
+import { displayable, hostCapabilitiesOf, VIEW_REQUESTS, type ViewState } from './viewRequests.js';
 
 /**
  * A DOM element type when the DOM lib is loaded, `object` otherwise: the published declarations
@@ -81,6 +81,12 @@ export interface MountOptions {
   /** The call's result, sent as `ui/notifications/tool-result` after the input. */
   toolResult?: CallToolResult;
   hostContext?: HostContext;
+  /**
+   * The display modes the host offers the view (`hostContext.availableDisplayModes`). Default
+   * `['inline']`: a host that can lay a view out fullscreen or in picture-in-picture names those
+   * modes here and switches in `callbacks.requestDisplayMode` (required then).
+   */
+  displayModes?: DisplayMode[];
   hostInfo?: { name: string; version: string };
   callbacks?: HostCallbacks;
   /** Permissions the host grants, intersected with those the view asks for. Default none. */
@@ -117,6 +123,16 @@ export interface AppHandle {
   sendToolCancelled(reason?: string): void;
   /** Merges `changes` into the host context and tells the view. */
   setHostContext(changes: Partial<HostContext>): void;
+  /** The view's display mode now. */
+  readonly displayMode: DisplayMode;
+  /** Whether the view may be switched to `mode`: the host offers it and the view declared it (if it declared any). */
+  canDisplay(mode: DisplayMode): boolean;
+  /**
+   * A switch the host makes itself (its own button, Escape): after laying the view out in `mode`,
+   * tell the bridge, which sizes the frame and tells the view. Returns the mode now (unchanged
+   * when `canDisplay(mode)` is false).
+   */
+  setDisplayMode(mode: DisplayMode): DisplayMode;
   /** Sends `ui/resource-teardown`, waits for the answer (or the timeout), removes the frame. */
   teardown(reason?: string): Promise<void>;
 }
@@ -158,6 +174,12 @@ class MountedApp implements AppHandle {
   #ready = false;
   #gone = false;
   #nextId = 1;
+  /** The frame's size in inline mode (what the view last reported, within the host's limits). */
+  #inlineSize: { width?: number; height?: number };
+  /** The host's container dimensions for inline mode, told to the view again when it returns there. */
+  #inlineContainer: HostContext['containerDimensions'];
+  /** Watches the frame's size while the host lays it out (any mode but inline). */
+  #resizes: ResizeObserver | undefined;
   #markInitialized!: () => void;
 
   constructor(
@@ -172,9 +194,13 @@ class MountedApp implements AppHandle {
     this.#state = state;
     this.#teardownTimeout = options.teardownTimeoutMs ?? 2000;
     this.#maxPending = options.maxPendingRequests ?? 16;
+    this.#inlineContainer = state.hostContext.containerDimensions;
+    const fixed = this.#inlineContainer;
+    this.#inlineSize = { width: fixed?.width, height: fixed?.height };
     this.initialized = new Promise((resolve) => {
       this.#markInitialized = resolve;
     });
+    this.#sizeFrame();
     if (options.toolInput !== undefined) this.sendToolInput(options.toolInput);
     if (options.toolResult !== undefined) this.sendToolResult(options.toolResult);
   }
@@ -218,9 +244,11 @@ class MountedApp implements AppHandle {
         this.#markInitialized();
         return;
       case UiMethod.SizeChanged: {
-        const size = frameSize(params, this.#state.hostContext);
-        if (size.height !== undefined) this.frame.style.height = `${size.height}px`;
-        if (size.width !== undefined) this.frame.style.width = `${size.width}px`;
+        // Outside inline mode the host's layout sizes the frame; the view's size waits for inline.
+        const size = frameSize(params, { containerDimensions: this.#inlineContainer });
+        this.#inlineSize = { ...this.#inlineSize, ...size };
+        if (this.displayMode !== 'inline') return;
+        this.#sizeFrame();
         callbacks.sizeChanged?.(size);
         return;
       }
@@ -254,13 +282,12 @@ class MountedApp implements AppHandle {
       return;
     }
     this.#pending++;
-    const mode = this.#state.hostContext.displayMode;
+    const mode = this.displayMode;
     try {
       const result = await handler(this.#state, params);
       if (!this.#gone) this.#post({ jsonrpc: '2.0', id, result });
       // A display mode the view asked for and got is host context that changed.
-      const changed = this.#state.hostContext.displayMode;
-      if (changed !== mode) this.#toView(UiMethod.HostContextChanged, { displayMode: changed });
+      if (this.displayMode !== mode) this.#displayModeChanged();
     } catch (error) {
       if (!this.#gone) this.#post({ jsonrpc: '2.0', id, error: errorOf(error) });
     } finally {
@@ -297,8 +324,68 @@ class MountedApp implements AppHandle {
   }
 
   setHostContext(changes: Partial<HostContext>): void {
+    this.#merge(changes);
+    if (changes.containerDimensions !== undefined && this.displayMode === 'inline') {
+      this.#inlineContainer = changes.containerDimensions;
+    }
+  }
+
+  #merge(changes: Partial<HostContext>): void {
     this.#state.hostContext = { ...this.#state.hostContext, ...changes };
     this.#toView(UiMethod.HostContextChanged, changes);
+  }
+
+  get displayMode(): DisplayMode {
+    return this.#state.hostContext.displayMode ?? 'inline';
+  }
+
+  canDisplay(mode: DisplayMode): boolean {
+    return displayable(this.#state, mode);
+  }
+
+  setDisplayMode(mode: DisplayMode): DisplayMode {
+    if (mode === this.displayMode || !this.canDisplay(mode)) return this.displayMode;
+    this.#state.hostContext = { ...this.#state.hostContext, displayMode: mode };
+    this.#displayModeChanged();
+    return mode;
+  }
+
+  /** Inline, the frame takes the view's size; otherwise it fills what the host laid out. */
+  #sizeFrame(): void {
+    const inline = this.displayMode === 'inline';
+    const { width, height } = this.#inlineSize;
+    this.frame.style.width = inline && width !== undefined ? `${width}px` : '100%';
+    this.frame.style.height = !inline ? '100%' : height !== undefined ? `${height}px` : '';
+  }
+
+  /**
+   * Sizes the frame for the new mode and tells the view: the mode, and the container it now has
+   * (fixed at the frame's size outside inline mode, the host's inline dimensions back in inline).
+   */
+  #displayModeChanged(): void {
+    this.#sizeFrame();
+    const displayMode = this.displayMode;
+    this.#resizes ??=
+      typeof ResizeObserver === 'function' ? new ResizeObserver(() => this.#resized()) : undefined;
+    if (displayMode === 'inline') {
+      this.#resizes?.disconnect();
+      this.#merge({ displayMode, containerDimensions: this.#inlineContainer ?? {} });
+      return;
+    }
+    this.#merge({ displayMode, containerDimensions: this.#frameDimensions() });
+    this.#resizes?.observe(this.frame);
+  }
+
+  #frameDimensions(): { width: number; height: number } {
+    return { width: this.frame.clientWidth, height: this.frame.clientHeight };
+  }
+
+  /** Outside inline mode the host's layout sizes the frame (a window resized, say): the view is told. */
+  #resized(): void {
+    const told = this.#state.hostContext.containerDimensions;
+    const now = this.#frameDimensions();
+    if (this.displayMode === 'inline' || (told?.width === now.width && told?.height === now.height)) return;
+    this.#merge({ containerDimensions: now });
   }
 
   async teardown(reason = 'The host closed the view'): Promise<void> {
@@ -315,6 +402,7 @@ class MountedApp implements AppHandle {
       });
     }
     this.#gone = true;
+    this.#resizes?.disconnect();
     this.#waiting.clear();
     this.#outbox.length = 0;
     window.removeEventListener('message', this);
@@ -398,6 +486,14 @@ export async function mount(container: ContainerElement, options: MountOptions):
   const permissions = grantedPermissions(view.meta.permissions, options.grantPermissions);
   const hostContext: HostContext = { ...defaultHostContext(), ...options.hostContext };
   if (options.tool && hostContext.toolInfo === undefined) hostContext.toolInfo = { tool: options.tool };
+  const current = hostContext.displayMode ?? 'inline';
+  const modes = options.displayModes ?? hostContext.availableDisplayModes ?? [current];
+  hostContext.availableDisplayModes = modes.includes(current) ? [...modes] : [current, ...modes];
+  if (!callbacks.requestDisplayMode && hostContext.availableDisplayModes.some((mode) => mode !== current)) {
+    throw new TypeError(
+      'Offering display modes other than the current one needs callbacks.requestDisplayMode',
+    );
+  }
   const state: ViewState = {
     server,
     callbacks,
@@ -416,11 +512,7 @@ export async function mount(container: ContainerElement, options: MountOptions):
   if (allow.length > 0) frame.setAttribute('allow', allow.join('; '));
   frame.setAttribute('title', view.uri);
   frame.style.border = view.meta.prefersBorder === true ? '1px solid rgba(128, 128, 128, 0.4)' : '0';
-  frame.style.width = '100%';
   frame.style.display = 'block';
-  const fixed = hostContext.containerDimensions;
-  if (fixed?.height !== undefined) frame.style.height = `${fixed.height}px`;
-  if (fixed?.width !== undefined) frame.style.width = `${fixed.width}px`;
   const app = new MountedApp(view, frame, url.origin, state, options);
   window.addEventListener('message', app);
   frame.src = url.href;

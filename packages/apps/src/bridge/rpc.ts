@@ -48,7 +48,16 @@ export class BridgeRefusal extends Error {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/**
+ * Whether `value` is a plain object (not null, not an array).
+ *
+ * @example
+ * ```ts
+ * isRecord({ a: 1 }); // true
+ * isRecord([1]); // false
+ * ```
+ */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

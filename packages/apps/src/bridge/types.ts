@@ -58,14 +58,24 @@ export interface AppClient {
 export interface HostCallbacks {
   /** `ui/open-link` with an `http:`/`https:` URL (others are refused before this runs). */
   openLink?(url: string): void | Promise<void>;
-  /** `ui/message`: content for the conversation. */
-  message?(params: { role: string; content: unknown }): void | Promise<void>;
-  /** `ui/update-model-context`: replaces what the view told the model before. */
+  /**
+   * `ui/message`: content blocks for the conversation (a single block the view sent comes as a
+   * list of one). Return `false` to decline: the view gets `-32000` "Message sending denied".
+   */
+  message?(params: { role: string; content: unknown[] }): void | boolean | Promise<void | boolean>;
+  /**
+   * `ui/update-model-context`: replaces what the view told the model before. Return `false` to
+   * decline: the view gets `-32000` "Context update denied".
+   */
   updateModelContext?(params: {
     content?: unknown[];
     structuredContent?: Record<string, unknown>;
-  }): void | Promise<void>;
-  /** `ui/request-display-mode`: the mode the host switched to (the current one to decline). */
+  }): void | boolean | Promise<void | boolean>;
+  /**
+   * `ui/request-display-mode` for a mode the host offers (`displayModes` of `mount`) and the view
+   * declared (if it declared any): lay the view out in it and return the mode switched to (the
+   * current one to decline). The bridge then sizes the frame and tells the view.
+   */
   requestDisplayMode?(mode: DisplayMode): DisplayMode | Promise<DisplayMode>;
   /** `ui/download-file`. */
   downloadFile?(params: { contents: unknown[] }): void | Promise<void>;

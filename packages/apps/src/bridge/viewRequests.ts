@@ -8,7 +8,7 @@
 import type { CreateMessageRequestParams, Tool } from '@mcpkit/core';
 import { APP_PROTOCOL_VERSION, UI_EXTENSION, UiMethod } from '../shared/constants.js';
 import { visibilityOf } from '../shared/meta.js';
-import { BridgeRefusal, RpcCode } from './rpc.js';
+import { BridgeRefusal, isRecord, RpcCode } from './rpc.js';
 import type { AppServer, DisplayMode, HostCallbacks, HostContext } from './types.js';
 
 /** What a request handler may read and change of one mounted view. */
@@ -65,6 +65,27 @@ async function appCallable(state: ViewState, name: string): Promise<Tool> {
 
 function isDisplayMode(value: unknown): value is DisplayMode {
   return value === 'inline' || value === 'fullscreen' || value === 'pip';
+}
+
+/** Content blocks (objects with a string `type`) as a list: one block alone becomes a list of one. */
+function contentBlocks(value: unknown): unknown[] | undefined {
+  const blocks = Array.isArray(value) ? value : [value];
+  return blocks.every((block) => isRecord(block) && typeof block.type === 'string') ? blocks : undefined;
+}
+
+/**
+ * Whether the view may be shown in `mode`: the host offers it (`availableDisplayModes`) and the view
+ * declared it, when it declared any (the spec: a host MUST NOT switch a view to a mode it did not declare).
+ *
+ * @example
+ * ```ts
+ * displayable(state, 'fullscreen'); // false unless the host offers fullscreen
+ * ```
+ */
+export function displayable(state: ViewState, mode: DisplayMode): boolean {
+  const current = state.hostContext.displayMode ?? 'inline';
+  const hostModes = state.hostContext.availableDisplayModes ?? [current];
+  return hostModes.includes(mode) && (state.viewModes === undefined || state.viewModes.includes(mode));
 }
 
 function httpUrl(value: string): string {
@@ -148,24 +169,31 @@ export const VIEW_REQUESTS: Readonly<Record<string, Handler>> = {
   [UiMethod.Message]: async (state, params) => {
     const message = state.callbacks.message;
     if (!message) refuse('This host does not take messages from apps');
-    if (typeof params.role !== 'string' || params.content === undefined) {
-      throw new BridgeRefusal(RpcCode.InvalidParams, 'Invalid message format: role and content are required');
+    const content = contentBlocks(params.content);
+    if (typeof params.role !== 'string' || content === undefined) {
+      throw new BridgeRefusal(
+        RpcCode.InvalidParams,
+        'Invalid message format: a role and content blocks are required',
+      );
     }
-    await message({ role: params.role, content: params.content });
+    if ((await message({ role: params.role, content })) === false) refuse('Message sending denied');
     return {};
   },
   [UiMethod.UpdateModelContext]: async (state, params) => {
     const update = state.callbacks.updateModelContext;
     if (!update) refuse('This host does not take model context from apps');
-    const content = params.content;
-    const structured = params.structuredContent;
+    const { content, structuredContent } = params;
     if (
-      (content !== undefined && !Array.isArray(content)) ||
-      (structured !== undefined && typeof structured !== 'object')
+      (content !== undefined && (!Array.isArray(content) || contentBlocks(content) === undefined)) ||
+      (structuredContent !== undefined && !isRecord(structuredContent))
     ) {
       throw new BridgeRefusal(RpcCode.InvalidParams, 'Invalid content format');
     }
-    await update(params as { content?: unknown[]; structuredContent?: Record<string, unknown> });
+    const context: { content?: unknown[]; structuredContent?: Record<string, unknown> } = {};
+    if (content !== undefined) context.content = content as unknown[];
+    if (structuredContent !== undefined)
+      context.structuredContent = structuredContent as Record<string, unknown>;
+    if ((await update(context)) === false) refuse('Context update denied');
     return {};
   },
   [UiMethod.RequestDisplayMode]: async (state, params) => {
@@ -173,11 +201,11 @@ export const VIEW_REQUESTS: Readonly<Record<string, Handler>> = {
     if (!isDisplayMode(requested))
       throw new BridgeRefusal(RpcCode.InvalidParams, 'mode must be inline, fullscreen or pip');
     const current = state.hostContext.displayMode ?? 'inline';
-    const hostModes = state.hostContext.availableDisplayModes ?? [current];
-    const allowed =
-      hostModes.includes(requested) && (state.viewModes === undefined || state.viewModes.includes(requested));
     const change = state.callbacks.requestDisplayMode;
-    const mode = allowed && change ? await change(requested) : current;
+    if (requested === current || !change || !displayable(state, requested)) return { mode: current };
+    const granted = await change(requested);
+    // The host's answer counts only if it is a mode the view may be in; anything else keeps the mode.
+    const mode = isDisplayMode(granted) && displayable(state, granted) ? granted : current;
     state.hostContext = { ...state.hostContext, displayMode: mode };
     return { mode };
   },

@@ -120,6 +120,11 @@ export class ConsoleApi {
           throw new BadRequest('No such question is waiting');
         return {};
       },
+      restartServer: async (params) => {
+        if (!backend.restartServer) throw new BadRequest('Restarting a server needs a host (--config)');
+        await backend.restartServer(text(params, 'server'));
+        return backend.state();
+      },
       reconnect: async (params) => {
         const era = text(params, 'era');
         if (!ERAS.has(era)) throw new BadRequest('"era" must be auto, 2026 or 2025');

@@ -117,6 +117,8 @@ export interface ConsoleBackend {
   setRoots?(roots: readonly Root[]): Promise<void>;
   /** The same tool call on 2025-11-25 and on 2026-07-28 (one server only). */
   compareTool?(name: string, args: Record<string, unknown>): Promise<unknown>;
+  /** Restarts one of a host's servers (`McpHost.restart`; a host only). */
+  restartServer?(server: string): Promise<void>;
   /** Connects again speaking `era` (one server only). */
   reconnect(era: PinnedEra): Promise<void>;
   close(): Promise<void>;

@@ -6,7 +6,14 @@
  * @module
  */
 import type { CompleteRequestParams } from '@mcpkit/core';
-import { type ConsentDecision, McpHost, type ServerEntry, type ServerPolicy } from '@mcpkit/host';
+import {
+  type ConsentDecision,
+  McpHost,
+  type ServerEntry,
+  type ServerPolicy,
+  type ServerState,
+  type StateChange,
+} from '@mcpkit/host';
 import { nodeConnector } from '@mcpkit/host/node';
 import { elicit, PERSON_MODEL, sample } from './answers.js';
 import type { ConsoleBackend, ConsoleState } from './backend.js';
@@ -30,6 +37,12 @@ const DECISIONS: ReadonlySet<string> = new Set(['once', 'session', 'deny']);
 export class HostBackend implements ConsoleBackend {
   readonly #host: McpHost;
   readonly #subscriptions = new Map<string, () => Promise<void>>();
+  /** Servers that were ready once: starting again is a restart. */
+  readonly #wasReady = new Set<string>();
+  /** Why each server last left `ready` (a crash's cause, or a restart asked from the page). */
+  readonly #reasons = new Map<string, string>();
+  /** Restarts asked from the page and not yet begun. */
+  readonly #asked = new Set<string>();
 
   constructor(
     servers: readonly ServerEntry[],
@@ -65,18 +78,17 @@ export class HostBackend implements ConsoleBackend {
       },
       audit: (event) => hub.emit('audit', event),
     });
-    this.#host.onStateChange(() => hub.emit('state', this.state()));
+    this.#host.onStateChange((change) => this.#changed(change));
     this.#host.onListChanged((change) => hub.emit('listChanged', change));
     this.#host.onLog((server, message) => hub.emit('serverLog', { ...message, server }));
   }
 
   state(): ConsoleState {
-    const servers = this.#host.status().map(({ server, state, restarts, lastError }) => ({
-      server,
-      state: state === 'starting' && restarts > 0 ? 'restarting' : state,
-      restarts,
-      ...(lastError ? { lastError } : {}),
-    }));
+    const servers = this.#host.status().map(({ server, state, restarts, lastError }) => {
+      const shown = this.#shown(server, state);
+      const reason = lastError ?? (shown === 'restarting' ? this.#reasons.get(server) : undefined);
+      return { server, state: shown, restarts, ...(reason ? { lastError: reason } : {}) };
+    });
     return {
       mode: 'host',
       target: this.target,
@@ -88,6 +100,47 @@ export class HostBackend implements ConsoleBackend {
 
   async reconnect(): Promise<void> {
     await this.#host.start().catch(() => {}); // each server's failure is its state, shown on the page
+    this.hub.emit('state', this.state());
+  }
+
+  /**
+   * Restarts one server on purpose (`McpHost.restart`): its state goes restarting, then ready
+   * (or failed, with the reason), as the page's state changes show.
+   */
+  async restartServer(server: string): Promise<void> {
+    this.#asked.add(server);
+    try {
+      await this.#host.restart(server);
+    } finally {
+      this.#asked.delete(server);
+    }
+  }
+
+  /** A server's state as the page names it: `starting` again after it was ready is `restarting`. */
+  #shown(server: string, state: ServerState): string {
+    return state === 'starting' && this.#wasReady.has(server) ? 'restarting' : state;
+  }
+
+  /** One state change: remembered (why it left ready), shown in the page's history and header. */
+  #changed({ server, state, previous, error, startMs }: StateChange): void {
+    const asked = state === 'starting' && this.#asked.has(server);
+    const reason = error?.message ?? (asked ? 'restart asked in the console' : undefined);
+    if (state === 'starting' && this.#wasReady.has(server))
+      this.#reasons.set(server, reason ?? 'the connection closed');
+    const shownPrevious = this.#shown(server, previous);
+    const shown = this.#shown(server, state);
+    if (state === 'ready') {
+      this.#wasReady.add(server);
+      this.#reasons.delete(server);
+    }
+    this.hub.emit('serverState', {
+      time: Date.now(),
+      server,
+      previous: shownPrevious,
+      state: shown,
+      ...(reason ? { reason } : {}),
+      ...(startMs === undefined ? {} : { startMs }),
+    });
     this.hub.emit('state', this.state());
   }
 

@@ -1,0 +1,132 @@
+/**
+ * `mcpkit console --config FILE` (issue 32), what a host adds: restarts started from the page and
+ * restarts the host's own policy makes when a server dies, the roots the person gives the host's
+ * servers, and a session recorded against a host and replayed against it. Driven in headless
+ * Chromium through the page, against a host of the demo server and two small stdio servers
+ * (tests/fixtures/host-upstream.mjs: one that dies on every tool call, one that reads its roots).
+ *
+ * Needs /usr/bin/chromium (scripts/install-chromium.sh); MCPKIT_SKIP_BROWSER=1 skips on purpose.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, consoleBrowser, DEMO_STDIO, screenshot } from './support/consoleRun.js';
+import { repoRoot } from './support/officialSchema.js';
+
+const { open, skip } = consoleBrowser('tests/browser-console-host.test.ts');
+
+const UPSTREAM = path.join(repoRoot, 'tests/fixtures/host-upstream.mjs');
+
+/** A tool in the list, by its name in the catalogue (`server__name`). */
+function tool(page: Page, name: string, server: string) {
+  return page
+    .getByRole('navigation', { name: 'Tools' })
+    .getByRole('button', { name: new RegExp(`(^| )${server}__${name}( |$)`) });
+}
+
+/** Calls a tool of the host's catalogue and waits for its outcome. */
+async function callTool(page: Page, name: string, server: string, fill: Record<string, string> = {}) {
+  await page.getByRole('tab', { name: /Tools/ }).click();
+  await tool(page, name, server).click();
+  for (const [label, value] of Object.entries(fill))
+    await page.getByLabel(label, { exact: true }).fill(value);
+  await page.getByRole('button', { name: `Call ${server}__${name}` }).click();
+}
+
+describe.skipIf(skip)(
+  'mcpkit console against a host (--config): restarts, roots, record and replay',
+  { timeout: 120_000 },
+  () => {
+    let page: Page;
+    let dir: string;
+
+    beforeAll(async () => {
+      dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-console-host-'));
+      const config = path.join(dir, 'mcp.json');
+      await writeFile(
+        config,
+        JSON.stringify({
+          mcpServers: {
+            demo: { command: DEMO_STDIO[0], args: DEMO_STDIO.slice(1), cwd: repoRoot },
+            crashy: { command: process.execPath, args: [UPSTREAM, 'dies-on-call'] },
+            rooted: { command: process.execPath, args: [UPSTREAM, 'roots'] },
+          },
+        }),
+      );
+      ({ page } = await open(['--config', config]));
+      await page.getByRole('tab', { name: 'Servers' }).click();
+      const servers = page.getByRole('region', { name: 'Servers' });
+      for (const name of ['demo', 'crashy', 'rooted'])
+        await servers
+          .getByRole('row', { name: new RegExp(`^${name} `) })
+          .filter({ hasText: /ready/ })
+          .waitFor({ timeout: 30_000 });
+    }, 60_000);
+
+    afterAll(async () => {
+      if (dir) await rm(dir, { recursive: true, force: true });
+    });
+
+    const changes = () =>
+      page.getByRole('region', { name: 'State changes' }).locator('tbody tr').allTextContents();
+
+    it('restarts a server from the page: restarting, then ready, its tools still in the catalogue', async () => {
+      await page.getByRole('tab', { name: 'Servers' }).click();
+      const servers = page.getByRole('region', { name: 'Servers' });
+      const row = servers.getByRole('row', { name: /^demo / });
+      expect(await row.textContent()).toMatch(/^demoready0/);
+      await row.getByRole('button', { name: 'Restart demo' }).click();
+      // Newest first: the restart as the person asked it, then the server ready again.
+      await expect
+        .poll(changes, { timeout: 30_000 })
+        .toEqual(
+          expect.arrayContaining([
+            expect.stringMatching(/demoreadyrestartingrestart asked in the console$/),
+            expect.stringMatching(/demorestartingreadystarted in \d+ ms$/),
+          ]),
+        );
+      await expect.poll(() => row.textContent()).toMatch(/^demoready1/);
+      const catalogue = page.getByRole('region', { name: 'Catalogue' });
+      await expect
+        .poll(() => catalogue.getByRole('row', { name: /^demo__echo / }).textContent())
+        .toBe('demo__echodemoecho');
+      // The restarted server answers through the host.
+      await callTool(page, 'echo', 'demo', { text: 'after the restart' });
+      await expect.poll(() => page.locator('.result pre.text-block').textContent()).toBe('after the restart');
+    });
+
+    it('shows a server that dies restarting with the reason, then ready again, and the call it killed audited', async () => {
+      await callTool(page, 'echo', 'crashy', { text: 'last words' });
+      await expect
+        .poll(() => page.locator('.result').textContent())
+        .toMatch(/died while "tools\/call" was in flight/);
+      await page.getByRole('tab', { name: 'Servers' }).click();
+      // The host's own restart policy: the exit is the reason, then the server is ready again.
+      await expect
+        .poll(changes, { timeout: 30_000 })
+        .toEqual(
+          expect.arrayContaining([
+            expect.stringMatching(
+              /crashyreadyrestarting.*exited with code 3; last stderr output: fatal: lost my database$/,
+            ),
+            expect.stringMatching(/crashyrestartingreadystarted in \d+ ms$/),
+          ]),
+        );
+      const row = page.getByRole('region', { name: 'Servers' }).getByRole('row', { name: /^crashy / });
+      await expect.poll(() => row.textContent()).toMatch(/^crashyready1/);
+      const decisions = page.getByRole('region', { name: 'Policy decisions' });
+      await expect
+        .poll(() =>
+          decisions
+            .getByRole('row', { name: /crashy/ })
+            .first()
+            .textContent(),
+        )
+        .toMatch(/crashytools\/callechoallowederror.*exited with code 3/);
+      await screenshot(page, 'console-host-restarts');
+      expect(await axeViolations(page)).toEqual([]);
+    });
+  },
+);

@@ -19,20 +19,23 @@ const { open, skip } = consoleBrowser('tests/browser-console-host.test.ts');
 
 const UPSTREAM = path.join(repoRoot, 'tests/fixtures/host-upstream.mjs');
 
-/** A tool in the list, by its name in the catalogue (`server__name`). */
+/**
+ * A tool in the list by its catalogue name and its server: `NAME SERVER` untitled, `TITLE SERVER
+ * NAME` titled.
+ */
 function tool(page: Page, name: string, server: string) {
   return page
     .getByRole('navigation', { name: 'Tools' })
-    .getByRole('button', { name: new RegExp(`(^| )${server}__${name}( |$)`) });
+    .getByRole('button', { name: new RegExp(`^(${name} ${server}|.+ ${server} ${name})$`) });
 }
 
-/** Calls a tool of the host's catalogue and waits for its outcome. */
+/** Calls a tool of the host's catalogue (by its name there). */
 async function callTool(page: Page, name: string, server: string, fill: Record<string, string> = {}) {
   await page.getByRole('tab', { name: /Tools/ }).click();
   await tool(page, name, server).click();
   for (const [label, value] of Object.entries(fill))
     await page.getByLabel(label, { exact: true }).fill(value);
-  await page.getByRole('button', { name: `Call ${server}__${name}` }).click();
+  await page.getByRole('button', { name: `Call ${name}` }).click();
 }
 
 describe.skipIf(skip)(
@@ -51,7 +54,7 @@ describe.skipIf(skip)(
           mcpServers: {
             demo: { command: DEMO_STDIO[0], args: DEMO_STDIO.slice(1), cwd: repoRoot },
             crashy: { command: process.execPath, args: [UPSTREAM, 'dies-on-call'] },
-            rooted: { command: process.execPath, args: [UPSTREAM, 'roots'] },
+            rooted: { command: process.execPath, args: [UPSTREAM, 'roots', path.join(dir, 'roots.log')] },
           },
         }),
       );
@@ -93,12 +96,12 @@ describe.skipIf(skip)(
         .poll(() => catalogue.getByRole('row', { name: /^demo__echo / }).textContent())
         .toBe('demo__echodemoecho');
       // The restarted server answers through the host.
-      await callTool(page, 'echo', 'demo', { text: 'after the restart' });
+      await callTool(page, 'demo__echo', 'demo', { text: 'after the restart' });
       await expect.poll(() => page.locator('.result pre.text-block').textContent()).toBe('after the restart');
     });
 
     it('shows a server that dies restarting with the reason, then ready again, and the call it killed audited', async () => {
-      await callTool(page, 'echo', 'crashy', { text: 'last words' });
+      await callTool(page, 'crashy__echo', 'crashy', { text: 'last words' });
       await expect
         .poll(() => page.locator('.result').textContent())
         .toMatch(/died while "tools\/call" was in flight/);
@@ -127,6 +130,37 @@ describe.skipIf(skip)(
         .toMatch(/crashytools\/callechoallowederror.*exited with code 3/);
       await screenshot(page, 'console-host-restarts');
       expect(await axeViolations(page)).toEqual([]);
+    });
+
+    it("lets the person choose the host's roots, which every server sees and is told of", async () => {
+      await page.getByRole('tab', { name: /Roots/ }).click();
+      expect(await page.getByRole('region', { name: 'Roots' }).textContent()).toContain(
+        "The folders the host's servers may see",
+      );
+      await page.getByLabel('Folder URI').fill('file:///work/project');
+      await page.getByLabel('Name', { exact: true }).fill('project');
+      await page.getByRole('button', { name: 'Add root' }).click();
+      await expect.poll(() => page.getByRole('tab', { name: /Roots/ }).textContent()).toBe('Roots (1)');
+      expect(await axeViolations(page)).toEqual([]);
+      // The server was told (notifications/roots/list_changed), and reads them with roots/list.
+      await expect
+        .poll(() => readFile(path.join(dir, 'roots.log'), 'utf8').catch(() => ''))
+        .toMatch(/^\d+\n/);
+      await callTool(page, 'roots', 'rooted');
+      // Not read-only: the host's policy asks first.
+      await page.getByRole('dialog').getByRole('button', { name: 'Allow for this session' }).click();
+      await expect
+        .poll(() => page.locator('.result pre.text-block').textContent())
+        .toMatch(/^\d+ file:\/\/\/work\/project$/);
+      await callTool(page, 'list_roots', 'demo');
+      await expect
+        .poll(() => page.locator('.result pre.text-block').textContent())
+        .toBe('The client shares 1 root:\n- project: file:///work/project');
+      await page.getByRole('tab', { name: /Roots/ }).click();
+      await page.getByRole('button', { name: 'Remove project' }).click();
+      await expect.poll(() => page.getByRole('tab', { name: /Roots/ }).textContent()).toBe('Roots (0)');
+      await callTool(page, 'roots', 'rooted');
+      await expect.poll(() => page.locator('.result pre.text-block').textContent()).toMatch(/^\d+ $/);
     });
   },
 );

@@ -92,7 +92,7 @@ export class ConsoleApi {
         return {};
       },
       setRoots: async (params) => {
-        if (!backend.setRoots) throw new BadRequest('Roots are chosen per server, not for a host');
+        if (!backend.setRoots) throw new BadRequest('This console cannot choose roots');
         await backend.setRoots(roots(params));
         return {};
       },

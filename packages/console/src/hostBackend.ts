@@ -5,7 +5,7 @@
  * decisions) and every message to and from each server is shown.
  * @module
  */
-import type { CompleteRequestParams } from '@mcpkit/core';
+import type { CompleteRequestParams, Root } from '@mcpkit/core';
 import {
   type ConsentDecision,
   McpHost,
@@ -43,6 +43,8 @@ export class HostBackend implements ConsoleBackend {
   readonly #reasons = new Map<string, string>();
   /** Restarts asked from the page and not yet begun. */
   readonly #asked = new Set<string>();
+  /** The roots the person chose: the host's own, which each server sees (within any it is configured with). */
+  #roots: readonly Root[] = [];
 
   constructor(
     servers: readonly ServerEntry[],
@@ -57,6 +59,8 @@ export class HostBackend implements ConsoleBackend {
       policy,
       info: CONSOLE_INFO,
       eager: true,
+      // Host roots from the start, so every server is offered roots; none until the person adds some.
+      roots: [],
       // The page renders MCP Apps, so the servers list their views and app-only tools.
       apps: true,
       connector: async (entry) =>
@@ -94,12 +98,20 @@ export class HostBackend implements ConsoleBackend {
       target: this.target,
       pinned: 'auto',
       connected: servers.some((server) => server.state === 'ready' || server.state === 'degraded'),
+      roots: this.#roots,
       servers,
     };
   }
 
   async reconnect(): Promise<void> {
     await this.#host.start().catch(() => {}); // each server's failure is its state, shown on the page
+    this.hub.emit('state', this.state());
+  }
+
+  /** Replaces the host's roots; each running server whose view changed is told (`roots/list_changed`). */
+  async setRoots(roots: readonly Root[]): Promise<void> {
+    this.#roots = roots;
+    await this.#host.setHostRoots(roots);
     this.hub.emit('state', this.state());
   }
 

@@ -123,9 +123,8 @@ export function App() {
     { id: 'resources', label: `Resources (${lists.resources.length})` },
     { id: 'prompts', label: `Prompts (${lists.prompts.length})` },
     { id: 'log', label: `Protocol log (${log.length})` },
-    ...(host
-      ? [{ id: 'host', label: 'Servers' }]
-      : [{ id: 'roots', label: `Roots (${state.roots?.length ?? 0})` }]),
+    { id: 'roots', label: `Roots (${state.roots?.length ?? 0})` },
+    ...(host ? [{ id: 'host', label: 'Servers' }] : []),
     ...(authSteps.length > 0 ? [{ id: 'auth', label: 'Authorization' }] : []),
   ];
   const read = (uri: string) => {
@@ -173,7 +172,7 @@ export function App() {
               protocolVersion={state.protocolVersion}
             />
           ) : null}
-          {tab === 'roots' ? <RootsPanel roots={state.roots ?? []} /> : null}
+          {tab === 'roots' ? <RootsPanel roots={state.roots ?? []} host={host} /> : null}
           {tab === 'auth' ? <AuthPanel steps={authSteps} /> : null}
           {tab === 'host' ? (
             <HostPanel servers={state.servers ?? []} audit={audit} tools={lists.tools} changes={changes} />

@@ -21,6 +21,7 @@ import { CONSOLE_INFO } from './consoleClient.js';
 import type { EventHub } from './eventHub.js';
 import { LoggedTransport } from './protocolLog.js';
 import type { Questions } from './questions.js';
+import { followTask } from './taskCall.js';
 
 /** The consent answers the page may give for one tool call. */
 const DECISIONS: ReadonlySet<string> = new Set(['once', 'session', 'deny']);
@@ -169,7 +170,17 @@ export class HostBackend implements ConsoleBackend {
     return this.#host.prompts();
   }
   callTool(name: string, args: Record<string, unknown>, options: Parameters<ConsoleBackend['callTool']>[2]) {
-    return this.#host.callTool(name, args, options);
+    const { onTaskStatus } = options;
+    if (!onTaskStatus) return this.#host.callTool(name, args, options);
+    // Cancelled by the person: the status its server then reports is the last one shown.
+    return followTask(
+      { ...options, onTaskStatus },
+      (onStatus) => this.#host.callTool(name, args, { ...options, onTaskStatus: onStatus }),
+      async () => {
+        const server = (await this.#host.tools()).find((tool) => tool.name === name)?.server;
+        return server === undefined ? undefined : this.#host.client(server);
+      },
+    );
   }
   readResource(uri: string) {
     return this.#host.readResource(uri);

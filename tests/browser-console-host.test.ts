@@ -162,5 +162,60 @@ describe.skipIf(skip)(
       await callTool(page, 'roots', 'rooted');
       await expect.poll(() => page.locator('.result pre.text-block').textContent()).toMatch(/^\d+ $/);
     });
+
+    it('saves a session against a host per server, replays it through the host, and shows which answers changed', async () => {
+      await callTool(page, 'add', 'demo', { a: '2', b: '3' });
+      await expect.poll(() => page.locator('.result pre.text-block').textContent()).toBe('5');
+      await page.getByRole('tab', { name: /Protocol log/ }).click();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Save session' }).click(),
+      ]);
+      const saved = JSON.parse(await readFile((await download.path())!, 'utf8'));
+      expect(saved).toMatchObject({
+        format: 'mcpkit-console-session',
+        version: 1,
+        target: expect.stringMatching(/^--config /),
+      });
+      // Each exchange names its server, and is as that server saw it (its own tool names).
+      const add = saved.exchanges.find(
+        (exchange: any) => exchange.method === 'tools/call' && exchange.params.name === 'add',
+      );
+      expect(add).toMatchObject({ server: 'demo', params: { arguments: { a: 2, b: 3 } } });
+      expect(add.result.content).toEqual([{ type: 'text', text: '5' }]);
+      const stable = saved.exchanges.filter(
+        (exchange: any) =>
+          (exchange.method === 'tools/list' && ['demo', 'rooted'].includes(exchange.server)) ||
+          (exchange.server === 'demo' &&
+            exchange.method === 'tools/call' &&
+            ['echo', 'add'].includes(exchange.params.name)),
+      );
+      expect(new Set(stable.map((exchange: any) => `${exchange.server} ${exchange.method}`))).toEqual(
+        new Set(['demo tools/list', 'rooted tools/list', 'demo tools/call']),
+      );
+      const fixture = path.join(dir, 'session.json');
+      await writeFile(fixture, JSON.stringify({ ...saved, exchanges: stable }));
+      await page.getByLabel('Replay a saved session').setInputFiles(fixture);
+      const replay = page.getByRole('region', { name: 'Record and replay' });
+      await expect
+        .poll(() => replay.getByRole('status').textContent())
+        .toBe(`All ${stable.length} answers are the same as recorded.`);
+      // Replayed through the host: the server's tool, under its catalogue name (demo__echo), once more.
+      expect(await replay.getByRole('row', { name: /^tools\/call demo echo( |$)/ }).count()).toBeGreaterThan(
+        0,
+      );
+
+      const edited = structuredClone(stable);
+      edited.find((exchange: any) => exchange.params.name === 'add').result.content[0].text = '6';
+      await writeFile(fixture, JSON.stringify({ ...saved, exchanges: edited }));
+      await page.getByLabel('Replay a saved session').setInputFiles([]);
+      await page.getByLabel('Replay a saved session').setInputFiles(fixture);
+      await expect
+        .poll(() => replay.getByRole('status').textContent())
+        .toBe(`1 of ${stable.length} answers changed.`);
+      expect(await replay.getByRole('row', { name: /^tools\/call demo add( |$)/ }).textContent()).toContain(
+        'changed',
+      );
+    });
   },
 );

@@ -3,7 +3,9 @@
  * is `optional` gets a "Run as a task" choice; run so, the call goes as `mcpkit call --task` runs
  * it (`callToolAndWait`), the task's status is shown as the server reports it, and Cancel cancels
  * the task. Driven in headless Chromium against the demo server's `research` tool, on both
- * revisions (2025-11-25: tasks/get polling; 2026-07-28: the tasks extension).
+ * revisions (2025-11-25: tasks/get polling; 2026-07-28: the tasks extension), and against
+ * tests/fixtures/console-tasks-server.ts, whose tasks fail or wait for the person's input; the
+ * same against a host (`--config`), cancel included.
  *
  * Needs /usr/bin/chromium (scripts/install-chromium.sh); MCPKIT_SKIP_BROWSER=1 skips on purpose.
  */

@@ -168,7 +168,7 @@ export function App() {
             <LogPanel
               entries={log}
               target={state.target}
-              canRecord={!host}
+              host={host}
               protocolVersion={state.protocolVersion}
             />
           ) : null}

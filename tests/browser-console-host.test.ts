@@ -132,6 +132,30 @@ describe.skipIf(skip)(
       expect(await axeViolations(page)).toEqual([]);
     });
 
+    it('shows a server that keeps dying failed, its open circuit the reason, and Restart brings it back', async () => {
+      const servers = page.getByRole('region', { name: 'Servers' });
+      const row = servers.getByRole('row', { name: /^crashy / });
+      const crashes = async () =>
+        (await changes()).filter((change) => /crashyready(restarting|failed)/.test(change)).length;
+      // Each call kills it; the host restarts it until it has crashed 5 times in 10 s.
+      for (let call = 0; call < 6 && !/failed/.test((await row.textContent()) ?? ''); call++) {
+        const before = await crashes();
+        await callTool(page, 'crashy__echo', 'crashy', { text: `call ${call}` });
+        await page.getByRole('tab', { name: 'Servers' }).click();
+        await expect.poll(crashes, { timeout: 30_000 }).toBeGreaterThan(before);
+      }
+      await expect
+        .poll(() => row.textContent(), { timeout: 30_000 })
+        .toMatch(/^crashyfailed\d+Server "crashy" crashed 5 times in 10 s; its circuit is open/);
+      expect((await changes())[0]).toMatch(/crashyreadyfailedServer "crashy" crashed 5 times/);
+      await row.getByRole('button', { name: 'Restart crashy' }).click();
+      await expect.poll(() => row.textContent(), { timeout: 30_000 }).toMatch(/^crashyready/);
+      expect((await changes()).slice(0, 2)).toEqual([
+        expect.stringMatching(/crashyrestartingreadystarted in \d+ ms$/),
+        expect.stringMatching(/crashyfailedrestartingrestart asked in the console$/),
+      ]);
+    });
+
     it("lets the person choose the host's roots, which every server sees and is told of", async () => {
       await page.getByRole('tab', { name: /Roots/ }).click();
       expect(await page.getByRole('region', { name: 'Roots' }).textContent()).toContain(

@@ -42,7 +42,7 @@ export class HostBackend implements ConsoleBackend {
   readonly #wasReady = new Set<string>();
   /** Why each server last left `ready` (a crash's cause, or a restart asked from the page). */
   readonly #reasons = new Map<string, string>();
-  /** Restarts asked from the page and not yet begun. */
+  /** Restarts asked from the page, while each runs: the state change it causes says so. */
   readonly #asked = new Set<string>();
   /** The roots the person chose: the host's own, which each server sees (within any it is configured with). */
   #roots: readonly Root[] = [];

@@ -5,11 +5,16 @@
  * with no token, with guessed tokens and even with the real one, by fetch (CORS and no-cors), a
  * form post, an EventSource and a frame; a DNS-rebinding page (another host name resolving to
  * 127.0.0.1) tries too. Each attempt fails, and the server behind the console never sees a call.
+ * Against a console of a host (`--config`), a hostile page and bare requests try to restart one of
+ * its servers (`restartServer`), and the server is not restarted.
  *
  * Needs /usr/bin/chromium (scripts/install-chromium.sh); MCPKIT_SKIP_BROWSER=1 skips on purpose.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -19,6 +24,7 @@ import {
   type RunningConsoleCli,
   startConsoleCli,
 } from './support/consoleRun.js';
+import { repoRoot } from './support/officialSchema.js';
 
 const skip = process.env.MCPKIT_SKIP_BROWSER === '1';
 if (skip) console.warn('tests/browser-console-security.test.ts skipped: MCPKIT_SKIP_BROWSER=1 is set');
@@ -80,8 +86,56 @@ function hostileScript(consoleOrigin: string, token: string): string {
   }))();`;
 }
 
+/** What a hostile page runs against a host's console: a restart of one of its servers, real token and all. */
+function hostileRestartScript(consoleOrigin: string, token: string): string {
+  return `
+  const target = ${JSON.stringify(consoleOrigin)};
+  const token = ${JSON.stringify(token)};
+  const body = JSON.stringify({ server: 'demo' });
+  const outcome = (promise) => promise.then(
+    async (response) => ({ type: response.type, status: response.status, body: await response.text().catch(() => 'unreadable') }),
+    (error) => ({ error: String(error.name) }),
+  );
+  window.results = (async () => ({
+    cors: await outcome(fetch(target + '/api/restartServer', { method: 'POST', headers: { 'content-type': 'application/json', 'x-mcpkit-console-token': token }, body })),
+    noCors: await outcome(fetch(target + '/api/restartServer?token=' + token, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body })),
+  }))();`;
+}
+
+/** A POST to the console from outside a browser, with exactly `headers`: resolves with the status and body. */
+function post(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  body = '{}',
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 describe.skipIf(skip)('mcpkit console against hostile pages', { timeout: 120_000 }, () => {
   let running: RunningConsoleCli;
+  /** A console against a host (`--config`), for the operations only a host has. */
+  let hostRunning: RunningConsoleCli;
+  let dir: string;
   let browser: Awaited<ReturnType<typeof launchChromium>>;
   let hostile: Server;
   let hostileOrigin: string;
@@ -89,12 +143,19 @@ describe.skipIf(skip)('mcpkit console against hostile pages', { timeout: 120_000
   beforeAll(async () => {
     buildConsoleUi();
     running = await startConsoleCli(['--', ...DEMO_STDIO]);
+    dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-console-security-'));
+    const config = path.join(dir, 'mcp.json');
+    const demo = { command: DEMO_STDIO[0], args: DEMO_STDIO.slice(1), cwd: repoRoot };
+    await writeFile(config, JSON.stringify({ mcpServers: { demo } }));
+    hostRunning = await startConsoleCli(['--config', config]);
     browser = await launchChromium(['--host-resolver-rules=MAP rebind.test 127.0.0.1']);
-    hostile = createServer((_req, res) => {
+    hostile = createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(
-        `<!doctype html><title>hostile</title><script>${hostileScript(running.origin, running.token)}</script>`,
-      );
+      const script =
+        req.url === '/host'
+          ? hostileRestartScript(hostRunning.origin, hostRunning.token)
+          : hostileScript(running.origin, running.token);
+      res.end(`<!doctype html><title>hostile</title><script>${script}</script>`);
     });
     await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
     hostileOrigin = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
@@ -102,6 +163,8 @@ describe.skipIf(skip)('mcpkit console against hostile pages', { timeout: 120_000
 
   afterAll(async () => {
     await running?.stop();
+    await hostRunning?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
     await browser?.close();
     await new Promise<void>((resolve) => (hostile ? hostile.close(() => resolve()) : resolve()));
   });
@@ -183,24 +246,8 @@ describe.skipIf(skip)('mcpkit console against hostile pages', { timeout: 120_000
   });
 
   it('a request with a wrong Host, a foreign Origin or no token is refused outside a browser too', async () => {
-    const send = (headers: Record<string, string>) =>
-      new Promise<number>((resolve, reject) => {
-        const req = request(
-          {
-            host: '127.0.0.1',
-            port: running.port,
-            path: '/api/state',
-            method: 'POST',
-            headers: { 'content-type': 'application/json', ...headers },
-          },
-          (res) => {
-            res.resume();
-            resolve(res.statusCode ?? 0);
-          },
-        );
-        req.on('error', reject);
-        req.end('{}');
-      });
+    const send = async (headers: Record<string, string>) =>
+      (await post(running.port, '/api/state', headers)).status;
     const token = { 'x-mcpkit-console-token': running.token };
     expect(await send({ ...token, host: `evil.example:${running.port}` })).toBe(421);
     expect(await send({ ...token, host: `127.0.0.1:${running.port + 1}` })).toBe(421);
@@ -209,5 +256,35 @@ describe.skipIf(skip)('mcpkit console against hostile pages', { timeout: 120_000
     expect(await send({})).toBe(403);
     expect(await send({ 'x-mcpkit-console-token': `${running.token}x` })).toBe(403);
     expect(await send(token)).toBe(200);
+  });
+
+  it("restartServer (a host's): a hostile page cannot restart a server, nor can a request without the token, Host or Origin", async () => {
+    const { port } = hostRunning;
+    const token = { 'x-mcpkit-console-token': hostRunning.token };
+    const demoState = async () => {
+      const { body } = await post(port, '/api/state', token);
+      return JSON.parse(body).result.servers.find((server: { server: string }) => server.server === 'demo');
+    };
+    await expect.poll(async () => (await demoState())?.state, { timeout: 30_000 }).toBe('ready');
+    const page = await browser.context.newPage();
+    await page.goto(`${hostileOrigin}/host`);
+    const results = (await page.evaluate(
+      () => (globalThis as unknown as { results: Promise<unknown> }).results,
+    )) as Record<string, any>;
+    expect(results.cors).toEqual({ error: 'TypeError' });
+    expect(results.noCors).toEqual({ type: 'opaque', status: 0, body: '' });
+    const restart = (headers: Record<string, string>) =>
+      post(port, '/api/restartServer', headers, JSON.stringify({ server: 'demo' }));
+    expect((await restart({ ...token, host: `evil.example:${port}` })).status).toBe(421);
+    expect((await restart({ ...token, origin: 'http://evil.example' })).status).toBe(403);
+    expect((await restart({ ...token, 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await restart({})).status).toBe(403);
+    expect((await restart({ 'x-mcpkit-console-token': `${hostRunning.token}x` })).status).toBe(403);
+    // None of them restarted it…
+    expect(await demoState()).toMatchObject({ state: 'ready', restarts: 0 });
+    // …while the console's own token does (so the refusals above were the guard's).
+    const own = await restart(token);
+    expect(own.status).toBe(200);
+    expect(await demoState()).toMatchObject({ state: 'ready', restarts: 1 });
   });
 });

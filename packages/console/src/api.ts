@@ -92,7 +92,7 @@ export class ConsoleApi {
         return {};
       },
       setRoots: async (params) => {
-        if (!backend.setRoots) throw new BadRequest('Roots are chosen per server, not for a host');
+        if (!backend.setRoots) throw new BadRequest('This console cannot choose roots');
         await backend.setRoots(roots(params));
         return {};
       },
@@ -119,6 +119,11 @@ export class ConsoleApi {
         if (!questions.answer(text(params, 'id'), params.answer))
           throw new BadRequest('No such question is waiting');
         return {};
+      },
+      restartServer: async (params) => {
+        if (!backend.restartServer) throw new BadRequest('Restarting a server needs a host (--config)');
+        await backend.restartServer(text(params, 'server'));
+        return backend.state();
       },
       reconnect: async (params) => {
         const era = text(params, 'era');

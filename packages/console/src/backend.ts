@@ -67,7 +67,7 @@ export interface ConsoleState {
   readonly protocolVersion?: string;
   readonly capabilities?: ServerCapabilities;
   readonly instructions?: string;
-  /** The roots the person chose (one server). */
+  /** The roots the person chose (against a host: the host's, which every server sees). */
   readonly roots?: readonly Root[];
   /** Against a host: every server and its state. */
   readonly servers?: readonly HostServerState[];
@@ -113,10 +113,12 @@ export interface ConsoleBackend {
   getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult>;
   complete(params: CompleteRequestParams): Promise<CompleteResult>;
   ping(): Promise<void>;
-  /** Replaces the roots the server sees and tells it (one server only). */
+  /** Replaces the roots the server sees (against a host: every server) and tells it. */
   setRoots?(roots: readonly Root[]): Promise<void>;
   /** The same tool call on 2025-11-25 and on 2026-07-28 (one server only). */
   compareTool?(name: string, args: Record<string, unknown>): Promise<unknown>;
+  /** Restarts one of a host's servers (`McpHost.restart`; a host only). */
+  restartServer?(server: string): Promise<void>;
   /** Connects again speaking `era` (one server only). */
   reconnect(era: PinnedEra): Promise<void>;
   close(): Promise<void>;

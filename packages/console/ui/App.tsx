@@ -8,7 +8,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { AuthPanel, type AuthStepEntry } from './AuthPanel.js';
 import { call } from './api.js';
 import { connectEvents, on } from './bus.js';
-import { HostPanel, type HostServer } from './HostPanel.js';
+import { HostPanel, type HostServer, type ServerChange } from './HostPanel.js';
 import { LogPanel } from './LogPanel.js';
 import type { LogEntry } from './logEntry.js';
 import { PromptsPanel } from './PromptsPanel.js';
@@ -54,6 +54,7 @@ export function App() {
   const [log, setLog] = useState<LogEntry[]>([]);
   const [questions, setQuestions] = useState<Question[]>([]);
   const [audit, setAudit] = useState<unknown[]>([]);
+  const [changes, setChanges] = useState<ServerChange[]>([]);
   const [authSteps, setAuthSteps] = useState<AuthStepEntry[]>([]);
   const [tab, setTab] = useState('tools');
   const [readRequest, setReadRequest] = useState<string>();
@@ -101,6 +102,7 @@ export function App() {
       ),
       on('answered', ({ id }: { id: string }) => setQuestions((old) => old.filter((q) => q.id !== id))),
       on('audit', (event: unknown) => setAudit((old) => [event, ...old].slice(0, 500))),
+      on('serverState', (change: ServerChange) => setChanges((old) => [change, ...old].slice(0, 500))),
       on('authStep', (step: AuthStepEntry) => setAuthSteps((old) => [...old, step].slice(-200))),
     ];
     // Listening first, then connecting: the backlog the stream starts with is not missed.
@@ -121,9 +123,8 @@ export function App() {
     { id: 'resources', label: `Resources (${lists.resources.length})` },
     { id: 'prompts', label: `Prompts (${lists.prompts.length})` },
     { id: 'log', label: `Protocol log (${log.length})` },
-    ...(host
-      ? [{ id: 'host', label: 'Servers' }]
-      : [{ id: 'roots', label: `Roots (${state.roots?.length ?? 0})` }]),
+    { id: 'roots', label: `Roots (${state.roots?.length ?? 0})` },
+    ...(host ? [{ id: 'host', label: 'Servers' }] : []),
     ...(authSteps.length > 0 ? [{ id: 'auth', label: 'Authorization' }] : []),
   ];
   const read = (uri: string) => {
@@ -167,14 +168,14 @@ export function App() {
             <LogPanel
               entries={log}
               target={state.target}
-              canRecord={!host}
+              host={host}
               protocolVersion={state.protocolVersion}
             />
           ) : null}
-          {tab === 'roots' ? <RootsPanel roots={state.roots ?? []} /> : null}
+          {tab === 'roots' ? <RootsPanel roots={state.roots ?? []} host={host} /> : null}
           {tab === 'auth' ? <AuthPanel steps={authSteps} /> : null}
           {tab === 'host' ? (
-            <HostPanel servers={state.servers ?? []} audit={audit} tools={lists.tools} />
+            <HostPanel servers={state.servers ?? []} audit={audit} tools={lists.tools} changes={changes} />
           ) : null}
         </Tabs>
       </main>

@@ -1,8 +1,11 @@
 /**
  * Against a host: each server with its state (starting, ready, failed with the reason,
- * restarting), and the host's policy decisions as they happen (its audit events).
+ * restarting) and a Restart button, every state change as it happened, and the host's policy
+ * decisions as they happen (its audit events).
  * @module
  */
+import { useState } from 'preact/hooks';
+import { ApiError, call } from './api.js';
 
 /**
  * One of the host's servers.
@@ -20,18 +23,45 @@ export interface HostServer {
 }
 
 /**
+ * One state change of a server, as the backend reported it.
+ *
+ * @example
+ * ```ts
+ * const change: ServerChange = { time: Date.now(), server: 'files', previous: 'ready', state: 'restarting', reason: 'exited with code 3' };
+ * ```
+ */
+export interface ServerChange {
+  time: number;
+  server: string;
+  previous: string;
+  state: string;
+  reason?: string;
+  startMs?: number;
+}
+
+/**
  * The host panel.
  *
  * @example
  * ```tsx
- * <HostPanel servers={servers} audit={events} />
+ * <HostPanel servers={servers} audit={events} tools={tools} changes={changes} />
  * ```
  */
 export function HostPanel(props: {
   servers: HostServer[];
   audit: any[];
   tools: { name: string; server?: string; original?: string }[];
+  changes: ServerChange[];
 }) {
+  const [error, setError] = useState<string>();
+  const restart = async (server: string) => {
+    setError(undefined);
+    try {
+      await call('restartServer', { server });
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure.message : String(failure));
+    }
+  };
   return (
     <div>
       <section aria-labelledby="servers-heading">
@@ -43,6 +73,7 @@ export function HostPanel(props: {
               <th scope="col">State</th>
               <th scope="col">Restarts</th>
               <th scope="col">Reason</th>
+              <th scope="col">Action</th>
             </tr>
           </thead>
           <tbody>
@@ -54,6 +85,52 @@ export function HostPanel(props: {
                 </td>
                 <td>{server.restarts}</td>
                 <td>{server.lastError ?? ''}</td>
+                <td>
+                  <button
+                    type="button"
+                    aria-label={`Restart ${server.server}`}
+                    disabled={server.state === 'starting' || server.state === 'restarting'}
+                    onClick={() => void restart(server.server)}
+                  >
+                    Restart
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {error ? (
+          <p role="alert" class="error">
+            {error}
+          </p>
+        ) : null}
+      </section>
+      <section aria-labelledby="changes-heading">
+        <h2 id="changes-heading">State changes</h2>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Server</th>
+              <th scope="col">From</th>
+              <th scope="col">To</th>
+              <th scope="col">Why</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.changes.map((change, index) => (
+              <tr key={index}>
+                <td>{new Date(change.time).toLocaleTimeString()}</td>
+                <td>{change.server}</td>
+                <td>{change.previous}</td>
+                <td>
+                  <span class={`state state-${change.state}`}>{change.state}</span>
+                </td>
+                <td>
+                  {[change.reason, change.startMs === undefined ? '' : `started in ${change.startMs} ms`]
+                    .filter(Boolean)
+                    .join('; ')}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -26,14 +26,14 @@ function summary(entry: LogEntry): string {
  *
  * @example
  * ```tsx
- * <LogPanel entries={entries} target="http://127.0.0.1:3000/mcp" />
+ * <LogPanel entries={entries} target="http://127.0.0.1:3000/mcp" host={false} />
  * ```
  */
 export function LogPanel(props: {
   entries: LogEntry[];
   target: string;
-  /** One server (not a host): its session can be saved and replayed. */
-  canRecord: boolean;
+  /** Against a host: the session is saved per server, and replayed through the host's catalogue. */
+  host: boolean;
   protocolVersion?: string | undefined;
 }) {
   const [text, setText] = useState('');
@@ -59,9 +59,12 @@ export function LogPanel(props: {
   return (
     <section aria-labelledby="log-heading">
       <h2 id="log-heading">Protocol log</h2>
-      {props.canRecord ? (
-        <SessionTools entries={props.entries} target={props.target} protocolVersion={props.protocolVersion} />
-      ) : null}
+      <SessionTools
+        entries={props.entries}
+        target={props.target}
+        protocolVersion={props.protocolVersion}
+        host={props.host}
+      />
       <div class="filters">
         <div class="field">
           <label for="log-filter">Filter</label>

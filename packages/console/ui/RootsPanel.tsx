@@ -1,7 +1,8 @@
 /**
  * The roots the person lets the server see: `file://` folders added and removed here; the server
  * reads them with `roots/list` (and under 2025-11-25 is told each time they change, with
- * `notifications/roots/list_changed`).
+ * `notifications/roots/list_changed`). Against a host they are the host's roots, which every
+ * server sees (a server configured with roots of its own sees only those within them).
  * @module
  */
 import { useState } from 'preact/hooks';
@@ -25,10 +26,10 @@ export interface Root {
  *
  * @example
  * ```tsx
- * <RootsPanel roots={state.roots ?? []} />
+ * <RootsPanel roots={state.roots ?? []} host={false} />
  * ```
  */
-export function RootsPanel({ roots }: { roots: Root[] }) {
+export function RootsPanel({ roots, host }: { roots: Root[]; host: boolean }) {
   const [uri, setUri] = useState('file:///');
   const [name, setName] = useState('');
   const [error, setError] = useState<string>();
@@ -43,7 +44,11 @@ export function RootsPanel({ roots }: { roots: Root[] }) {
   return (
     <section aria-labelledby="roots-heading">
       <h2 id="roots-heading">Roots</h2>
-      <p class="muted">The folders this server may see.</p>
+      <p class="muted">
+        {host
+          ? "The folders the host's servers may see (a server configured with roots sees only those within them)."
+          : 'The folders this server may see.'}
+      </p>
       {roots.length === 0 ? <p>No roots: the server sees none.</p> : null}
       <ul>
         {roots.map((root) => (

@@ -1,6 +1,7 @@
 /**
  * Record and replay in the protocol log: save this session's exchanges to a file, and replay a
- * saved one against the server now connected, each answer marked same or changed.
+ * saved one against the server now connected (or, against a host, each exchange on the server it
+ * went to), each answer marked same or changed.
  * @module
  */
 import { useState } from 'preact/hooks';
@@ -13,19 +14,20 @@ import { parseSession, type ReplayOutcome, recordSession, replaySession } from '
  *
  * @example
  * ```tsx
- * <SessionTools entries={entries} target={target} protocolVersion="2025-11-25" />
+ * <SessionTools entries={entries} target={target} protocolVersion="2025-11-25" host={false} />
  * ```
  */
 export function SessionTools(props: {
   entries: LogEntry[];
   target: string;
   protocolVersion?: string | undefined;
+  host: boolean;
 }) {
   const [outcomes, setOutcomes] = useState<ReplayOutcome[]>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const save = () => {
-    const session = recordSession(props.entries, props.target, props.protocolVersion);
+    const session = recordSession(props.entries, props.target, props.protocolVersion, props.host);
     const url = URL.createObjectURL(
       new Blob([JSON.stringify(session, null, 2)], { type: 'application/json' }),
     );
@@ -40,7 +42,7 @@ export function SessionTools(props: {
     setBusy(true);
     setOutcomes(undefined);
     try {
-      setOutcomes(await replaySession(parseSession(await file.text())));
+      setOutcomes(await replaySession(parseSession(await file.text()), props.host));
       setError(undefined);
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));
@@ -81,6 +83,7 @@ export function SessionTools(props: {
             <thead>
               <tr>
                 <th scope="col">Request</th>
+                {props.host ? <th scope="col">Server</th> : null}
                 <th scope="col">Item</th>
                 <th scope="col">Answer</th>
               </tr>
@@ -89,6 +92,7 @@ export function SessionTools(props: {
               {outcomes.map((outcome, index) => (
                 <tr key={index}>
                   <td>{outcome.exchange.method}</td>
+                  {props.host ? <td>{outcome.exchange.server ?? ''}</td> : null}
                   <td>{String(outcome.exchange.params.name ?? outcome.exchange.params.uri ?? '')}</td>
                   <td>
                     {outcome.same ? (

@@ -19,6 +19,7 @@ const KINDS = [
   'listChanged',
   'serverLog',
   'audit',
+  'serverState',
   'authStep',
 ] as const;
 

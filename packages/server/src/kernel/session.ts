@@ -17,6 +17,7 @@ import {
   type Implementation,
   type IncomingRequest,
   type InitializeResult,
+  LOGGING_LEVELS,
   type LoggingLevel,
   McpError,
   type MessageExtra,
@@ -85,17 +86,6 @@ export type SessionRequestArgs<M extends ServerRequestMethod> = MethodArgsOf<
   ServerRequestMap[M]['params'],
   OutgoingRequestOptions
 >;
-
-const LOG_LEVEL_ORDER: Readonly<Record<string, number>> = {
-  debug: 0,
-  info: 1,
-  notice: 2,
-  warning: 3,
-  error: 4,
-  critical: 5,
-  alert: 6,
-  emergency: 7,
-};
 
 /**
  * A live session. Created by `Server.connect`; handlers see it as `ctx.session`.
@@ -273,7 +263,7 @@ export class ServerSession implements Listed<ServerSession> {
   /** True when a log message at `level` passes this session's `logging/setLevel` filter. */
   wantsLog(level: LoggingLevel): boolean {
     if (this.logLevel === undefined) return true;
-    return (LOG_LEVEL_ORDER[level] ?? 0) >= (LOG_LEVEL_ORDER[this.logLevel] ?? 0);
+    return LOGGING_LEVELS.indexOf(level) >= LOGGING_LEVELS.indexOf(this.logLevel);
   }
 
   // ---------------------------------------------------------------- outgoing

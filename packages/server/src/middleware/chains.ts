@@ -65,11 +65,6 @@ export class MiddlewareChains implements Receiving, Sending {
     this.#ends = ends;
   }
 
-  /** True once a receiving middleware is installed. */
-  get receives(): boolean {
-    return this.#pipeline !== undefined;
-  }
-
   /**
    * `server.use(middleware)` or `server.use(method, middleware)`: checks what it was given, narrows
    * it to its method, adds it, and returns the chains for the server's receiving slot.

@@ -72,11 +72,7 @@ export interface ToolsFeatureOptions {
    * Whether a call runs as a task (the server's task engine decides: a `task` param under
    * 2025-11-25, the tasks extension under 2026-07-28).
    */
-  readonly wantsTask: (
-    tool: RegisteredTool,
-    params: Record<string, unknown>,
-    ctx: RequestContext,
-  ) => boolean;
+  readonly wantsTask: (tool: RegisteredTool, params: Record<string, unknown>, ctx: RequestContext) => boolean;
   /** Runs a call as a task (see `wantsTask`). */
   readonly runAsTask: (
     tool: RegisteredTool,

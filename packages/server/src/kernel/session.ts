@@ -42,6 +42,7 @@ import {
   NOT_IN_REVISION,
   negotiateProtocolVersion,
   type RevisionCodec,
+  resultObject,
   toError,
 } from '@mcpkit/core/internal';
 import { RequestContext } from './context.js';
@@ -394,8 +395,7 @@ export class ServerSession implements Listed<ServerSession> {
   }
 
   #encodeResult(method: string, result: unknown): Record<string, unknown> {
-    const body = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
-    return this.#codec.encodeResult(method, body);
+    return this.#codec.encodeResult(method, resultObject(result));
   }
 
   /** @internal Answers `initialize`: negotiates the revision and records the client. */

@@ -291,7 +291,13 @@ export class ServerSession implements Listed<ServerSession> {
     options?: OutgoingRequestOptions,
   ): Promise<R>;
   request<R>(method: string, params?: object, options?: OutgoingRequestOptions): Promise<R> {
-    return sendRequest<R>(this, method, params as Record<string, unknown> | undefined, options, undefined);
+    return sendRequest(
+      this,
+      method,
+      params as Record<string, unknown> | undefined,
+      options,
+      undefined,
+    ) as Promise<R>;
   }
 
   /** @internal Checks and encodes an outgoing request; throws {@link CapabilityError}. */

@@ -99,6 +99,8 @@ export {
   isPromiseLike,
   isRecord,
   readCapped,
+  resultObject,
+  setOwn,
   toError,
 } from './shared.js';
 export {

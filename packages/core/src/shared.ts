@@ -60,12 +60,23 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export function copyOwn(source: Record<string, unknown>): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
-  for (const key in source) {
-    if (!Object.hasOwn(source, key)) continue;
-    if (key === '__proto__') defineOwn(copy, key, source[key]);
-    else copy[key] = source[key];
-  }
+  for (const key in source) if (Object.hasOwn(source, key)) setOwn(copy, key, source[key]);
   return copy;
+}
+
+/**
+ * Sets `key` on `target` as a plain assignment would, except that a `__proto__` key (legal in
+ * JSON) becomes an own data member rather than the target's prototype.
+ *
+ * @example
+ * ```ts
+ * const copy: Record<string, unknown> = {};
+ * setOwn(copy, '__proto__', { polluted: true }); // an own member; the prototype is unchanged
+ * ```
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') defineOwn(target, key, value);
+  else target[key] = value;
 }
 
 /**
@@ -111,6 +122,20 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  */
 export function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
+}
+
+/**
+ * A handler's answer as the result object sent for it: the answer itself when it is an object,
+ * else `{}` (a handler that returns nothing answers with an empty result).
+ *
+ * @example
+ * ```ts
+ * resultObject(undefined); // {}
+ * resultObject({ tools: [] }); // { tools: [] }
+ * ```
+ */
+export function resultObject(value: unknown): Record<string, unknown> {
+  return (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
 }
 
 /**

@@ -10,7 +10,7 @@
  * @module
  */
 import type { JsonSchema, JsonSchemaDialect } from '@mcpkit/core';
-import { isRecord } from '@mcpkit/core/internal';
+import { isRecord, setOwn } from '@mcpkit/core/internal';
 import { escapePointerSegment } from './issues.js';
 
 /**
@@ -238,14 +238,4 @@ function cloneData(value: unknown, path: string, depth: number): unknown {
   const copy: SchemaObject = {};
   for (const [key, item] of Object.entries(value)) setOwn(copy, key, cloneData(item, path, depth + 1));
   return copy;
-}
-
-/**
- * Plain assignment of a `__proto__` key (legal in JSON, e.g. a property named so) would replace the
- * copy's prototype instead of adding the property.
- */
-function setOwn(target: SchemaObject, key: string, value: unknown): void {
-  if (key === '__proto__')
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
 }

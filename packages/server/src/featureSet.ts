@@ -52,7 +52,7 @@ export const OWNED_METHODS = {
  *
  * @example
  * ```ts
- * const features: FeatureSet = createFeatureSet(server, {}, { runAsTask }, true);
+ * const features: FeatureSet = createFeatureSet(server, {}, { wantsTask, runAsTask }, true);
  * ```
  */
 export interface FeatureSet {
@@ -96,7 +96,10 @@ export const MCP_SERVER_OPTION_KEYS: Readonly<Record<keyof McpServerOptions, tru
  *
  * @example
  * ```ts
- * const features = createFeatureSet(server, options, { runAsTask: (tool, args, ctx) => features.tools.execute(tool, args, ctx) }, true);
+ * const features = createFeatureSet(server, options, {
+ *   wantsTask: (_tool, params) => params.task !== undefined,
+ *   runAsTask: (tool, args, ctx) => features.tools.execute(tool, args, ctx),
+ * }, true);
  * ```
  */
 export function createFeatureSet(

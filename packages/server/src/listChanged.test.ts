@@ -1,42 +1,55 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ListChangedNotifier, type ListKind, mergeConfig } from './listChanged.js';
+import { ListChangeAnnouncer, mergeConfig } from './listChanged.js';
 
-describe('ListChangedNotifier', () => {
+/** A server as the announcer sees it (the `AnnouncingServer` port): one session, broadcasts recorded. */
+function announcingServer() {
+  const broadcasts: string[] = [];
+  const server = {
+    relay: undefined,
+    sessions: { size: 1 },
+    broadcast: (method: string) => {
+      broadcasts.push(method);
+    },
+  };
+  return { server, broadcasts };
+}
+
+describe('ListChangeAnnouncer', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
 
-  it('coalesces changes within the window into one flush listing each kind once', () => {
+  it('coalesces changes within the window into one announcement of each kind', () => {
     vi.useFakeTimers();
-    const flushes: ListKind[][] = [];
-    const notifier = new ListChangedNotifier(10, (kinds) => flushes.push([...kinds]));
-    notifier.changed('tools');
-    notifier.changed('tools');
-    notifier.changed('prompts');
+    const { server, broadcasts } = announcingServer();
+    const announcer = new ListChangeAnnouncer(server, 10);
+    announcer.changed('tools');
+    announcer.changed('tools');
+    announcer.changed('prompts');
     vi.advanceTimersByTime(9);
-    expect(flushes).toEqual([]);
+    expect(broadcasts).toEqual([]);
     vi.advanceTimersByTime(1);
-    expect(flushes).toEqual([['tools', 'prompts']]);
-    notifier.changed('resources');
+    expect(broadcasts).toEqual(['notifications/tools/list_changed', 'notifications/prompts/list_changed']);
+    announcer.changed('resources');
     vi.advanceTimersByTime(10);
-    expect(flushes).toEqual([['tools', 'prompts'], ['resources']]);
+    expect(broadcasts.slice(2)).toEqual(['notifications/resources/list_changed']);
   });
 
-  it('flushes at once on request and drops pending changes when cancelled', () => {
+  it('drops pending changes when cancelled, and records none while nobody could hear', () => {
     vi.useFakeTimers();
-    const flush = vi.fn();
-    const notifier = new ListChangedNotifier(50, flush);
-    notifier.changed('tools');
-    notifier.flushNow();
-    expect(flush).toHaveBeenCalledWith(['tools']);
-    notifier.changed('prompts');
-    notifier.cancel();
+    const { server, broadcasts } = announcingServer();
+    const announcer = new ListChangeAnnouncer(server, 50);
+    announcer.changed('prompts');
+    announcer.cancel();
     vi.advanceTimersByTime(100);
-    expect(flush).toHaveBeenCalledTimes(1);
+    server.sessions.size = 0;
+    announcer.changed('tools');
+    vi.advanceTimersByTime(100);
+    expect(broadcasts).toEqual([]);
   });
 
   it('refuses a negative window', () => {
-    expect(() => new ListChangedNotifier(-1, () => {})).toThrow(RangeError);
+    expect(() => new ListChangeAnnouncer(announcingServer().server, -1)).toThrow(RangeError);
   });
 });
 

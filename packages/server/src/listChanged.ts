@@ -37,61 +37,6 @@ export const LIST_CHANGED_NOTIFICATION: Readonly<Record<ListKind, string>> = {
   prompts: Notification.PromptsListChanged,
 };
 
-/**
- * Collects list changes and calls `flush` once per window with the kinds that changed.
- *
- * @example
- * ```ts
- * const notifier = new ListChangedNotifier(10, (kinds) => kinds.forEach(announce));
- * notifier.changed('tools');
- * notifier.changed('tools'); // still one flush, ~10 ms later
- * ```
- */
-export class ListChangedNotifier {
-  readonly #pending = new Set<ListKind>();
-  #timer: ReturnType<typeof setTimeout> | undefined;
-
-  readonly #debounceMs: number;
-  readonly #flush: (kinds: readonly ListKind[]) => void;
-  constructor(debounceMs: number, flush: (kinds: readonly ListKind[]) => void) {
-    this.#debounceMs = debounceMs;
-    this.#flush = flush;
-    if (!Number.isFinite(debounceMs) || debounceMs < 0) {
-      throw new RangeError(`listChangedDebounceMs must be a non-negative number (got ${debounceMs})`);
-    }
-  }
-
-  /** Records a change of `kind`; the notification goes out when the window closes. */
-  changed(kind: ListKind): void {
-    this.#pending.add(kind);
-    if (this.#timer !== undefined) return;
-    this.#timer = setTimeout(() => this.#fire(), this.#debounceMs);
-    // A pending announcement must not keep a process alive that has nothing else to do.
-    (this.#timer as { unref?: () => void }).unref?.();
-  }
-
-  /** Sends what is pending now. */
-  flushNow(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#fire();
-  }
-
-  /** Drops what is pending (the server is closing). */
-  cancel(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#pending.clear();
-  }
-
-  #fire(): void {
-    this.#timer = undefined;
-    if (this.#pending.size === 0) return;
-    const kinds = [...this.#pending];
-    this.#pending.clear();
-    this.#flush(kinds);
-  }
-}
-
 /** What the announcer needs of its server (`Server` is one): whether anyone could hear, and the broadcast. */
 interface AnnouncingServer {
   readonly relay: unknown;
@@ -105,35 +50,53 @@ interface AnnouncingServer {
 }
 
 /**
- * Announces list changes, debounced, to each session that was told at initialization that the
- * list can change (`listChanged` in the capabilities it received).
+ * Announces list changes to each session that was told at initialization that the list can
+ * change (`listChanged` in the capabilities it received), debounced: the changes of one window are
+ * announced together, once per kind, when the window closes.
  *
+ * @throws {RangeError} when `debounceMs` is negative or not a number.
  * @example
  * ```ts
  * const announcer = new ListChangeAnnouncer(server, 10);
  * announcer.changed('tools');
+ * announcer.changed('tools'); // still one announcement, ~10 ms later
  * ```
  */
 export class ListChangeAnnouncer {
-  readonly #notifier: ListChangedNotifier;
-
   readonly #server: AnnouncingServer;
+  readonly #debounceMs: number;
+  readonly #pending = new Set<ListKind>();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
   constructor(server: AnnouncingServer, debounceMs: number) {
+    if (!Number.isFinite(debounceMs) || debounceMs < 0) {
+      throw new RangeError(`listChangedDebounceMs must be a non-negative number (got ${debounceMs})`);
+    }
     this.#server = server;
-    this.#notifier = new ListChangedNotifier(debounceMs, (kinds) => this.#announce(kinds));
+    this.#debounceMs = debounceMs;
   }
 
   /** Records a change of `kind`, if any session could hear of it (on any node, in a cluster). */
   changed(kind: ListKind): void {
-    if (this.#server.relay || this.#server.sessions.size) this.#notifier.changed(kind);
+    if (!this.#server.relay && !this.#server.sessions.size) return;
+    this.#pending.add(kind);
+    if (this.#timer !== undefined) return;
+    this.#timer = setTimeout(() => this.#announce(), this.#debounceMs);
+    // A pending announcement must not keep a process alive that has nothing else to do.
+    (this.#timer as { unref?: () => void }).unref?.();
   }
 
   /** Drops what is pending (the server is closing). */
   cancel(): void {
-    this.#notifier.cancel();
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#pending.clear();
   }
 
-  #announce(kinds: readonly ListKind[]): void {
+  #announce(): void {
+    this.#timer = undefined;
+    const kinds = [...this.#pending];
+    this.#pending.clear();
     for (const kind of kinds) {
       this.#server.broadcast(
         LIST_CHANGED_NOTIFICATION[kind],

@@ -11,7 +11,7 @@
  * @module
  */
 import { ObservedRequest } from '../observer.js';
-import { isPromiseLike, toError } from '../shared.js';
+import { isPromiseLike, resultObject, toError } from '../shared.js';
 import type { MessageExtra, Transport } from '../transport/transport.js';
 import type { ConnectionHandler, ConnectionOptions } from './connectionOptions.js';
 import { CancelledByPeer, McpError } from './errors.js';
@@ -234,12 +234,8 @@ export class Connection extends ConnectionSender {
 
   #respond(request: IncomingRequest, result: unknown): void {
     if (!this.#finish(request)) return;
-    const body = typeof result === 'object' && result !== null ? result : {};
-    this.#reply(
-      { jsonrpc: '2.0', id: request.id, result: body as Record<string, unknown> },
-      request.batch,
-      request.id,
-    );
+    const body = resultObject(result);
+    this.#reply({ jsonrpc: '2.0', id: request.id, result: body }, request.batch, request.id);
     const observed = request.observed;
     if (observed)
       this.observeEnd(observed, { durationMs: elapsed(observed), result: body as Record<string, unknown> });

@@ -6,6 +6,7 @@
  * hostile keys.
  * @module
  */
+import { isAsciiAlphanumeric } from '../shared.js';
 import type { ProtocolVersion } from './revisions.js';
 import { MODEL_IMMEDIATE_RESPONSE_META_KEY, RELATED_TASK_META_KEY } from './types.js';
 
@@ -21,21 +22,14 @@ function isLetter(code: number): boolean {
   return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 }
 
-function isDigit(code: number): boolean {
-  return code >= 48 && code <= 57;
-}
-
-function isAlphanumeric(code: number): boolean {
-  return isLetter(code) || isDigit(code);
-}
-
 /** A prefix label: starts with a letter, ends with a letter or digit, hyphens inside. */
 function isValidLabel(label: string): boolean {
   const last = label.length - 1;
-  if (last < 0 || !isLetter(label.charCodeAt(0)) || !isAlphanumeric(label.charCodeAt(last))) return false;
+  if (last < 0 || !isLetter(label.charCodeAt(0)) || !isAsciiAlphanumeric(label.charCodeAt(last)))
+    return false;
   for (let i = 1; i < last; i++) {
     const code = label.charCodeAt(i);
-    if (!isAlphanumeric(code) && code !== 45) return false;
+    if (!isAsciiAlphanumeric(code) && code !== 45) return false;
   }
   return true;
 }
@@ -44,10 +38,10 @@ function isValidLabel(label: string): boolean {
 function isValidName(name: string): boolean {
   const last = name.length - 1;
   if (last < 0) return true;
-  if (!isAlphanumeric(name.charCodeAt(0)) || !isAlphanumeric(name.charCodeAt(last))) return false;
+  if (!isAsciiAlphanumeric(name.charCodeAt(0)) || !isAsciiAlphanumeric(name.charCodeAt(last))) return false;
   for (let i = 1; i < last; i++) {
     const code = name.charCodeAt(i);
-    if (!isAlphanumeric(code) && code !== 45 && code !== 95 && code !== 46) return false;
+    if (!isAsciiAlphanumeric(code) && code !== 45 && code !== 95 && code !== 46) return false;
   }
   return true;
 }

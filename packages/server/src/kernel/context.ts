@@ -402,7 +402,7 @@ export class RequestContext extends BaseRequestContext {
     options?: OutgoingRequestOptions,
   ): Promise<R> {
     if (this.#era !== undefined) return this.#era.requestClient(this, method, params, options) as Promise<R>;
-    return sendRequest<R>(this.session, method, params as Record<string, unknown>, options, this);
+    return sendRequest(this.session, method, params as Record<string, unknown>, options, this) as Promise<R>;
   }
 
   /**

@@ -5,35 +5,26 @@
  * all come here; none of them tests the seam itself. No object is made on the plain path.
  * @module
  */
-import { Method, Notification, type OutgoingRequestOptions, type RequestId } from '@mcpkit/core';
-import type { RequestContext } from './context.js';
-import type { ServerSession } from './session.js';
+import { Method, Notification } from '@mcpkit/core';
+import type { NotificationRoute, RequestRoute } from './ports.js';
 
 /**
  * Sends a request to `session`'s client, on behalf of `request` when given (cancelled with it).
  *
  * @example
  * ```ts
- * const { roots } = await sendRequest<ListRootsResult>(session, 'roots/list', undefined, undefined, undefined);
+ * const { roots } = (await sendRequest(session, 'roots/list', undefined, undefined, undefined)) as ListRootsResult;
  * ```
  */
-export function sendRequest<R>(
-  session: ServerSession,
-  method: string,
-  params: Record<string, unknown> | undefined,
-  options: OutgoingRequestOptions | undefined,
-  request: RequestContext | undefined,
-): Promise<R> {
+export const sendRequest: RequestRoute = (session, method, params, options, request) => {
   const sending = session.server.sending;
-  if (sending !== undefined) {
-    return sending.send(session, method, params, false, request, options, undefined) as Promise<R>;
-  }
+  if (sending !== undefined) return sending(session, method, params, false, request, options, undefined);
   try {
-    return deliverRequest<R>(session, method, params, options, request);
+    return deliverRequest(session, method, params, options, request);
   } catch (error) {
     return Promise.reject(error);
   }
-}
+};
 
 /**
  * Sends a notification to `session`'s client, tied to `request` (or to `relatedRequestId`).
@@ -44,19 +35,13 @@ export function sendRequest<R>(
  * sendNotification(session, 'notifications/resources/updated', { uri }, undefined, undefined);
  * ```
  */
-export function sendNotification(
-  session: ServerSession,
-  method: string,
-  params: Record<string, unknown> | undefined,
-  request: RequestContext | undefined,
-  relatedRequestId: RequestId | undefined,
-): void | Promise<void> {
+export const sendNotification: NotificationRoute = (session, method, params, request, relatedRequestId) => {
   const sending = session.server.sending;
   if (sending !== undefined && !session.closed) {
-    return sending.send(session, method, params, true, request, undefined, relatedRequestId).then(ignore);
+    return sending(session, method, params, true, request, undefined, relatedRequestId).then(ignore);
   }
   return deliverNotification(session, method, params, request, relatedRequestId);
-}
+};
 
 /**
  * The plain path of a request (and the end of the sending chain): checked against the client's
@@ -67,20 +52,14 @@ export function sendNotification(
  * const answer = deliverRequest(session, 'ping', undefined, undefined, undefined);
  * ```
  */
-export function deliverRequest<R>(
-  session: ServerSession,
-  method: string,
-  params: Record<string, unknown> | undefined,
-  options: OutgoingRequestOptions | undefined,
-  request: RequestContext | undefined,
-): Promise<R> {
+export const deliverRequest: RequestRoute = (session, method, params, options, request) => {
   // The session's own ping: allowed before `initialize` completes, nothing to encode.
   if (method === Method.Ping && request === undefined)
-    return session.connection.request<R>(method, params, options);
+    return session.connection.request(method, params, options);
   const prepared = session.prepareRequest(method, params);
-  if (request) return request.request.request<R>(method, prepared, options);
-  return session.connection.request<R>(method, prepared, options);
-}
+  if (request) return request.request.request(method, prepared, options);
+  return session.connection.request(method, prepared, options);
+};
 
 /**
  * The plain path of a notification (and the end of the sending chain).
@@ -90,17 +69,17 @@ export function deliverRequest<R>(
  * deliverNotification(session, 'notifications/message', { level: 'info', data: 'hi' }, undefined, undefined);
  * ```
  */
-export function deliverNotification(
-  session: ServerSession,
-  method: string,
-  params: Record<string, unknown> | undefined,
-  request: RequestContext | undefined,
-  relatedRequestId: RequestId | undefined,
-): void | Promise<void> {
+export const deliverNotification: NotificationRoute = (
+  session,
+  method,
+  params,
+  request,
+  relatedRequestId,
+) => {
   if (request === undefined) return session.notifyNow(method, params, relatedRequestId);
   if (method === Notification.Progress) return request.sendProgressNow(params ?? {});
   return session.notifyNow(method, params, request.requestId);
-}
+};
 
 function ignore(): undefined {
   return undefined;

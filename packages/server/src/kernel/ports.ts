@@ -81,26 +81,61 @@ export interface ContextEra {
 }
 
 /**
+ * A way a request goes to `session`'s client, on behalf of `request` when given (cancelled with
+ * it): the entry every request takes (`outbound.ts`'s `sendRequest`) and the plain path the
+ * sending seam's chain ends in (`deliverRequest`) take the same.
+ *
+ * @example
+ * ```ts
+ * const viaSession: RequestRoute = (session, method, params, options) => session.request(method, params, options);
+ * ```
+ */
+export type RequestRoute = (
+  session: ServerSession,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  options: OutgoingRequestOptions | undefined,
+  request: RequestContext | undefined,
+) => Promise<unknown>;
+
+/**
+ * A way a notification goes to `session`'s client, tied to `request` (or to `relatedRequestId`):
+ * the entry and the plain path alike (see {@link RequestRoute}).
+ *
+ * @example
+ * ```ts
+ * const viaSession: NotificationRoute = (session, method, params, _request, related) => session.notify(method, params, related);
+ * ```
+ */
+export type NotificationRoute = (
+  session: ServerSession,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  request: RequestContext | undefined,
+  relatedRequestId: RequestId | undefined,
+) => void | Promise<void>;
+
+/**
  * The sending seam: every message a session sends goes here when a sending middleware is installed
- * (`server.useSending`), and by the plain path (`outbound.ts`) when not.
+ * (`server.useSending`), and by the plain path (`outbound.ts`) when not. One function for both
+ * kinds, as the chain is one: `notification` says which, and a request's `options` or a
+ * notification's `relatedRequestId` comes with it.
  *
  * @example
  * ```ts
  * declare const sending: Sending;
- * await sending.send(session, 'roots/list', undefined, false, undefined, undefined, undefined);
+ * await sending(session, 'roots/list', undefined, false, undefined, undefined, undefined);
  * ```
  */
-export interface Sending {
-  send(
-    session: ServerSession,
-    method: string,
-    params: Record<string, unknown> | undefined,
-    notification: boolean,
-    request: RequestContext | undefined,
-    options: OutgoingRequestOptions | undefined,
-    relatedRequestId: RequestId | undefined,
-  ): Promise<unknown>;
-}
+export type Sending = (
+  session: ServerSession,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  notification: boolean,
+  request: RequestContext | undefined,
+  options: OutgoingRequestOptions | undefined,
+  relatedRequestId: RequestId | undefined,
+) => Promise<unknown>;
 
 /**
  * The receiving middleware's slot: a request or notification runs through the chain instead of

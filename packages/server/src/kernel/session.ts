@@ -17,6 +17,7 @@ import {
   type Implementation,
   type IncomingRequest,
   type InitializeResult,
+  LOGGING_LEVELS,
   type LoggingLevel,
   McpError,
   type MessageExtra,
@@ -41,6 +42,7 @@ import {
   NOT_IN_REVISION,
   negotiateProtocolVersion,
   type RevisionCodec,
+  resultObject,
   toError,
 } from '@mcpkit/core/internal';
 import { RequestContext } from './context.js';
@@ -85,17 +87,6 @@ export type SessionRequestArgs<M extends ServerRequestMethod> = MethodArgsOf<
   ServerRequestMap[M]['params'],
   OutgoingRequestOptions
 >;
-
-const LOG_LEVEL_ORDER: Readonly<Record<string, number>> = {
-  debug: 0,
-  info: 1,
-  notice: 2,
-  warning: 3,
-  error: 4,
-  critical: 5,
-  alert: 6,
-  emergency: 7,
-};
 
 /**
  * A live session. Created by `Server.connect`; handlers see it as `ctx.session`.
@@ -273,7 +264,7 @@ export class ServerSession implements Listed<ServerSession> {
   /** True when a log message at `level` passes this session's `logging/setLevel` filter. */
   wantsLog(level: LoggingLevel): boolean {
     if (this.logLevel === undefined) return true;
-    return (LOG_LEVEL_ORDER[level] ?? 0) >= (LOG_LEVEL_ORDER[this.logLevel] ?? 0);
+    return LOGGING_LEVELS.indexOf(level) >= LOGGING_LEVELS.indexOf(this.logLevel);
   }
 
   // ---------------------------------------------------------------- outgoing
@@ -300,7 +291,13 @@ export class ServerSession implements Listed<ServerSession> {
     options?: OutgoingRequestOptions,
   ): Promise<R>;
   request<R>(method: string, params?: object, options?: OutgoingRequestOptions): Promise<R> {
-    return sendRequest<R>(this, method, params as Record<string, unknown> | undefined, options, undefined);
+    return sendRequest(
+      this,
+      method,
+      params as Record<string, unknown> | undefined,
+      options,
+      undefined,
+    ) as Promise<R>;
   }
 
   /** @internal Checks and encodes an outgoing request; throws {@link CapabilityError}. */
@@ -404,8 +401,7 @@ export class ServerSession implements Listed<ServerSession> {
   }
 
   #encodeResult(method: string, result: unknown): Record<string, unknown> {
-    const body = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
-    return this.#codec.encodeResult(method, body);
+    return this.#codec.encodeResult(method, resultObject(result));
   }
 
   /** @internal Answers `initialize`: negotiates the revision and records the client. */

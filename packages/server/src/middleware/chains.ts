@@ -5,14 +5,7 @@
  * its dispatch and sends take the kernel's plain paths.
  * @module
  */
-import {
-  composeMiddleware,
-  composeMiddlewareSync,
-  type MessageExtra,
-  Method,
-  type OutgoingRequestOptions,
-  type RequestId,
-} from '@mcpkit/core';
+import { composeMiddleware, composeMiddlewareSync, type MessageExtra, Method } from '@mcpkit/core';
 import { toError } from '@mcpkit/core/internal';
 import type { RequestContext } from '../kernel/context.js';
 import type { RequestHandler } from '../kernel/handlers.js';
@@ -51,7 +44,7 @@ export interface ChainEnds {
  * server.receiving = chains;
  * ```
  */
-export class MiddlewareChains implements Receiving, Sending {
+export class MiddlewareChains implements Receiving {
   readonly #ends: ChainEnds;
   readonly #receiving: ServerMiddleware[] = [];
   readonly #sending: ServerMiddleware[] = [];
@@ -63,11 +56,6 @@ export class MiddlewareChains implements Receiving, Sending {
 
   constructor(ends: ChainEnds) {
     this.#ends = ends;
-  }
-
-  /** True once a receiving middleware is installed. */
-  get receives(): boolean {
-    return this.#pipeline !== undefined;
   }
 
   /**
@@ -84,16 +72,16 @@ export class MiddlewareChains implements Receiving, Sending {
   }
 
   /**
-   * `server.useSending(middleware)`: checks it, adds it, and returns the chains for the server's
-   * sending seam.
+   * `server.useSending(middleware)`: checks it, adds it, and returns the function the server's
+   * sending seam holds.
    *
    * @throws {TypeError} when `middleware` is not a function.
    */
-  installSending(middleware: ServerMiddleware): this {
+  installSending(middleware: ServerMiddleware): Sending {
     if (typeof middleware !== 'function')
       throw new TypeError('server.useSending() needs a middleware function');
     this.useSending(middleware);
-    return this;
+    return this.send;
   }
 
   /** Adds a receiving middleware (already narrowed to its method, if any). */
@@ -126,19 +114,12 @@ export class MiddlewareChains implements Receiving, Sending {
     );
   }
 
-  send(
-    session: ServerSession,
-    method: string,
-    params: Record<string, unknown> | undefined,
-    notification: boolean,
-    request: RequestContext | undefined,
-    options: OutgoingRequestOptions | undefined,
-    relatedRequestId: RequestId | undefined,
-  ): Promise<unknown> {
+  /** The sending seam this plug-in fills: a message through the sending chain, which ends in the plain path. */
+  readonly send: Sending = (session, method, params, notification, request, options, relatedRequestId) => {
     const outgoing = { options, relatedRequestId, notification, noParams: params === undefined };
     const ctx = new ServerMiddlewareContext(method, params ?? {}, session, request, undefined, outgoing);
     return this.#sendPipeline!(ctx);
-  }
+  };
 
   /**
    * Runs the receiving chain around `end`, for a handler that places the chain itself

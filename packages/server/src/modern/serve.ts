@@ -11,6 +11,7 @@ import {
   encodeModernError,
   encodeModernResult,
   isPromiseLike,
+  resultObject,
 } from '@mcpkit/core/internal';
 import { RequestContext, type SessionOpener } from '../kernel/context.js';
 import { notInRevision } from '../kernel/notInRevision.js';
@@ -62,20 +63,16 @@ export function answerModern(
   }
   if (isPromiseLike(result)) {
     return Promise.resolve(result).then(
-      (value) => encodeModernResult(method, asRecord(value), serverInfoFor(server, method)),
+      (value) => encodeModernResult(method, resultObject(value), serverInfoFor(server, method)),
       (error: unknown) => {
         throw encodeModernError(error);
       },
     );
   }
-  return encodeModernResult(method, asRecord(result), serverInfoFor(server, method));
+  return encodeModernResult(method, resultObject(result), serverInfoFor(server, method));
 }
 
 /** `server/discover` always names the server (a client learns who it talks to there); other results as configured. */
 function serverInfoFor(server: ModernServer, method: string): Implementation | undefined {
   return method === DISCOVER ? server.info : server.resultServerInfo;
-}
-
-function asRecord(value: unknown): Record<string, unknown> {
-  return (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
 }

@@ -52,7 +52,11 @@ const EMPTY_INPUT_SCHEMA = { type: 'object', additionalProperties: false } as co
  *
  * @example
  * ```ts
- * const options: ToolsFeatureOptions = { maskErrors: true, runAsTask: (tool, args, ctx) => tools.execute(tool, args, ctx) };
+ * const options: ToolsFeatureOptions = {
+ *   maskErrors: true,
+ *   wantsTask: (_tool, params) => params.task !== undefined,
+ *   runAsTask: (tool, args, ctx) => tools.execute(tool, args, ctx),
+ * };
  * ```
  */
 export interface ToolsFeatureOptions {
@@ -66,13 +70,9 @@ export interface ToolsFeatureOptions {
   ) => CallToolResult | Promise<CallToolResult>;
   /**
    * Whether a call runs as a task (the server's task engine decides: a `task` param under
-   * 2025-11-25, the tasks extension under 2026-07-28). Default: the params carry `task`.
+   * 2025-11-25, the tasks extension under 2026-07-28).
    */
-  readonly wantsTask?: (
-    tool: RegisteredTool,
-    params: Record<string, unknown>,
-    ctx: RequestContext,
-  ) => boolean;
+  readonly wantsTask: (tool: RegisteredTool, params: Record<string, unknown>, ctx: RequestContext) => boolean;
   /** Runs a call as a task (see `wantsTask`). */
   readonly runAsTask: (
     tool: RegisteredTool,
@@ -87,7 +87,7 @@ export interface ToolsFeatureOptions {
  *
  * @example
  * ```ts
- * const tools = new ToolsFeature(host, { maskErrors: true, runAsTask });
+ * const tools = new ToolsFeature(host, { maskErrors: true, wantsTask, runAsTask });
  * tools.register('ping', {}, () => 'pong');
  * ```
  */
@@ -236,8 +236,7 @@ export class ToolsFeature extends Feature {
 
   /** Whether this call runs as a task (see {@link ToolsFeatureOptions.wantsTask}). */
   #asTask(tool: RegisteredTool, params: Record<string, unknown>, ctx: RequestContext): boolean {
-    const wants = this.#options.wantsTask;
-    return wants ? wants(tool, params, ctx) : params.task !== undefined;
+    return this.#options.wantsTask(tool, params, ctx);
   }
 
   /**

@@ -4,8 +4,9 @@
  * drives every panel through the page: tool forms and results, progress and cancel, what the
  * server asks (elicitation, sampling), resources with a live subscription, prompts, the protocol
  * log with its command lines, the revision pinned, against the demo server, server-everything
- * and a host of several servers. axe-core checks each main view; the same tests save the
- * screenshots in docs/images.
+ * and a host of several servers. axe-core checks each main view; the same tests take the
+ * README's screenshots (written to docs/images only by `npm run screenshots`, else to a temporary
+ * folder: see `screenshot` in tests/support/consoleRun.ts).
  *
  * Needs /usr/bin/chromium (scripts/install-chromium.sh); MCPKIT_SKIP_BROWSER=1 skips on purpose.
  */

@@ -285,10 +285,10 @@ describe('mcpkit login, the token cache and logout', () => {
         demo.url,
         '--scope',
         'mcp:read',
-        '--client-id',
-        client_id as string,
-        '--client-secret',
-        client_secret as string,
+        // One word each: oidc-provider's random id or secret may begin with `-` (the CLI takes
+        // `--client-id -x…` too since the fix; the parser test pins that).
+        `--client-id=${client_id}`,
+        `--client-secret=${client_secret}`,
       ],
       { openBrowser: person(seen) },
     );

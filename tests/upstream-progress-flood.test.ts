@@ -76,7 +76,7 @@ describe('a progress flood ends at the host’s maxTotalTimeout', () => {
     // A tool error the model reads, saying which limit ended it.
     expect(result.isError).toBe(true);
     expect((result.content[0] as { text: string }).text).toBe(
-      `The server did not finish: Request "tools/call" exceeded its maximum total time of ${MAX_TOTAL_MS} ms`,
+      `The server "flood" did not finish: Request "tools/call" exceeded its maximum total time of ${MAX_TOTAL_MS} ms`,
     );
     expect(progress).toBeGreaterThan(100);
     expect(elapsed).toBeGreaterThanOrEqual(MAX_TOTAL_MS - 50);

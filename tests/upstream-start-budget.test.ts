@@ -85,9 +85,34 @@ describe('the catalogue answers within the start budget (issue 29)', () => {
     const h = host({ servers: [entry('quick'), entry('late')], connector, startBudgetMs: 20 });
     await h.tools();
     const call = h.callTool('late-tool');
-    setTimeout(release, 100);
+    // One turn of the event loop, not a sleep: the call has looked the name up again (from the
+    // lists held, no I/O) and waits on the late server, which cannot answer before it is released.
+    // Released earlier or later, the call must still reach it.
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
     expect((await call).content).toEqual([{ type: 'text', text: 'late' }]);
   });
+
+  // Under load the first listing of the test above once hung: the quick server was ready only
+  // after its own budget ran out, the late one's was still running, and the listing then waited
+  // for the servers still *starting* (the held one, forever) instead of listing the ready one.
+  it('regression: a listing hung when the one server ready had arrived after its own budget ran out', async () => {
+    const quickGate = gatedConnector(['quick']);
+    const lateGate = gatedConnector(['late']);
+    const h = host({
+      // quick: no budget, so the listing never waits for it; late: a budget that runs out later.
+      servers: [entry('quick', { startBudgetMs: 0 }), entry('late', { startBudgetMs: 200 })],
+      connector: (e) => (e.name === 'quick' ? quickGate.connector(e) : lateGate.connector(e)),
+    });
+    const ready = new Promise<void>((resolve) =>
+      h.onStateChange(({ server, state }) => server === 'quick' && state === 'ready' && resolve()),
+    );
+    const listing = h.tools();
+    quickGate.release();
+    await ready; // quick is ready while the listing still waits out late's budget
+    expect((await listing).map((tool) => tool.name)).toEqual(['quick-tool']);
+    lateGate.release();
+  }, 5_000);
 
   it("a config entry's startBudget overrides the host's for that server", async () => {
     const { connector, release } = gatedConnector(['late']);

@@ -5,8 +5,8 @@
  * @module
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -152,9 +152,28 @@ export async function axeViolations(page: Page): Promise<string[]> {
   return violations as string[];
 }
 
-/** Saves a screenshot of the page for the README (docs/images). */
+/** Whether this run refreshes the README's screenshots (`npm run screenshots`). */
+const KEEP_SCREENSHOTS = process.env.MCPKIT_SCREENSHOTS === '1';
+
+/**
+ * Where {@link screenshot} writes: the README's `docs/images` only when asked
+ * (`MCPKIT_SCREENSHOTS=1`, as `npm run screenshots` sets it), else a folder of its own under the
+ * system's temporary directory (removed after each file's tests), so that a test run leaves the
+ * working tree clean.
+ */
+export const SCREENSHOT_DIR = KEEP_SCREENSHOTS
+  ? path.join(repoRoot, 'docs/images')
+  : path.join(tmpdir(), `mcpkit-screenshots-${process.pid}`);
+
+/**
+ * Takes a screenshot of the page as `NAME.png` in {@link SCREENSHOT_DIR} (the README's images
+ * when refreshing them with `npm run screenshots`), and checks it was written.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(repoRoot, 'docs/images', `${name}.png`) });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: file });
+  expect(statSync(file).size, `screenshot ${file}`).toBeGreaterThan(0);
 }
 
 /**
@@ -186,6 +205,7 @@ export function consoleBrowser(file: string) {
   afterAll(async () => {
     await Promise.all(running.map((one) => one.stop()));
     await browser?.close();
+    if (!KEEP_SCREENSHOTS) await rm(SCREENSHOT_DIR, { recursive: true, force: true });
   });
   return {
     skip,

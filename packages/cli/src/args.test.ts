@@ -136,6 +136,34 @@ describe('parseCommandLine', () => {
 });
 
 describe('the login options and verbs', () => {
+  // oidc-provider's random client ids and secrets may begin with `-`; util.parseArgs refused
+  // `--client-id -3fX…` as ambiguous, so a real pre-registered client could not be given.
+  it('regression: a --client-id or --client-secret that begins with a dash was taken for an option', () => {
+    const parsed = parseCommandLine([
+      'login',
+      'https://h/mcp',
+      '--client-id',
+      '-3fXq_9',
+      '--client-secret',
+      '--Zk-2',
+      '--scope',
+      'a',
+    ]);
+    expect(parsed).toMatchObject({
+      settings: { auth: { clientId: '-3fXq_9', clientSecret: '--Zk-2', scope: 'a' } },
+    });
+    expect(parseCommandLine(['login', 'https://h/mcp', '--client-id=-3fXq_9'])).toMatchObject({
+      settings: { auth: { clientId: '-3fXq_9' } },
+    });
+    // An option mcpkit knows is never swallowed as the value: the id is then missing, as before.
+    expect(usage(['login', 'https://h/mcp', '--client-id', '--verbose'])).toContain("'--client-id'");
+    expect(usage(['login', 'https://h/mcp', '--client-id', '-v'])).toContain("'--client-id'");
+    // After `--` the words are the server's command, left as they are.
+    expect(parseCommandLine(['ping', '--', 'server', '--client-id', '-x'])).toMatchObject({
+      target: { kind: 'stdio', command: 'server', args: ['--client-id', '-x'] },
+    });
+  });
+
   it('reads login, logout, --no-login, --client-id, --scope and serve --auth-issuer', () => {
     expect(
       parseCommandLine(['login', 'https://h/mcp', '--client-id', 'app', '--scope', 'a b']),

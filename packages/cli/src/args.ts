@@ -11,6 +11,7 @@ import { checkOptionsFit, OPTIONS, type Values } from './argOptions.js';
 import { type ParsedCommand, VERBS, type Verb } from './argTypes.js';
 import { closest } from './argValues.js';
 import { clientAction, clientSettings, splitTarget, VERB_USAGE } from './clientArgs.js';
+import { attachDashValues } from './dashValues.js';
 import { devSettings } from './dev/args.js';
 import { usageError } from './errors.js';
 import {
@@ -120,7 +121,7 @@ function tokenize(argv: readonly string[]): {
 function parseOrExplain(argv: readonly string[]) {
   try {
     return parseArgs({
-      args: [...argv],
+      args: attachDashValues(argv),
       options: OPTIONS,
       allowPositionals: true,
       strict: true,

@@ -1,25 +1,22 @@
 /**
  * The MCP client: the handshake, typed requests to the server, and answers to the server's own
  * requests (sampling, elicitation, roots). One class, composed of parts that each hold one
- * concept: the negotiated state (`session.ts`), the sending side (`sender.ts`), the handlers
- * (`handlers.ts`), the handshake (`handshake.ts`), reconnection (`reconnect.ts`).
+ * concept: the negotiated state (`session.ts`), the sending side (`sender.ts`), the receiving side
+ * (`receiver.ts`), the handlers (`handlers.ts`), the connection and handshake (`connector.ts`),
+ * reconnection (`reconnect.ts`).
  * @module
  */
 import {
   type CancelSource,
-  CapabilityError,
   type ClientCapabilities,
   type ClientRequestMap,
   type ClientRequestMethod,
   type Connection,
-  ConnectionClosedError,
-  ErrorCode,
   type ExtensionMethod,
   type Implementation,
   type IncomingRequest,
   type InitializeResult,
   type LoggingLevel,
-  McpError,
   Method,
   type MethodArgsOf,
   type OutgoingRequestOptions,
@@ -31,7 +28,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   type Transport,
 } from '@mcpkit/core';
-import { mergeCapabilities, rejectUnknownOptions, toError } from '@mcpkit/core/internal';
+import { mergeCapabilities, rejectUnknownOptions } from '@mcpkit/core/internal';
 import { CLIENT_OPTION_KEYS, type ClientOptions, type ClientProtocolVersion } from './clientOptions.js';
 import { ClientConnector } from './connector.js';
 import {
@@ -44,18 +41,10 @@ import {
 import { HandlerRegistry } from './handlers.js';
 import { ClientMiddlewareChain } from './middleware/chain.js';
 import type { ClientMiddleware } from './middleware/context.js';
-import { type ConnectOptions, connectReconnecting, type TransportFactory } from './reconnect.js';
+import { ClientReceiver } from './receiver.js';
+import { type ConnectOptions, connectOver, type TransportFactory, whenReconnected } from './reconnect.js';
 import { ClientSender } from './sender.js';
 import { ClientSession } from './session.js';
-
-// The option and handler types live with their concepts; re-exported from here, where they were.
-export { CLIENT_OPTION_KEYS, type ClientOptions, type ClientProtocolVersion } from './clientOptions.js';
-export type {
-  ClientMethodHandler,
-  ClientMethodNotificationHandler,
-  ClientNotificationHandler,
-  ClientRequestHandler,
-} from './context.js';
 
 /**
  * The arguments of a typed request: params may be left out when the method allows it.
@@ -94,6 +83,8 @@ export class Client {
   private readonly handlers = new HandlerRegistry<ClientRequestHandler>((error) => this.reportError(error));
   /** Sends past the middleware chain: plain, or under 2026-07-28 with its rounds and tasks. */
   private readonly sender: ClientSender;
+  /** Takes in what the server sends, and the problems no caller can be told about. */
+  private readonly receiver: ClientReceiver;
   /** Connects, handshakes, and hears the connection end. */
   private readonly connector: ClientConnector;
   /** The middleware, entered only once one is installed. */
@@ -107,20 +98,21 @@ export class Client {
     // A subclass with options of its own checks them all itself.
     if (new.target === Client) rejectUnknownOptions(options, CLIENT_OPTION_KEYS, 'Client');
     this.protocolVersions = options.protocolVersions ?? SUPPORTED_PROTOCOL_VERSIONS;
-    const report = (error: Error) => this.reportError(error);
-    const handle = (request: IncomingRequest) => this.handleRequest(request);
-    this.sender = new ClientSender(this.session, this, this.handlers, handle, report);
-    this.chain = new ClientMiddlewareChain(this.sender, this.handlers, (method, params, request) =>
-      this.answer(method, params, request),
-    );
-    const notification = (method: string, params: Record<string, unknown> | undefined) =>
-      this.handleNotification(method, params);
-    this.connector = new ClientConnector(
+    const handlers = this.handlers;
+    // The sender answers the server's input requests the way the receiver does; both are made
+    // here, once, so the closures below are per client, not per message.
+    this.sender = new ClientSender(
       this.session,
       this,
-      { request: handle, notification, error: report },
-      this.sender,
+      handlers,
+      (request) => this.receiver.request(request),
+      (error) => this.reportError(error),
     );
+    const answer = (method: string, params: Record<string, unknown>, request: IncomingRequest) =>
+      method === Method.Ping ? {} : handlers.get(method)(params, new ClientRequestContext(this, request));
+    this.chain = new ClientMiddlewareChain(this.sender, handlers, answer);
+    this.receiver = new ClientReceiver(this.session, options, handlers, this.chain, answer);
+    this.connector = new ClientConnector(this.session, this, this.receiver, this.sender);
   }
 
   // ---------------------------------------------------------------- what was negotiated
@@ -215,19 +207,11 @@ export class Client {
     transport: Transport | TransportFactory,
     options: ConnectOptions = {},
   ): Promise<InitializeResult> {
-    if (typeof transport === 'function') return this.connectOver(transport, options);
+    if (typeof transport === 'function') return connectOver(this, transport, options);
     if (options.reconnect) {
       throw new TypeError('connect: `reconnect` needs a function that makes a transport, not a transport');
     }
     return this.connector.connect(transport, options);
-  }
-
-  /** `connect(factory, options)`: once over `factory()`, or with reconnection when asked. */
-  private async connectOver(factory: TransportFactory, options: ConnectOptions): Promise<InitializeResult> {
-    const { reconnect, ...handshake } = options;
-    if (!reconnect) return this.connect(await factory(), handshake);
-    await connectReconnecting(this, factory, reconnect === true ? {} : reconnect, handshake);
-    return this.session.result!;
   }
 
   /** Closes the connection. Pending requests fail with a clear error. */
@@ -293,13 +277,8 @@ export class Client {
     params: Record<string, unknown> | undefined,
     options: OutgoingRequestOptions | undefined,
   ): Promise<R> {
-    const reconnecting = this.reconnecting;
-    if (reconnecting) return reconnecting.then(() => this.request<R>(method as never, params, options));
-    return Promise.reject(
-      this.session.phase === 'closed'
-        ? new ConnectionClosedError('The client is closed')
-        : new CapabilityError(`Cannot send "${method}" before the client has connected`),
-    );
+    const closed = this.session.phase === 'closed';
+    return whenReconnected(this, closed, method, () => this.request<R>(method as never, params, options));
   }
 
   /**
@@ -424,42 +403,8 @@ export class Client {
     return this.handlers.addListener(method, handler as ClientNotificationHandler);
   }
 
-  private handleRequest(request: IncomingRequest): unknown {
-    const method = request.method;
-    if (method !== Method.Ping && !this.handlers.has(method)) {
-      throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-    }
-    if (this.chain.installed) return this.chain.receive(request, this.protocolVersion);
-    return this.answer(method, request.params ?? {}, request);
-  }
-
-  /** Answers a request of the server past the middleware chain. */
-  private answer(method: string, params: Record<string, unknown>, request: IncomingRequest): unknown {
-    if (method === Method.Ping) return {};
-    return this.handlers.get(method)(params, new ClientRequestContext(this, request));
-  }
-
-  private handleNotification(method: string, params: Record<string, unknown> | undefined): void {
-    if (this.chain.installed) {
-      this.chain
-        .deliver(method, params, this.protocolVersion)
-        .catch((error: unknown) => this.reportError(toError(error)));
-      return;
-    }
-    this.handlers.runListeners(method, params ?? {});
-  }
-
   /** Hands a problem no caller can be told about to the observer and `onError`. */
   protected reportError(error: Error): void {
-    try {
-      this.options.observer?.error?.(error, this.session.observation);
-    } catch {
-      // An observer that throws must not take the client down.
-    }
-    try {
-      this.options.onError?.(error);
-    } catch {
-      // A logging hook that throws must not take the client down.
-    }
+    this.receiver.error(error);
   }
 }

@@ -39,23 +39,33 @@ import type { ClientSession } from './session.js';
  * ```
  */
 export class ClientConnector {
-  private closeListeners: Array<(error?: Error) => void> = [];
+  #closeListeners: Array<(error?: Error) => void> = [];
+
+  readonly #session: ClientSession;
+  readonly #client: ConnectingClient;
+  readonly #routes: ConnectionRoutes;
+  readonly #sender: ClientSender;
 
   constructor(
-    private readonly session: ClientSession,
-    private readonly client: ConnectingClient,
-    private readonly routes: ConnectionRoutes,
-    private readonly sender: ClientSender,
-  ) {}
+    session: ClientSession,
+    client: ConnectingClient,
+    routes: ConnectionRoutes,
+    sender: ClientSender,
+  ) {
+    this.#session = session;
+    this.#client = client;
+    this.#routes = routes;
+    this.#sender = sender;
+  }
 
   /** Connects over `transport`, then probes the era or performs the handshake; see `Client.connect`. */
   async connect(transport: Transport, options: OutgoingRequestOptions): Promise<InitializeResult> {
-    const session = this.session;
+    const session = this.#session;
     if (session.phase !== 'new') throw new Error('A client connects once; create a new Client to reconnect');
     session.phase = 'initializing';
-    const connection = this.open(transport);
+    const connection = this.#open(transport);
     await connection.start();
-    const clientOptions = this.client.options;
+    const clientOptions = this.#client.options;
     // 'auto' by default: 2026-07-28 where the server speaks it, `initialize` otherwise. Callers
     // relying on 2025 session behaviour pin '2025' (docs/2026-07-28.md §11). A caller that lists
     // the revisions it accepts (`protocolVersions`, all of them `initialize` ones) and names no era
@@ -66,13 +76,13 @@ export class ClientConnector {
     const limit = options.timeout ?? clientOptions.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
     const deadline = Date.now() + limit;
     if (era !== '2025') {
-      const discover = (version: ModernVersion) => this.sender.discoverParams(version);
+      const discover = (version: ModernVersion) => this.#sender.discoverParams(version);
       const bounded = { ...options, timeout: limit };
       const modern = await probeEra(connection, era, clientOptions.eraProbeTimeout, bounded, discover);
-      if (modern) return this.settle(transport, modern.result, modern.version);
+      if (modern) return this.#settle(transport, modern.result, modern.version);
     }
     const remaining = { ...options, timeout: Math.max(1, deadline - Date.now()) };
-    const { result, version } = await requestInitialize(connection, this.client, remaining).catch(
+    const { result, version } = await requestInitialize(connection, this.#client, remaining).catch(
       (error: unknown) => {
         // After a probe, `initialize` had what was left: the error names the handshake's whole limit.
         if (era !== '2025' && error instanceof RequestTimeoutError && error.reason === 'timeout')
@@ -80,38 +90,38 @@ export class ClientConnector {
         throw error;
       },
     );
-    this.settle(transport, result, version);
+    this.#settle(transport, result, version);
     await connection.notify(Notification.Initialized);
     return result;
   }
 
   /** Calls `listener` when the connection closes. */
   onClose(listener: (error?: Error) => void): void {
-    this.closeListeners.push(listener);
+    this.#closeListeners.push(listener);
   }
 
   /** Makes a client whose connection closed, or whose `connect` failed, ready to connect again. */
   async reopen(): Promise<void> {
-    const connection = this.session.connection;
+    const connection = this.#session.connection;
     if (connection && !connection.closed) await connection.close().catch(() => undefined);
     // The next server may speak another era: the handshake decides it again.
-    this.session.reset();
+    this.#session.reset();
   }
 
   /** The connection over `transport`, what arrives on it handed to the routes. */
-  private open(transport: Transport): Connection {
-    const session = this.session;
-    const options = this.client.options;
+  #open(transport: Transport): Connection {
+    const session = this.#session;
+    const options = this.#client.options;
     const observer = options.observer;
     if (observer)
       session.observation = new SessionObservation('client', transport, () => session.protocolVersion);
-    const routes = this.routes;
+    const routes = this.#routes;
     const connection = new Connection(
       transport,
       {
         onRequest: routes.request,
         onNotification: routes.notification,
-        onClose: (error) => this.closed(error),
+        onClose: (error) => this.#closed(error),
       },
       {
         requestTimeout: options.requestTimeout,
@@ -123,7 +133,7 @@ export class ClientConnector {
         encodeNotification: (method, params) => encodeOutgoingNotification(session.codec, method, params),
         observer,
         observedSession: session.observation,
-        onLateResult: (result) => this.sender.cancelLateTask(result),
+        onLateResult: (result) => this.#sender.cancelLateTask(result),
       },
     );
     session.connection = connection;
@@ -131,31 +141,31 @@ export class ClientConnector {
   }
 
   /** Makes the client ready to speak `version`; a modern version is spoken per request. */
-  private settle(
+  #settle(
     transport: Transport,
     result: InitializeResult,
     version: ProtocolVersion | ModernVersion,
   ): InitializeResult {
-    const session = this.session;
+    const session = this.#session;
     if (isSupportedProtocolVersion(version)) session.codec = codecFor(version);
     else session.modern = version;
     session.result = result;
     transport.setProtocolVersion?.(version);
     session.phase = 'ready';
-    const observer = this.client.options.observer;
+    const observer = this.#client.options.observer;
     if (session.observation && observer) session.observation.open(observer);
     return result;
   }
 
-  private closed(error?: Error): void {
-    const session = this.session;
+  #closed(error?: Error): void {
+    const session = this.#session;
     session.phase = 'closed';
-    if (session.observation) session.observation.close(this.client.options.observer!);
-    for (const listener of this.closeListeners.splice(0)) {
+    if (session.observation) session.observation.close(this.#client.options.observer!);
+    for (const listener of this.#closeListeners.splice(0)) {
       try {
         listener(error);
       } catch (hookError) {
-        this.routes.error(toError(hookError));
+        this.#routes.error(toError(hookError));
       }
     }
   }

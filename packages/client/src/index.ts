@@ -8,18 +8,15 @@
  * ```
  * @module
  */
+export { Client, type RequestArgs } from './client.js';
+export { CLIENT_OPTION_KEYS, type ClientOptions, type ClientProtocolVersion } from './clientOptions.js';
 export {
-  CLIENT_OPTION_KEYS,
-  Client,
   type ClientMethodHandler,
   type ClientMethodNotificationHandler,
   type ClientNotificationHandler,
-  type ClientOptions,
-  type ClientProtocolVersion,
+  ClientRequestContext,
   type ClientRequestHandler,
-  type RequestArgs,
-} from './client.js';
-export { ClientRequestContext } from './context.js';
+} from './context.js';
 export { applyElicitationDefaults } from './elicitationDefaults.js';
 export { DEFAULT_MAX_INPUT_ROUNDS } from './era/inputRequests.js';
 export type { ProtocolEra } from './era/modern.js';
@@ -30,16 +27,16 @@ export {
   DEFAULT_MAX_PAGES,
   PaginationError,
 } from './limits.js';
-export {
-  type FormElicitationHandler,
-  type ListKind,
-  McpClient,
-  type McpClientOptions,
-  type RootsSource,
-  type SamplingHandler,
-  type ServerRequestContext,
-  type UrlElicitationHandler,
-} from './mcpClient.js';
+export { McpClient } from './mcpClient.js';
+export type {
+  FormElicitationHandler,
+  ListKind,
+  McpClientOptions,
+  RootsSource,
+  SamplingHandler,
+  ServerRequestContext,
+  UrlElicitationHandler,
+} from './mcpClientOptions.js';
 export {
   type ClientMiddleware,
   ClientMiddlewareContext,

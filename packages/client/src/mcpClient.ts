@@ -27,7 +27,7 @@ import type {
   Tool,
   Transport,
 } from '@mcpkit/core';
-import { rejectUnknownOptions, toError } from '@mcpkit/core/internal';
+import { rejectUnknownOptions } from '@mcpkit/core/internal';
 import { Client } from './client.js';
 import { ListCatalogue } from './listCatalogue.js';
 import { ListenInterest } from './listenInterest.js';
@@ -42,16 +42,6 @@ import { installAnswers, type ServedRoots } from './serverAnswers.js';
 import { SessionSetup } from './sessionSetup.js';
 import { ClientTaskReceiver } from './taskReceiver.js';
 import { type CallToolOptions, ToolCalls } from './toolCalls.js';
-
-export type {
-  FormElicitationHandler,
-  ListKind,
-  McpClientOptions,
-  RootsSource,
-  SamplingHandler,
-  ServerRequestContext,
-  UrlElicitationHandler,
-} from './mcpClientOptions.js';
 
 /**
  * A high-level MCP client.
@@ -72,9 +62,8 @@ export class McpClient extends Client {
   private readonly toolCalls: ToolCalls;
   /** The `list_changed` listeners and (2026-07-28) the listen stream. */
   private readonly interest: ListenInterest;
-  /** Subscriptions and log level, set up again in a session the transport had to replace. */
-  private readonly setup = new SessionSetup();
-  private recoveredListeners: Set<() => void> | undefined;
+  /** Subscriptions and log level, set up again in a session that replaced the old one. */
+  private readonly setup: SessionSetup;
   /** Runs sampling and elicitation as tasks, when the `tasks` option is set. */
   readonly taskReceiver: ClientTaskReceiver | undefined;
 
@@ -89,10 +78,16 @@ export class McpClient extends Client {
     const report = (error: Error) => this.reportError(error);
     this.catalogue = new ListCatalogue(this, mcpOptions);
     this.toolCalls = new ToolCalls(this, this.catalogue, mcpOptions);
-    this.interest = new ListenInterest(this, report);
+    // What a list change (that list) or a new session (every list) makes stale.
+    const forget = (kind?: ListKind) => {
+      this.catalogue.forget(kind);
+      if (kind === undefined || kind === 'tools') this.toolCalls.forget();
+    };
+    this.interest = new ListenInterest(this, report, forget);
+    const modernLogLevel = (level: LoggingLevel) => this.setModernLogLevel(level);
+    this.setup = new SessionSetup(this, this.interest, modernLogLevel, forget, report);
     const imply = (capabilities: ClientCapabilities) => this.implyCapabilities(capabilities);
     this.roots = installAnswers({ client: this, imply, report }, mcpOptions, this.taskReceiver);
-    this.watchListChanges();
   }
 
   // ---------------------------------------------------------------- tools
@@ -106,7 +101,7 @@ export class McpClient extends Client {
    * ```
    */
   listTools(cursor?: string, options?: OutgoingRequestOptions): Promise<ListToolsResult> {
-    return this.request<ListToolsResult>('tools/list', cursor === undefined ? {} : { cursor }, options);
+    return this.catalogue.page<ListToolsResult>('tools/list', cursor, options);
   }
 
   /**
@@ -153,11 +148,7 @@ export class McpClient extends Client {
    * ```
    */
   listResources(cursor?: string, options?: OutgoingRequestOptions): Promise<ListResourcesResult> {
-    return this.request<ListResourcesResult>(
-      'resources/list',
-      cursor === undefined ? {} : { cursor },
-      options,
-    );
+    return this.catalogue.page<ListResourcesResult>('resources/list', cursor, options);
   }
 
   /**
@@ -172,11 +163,7 @@ export class McpClient extends Client {
     cursor?: string,
     options?: OutgoingRequestOptions,
   ): Promise<ListResourceTemplatesResult> {
-    return this.request<ListResourceTemplatesResult>(
-      'resources/templates/list',
-      cursor === undefined ? {} : { cursor },
-      options,
-    );
+    return this.catalogue.page<ListResourceTemplatesResult>('resources/templates/list', cursor, options);
   }
 
   /**
@@ -238,14 +225,8 @@ export class McpClient extends Client {
    * await client.subscribeResource('test://watched-resource');
    * ```
    */
-  async subscribeResource(uri: string, options?: OutgoingRequestOptions): Promise<void> {
-    if (this.era === '2026') {
-      // 2026-07-28: resources/subscribe is gone; the listen stream's filter names the resource.
-      this.interest.subscribe(uri);
-      return;
-    }
-    await this.request('resources/subscribe', { uri }, options);
-    this.setup.subscribed(uri);
+  subscribeResource(uri: string, options?: OutgoingRequestOptions): Promise<void> {
+    return this.setup.subscribe(uri, options);
   }
 
   /**
@@ -256,13 +237,8 @@ export class McpClient extends Client {
    * await client.unsubscribeResource('test://watched-resource');
    * ```
    */
-  async unsubscribeResource(uri: string, options?: OutgoingRequestOptions): Promise<void> {
-    if (this.era === '2026') {
-      this.interest.unsubscribe(uri);
-      return;
-    }
-    this.setup.unsubscribed(uri);
-    await this.request('resources/unsubscribe', { uri }, options);
+  unsubscribeResource(uri: string, options?: OutgoingRequestOptions): Promise<void> {
+    return this.setup.unsubscribe(uri, options);
   }
 
   // ---------------------------------------------------------------- prompts and completion
@@ -276,7 +252,7 @@ export class McpClient extends Client {
    * ```
    */
   listPrompts(cursor?: string, options?: OutgoingRequestOptions): Promise<ListPromptsResult> {
-    return this.request<ListPromptsResult>('prompts/list', cursor === undefined ? {} : { cursor }, options);
+    return this.catalogue.page<ListPromptsResult>('prompts/list', cursor, options);
   }
 
   /**
@@ -350,11 +326,9 @@ export class McpClient extends Client {
    * await client.setLoggingLevel('warning');
    * ```
    */
-  async setLoggingLevel(level: LoggingLevel, options?: OutgoingRequestOptions): Promise<void> {
+  setLoggingLevel(level: LoggingLevel, options?: OutgoingRequestOptions): Promise<void> {
     // 2026-07-28 has no logging/setLevel: the level travels in every later request's `_meta`.
-    if (this.setModernLogLevel(level)) return;
-    await this.request('logging/setLevel', { level }, options);
-    this.setup.leveled(level);
+    return this.setup.setLevel(level, options);
   }
 
   /**
@@ -443,39 +417,11 @@ export class McpClient extends Client {
    * ```
    */
   onSessionRecovered(listener: () => void): () => void {
-    if (!this.recoveredListeners) this.recoveredListeners = new Set();
-    const listeners = this.recoveredListeners;
-    listeners.add(listener);
-    return () => listeners.delete(listener);
+    return this.setup.onRecovered(listener);
   }
 
   /** @internal A new session replaced the old one (transport recovery or reconnection). */
-  async sessionRecovered(): Promise<void> {
-    // The new session may serve other lists: what was cached came from the old one.
-    this.catalogue.clear();
-    this.toolCalls.forget();
-    const failures = await this.setup.reapply({
-      subscribe: (uri) => this.request('resources/subscribe', { uri }),
-      setLevel: (level) => this.request('logging/setLevel', { level }),
-    });
-    for (const failure of failures) this.reportError(failure);
-    for (const listener of this.recoveredListeners ?? []) {
-      try {
-        listener();
-      } catch (error) {
-        this.reportError(toError(error));
-      }
-    }
-  }
-
-  /** Clears a list's cache (and, for tools, the output validators) before its listeners run. */
-  private watchListChanges(): void {
-    for (const kind of ['tools', 'resources', 'prompts'] as const) {
-      this.onNotification(`notifications/${kind}/list_changed`, () => {
-        this.catalogue.forget(kind);
-        if (kind === 'tools') this.toolCalls.forget();
-        this.interest.listChanged(kind);
-      });
-    }
+  sessionRecovered(): Promise<void> {
+    return this.setup.recovered();
   }
 }

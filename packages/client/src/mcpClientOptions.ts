@@ -12,7 +12,7 @@ import type {
   JsonSchemaValidator,
   Root,
 } from '@mcpkit/core';
-import { CLIENT_OPTION_KEYS, type ClientOptions } from './client.js';
+import { CLIENT_OPTION_KEYS, type ClientOptions } from './clientOptions.js';
 import type { ClientRequestContext } from './context.js';
 import type { ClientTaskOptions } from './taskReceiver.js';
 

@@ -7,7 +7,14 @@
  * transport is a fresh process, so the server is restarted.
  * @module
  */
-import { type InitializeResult, LocalError, type OutgoingRequestOptions, type Transport } from '@mcpkit/core';
+import {
+  CapabilityError,
+  ConnectionClosedError,
+  type InitializeResult,
+  LocalError,
+  type OutgoingRequestOptions,
+  type Transport,
+} from '@mcpkit/core';
 import type { ReconnectingClient } from './ports.js';
 import type { RestartOptions, RestartPolicy } from './restart.js';
 import { backoffDelay, CrashWindow, restartPolicy } from './restart.js';
@@ -121,6 +128,51 @@ export async function connectReconnecting(
   const link = new Reconnector(client, transport, options, handshake);
   await link.connect();
   return link;
+}
+
+/**
+ * `client.connect(factory, options)`: connects once over `factory()`, or, with
+ * `options.reconnect`, keeps connected as {@link connectReconnecting} does. Resolves with the
+ * server's answer to the first connection.
+ *
+ * @example
+ * ```ts
+ * import { StdioClientTransport } from '@mcpkit/node/stdio';
+ * const result = await connectOver(client, () => new StdioClientTransport({ command: 'node', args: ['server.js'] }), { reconnect: true });
+ * ```
+ */
+export async function connectOver(
+  client: ReconnectingClient,
+  factory: TransportFactory,
+  options: ConnectOptions,
+): Promise<InitializeResult> {
+  const { reconnect, ...handshake } = options;
+  if (!reconnect) return client.connect(await factory(), handshake);
+  return new Reconnector(client, factory, reconnect === true ? {} : reconnect, handshake).connect();
+}
+
+/**
+ * A request made while `client` is not connected: sent by `send` once the reconnection running
+ * ends, else failed at once (the client is `closed`, or never connected).
+ *
+ * @example
+ * ```ts
+ * const tools = await whenReconnected(client, false, 'tools/list', () => client.request('tools/list'));
+ * ```
+ */
+export function whenReconnected<R>(
+  client: ReconnectingClient,
+  closed: boolean,
+  method: string,
+  send: () => Promise<R>,
+): Promise<R> {
+  const reconnecting = client.reconnecting;
+  if (reconnecting) return reconnecting.then(send);
+  return Promise.reject(
+    closed
+      ? new ConnectionClosedError('The client is closed')
+      : new CapabilityError(`Cannot send "${method}" before the client has connected`),
+  );
 }
 
 class Reconnector implements Reconnection {

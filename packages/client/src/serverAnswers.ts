@@ -12,7 +12,8 @@ import {
   ErrorCode,
   McpError,
 } from '@mcpkit/core';
-import type { Client, ClientRequestHandler } from './client.js';
+import type { Client } from './client.js';
+import type { ClientRequestHandler } from './context.js';
 import { applyElicitationDefaults } from './elicitationDefaults.js';
 import type { McpClientOptions, RootsSource } from './mcpClientOptions.js';
 import type { ClientTaskMethod, ClientTaskReceiver } from './taskReceiver.js';

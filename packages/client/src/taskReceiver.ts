@@ -43,7 +43,8 @@ import {
   taskIdParam,
   taskParamOf,
 } from '@mcpkit/core/internal';
-import type { Client, ClientMethodHandler, ClientRequestHandler } from './client.js';
+import type { Client } from './client.js';
+import type { ClientMethodHandler, ClientRequestHandler } from './context.js';
 import { ClientRequestContext } from './context.js';
 
 /**

@@ -99,17 +99,7 @@ function ElicitationForm({ question, answer }: { question: Question; answer: (va
       <p class="message-text">{question.params.message}</p>
       <SchemaForm schema={schema} value={value} onChange={setValue} idPrefix="elicit" />
       <Issues issues={issues} title="The answer does not fit what the server asked for" />
-      <div class="actions">
-        <button type="submit" class="primary">
-          Accept
-        </button>
-        <button type="button" onClick={() => answer({ action: 'decline' })}>
-          Decline
-        </button>
-        <button type="button" onClick={() => answer({ action: 'cancel' })}>
-          Cancel
-        </button>
-      </div>
+      <ElicitationActions answer={answer} submits />
     </form>
   );
 }
@@ -129,17 +119,30 @@ function ElicitationUrl({ question, answer }: { question: Question; answer: (val
           <code>{url}</code>
         )}
       </p>
-      <div class="actions">
+      <ElicitationActions answer={answer} />
+    </div>
+  );
+}
+
+/** An elicitation's three answers; in a form (`submits`), Accept submits it so the form checks its fields first. */
+function ElicitationActions({ answer, submits }: { answer: (value: unknown) => void; submits?: boolean }) {
+  return (
+    <div class="actions">
+      {submits ? (
+        <button type="submit" class="primary">
+          Accept
+        </button>
+      ) : (
         <button type="button" class="primary" onClick={() => answer({ action: 'accept' })}>
           Accept
         </button>
-        <button type="button" onClick={() => answer({ action: 'decline' })}>
-          Decline
-        </button>
-        <button type="button" onClick={() => answer({ action: 'cancel' })}>
-          Cancel
-        </button>
-      </div>
+      )}
+      <button type="button" onClick={() => answer({ action: 'decline' })}>
+        Decline
+      </button>
+      <button type="button" onClick={() => answer({ action: 'cancel' })}>
+        Cancel
+      </button>
     </div>
   );
 }

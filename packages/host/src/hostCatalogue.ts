@@ -181,9 +181,10 @@ export class HostCatalogue {
     if (lists.every((entry) => entry === undefined)) {
       // Nothing was ready within the budget: an empty catalogue helps nobody, so this listing
       // waits for the first server to be ready (or every one to fail), then lists what is ready.
-      const starting = upstreams.filter((upstream) => upstream.state === 'starting');
-      if (starting.length > 0) {
-        await Promise.any(starting.map((upstream) => upstream.ready())).catch(() => undefined);
+      // A server that became ready after its own budget ran out, while the others' still ran,
+      // counts: `ready()` answers at once for it (waiting on the starting ones alone hung here).
+      if (upstreams.some((upstream) => upstream.state !== 'failed' && upstream.state !== 'stopped')) {
+        await Promise.any(upstreams.map((upstream) => upstream.ready())).catch(() => undefined);
         lists = await Promise.all(upstreams.map((upstream) => this.listOne(upstream, kind, list, 0)));
       }
     }

@@ -1,6 +1,7 @@
 /**
  * `mcpkit gateway`'s log of its upstreams' state changes: the one place an operator learns why a
- * server failed (`/readyz` carries no error texts). One line per change, secrets redacted.
+ * server failed (`/readyz` carries no error texts). One line per change of a server, however many
+ * copies of it the gateway runs (per session, per lane), secrets redacted.
  * @module
  */
 import type { StateChange } from '@mcpkit/host';
@@ -38,7 +39,12 @@ export function stateLine(change: StateChange): string | undefined {
 }
 
 /**
- * A listener for the host's `onStateChange` that writes each line through `log`.
+ * A listener for the host's `onStateChange` that writes each line through `log`, once per change
+ * of a server. A gateway with per-session upstreams or lanes runs a copy of each server per
+ * session or lane, every copy under the one listener: each new session's copy would say
+ * `playwright ready` again. A line is written when it says something new of that server (the
+ * last line written for it said another state, or another reason); a ready line is one state
+ * however long its start took. The map holds one entry per configured server name.
  *
  * @example
  * ```ts
@@ -46,9 +52,14 @@ export function stateLine(change: StateChange): string | undefined {
  * ```
  */
 export function stateLogger(log: (line: string) => void): (change: StateChange) => void {
+  const said = new Map<string, string>();
   return (change) => {
     const line = stateLine(change);
-    if (line !== undefined) log(line);
+    if (line === undefined) return;
+    const gist = change.state === 'ready' ? 'ready' : line;
+    if (said.get(change.server) === gist) return;
+    said.set(change.server, gist);
+    log(line);
   };
 }
 

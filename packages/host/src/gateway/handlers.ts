@@ -269,7 +269,7 @@ function routedCall(
   } catch (error) {
     call = Promise.reject(error);
   }
-  if (!counted) return call.then(undefined, unavailable);
+  if (!counted) return call.then(undefined, (error: unknown) => unavailable(error, server));
   return call.then(
     (result) => {
       router.leave(server, downstream);
@@ -277,7 +277,7 @@ function routedCall(
     },
     (error: unknown) => {
       router.leave(server, downstream);
-      return unavailable(error);
+      return unavailable(error, server);
     },
   );
 }
@@ -300,20 +300,20 @@ function laneCall(
     .lanes!.run(server, caller ?? ctx.session, forward.cancelledBy, (host) =>
       host.callTool(name, params.arguments ?? {}, forward),
     )
-    .then(undefined, unavailable);
+    .then(undefined, (error: unknown) => unavailable(error, server));
 }
 
 /**
  * A server that is down, as the tool error a model reads (its name and what happened, no command
  * path or stderr: `publicMessage`); an upstream call that ran out of time (its timeout, or
- * `maxTotalTimeout` however much progress came) likewise, saying which limit; any other failure
- * passes.
+ * `maxTotalTimeout` however much progress came) likewise: the server by its name in the config
+ * (the catalogue's namespace), and which limit; any other failure passes.
  */
-function unavailable(error: unknown): CallToolResult {
+function unavailable(error: unknown, server: string): CallToolResult {
   if (error instanceof RequestTimeoutError) {
     return {
       isError: true,
-      content: [{ type: 'text', text: `The server did not finish: ${error.message}` }],
+      content: [{ type: 'text', text: `The server "${server}" did not finish: ${error.message}` }],
     };
   }
   if (!(error instanceof ServerUnavailableError)) throw error;

@@ -4,10 +4,11 @@
  * @module
  */
 import type { AuthObserver } from '@mcpkit/auth/client';
-import type { ConsoleTarget } from '@mcpkit/console';
+import type { ConsoleLoginRedirect, ConsoleTarget } from '@mcpkit/console';
 import type { ClientSettings, ParsedCommand, TargetSpec } from './args.js';
 import { openSystemBrowser } from './auth/browser.js';
 import type { CliAuth } from './auth/login.js';
+import type { LoginRedirect } from './auth/loopback.js';
 import type { CliIo } from './cliIo.js';
 import { loadAllServers } from './config.js';
 import { ExitCode, type ExitCodeValue, usageError } from './errors.js';
@@ -30,13 +31,20 @@ export async function runConsole(
   const style = createStyle(wantsColor(io.stderr, io.env));
   const notice = (text: string) => io.stderr.write(style.dim(`${text}\n`));
   const steps = authStepRelay();
-  const { target, auth } = await consoleTarget(command.target, command.settings, io, notice, steps.observer);
-  const running = await startConsole({ target, era: command.settings.era, authSteps: steps.source }).catch(
-    async (error: unknown) => {
-      await auth?.close();
-      throw error;
-    },
-  );
+  const page = pageLoginRelay();
+  const { target, auth } = await consoleTarget(command.target, command.settings, io, notice, {
+    observer: steps.observer,
+    redirect: page.redirect,
+  });
+  const running = await startConsole({
+    target,
+    era: command.settings.era,
+    authSteps: steps.source,
+    ...(auth ? { login: { attach: page.attach, retry: () => auth.allowAnotherLogin() } } : {}),
+  }).catch(async (error: unknown) => {
+    await auth?.close();
+    throw error;
+  });
   io.stdout.write(`${running.url}\n`);
   io.stderr.write(style.dim(`mcpkit console on ${target.describe}; Ctrl-C stops it.\n`));
   if (command.open && !(await (io.openBrowser ?? openSystemBrowser)(running.url))) {
@@ -70,16 +78,39 @@ function authStepRelay(): { observer: AuthObserver; source: (show: (step: object
 }
 
 /**
+ * Logins through the console's page: the CLI's provider is made before the console listens, so
+ * its redirect reads the console's once attached (the first login starts after that, on a 401).
+ */
+function pageLoginRelay(): { redirect: LoginRedirect; attach: (redirect: ConsoleLoginRedirect) => void } {
+  let attached: ConsoleLoginRedirect | undefined;
+  const current = (): ConsoleLoginRedirect => {
+    if (!attached) throw new Error('The console is not listening yet');
+    return attached;
+  };
+  return {
+    redirect: {
+      get redirectUri() {
+        return current().redirectUri;
+      },
+      wait: (url, reason) => current().wait(url, reason),
+    },
+    attach: (redirect) => {
+      attached = redirect;
+    },
+  };
+}
+
+/**
  * `--config FILE` alone: every server of FILE behind a host; anything else: one server. An HTTP
- * server logs in as every verb does (the cached tokens, refreshed; on a terminal, a login in the
- * browser on the first 401).
+ * server uses the cached tokens, refreshed; a 401 (or a 403 asking for more scope) starts a login
+ * from the console's page, on a terminal or not (unless `--no-login`).
  */
 async function consoleTarget(
   spec: TargetSpec,
   settings: ClientSettings,
   io: CliIo,
   notice: (text: string) => void,
-  observer: AuthObserver,
+  login: { observer: AuthObserver; redirect: LoginRedirect },
 ): Promise<{ target: ConsoleTarget; auth?: CliAuth | undefined }> {
   if (spec.kind === 'config' && spec.server === undefined) {
     const oneServerOnly = Object.keys(settings.env).length > 0 || settings.cwd !== undefined;
@@ -112,7 +143,7 @@ async function consoleTarget(
             onTerminal: io.stdin.isTTY === true && io.stderr.isTTY === true,
             notice,
             trace: undefined,
-            observer,
+            ...login,
           },
         )
       : undefined;

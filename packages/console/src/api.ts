@@ -8,6 +8,7 @@
 import { McpError, type Root, type Task } from '@mcpkit/core';
 import type { ConsoleBackend, PinnedEra } from './backend.js';
 import type { EventHub } from './eventHub.js';
+import type { PageLogin } from './pageLogin.js';
 import type { Questions } from './questions.js';
 
 /** The largest request body the API reads. */
@@ -77,11 +78,23 @@ export class ConsoleApi {
 
   /**
    * `page.sandbox` is the URL of the MCP Apps sandbox proxy, told to the page in `state` (the page
-   * renders no App without it).
+   * renders no App without it); `page.login`, the logins the page runs (an HTTP server asking for
+   * OAuth), and how to forget a refused one before the person tries again.
    */
-  constructor(backend: ConsoleBackend, hub: EventHub, questions: Questions, page: { sandbox?: string } = {}) {
+  constructor(
+    backend: ConsoleBackend,
+    hub: EventHub,
+    questions: Questions,
+    page: { sandbox?: string; login?: { control: PageLogin; retry?: (() => void) | undefined } } = {},
+  ) {
+    const { login, ...shown } = page;
     this.#operations = {
-      state: async () => ({ ...backend.state(), questions: questions.waiting(), ...page }),
+      state: async () => ({
+        ...backend.state(),
+        questions: questions.waiting(),
+        ...shown,
+        ...(login ? { login: login.control.waiting() ?? {} } : {}),
+      }),
       listTools: () => backend.listTools(),
       listResources: () => backend.listResources(),
       listTemplates: () => backend.listTemplates(),
@@ -123,8 +136,19 @@ export class ConsoleApi {
       reconnect: async (params) => {
         const era = text(params, 'era');
         if (!ERAS.has(era)) throw new BadRequest('"era" must be auto, 2026 or 2025');
-        await backend.reconnect(era as PinnedEra);
+        if (!login) {
+          await backend.reconnect(era as PinnedEra);
+          return backend.state();
+        }
+        // A login left waiting is given up, a refused one forgotten: this connection may log in anew.
+        login.control.cancel();
+        login.retry?.();
+        await login.control.untilConnectedOrWaiting(backend.reconnect(era as PinnedEra));
         return backend.state();
+      },
+      cancelLogin: async () => {
+        login?.control.cancel();
+        return {};
       },
     };
   }

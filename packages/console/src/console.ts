@@ -14,6 +14,7 @@ import type { ConsoleBackend, PinnedEra } from './backend.js';
 import { EventHub } from './eventHub.js';
 import { RequestGuard, randomToken } from './guard.js';
 import { HostBackend } from './hostBackend.js';
+import { type ConsoleLoginRedirect, PageLogin } from './pageLogin.js';
 import { Questions } from './questions.js';
 import { ServerBackend } from './serverBackend.js';
 
@@ -65,6 +66,16 @@ export interface ConsoleOptions {
    * with the function that shows a step on the page's Authorization tab.
    */
   readonly authSteps?: (show: (step: object) => void) => void;
+  /**
+   * Lets the page run the OAuth login of an HTTP server: `attach` is called once the console
+   * listens, with where its logins come back (`/callback` on the console's own port) and how the
+   * client's redirect hook waits for the person; `retry` forgets a refused login before the person
+   * tries again (Reconnect, "Log in again").
+   */
+  readonly login?: {
+    readonly attach: (redirect: ConsoleLoginRedirect) => void;
+    readonly retry?: () => void;
+  };
 }
 
 /**
@@ -110,12 +121,14 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   // The sandbox proxy page is public content on an origin of its own: it serves nothing else, so
   // a view that escapes its inner frame still cannot reach the console's API (other origin, no token).
   const sandbox = await serveSandbox();
-  const api = new ConsoleApi(backend, hub, questions, { sandbox: sandbox.url });
+  // Both need the port: made once the console listens, before it connects.
+  let api: ConsoleApi | undefined;
+  let login: PageLogin | undefined;
   const page: Page = { assets, csp: pageCsp(sandbox.origin) };
   let guard: RequestGuard | undefined;
   let served: Awaited<ReturnType<typeof serve>>;
   try {
-    served = await serve((request: Request) => route(request, guard!, page, hub, api), {
+    served = await serve((request: Request) => route(request, guard!, page, hub, api!, login), {
       host: '127.0.0.1',
       port: options.port ?? 0,
     });
@@ -125,12 +138,23 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   }
   guard = new RequestGuard(served.port, token);
   options.authSteps?.((step) => hub.emit('authStep', { time: Date.now(), ...step }));
-  await backend.reconnect(options.era ?? 'auto');
+  if (options.login) {
+    login = new PageLogin(`http://127.0.0.1:${served.port}/callback`, hub);
+    options.login.attach(login);
+  }
+  api = new ConsoleApi(backend, hub, questions, {
+    sandbox: sandbox.url,
+    ...(login ? { login: { control: login, retry: options.login?.retry } } : {}),
+  });
+  // A login waits for the person on the page: the URL is printed now, the connection goes on.
+  const connecting = backend.reconnect(options.era ?? 'auto');
+  await (login ? login.untilConnectedOrWaiting(connecting) : connecting);
   return {
     url: `http://127.0.0.1:${served.port}/?token=${token}`,
     port: served.port,
     async close() {
-      api.close();
+      login?.close();
+      api!.close();
       questions.close();
       hub.close();
       await backend.close();
@@ -152,8 +176,12 @@ async function route(
   { assets, csp }: Page,
   hub: EventHub,
   api: ConsoleApi,
+  login: PageLogin | undefined,
 ): Promise<Response> {
   const { pathname } = new URL(request.url);
+  // The authorization server's redirect: another origin's navigation, so no token and no Origin
+  // check; the login's `state` stands in for them (see PageLogin).
+  if (pathname === '/callback' && login) return guard.hostRefusal(request) ?? login.callback(request);
   const asset = pathname.startsWith('/assets/') ? assets.get(pathname) : undefined;
   const refusal = guard.refusal(request, asset === undefined);
   if (refusal) return refusal;

@@ -9,12 +9,14 @@ import { AuthPanel, type AuthStepEntry } from './AuthPanel.js';
 import { call } from './api.js';
 import { connectEvents, on } from './bus.js';
 import { HostPanel, type HostServer } from './HostPanel.js';
+import { LoginPrompt, type LoginWaiting } from './LoginPrompt.js';
 import { LogPanel } from './LogPanel.js';
 import type { LogEntry } from './logEntry.js';
 import { PromptsPanel } from './PromptsPanel.js';
 import { type Question, QuestionDialog } from './QuestionDialog.js';
 import { ResourcesPanel } from './ResourcesPanel.js';
 import { type Root, RootsPanel } from './RootsPanel.js';
+import { useReconnect } from './reconnect.js';
 import { Tabs } from './Tabs.js';
 import { type Tool, ToolsPanel } from './ToolsPanel.js';
 
@@ -34,6 +36,8 @@ interface State {
   servers?: HostServer[];
   roots?: Root[];
   questions?: Question[];
+  /** A login waiting for the person on this page (`{}` when none does). */
+  login?: LoginWaiting;
 }
 
 type Lists = { tools: Tool[]; resources: any[]; templates: any[]; prompts: any[] };
@@ -102,6 +106,7 @@ export function App() {
       on('answered', ({ id }: { id: string }) => setQuestions((old) => old.filter((q) => q.id !== id))),
       on('audit', (event: unknown) => setAudit((old) => [event, ...old].slice(0, 500))),
       on('authStep', (step: AuthStepEntry) => setAuthSteps((old) => [...old, step].slice(-200))),
+      on('login', (login: LoginWaiting) => setState((old) => old && { ...old, login })),
     ];
     // Listening first, then connecting: the backlog the stream starts with is not missed.
     stops.push(connectEvents());
@@ -147,6 +152,13 @@ export function App() {
             Could not connect: {state.error}
           </p>
         ) : null}
+        {host ? null : (
+          <LoginPrompt
+            waiting={state.login}
+            failed={!state.connected && authSteps.some((step) => !step.ok)}
+            era={state.pinned}
+          />
+        )}
         <Tabs tabs={tabs} selected={tab} onSelect={setTab}>
           {tab === 'tools' ? (
             <ToolsPanel tools={lists.tools} target={state.target} onRead={read} canCompare={!host} />
@@ -185,15 +197,7 @@ export function App() {
 
 function Header({ state }: { state: State }) {
   const [era, setEra] = useState(state.pinned);
-  const [busy, setBusy] = useState(false);
-  const reconnect = async () => {
-    setBusy(true);
-    try {
-      await call('reconnect', { era });
-    } finally {
-      setBusy(false);
-    }
-  };
+  const [busy, reconnect] = useReconnect();
   return (
     <div class="header-info">
       <span>
@@ -220,7 +224,7 @@ function Header({ state }: { state: State }) {
             <option value="2026">2026-07-28</option>
             <option value="2025">2025-11-25 and older</option>
           </select>
-          <button type="button" onClick={reconnect} disabled={busy}>
+          <button type="button" onClick={() => reconnect(era)} disabled={busy}>
             Reconnect
           </button>
         </>

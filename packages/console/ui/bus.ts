@@ -20,6 +20,7 @@ const KINDS = [
   'serverLog',
   'audit',
   'authStep',
+  'login',
 ] as const;
 
 /**

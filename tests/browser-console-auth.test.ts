@@ -215,6 +215,12 @@ describe.skipIf(consoles.skip)(
       const { page, stop } = await consoleOn(scoped!.url, false);
       await logInFromPage(page, 'allow');
       await page.getByText('connected', { exact: true }).waitFor({ timeout: 30_000 });
+      // Cancelled on the page first: the call fails and says why; asked again, it steps up again.
+      await callTool(page, 'publish');
+      await prompt(page).getByRole('button', { name: 'Cancel', exact: true }).click();
+      await expect
+        .poll(() => page.locator('.result').last().textContent())
+        .toMatch(/The login was cancelled in the console/);
       await callTool(page, 'publish');
       await expect
         .poll(() => prompt(page).textContent())
@@ -228,7 +234,10 @@ describe.skipIf(consoles.skip)(
       await expect.poll(() => result(page), { timeout: 30_000 }).toBe('published');
       await page.getByRole('tab', { name: 'Authorization' }).click();
       const shown = await steps(page);
-      const stepUp = shown.findIndex((step) => step.startsWith('Step-up'));
+      expect(shown).toContainEqual(
+        expect.stringMatching(/^Authorization \(PKCE\): failed \(The login was cancelled in the console\)$/),
+      );
+      const stepUp = shown.findLastIndex((step) => step.startsWith('Step-up'));
       expect(shown[stepUp]).toBe('Step-up: done (the server asks for scope "mcp:write")');
       expect(shown.slice(stepUp + 1)).toEqual(
         expect.arrayContaining([

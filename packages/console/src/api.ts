@@ -88,6 +88,14 @@ export class ConsoleApi {
     page: { sandbox?: string; login?: { control: PageLogin; retry?: (() => void) | undefined } } = {},
   ) {
     const { login, ...shown } = page;
+    // A request the person makes may log in anew (a step-up they cancelled before, asked again);
+    // the client's own retries within one request may not.
+    const byPerson =
+      (run: (params: Params) => Promise<unknown>) =>
+      (params: Params): Promise<unknown> => {
+        login?.retry?.();
+        return run(params);
+      };
     this.#operations = {
       state: async () => ({
         ...backend.state(),
@@ -99,7 +107,7 @@ export class ConsoleApi {
       listResources: () => backend.listResources(),
       listTemplates: () => backend.listTemplates(),
       listPrompts: () => backend.listPrompts(),
-      callTool: (params) => this.#callTool(backend, hub, params),
+      callTool: byPerson((params) => this.#callTool(backend, hub, params)),
       cancel: async (params) => {
         this.#calls.get(text(params, 'callId'))?.abort('Cancelled in the console');
         return {};
@@ -113,7 +121,7 @@ export class ConsoleApi {
         if (!backend.compareTool) throw new BadRequest('Comparing revisions needs one server, not a host');
         return backend.compareTool(text(params, 'name'), object(params, 'arguments'));
       },
-      readResource: (params) => backend.readResource(text(params, 'uri')),
+      readResource: byPerson((params) => backend.readResource(text(params, 'uri'))),
       subscribe: async (params) => {
         await backend.subscribe(text(params, 'uri'));
         return {};
@@ -122,7 +130,7 @@ export class ConsoleApi {
         await backend.unsubscribe(text(params, 'uri'));
         return {};
       },
-      getPrompt: (params) => backend.getPrompt(text(params, 'name'), strings(params, 'arguments')),
+      getPrompt: byPerson((params) => backend.getPrompt(text(params, 'name'), strings(params, 'arguments'))),
       complete: (params) => backend.complete(object(params, 'params') as never),
       ping: async () => {
         await backend.ping();

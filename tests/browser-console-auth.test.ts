@@ -12,7 +12,7 @@
  *
  * Needs /usr/bin/chromium (scripts/install-chromium.sh); MCPKIT_SKIP_BROWSER=1 skips on purpose.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { jwtVerifier, protect, requireScopes } from '@mcpkit/auth/server';
@@ -79,7 +79,7 @@ afterAll(async () => {
  * and the function that stops it.
  */
 async function consoleOn(
-  url: string,
+  target: string | readonly string[],
   tty: boolean,
 ): Promise<{ page: Page; opened: string[]; stop: () => Promise<number> }> {
   const config = await mkdtemp(path.join(tmpdir(), 'mcpkit-console-auth-'));
@@ -89,7 +89,7 @@ async function consoleOn(
   const consolePage = new Promise<Page>((resolve) => {
     show = resolve;
   });
-  const running = runConsoleInProcess([url], {
+  const running = runConsoleInProcess(typeof target === 'string' ? [target] : target, {
     tty,
     env: { XDG_CONFIG_HOME: config },
     openBrowser: async (target) => {
@@ -107,9 +107,9 @@ async function consoleOn(
   return { page, opened, stop: () => running.stop() };
 }
 
-/** The person presses "Log in", answers on the authorization server's tab, and closes it. */
-async function logInFromPage(page: Page, choice: 'allow' | 'cancel'): Promise<void> {
-  const link = page.getByRole('link', { name: 'Log in', exact: true });
+/** The person presses "Log in" (or "Log in to SERVER"), answers on the authorization server's tab, and closes it. */
+async function logInFromPage(page: Page, choice: 'allow' | 'cancel', name = 'Log in'): Promise<void> {
+  const link = page.getByRole('link', { name, exact: true });
   const [tab] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
   await answerDevLogin(tab, choice);
   await tab.getByRole('heading', { name: choice === 'allow' ? 'Logged in' : 'Login refused' }).waitFor();
@@ -246,6 +246,32 @@ describe.skipIf(consoles.skip)(
         ]),
       );
       await screenshot(page, 'console-auth-step-up');
+      expect(await stop()).toBe(0);
+    });
+
+    it('against a host (--config): a remote server logs in from the page, named, and its steps carry its name', async () => {
+      const dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-console-auth-host-'));
+      configs.push(dir);
+      const config = path.join(dir, 'mcp.json');
+      await writeFile(config, JSON.stringify({ mcpServers: { scoped: { type: 'http', url: scoped!.url } } }));
+      const { page, stop } = await consoleOn(['--config', config], false);
+      await expect
+        .poll(() => prompt(page).textContent())
+        .toMatch(/scoped needs authorization\..*HTTP 401.*WWW-Authenticate: Bearer/);
+      await logInFromPage(page, 'allow', 'Log in to scoped');
+      await page.getByRole('tab', { name: 'Servers' }).click();
+      await expect.poll(() => page.getByRole('row', { name: /^scoped/ }).textContent()).toMatch(/ready/);
+      await callTool(page, 'whoami'); // one server: no prefix (the host namespaces on collision)
+      await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click(); // the host's consent
+      await expect.poll(() => result(page)).toMatch(/^scopes: .*mcp:read/);
+      await page.getByRole('tab', { name: 'Authorization' }).click();
+      expect(await steps(page)).toEqual([
+        expect.stringMatching(/^scoped: Protected resource metadata: done/),
+        expect.stringMatching(/^scoped: Authorization server metadata: done/),
+        expect.stringMatching(/^scoped: Client identity .*: done \(dynamic registration/),
+        expect.stringMatching(/^scoped: Authorization \(PKCE\): done/),
+        expect.stringMatching(/^scoped: Token: done \(granted scope .*mcp:read/),
+      ]);
       expect(await stop()).toBe(0);
     });
   },

@@ -101,7 +101,7 @@ export class ConsoleApi {
         ...backend.state(),
         questions: questions.waiting(),
         ...shown,
-        ...(login ? { login: login.control.waiting() ?? {} } : {}),
+        ...(login ? { logins: login.control.waiting() } : {}),
       }),
       listTools: () => backend.listTools(),
       listResources: () => backend.listResources(),

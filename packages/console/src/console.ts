@@ -5,6 +5,7 @@
  */
 
 import { serveSandbox } from '@mcpkit/apps/sandbox';
+import type { AuthProvider } from '@mcpkit/client/http';
 import type { Transport } from '@mcpkit/core';
 import type { ServerEntry, ServerPolicy } from '@mcpkit/host';
 import { serve } from '@mcpkit/node/http';
@@ -40,6 +41,8 @@ export type ConsoleTarget =
       readonly describe: string;
       readonly servers: readonly ServerEntry[];
       readonly policy?: Readonly<Record<string, ServerPolicy>>;
+      /** The OAuth client of each remote server that has one (its logins go through the page). */
+      readonly authProvider?: (entry: ServerEntry & { kind: 'url' }) => AuthProvider | undefined;
     };
 
 /**
@@ -117,7 +120,14 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   const backend: ConsoleBackend =
     target.kind === 'server'
       ? new ServerBackend(target.transport, target.describe, hub, questions)
-      : new HostBackend(target.servers, target.policy ?? {}, target.describe, hub, questions);
+      : new HostBackend(
+          target.servers,
+          target.policy ?? {},
+          target.describe,
+          hub,
+          questions,
+          target.authProvider,
+        );
   // The sandbox proxy page is public content on an origin of its own: it serves nothing else, so
   // a view that escapes its inner frame still cannot reach the console's API (other origin, no token).
   const sandbox = await serveSandbox();

@@ -24,12 +24,16 @@ describe('PageLogin (the login the console page starts)', () => {
     const hub = new EventHub();
     const login = new PageLogin(REDIRECT, hub);
     const waiting = login.wait(authorizationUrl('s1'), 'HTTP 401 Unauthorized');
-    expect(login.waiting()).toEqual({ url: authorizationUrl('s1').href, reason: 'HTTP 401 Unauthorized' });
+    expect(login.waiting()).toEqual([{ url: authorizationUrl('s1').href, reason: 'HTTP 401 Unauthorized' }]);
+    const other = login.wait(authorizationUrl('s0'), undefined, 'files');
+    expect(login.waiting()[1]).toEqual({ url: authorizationUrl('s0').href, server: 'files' });
     const answer = login.callback(back('code=abc&state=s1&iss=http%3A%2F%2F127.0.0.1%3A9000'));
     expect(answer.status).toBe(200);
     expect(await answer.text()).toContain('Logged in');
     expect((await waiting).get('code')).toBe('abc');
-    expect(login.waiting()).toBeUndefined();
+    expect(login.waiting()).toHaveLength(1);
+    login.cancel();
+    await expect(other).rejects.toThrow('cancelled');
     // The same redirect again (a reload, a replay) finds nothing waiting.
     expect(login.callback(back('code=abc&state=s1')).status).toBe(400);
     hub.close();
@@ -44,7 +48,7 @@ describe('PageLogin (the login the console page starts)', () => {
       // Nothing of the request is echoed into the page.
       expect(await answer.text()).not.toContain('evil');
     }
-    expect(login.waiting()?.url).toContain('the-real-state');
+    expect(login.waiting()[0]?.url).toContain('the-real-state');
     login.cancel();
     await expect(waiting).rejects.toThrow('The login was cancelled in the console');
   });
@@ -56,17 +60,18 @@ describe('PageLogin (the login the console page starts)', () => {
     expect(login.callback(back('code=x&state=s2', { 'sec-fetch-mode': 'no-cors' })).status).toBe(403);
     expect(login.callback(back('code=x&state=s2', { 'sec-fetch-dest': 'iframe' })).status).toBe(403);
     expect(login.callback(back('code=x&state=s2', {}, 'POST')).status).toBe(405);
-    expect(login.waiting()).toBeDefined();
+    expect(login.waiting()).toHaveLength(1);
     const answer = login.callback(back('error=access_denied&state=s2'));
     expect(await answer.text()).toContain('Login refused');
     expect((await waiting).get('error')).toBe('access_denied');
   });
 
-  it('gives up the oldest login past four waiting, and every one when the console closes', async () => {
+  it('gives up the oldest login past sixteen waiting, and every one when the console closes', async () => {
     const login = new PageLogin(REDIRECT, new EventHub());
-    const logins = ['a', 'b', 'c', 'd', 'e'].map((state) => login.wait(authorizationUrl(state)));
+    const logins = Array.from({ length: 17 }, (_, index) => login.wait(authorizationUrl(`s${index}`)));
     await expect(logins[0]).rejects.toThrow('Another login replaced this one');
-    expect(login.waiting()?.url).toContain('state=e');
+    expect(login.waiting()).toHaveLength(16);
+    expect(login.waiting().at(-1)?.url).toContain('state=s16');
     login.close();
     for (const waiting of logins.slice(1)) await expect(waiting).rejects.toThrow('closing');
   });

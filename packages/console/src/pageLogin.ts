@@ -30,33 +30,36 @@ export interface ConsoleLoginRedirect {
   /** `http://127.0.0.1:PORT/callback`: register it as the client's redirect URI. */
   readonly redirectUri: string;
   /**
-   * Shows the page a "Log in" link to `authorizationUrl` with `reason` (why the server asks), and
-   * resolves with the query the authorization server sent the person back with (its `state`
-   * being the one of `authorizationUrl`); rejects when the person cancels on the page, the
-   * console closes, or nobody logs in for ten minutes.
+   * Shows the page a "Log in" link to `authorizationUrl` with `reason` (why the server asks) and,
+   * against a host, the `server` that asks; resolves with the query the authorization server sent
+   * the person back with (its `state` being the one of `authorizationUrl`); rejects when the
+   * person cancels on the page, the console closes, or nobody logs in for ten minutes.
    */
-  wait(authorizationUrl: URL, reason?: string): Promise<URLSearchParams>;
+  wait(authorizationUrl: URL, reason?: string, server?: string): Promise<URLSearchParams>;
 }
 
 /**
- * The login the page shows while one waits (the `login` event and `state().login`).
+ * A login the page shows while it waits (the `login` event and `state().logins`).
  *
  * @example
  * ```ts
- * const waiting: LoginWaiting = { url: 'https://auth.example.com/authorize?…', reason: 'HTTP 401 Unauthorized' };
+ * const waiting: LoginWaiting = { url: 'https://auth.example.com/authorize?…', reason: 'HTTP 401 Unauthorized', server: 'github' };
  * ```
  */
 export interface LoginWaiting {
   readonly url: string;
   readonly reason?: string;
+  /** Against a host: the server that asks. */
+  readonly server?: string;
 }
 
 /** How long a login may wait for the person. */
 const LOGIN_WAIT_MS = 10 * 60_000;
-/** Logins waiting at most (one per connection being authorized); the oldest is given up. */
-const MAX_WAITING = 4;
+/** Logins waiting at most (one per server being authorized); the oldest is given up. */
+const MAX_WAITING = 16;
 
-interface Waiter extends LoginWaiting {
+interface Waiter {
+  readonly shown: LoginWaiting;
   resolve(params: URLSearchParams): void;
   reject(error: Error): void;
   /** Gives the login up after {@link LOGIN_WAIT_MS}; cleared when it settles. */
@@ -81,7 +84,7 @@ export class PageLogin implements ConsoleLoginRedirect {
     private readonly hub: EventHub,
   ) {}
 
-  wait(authorizationUrl: URL, reason?: string): Promise<URLSearchParams> {
+  wait(authorizationUrl: URL, reason?: string, server?: string): Promise<URLSearchParams> {
     const state = authorizationUrl.searchParams.get('state');
     if (!state) return Promise.reject(new Error('The authorization URL carries no state'));
     if (this.#waiting.size >= MAX_WAITING) {
@@ -94,16 +97,19 @@ export class PageLogin implements ConsoleLoginRedirect {
         LOGIN_WAIT_MS,
       );
       (timer as { unref?: () => void }).unref?.();
-      const url = authorizationUrl.href;
-      this.#waiting.set(state, { url, ...(reason ? { reason } : {}), resolve, reject, timer });
+      const shown = {
+        url: authorizationUrl.href,
+        ...(reason ? { reason } : {}),
+        ...(server ? { server } : {}),
+      };
+      this.#waiting.set(state, { shown, resolve, reject, timer });
       this.#changed();
     });
   }
 
-  /** The login the page shows: the newest one waiting. */
-  waiting(): LoginWaiting | undefined {
-    const newest = [...this.#waiting.values()].at(-1);
-    return newest && (newest.reason ? { url: newest.url, reason: newest.reason } : { url: newest.url });
+  /** The logins the page shows, oldest first. */
+  waiting(): LoginWaiting[] {
+    return [...this.#waiting.values()].map((waiter) => waiter.shown);
   }
 
   /**
@@ -174,7 +180,7 @@ export class PageLogin implements ConsoleLoginRedirect {
   }
 
   #changed(): void {
-    this.hub.emit('login', this.waiting() ?? {});
+    this.hub.emit('login', this.waiting());
     for (const listener of [...this.#listeners]) listener();
   }
 }

@@ -36,8 +36,8 @@ interface State {
   servers?: HostServer[];
   roots?: Root[];
   questions?: Question[];
-  /** A login waiting for the person on this page (`{}` when none does). */
-  login?: LoginWaiting;
+  /** The logins waiting for the person on this page. */
+  logins?: LoginWaiting[];
 }
 
 type Lists = { tools: Tool[]; resources: any[]; templates: any[]; prompts: any[] };
@@ -106,7 +106,7 @@ export function App() {
       on('answered', ({ id }: { id: string }) => setQuestions((old) => old.filter((q) => q.id !== id))),
       on('audit', (event: unknown) => setAudit((old) => [event, ...old].slice(0, 500))),
       on('authStep', (step: AuthStepEntry) => setAuthSteps((old) => [...old, step].slice(-200))),
-      on('login', (login: LoginWaiting) => setState((old) => old && { ...old, login })),
+      on('login', (logins: LoginWaiting[]) => setState((old) => old && { ...old, logins })),
     ];
     // Listening first, then connecting: the backlog the stream starts with is not missed.
     stops.push(connectEvents());
@@ -152,13 +152,11 @@ export function App() {
             Could not connect: {state.error}
           </p>
         ) : null}
-        {host ? null : (
-          <LoginPrompt
-            waiting={state.login}
-            failed={!state.connected && authSteps.some((step) => !step.ok)}
-            era={state.pinned}
-          />
-        )}
+        <LoginPrompt
+          waiting={state.logins ?? []}
+          failed={!host && !state.connected && authSteps.some((step) => !step.ok)}
+          era={state.pinned}
+        />
         <Tabs tabs={tabs} selected={tab} onSelect={setTab}>
           {tab === 'tools' ? (
             <ToolsPanel tools={lists.tools} target={state.target} onRead={read} canCompare={!host} />

@@ -9,7 +9,7 @@ import { call } from './api.js';
 import { useReconnect } from './reconnect.js';
 
 /**
- * A login waiting for the person, as the backend reports it (`{}` when none waits).
+ * A login waiting for the person, as the backend reports it.
  *
  * @example
  * ```ts
@@ -17,16 +17,19 @@ import { useReconnect } from './reconnect.js';
  * ```
  */
 export interface LoginWaiting {
-  url?: string;
+  url: string;
   reason?: string;
+  /** Against a host: the server that asks. */
+  server?: string;
 }
 
 /**
- * The prompt, or nothing when no login waits and none failed.
+ * The prompt (one per login waiting: a host's servers may each ask), or nothing when no login
+ * waits and none failed.
  *
  * @example
  * ```tsx
- * <LoginPrompt waiting={{ url: 'http://127.0.0.1:9000/auth?…' }} failed={false} era="auto" />
+ * <LoginPrompt waiting={[{ url: 'http://127.0.0.1:9000/auth?…' }]} failed={false} era="auto" />
  * ```
  */
 export function LoginPrompt({
@@ -34,27 +37,33 @@ export function LoginPrompt({
   failed,
   era,
 }: {
-  waiting: LoginWaiting | undefined;
+  waiting: readonly LoginWaiting[];
   failed: boolean;
   era: string;
 }) {
   const [busy, reconnect] = useReconnect();
-  if (waiting?.url) {
+  if (waiting.length > 0) {
     return (
       <section class="result login-prompt" aria-label="Authorization needed">
-        <p>
-          <strong>The server needs authorization.</strong>
-          {waiting.reason ? (
-            <>
-              {' '}
-              It answered: <code>{waiting.reason}</code>
-            </>
-          ) : null}
-        </p>
+        {waiting.map((login) => (
+          <div key={login.url}>
+            <p>
+              <strong>{login.server ?? 'The server'} needs authorization.</strong>
+              {login.reason ? (
+                <>
+                  {' '}
+                  It answered: <code>{login.reason}</code>
+                </>
+              ) : null}
+            </p>
+            <div class="actions">
+              <a class="button primary" href={login.url} target="_blank" rel="noopener noreferrer">
+                {login.server ? `Log in to ${login.server}` : 'Log in'}
+              </a>
+            </div>
+          </div>
+        ))}
         <div class="actions">
-          <a class="button primary" href={waiting.url} target="_blank" rel="noopener noreferrer">
-            Log in
-          </a>
           <button type="button" onClick={() => void call('cancelLogin')}>
             Cancel
           </button>

@@ -144,14 +144,12 @@ export class ConsoleApi {
       reconnect: async (params) => {
         const era = text(params, 'era');
         if (!ERAS.has(era)) throw new BadRequest('"era" must be auto, 2026 or 2025');
-        if (!login) {
-          await backend.reconnect(era as PinnedEra);
-          return backend.state();
-        }
         // A login left waiting is given up, a refused one forgotten: this connection may log in anew.
-        login.control.cancel();
-        login.retry?.();
-        await login.control.untilConnectedOrWaiting(backend.reconnect(era as PinnedEra));
+        login?.control.cancel();
+        login?.retry?.();
+        const connecting = backend.reconnect(era as PinnedEra);
+        // Answered once connected, or once a login waits for the person (the page shows it).
+        await (login ? login.control.untilConnectedOrWaiting(connecting) : connecting);
         return backend.state();
       },
       cancelLogin: async () => {

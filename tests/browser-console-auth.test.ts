@@ -22,7 +22,7 @@ import { createStreamableHttpHandler } from '@mcpkit/server/http';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevAuthServer, startDevAuthServer } from '../packages/cli/src/auth/devServer.js';
-import { consoleBrowser, runConsoleInProcess, screenshot } from './support/consoleRun.js';
+import { axeViolations, consoleBrowser, runConsoleInProcess, screenshot } from './support/consoleRun.js';
 import { answerDevLogin, startProtectedDemo } from './support/devLogin.js';
 
 const consoles = consoleBrowser('tests/browser-console-auth.test.ts');
@@ -152,6 +152,7 @@ describe.skipIf(consoles.skip)(
       expect(new URL(href).searchParams.get('code_challenge_method')).toBe('S256');
       expect(href).not.toContain(token);
       await screenshot(page, 'console-auth-login');
+      expect(await axeViolations(page)).toEqual([]);
       await logInFromPage(page, 'allow');
       await page.getByText('connected', { exact: true }).waitFor({ timeout: 30_000 });
       expect(await prompt(page).count()).toBe(0);

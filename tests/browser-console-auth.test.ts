@@ -273,6 +273,18 @@ describe.skipIf(consoles.skip)(
         expect.stringMatching(/^scoped: Authorization \(PKCE\): done/),
         expect.stringMatching(/^scoped: Token: done \(granted scope .*mcp:read/),
       ]);
+      // A step-up through the host: the server's 403 names it, and so does the step.
+      await callTool(page, 'publish');
+      await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click();
+      await expect
+        .poll(() => prompt(page).textContent())
+        .toMatch(/scoped needs authorization\..*HTTP 403.*insufficient_scope/);
+      await logInFromPage(page, 'allow', 'Log in to scoped');
+      await expect.poll(() => result(page), { timeout: 30_000 }).toBe('published');
+      await page.getByRole('tab', { name: 'Authorization' }).click();
+      expect(await steps(page)).toContainEqual(
+        'scoped: Step-up: done (the server asks for scope "mcp:write")',
+      );
       expect(await stop()).toBe(0);
     });
   },

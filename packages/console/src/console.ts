@@ -149,7 +149,11 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   guard = new RequestGuard(served.port, token);
   options.authSteps?.((step) => hub.emit('authStep', { time: Date.now(), ...step }));
   if (options.login) {
-    login = new PageLogin(`http://127.0.0.1:${served.port}/callback`, hub);
+    login = new PageLogin(`http://127.0.0.1:${served.port}/callback`, hub, () => {
+      // A login that outlasted the handshake's time limit (60 s): connect again, with its tokens.
+      const { error, pinned } = backend.state();
+      if (error !== undefined) void backend.reconnect(pinned);
+    });
     options.login.attach(login);
   }
   api = new ConsoleApi(backend, hub, questions, {

@@ -22,7 +22,8 @@ function back(query: string, headers: Record<string, string> = {}, method = 'GET
 describe('PageLogin (the login the console page starts)', () => {
   it('shows the waiting login, and hands the redirect with its state to it once', async () => {
     const hub = new EventHub();
-    const login = new PageLogin(REDIRECT, hub);
+    let loggedIn = 0;
+    const login = new PageLogin(REDIRECT, hub, () => loggedIn++);
     const waiting = login.wait(authorizationUrl('s1'), 'HTTP 401 Unauthorized');
     expect(login.waiting()).toEqual([{ url: authorizationUrl('s1').href, reason: 'HTTP 401 Unauthorized' }]);
     const other = login.wait(authorizationUrl('s0'), undefined, 'files');
@@ -31,6 +32,7 @@ describe('PageLogin (the login the console page starts)', () => {
     expect(answer.status).toBe(200);
     expect(await answer.text()).toContain('Logged in');
     expect((await waiting).get('code')).toBe('abc');
+    expect(loggedIn).toBe(1);
     expect(login.waiting()).toHaveLength(1);
     login.cancel();
     await expect(other).rejects.toThrow('cancelled');
@@ -54,7 +56,8 @@ describe('PageLogin (the login the console page starts)', () => {
   });
 
   it("refuses a script's fetch, a frame and a POST, even with the right state", async () => {
-    const login = new PageLogin(REDIRECT, new EventHub());
+    let loggedIn = 0;
+    const login = new PageLogin(REDIRECT, new EventHub(), () => loggedIn++);
     const waiting = login.wait(authorizationUrl('s2'));
     expect(login.callback(back('code=x&state=s2', { 'sec-fetch-mode': 'cors' })).status).toBe(403);
     expect(login.callback(back('code=x&state=s2', { 'sec-fetch-mode': 'no-cors' })).status).toBe(403);
@@ -64,6 +67,7 @@ describe('PageLogin (the login the console page starts)', () => {
     const answer = login.callback(back('error=access_denied&state=s2'));
     expect(await answer.text()).toContain('Login refused');
     expect((await waiting).get('error')).toBe('access_denied');
+    expect(loggedIn).toBe(0); // refused: nothing to connect with
   });
 
   it('gives up the oldest login past sixteen waiting, and every one when the console closes', async () => {

@@ -79,9 +79,11 @@ export class PageLogin implements ConsoleLoginRedirect {
   readonly #waiting = new Map<string, Waiter>();
   readonly #listeners = new Set<() => void>();
 
+  /** `loggedIn` is told when the person comes back from a login the authorization server granted. */
   constructor(
     readonly redirectUri: string,
     private readonly hub: EventHub,
+    private readonly loggedIn: () => void = () => {},
   ) {}
 
   wait(authorizationUrl: URL, reason?: string, server?: string): Promise<URLSearchParams> {
@@ -158,9 +160,10 @@ export class PageLogin implements ConsoleLoginRedirect {
         'Start the login again with "Log in" on the console page.',
       );
     waiter.resolve(params);
-    return params.has('error')
-      ? page(200, 'Login refused', 'The console page shows why. You can close this tab.')
-      : page(200, 'Logged in', 'The console carries on. You can close this tab.');
+    if (params.has('error'))
+      return page(200, 'Login refused', 'The console page shows why. You can close this tab.');
+    this.loggedIn();
+    return page(200, 'Logged in', 'The console carries on. You can close this tab.');
   }
 
   /** The console is closing: every waiting login fails. */

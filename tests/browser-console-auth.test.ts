@@ -287,5 +287,15 @@ describe.skipIf(consoles.skip)(
       );
       expect(await stop()).toBe(0);
     });
+
+    it('a person slower than the revision probe (10 s) to log in still gets 2026-07-28, not a fallback to 2025-11-25', async () => {
+      const { page, stop } = await consoleOn(mcpUrl, false);
+      await prompt(page).waitFor();
+      await page.waitForTimeout(11_000); // the person reads, types a password, confirms a second factor
+      await logInFromPage(page, 'allow');
+      await page.getByText('connected', { exact: true }).waitFor({ timeout: 30_000 });
+      expect(await page.getByTestId('revision').textContent()).toBe('Revision: 2026-07-28');
+      expect(await stop()).toBe(0);
+    });
   },
 );

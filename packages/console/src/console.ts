@@ -119,7 +119,16 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   const { target } = options;
   const backend: ConsoleBackend =
     target.kind === 'server'
-      ? new ServerBackend(target.transport, target.describe, hub, questions)
+      ? new ServerBackend(
+          target.transport,
+          target.describe,
+          hub,
+          questions,
+          // A login from the page happens inside the handshake's first request, the revision probe:
+          // it may take the handshake's whole limit, so a person slower than the probe's own 10 s
+          // is not taken for a server without 2026-07-28 (a fallback to 2025-11-25).
+          options.login ? { eraProbeTimeout: HANDSHAKE_LIMIT_MS } : {},
+        )
       : new HostBackend(
           target.servers,
           target.policy ?? {},
@@ -177,6 +186,9 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     },
   };
 }
+
+/** The client's handshake limit (its default request timeout), which a probe never exceeds. */
+const HANDSHAKE_LIMIT_MS = 60_000;
 
 /** The built page and the CSP its HTML is served with. */
 interface Page {

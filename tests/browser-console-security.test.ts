@@ -5,6 +5,8 @@
  * with no token, with guessed tokens and even with the real one, by fetch (CORS and no-cors), a
  * form post, an EventSource and a frame; a DNS-rebinding page (another host name resolving to
  * 127.0.0.1) tries too. Each attempt fails, and the server behind the console never sees a call.
+ * The one route another origin reaches by design, the OAuth redirect back to `/callback`, neither
+ * completes nor forges a login for a hostile page, and tells it nothing.
  * Against a console of a host (`--config`), a hostile page and bare requests try to restart one of
  * its servers (`restartServer`), and the server is not restarted.
  *
@@ -22,8 +24,10 @@ import {
   DEMO_STDIO,
   launchChromium,
   type RunningConsoleCli,
+  runConsoleInProcess,
   startConsoleCli,
 } from './support/consoleRun.js';
+import { startProtectedDemo } from './support/devLogin.js';
 import { repoRoot } from './support/officialSchema.js';
 
 const skip = process.env.MCPKIT_SKIP_BROWSER === '1';
@@ -286,5 +290,81 @@ describe.skipIf(skip)('mcpkit console against hostile pages', { timeout: 120_000
     const own = await restart(token);
     expect(own.status).toBe(200);
     expect(await demoState()).toMatchObject({ state: 'ready', restarts: 1 });
+  });
+
+  it('the login callback: a page on another origin can neither complete nor forge a login, nor read anything', async () => {
+    const stack = await startProtectedDemo();
+    const config = await mkdtemp(path.join(tmpdir(), 'mcpkit-console-security-'));
+    const login = runConsoleInProcess([stack.mcpUrl], {
+      openBrowser: async () => false,
+      env: { XDG_CONFIG_HOME: config },
+    });
+    try {
+      await expect.poll(() => /^http:\/\/127\.0\.0\.1:\d+\/\?token=\S+$/m.test(login.stdout())).toBe(true);
+      const url = new URL(/^(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m.exec(login.stdout())![1]!);
+      const own = await browser.context.newPage();
+      await own.goto(url.href);
+      const link = own.getByRole('link', { name: 'Log in', exact: true });
+      const waiting = await link.getAttribute('href');
+      const attack = `${url.origin}/callback?code=evil&state=guess`;
+      const page = await browser.context.newPage();
+      await page.goto(`${hostileOrigin}/`);
+      const results = await page.evaluate(async (target) => {
+        const outcome = (promise: Promise<Response>) =>
+          promise.then(
+            async (response) => ({
+              type: response.type,
+              status: response.status,
+              body: await response.text(),
+            }),
+            (error: Error) => ({ error: error.name }),
+          );
+        const frame = await new Promise((resolve) => {
+          const element = document.createElement('iframe');
+          element.src = target;
+          document.body.append(element);
+          element.onload = () => resolve(element.contentDocument ? 'readable' : 'unreadable');
+        });
+        return {
+          cors: await outcome(fetch(target)),
+          noCors: await outcome(fetch(target, { mode: 'no-cors' })),
+          frame,
+        };
+      }, attack);
+      expect(results.cors).toEqual({ error: 'TypeError' });
+      expect(results.noCors).toEqual({ type: 'opaque', status: 0, body: '' });
+      expect(results.frame).toBe('unreadable');
+      // A top-level navigation (what the authorization server's redirect is) with a guessed state.
+      const navigation = await page.goto(attack);
+      expect(navigation?.status()).toBe(400);
+      const shown = await page.textContent('body');
+      expect(shown).toContain('Not the login the console is waiting for');
+      expect(shown).not.toContain(url.searchParams.get('token'));
+      // The person's login still waits, unchanged, and the console is not connected.
+      expect(await link.getAttribute('href')).toBe(waiting);
+      expect(await own.getByText('connected', { exact: true }).count()).toBe(0);
+      // Outside a browser: the callback checks the Host like every route.
+      const wrongHost = await new Promise<number>((resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: Number(url.port),
+            path: '/callback?state=x',
+            headers: { host: 'evil.example' },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+      expect(wrongHost).toBe(421);
+    } finally {
+      expect(await login.stop()).toBe(0);
+      await stack.stop();
+      await rm(config, { recursive: true, force: true });
+    }
   });
 });

@@ -4,11 +4,13 @@
  * @module
  */
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { type RunningCli, startCliInProcess } from './inProcessCli.js';
 
 /**
  * Signs in as `dev-user` and allows (or cancels) on the page `tab` shows, then waits for the
- * redirect to the loopback callback.
+ * redirect to the callback. A browser already signed in there (an earlier login in the same
+ * profile) is only asked to consent, or not at all when it consented to as much before.
  *
  * @example
  * ```ts
@@ -17,15 +19,26 @@ import { type RunningCli, startCliInProcess } from './inProcessCli.js';
  * ```
  */
 export async function answerDevLogin(tab: Page, choice: 'allow' | 'cancel'): Promise<void> {
+  const callback = /^http:\/\/127\.0\.0\.1:\d+\/callback/;
   if (choice === 'cancel') {
     await tab.getByRole('link', { name: /cancel/i }).click();
   } else {
-    await tab.fill('input[name=login]', 'dev-user');
-    await tab.fill('input[name=password]', 'any password');
-    await tab.getByRole('button', { name: 'Sign-in' }).click();
-    await tab.getByRole('button', { name: 'Continue' }).click();
+    const signIn = tab.locator('input[name=login]');
+    const consent = tab.getByRole('button', { name: 'Continue' });
+    await expect
+      .poll(async () => callback.test(tab.url()) || (await signIn.or(consent).count()) > 0)
+      .toBe(true);
+    if (await signIn.isVisible()) {
+      await signIn.fill('dev-user');
+      await tab.fill('input[name=password]', 'any password');
+      await tab.getByRole('button', { name: 'Sign-in' }).click();
+    }
+    if (!callback.test(tab.url())) {
+      await expect.poll(async () => callback.test(tab.url()) || (await consent.count()) > 0).toBe(true);
+      if (!callback.test(tab.url())) await consent.click();
+    }
   }
-  await tab.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/callback/);
+  await tab.waitForURL(callback);
 }
 
 /**

@@ -133,8 +133,9 @@ and copy any request as an mcpkit command line. With --config FILE and no --serv
 of FILE runs behind one host: each server's state, the namespaced catalogue, consent and the
 host's policy decisions. The page is served from the installed package (no CDN, no telemetry);
 only the page the console printed can use it (token, Host and Origin checked). An HTTP server that
-asks for OAuth is logged in to as by every verb (--client-id, --client-secret, --scope, --no-login).
-Ctrl-C stops it. See docs/console.md.`,
+asks for OAuth gets the tokens "mcpkit login" cached, refreshed; else the page shows why it asks
+and a "Log in" link (on a terminal or not), the steps shown as they happen (--client-id,
+--client-secret, --scope as for every verb; --no-login: cached tokens only). Ctrl-C stops it. See docs/console.md.`,
   gateway: `Usage: mcpkit gateway --config FILE (--stdio | --http [--port N] [--host H]) [--era ERA] [--metrics-port N] [--log-json]
        [--upstreams shared|per-session] [--lanes N] [--session-idle DURATION] [--sessions-per-client N]
        [--start-budget DURATION] [--max-total-timeout DURATION] [--apps]

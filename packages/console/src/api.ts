@@ -8,6 +8,7 @@
 import { McpError, type Root, type Task } from '@mcpkit/core';
 import type { ConsoleBackend, PinnedEra } from './backend.js';
 import type { EventHub } from './eventHub.js';
+import type { PageLogin } from './pageLogin.js';
 import type { Questions } from './questions.js';
 
 /** The largest request body the API reads. */
@@ -77,16 +78,36 @@ export class ConsoleApi {
 
   /**
    * `page.sandbox` is the URL of the MCP Apps sandbox proxy, told to the page in `state` (the page
-   * renders no App without it).
+   * renders no App without it); `page.login`, the logins the page runs (an HTTP server asking for
+   * OAuth), and how to forget a refused one before the person tries again.
    */
-  constructor(backend: ConsoleBackend, hub: EventHub, questions: Questions, page: { sandbox?: string } = {}) {
+  constructor(
+    backend: ConsoleBackend,
+    hub: EventHub,
+    questions: Questions,
+    page: { sandbox?: string; login?: { control: PageLogin; retry?: (() => void) | undefined } } = {},
+  ) {
+    const { login, ...shown } = page;
+    // A request the person makes may log in anew (a step-up they cancelled before, asked again);
+    // the client's own retries within one request may not.
+    const byPerson =
+      (run: (params: Params) => Promise<unknown>) =>
+      (params: Params): Promise<unknown> => {
+        login?.retry?.();
+        return run(params);
+      };
     this.#operations = {
-      state: async () => ({ ...backend.state(), questions: questions.waiting(), ...page }),
+      state: async () => ({
+        ...backend.state(),
+        questions: questions.waiting(),
+        ...shown,
+        ...(login ? { logins: login.control.waiting() } : {}),
+      }),
       listTools: () => backend.listTools(),
       listResources: () => backend.listResources(),
       listTemplates: () => backend.listTemplates(),
       listPrompts: () => backend.listPrompts(),
-      callTool: (params) => this.#callTool(backend, hub, params),
+      callTool: byPerson((params) => this.#callTool(backend, hub, params)),
       cancel: async (params) => {
         this.#calls.get(text(params, 'callId'))?.abort('Cancelled in the console');
         return {};
@@ -100,7 +121,7 @@ export class ConsoleApi {
         if (!backend.compareTool) throw new BadRequest('Comparing revisions needs one server, not a host');
         return backend.compareTool(text(params, 'name'), object(params, 'arguments'));
       },
-      readResource: (params) => backend.readResource(text(params, 'uri')),
+      readResource: byPerson((params) => backend.readResource(text(params, 'uri'))),
       subscribe: async (params) => {
         await backend.subscribe(text(params, 'uri'));
         return {};
@@ -109,7 +130,7 @@ export class ConsoleApi {
         await backend.unsubscribe(text(params, 'uri'));
         return {};
       },
-      getPrompt: (params) => backend.getPrompt(text(params, 'name'), strings(params, 'arguments')),
+      getPrompt: byPerson((params) => backend.getPrompt(text(params, 'name'), strings(params, 'arguments'))),
       complete: (params) => backend.complete(object(params, 'params') as never),
       ping: async () => {
         await backend.ping();
@@ -128,8 +149,17 @@ export class ConsoleApi {
       reconnect: async (params) => {
         const era = text(params, 'era');
         if (!ERAS.has(era)) throw new BadRequest('"era" must be auto, 2026 or 2025');
-        await backend.reconnect(era as PinnedEra);
+        // A login left waiting is given up, a refused one forgotten: this connection may log in anew.
+        login?.control.cancel();
+        login?.retry?.();
+        const connecting = backend.reconnect(era as PinnedEra);
+        // Answered once connected, or once a login waits for the person (the page shows it).
+        await (login ? login.control.untilConnectedOrWaiting(connecting) : connecting);
         return backend.state();
+      },
+      cancelLogin: async () => {
+        login?.control.cancel();
+        return {};
       },
     };
   }

@@ -5,6 +5,7 @@
  */
 
 import { serveSandbox } from '@mcpkit/apps/sandbox';
+import type { AuthProvider } from '@mcpkit/client/http';
 import type { Transport } from '@mcpkit/core';
 import type { ServerEntry, ServerPolicy } from '@mcpkit/host';
 import { serve } from '@mcpkit/node/http';
@@ -14,6 +15,7 @@ import type { ConsoleBackend, PinnedEra } from './backend.js';
 import { EventHub } from './eventHub.js';
 import { RequestGuard, randomToken } from './guard.js';
 import { HostBackend } from './hostBackend.js';
+import { type ConsoleLoginRedirect, PageLogin } from './pageLogin.js';
 import { Questions } from './questions.js';
 import { ServerBackend } from './serverBackend.js';
 
@@ -39,6 +41,8 @@ export type ConsoleTarget =
       readonly describe: string;
       readonly servers: readonly ServerEntry[];
       readonly policy?: Readonly<Record<string, ServerPolicy>>;
+      /** The OAuth client of each remote server that has one (its logins go through the page). */
+      readonly authProvider?: (entry: ServerEntry & { kind: 'url' }) => AuthProvider | undefined;
     };
 
 /**
@@ -65,6 +69,16 @@ export interface ConsoleOptions {
    * with the function that shows a step on the page's Authorization tab.
    */
   readonly authSteps?: (show: (step: object) => void) => void;
+  /**
+   * Lets the page run the OAuth login of an HTTP server: `attach` is called once the console
+   * listens, with where its logins come back (`/callback` on the console's own port) and how the
+   * client's redirect hook waits for the person; `retry` forgets a refused login before the person
+   * tries again (Reconnect, "Log in again").
+   */
+  readonly login?: {
+    readonly attach: (redirect: ConsoleLoginRedirect) => void;
+    readonly retry?: () => void;
+  };
 }
 
 /**
@@ -105,17 +119,35 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   const { target } = options;
   const backend: ConsoleBackend =
     target.kind === 'server'
-      ? new ServerBackend(target.transport, target.describe, hub, questions)
-      : new HostBackend(target.servers, target.policy ?? {}, target.describe, hub, questions);
+      ? new ServerBackend(
+          target.transport,
+          target.describe,
+          hub,
+          questions,
+          // A login from the page happens inside the handshake's first request, the revision probe:
+          // it may take the handshake's whole limit, so a person slower than the probe's own 10 s
+          // is not taken for a server without 2026-07-28 (a fallback to 2025-11-25).
+          options.login ? { eraProbeTimeout: HANDSHAKE_LIMIT_MS } : {},
+        )
+      : new HostBackend(
+          target.servers,
+          target.policy ?? {},
+          target.describe,
+          hub,
+          questions,
+          target.authProvider,
+        );
   // The sandbox proxy page is public content on an origin of its own: it serves nothing else, so
   // a view that escapes its inner frame still cannot reach the console's API (other origin, no token).
   const sandbox = await serveSandbox();
-  const api = new ConsoleApi(backend, hub, questions, { sandbox: sandbox.url });
+  // Both need the port: made once the console listens, before it connects.
+  let api: ConsoleApi | undefined;
+  let login: PageLogin | undefined;
   const page: Page = { assets, csp: pageCsp(sandbox.origin) };
   let guard: RequestGuard | undefined;
   let served: Awaited<ReturnType<typeof serve>>;
   try {
-    served = await serve((request: Request) => route(request, guard!, page, hub, api), {
+    served = await serve((request: Request) => route(request, guard!, page, hub, api!, login), {
       host: '127.0.0.1',
       port: options.port ?? 0,
     });
@@ -125,12 +157,27 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   }
   guard = new RequestGuard(served.port, token);
   options.authSteps?.((step) => hub.emit('authStep', { time: Date.now(), ...step }));
-  await backend.reconnect(options.era ?? 'auto');
+  if (options.login) {
+    login = new PageLogin(`http://127.0.0.1:${served.port}/callback`, hub, () => {
+      // A login that outlasted the handshake's time limit (60 s): connect again, with its tokens.
+      const { error, pinned } = backend.state();
+      if (error !== undefined) void backend.reconnect(pinned);
+    });
+    options.login.attach(login);
+  }
+  api = new ConsoleApi(backend, hub, questions, {
+    sandbox: sandbox.url,
+    ...(login ? { login: { control: login, retry: options.login?.retry } } : {}),
+  });
+  // A login waits for the person on the page: the URL is printed now, the connection goes on.
+  const connecting = backend.reconnect(options.era ?? 'auto');
+  await (login ? login.untilConnectedOrWaiting(connecting) : connecting);
   return {
     url: `http://127.0.0.1:${served.port}/?token=${token}`,
     port: served.port,
     async close() {
-      api.close();
+      login?.close();
+      api!.close();
       questions.close();
       hub.close();
       await backend.close();
@@ -139,6 +186,9 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     },
   };
 }
+
+/** The client's handshake limit (its default request timeout), which a probe never exceeds. */
+const HANDSHAKE_LIMIT_MS = 60_000;
 
 /** The built page and the CSP its HTML is served with. */
 interface Page {
@@ -152,8 +202,12 @@ async function route(
   { assets, csp }: Page,
   hub: EventHub,
   api: ConsoleApi,
+  login: PageLogin | undefined,
 ): Promise<Response> {
   const { pathname } = new URL(request.url);
+  // The authorization server's redirect: another origin's navigation, so no token and no Origin
+  // check; the login's `state` stands in for them (see PageLogin).
+  if (pathname === '/callback' && login) return guard.hostRefusal(request) ?? login.callback(request);
   const asset = pathname.startsWith('/assets/') ? assets.get(pathname) : undefined;
   const refusal = guard.refusal(request, asset === undefined);
   if (refusal) return refusal;

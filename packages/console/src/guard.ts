@@ -43,8 +43,8 @@ export class RequestGuard {
    * `needsToken` is false only for the page's static assets, which hold no secret.
    */
   refusal(request: Request, needsToken = true): Response | undefined {
-    const host = request.headers.get('host') ?? new URL(request.url).host;
-    if (!this.#hosts.has(host.toLowerCase())) return refuse(421, 'Wrong Host header');
+    const wrongHost = this.hostRefusal(request);
+    if (wrongHost) return wrongHost;
     const origin = request.headers.get('origin');
     if (origin !== null && !this.#origins.has(origin)) return refuse(403, 'Cross-origin request refused');
     const site = request.headers.get('sec-fetch-site');
@@ -54,6 +54,15 @@ export class RequestGuard {
     }
     if (needsToken && !this.tokenMatches(tokenOf(request))) return refuse(403, 'Missing or wrong token');
     return undefined;
+  }
+
+  /**
+   * The `Host` check alone, for the one route another origin's navigation legitimately reaches:
+   * the OAuth redirect back from an authorization server (see `PageLogin.callback`).
+   */
+  hostRefusal(request: Request): Response | undefined {
+    const host = request.headers.get('host') ?? new URL(request.url).host;
+    return this.#hosts.has(host.toLowerCase()) ? undefined : refuse(421, 'Wrong Host header');
   }
 
   /** Compares in time independent of where the first difference is. */

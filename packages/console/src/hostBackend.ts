@@ -5,6 +5,7 @@
  * decisions) and every message to and from each server is shown.
  * @module
  */
+import type { AuthProvider } from '@mcpkit/client/http';
 import type { CompleteRequestParams, Root } from '@mcpkit/core';
 import {
   type ConsentDecision,
@@ -53,8 +54,9 @@ export class HostBackend implements ConsoleBackend {
     private readonly target: string,
     private readonly hub: EventHub,
     private readonly questions: Questions,
+    authProvider?: (entry: ServerEntry & { kind: 'url' }) => AuthProvider | undefined,
   ) {
-    const connector = nodeConnector();
+    const connector = nodeConnector(authProvider ? { authProvider } : {});
     this.#host = new McpHost({
       servers,
       policy,

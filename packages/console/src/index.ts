@@ -12,5 +12,6 @@
 export type { ConsoleState, HostServerState, PinnedEra } from './backend.js';
 export { type ConsoleOptions, type ConsoleTarget, type RunningConsole, startConsole } from './console.js';
 export { RequestGuard, randomToken, TOKEN_HEADER } from './guard.js';
+export type { ConsoleLoginRedirect, LoginWaiting } from './pageLogin.js';
 export type { LogEntry } from './protocolLog.js';
 export type { Question, QuestionKind } from './questions.js';

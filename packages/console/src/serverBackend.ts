@@ -30,12 +30,19 @@ export class ServerBackend implements ConsoleBackend {
   #comparison: EraComparison | undefined;
   /** The roots the person chose; every connection reads them when its server asks. */
   #roots: readonly Root[] = [];
+  /**
+   * Counts connections: only the newest one may set the client and the error (a connection waiting
+   * for a login on the page can end after the person asked for another).
+   */
+  #attempt = 0;
 
   constructor(
     private readonly transport: () => Transport,
     private readonly target: string,
     private readonly hub: EventHub,
     private readonly questions: Questions,
+    /** How long the revision probe may wait (see `startConsole`: a login on the page is inside it). */
+    private readonly handshake: { readonly eraProbeTimeout?: number } = {},
   ) {}
 
   state(): ConsoleState {
@@ -52,6 +59,7 @@ export class ServerBackend implements ConsoleBackend {
   }
 
   async reconnect(era: PinnedEra): Promise<void> {
+    const attempt = ++this.#attempt;
     const previous = this.#client;
     this.#client = undefined;
     await previous?.close().catch(() => {});
@@ -60,18 +68,19 @@ export class ServerBackend implements ConsoleBackend {
     const client = this.#create(era);
     try {
       await client.connect(new LoggedTransport(this.transport(), (entry) => this.hub.emit('log', entry)));
+      if (attempt !== this.#attempt) throw new Error('Replaced by a newer connection');
       this.#client = client;
       if (client.serverCapabilities?.logging) await client.setLoggingLevel('debug').catch(() => {});
     } catch (error) {
-      this.#error = error instanceof Error ? error.message : String(error);
+      if (attempt === this.#attempt) this.#error = error instanceof Error ? error.message : String(error);
       await client.close().catch(() => {});
     } finally {
-      this.hub.emit('state', this.state());
+      if (attempt === this.#attempt) this.hub.emit('state', this.state());
     }
   }
 
   #create(era: PinnedEra): McpClient {
-    const client = consoleClient(era, this.questions, () => this.#roots);
+    const client = consoleClient(era, this.questions, () => this.#roots, this.handshake);
     client.onResourceUpdated((uri) => this.hub.emit('resourceUpdated', { uri }));
     for (const kind of ['tools', 'resources', 'prompts'] as const) {
       client.onListChanged(kind, () => this.hub.emit('listChanged', { kind }));
@@ -131,6 +140,7 @@ export class ServerBackend implements ConsoleBackend {
     return this.#comparison.callTool(name, args);
   }
   async close(): Promise<void> {
+    this.#attempt++; // a connection still under way ends unused
     await this.#client?.close().catch(() => {});
     this.#client = undefined;
     await this.#comparison?.close();

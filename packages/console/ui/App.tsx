@@ -9,12 +9,14 @@ import { AuthPanel, type AuthStepEntry } from './AuthPanel.js';
 import { call } from './api.js';
 import { connectEvents, on } from './bus.js';
 import { HostPanel, type HostServer, type ServerChange } from './HostPanel.js';
+import { LoginPrompt, type LoginWaiting } from './LoginPrompt.js';
 import { LogPanel } from './LogPanel.js';
 import type { LogEntry } from './logEntry.js';
 import { PromptsPanel } from './PromptsPanel.js';
 import { type Question, QuestionDialog } from './QuestionDialog.js';
 import { ResourcesPanel } from './ResourcesPanel.js';
 import { type Root, RootsPanel } from './RootsPanel.js';
+import { useReconnect } from './reconnect.js';
 import { Tabs } from './Tabs.js';
 import { type Tool, ToolsPanel } from './ToolsPanel.js';
 
@@ -34,6 +36,8 @@ interface State {
   servers?: HostServer[];
   roots?: Root[];
   questions?: Question[];
+  /** The logins waiting for the person on this page. */
+  logins?: LoginWaiting[];
 }
 
 type Lists = { tools: Tool[]; resources: any[]; templates: any[]; prompts: any[] };
@@ -104,6 +108,7 @@ export function App() {
       on('audit', (event: unknown) => setAudit((old) => [event, ...old].slice(0, 500))),
       on('serverState', (change: ServerChange) => setChanges((old) => [change, ...old].slice(0, 500))),
       on('authStep', (step: AuthStepEntry) => setAuthSteps((old) => [...old, step].slice(-200))),
+      on('login', (logins: LoginWaiting[]) => setState((old) => old && { ...old, logins })),
     ];
     // Listening first, then connecting: the backlog the stream starts with is not missed.
     stops.push(connectEvents());
@@ -148,6 +153,11 @@ export function App() {
             Could not connect: {state.error}
           </p>
         ) : null}
+        <LoginPrompt
+          waiting={state.logins ?? []}
+          failed={!host && !state.connected && authSteps.some((step) => !step.ok)}
+          era={state.pinned}
+        />
         <Tabs tabs={tabs} selected={tab} onSelect={setTab}>
           {tab === 'tools' ? (
             <ToolsPanel tools={lists.tools} target={state.target} onRead={read} canCompare={!host} />
@@ -186,15 +196,7 @@ export function App() {
 
 function Header({ state }: { state: State }) {
   const [era, setEra] = useState(state.pinned);
-  const [busy, setBusy] = useState(false);
-  const reconnect = async () => {
-    setBusy(true);
-    try {
-      await call('reconnect', { era });
-    } finally {
-      setBusy(false);
-    }
-  };
+  const [busy, reconnect] = useReconnect();
   return (
     <div class="header-info">
       <span>
@@ -221,7 +223,7 @@ function Header({ state }: { state: State }) {
             <option value="2026">2026-07-28</option>
             <option value="2025">2025-11-25 and older</option>
           </select>
-          <button type="button" onClick={reconnect} disabled={busy}>
+          <button type="button" onClick={() => reconnect(era)} disabled={busy}>
             Reconnect
           </button>
         </>

@@ -12,6 +12,8 @@ export interface AuthStepEntry {
   ok: boolean;
   detail?: string;
   reason?: string;
+  /** Against a host: the server whose login it is. */
+  server?: string;
 }
 
 const LABELS: Readonly<Record<string, string>> = {
@@ -38,6 +40,7 @@ export function AuthPanel({ steps }: { steps: AuthStepEntry[] }) {
       <ol class="auth-steps">
         {steps.map((entry, index) => (
           <li key={index} class={entry.ok ? 'ok' : 'error'}>
+            {entry.server ? `${entry.server}: ` : null}
             <strong>{LABELS[entry.step] ?? entry.step}</strong>: {entry.ok ? 'done' : 'failed'}
             {entry.ok && entry.detail ? <span class="muted"> ({entry.detail})</span> : null}
             {!entry.ok && entry.reason ? <span> ({entry.reason})</span> : null}

@@ -21,6 +21,7 @@ const KINDS = [
   'audit',
   'serverState',
   'authStep',
+  'login',
 ] as const;
 
 /**

@@ -12,6 +12,7 @@ import type { OutputStream, Style } from '../output.js';
 import { type ResolvedTarget, resolveTarget } from '../target.js';
 import { openSystemBrowser } from './browser.js';
 import { CliAuth } from './login.js';
+import type { LoginRedirect } from './loopback.js';
 import { configDirectory, FileTokenCache } from './tokenCache.js';
 
 /** What the command around the provider offers it. */
@@ -23,6 +24,11 @@ export interface AuthContext {
   readonly trace: ((line: string) => void) | undefined;
   /** Told of each step of a login (`mcpkit console` shows them). */
   readonly observer?: AuthObserver;
+  /**
+   * Where the person starts logins (`mcpkit console`'s page): logins are then allowed off a
+   * terminal too, and come back there.
+   */
+  readonly redirect?: LoginRedirect;
 }
 
 /**
@@ -52,7 +58,7 @@ export async function createCliAuth(
     return undefined;
   }
   const explicit = action.verb === 'login';
-  const allowed = settings.auth.login && context.onTerminal;
+  const allowed = settings.auth.login && (context.onTerminal || context.redirect !== undefined);
   // A secret in the environment stays out of `ps`, unlike one on the command line.
   const envSecret = settings.auth.clientId ? context.io.env.MCPKIT_CLIENT_SECRET : undefined;
   const auth = await CliAuth.create({
@@ -67,6 +73,7 @@ export async function createCliAuth(
     notice: context.notice,
     trace: context.trace,
     observer: context.observer,
+    redirect: context.redirect,
   });
   // `login` always signs in afresh (another account, new scopes): the old tokens go first.
   if (explicit) await auth.forgetTokens();

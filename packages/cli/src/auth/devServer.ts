@@ -43,7 +43,8 @@ async function loadProvider(): Promise<typeof import('oidc-provider').default> {
 }
 
 /**
- * Starts the development authorization server on 127.0.0.1:`port` (0: any free port).
+ * Starts the development authorization server on 127.0.0.1:`port` (0: any free port); its access
+ * tokens live `accessTokenTtl` seconds (default an hour; a short one shows clients refreshing).
  *
  * @example
  * ```ts
@@ -52,7 +53,10 @@ async function loadProvider(): Promise<typeof import('oidc-provider').default> {
  * await dev.close();
  * ```
  */
-export async function startDevAuthServer(port: number): Promise<DevAuthServer> {
+export async function startDevAuthServer(
+  port: number,
+  { accessTokenTtl = 3600 }: { readonly accessTokenTtl?: number } = {},
+): Promise<DevAuthServer> {
   const Provider = await loadProvider();
   // The issuer names the port, known only once listening; until the provider exists: 503.
   let callback: RequestListener = (_req, res) => res.writeHead(503).end();
@@ -73,7 +77,7 @@ export async function startDevAuthServer(port: number): Promise<DevAuthServer> {
         getResourceServerInfo: (_ctx, resource) => ({
           audience: resource,
           accessTokenFormat: 'jwt',
-          accessTokenTTL: 3600,
+          accessTokenTTL: accessTokenTtl,
           scope: DEV_SCOPES.join(' '),
         }),
       },

@@ -19,7 +19,7 @@ import type { AuthProvider } from '@mcpkit/client/http';
 import type { AuthSettings } from '../args.js';
 import { CliError, ExitCode, usageError } from '../errors.js';
 import type { BrowserOpener } from './browser.js';
-import { type LoopbackRedirect, startLoopbackRedirect } from './loopback.js';
+import { type LoginRedirect, type LoopbackRedirect, startLoopbackRedirect } from './loopback.js';
 import type { FileTokenCache, ServerSettings } from './tokenCache.js';
 
 /** What {@link CliAuth} needs from the command around it. */
@@ -38,6 +38,11 @@ export interface CliAuthOptions {
   readonly trace?: ((line: string) => void) | undefined;
   /** Told of each step of a login (the console shows them); never given a token or secret. */
   readonly observer?: AuthObserver | undefined;
+  /**
+   * Where logins come back instead of a listener of this command's own (`mcpkit console`'s
+   * page, where the person starts them): no browser is opened from here then.
+   */
+  readonly redirect?: LoginRedirect | undefined;
 }
 
 /** Where a non-interactive provider would send the user; never used, since it refuses to log in. */
@@ -71,6 +76,10 @@ export class CliAuth implements AuthProvider {
    * browser after the user or the authorization server said no.
    */
   private failed: unknown;
+  /** Counts {@link allowAnotherLogin}: a login of an earlier attempt that fails late is not remembered. */
+  private attempt = 0;
+  /** Why the server asked for the login under way (its status and `WWW-Authenticate`). */
+  private why: string | undefined;
 
   private constructor(
     private readonly options: CliAuthOptions,
@@ -118,6 +127,7 @@ export class CliAuth implements AuthProvider {
 
   async onUnauthorized(response: Response): Promise<boolean> {
     this.options.trace?.(`auth: HTTP 401 from ${this.resource}; refreshing or logging in`);
+    this.why = loginReason(response);
     if (!this.options.interactive) {
       // Refreshing needs no browser; anything more fails with loginRequired (from the redirect hook).
       if (!(await this.options.cache.loadTokens(this.resource))?.refreshToken) throw this.loginRequired();
@@ -128,6 +138,7 @@ export class CliAuth implements AuthProvider {
 
   async onForbidden(response: Response): Promise<boolean> {
     this.options.trace?.(`auth: HTTP 403 from ${this.resource}; the token may lack a scope`);
+    this.why = loginReason(response);
     if (!this.options.interactive) {
       // Only a step-up (403 insufficient_scope) is ours to handle, and it needs the browser.
       const challenge = await bearerChallenge(response);
@@ -140,12 +151,19 @@ export class CliAuth implements AuthProvider {
   /** Runs `step` on the login provider, unless a login already failed in this command. */
   private async once(step: (provider: OAuthClientProvider) => Promise<boolean>): Promise<boolean> {
     if (this.failed !== undefined) throw this.failed;
+    const attempt = this.attempt;
     try {
       return await step(await this.loginProvider());
     } catch (error) {
-      this.failed = error;
+      if (attempt === this.attempt) this.failed = error;
       throw error;
     }
+  }
+
+  /** Forgets this command's failed login: the person asked to try again (the console's page). */
+  allowAnotherLogin(): void {
+    this.attempt++;
+    this.failed = undefined;
   }
 
   /** Forgets the cached tokens of this server, so the next 401 starts a login. */
@@ -187,7 +205,14 @@ export class CliAuth implements AuthProvider {
 
   /** The listener, on the port of the last login when it is free. */
   private async startLoopback(): Promise<LoopbackRedirect> {
-    const { cache } = this.options;
+    const { cache, redirect } = this.options;
+    if (redirect) {
+      return {
+        redirectUri: redirect.redirectUri,
+        wait: (url, why) => redirect.wait(url, why),
+        close: async () => {}, // the console owns it
+      };
+    }
     const preferred = await cache.loopbackPort();
     const loopback = await startLoopbackRedirect(preferred);
     const port = Number(new URL(loopback.redirectUri).port);
@@ -197,7 +222,13 @@ export class CliAuth implements AuthProvider {
 
   /** Sends the user to the authorization URL and waits for the redirect back. */
   private async browse(url: URL, loopback: LoopbackRedirect): Promise<URLSearchParams> {
-    const back = loopback.wait(url);
+    const back = loopback.wait(url, this.why);
+    if (this.options.redirect) {
+      this.options.notice(`${this.resource} asks you to log in: press "Log in" on the console's page.`);
+      const params = await back;
+      this.loggedIn = true;
+      return params;
+    }
     this.options.notice(`${this.resource} asks you to log in; opening your browser…`);
     const opened = await this.options.openBrowser(url.href).catch(() => false);
     this.options.notice(
@@ -232,4 +263,25 @@ export class CliAuth implements AuthProvider {
       `Log in first: mcpkit login ${this.options.url.href}`,
     );
   }
+}
+
+/** The longest `WWW-Authenticate` value repeated to the person. */
+const MAX_CHALLENGE = 500;
+
+/**
+ * Why a server asks for a login, from its 401 or 403: the status and its `WWW-Authenticate`
+ * challenge (which names the error, the scope and where its metadata is).
+ *
+ * @example
+ * ```ts
+ * loginReason(new Response(null, { status: 401, headers: { 'www-authenticate': 'Bearer resource_metadata="…"' } }));
+ * // 'HTTP 401; WWW-Authenticate: Bearer resource_metadata="…"'
+ * ```
+ */
+export function loginReason(response: Response): string {
+  const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  const challenge = response.headers.get('www-authenticate');
+  if (!challenge) return status;
+  const shown = challenge.length > MAX_CHALLENGE ? `${challenge.slice(0, MAX_CHALLENGE)}…` : challenge;
+  return `${status}; WWW-Authenticate: ${shown}`;
 }

@@ -11,6 +11,26 @@ import { CliError, ExitCode } from '../errors.js';
 const LOGIN_WAIT_MS = 5 * 60_000;
 
 /**
+ * Where a login comes back: this module's listener, or `mcpkit console`'s own page.
+ *
+ * @example
+ * ```ts
+ * declare const redirect: LoginRedirect;
+ * const params = await redirect.wait(authorizationUrl, 'HTTP 401');
+ * ```
+ */
+export interface LoginRedirect {
+  /** `http://127.0.0.1:PORT/callback`. */
+  readonly redirectUri: string;
+  /**
+   * Resolves with the query of the redirect that carries the `state` of `authorizationUrl`.
+   * Requests with another state (a stale tab, a page poking at the port) are refused and ignored.
+   * `reason` says why the server asks for a login (shown where the person starts it).
+   */
+  wait(authorizationUrl: URL, reason?: string): Promise<URLSearchParams>;
+}
+
+/**
  * A listening redirect endpoint.
  *
  * @example
@@ -19,14 +39,7 @@ const LOGIN_WAIT_MS = 5 * 60_000;
  * const provider = new OAuthClientProvider({ serverUrl, redirectUri: loopback.redirectUri, redirect: (url) => { open(url); return loopback.wait(url); } });
  * ```
  */
-export interface LoopbackRedirect {
-  /** `http://127.0.0.1:PORT/callback`. */
-  readonly redirectUri: string;
-  /**
-   * Resolves with the query of the redirect that carries the `state` of `authorizationUrl`.
-   * Requests with another state (a stale tab, a page poking at the port) are refused and ignored.
-   */
-  wait(authorizationUrl: URL): Promise<URLSearchParams>;
+export interface LoopbackRedirect extends LoginRedirect {
   close(): Promise<void>;
 }
 

@@ -259,8 +259,15 @@ describe.skipIf(consoles.skip)(
       await expect
         .poll(() => prompt(page).textContent())
         .toMatch(/scoped needs authorization\..*HTTP 401.*WWW-Authenticate: Bearer/);
-      await logInFromPage(page, 'allow', 'Log in to scoped');
+      // Regression: a server whose login was cancelled stayed failed until the console restarted;
+      // its Restart button asks for the login again.
+      await prompt(page).getByRole('button', { name: 'Cancel', exact: true }).click();
       await page.getByRole('tab', { name: 'Servers' }).click();
+      const row = page.getByRole('row', { name: /^scoped/ });
+      await expect.poll(() => row.textContent()).toMatch(/failed/);
+      await row.getByRole('button', { name: 'Restart scoped' }).click();
+      await expect.poll(() => prompt(page).textContent()).toMatch(/scoped needs authorization/);
+      await logInFromPage(page, 'allow', 'Log in to scoped');
       await expect.poll(() => page.getByRole('row', { name: /^scoped/ }).textContent()).toMatch(/ready/);
       await callTool(page, 'whoami'); // one server: no prefix (the host namespaces on collision)
       await page.getByRole('dialog').getByRole('button', { name: 'Allow once' }).click(); // the host's consent
@@ -270,6 +277,10 @@ describe.skipIf(consoles.skip)(
         expect.stringMatching(/^scoped: Protected resource metadata: done/),
         expect.stringMatching(/^scoped: Authorization server metadata: done/),
         expect.stringMatching(/^scoped: Client identity .*: done \(dynamic registration/),
+        'scoped: Authorization (PKCE): failed (The login was cancelled in the console)',
+        expect.stringMatching(/^scoped: Protected resource metadata: done/),
+        expect.stringMatching(/^scoped: Authorization server metadata: done/),
+        expect.stringMatching(/^scoped: Client identity .*: done \(registered before/),
         expect.stringMatching(/^scoped: Authorization \(PKCE\): done/),
         expect.stringMatching(/^scoped: Token: done \(granted scope .*mcp:read/),
       ]);

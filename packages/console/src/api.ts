@@ -141,11 +141,14 @@ export class ConsoleApi {
           throw new BadRequest('No such question is waiting');
         return {};
       },
-      restartServer: async (params) => {
+      // A restart the person asks for may log in anew (a login they cancelled before, say), and is
+      // answered once the server is up or its login waits for the person (the page shows it).
+      restartServer: byPerson(async (params) => {
         if (!backend.restartServer) throw new BadRequest('Restarting a server needs a host (--config)');
-        await backend.restartServer(text(params, 'server'));
+        const restarting = backend.restartServer(text(params, 'server'));
+        await (login ? login.control.untilConnectedOrWaiting(restarting) : restarting);
         return backend.state();
-      },
+      }),
       reconnect: async (params) => {
         const era = text(params, 'era');
         if (!ERAS.has(era)) throw new BadRequest('"era" must be auto, 2026 or 2025');

@@ -9,6 +9,7 @@ import { McpError, type Root, type Task } from '@mcpkit/core';
 import type { ConsoleBackend, PinnedEra } from './backend.js';
 import type { EventHub } from './eventHub.js';
 import type { Questions } from './questions.js';
+import { REPLAYABLE_METHODS } from './replay/sessionFile.js';
 
 /** The largest request body the API reads. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -99,6 +100,13 @@ export class ConsoleApi {
       compareTool: async (params) => {
         if (!backend.compareTool) throw new BadRequest('Comparing revisions needs one server, not a host');
         return backend.compareTool(text(params, 'name'), object(params, 'arguments'));
+      },
+      compare: async (params) => {
+        if (!backend.compare) throw new BadRequest('Comparing revisions needs one server, not a host');
+        const method = text(params, 'method');
+        if (!(REPLAYABLE_METHODS as readonly string[]).includes(method))
+          throw new BadRequest(`"method" must be one of ${REPLAYABLE_METHODS.join(', ')}`);
+        return backend.compare(method, object(params, 'params'));
       },
       readResource: (params) => backend.readResource(text(params, 'uri')),
       subscribe: async (params) => {

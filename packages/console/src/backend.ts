@@ -117,6 +117,8 @@ export interface ConsoleBackend {
   setRoots?(roots: readonly Root[]): Promise<void>;
   /** The same tool call on 2025-11-25 and on 2026-07-28 (one server only). */
   compareTool?(name: string, args: Record<string, unknown>): Promise<unknown>;
+  /** The same request (a read, a prompt, a list…) on 2025-11-25 and on 2026-07-28 (one server only). */
+  compare?(method: string, params: Record<string, unknown>): Promise<unknown>;
   /** Connects again speaking `era` (one server only). */
   reconnect(era: PinnedEra): Promise<void>;
   close(): Promise<void>;

@@ -127,8 +127,14 @@ export class ServerBackend implements ConsoleBackend {
     this.hub.emit('state', this.state());
   }
   compareTool(name: string, args: Record<string, unknown>) {
+    return this.#compared().callTool(name, args);
+  }
+  compare(method: string, params: Record<string, unknown>) {
+    return this.#compared().request(method, params);
+  }
+  #compared(): EraComparison {
     this.#comparison ??= new EraComparison(this.transport, this.hub, this.questions, () => this.#roots);
-    return this.#comparison.callTool(name, args);
+    return this.#comparison;
   }
   async close(): Promise<void> {
     await this.#client?.close().catch(() => {});

@@ -14,6 +14,7 @@ import type { LogEntry } from './logEntry.js';
 import { PromptsPanel } from './PromptsPanel.js';
 import { type Question, QuestionDialog } from './QuestionDialog.js';
 import { ResourcesPanel } from './ResourcesPanel.js';
+import { RevisionsPanel } from './RevisionsPanel.js';
 import { type Root, RootsPanel } from './RootsPanel.js';
 import { Tabs } from './Tabs.js';
 import { type Tool, ToolsPanel } from './ToolsPanel.js';
@@ -123,7 +124,10 @@ export function App() {
     { id: 'log', label: `Protocol log (${log.length})` },
     ...(host
       ? [{ id: 'host', label: 'Servers' }]
-      : [{ id: 'roots', label: `Roots (${state.roots?.length ?? 0})` }]),
+      : [
+          { id: 'roots', label: `Roots (${state.roots?.length ?? 0})` },
+          { id: 'revisions', label: 'Both revisions' },
+        ]),
     ...(authSteps.length > 0 ? [{ id: 'auth', label: 'Authorization' }] : []),
   ];
   const read = (uri: string) => {
@@ -158,10 +162,15 @@ export function App() {
               canSubscribe={host || caps.resources?.subscribe === true}
               canComplete={host || caps.completions !== undefined}
               readRequest={readRequest}
+              canCompare={!host}
             />
           ) : null}
           {tab === 'prompts' ? (
-            <PromptsPanel prompts={lists.prompts} canComplete={host || caps.completions !== undefined} />
+            <PromptsPanel
+              prompts={lists.prompts}
+              canComplete={host || caps.completions !== undefined}
+              canCompare={!host}
+            />
           ) : null}
           {tab === 'log' ? (
             <LogPanel
@@ -172,6 +181,7 @@ export function App() {
             />
           ) : null}
           {tab === 'roots' ? <RootsPanel roots={state.roots ?? []} /> : null}
+          {tab === 'revisions' ? <RevisionsPanel /> : null}
           {tab === 'auth' ? <AuthPanel steps={authSteps} /> : null}
           {tab === 'host' ? (
             <HostPanel servers={state.servers ?? []} audit={audit} tools={lists.tools} />

@@ -125,8 +125,8 @@ export function App() {
     ...(host
       ? [{ id: 'host', label: 'Servers' }]
       : [
-          { id: 'roots', label: `Roots (${state.roots?.length ?? 0})` },
           { id: 'revisions', label: 'Both revisions' },
+          { id: 'roots', label: `Roots (${state.roots?.length ?? 0})` },
         ]),
     ...(authSteps.length > 0 ? [{ id: 'auth', label: 'Authorization' }] : []),
   ];

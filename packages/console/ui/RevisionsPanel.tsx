@@ -24,7 +24,7 @@ const LISTS = [
 export function RevisionsPanel() {
   return (
     <section aria-labelledby="revisions-heading">
-      <h2 id="revisions-heading">Both revisions</h2>
+      <h2 id="revisions-heading">Lists on both revisions</h2>
       <p class="muted">
         Each list as a 2025-11-25 connection and a 2026-07-28 connection to the same server get it; items are
         matched by name (resources by URI). Tool calls, reads and prompts compare from their own tabs.

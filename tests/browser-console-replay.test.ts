@@ -77,6 +77,12 @@ describe.skipIf(skip)(
     });
 
     it('records a session through the page: tool calls, a read, a prompt, the lists', async () => {
+      // The tools come page by page: two, then the third on "More tools".
+      await expect.poll(() => page.getByRole('tab', { name: /Tools/ }).textContent()).toBe('Tools (2+)');
+      expect(await listItem(page, 'Tools', /^add/).count()).toBe(0);
+      await page.getByRole('button', { name: 'More tools' }).click();
+      await expect.poll(() => page.getByRole('tab', { name: /Tools/ }).textContent()).toBe('Tools (3)');
+      expect(await page.getByRole('button', { name: 'More tools' }).count()).toBe(0);
       for (const [name, fill] of [
         ['echo', 'hi'],
         ['clock', undefined],
@@ -209,7 +215,7 @@ describe.skipIf(skip)(
       await page.getByRole('tab', { name: /Resources/ }).click();
       await listItem(page, 'Resources', /replay:\/\/revision/).click();
       await page.getByRole('button', { name: 'Read on both revisions' }).click();
-      const both = page.getByRole('region', { name: 'Both revisions' });
+      const both = page.getByRole('region', { name: 'Both revisions', exact: true });
       await expect
         .poll(() => both.getByRole('status').textContent())
         .toBe('The results differ (1 difference).');

@@ -172,6 +172,27 @@ describe('mcpkit-console-session: record, replay, diff', () => {
       expect(() => parseIgnorePath(bad), bad).toThrow(SyntaxError);
   });
 
+  it('leaves out a list whose later pages were never fetched (a replay lists every page)', () => {
+    const page = (id: number, cursor: string | undefined, next: string | undefined): LoggedMessage[] => [
+      {
+        dir: 'out',
+        method: 'prompts/list',
+        id,
+        message: { id, method: 'prompts/list', params: cursor ? { cursor } : {} },
+      },
+      {
+        dir: 'in',
+        id,
+        message: { id, result: { prompts: [{ name: `p${id}` }], ...(next ? { nextCursor: next } : {}) } },
+      },
+    ];
+    expect(recordSession(page(1, undefined, 'c2'), 'x').exchanges).toEqual([]);
+    const whole = recordSession([...page(1, undefined, 'c2'), ...page(2, 'c2', undefined)], 'x').exchanges;
+    expect(whole).toEqual([
+      { method: 'prompts/list', params: {}, result: { prompts: [{ name: 'p1' }, { name: 'p2' }] } },
+    ]);
+  });
+
   it('refuses a file that is not a saved session, saying why', () => {
     expect(() => parseSession('not json')).toThrow(SessionFileError);
     expect(() => parseSession('{"format":"other","version":1,"exchanges":[]}')).toThrow(/version 1/);

@@ -84,6 +84,29 @@ export interface ConsoleState {
 export type Listed<T> = T & { readonly server?: string; readonly original?: string };
 
 /**
+ * What the console lists.
+ *
+ * @example
+ * ```ts
+ * const kind: ListKind = 'templates';
+ * ```
+ */
+export type ListKind = 'tools' | 'resources' | 'templates' | 'prompts';
+
+/**
+ * One page of a list, as the server sent it.
+ *
+ * @example
+ * ```ts
+ * const page: ListPage = { items: [], nextCursor: 'abc' };
+ * ```
+ */
+export interface ListPage {
+  readonly items: readonly unknown[];
+  readonly nextCursor?: string;
+}
+
+/**
  * The operations of the console's API, over a client or a host.
  *
  * @example
@@ -113,6 +136,8 @@ export interface ConsoleBackend {
   getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult>;
   complete(params: CompleteRequestParams): Promise<CompleteResult>;
   ping(): Promise<void>;
+  /** One page of a list, from `cursor` (one server only: a host's catalogue is one list). */
+  listPage?(kind: ListKind, cursor: string | undefined): Promise<ListPage>;
   /** Replaces the roots the server sees and tells it (one server only). */
   setRoots?(roots: readonly Root[]): Promise<void>;
   /** The same tool call on 2025-11-25 and on 2026-07-28 (one server only). */

@@ -6,7 +6,14 @@
  */
 import type { McpClient } from '@mcpkit/client';
 import type { CompleteRequestParams, Root, Transport } from '@mcpkit/core';
-import { type ConsoleBackend, type ConsoleState, negotiated, type PinnedEra } from './backend.js';
+import {
+  type ConsoleBackend,
+  type ConsoleState,
+  type ListKind,
+  type ListPage,
+  negotiated,
+  type PinnedEra,
+} from './backend.js';
 import { consoleClient } from './consoleClient.js';
 import { EraComparison } from './eraComparison.js';
 import type { EventHub } from './eventHub.js';
@@ -96,6 +103,26 @@ export class ServerBackend implements ConsoleBackend {
   }
   listPrompts() {
     return this.#ready().prompts();
+  }
+  async listPage(kind: ListKind, cursor: string | undefined): Promise<ListPage> {
+    const client = this.#ready();
+    let items: readonly unknown[];
+    let nextCursor: string | undefined;
+    switch (kind) {
+      case 'tools':
+        ({ tools: items, nextCursor } = await client.listTools(cursor));
+        break;
+      case 'resources':
+        ({ resources: items, nextCursor } = await client.listResources(cursor));
+        break;
+      case 'templates':
+        ({ resourceTemplates: items, nextCursor } = await client.listResourceTemplates(cursor));
+        break;
+      case 'prompts':
+        ({ prompts: items, nextCursor } = await client.listPrompts(cursor));
+        break;
+    }
+    return nextCursor ? { items, nextCursor } : { items };
   }
   callTool(name: string, args: Record<string, unknown>, options: Parameters<ConsoleBackend['callTool']>[2]) {
     const { onTaskStatus, ...request } = options;

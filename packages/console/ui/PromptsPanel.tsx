@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, call } from './api.js';
 import { CompareOnBothRevisions } from './Comparison.js';
 import { Content } from './Content.js';
+import { MoreButton } from './MoreButton.js';
 
 type Prompt = Record<string, any> & { name: string };
 
@@ -23,6 +24,8 @@ export function PromptsPanel(props: {
   canComplete: boolean;
   /** One server (not a host): a prompt can be got on both revisions. */
   canCompare?: boolean;
+  /** Fetches the next page of prompts (absent on the last page). */
+  onMore?: (() => Promise<void>) | undefined;
 }) {
   const [selected, setSelected] = useState<string | undefined>(props.prompts[0]?.name);
   const prompt = props.prompts.find((candidate) => candidate.name === selected) ?? props.prompts[0];
@@ -44,6 +47,7 @@ export function PromptsPanel(props: {
           ))}
         </ul>
         {props.prompts.length === 0 ? <p class="muted">No prompts.</p> : null}
+        <MoreButton what="prompts" onMore={props.onMore} />
       </nav>
       {prompt ? (
         <PromptView

@@ -9,6 +9,7 @@ import { ApiError, call } from './api.js';
 import { on } from './bus.js';
 import { CompareOnBothRevisions } from './Comparison.js';
 import { EmbeddedResource } from './Content.js';
+import { MoreButton } from './MoreButton.js';
 
 type Item = Record<string, any>;
 
@@ -41,6 +42,9 @@ export function ResourcesPanel(props: {
   readRequest: string | undefined;
   /** One server (not a host): a read can be made on both revisions. */
   canCompare?: boolean;
+  /** Fetch the next page of resources or templates (absent on the last page). */
+  onMoreResources?: (() => Promise<void>) | undefined;
+  onMoreTemplates?: (() => Promise<void>) | undefined;
 }) {
   const [uri, setUri] = useState<string | undefined>(props.readRequest);
   useEffect(() => {
@@ -62,6 +66,7 @@ export function ResourcesPanel(props: {
           ))}
         </ul>
         {props.resources.length === 0 ? <p class="muted">No resources.</p> : null}
+        <MoreButton what="resources" onMore={props.onMoreResources} />
         <h2 class="list-heading">Templates</h2>
         {props.templates.map((template) => (
           <TemplateForm
@@ -72,6 +77,7 @@ export function ResourcesPanel(props: {
           />
         ))}
         {props.templates.length === 0 ? <p class="muted">No templates.</p> : null}
+        <MoreButton what="templates" onMore={props.onMoreTemplates} />
       </nav>
       {uri ? (
         <ResourceView

@@ -29,6 +29,13 @@ export interface LoggedMessage {
   readonly message: any;
 }
 
+/** A list being recorded: its items so far, and whether its last page came. */
+interface RecordedList {
+  readonly items: unknown[];
+  complete: boolean;
+  exchange?: Exchange;
+}
+
 /** The array each list method answers with. */
 const LIST_KEY: Readonly<Record<string, string>> = {
   'tools/list': 'tools',
@@ -40,7 +47,8 @@ const LIST_KEY: Readonly<Record<string, string>> = {
 /**
  * The recorded session of a protocol log. A list fetched page by page is one exchange with every
  * page's items (a replay lists every page too, so a server that pages differently is not a change);
- * a list that answers what the last one did is kept once; a tool call run as a task is left out
+ * a list whose last page never came is left out (the page shows lists page by page) and a list
+ * that answers what the last one did is kept once; a tool call run as a task is left out
  * (its answer is a task whose id differs on every run).
  *
  * @example
@@ -61,8 +69,9 @@ export function recordSession(
       answers.set(String(entry.id), entry.message);
   }
   const exchanges: Exchange[] = [];
-  /** The exchange of each list method that later pages add to. */
-  const lists = new Map<string, { items: unknown[] }>();
+  /** The list of each method that later pages add to. */
+  const lists = new Map<string, RecordedList>();
+  const recordedLists: RecordedList[] = [];
   for (const entry of own) {
     const { method } = entry;
     if (entry.dir !== 'out' || !method || entry.id === undefined) continue;
@@ -76,6 +85,7 @@ export function recordSession(
     const earlier = lists.get(method);
     if (key && cursor !== undefined && earlier && Array.isArray(items)) {
       earlier.items.push(...items);
+      earlier.complete = answer.result?.nextCursor === undefined;
       continue;
     }
     if ('error' in answer) {
@@ -84,10 +94,12 @@ export function recordSession(
     }
     if (key && Array.isArray(items)) {
       const { nextCursor, ...result } = answer.result as Record<string, unknown>;
-      const list = { items: [...items] };
-      lists.set(method, list);
+      const list: RecordedList = { items: [...items], complete: nextCursor === undefined };
       // Later pages push onto the same array.
-      exchanges.push({ method, params, result: { ...result, [key]: list.items } });
+      list.exchange = { method, params, result: { ...result, [key]: list.items } };
+      lists.set(method, list);
+      recordedLists.push(list);
+      exchanges.push(list.exchange);
       continue;
     }
     exchanges.push({ method, params, result: answer.result });
@@ -97,7 +109,12 @@ export function recordSession(
     version: 1,
     target,
     ...(protocolVersion ? { protocolVersion } : {}),
-    exchanges: withoutRepeatedLists(exchanges),
+    exchanges: withoutRepeatedLists(
+      // A list whose later pages the person never asked for is left out: a replay lists every page.
+      exchanges.filter(
+        (exchange) => !recordedLists.some((list) => list.exchange === exchange && !list.complete),
+      ),
+    ),
   };
 }
 

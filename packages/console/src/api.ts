@@ -6,7 +6,7 @@
  * @module
  */
 import { McpError, type Root, type Task } from '@mcpkit/core';
-import type { ConsoleBackend, ListKind, PinnedEra } from './backend.js';
+import type { ConsoleBackend, ConsoleListKind, PinnedEra } from './backend.js';
 import type { EventHub } from './eventHub.js';
 import type { Questions } from './questions.js';
 import { REPLAYABLE_METHODS } from './replay/sessionFile.js';
@@ -184,7 +184,7 @@ export class ConsoleApi {
  */
 async function listing(
   backend: ConsoleBackend,
-  kind: ListKind,
+  kind: ConsoleListKind,
   all: () => Promise<unknown[]>,
   params: Params,
 ): Promise<unknown> {

@@ -88,10 +88,10 @@ export type Listed<T> = T & { readonly server?: string; readonly original?: stri
  *
  * @example
  * ```ts
- * const kind: ListKind = 'templates';
+ * const kind: ConsoleListKind = 'templates';
  * ```
  */
-export type ListKind = 'tools' | 'resources' | 'templates' | 'prompts';
+export type ConsoleListKind = 'tools' | 'resources' | 'templates' | 'prompts';
 
 /**
  * One page of a list, as the server sent it.
@@ -137,7 +137,7 @@ export interface ConsoleBackend {
   complete(params: CompleteRequestParams): Promise<CompleteResult>;
   ping(): Promise<void>;
   /** One page of a list, from `cursor` (one server only: a host's catalogue is one list). */
-  listPage?(kind: ListKind, cursor: string | undefined): Promise<ListPage>;
+  listPage?(kind: ConsoleListKind, cursor: string | undefined): Promise<ListPage>;
   /** Replaces the roots the server sees and tells it (one server only). */
   setRoots?(roots: readonly Root[]): Promise<void>;
   /** The same tool call on 2025-11-25 and on 2026-07-28 (one server only). */

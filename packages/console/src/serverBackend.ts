@@ -8,8 +8,8 @@ import type { McpClient } from '@mcpkit/client';
 import type { CompleteRequestParams, Root, Transport } from '@mcpkit/core';
 import {
   type ConsoleBackend,
+  type ConsoleListKind,
   type ConsoleState,
-  type ListKind,
   type ListPage,
   negotiated,
   type PinnedEra,
@@ -104,7 +104,7 @@ export class ServerBackend implements ConsoleBackend {
   listPrompts() {
     return this.#ready().prompts();
   }
-  async listPage(kind: ListKind, cursor: string | undefined): Promise<ListPage> {
+  async listPage(kind: ConsoleListKind, cursor: string | undefined): Promise<ListPage> {
     const client = this.#ready();
     let items: readonly unknown[];
     let nextCursor: string | undefined;

@@ -7,6 +7,8 @@ import type { Difference } from '@mcpkit/console/replay';
 
 /** Values longer than this are cut in the table (the whole answers are shown beside it). */
 const MAX_SHOWN = 300;
+/** Rows shown at most; past it, how many more there are (a list replaced wholesale can differ everywhere). */
+const MAX_ROWS = 200;
 
 function shown(value: unknown): string {
   const text = value === undefined ? '' : JSON.stringify(value);
@@ -23,6 +25,7 @@ function shown(value: unknown): string {
  */
 export function DiffView(props: { differences: readonly Difference[]; before: string; after: string }) {
   if (props.differences.length === 0) return null;
+  const hidden = props.differences.length - MAX_ROWS;
   return (
     <table class="diff">
       <thead>
@@ -34,7 +37,7 @@ export function DiffView(props: { differences: readonly Difference[]; before: st
         </tr>
       </thead>
       <tbody>
-        {props.differences.map((difference, index) => (
+        {props.differences.slice(0, MAX_ROWS).map((difference, index) => (
           <tr key={index} class={`diff-${difference.change}`}>
             <td>
               <code>{difference.path || '(the whole answer)'}</code>
@@ -48,6 +51,13 @@ export function DiffView(props: { differences: readonly Difference[]; before: st
             </td>
           </tr>
         ))}
+        {hidden > 0 ? (
+          <tr>
+            <td colSpan={4} class="muted">
+              and {hidden} more
+            </td>
+          </tr>
+        ) : null}
       </tbody>
     </table>
   );

@@ -1,48 +1,13 @@
-/**
- * Record and replay, and both revisions side by side, in `mcpkit console` (issue 32): a session
- * recorded through the page (Save session) is replayed by `mcpkit replay` without a browser,
- * spawned as CI runs it (exit 0 when every answer matches, 6 with each changed field named when the
- * server changed, `--ignore` for what differs on every run, `--json`), and in the page against the
- * changed server (a field-by-field diff). A read, a prompt and the lists are compared on
- * 2025-11-25 and 2026-07-28 with the diff; the protocol log is exported as JSON Lines.
- *
- * Needs /usr/bin/chromium (scripts/install-chromium.sh); MCPKIT_SKIP_BROWSER=1 skips on purpose.
- */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, CLI, consoleBrowser, screenshot } from './support/consoleRun.js';
-import { repoRoot } from './support/officialSchema.js';
+import { axeViolations, CLI, consoleBrowser, replayCli, screenshot } from './support/consoleRun.js';
 
 const { open, skip } = consoleBrowser('tests/browser-console-replay.test.ts');
 
 const FIXTURE = [process.execPath, ...CLI.slice(0, 2), 'tests/fixtures/replay-server.ts'];
-
-/** `mcpkit replay ARGS…` as CI runs it: its exit code and what it printed. */
-function replayCli(
-  args: readonly string[],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...CLI, 'replay', ...args], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** A button of a panel's list, by the start of its name. */
 function listItem(page: Page, list: string, name: RegExp) {

@@ -1,11 +1,3 @@
-/**
- * `mcpkit replay FILE --config HOST.json` (issue 32): a session recorded against a host of two
- * servers whose names all collide (each exchange with its server, as that server saw it) is
- * replayed by the CLI, spawned as CI runs it, through the host of the config file: each exchange
- * reaches the server it went to under the catalogue's name (`a__echo`, `mcp-host://b/…`), so the
- * same servers answer the same (exit 0) and a changed `b` is named exchange by exchange (exit 6).
- */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,33 +6,10 @@ import { McpHost } from '@mcpkit/host';
 import { loadHostConfig, nodeConnector } from '@mcpkit/host/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoggedTransport } from '../packages/console/src/protocolLog.js';
-import { CLI } from './support/consoleRun.js';
+import { CLI, replayCli } from './support/consoleRun.js';
 import { repoRoot } from './support/officialSchema.js';
 
 const SERVER = [...CLI.slice(0, 2), 'tests/fixtures/replay-server.ts'];
-
-/** `mcpkit replay ARGS…`: its exit code and what it printed. */
-function replayCli(
-  args: readonly string[],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...CLI, 'replay', ...args], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** A config of the replay fixture twice, as `a` and `b`; `b` in the variant given. */
 function config(variantOfB: 'before' | 'after') {

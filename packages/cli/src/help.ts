@@ -144,7 +144,10 @@ Replays a session the console saved (Protocol log, "Save session") against the t
 browser: each recorded request (tool calls, reads, prompts, the lists) is sent again in order and
 its answer compared field by field with the recorded one; every path added, removed or changed is
 printed with its old and new value. The target is always the one you give: the command recorded
-in the file is shown, never run.
+in the file is shown, never run. A session saved against a host (console --config) names each
+exchange's server: with --config FILE of several servers, each goes to its server through a host
+of FILE's servers, under the name its catalogue gives it now (a tool that needs consent is not run:
+list it in the server's "autoApprove").
 
 What is compared: a call's content, structuredContent and isError; a read's contents; a prompt's
 description and messages; a list's items, matched by name (resources by URI); an error's code and
@@ -154,8 +157,8 @@ message. Key order never matters.
                     structuredContent.requestId, content[0].text, resources["demo://clock"];
                     * is any one key or index, ** any number (**.timestamp). Paths under the
                     session's own "ignore" array apply too.
-  --json            the report as JSON: { same, total, changed, ignore, exchanges: [{ method,
-                    params, same, differences: [{ change, path, before, after }] }] }
+  --json            the report as JSON: { same, total, changed, ignore, exchanges: [{ server?,
+                    method, params, same, differences: [{ change, path, before, after }] }] }
 
 Exit codes: 0 every answer is the same, 6 an answer changed (an error where there was a result
 counts), 2 the file is not a saved session, 3 the server could not be reached or the connection
@@ -163,7 +166,8 @@ was lost, 5 timeout.
 
 Examples:
   npx mcpkit replay session.json -- node server.js
-  npx mcpkit replay session.json http://127.0.0.1:3000/mcp --ignore structuredContent.at --json`,
+  npx mcpkit replay session.json http://127.0.0.1:3000/mcp --ignore structuredContent.at --json
+  npx mcpkit replay host-session.json --config mcp.json`,
   gateway: `Usage: mcpkit gateway --config FILE (--stdio | --http [--port N] [--host H]) [--era ERA] [--metrics-port N] [--log-json]
        [--upstreams shared|per-session] [--lanes N] [--session-idle DURATION] [--sessions-per-client N]
        [--start-budget DURATION] [--max-total-timeout DURATION] [--apps]

@@ -36,6 +36,7 @@ const slowTests = [
   'tests/folder-property.test.ts',
   'tests/guards-cli.test.ts',
   'tests/cli-dev.test.ts',
+  'tests/cli-replay-host.test.ts',
   'tests/client-reconnect.test.ts',
   'packages/node/src/stdio/client.test.ts',
   'packages/schema/src/fastCheck.test.ts',

@@ -225,9 +225,9 @@ describe.skipIf(skip)(
         .poll(() => replay.getByRole('status').textContent())
         .toBe(`All ${stable.length} answers are the same as recorded.`);
       // Replayed through the host: the server's tool, under its catalogue name (demo__echo), once more.
-      expect(await replay.getByRole('row', { name: /^tools\/call demo echo( |$)/ }).count()).toBeGreaterThan(
-        0,
-      );
+      expect(
+        await replay.getByRole('row', { name: /^tools\/call echo on demo( |$)/ }).count(),
+      ).toBeGreaterThan(0);
 
       const edited = structuredClone(stable);
       edited.find((exchange: any) => exchange.params.name === 'add').result.content[0].text = '6';
@@ -237,9 +237,9 @@ describe.skipIf(skip)(
       await expect
         .poll(() => replay.getByRole('status').textContent())
         .toBe(`1 of ${stable.length} answers changed.`);
-      expect(await replay.getByRole('row', { name: /^tools\/call demo add( |$)/ }).textContent()).toContain(
-        'changed',
-      );
+      expect(
+        await replay.getByRole('row', { name: /^tools\/call add on demo( |$)/ }).textContent(),
+      ).toContain('changed');
     });
   },
 );

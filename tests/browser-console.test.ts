@@ -294,8 +294,14 @@ describe.skipIf(skip)('mcpkit console against the demo server over stdio', { tim
       await page.getByLabel('Replay a saved session').setInputFiles([]);
       await page.getByLabel('Replay a saved session').setInputFiles(fixture);
       await expect.poll(() => status.textContent()).toBe(`1 of ${stable.length} answers changed.`);
-      await page.getByText('changed', { exact: true }).click();
-      expect(await page.locator('.session details').textContent()).toContain('what the server used to say');
+      // Field by field: the one path that changed, with the recorded and the present value.
+      await page.getByText('changed: content[0].text', { exact: true }).click();
+      expect(await page.locator('.session table.diff tbody td').allTextContents()).toEqual([
+        'content[0].text',
+        'changed',
+        '"what the server used to say"',
+        '"hello from the console"',
+      ]);
       await screenshot(page, 'console-replay');
     } finally {
       await rm(dir, { recursive: true, force: true });

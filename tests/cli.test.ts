@@ -834,7 +834,7 @@ describe.concurrent('bad input gets a clear error and the right exit code', { ti
     expect(help.stdout).toBe(bare.stdout);
     expect(help.stdout).toContain('Usage: mcpkit VERB [OPTIONS] [TARGET] [VERB-ARGS…] [-- COMMAND…]');
     expect(help.stdout).toMatch(
-      /Exit codes:\n {2}0 {4}success\n {2}1 .*\n {2}2 {4}usage error.*\n {2}3 .*\n {2}4 .*isError.*\n {2}5 {4}timeout.*\n {2}130/,
+      /Exit codes:\n {2}0 {4}success\n {2}1 .*\n {2}2 {4}usage error.*\n {2}3 .*\n {2}4 .*isError.*\n {2}5 {4}timeout.*\n {2}6 {4}replay: .*\n {2}130/,
     );
     expect(verbHelp.stdout).toContain('Usage: mcpkit call TARGET TOOL [key=value…] [--args JSON] [--task]');
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);

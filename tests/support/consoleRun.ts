@@ -29,6 +29,29 @@ export const EVERYTHING_STDIO = [
   'stdio',
 ];
 
+/** `mcpkit replay ARGS…` as CI runs it (no colour): its exit code and what it printed. */
+export function replayCli(
+  args: readonly string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...CLI, 'replay', ...args], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 /** A running console. */
 export interface RunningConsoleCli {
   /** The URL it printed, token included. */

@@ -53,6 +53,7 @@ export const OPTIONS = {
   'start-budget': { type: 'string' },
   'max-total-timeout': { type: 'string' },
   apps: { type: 'boolean' },
+  ignore: { type: 'string', multiple: true },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;
@@ -87,6 +88,7 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
   complete: VERB_OPTIONS,
   ping: VERB_OPTIONS,
   watch: VERB_OPTIONS,
+  replay: [...VERB_OPTIONS, 'ignore'],
   login: ['help', 'verbose', 'timeout', 'header', 'config', 'server', ...LOGIN_OPTIONS],
   logout: ['help', 'config', 'server'],
   dev: ['help', 'stdio', 'http', 'port', 'host', 'watch'],

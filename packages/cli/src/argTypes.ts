@@ -23,6 +23,7 @@ export const VERBS = [
   'gateway',
   'auth-server',
   'console',
+  'replay',
 ] as const;
 
 /** One of {@link VERBS}. */
@@ -154,6 +155,13 @@ export type ClientAction =
     }
   | { readonly verb: 'complete'; readonly ref: string; readonly pairs: readonly string[] }
   | { readonly verb: 'watch'; readonly uris: readonly string[] }
+  | {
+      /** `mcpkit replay FILE TARGET`: a session the console saved, sent again and compared. */
+      readonly verb: 'replay';
+      readonly file: string;
+      /** `--ignore PATH` (repeatable): paths left out of every comparison. */
+      readonly ignore: readonly string[];
+    }
   | { readonly verb: 'login' };
 
 /**

@@ -229,6 +229,37 @@ describe('the login options and verbs', () => {
   });
 });
 
+describe('replay (issue 32)', () => {
+  it('reads the session file, the target in any of its forms, and repeated --ignore paths', () => {
+    expect(
+      parseCommandLine(['replay', 's.json', '--ignore', 'a.b', '--ignore', '**.at', '--', 'node', 'x.js']),
+    ).toMatchObject({
+      kind: 'client',
+      action: { verb: 'replay', file: 's.json', ignore: ['a.b', '**.at'] },
+      target: { kind: 'stdio', command: 'node', args: ['x.js'] },
+    });
+    expect(parseCommandLine(['replay', 's.json', 'http://127.0.0.1:3000/mcp', '--json'])).toMatchObject({
+      action: { verb: 'replay', file: 's.json', ignore: [] },
+      target: { kind: 'url' },
+      settings: { json: true },
+    });
+    expect(parseCommandLine(['replay', '--config', 'mcp.json', 's.json'])).toMatchObject({
+      action: { verb: 'replay', file: 's.json' },
+      target: { kind: 'config', file: 'mcp.json' },
+    });
+  });
+
+  it('needs a file and a target, and keeps --ignore to replay', () => {
+    expect(usage(['replay', 's.json'])).toBe(
+      '"replay" needs the saved session and a server to replay it against',
+    );
+    expect(usage(['replay', '--', 'node', 'x.js'])).toContain('"replay" needs a FILE');
+    expect(usage(['call', 'http://127.0.0.1:3000/mcp', 'echo', '--ignore', 'a'])).toBe(
+      '--ignore does not apply to "call"',
+    );
+  });
+});
+
 describe('--era', () => {
   it('defaults to auto for the client commands, and takes 2025 or 2026 to pin an era', () => {
     expect(parseCommandLine(['ping', 'http://h/mcp'])).toMatchObject({ settings: { era: 'auto' } });

@@ -81,6 +81,12 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommand {
     return { kind: 'gateway', gateway: gatewaySettings(values) };
   }
   if (verb === 'dev') return { kind: 'dev', dev: devSettings(rest, after, values) };
+  // The file comes first; without a server after it, it would be taken for one.
+  if (verb === 'replay' && after === undefined && values.config === undefined && rest.length < 2)
+    throw usageError(
+      '"replay" needs the saved session and a server to replay it against',
+      `Usage: ${VERB_USAGE.replay}`,
+    );
   const { target, verbArgs } = splitTarget(verb, rest, after, values);
   if (verb === 'console') {
     if (verbArgs.length > 0)

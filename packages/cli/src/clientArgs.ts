@@ -151,6 +151,13 @@ export function clientAction(
     }
     case 'watch':
       return { verb, uris: args };
+    case 'replay':
+      noMoreArgs(verb, args, 1);
+      return {
+        verb,
+        file: need(verb, args[0], 'FILE (a session the console saved)'),
+        ignore: values.ignore ?? [],
+      };
   }
 }
 
@@ -169,6 +176,7 @@ export const VERB_USAGE: Readonly<
   read: 'mcpkit read TARGET URI',
   get: 'mcpkit get TARGET PROMPT [key=value …]',
   complete: 'mcpkit complete TARGET PROMPT|TEMPLATE-URI NAME=PARTIAL [name=value …]',
+  replay: 'mcpkit replay FILE TARGET [--ignore PATH …] [--json]',
 };
 
 function need(

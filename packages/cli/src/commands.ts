@@ -52,6 +52,10 @@ export async function runVerb(
       return complete(action, context);
     case 'watch':
       return watch(action, context);
+    case 'replay': {
+      const { replay } = await import('./replayVerb.js');
+      return replay(action, context);
+    }
   }
 }
 

@@ -30,6 +30,8 @@ export const ExitCode = {
   ToolError: 4,
   /** The command took longer than `--timeout` (or a request got no answer in time). */
   Timeout: 5,
+  /** `replay`: an answer differs from the recorded one (or the server now fails where it answered). */
+  Changed: 6,
   /** Interrupted by Ctrl-C (SIGINT); the server was told to cancel. */
   Interrupted: 130,
 } as const;

@@ -45,6 +45,7 @@ const EXIT_CODES = `Exit codes:
   3    connection or protocol error: unreachable, died, error answer, or a login that may not run
   4    the tool ran and returned isError: true
   5    timeout (--timeout, or a handshake or request that got no answer in time)
+  6    replay: an answer differs from the recorded one
   130  interrupted by Ctrl-C or SIGTERM (the server is sent notifications/cancelled)
 Errors go to stderr with what to try; stdout only ever carries results (with --json, the exact
 JSON result, which is printed for a tool's isError result too).`;
@@ -81,6 +82,8 @@ Verbs:
   auth-server [--port N]              a development OAuth authorization server on 127.0.0.1
   console [--no-open]                 open the web console on the target (a URL, -- COMMAND,
                                       or --config FILE: every server of it behind a host)
+  replay FILE [--ignore PATH…]        replay a session the console saved; exit 6 when an answer
+                                      changed (for CI)
 
 ${TARGETS}
 
@@ -136,6 +139,36 @@ only the page the console printed can use it (token, Host and Origin checked). A
 asks for OAuth gets the tokens "mcpkit login" cached, refreshed; else the page shows why it asks
 and a "Log in" link (on a terminal or not), the steps shown as they happen (--client-id,
 --client-secret, --scope as for every verb; --no-login: cached tokens only). Ctrl-C stops it. See docs/console.md.`,
+  replay: `Usage: mcpkit replay FILE [URL | --config FILE [--server NAME] | -- COMMAND ARGS…] [--ignore PATH…] [--json]
+
+Replays a session the console saved (Protocol log, "Save session") against the target, without a
+browser: each recorded request (tool calls, reads, prompts, the lists) is sent again in order and
+its answer compared field by field with the recorded one; every path added, removed or changed is
+printed with its old and new value. The target is always the one you give: the command recorded
+in the file is shown, never run. A session saved against a host (console --config) names each
+exchange's server: with --config FILE of several servers, each goes to its server through a host
+of FILE's servers, under the name its catalogue gives it now (a tool that needs consent is not run:
+list it in the server's "autoApprove").
+
+What is compared: a call's content, structuredContent and isError; a read's contents; a prompt's
+description and messages; a list's items, matched by name (resources by URI); an error's code and
+message. Key order never matters.
+
+  --ignore PATH     leave PATH out of every comparison (repeatable), for what differs on every run:
+                    structuredContent.requestId, content[0].text, resources["demo://clock"];
+                    * is any one key or index, ** any number (**.timestamp). Paths under the
+                    session's own "ignore" array apply too.
+  --json            the report as JSON: { same, total, changed, ignore, exchanges: [{ server?,
+                    method, params, same, differences: [{ change, path, before, after }] }] }
+
+Exit codes: 0 every answer is the same, 6 an answer changed (an error where there was a result
+counts), 2 the file is not a saved session, 3 the server could not be reached or the connection
+was lost, 5 timeout.
+
+Examples:
+  npx mcpkit replay session.json -- node server.js
+  npx mcpkit replay session.json http://127.0.0.1:3000/mcp --ignore structuredContent.at --json
+  npx mcpkit replay host-session.json --config mcp.json`,
   gateway: `Usage: mcpkit gateway --config FILE (--stdio | --http [--port N] [--host H]) [--era ERA] [--metrics-port N] [--log-json]
        [--upstreams shared|per-session] [--lanes N] [--session-idle DURATION] [--sessions-per-client N]
        [--start-budget DURATION] [--max-total-timeout DURATION] [--apps]

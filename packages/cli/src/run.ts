@@ -13,6 +13,7 @@ import { runVerb } from './commands.js';
 import { type CliError, ExitCode, type ExitCodeValue } from './errors.js';
 import { errnoOf, formatMs, StopReason, toCliError, withStrayOutput } from './failures.js';
 import type { FormTerminal } from './form.js';
+import { configHost } from './gateway/inProcess.js';
 import { handshake } from './handshake.js';
 import { helpText, VERSION } from './help.js';
 import { createStyle, type OutputStream, type Style, wantsColor } from './output.js';
@@ -164,6 +165,7 @@ async function runClient(
         ? {
             servers: () => target.status?.() ?? [],
             serverOf: (kind: 'tools' | 'prompts', name: string) => target.serverOf?.(kind, name),
+            openHost: () => configHost(target.servers),
           }
         : {}),
     };

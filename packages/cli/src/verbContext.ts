@@ -5,6 +5,7 @@
  */
 import type { McpClient } from '@mcpkit/client';
 import type { OutgoingRequestOptions, ProgressUpdate, Prompt, Tool } from '@mcpkit/core';
+import type { McpHost } from '@mcpkit/host';
 import type { ClientSettings } from './args.js';
 import { closestName } from './args.js';
 import { CliError, ExitCode, usageError } from './errors.js';
@@ -37,6 +38,11 @@ export interface VerbContext {
   }>;
   /** Behind `--config FILE`: the server that offers a catalogue tool or prompt. */
   readonly serverOf?: (kind: 'tools' | 'prompts', name: string) => string | undefined;
+  /**
+   * Behind `--config FILE`: a host of its own over the file's servers, as the gateway runs them
+   * (the caller closes it; the gateway starts its servers only when a request reaches it).
+   */
+  readonly openHost?: () => McpHost;
 }
 
 export function requestOptions(context: VerbContext, withProgress = false): OutgoingRequestOptions {

@@ -6,10 +6,11 @@
  * @module
  */
 import { McpError, type Root, type Task } from '@mcpkit/core';
-import type { ConsoleBackend, PinnedEra } from './backend.js';
+import type { ConsoleBackend, ConsoleListKind, PinnedEra } from './backend.js';
 import type { EventHub } from './eventHub.js';
 import type { PageLogin } from './pageLogin.js';
 import type { Questions } from './questions.js';
+import { REPLAYABLE_METHODS } from './replay/sessionFile.js';
 
 /** The largest request body the API reads. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -103,10 +104,10 @@ export class ConsoleApi {
         ...shown,
         ...(login ? { logins: login.control.waiting() } : {}),
       }),
-      listTools: () => backend.listTools(),
-      listResources: () => backend.listResources(),
-      listTemplates: () => backend.listTemplates(),
-      listPrompts: () => backend.listPrompts(),
+      listTools: (params) => listing(backend, 'tools', () => backend.listTools(), params),
+      listResources: (params) => listing(backend, 'resources', () => backend.listResources(), params),
+      listTemplates: (params) => listing(backend, 'templates', () => backend.listTemplates(), params),
+      listPrompts: (params) => listing(backend, 'prompts', () => backend.listPrompts(), params),
       callTool: byPerson((params) => this.#callTool(backend, hub, params)),
       cancel: async (params) => {
         this.#calls.get(text(params, 'callId'))?.abort('Cancelled in the console');
@@ -120,6 +121,13 @@ export class ConsoleApi {
       compareTool: async (params) => {
         if (!backend.compareTool) throw new BadRequest('Comparing revisions needs one server, not a host');
         return backend.compareTool(text(params, 'name'), object(params, 'arguments'));
+      },
+      compare: async (params) => {
+        if (!backend.compare) throw new BadRequest('Comparing revisions needs one server, not a host');
+        const method = text(params, 'method');
+        if (!(REPLAYABLE_METHODS as readonly string[]).includes(method))
+          throw new BadRequest(`"method" must be one of ${REPLAYABLE_METHODS.join(', ')}`);
+        return backend.compare(method, object(params, 'params'));
       },
       readResource: byPerson((params) => backend.readResource(text(params, 'uri'))),
       subscribe: async (params) => {
@@ -206,6 +214,22 @@ export class ConsoleApi {
       this.#calls.delete(callId);
     }
   }
+}
+
+/**
+ * A list: every item, or with `paged: true` one page as the server sends it (`cursor` names which)
+ * and the `nextCursor` of the next one. A host's catalogue is one page.
+ */
+async function listing(
+  backend: ConsoleBackend,
+  kind: ConsoleListKind,
+  all: () => Promise<unknown[]>,
+  params: Params,
+): Promise<unknown> {
+  if (params.paged !== true) return all();
+  const cursor = params.cursor === undefined ? undefined : text(params, 'cursor');
+  if (!backend.listPage) return { items: await all() };
+  return backend.listPage(kind, cursor);
 }
 
 async function readParams(request: Request): Promise<Params> {

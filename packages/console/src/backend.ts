@@ -84,6 +84,29 @@ export interface ConsoleState {
 export type Listed<T> = T & { readonly server?: string; readonly original?: string };
 
 /**
+ * What the console lists.
+ *
+ * @example
+ * ```ts
+ * const kind: ConsoleListKind = 'templates';
+ * ```
+ */
+export type ConsoleListKind = 'tools' | 'resources' | 'templates' | 'prompts';
+
+/**
+ * One page of a list, as the server sent it.
+ *
+ * @example
+ * ```ts
+ * const page: ListPage = { items: [], nextCursor: 'abc' };
+ * ```
+ */
+export interface ListPage {
+  readonly items: readonly unknown[];
+  readonly nextCursor?: string;
+}
+
+/**
  * The operations of the console's API, over a client or a host.
  *
  * @example
@@ -113,10 +136,14 @@ export interface ConsoleBackend {
   getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult>;
   complete(params: CompleteRequestParams): Promise<CompleteResult>;
   ping(): Promise<void>;
+  /** One page of a list, from `cursor` (one server only: a host's catalogue is one list). */
+  listPage?(kind: ConsoleListKind, cursor: string | undefined): Promise<ListPage>;
   /** Replaces the roots the server sees (against a host: every server) and tells it. */
   setRoots?(roots: readonly Root[]): Promise<void>;
   /** The same tool call on 2025-11-25 and on 2026-07-28 (one server only). */
   compareTool?(name: string, args: Record<string, unknown>): Promise<unknown>;
+  /** The same request (a read, a prompt, a list…) on 2025-11-25 and on 2026-07-28 (one server only). */
+  compare?(method: string, params: Record<string, unknown>): Promise<unknown>;
   /** Restarts one of a host's servers (`McpHost.restart`; a host only). */
   restartServer?(server: string): Promise<void>;
   /** Connects again speaking `era` (one server only). */

@@ -1,5 +1,5 @@
 /**
- * Both revisions side by side: the same tool call made over a 2025-11-25 connection and a
+ * Both revisions side by side: the same request (a tool call, a read, a prompt, a list) made over a 2025-11-25 connection and a
  * 2026-07-28 one to the same server (a second and third connection, made when first asked for:
  * for a stdio server, the command the person typed, started again), each answer shown with the
  * revision that produced it.
@@ -12,6 +12,7 @@ import { consoleClient } from './consoleClient.js';
 import type { EventHub } from './eventHub.js';
 import { LoggedTransport } from './protocolLog.js';
 import type { Questions } from './questions.js';
+import { clientExchange } from './replay/clientExchange.js';
 
 /** The two revisions compared, by the era that speaks each. */
 const ERAS = ['2025', '2026'] as const;
@@ -38,6 +39,7 @@ export interface RevisionOutcome {
  * ```ts
  * const comparison = new EraComparison(transport, hub, questions, () => []);
  * const [older, newer] = await comparison.callTool('echo', { text: 'hi' });
+ * const lists = await comparison.request('tools/list', {});
  * ```
  */
 export class EraComparison {
@@ -52,12 +54,21 @@ export class EraComparison {
 
   /** Calls the tool on both revisions at once. */
   callTool(name: string, args: Record<string, unknown>): Promise<RevisionOutcome[]> {
+    return this.request('tools/call', { name, arguments: args });
+  }
+
+  /**
+   * Sends the same request on both revisions at once: a tool call, a read, a prompt or a list
+   * (every page), as a recorded session's exchange is sent.
+   */
+  request(method: string, params: Record<string, unknown>): Promise<RevisionOutcome[]> {
     return Promise.all(
       ERAS.map(async (era): Promise<RevisionOutcome> => {
         let client: McpClient | undefined;
         try {
           client = await this.#client(era);
-          return { era, protocolVersion: client.protocolVersion, result: await client.callTool(name, args) };
+          const result = await clientExchange(client)(method, params);
+          return { era, protocolVersion: client.protocolVersion, result };
         } catch (error) {
           return {
             era,

@@ -6,7 +6,14 @@
  */
 import type { McpClient } from '@mcpkit/client';
 import type { CompleteRequestParams, Root, Transport } from '@mcpkit/core';
-import { type ConsoleBackend, type ConsoleState, negotiated, type PinnedEra } from './backend.js';
+import {
+  type ConsoleBackend,
+  type ConsoleListKind,
+  type ConsoleState,
+  type ListPage,
+  negotiated,
+  type PinnedEra,
+} from './backend.js';
 import { consoleClient } from './consoleClient.js';
 import { EraComparison } from './eraComparison.js';
 import type { EventHub } from './eventHub.js';
@@ -106,6 +113,26 @@ export class ServerBackend implements ConsoleBackend {
   listPrompts() {
     return this.#ready().prompts();
   }
+  async listPage(kind: ConsoleListKind, cursor: string | undefined): Promise<ListPage> {
+    const client = this.#ready();
+    let items: readonly unknown[];
+    let nextCursor: string | undefined;
+    switch (kind) {
+      case 'tools':
+        ({ tools: items, nextCursor } = await client.listTools(cursor));
+        break;
+      case 'resources':
+        ({ resources: items, nextCursor } = await client.listResources(cursor));
+        break;
+      case 'templates':
+        ({ resourceTemplates: items, nextCursor } = await client.listResourceTemplates(cursor));
+        break;
+      case 'prompts':
+        ({ prompts: items, nextCursor } = await client.listPrompts(cursor));
+        break;
+    }
+    return nextCursor ? { items, nextCursor } : { items };
+  }
   callTool(name: string, args: Record<string, unknown>, options: Parameters<ConsoleBackend['callTool']>[2]) {
     const { onTaskStatus, ...request } = options;
     if (onTaskStatus) return callAsTask(this.#ready(), name, args, { ...request, onTaskStatus });
@@ -136,8 +163,14 @@ export class ServerBackend implements ConsoleBackend {
     this.hub.emit('state', this.state());
   }
   compareTool(name: string, args: Record<string, unknown>) {
+    return this.#compared().callTool(name, args);
+  }
+  compare(method: string, params: Record<string, unknown>) {
+    return this.#compared().request(method, params);
+  }
+  #compared(): EraComparison {
     this.#comparison ??= new EraComparison(this.transport, this.hub, this.questions, () => this.#roots);
-    return this.#comparison.callTool(name, args);
+    return this.#comparison;
   }
   async close(): Promise<void> {
     this.#attempt++; // a connection still under way ends unused

@@ -13,8 +13,10 @@ import { LoginPrompt, type LoginWaiting } from './LoginPrompt.js';
 import { LogPanel } from './LogPanel.js';
 import type { LogEntry } from './logEntry.js';
 import { PromptsPanel } from './PromptsPanel.js';
+import { type ListName, type ListPage, listPage } from './paging.js';
 import { type Question, QuestionDialog } from './QuestionDialog.js';
 import { ResourcesPanel } from './ResourcesPanel.js';
+import { RevisionsPanel } from './RevisionsPanel.js';
 import { type Root, RootsPanel } from './RootsPanel.js';
 import { useReconnect } from './reconnect.js';
 import { Tabs } from './Tabs.js';
@@ -44,6 +46,9 @@ type Lists = { tools: Tool[]; resources: any[]; templates: any[]; prompts: any[]
 
 const EMPTY: Lists = { tools: [], resources: [], templates: [], prompts: [] };
 
+/** The cursor of each list's next page, when it has one. */
+type Cursors = Partial<Record<ListName, string>>;
+
 /**
  * The whole page.
  *
@@ -55,6 +60,7 @@ const EMPTY: Lists = { tools: [], resources: [], templates: [], prompts: [] };
 export function App() {
   const [state, setState] = useState<State>();
   const [lists, setLists] = useState<Lists>(EMPTY);
+  const [cursors, setCursors] = useState<Cursors>({});
   const [log, setLog] = useState<LogEntry[]>([]);
   const [questions, setQuestions] = useState<Question[]>([]);
   const [audit, setAudit] = useState<unknown[]>([]);
@@ -72,13 +78,26 @@ export function App() {
       if (!next.connected) return setLists(EMPTY);
       const caps = next.capabilities ?? {};
       const host = next.mode === 'host';
+      const none: ListPage<never> = { items: [] };
+      // The first page of each list; the panels ask for more.
       const [tools, resources, templates, prompts] = await Promise.all([
-        host || caps.tools ? call<Tool[]>('listTools') : [],
-        host || caps.resources ? call<unknown[]>('listResources') : [],
-        host || caps.resources ? call<unknown[]>('listTemplates') : [],
-        host || caps.prompts ? call<unknown[]>('listPrompts') : [],
+        host || caps.tools ? listPage<Tool>('tools') : none,
+        host || caps.resources ? listPage('resources') : none,
+        host || caps.resources ? listPage('templates') : none,
+        host || caps.prompts ? listPage('prompts') : none,
       ]);
-      setLists({ tools, resources, templates, prompts } as Lists);
+      setLists({
+        tools: tools.items,
+        resources: resources.items,
+        templates: templates.items,
+        prompts: prompts.items,
+      } as Lists);
+      setCursors({
+        tools: tools.nextCursor,
+        resources: resources.nextCursor,
+        templates: templates.nextCursor,
+        prompts: prompts.nextCursor,
+      });
       setFailure(undefined);
     } catch (error) {
       setFailure(error instanceof Error ? error.message : String(error));
@@ -123,11 +142,23 @@ export function App() {
   }
   const caps = state.capabilities ?? {};
   const host = state.mode === 'host';
+  /** The next page of a list, when it has one. */
+  const more = (kind: ListName) => {
+    const cursor = cursors[kind];
+    if (!cursor) return undefined;
+    return async () => {
+      const page = await listPage<any>(kind, cursor);
+      setLists((old) => ({ ...old, [kind]: [...old[kind], ...page.items] }));
+      setCursors((old) => ({ ...old, [kind]: page.nextCursor }));
+    };
+  };
+  const count = (kind: ListName) => `${lists[kind].length}${cursors[kind] ? '+' : ''}`;
   const tabs = [
-    { id: 'tools', label: `Tools (${lists.tools.length})` },
-    { id: 'resources', label: `Resources (${lists.resources.length})` },
-    { id: 'prompts', label: `Prompts (${lists.prompts.length})` },
+    { id: 'tools', label: `Tools (${count('tools')})` },
+    { id: 'resources', label: `Resources (${count('resources')})` },
+    { id: 'prompts', label: `Prompts (${count('prompts')})` },
     { id: 'log', label: `Protocol log (${log.length})` },
+    ...(host ? [] : [{ id: 'revisions', label: 'Both revisions' }]),
     { id: 'roots', label: `Roots (${state.roots?.length ?? 0})` },
     ...(host ? [{ id: 'host', label: 'Servers' }] : []),
     ...(authSteps.length > 0 ? [{ id: 'auth', label: 'Authorization' }] : []),
@@ -160,7 +191,13 @@ export function App() {
         />
         <Tabs tabs={tabs} selected={tab} onSelect={setTab}>
           {tab === 'tools' ? (
-            <ToolsPanel tools={lists.tools} target={state.target} onRead={read} canCompare={!host} />
+            <ToolsPanel
+              tools={lists.tools}
+              target={state.target}
+              onRead={read}
+              canCompare={!host}
+              onMore={more('tools')}
+            />
           ) : null}
           {tab === 'resources' ? (
             <ResourcesPanel
@@ -169,10 +206,18 @@ export function App() {
               canSubscribe={host || caps.resources?.subscribe === true}
               canComplete={host || caps.completions !== undefined}
               readRequest={readRequest}
+              canCompare={!host}
+              onMoreResources={more('resources')}
+              onMoreTemplates={more('templates')}
             />
           ) : null}
           {tab === 'prompts' ? (
-            <PromptsPanel prompts={lists.prompts} canComplete={host || caps.completions !== undefined} />
+            <PromptsPanel
+              prompts={lists.prompts}
+              canComplete={host || caps.completions !== undefined}
+              canCompare={!host}
+              onMore={more('prompts')}
+            />
           ) : null}
           {tab === 'log' ? (
             <LogPanel
@@ -183,6 +228,7 @@ export function App() {
             />
           ) : null}
           {tab === 'roots' ? <RootsPanel roots={state.roots ?? []} host={host} /> : null}
+          {tab === 'revisions' ? <RevisionsPanel /> : null}
           {tab === 'auth' ? <AuthPanel steps={authSteps} /> : null}
           {tab === 'host' ? (
             <HostPanel servers={state.servers ?? []} audit={audit} tools={lists.tools} changes={changes} />

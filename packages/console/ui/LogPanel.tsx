@@ -1,12 +1,14 @@
 /**
  * The protocol log: every JSON-RPC message both ways, with its time, size and (for a response) how
  * long its request took; filtered by text, direction and server; each message shown in full and,
- * for a request `mcpkit` can send, as the equivalent command line.
+ * for a request `mcpkit` can send, as the equivalent command line; all of it, or what the filters
+ * show, exported as a JSON Lines file.
  * @module
  */
 import { useMemo, useState } from 'preact/hooks';
 import { commandFor } from './commandLine.js';
 import { JsonView } from './common.js';
+import { downloadFile } from './download.js';
 import type { LogEntry } from './logEntry.js';
 import { SessionTools } from './SessionTools.js';
 
@@ -19,6 +21,11 @@ function summary(entry: LogEntry): string {
   if (entry.method) return entry.id === undefined ? entry.method : `${entry.method} #${entry.id}`;
   const failed = typeof entry.message === 'object' && entry.message?.error;
   return `${failed ? 'error' : 'result'} #${entry.id ?? '?'}`;
+}
+
+/** Entries as JSON Lines: one entry (time, direction, size, the message…) per line. */
+function exportLog(entries: readonly LogEntry[], name: string): void {
+  downloadFile(name, entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''), 'application/jsonl');
 }
 
 /**
@@ -103,6 +110,12 @@ export function LogPanel(props: {
         <span class="muted" role="status">
           {shown.length} of {props.entries.length} messages
         </span>
+        <button type="button" onClick={() => exportLog(props.entries, 'mcpkit-log.jsonl')}>
+          Export all
+        </button>
+        <button type="button" onClick={() => exportLog(shown, 'mcpkit-log-filtered.jsonl')}>
+          Export shown
+        </button>
       </div>
       <div class="log-layout">
         <table class="log">

@@ -5,7 +5,9 @@
  */
 import { useState } from 'preact/hooks';
 import { ApiError, call } from './api.js';
+import { CompareOnBothRevisions } from './Comparison.js';
 import { Content } from './Content.js';
+import { MoreButton } from './MoreButton.js';
 
 type Prompt = Record<string, any> & { name: string };
 
@@ -17,7 +19,14 @@ type Prompt = Record<string, any> & { name: string };
  * <PromptsPanel prompts={prompts} canComplete={false} />
  * ```
  */
-export function PromptsPanel(props: { prompts: Prompt[]; canComplete: boolean }) {
+export function PromptsPanel(props: {
+  prompts: Prompt[];
+  canComplete: boolean;
+  /** One server (not a host): a prompt can be got on both revisions. */
+  canCompare?: boolean;
+  /** Fetches the next page of prompts (absent on the last page). */
+  onMore?: (() => Promise<void>) | undefined;
+}) {
   const [selected, setSelected] = useState<string | undefined>(props.prompts[0]?.name);
   const prompt = props.prompts.find((candidate) => candidate.name === selected) ?? props.prompts[0];
   return (
@@ -38,13 +47,21 @@ export function PromptsPanel(props: { prompts: Prompt[]; canComplete: boolean })
           ))}
         </ul>
         {props.prompts.length === 0 ? <p class="muted">No prompts.</p> : null}
+        <MoreButton what="prompts" onMore={props.onMore} />
       </nav>
-      {prompt ? <PromptView key={prompt.name} prompt={prompt} canComplete={props.canComplete} /> : null}
+      {prompt ? (
+        <PromptView
+          key={prompt.name}
+          prompt={prompt}
+          canComplete={props.canComplete}
+          canCompare={props.canCompare === true}
+        />
+      ) : null}
     </div>
   );
 }
 
-function PromptView(props: { prompt: Prompt; canComplete: boolean }) {
+function PromptView(props: { prompt: Prompt; canComplete: boolean; canCompare: boolean }) {
   const { prompt } = props;
   const [values, setValues] = useState<Record<string, string>>({});
   const [options, setOptions] = useState<Record<string, string[]>>({});
@@ -115,6 +132,13 @@ function PromptView(props: { prompt: Prompt; canComplete: boolean }) {
           Get {prompt.name}
         </button>
       </form>
+      {props.canCompare ? (
+        <CompareOnBothRevisions
+          label="Get on both revisions"
+          method="prompts/get"
+          params={{ name: prompt.name, arguments: values }}
+        />
+      ) : null}
       {error ? (
         <p role="alert" class="error">
           {error}

@@ -7,7 +7,9 @@ import { useEffect, useState } from 'preact/hooks';
 import { parseTemplate } from 'url-template';
 import { ApiError, call } from './api.js';
 import { on } from './bus.js';
+import { CompareOnBothRevisions } from './Comparison.js';
 import { EmbeddedResource } from './Content.js';
+import { MoreButton } from './MoreButton.js';
 
 type Item = Record<string, any>;
 
@@ -38,6 +40,11 @@ export function ResourcesPanel(props: {
   canComplete: boolean;
   /** A URI another panel asked to read (a resource link in a tool result). */
   readRequest: string | undefined;
+  /** One server (not a host): a read can be made on both revisions. */
+  canCompare?: boolean;
+  /** Fetch the next page of resources or templates (absent on the last page). */
+  onMoreResources?: (() => Promise<void>) | undefined;
+  onMoreTemplates?: (() => Promise<void>) | undefined;
 }) {
   const [uri, setUri] = useState<string | undefined>(props.readRequest);
   useEffect(() => {
@@ -59,6 +66,7 @@ export function ResourcesPanel(props: {
           ))}
         </ul>
         {props.resources.length === 0 ? <p class="muted">No resources.</p> : null}
+        <MoreButton what="resources" onMore={props.onMoreResources} />
         <h2 class="list-heading">Templates</h2>
         {props.templates.map((template) => (
           <TemplateForm
@@ -69,9 +77,15 @@ export function ResourcesPanel(props: {
           />
         ))}
         {props.templates.length === 0 ? <p class="muted">No templates.</p> : null}
+        <MoreButton what="templates" onMore={props.onMoreTemplates} />
       </nav>
       {uri ? (
-        <ResourceView key={uri} uri={uri} canSubscribe={props.canSubscribe} />
+        <ResourceView
+          key={uri}
+          uri={uri}
+          canSubscribe={props.canSubscribe}
+          canCompare={props.canCompare === true}
+        />
       ) : (
         <p class="muted detail">Choose a resource.</p>
       )}
@@ -132,7 +146,7 @@ function TemplateForm(props: { template: Item; canComplete: boolean; onRead: (ur
   );
 }
 
-function ResourceView(props: { uri: string; canSubscribe: boolean }) {
+function ResourceView(props: { uri: string; canSubscribe: boolean; canCompare: boolean }) {
   const [contents, setContents] = useState<any[]>();
   const [error, setError] = useState<string>();
   const [subscribed, setSubscribed] = useState(false);
@@ -198,6 +212,13 @@ function ResourceView(props: { uri: string; canSubscribe: boolean }) {
       {(contents ?? []).map((content, index) => (
         <EmbeddedResource key={index} resource={content} />
       ))}
+      {props.canCompare ? (
+        <CompareOnBothRevisions
+          label="Read on both revisions"
+          method="resources/read"
+          params={{ uri: props.uri }}
+        />
+      ) : null}
     </section>
   );
 }

@@ -1,13 +1,24 @@
 /**
  * Record and replay in the protocol log: save this session's exchanges to a file, and replay a
  * saved one against the server now connected (or, against a host, each exchange on the server it
- * went to), each answer marked same or changed.
+ * went to), each answer compared field by field.
  * @module
  */
+import { exchangeLabel, parseSession, type ReplayReport, recordSession } from '@mcpkit/console/replay';
 import { useState } from 'preact/hooks';
 import { JsonView } from './common.js';
+import { DiffView } from './DiffView.js';
+import { downloadFile } from './download.js';
 import type { LogEntry } from './logEntry.js';
-import { parseSession, type ReplayOutcome, recordSession, replaySession } from './session.js';
+import { replayInPage } from './session.js';
+
+/** The ignore paths a person typed: separated by commas or new lines. */
+function ignorePaths(text: string): string[] {
+  return text
+    .split(/[,\n]/)
+    .map((path) => path.trim())
+    .filter(Boolean);
+}
 
 /**
  * The Save and Replay controls, and what a replay found.
@@ -23,26 +34,20 @@ export function SessionTools(props: {
   protocolVersion?: string | undefined;
   host: boolean;
 }) {
-  const [outcomes, setOutcomes] = useState<ReplayOutcome[]>();
+  const [report, setReport] = useState<ReplayReport>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const [ignore, setIgnore] = useState('');
   const save = () => {
     const session = recordSession(props.entries, props.target, props.protocolVersion, props.host);
-    const url = URL.createObjectURL(
-      new Blob([JSON.stringify(session, null, 2)], { type: 'application/json' }),
-    );
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = 'mcpkit-session.json';
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    downloadFile('mcpkit-session.json', JSON.stringify(session, null, 2), 'application/json');
   };
   const replay = async (file: File | undefined) => {
     if (!file) return;
     setBusy(true);
-    setOutcomes(undefined);
+    setReport(undefined);
     try {
-      setOutcomes(await replaySession(parseSession(await file.text()), props.host));
+      setReport(await replayInPage(parseSession(await file.text()), ignorePaths(ignore), props.host));
       setError(undefined);
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));
@@ -50,7 +55,6 @@ export function SessionTools(props: {
       setBusy(false);
     }
   };
-  const changed = outcomes?.filter((outcome) => !outcome.same).length ?? 0;
   return (
     <section class="session" aria-labelledby="session-heading">
       <h3 id="session-heading">Record and replay</h3>
@@ -58,6 +62,15 @@ export function SessionTools(props: {
         <button type="button" onClick={save}>
           Save session
         </button>
+        <div class="field">
+          <label for="replay-ignore">Ignore paths (comma-separated)</label>
+          <input
+            id="replay-ignore"
+            value={ignore}
+            placeholder="structuredContent.at, content[*]._meta"
+            onInput={(event) => setIgnore(event.currentTarget.value)}
+          />
+        </div>
         <label for="replay-file">Replay a saved session</label>
         <input
           id="replay-file"
@@ -72,47 +85,56 @@ export function SessionTools(props: {
           {error}
         </p>
       ) : null}
-      {outcomes ? (
-        <div>
-          <p role="status" class={changed === 0 ? 'ok' : 'error'}>
-            {changed === 0
-              ? `All ${outcomes.length} answers are the same as recorded.`
-              : `${changed} of ${outcomes.length} answers changed.`}
-          </p>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Request</th>
-                {props.host ? <th scope="col">Server</th> : null}
-                <th scope="col">Item</th>
-                <th scope="col">Answer</th>
-              </tr>
-            </thead>
-            <tbody>
-              {outcomes.map((outcome, index) => (
-                <tr key={index}>
-                  <td>{outcome.exchange.method}</td>
-                  {props.host ? <td>{outcome.exchange.server ?? ''}</td> : null}
-                  <td>{String(outcome.exchange.params.name ?? outcome.exchange.params.uri ?? '')}</td>
-                  <td>
-                    {outcome.same ? (
-                      'same'
-                    ) : (
-                      <details>
-                        <summary>changed</summary>
-                        <h4>Recorded</h4>
-                        <JsonView value={outcome.exchange.result ?? { error: outcome.exchange.error }} />
-                        <h4>Now</h4>
-                        <JsonView value={outcome.now} />
-                      </details>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      {report ? <ReplayResult report={report} /> : null}
     </section>
+  );
+}
+
+function ReplayResult({ report }: { report: ReplayReport }) {
+  const { changed, total, outcomes } = report;
+  return (
+    <div>
+      <p role="status" class={changed === 0 ? 'ok' : 'error'}>
+        {changed === 0
+          ? `All ${total} answers are the same as recorded.`
+          : `${changed} of ${total} answers changed.`}
+      </p>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Request</th>
+            <th scope="col">Answer</th>
+          </tr>
+        </thead>
+        <tbody>
+          {outcomes.map((outcome, index) => (
+            <tr key={index}>
+              <td>{exchangeLabel(outcome.exchange)}</td>
+              <td>
+                {outcome.same ? (
+                  outcome.ignored > 0 ? (
+                    `same (${outcome.ignored} ignored)`
+                  ) : (
+                    'same'
+                  )
+                ) : (
+                  <details>
+                    <summary>
+                      changed:{' '}
+                      {outcome.differences.map((difference) => difference.path || '(all)').join(', ')}
+                    </summary>
+                    <DiffView differences={outcome.differences} before="Recorded" after="Now" />
+                    <h4>Recorded</h4>
+                    <JsonView value={outcome.exchange.result ?? { error: outcome.exchange.error }} />
+                    <h4>Now</h4>
+                    <JsonView value={outcome.now.result ?? { error: outcome.now.error }} />
+                  </details>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

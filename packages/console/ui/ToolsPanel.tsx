@@ -14,6 +14,7 @@ import { Comparison, type RevisionOutcome } from './Comparison.js';
 import { Content } from './Content.js';
 import { commandFor } from './commandLine.js';
 import { Issues, JsonView } from './common.js';
+import { MoreButton } from './MoreButton.js';
 import { SchemaForm } from './SchemaForm.js';
 import { initialValue, pruned, type Schema } from './schema.js';
 import { issuesOf } from './validate.js';
@@ -39,6 +40,8 @@ export function ToolsPanel(props: {
   onRead: (uri: string) => void;
   /** One server (not a host): the call can be made on both revisions. */
   canCompare: boolean;
+  /** Fetches the next page of tools (absent on the last page). */
+  onMore?: (() => Promise<void>) | undefined;
 }) {
   const [selected, setSelected] = useState<string | undefined>(props.tools[0]?.name);
   const tool = props.tools.find((candidate) => candidate.name === selected) ?? props.tools[0];
@@ -61,6 +64,7 @@ export function ToolsPanel(props: {
           ))}
         </ul>
         {props.tools.length === 0 ? <p class="muted">No tools.</p> : null}
+        <MoreButton what="tools" onMore={props.onMore} />
       </nav>
       {tool ? (
         <ToolView

@@ -5,7 +5,7 @@
  * @module
  */
 import { createInMemoryPair, type Transport } from '@mcpkit/core';
-import type { ServerEntry } from '@mcpkit/host';
+import { McpHost, type McpHostOptions, type ServerEntry } from '@mcpkit/host';
 import { createGateway, type McpGateway } from '@mcpkit/host/gateway';
 import { nodeConnector } from '@mcpkit/host/node';
 
@@ -35,7 +35,7 @@ export function gatewayTransport(servers: readonly ServerEntry[]): {
   serverOf: (kind: 'tools' | 'prompts', name: string) => string | undefined;
 } {
   const gateway = createGateway({
-    host: { servers, connector: nodeConnector() },
+    host: configHostOptions(servers),
     info: { name: 'mcpkit (config)', version: '0.1.0' },
     // One client: its own upstreams, each started once (shared ones would start a lane beside
     // each for a call that can be asked something).
@@ -48,6 +48,25 @@ export function gatewayTransport(servers: readonly ServerEntry[]): {
     status: () => statusOf(gateway, servers),
     serverOf: (kind, name) => gateway.hosts()[0]?.route(kind, name)?.server,
   };
+}
+
+/** The host of `--config FILE` with several servers: the gateway's, and the one `configHost` makes. */
+function configHostOptions(servers: readonly ServerEntry[]): McpHostOptions {
+  return { servers, connector: nodeConnector() };
+}
+
+/**
+ * A host over `servers` as the in-process gateway runs them, for a verb that sends to a server
+ * through the host itself (`mcpkit replay` of a host session); the caller closes it.
+ *
+ * @example
+ * ```ts
+ * const host = configHost(await loadHostConfig('mcp.json'));
+ * try { await host.callTool('a__echo', { text: 'hi' }); } finally { await host.close(); }
+ * ```
+ */
+export function configHost(servers: readonly ServerEntry[]): McpHost {
+  return new McpHost(configHostOptions(servers));
 }
 
 function statusOf(gateway: McpGateway, servers: readonly ServerEntry[]): ServerStatusLine[] {

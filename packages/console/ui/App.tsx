@@ -8,6 +8,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { AuthPanel, type AuthStepEntry } from './AuthPanel.js';
 import { call } from './api.js';
 import { connectEvents, on } from './bus.js';
+import { ErrorAlert } from './common.js';
 import { HostPanel, type HostServer, type ServerChange } from './HostPanel.js';
 import { LoginPrompt, type LoginWaiting } from './LoginPrompt.js';
 import { LogPanel } from './LogPanel.js';
@@ -174,11 +175,7 @@ export function App() {
         <Header state={state} />
       </header>
       <main>
-        {failure ? (
-          <p role="alert" class="error">
-            {failure}
-          </p>
-        ) : null}
+        <ErrorAlert error={failure} />
         {state.error ? (
           <p role="alert" class="error">
             Could not connect: {state.error}

@@ -7,7 +7,7 @@ import { compareAnswers } from '@mcpkit/console/replay';
 import { useState } from 'preact/hooks';
 import { ApiError, call } from './api.js';
 import { Content, EmbeddedResource } from './Content.js';
-import { JsonView } from './common.js';
+import { ErrorAlert, JsonView } from './common.js';
 import { DiffView } from './DiffView.js';
 
 /**
@@ -147,11 +147,7 @@ export function CompareOnBothRevisions(props: {
       <button type="button" onClick={compare} disabled={busy}>
         {props.label}
       </button>
-      {error ? (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert error={error} />
       {sides ? <Comparison method={props.method} sides={sides} /> : null}
     </div>
   );

@@ -6,6 +6,7 @@
  */
 import { useState } from 'preact/hooks';
 import { ApiError, call } from './api.js';
+import { ErrorAlert } from './common.js';
 
 /**
  * One of the host's servers.
@@ -99,11 +100,7 @@ export function HostPanel(props: {
             ))}
           </tbody>
         </table>
-        {error ? (
-          <p role="alert" class="error">
-            {error}
-          </p>
-        ) : null}
+        <ErrorAlert error={error} />
       </section>
       <section aria-labelledby="changes-heading">
         <h2 id="changes-heading">State changes</h2>

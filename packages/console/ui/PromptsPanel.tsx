@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, call } from './api.js';
 import { CompareOnBothRevisions } from './Comparison.js';
 import { Content } from './Content.js';
+import { ErrorAlert } from './common.js';
 import { MoreButton } from './MoreButton.js';
 
 type Prompt = Record<string, any> & { name: string };
@@ -139,11 +140,7 @@ function PromptView(props: { prompt: Prompt; canComplete: boolean; canCompare: b
           params={{ name: prompt.name, arguments: values }}
         />
       ) : null}
-      {error ? (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert error={error} />
       {result ? (
         <div class="result" aria-live="polite">
           <h3>Messages</h3>

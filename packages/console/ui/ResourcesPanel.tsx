@@ -9,6 +9,7 @@ import { ApiError, call } from './api.js';
 import { on } from './bus.js';
 import { CompareOnBothRevisions } from './Comparison.js';
 import { EmbeddedResource } from './Content.js';
+import { ErrorAlert } from './common.js';
 import { MoreButton } from './MoreButton.js';
 
 type Item = Record<string, any>;
@@ -204,11 +205,7 @@ function ResourceView(props: { uri: string; canSubscribe: boolean; canCompare: b
             : `${updates.length} update(s), last at ${updates[0]}`}
         </div>
       ) : null}
-      {error ? (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert error={error} />
       {(contents ?? []).map((content, index) => (
         <EmbeddedResource key={index} resource={content} />
       ))}

@@ -7,6 +7,7 @@
  */
 import { useState } from 'preact/hooks';
 import { ApiError, call } from './api.js';
+import { ErrorAlert } from './common.js';
 
 /**
  * One root.
@@ -82,11 +83,7 @@ export function RootsPanel({ roots, host }: { roots: Root[]; host: boolean }) {
         </div>
         <button type="submit">Add root</button>
       </form>
-      {error ? (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert error={error} />
     </section>
   );
 }

@@ -6,7 +6,7 @@
  */
 import { exchangeLabel, parseSession, type ReplayReport, recordSession } from '@mcpkit/console/replay';
 import { useState } from 'preact/hooks';
-import { JsonView } from './common.js';
+import { ErrorAlert, JsonView } from './common.js';
 import { DiffView } from './DiffView.js';
 import { downloadFile } from './download.js';
 import type { LogEntry } from './logEntry.js';
@@ -80,11 +80,7 @@ export function SessionTools(props: {
           onChange={(event) => void replay(event.currentTarget.files?.[0])}
         />
       </div>
-      {error ? (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert error={error} />
       {report ? <ReplayResult report={report} /> : null}
     </section>
   );

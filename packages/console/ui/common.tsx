@@ -1,5 +1,5 @@
 /**
- * Small pieces every panel uses: a JSON view and a list of validation issues.
+ * Small pieces every panel uses: a JSON view, a list of validation issues and a failure shown.
  * @module
  */
 
@@ -36,5 +36,22 @@ export function Issues(props: { issues: readonly { path: string; message: string
         ))}
       </ul>
     </div>
+  );
+}
+
+/**
+ * A failure to show, announced to screen readers; nothing when there is none.
+ *
+ * @example
+ * ```tsx
+ * <ErrorAlert error="The server is not connected" />
+ * ```
+ */
+export function ErrorAlert({ error }: { error: string | undefined | null }) {
+  if (!error) return null;
+  return (
+    <p role="alert" class="error">
+      {error}
+    </p>
   );
 }

@@ -83,6 +83,7 @@ export class SseClientTransport implements Transport {
   async start(sink: MessageSink): Promise<void> {
     if (this.state !== 'new') throw new Error('An SseClientTransport starts once');
     this.sink = sink;
+    this.requester.sink = sink;
     this.pacer = new SsePacer(this.maxIncomingPerSecond, (error) => sink.error(error));
     this.state = 'connecting';
     const timer = setTimeout(() => {
@@ -129,6 +130,7 @@ export class SseClientTransport implements Transport {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(message),
         controller,
+        message,
       });
       if (!response.ok)
         throw (await readFailure(response, `POST ${endpoint.href} (${labelOf(message)})`)).error;

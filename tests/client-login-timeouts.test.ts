@@ -1,0 +1,179 @@
+/**
+ * Regression: the time a person spends logging in after a 401 counted against the client's
+ * timers. A 2026-07-28 server behind `protect()` was spoken to as 2025-11-25 when the login took
+ * longer than the era probe's wait (`eraProbeTimeout`), the handshake failed past its limit
+ * (the CLI's 15 s over HTTP), and a request meeting a 401 later timed out during the login.
+ *
+ * Real parts: `oidc-provider` on loopback, an mcpkit server wrapped with `protect`, the client's
+ * `OAuthClientProvider`; the person is the fixture's `browser`, who takes a while before starting.
+ */
+import { OAuthClientProvider } from '@mcpkit/auth/client';
+import { jwtVerifier, protect } from '@mcpkit/auth/server';
+import { McpClient, type ProtocolEra } from '@mcpkit/client';
+import { AuthorizationTimeoutError, StreamableHttpClientTransport } from '@mcpkit/client/http';
+import { RequestCancelledError } from '@mcpkit/core';
+import { serve } from '@mcpkit/node/http';
+import { McpServer } from '@mcpkit/server';
+import { createStreamableHttpHandler } from '@mcpkit/server/http';
+import { describe, expect, it } from 'vitest';
+import { browser, useAuthServer } from './support/authServer.js';
+
+const REDIRECT = 'http://127.0.0.1/callback';
+/** Longer than every timer below: each of them would have expired during a login. */
+const LOGIN_MS = 1000;
+const SHORT_MS = 300;
+const { as, cleanups } = useAuthServer();
+
+/**
+ * An mcpkit server at `<origin>/mcp` behind `protect` (both eras, or 2025-11-25 only when
+ * `legacy`); `require` changes the scopes asked.
+ */
+async function startProtected(legacy = false) {
+  const options = legacy ? { protocolVersions: ['2025-11-25' as const] } : {};
+  const server = new McpServer({ name: 'protected', version: '1.0.0' }, options);
+  server.tool('whoami', (_args, ctx) => JSON.stringify({ scopes: ctx.authInfo?.scopes }));
+  const mcp = createStreamableHttpHandler(server);
+  let current: (request: Request) => Promise<Response> = mcp;
+  const served = await serve((request: Request) => current(request));
+  cleanups.push(() => served.close());
+  const resource = `${served.url.replace(/\/$/, '')}/mcp`;
+  const require = (scopes: string[]) => {
+    const issuer = as().issuer;
+    current = protect(mcp, {
+      resource,
+      authorizationServers: [issuer],
+      verifier: jwtVerifier({ issuer, audience: resource, jwks: `${issuer}/jwks` }),
+      requiredScopes: scopes,
+      scopesSupported: ['mcp:read', 'mcp:write'],
+    });
+  };
+  require(['mcp:read']);
+  return { resource, require };
+}
+
+/** A person who takes `delay` ms before logging in (forever when Infinity); logins counted. */
+interface Person {
+  logins: number;
+  delay: number;
+}
+
+/**
+ * A protected server, a person who takes `delay` ms to log in, and a client (not yet connected)
+ * with `OAuthClientProvider` over Streamable HTTP; `legacy` makes the server 2025-11-25 only.
+ */
+async function loginStack(
+  delay: number,
+  options: { era?: ProtocolEra; legacy?: boolean; authorizationTimeout?: number } = {},
+) {
+  const { resource, require } = await startProtected(options.legacy);
+  const person: Person = { logins: 0, delay };
+  const login = browser(REDIRECT);
+  const redirect = async (url: URL) => {
+    person.logins++;
+    if (person.delay === Number.POSITIVE_INFINITY) return new Promise<URL>(() => {});
+    await new Promise((resolve) => setTimeout(resolve, person.delay));
+    return login(url);
+  };
+  const auth = new OAuthClientProvider({ serverUrl: resource, redirectUri: REDIRECT, redirect });
+  const mcp = new McpClient(
+    { name: 'login-timers', version: '1.0.0' },
+    { eraProbeTimeout: SHORT_MS, protocolEra: options.era ?? 'auto', onError: () => {} },
+  );
+  cleanups.push(() => mcp.close());
+  const transport = new StreamableHttpClientTransport(resource, {
+    authProvider: auth,
+    ...(options.authorizationTimeout ? { authorizationTimeout: options.authorizationTimeout } : {}),
+  });
+  return { mcp, transport, auth, person, require };
+}
+
+/** The scopes the server saw on a `whoami` call. */
+function scopesOf(result: { content: unknown[] }): string[] {
+  return JSON.parse((result.content[0] as { text: string }).text).scopes;
+}
+
+describe('time spent logging in does not count against the client timers', () => {
+  it('regression: a login slower than eraProbeTimeout no longer falls back to 2025-11-25', async () => {
+    const { mcp, transport, person } = await loginStack(LOGIN_MS);
+    await mcp.connect(transport);
+    expect(person.logins).toBe(1);
+    expect(mcp.protocolVersion).toBe('2026-07-28');
+  });
+
+  it('regression: a login slower than eraProbeTimeout and the handshake limit still negotiates 2026-07-28', async () => {
+    const { mcp, transport, person } = await loginStack(LOGIN_MS);
+    // The probe waits 300 ms, the whole handshake 500 ms (the CLI passes its 15 s the same way,
+    // as connect's `timeout`): the login takes 1 s inside the probe's first request.
+    await mcp.connect(transport, { timeout: 500 });
+    expect(person.logins).toBe(1);
+    expect(mcp.protocolVersion).toBe('2026-07-28');
+    expect(scopesOf(await mcp.callTool('whoami', {}))).toContain('mcp:read');
+  });
+
+  it('a login during the probe of a 2025-only server leaves initialize the handshake time it had', async () => {
+    const { mcp, transport, person } = await loginStack(LOGIN_MS, { legacy: true });
+    await mcp.connect(transport, { timeout: 500 });
+    expect(person.logins).toBe(1);
+    expect(mcp.protocolVersion).toBe('2025-11-25');
+  });
+
+  it.each(['auto', '2025'] as const)(
+    'a request with timeout 300 ms whose 401 starts a 1 s login succeeds (era %s)',
+    async (era) => {
+      const { mcp, transport, person, auth } = await loginStack(0, { era });
+      await mcp.connect(transport);
+      // The token is gone (expired, no refresh): the next request meets a 401 and a slow login.
+      await auth.logout();
+      person.delay = LOGIN_MS;
+      const result = await mcp.callTool('whoami', {}, { timeout: SHORT_MS, maxTotalTimeout: SHORT_MS });
+      expect(scopesOf(result)).toContain('mcp:read');
+      expect(person.logins).toBe(2);
+    },
+  );
+
+  it('a step-up (403 insufficient_scope) with a slow login does not time the request out', async () => {
+    const { mcp, transport, person, require } = await loginStack(0);
+    await mcp.connect(transport);
+    require(['mcp:read', 'mcp:write']);
+    person.delay = LOGIN_MS;
+    expect(scopesOf(await mcp.callTool('whoami', {}, { timeout: SHORT_MS }))).toContain('mcp:write');
+    expect(person.logins).toBe(2);
+  });
+
+  it('a login that never ends is bounded by authorizationTimeout, and is not taken for a legacy server', async () => {
+    const { mcp, transport, person } = await loginStack(Number.POSITIVE_INFINITY, {
+      authorizationTimeout: 400,
+    });
+    const failure = await mcp.connect(transport).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(AuthorizationTimeoutError);
+    expect((failure as Error).message).toMatch(
+      /waited on authorization .* more than 400 ms \(authorizationTimeout\)/,
+    );
+    // One login only: the probe's failure was final, no `initialize` started a second one.
+    expect(person.logins).toBe(1);
+  });
+
+  it('aborting a request during its login rejects at once', async () => {
+    const { mcp, transport, person, auth } = await loginStack(0);
+    await mcp.connect(transport);
+    await auth.logout();
+    person.delay = Number.POSITIVE_INFINITY;
+    const controller = new AbortController();
+    const call = mcp.callTool('whoami', {}, { signal: controller.signal });
+    await expect.poll(() => person.logins).toBe(2);
+    const started = Date.now();
+    controller.abort('the person gave up');
+    await expect(call).rejects.toBeInstanceOf(RequestCancelledError);
+    // The default authorizationTimeout is 10 minutes: "at once" is anything far below it.
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('aborting connect during the login rejects at once', async () => {
+    const { mcp, transport, person } = await loginStack(Number.POSITIVE_INFINITY);
+    const controller = new AbortController();
+    const connecting = mcp.connect(transport, { signal: controller.signal });
+    await expect.poll(() => person.logins).toBe(1);
+    controller.abort();
+    await expect(connecting).rejects.toBeInstanceOf(RequestCancelledError);
+  });
+});

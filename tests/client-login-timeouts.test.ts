@@ -11,11 +11,14 @@ import { OAuthClientProvider } from '@mcpkit/auth/client';
 import { jwtVerifier, protect } from '@mcpkit/auth/server';
 import { McpClient, type ProtocolEra } from '@mcpkit/client';
 import { AuthorizationTimeoutError, StreamableHttpClientTransport } from '@mcpkit/client/http';
-import { RequestCancelledError } from '@mcpkit/core';
+import { RequestCancelledError, type Transport } from '@mcpkit/core';
 import { serve } from '@mcpkit/node/http';
 import { McpServer } from '@mcpkit/server';
 import { createStreamableHttpHandler } from '@mcpkit/server/http';
 import { describe, expect, it } from 'vitest';
+import { createStyle } from '../packages/cli/src/terminalStyle.js';
+import { WatchedTransport } from '../packages/cli/src/trace.js';
+import { LoggedTransport } from '../packages/console/src/protocolLog.js';
 import { browser, useAuthServer } from './support/authServer.js';
 
 const REDIRECT = 'http://127.0.0.1/callback';
@@ -108,6 +111,17 @@ describe('time spent logging in does not count against the client timers', () =>
     expect(person.logins).toBe(1);
     expect(mcp.protocolVersion).toBe('2026-07-28');
     expect(scopesOf(await mcp.callTool('whoami', {}))).toContain('mcp:read');
+  });
+
+  it.each([
+    ['the CLI', (inner: Transport) => new WatchedTransport(inner, createStyle(false))],
+    ['the console', (inner: Transport) => new LoggedTransport(inner, () => {})],
+  ])('regression: %s wraps the transport, and the login still stops the timers', async (_, wrap) => {
+    const { mcp, transport, person } = await loginStack(LOGIN_MS);
+    // The CLI's handshake passes its limit (15 s over HTTP) as connect's timeout, as here.
+    await mcp.connect(wrap(transport), { timeout: 500 });
+    expect(person.logins).toBe(1);
+    expect(mcp.protocolVersion).toBe('2026-07-28');
   });
 
   it('a login during the probe of a 2025-only server leaves initialize the handshake time it had', async () => {

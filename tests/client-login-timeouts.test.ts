@@ -10,11 +10,15 @@
 import { OAuthClientProvider } from '@mcpkit/auth/client';
 import { jwtVerifier, protect } from '@mcpkit/auth/server';
 import { McpClient, type ProtocolEra } from '@mcpkit/client';
-import { AuthorizationTimeoutError, StreamableHttpClientTransport } from '@mcpkit/client/http';
+import {
+  AuthorizationTimeoutError,
+  SseClientTransport,
+  StreamableHttpClientTransport,
+} from '@mcpkit/client/http';
 import { RequestCancelledError, type Transport } from '@mcpkit/core';
 import { serve } from '@mcpkit/node/http';
 import { McpServer } from '@mcpkit/server';
-import { createStreamableHttpHandler } from '@mcpkit/server/http';
+import { createLegacySseHandler, createStreamableHttpHandler } from '@mcpkit/server/http';
 import { describe, expect, it } from 'vitest';
 import { createStyle } from '../packages/cli/src/terminalStyle.js';
 import { WatchedTransport } from '../packages/cli/src/trace.js';
@@ -27,19 +31,22 @@ const LOGIN_MS = 1000;
 const SHORT_MS = 300;
 const { as, cleanups } = useAuthServer();
 
+/** What the protected server speaks: both eras, 2025-11-25 only, or the legacy HTTP+SSE transport. */
+type Speaks = 'both' | '2025' | 'sse';
+
 /**
- * An mcpkit server at `<origin>/mcp` behind `protect` (both eras, or 2025-11-25 only when
- * `legacy`); `require` changes the scopes asked.
+ * An mcpkit server at `<origin>/mcp` (`/sse` for the legacy transport) behind `protect`;
+ * `require` changes the scopes asked.
  */
-async function startProtected(legacy = false) {
-  const options = legacy ? { protocolVersions: ['2025-11-25' as const] } : {};
+async function startProtected(speaks: Speaks) {
+  const options = speaks === 'both' ? {} : { protocolVersions: ['2025-11-25' as const] };
   const server = new McpServer({ name: 'protected', version: '1.0.0' }, options);
   server.tool('whoami', (_args, ctx) => JSON.stringify({ scopes: ctx.authInfo?.scopes }));
-  const mcp = createStreamableHttpHandler(server);
+  const mcp = speaks === 'sse' ? createLegacySseHandler(server) : createStreamableHttpHandler(server);
   let current: (request: Request) => Promise<Response> = mcp;
   const served = await serve((request: Request) => current(request));
   cleanups.push(() => served.close());
-  const resource = `${served.url.replace(/\/$/, '')}/mcp`;
+  const resource = `${served.url.replace(/\/$/, '')}/${speaks === 'sse' ? 'sse' : 'mcp'}`;
   const require = (scopes: string[]) => {
     const issuer = as().issuer;
     current = protect(mcp, {
@@ -66,9 +73,10 @@ interface Person {
  */
 async function loginStack(
   delay: number,
-  options: { era?: ProtocolEra; legacy?: boolean; authorizationTimeout?: number } = {},
+  options: { era?: ProtocolEra; speaks?: Speaks; authorizationTimeout?: number } = {},
 ) {
-  const { resource, require } = await startProtected(options.legacy);
+  const speaks = options.speaks ?? 'both';
+  const { resource, require } = await startProtected(speaks);
   const person: Person = { logins: 0, delay };
   const login = browser(REDIRECT);
   const redirect = async (url: URL) => {
@@ -83,10 +91,14 @@ async function loginStack(
     { eraProbeTimeout: SHORT_MS, protocolEra: options.era ?? 'auto', onError: () => {} },
   );
   cleanups.push(() => mcp.close());
-  const transport = new StreamableHttpClientTransport(resource, {
+  const http = {
     authProvider: auth,
     ...(options.authorizationTimeout ? { authorizationTimeout: options.authorizationTimeout } : {}),
-  });
+  };
+  const transport =
+    speaks === 'sse'
+      ? new SseClientTransport(resource, { ...http, endpointTimeout: SHORT_MS })
+      : new StreamableHttpClientTransport(resource, http);
   return { mcp, transport, auth, person, require };
 }
 
@@ -125,10 +137,17 @@ describe('time spent logging in does not count against the client timers', () =>
   });
 
   it('a login during the probe of a 2025-only server leaves initialize the handshake time it had', async () => {
-    const { mcp, transport, person } = await loginStack(LOGIN_MS, { legacy: true });
+    const { mcp, transport, person } = await loginStack(LOGIN_MS, { speaks: '2025' });
     await mcp.connect(transport, { timeout: 500 });
     expect(person.logins).toBe(1);
     expect(mcp.protocolVersion).toBe('2025-11-25');
+  });
+
+  it('the legacy HTTP+SSE transport: a login after its GET meets a 401 does not use up endpointTimeout', async () => {
+    const { mcp, transport, person } = await loginStack(LOGIN_MS, { speaks: 'sse', era: '2025' });
+    await mcp.connect(transport, { timeout: SHORT_MS });
+    expect(person.logins).toBe(1);
+    expect(scopesOf(await mcp.callTool('whoami', {}, { timeout: SHORT_MS }))).toContain('mcp:read');
   });
 
   it.each(['auto', '2025'] as const)(

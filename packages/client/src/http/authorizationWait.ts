@@ -35,6 +35,8 @@ export interface AuthorizationWait {
   readonly message: Outgoing | undefined;
   /** The connection to tell, when it listens. */
   readonly sink: MessageSink | undefined;
+  /** The exchange's own clock to stop and restart (the legacy SSE stream's wait for its endpoint). */
+  readonly onWait?: ((waiting: boolean) => void) | undefined;
   /** The bound, in ms. */
   readonly limit: number;
 }
@@ -60,6 +62,7 @@ export async function awaitAuthorization(wait: AuthorizationWait): Promise<boole
   const { sink, message, controller, limit } = wait;
   const ids = message !== undefined && sink?.authorizing ? requestIdsOf(message) : [];
   if (ids.length > 0) sink!.authorizing!(ids, true);
+  wait.onWait?.(true);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
   const signal = controller.signal;
@@ -75,5 +78,6 @@ export async function awaitAuthorization(wait: AuthorizationWait): Promise<boole
     clearTimeout(timer);
     if (onAbort) signal.removeEventListener('abort', onAbort);
     if (ids.length > 0) sink!.authorizing!(ids, false);
+    wait.onWait?.(false);
   }
 }

@@ -97,6 +97,8 @@ export interface HttpCall {
   readonly controller: AbortController;
   /** The JSON-RPC message a POST carries: its requests wait while the auth provider authorizes. */
   readonly message?: Outgoing;
+  /** Told when the exchange starts (true) and stops (false) waiting on the auth provider. */
+  readonly authorizing?: (waiting: boolean) => void;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -157,6 +159,7 @@ export class HttpRequester {
         controller: call.controller,
         message: call.message,
         sink: this.sink,
+        onWait: call.authorizing,
         limit: this.options.authorizationTimeout ?? DEFAULT_AUTHORIZATION_TIMEOUT,
       });
     } catch (error) {

@@ -126,7 +126,7 @@ export abstract class ConnectionSender {
 
   /**
    * How long, in ms, our requests have waited on authorization so far (wall-clock time with at
-   * least one of them waiting; see {@link MessageSink.authorizing}). A caller that keeps a limit
+   * least one of them waiting; see `MessageSink.authorizing`). A caller that keeps a limit
    * of its own across several requests (a handshake's) adds it to its deadline.
    *
    * @example

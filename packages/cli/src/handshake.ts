@@ -13,7 +13,9 @@ import type { ResolvedTarget } from './target.js';
  * The handshake over HTTP gives up after this long in all (the era probe and `initialize`
  * together), unless `--timeout` says otherwise: a server that accepts the connection and never
  * answers is reported in seconds. A stdio command gets the client's default (a first `npx -y`
- * may be downloading the server).
+ * may be downloading the server). It is `connect`'s `timeout`, which does not count the time a
+ * person spends logging in after a 401 (the transport's `authorizationTimeout` bounds that);
+ * `--timeout` is different, a hard deadline for the whole command, login included.
  */
 const HTTP_HANDSHAKE_TIMEOUT_MS = 15_000;
 /** After this long without an answer, a terminal is told the CLI is still waiting. */

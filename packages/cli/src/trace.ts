@@ -57,10 +57,13 @@ export class WatchedTransport implements Transport {
 
   start(sink: MessageSink): void | Promise<void> {
     // Each member forwarded by name (a connection's sink is a class instance: a spread would lose
-    // its prototype methods, issue 29), the size counter included when the sink has one.
+    // its prototype methods, issue 29), the size counter and the word that requests wait on a
+    // login (which stops their timers) included when the sink has them.
     const size = sink.size?.bind(sink);
+    const authorizing = sink.authorizing?.bind(sink);
     return this.inner.start({
       ...(size ? { size } : {}),
+      ...(authorizing ? { authorizing } : {}),
       message: (value, extra) => {
         this.trace('←', value);
         sink.message(value, extra);

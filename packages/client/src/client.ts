@@ -192,6 +192,11 @@ export class Client {
    * calls in flight then fail with a `ConnectionClosedError` that says why, and calls made while
    * it reconnects wait for it (or fail with a `ReconnectFailedError` when it gives up).
    *
+   * `options.timeout` bounds the whole handshake (the probe and `initialize`), the client's
+   * `requestTimeout` by default. A login the server's 401 starts (the HTTP transport's
+   * `authProvider`) is not counted against it nor against `eraProbeTimeout`; the transport's
+   * `authorizationTimeout` bounds the login, and `options.signal` cancels it.
+   *
    * @throws {UnsupportedProtocolVersionError} when the server answers with a revision this
    *   client does not speak; the connection is closed.
    * @throws {LocalError} under `protocolEra: '2026'` when the server is a legacy one.

@@ -17,7 +17,11 @@ export interface ClientOptions {
    * revisions it accepts is not moved to 2026-07-28, which it did not list.
    */
   protocolVersions?: readonly ProtocolVersion[];
-  /** Default timeout of requests in ms. Default 60 000 (progress extends it). */
+  /**
+   * Default timeout of requests in ms. Default 60 000 (progress extends it). Over HTTP, the time
+   * a request waits on the transport's `authProvider` after a 401 (a person logging in) is not
+   * counted: the transport's `authorizationTimeout` bounds that wait.
+   */
   requestTimeout?: number;
   /**
    * Hard limit of requests in ms, whatever progress arrives. Default 10 minutes
@@ -49,7 +53,8 @@ export interface ClientOptions {
   protocolEra?: ProtocolEra;
   /**
    * How long the `'auto'` probe waits for an answer before taking the server for a legacy one
-   * that ignores requests before `initialize`, in ms. Default 10 000.
+   * that ignores requests before `initialize`, in ms. Default 10 000. A login the probe's 401
+   * starts (the transport's `authProvider`) is not counted: the probe waits for the server only.
    */
   eraProbeTimeout?: number;
   /**

@@ -74,14 +74,17 @@ export class ClientConnector {
     // One limit for the whole handshake (the probe, then `initialize`): a server that accepts the
     // connection and never answers costs `timeout`, not the probe's wait plus a full request's.
     const limit = options.timeout ?? clientOptions.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
-    const deadline = Date.now() + limit;
+    // Time spent waiting on authorization (a person logging in after a 401) is not the server's:
+    // the probe's own clock stopped meanwhile, and the deadline moves by it too.
+    const deadline = Date.now() + limit - connection.authorizationWait;
     if (era !== '2025') {
       const discover = (version: ModernVersion) => this.#sender.discoverParams(version);
       const bounded = { ...options, timeout: limit };
       const modern = await probeEra(connection, era, clientOptions.eraProbeTimeout, bounded, discover);
       if (modern) return this.#settle(transport, modern.result, modern.version);
     }
-    const remaining = { ...options, timeout: Math.max(1, deadline - Date.now()) };
+    const left = deadline + connection.authorizationWait - Date.now();
+    const remaining = { ...options, timeout: Math.max(1, left) };
     const { result, version } = await requestInitialize(connection, this.#client, remaining).catch(
       (error: unknown) => {
         // After a probe, `initialize` had what was left: the error names the handshake's whole limit.

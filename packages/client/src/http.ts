@@ -17,13 +17,14 @@
  * @module
  */
 export type { AuthProvider } from './http/auth.js';
+export { DEFAULT_AUTHORIZATION_TIMEOUT } from './http/authorizationWait.js';
 export {
   connectHttp,
   HttpClientTransport,
   type HttpClientTransportOptions,
   type HttpTransportKind,
 } from './http/auto.js';
-export { HttpTransportError } from './http/errors.js';
+export { AuthorizationTimeoutError, HttpTransportError } from './http/errors.js';
 export { DEFAULT_RECONNECTION, type ReconnectionOptions } from './http/reconnect.js';
 export type { FetchLike, HeadersSource, HttpRequestOptions } from './http/requester.js';
 export { RAW_BODY, type RawBody } from './http/responseBody.js';

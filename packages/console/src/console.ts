@@ -119,16 +119,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   const { target } = options;
   const backend: ConsoleBackend =
     target.kind === 'server'
-      ? new ServerBackend(
-          target.transport,
-          target.describe,
-          hub,
-          questions,
-          // A login from the page happens inside the handshake's first request, the revision probe:
-          // it may take the handshake's whole limit, so a person slower than the probe's own 10 s
-          // is not taken for a server without 2026-07-28 (a fallback to 2025-11-25).
-          options.login ? { eraProbeTimeout: HANDSHAKE_LIMIT_MS } : {},
-        )
+      ? new ServerBackend(target.transport, target.describe, hub, questions)
       : new HostBackend(
           target.servers,
           target.policy ?? {},
@@ -159,7 +150,8 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   options.authSteps?.((step) => hub.emit('authStep', { time: Date.now(), ...step }));
   if (options.login) {
     login = new PageLogin(`http://127.0.0.1:${served.port}/callback`, hub, () => {
-      // A login that outlasted the handshake's time limit (60 s): connect again, with its tokens.
+      // A login that ended after its connection gave up (past the transport's authorizationTimeout,
+      // or after a failed attempt): connect again, with its tokens.
       const { error, pinned } = backend.state();
       if (error !== undefined) void backend.reconnect(pinned);
     });
@@ -186,9 +178,6 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     },
   };
 }
-
-/** The client's handshake limit (its default request timeout), which a probe never exceeds. */
-const HANDSHAKE_LIMIT_MS = 60_000;
 
 /** The built page and the CSP its HTML is served with. */
 interface Page {

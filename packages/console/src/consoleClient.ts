@@ -21,17 +21,10 @@ export const CONSOLE_INFO = { name: 'mcpkit-console', title: 'mcpkit console', v
  * ```ts
  * declare const questions: Parameters<typeof consoleClient>[1];
  * const client = consoleClient('2025', questions, () => [{ uri: 'file:///home/me/project', name: 'project' }]);
- * const patient = consoleClient('auto', questions, () => [], { eraProbeTimeout: 60_000 });
  * ```
  */
-export function consoleClient(
-  era: PinnedEra,
-  questions: Questions,
-  roots: () => readonly Root[],
-  handshake: { readonly eraProbeTimeout?: number } = {},
-): McpClient {
+export function consoleClient(era: PinnedEra, questions: Questions, roots: () => readonly Root[]): McpClient {
   return new McpClient(CONSOLE_INFO, {
-    ...handshake,
     roots,
     sampling: (params, ctx) => sample(questions, params, ctx.signal),
     elicitation: {

@@ -71,7 +71,10 @@ export class LoggedTransport implements Transport {
   }
 
   start(sink: MessageSink): void | Promise<void> {
+    // A login after a 401 stops the request timers only if the transport's word reaches the connection.
+    const authorizing = sink.authorizing?.bind(sink);
     return this.inner.start({
+      ...(authorizing ? { authorizing } : {}),
       message: (value, extra) => {
         this.#log('in', value);
         sink.message(value, extra);

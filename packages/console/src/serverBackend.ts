@@ -48,8 +48,6 @@ export class ServerBackend implements ConsoleBackend {
     private readonly target: string,
     private readonly hub: EventHub,
     private readonly questions: Questions,
-    /** How long the revision probe may wait (see `startConsole`: a login on the page is inside it). */
-    private readonly handshake: { readonly eraProbeTimeout?: number } = {},
   ) {}
 
   state(): ConsoleState {
@@ -87,7 +85,7 @@ export class ServerBackend implements ConsoleBackend {
   }
 
   #create(era: PinnedEra): McpClient {
-    const client = consoleClient(era, this.questions, () => this.#roots, this.handshake);
+    const client = consoleClient(era, this.questions, () => this.#roots);
     client.onResourceUpdated((uri) => this.hub.emit('resourceUpdated', { uri }));
     for (const kind of ['tools', 'resources', 'prompts'] as const) {
       client.onListChanged(kind, () => this.hub.emit('listChanged', { kind }));

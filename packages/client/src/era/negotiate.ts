@@ -93,7 +93,11 @@ export async function probeServer(send: DiscoverSender): Promise<ProbeOutcome> {
  * login, a token request), found by name so that the client needs no import of it.
  */
 function isAuthorizationFailure(error: unknown): boolean {
-  return error instanceof Error && error.name === 'AuthorizationError';
+  // A login nobody finished (`authorizationTimeout`) is as final as a refused one.
+  return (
+    error instanceof Error &&
+    (error.name === 'AuthorizationError' || error.name === 'AuthorizationTimeoutError')
+  );
 }
 
 /** The modern version to speak from a DiscoverResult: the one asked for when listed, else the newest listed. */

@@ -147,6 +147,8 @@ export class HttpClientTransport implements Transport {
       closed: (error) => {
         if (live()) this.sink?.closed(error);
       },
+      // Told on a 401 only; a wait that began on the transport in use ends on it.
+      authorizing: (ids, waiting) => this.sink?.authorizing?.(ids, waiting),
     };
   }
 }

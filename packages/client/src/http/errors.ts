@@ -30,3 +30,31 @@ export class HttpTransportError extends Error {
     super(message, options);
   }
 }
+
+/**
+ * The auth provider did not finish within `authorizationTimeout` after a 401 (or a step-up 403):
+ * a login in a browser that nobody completed. The request it held fails with it; a connection's
+ * era probe takes it as final (it does not fall back to `initialize`, which would log in again).
+ *
+ * @example
+ * ```ts
+ * declare const authProvider: AuthProvider;
+ * try {
+ *   await client.connect(new StreamableHttpClientTransport(url, { authProvider, authorizationTimeout: 60_000 }));
+ * } catch (error) {
+ *   if (error instanceof AuthorizationTimeoutError) console.error('nobody logged in within a minute');
+ * }
+ * ```
+ */
+export class AuthorizationTimeoutError extends HttpTransportError {
+  override name = 'AuthorizationTimeoutError';
+  constructor(
+    what: string,
+    /** The bound that was reached, in ms. */
+    readonly limit: number,
+  ) {
+    super(
+      `${what} waited on authorization (a login) for more than ${limit} ms (authorizationTimeout); gave up`,
+    );
+  }
+}

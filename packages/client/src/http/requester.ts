@@ -4,10 +4,13 @@
  * (reading responses is `responseBody.ts`).
  * @module
  */
+import type { MessageSink } from '@mcpkit/core';
 import type { AuthProvider } from './auth.js';
+import { awaitAuthorization, DEFAULT_AUTHORIZATION_TIMEOUT } from './authorizationWait.js';
 import { directPathOf, webResponseOf } from './directFetch.js';
-import { HttpTransportError } from './errors.js';
+import { type AuthorizationTimeoutError, HttpTransportError } from './errors.js';
 import { FETCH_ABORT, FetchAbort, isAborted } from './fetchAbort.js';
+import type { Outgoing } from './messages.js';
 import { discardBody } from './responseBody.js';
 
 /**
@@ -65,6 +68,15 @@ export interface HttpRequestOptions {
   /** Supplies credentials and handles 401; see {@link AuthProvider}. */
   authProvider?: AuthProvider;
   /**
+   * How long a request waits on `authProvider` after a 401 (or a step-up 403), in ms: a person
+   * logging in in a browser. That wait does not count against the request's `timeout` or
+   * `maxTotalTimeout`, nor the handshake's limit or the era probe's (`eraProbeTimeout`): their
+   * clocks stop while it runs and go on when the request is sent again. Past this bound the
+   * request fails with an {@link AuthorizationTimeoutError}. Cancelling the request (its
+   * `signal`) ends the wait at once. Default {@link DEFAULT_AUTHORIZATION_TIMEOUT} (10 minutes).
+   */
+  authorizationTimeout?: number;
+  /**
    * Largest message accepted from the server (a JSON answer or one SSE event), in characters.
    * Larger ones fail instead of exhausting memory. Default 32 Mi.
    */
@@ -83,6 +95,10 @@ export interface HttpCall {
   readonly body?: string;
   /** Aborts the exchange (a `FetchAbort` from the transport, whose signal is made only if asked for). */
   readonly controller: AbortController;
+  /** The JSON-RPC message a POST carries: its requests wait while the auth provider authorizes. */
+  readonly message?: Outgoing;
+  /** Told when the exchange starts (true) and stops (false) waiting on the auth provider. */
+  readonly authorizing?: (waiting: boolean) => void;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -106,6 +122,8 @@ export class HttpRequester {
   private readonly fixedHeaders: Record<string, string> | undefined;
   /** No user headers at all: the protocol headers are sent as they are, without a copy. */
   private readonly noFixedHeaders: boolean;
+  /** The connection, told when requests wait on the auth provider (set by the transport's `start`). */
+  sink: MessageSink | undefined;
 
   constructor(private readonly options: HttpRequestOptions) {
     // A fetch with a direct path (the undici one of @mcpkit/node/http-client) is used through it.
@@ -118,7 +136,9 @@ export class HttpRequester {
 
   /**
    * Sends `call`. On a 401 the auth provider may refresh its credentials; the request is then
-   * repeated once with freshly read headers.
+   * repeated once with freshly read headers. The wait on the provider is bounded by
+   * `authorizationTimeout`, and the requests of `call.message` are told to the sink as waiting
+   * meanwhile (their timeouts stop).
    */
   async send(call: HttpCall): Promise<Response> {
     const response = await this.fetchOnce(call);
@@ -133,7 +153,15 @@ export class HttpRequester {
     if (!react) return response;
     let retry: boolean;
     try {
-      retry = await react.call(auth, webResponseOf(response));
+      retry = await awaitAuthorization({
+        reaction: react.call(auth, webResponseOf(response)),
+        what: `${call.method} ${call.url.href}`,
+        controller: call.controller,
+        message: call.message,
+        sink: this.sink,
+        onWait: call.authorizing,
+        limit: this.options.authorizationTimeout ?? DEFAULT_AUTHORIZATION_TIMEOUT,
+      });
     } catch (error) {
       discardBody(response);
       throw error;

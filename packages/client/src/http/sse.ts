@@ -21,7 +21,10 @@ import { bodyOf, discardBody, mediaType, type ResponseBody, readFailure } from '
  * ```
  */
 export interface SseClientTransportOptions extends HttpRequestOptions {
-  /** How long `start()` waits for the server's `endpoint` event, in ms. Default 10 000. */
+  /**
+   * How long `start()` waits for the server's `endpoint` event, in ms. Default 10 000. A login
+   * after the GET's 401 (`authProvider`) is not counted: the wait starts again once it is over.
+   */
   endpointTimeout?: number;
   /**
    * Requests and notifications the server may send per second; past it the stream is not read
@@ -83,22 +86,29 @@ export class SseClientTransport implements Transport {
   async start(sink: MessageSink): Promise<void> {
     if (this.state !== 'new') throw new Error('An SseClientTransport starts once');
     this.sink = sink;
+    this.requester.sink = sink;
     this.pacer = new SsePacer(this.maxIncomingPerSecond, (error) => sink.error(error));
     this.state = 'connecting';
-    const timer = setTimeout(() => {
+    const expire = () => {
       this.endpointWaiter?.reject(
         new HttpTransportError(
           `GET ${this.url.href} sent no endpoint event within ${this.endpointTimeout} ms`,
         ),
       );
       this.controller.abort();
-    }, this.endpointTimeout);
+    };
+    let timer = setTimeout(expire, this.endpointTimeout);
+    // A login after the GET's 401 is not the server's time: the wait starts again once it is over.
+    const authorizing = (waiting: boolean) => {
+      clearTimeout(timer);
+      if (!waiting) timer = setTimeout(expire, this.endpointTimeout);
+    };
     try {
       const endpoint = new Promise<URL>((resolve, reject) => {
         this.endpointWaiter = { resolve, reject };
       });
       // Racing keeps the timeout effective even while the GET itself hangs.
-      await Promise.race([this.open(), endpoint]);
+      await Promise.race([this.open(authorizing), endpoint]);
       await endpoint;
     } catch (error) {
       this.state = 'closed';
@@ -129,6 +139,7 @@ export class SseClientTransport implements Transport {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(message),
         controller,
+        message,
       });
       if (!response.ok)
         throw (await readFailure(response, `POST ${endpoint.href} (${labelOf(message)})`)).error;
@@ -159,13 +170,14 @@ export class SseClientTransport implements Transport {
     if (wasOpen) this.sink?.closed();
   }
 
-  private async open(): Promise<void> {
+  private async open(authorizing: (waiting: boolean) => void): Promise<void> {
     const what = `GET ${this.url.href} (legacy SSE stream)`;
     const response = await this.requester.send({
       method: 'GET',
       url: this.url,
       headers: { accept: 'text/event-stream' },
       controller: this.controller,
+      authorizing,
     });
     if (!response.ok) throw (await readFailure(response, what)).error;
     if (mediaType(response) !== 'text/event-stream') {

@@ -155,6 +155,7 @@ export class StreamableHttpClientTransport implements Transport {
   start(sink: MessageSink): void {
     if (this.link.state !== 'new') throw new Error('A StreamableHttpClientTransport starts once');
     this.link.sink = sink;
+    this.link.requester.sink = sink;
     this.link.state = 'open';
     this.link.pacer = new SsePacer(this.maxIncomingPerSecond, (error) => sink.error(error));
   }
@@ -272,6 +273,7 @@ export class StreamableHttpClientTransport implements Transport {
         headers: this.link.postHeaders(session, initializing),
         body: JSON.stringify(message),
         controller,
+        message,
       });
       if (initializing && response.ok) this.link.adoptSession(response);
       if (response.status === 404 && session !== undefined && mayRecover) {
@@ -303,6 +305,7 @@ export class StreamableHttpClientTransport implements Transport {
         headers,
         body: JSON.stringify(message),
         controller,
+        message,
       });
       if (!response.ok) return await this.failed(response, message, what);
       if (mediaType(response) === 'application/json') this.modernRequests.arrived(message);

@@ -636,3 +636,90 @@ describe('a body its transport classified already', () => {
     expect(notified).toEqual(['notifications/initialized']);
   });
 });
+
+describe('requests waiting on authorization (MessageSink.authorizing)', () => {
+  /** Lets settled promises run their callbacks (timers are fake here). */
+  const flush = async () => {
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+  };
+
+  /** A request whose state is read without awaiting it: 'pending' until it settles. */
+  function watched<T>(promise: Promise<T>) {
+    const state = { outcome: 'pending' as 'pending' | 'resolved' | 'rejected', error: undefined as unknown };
+    promise.then(
+      () => {
+        state.outcome = 'resolved';
+      },
+      (error: unknown) => {
+        state.outcome = 'rejected';
+        state.error = error;
+      },
+    );
+    return state;
+  }
+
+  /** Checks that `request` is still pending just before `ms` more (fake) time, and times out just after. */
+  async function expiresAfter(request: ReturnType<typeof watched>, ms: number, reason: string) {
+    vi.advanceTimersByTime(ms - 1);
+    await flush();
+    expect(request.outcome).toBe('pending');
+    vi.advanceTimersByTime(2);
+    await flush();
+    expect(request.outcome).toBe('rejected');
+    expect(request.error).toMatchObject({ reason });
+  }
+
+  it('stops the timeout while the transport authorizes, then resumes it with the time that was left', async () => {
+    vi.useFakeTimers();
+    const { transport, connection } = setup();
+    const request = watched(connection.request('tools/call', {}, { timeout: 100 }));
+    const id = transport.last().id;
+    vi.advanceTimersByTime(60);
+    transport.sink.authorizing!([id], true);
+    vi.advanceTimersByTime(60_000); // a person logging in
+    await flush();
+    expect(request.outcome).toBe('pending');
+    transport.sink.authorizing!([id], false);
+    await expiresAfter(request, 40, 'timeout');
+    expect(connection.authorizationWait).toBe(60_000);
+  });
+
+  it('moves the maximum total time by the wait too, and progress during the wait restarts nothing', async () => {
+    vi.useFakeTimers();
+    const { transport, connection } = setup();
+    const request = watched(connection.request('slow', {}, { timeout: 1000, maxTotalTimeout: 200 }));
+    const id = transport.last().id;
+    vi.advanceTimersByTime(100);
+    transport.sink.authorizing!([id], true);
+    transport.deliver({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: id, progress: 1 },
+    });
+    vi.advanceTimersByTime(5000);
+    transport.sink.authorizing!([id], false);
+    await expiresAfter(request, 100, 'maxTotalTimeout');
+  });
+
+  it('counts the wait once however many requests wait, and stops counting when they settle', async () => {
+    vi.useFakeTimers();
+    const { transport, connection } = setup();
+    const controller = new AbortController();
+    const first = watched(connection.request('a', {}, { signal: controller.signal }));
+    const firstId = transport.last().id;
+    const second = watched(connection.request('b', {}));
+    const secondId = transport.last().id;
+    transport.sink.authorizing!([firstId, secondId], true);
+    vi.advanceTimersByTime(300);
+    controller.abort('gave up'); // cancelling a waiting request works at once
+    transport.deliver({ jsonrpc: '2.0', id: secondId, result: {} });
+    await flush();
+    expect(first.outcome).toBe('rejected');
+    expect(first.error).toBeInstanceOf(RequestCancelledError);
+    expect(second.outcome).toBe('resolved');
+    vi.advanceTimersByTime(1000);
+    // The transport's word that the wait ended, after the requests settled, changes nothing.
+    transport.sink.authorizing!([firstId, secondId], false);
+    expect(connection.authorizationWait).toBe(300);
+  });
+});

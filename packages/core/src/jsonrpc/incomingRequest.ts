@@ -27,9 +27,13 @@ export interface IncomingRequestOwner {
 
 /** Options for a request this side sends. */
 export interface OutgoingRequestOptions {
-  /** Milliseconds to wait for a response (or, by default, for the next progress). */
+  /**
+   * Milliseconds to wait for a response (or, by default, for the next progress). Time the
+   * transport spends waiting on authorization before sending it (an HTTP login after a 401; see
+   * `MessageSink.authorizing`) is not counted.
+   */
   timeout?: number;
-  /** A hard limit that progress cannot extend. */
+  /** A hard limit that progress cannot extend (authorization waits are not counted either). */
   maxTotalTimeout?: number;
   /** Progress notifications restart the timeout. Default `true`. */
   resetTimeoutOnProgress?: boolean;

@@ -5,7 +5,7 @@
  * @module
  */
 import type { MessageExtra, MessageSink } from '../transport/transport.js';
-import type { ClassifiedBody } from './messages.js';
+import type { ClassifiedBody, RequestId } from './messages.js';
 
 /** What the sink forwards to: the receiving side of a connection (its `@internal` members). */
 export interface SinkOwner {
@@ -14,6 +14,7 @@ export interface SinkOwner {
   receiveGarbage(error: Error): void;
   report(error: Error): void;
   handleClosed(error: Error | undefined): void;
+  authorizing(ids: readonly RequestId[], waiting: boolean): void;
 }
 
 /**
@@ -50,5 +51,9 @@ export class ConnectionSink implements MessageSink {
 
   closed(error?: Error): void {
     this.owner.handleClosed(error);
+  }
+
+  authorizing(ids: readonly RequestId[], waiting: boolean): void {
+    this.owner.authorizing(ids, waiting);
   }
 }

@@ -57,6 +57,14 @@ export interface MessageSink {
    * message's bytes, in and out (check the member, then call it: no cost when absent).
    */
   size?(direction: 'in' | 'out', bytes: number): void;
+  /**
+   * Our requests `ids` wait on authorization before the transport can send them again (an HTTP
+   * 401 or a step-up 403 handed to an auth provider, which may be a person logging in in a
+   * browser). `waiting` true stops their timeouts (`timeout`, `maxTotalTimeout`); false, said
+   * when the wait ends however it ended, starts them again with the time they had left. A
+   * transport that says true must say false. Optional: called only when authorization runs.
+   */
+  authorizing?(ids: readonly RequestId[], waiting: boolean): void;
 }
 
 /** Per-message routing hints for transports that have more than one outgoing channel. */

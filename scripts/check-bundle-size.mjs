@@ -49,9 +49,12 @@ const HEADROOM = 1.03;
  * or a default (42,522 bytes, 41.5 KB, 0.40x): TypeScript `private` members became `#private` ones,
  * whose names the minifier shortens (docs/benchmarks.md). The cap is 43,000 bytes (42.0 KB).
  * Issue 30's kernel and tasks seam took it to 43,169 bytes; folding code that was there twice and
- * dropping unused code brought it back to 42,978 (docs/benchmarks.md).
+ * dropping unused code brought it back to 42,978 (docs/benchmarks.md). Login time kept off request
+ * timeouts (a client's feature: `installAuthorizationPauses`, not in a server's bundle) still left
+ * the shared engine its seam (the sink's `authorizing`, the settle and progress checks: +70 bytes,
+ * 43,048); the cap is 43,100 bytes.
  */
-const CAPS = { 'bench: minimal stdio server': 43_000 };
+const CAPS = { 'bench: minimal stdio server': 43_100 };
 
 /** The benchmark's minimal servers: what a user actually ships. */
 const SERVERS = {

@@ -17,9 +17,11 @@ import {
   type Transport,
 } from '@mcpkit/core';
 import {
+  type AuthorizationPauses,
   codecFor,
   DEFAULT_REQUEST_TIMEOUT,
   encodeOutgoingNotification,
+  installAuthorizationPauses,
   toError,
 } from '@mcpkit/core/internal';
 import type { ModernVersion } from './era/modern.js';
@@ -45,6 +47,8 @@ export class ClientConnector {
   readonly #client: ConnectingClient;
   readonly #routes: ConnectionRoutes;
   readonly #sender: ClientSender;
+  /** The opened connection's waits on authorization (a login after a 401), kept off the handshake. */
+  #authorization: AuthorizationPauses | undefined;
 
   constructor(
     session: ClientSession,
@@ -76,14 +80,15 @@ export class ClientConnector {
     const limit = options.timeout ?? clientOptions.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT;
     // Time spent waiting on authorization (a person logging in after a 401) is not the server's:
     // the probe's own clock stopped meanwhile, and the deadline moves by it too.
-    const deadline = Date.now() + limit - connection.authorizationWait;
+    const waited = this.#authorization!;
+    const deadline = Date.now() + limit - waited.total;
     if (era !== '2025') {
       const discover = (version: ModernVersion) => this.#sender.discoverParams(version);
       const bounded = { ...options, timeout: limit };
       const modern = await probeEra(connection, era, clientOptions.eraProbeTimeout, bounded, discover);
       if (modern) return this.#settle(transport, modern.result, modern.version);
     }
-    const left = deadline + connection.authorizationWait - Date.now();
+    const left = deadline + waited.total - Date.now();
     const remaining = { ...options, timeout: Math.max(1, left) };
     const { result, version } = await requestInitialize(connection, this.#client, remaining).catch(
       (error: unknown) => {
@@ -139,6 +144,8 @@ export class ClientConnector {
         onLateResult: (result) => this.#sender.cancelLateTask(result),
       },
     );
+    // A login after an HTTP 401 is not counted against the requests it holds (MessageSink.authorizing).
+    this.#authorization = installAuthorizationPauses(connection);
     session.connection = connection;
     return connection;
   }

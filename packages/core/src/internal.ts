@@ -17,6 +17,13 @@
 
 // Names the sibling packages use and users do not: kept off the main entry point so that the
 // public surface (and its generated types) holds only what users call.
+export {
+  AuthorizationPauses,
+  installAuthorizationPauses,
+  type PausableConnection,
+  type PausableRequest,
+  type PauseHost,
+} from './jsonrpc/authorizationPauses.js';
 export { DEFAULT_TIMEOUT as DEFAULT_REQUEST_TIMEOUT } from './jsonrpc/connectionOptions.js';
 export { onBehalfOf, progressParamsOf } from './jsonrpc/incomingRequest.js';
 export { exceedsJsonDepth } from './jsonrpc/jsonDepth.js';

@@ -14,7 +14,7 @@ import {
   RequestTimeoutError,
   signalOf,
 } from '../index.js';
-import { classifyBody } from '../internal.js';
+import { classifyBody, installAuthorizationPauses } from '../internal.js';
 
 /** `count` progress notifications for `token`, one every `ms` of (fake) time. */
 function progressEvery(ms: number, count: number, transport: ScriptedTransport, token: unknown): void {
@@ -672,6 +672,7 @@ describe('requests waiting on authorization (MessageSink.authorizing)', () => {
   it('stops the timeout while the transport authorizes, then resumes it with the time that was left', async () => {
     vi.useFakeTimers();
     const { transport, connection } = setup();
+    const pauses = installAuthorizationPauses(connection);
     const request = watched(connection.request('tools/call', {}, { timeout: 100 }));
     const id = transport.last().id;
     vi.advanceTimersByTime(60);
@@ -681,12 +682,13 @@ describe('requests waiting on authorization (MessageSink.authorizing)', () => {
     expect(request.outcome).toBe('pending');
     transport.sink.authorizing!([id], false);
     await expiresAfter(request, 40, 'timeout');
-    expect(connection.authorizationWait).toBe(60_000);
+    expect(pauses.total).toBe(60_000);
   });
 
   it('moves the maximum total time by the wait too, and progress during the wait restarts nothing', async () => {
     vi.useFakeTimers();
     const { transport, connection } = setup();
+    installAuthorizationPauses(connection);
     const request = watched(connection.request('slow', {}, { timeout: 1000, maxTotalTimeout: 200 }));
     const id = transport.last().id;
     vi.advanceTimersByTime(100);
@@ -704,6 +706,7 @@ describe('requests waiting on authorization (MessageSink.authorizing)', () => {
   it('counts the wait once however many requests wait, and stops counting when they settle', async () => {
     vi.useFakeTimers();
     const { transport, connection } = setup();
+    const pauses = installAuthorizationPauses(connection);
     const controller = new AbortController();
     const first = watched(connection.request('a', {}, { signal: controller.signal }));
     const firstId = transport.last().id;
@@ -720,6 +723,14 @@ describe('requests waiting on authorization (MessageSink.authorizing)', () => {
     vi.advanceTimersByTime(1000);
     // The transport's word that the wait ended, after the requests settled, changes nothing.
     transport.sink.authorizing!([firstId, secondId], false);
-    expect(connection.authorizationWait).toBe(300);
+    expect(pauses.total).toBe(300);
+  });
+
+  it('changes nothing on a connection without pauses installed (a server never waits on a login)', async () => {
+    vi.useFakeTimers();
+    const { transport, connection } = setup();
+    const request = watched(connection.request('tools/call', {}, { timeout: 100 }));
+    transport.sink.authorizing!([transport.last().id], true);
+    await expiresAfter(request, 100, 'timeout');
   });
 });

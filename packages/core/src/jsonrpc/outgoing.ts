@@ -7,6 +7,7 @@
 import { type ObservedOutcome, ObservedRequest, type Observer } from '../observer.js';
 import { toError } from '../shared.js';
 import type { SendOptions, Transport } from '../transport/transport.js';
+import type { AuthorizationPauses, PauseHost } from './authorizationPauses.js';
 import {
   type ConnectionHandler,
   type ConnectionOptions,
@@ -58,12 +59,6 @@ interface PendingRequest {
   readonly observed: ObservedRequest | undefined;
 }
 
-/** A request waiting on authorization: since when, and the deadline it had then. */
-interface AuthorizationPause {
-  readonly since: number;
-  readonly deadline: number;
-}
-
 /** How many cancelled or timed-out ids we remember, so their late responses are dropped quietly. */
 const FORGOTTEN_ID_MEMORY = 256;
 
@@ -87,11 +82,8 @@ export abstract class ConnectionSender {
   #deadlines: DeadlineTimer | undefined;
   readonly #requestTimeout: number;
   readonly #maxTotalTimeout: number;
-  /** Requests waiting on authorization; made on the first such wait (an HTTP 401), never before. */
-  #paused: Map<RequestId, AuthorizationPause> | undefined;
-  /** The time spent with at least one request waiting on authorization, up to `#pausedSince`. */
-  #authorizationWait = 0;
-  #pausedSince = 0;
+  /** Requests waiting on authorization: installed by a client (`installAuthorizationPauses`). */
+  #pauses: AuthorizationPauses | undefined;
   #closedError: Error | undefined;
   /** @internal */
   protected isClosed = false;
@@ -125,63 +117,22 @@ export abstract class ConnectionSender {
   }
 
   /**
-   * How long, in ms, our requests have waited on authorization so far (wall-clock time with at
-   * least one of them waiting; see `MessageSink.authorizing`). A caller that keeps a limit
-   * of its own across several requests (a handshake's) adds it to its deadline.
-   *
-   * @example
-   * ```ts
-   * declare const connection: Connection;
-   * const started = Date.now();
-   * const waited = connection.authorizationWait;
-   * await connection.request('ping');
-   * const active = Date.now() - started - (connection.authorizationWait - waited);
-   * ```
-   */
-  get authorizationWait(): number {
-    const paused = this.#paused?.size ? Date.now() - this.#pausedSince : 0;
-    return this.#authorizationWait + paused;
-  }
-
-  /**
    * @internal The transport's word that our requests `ids` wait on authorization (`waiting`), or
-   * no longer: their deadlines stop, then resume with the time they had left, so a person logging
-   * in is not counted against a request's `timeout` or `maxTotalTimeout`. Nothing is done per
-   * message unless a transport calls this.
+   * no longer: with pauses installed (a client's connection), their deadlines stop, then resume
+   * with the time they had left, so a person logging in is not counted against a request's
+   * `timeout` or `maxTotalTimeout`.
    */
   authorizing(ids: readonly RequestId[], waiting: boolean): void {
-    const pending = this.#pending;
-    if (!pending) return;
-    const now = Date.now();
-    for (const id of ids) {
-      const entry = pending.get(id);
-      if (waiting) {
-        if (!entry || this.#paused?.has(id)) continue;
-        this.#paused ??= new Map();
-        if (this.#paused.size === 0) this.#pausedSince = now;
-        this.#paused.set(id, { since: now, deadline: entry.deadline });
-        entry.deadline = Number.POSITIVE_INFINITY;
-        continue;
-      }
-      if (!this.#resume(id, now) || !entry) continue;
-      this.#deadlines?.schedule(entry.deadline);
-    }
+    this.#pauses?.authorizing(ids, waiting);
   }
 
-  /** Ends `id`'s wait on authorization, if it waits; moves its deadlines by the time waited. */
-  #resume(id: RequestId, now: number): boolean {
-    const paused = this.#paused;
-    const pause = paused?.get(id);
-    if (!pause) return false;
-    paused!.delete(id);
-    if (paused!.size === 0) this.#authorizationWait += now - this.#pausedSince;
-    const entry = this.#pending?.get(id);
-    if (entry) {
-      const waited = now - pause.since;
-      entry.hardDeadline += waited;
-      entry.deadline = pause.deadline + waited;
-    }
-    return true;
+  /** @internal Installs the pauses of `installAuthorizationPauses` (once, by a client). */
+  usePauses(make: (host: PauseHost) => AuthorizationPauses): AuthorizationPauses {
+    this.#pauses ??= make({
+      pending: (id) => this.#pending?.get(id),
+      schedule: (deadline) => this.#deadlines?.schedule(deadline),
+    });
+    return this.#pauses;
   }
 
   /**
@@ -305,7 +256,7 @@ export abstract class ConnectionSender {
     const pending = this.#pending;
     if (pending?.get(entry.id) !== entry) return;
     pending.delete(entry.id);
-    if (this.#paused?.size) this.#resume(entry.id, Date.now());
+    this.#pauses?.settled(entry.id);
     if (renewalDue(++this.#pendingDeletions, pending.size)) {
       this.#pendingDeletions = 0;
       this.#pending = new Map(pending);

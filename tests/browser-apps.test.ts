@@ -504,6 +504,22 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
     );
     expect(unknown).toBe('ViewToolError -32602: Unknown tool');
     await desk.tab.close();
+    // A view that predates ext-apps 2.x answers "method not found": asked again as tools/list, tools/call.
+    const older = await mountFixture('show_desk');
+    await older.view.evaluate(() => ((window as any).__view.legacy = true));
+    const olderResult = await older.tab.evaluate(async () => {
+      const handle = (window as any).handle;
+      const listed = await handle.listViewTools();
+      return { listed: listed.length, called: await handle.callViewTool('set_note', { text: 'old' }) };
+    });
+    expect(olderResult).toMatchObject({ listed: 1, called: { structuredContent: { note: 'old' } } });
+    const methods = await older.view.evaluate(() =>
+      (window as any).__view.seen
+        .filter((m: any) => m.id !== undefined && m.method)
+        .map((m: any) => m.method),
+    );
+    expect(methods).toEqual(['ui/list-view-tools', 'tools/list', 'tools/call']);
+    await older.tab.close();
     const counter = await mountFixture('show_counter');
     const refused = await counter.tab.evaluate(() =>
       (window as any).handle.listViewTools().then(

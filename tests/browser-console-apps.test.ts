@@ -308,6 +308,25 @@ describe.skipIf(skip)('MCP Apps in mcpkit console', { timeout: 120_000 }, () => 
       .poll(async () => (await answers()).at(-1))
       .toEqual({ id: 'download-text', error: { code: -32000, message: 'Download denied by user' } });
     expect(downloads).toBe(0);
+    // A link is named with its URL and only opened (in a new tab) on yes; a non-web link is refused unasked.
+    const tabs = page.context().pages().length;
+    const viewRequest = (params: unknown) =>
+      view.evaluate((p) => (window as any).__view.request('ui/download-file', p), params);
+    const linked = viewRequest({
+      contents: [{ type: 'resource_link', uri: 'https://example.invalid/q4.pdf', name: 'Q4 report' }],
+    });
+    await expect.poll(() => dialog.textContent()).toContain('https://example.invalid/q4.pdf');
+    expect(await dialog.textContent()).toContain('a link, opened in a new tab on yes');
+    await dialog.getByRole('button', { name: "Don't save" }).click();
+    expect(await linked).toMatchObject({ error: { code: -32000, message: 'Download denied by user' } });
+    const script = await viewRequest({
+      contents: [{ type: 'resource_link', uri: 'javascript:alert(1)', name: 'x' }],
+    });
+    expect(script).toMatchObject({
+      error: { code: -32000, message: 'Policy violation: only http and https links are offered' },
+    });
+    expect(await dialog.count()).toBe(0);
+    expect(page.context().pages()).toHaveLength(tabs);
 
     // sampling/createMessage from the view: the console's sampling question, labelled as the view's.
     await view.click('#sample');
@@ -342,6 +361,13 @@ describe.skipIf(skip)('MCP Apps in mcpkit console', { timeout: 120_000 }, () => 
       .poll(() => setNote.getByRole('region', { name: 'Result of set_note' }).textContent())
       .toContain('The note says water the plant');
     expect(await view.textContent('#note')).toBe('water the plant');
+    // The view says its tools changed: they are listed again.
+    await view.evaluate(() => {
+      const desk = (window as any).__view;
+      desk.moreTools.push({ name: 'clear_note', inputSchema: { type: 'object' } });
+      desk.notify('notifications/tools/list_changed', {});
+    });
+    await tools.getByRole('form', { name: 'View tool clear_note' }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await page.close();
   });

@@ -49,6 +49,7 @@ describe('MCP Apps on the server, 2025-11-25', () => {
       'plain',
       'secret_admin',
       'show_counter',
+      'show_desk',
       'show_fetcher',
       'show_modes',
     ]);
@@ -86,6 +87,7 @@ describe('MCP Apps on the server, 2025-11-25', () => {
       'plain',
       'secret_admin',
       'show_counter',
+      'show_desk',
       'show_fetcher',
       'show_modes',
     ]);

@@ -104,6 +104,8 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
   interface HostOffer {
     displayModes?: string[];
     talk?: 'accept' | 'decline';
+    /** Whether the host saves a view's files and answers its sampling (with a fixed reply), or declines both. */
+    consent?: 'accept' | 'decline';
   }
 
   /** Opens the host page, has it call `toolName` on the fixture server and mount the tool's view. */
@@ -115,7 +117,7 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
     await tab.goto(`${page!.origin}/`);
     await tab.waitForFunction(() => 'apps' in window);
     const mounted = await tab.evaluate(
-      async ([url, sandboxUrl, name, { displayModes, talk }]): Promise<Mounted> => {
+      async ([url, sandboxUrl, name, { displayModes, talk, consent }]): Promise<Mounted> => {
         const w = window as any;
         const { McpClient, StreamableHttpClientTransport, mount, APPS_CLIENT_CAPABILITIES } = w.apps;
         try {
@@ -131,6 +133,8 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
           w.sizes = [];
           w.messages = [];
           w.contexts = [];
+          w.files = [];
+          w.samples = [];
           const container = document.getElementById('app')!;
           /** The host's layout: fullscreen and pip fix the container over the page (pip in a corner). */
           const layOut = (mode: string) => {
@@ -160,6 +164,17 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
                     message: (message: unknown) => w.messages.push(message) > 0 && talk === 'accept',
                     updateModelContext: (context: unknown) =>
                       w.contexts.push(context) > 0 && talk === 'accept',
+                  }
+                : {}),
+              ...(consent
+                ? {
+                    downloadFile: (params: unknown) => w.files.push(params) > 0 && consent === 'accept',
+                    sample: async (params: unknown) => {
+                      w.samples.push(params);
+                      if (consent === 'decline')
+                        throw { code: -1, message: 'User rejected sampling request' };
+                      return { role: 'assistant', content: { type: 'text', text: 'Tidy' }, model: 'person' };
+                    },
                   }
                 : {}),
             },
@@ -412,6 +427,108 @@ describe.skipIf(skip)('MCP Apps host bridge in headless Chromium', () => {
       error: { code: -32000, message: 'Context update denied' },
     });
     await declining.tab.close();
+  }, 60_000);
+
+  it('refuses ui/download-file and sampling by default; with callbacks, checks their params and answers -32000 / -1 when declined', async () => {
+    const request = (view: Frame, method: string, params: unknown) =>
+      view.evaluate(([m, p]) => (window as any).__view.request(m, p), [method, params] as const);
+    const file = {
+      type: 'resource',
+      resource: { uri: 'file:///x/notes.txt', mimeType: 'text/plain', text: 'hi' },
+    };
+    const ask = { messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }], maxTokens: 5 };
+    const bare = await mountFixture('show_desk');
+    const bareCaps = await bare.view.evaluate(() => (window as any).__view.init.result.hostCapabilities);
+    expect(bareCaps.downloadFile).toBeUndefined();
+    expect(bareCaps.sampling).toBeUndefined();
+    expect(await request(bare.view, 'ui/download-file', { contents: [file] })).toMatchObject({
+      error: { code: -32000, message: 'This host does not download files for apps' },
+    });
+    await bare.tab.close();
+
+    const accepting = await mountFixture('show_desk', { consent: 'accept' });
+    const caps = await accepting.view.evaluate(() => (window as any).__view.init.result.hostCapabilities);
+    expect(caps).toMatchObject({ downloadFile: {}, sampling: {} });
+    for (const contents of [
+      [],
+      [{ type: 'resource', resource: { uri: 'file:///a', text: 'a', blob: 'YQ==' } }],
+      ['x'],
+    ])
+      expect(await request(accepting.view, 'ui/download-file', { contents })).toMatchObject({
+        error: { code: -32602 },
+      });
+    const link = { type: 'resource_link', uri: 'https://example.com/r.pdf', name: 'R', extra: 1 };
+    expect(await request(accepting.view, 'ui/download-file', { contents: [file, link] })).toEqual(
+      expect.objectContaining({ result: {} }),
+    );
+    // The host gets the files as checked: only the fields the spec names.
+    expect(await accepting.tab.evaluate(() => (window as any).files)).toEqual([
+      { contents: [file, { type: 'resource_link', uri: 'https://example.com/r.pdf', name: 'R' }] },
+    ]);
+    expect(await request(accepting.view, 'sampling/createMessage', { ...ask, maxTokens: 0 })).toMatchObject({
+      error: { code: -32602, message: 'maxTokens must be a positive integer' },
+    });
+    expect(await request(accepting.view, 'sampling/createMessage', ask)).toMatchObject({
+      result: { role: 'assistant', content: { type: 'text', text: 'Tidy' } },
+    });
+    await accepting.tab.close();
+
+    const declining = await mountFixture('show_desk', { consent: 'decline' });
+    expect(await request(declining.view, 'ui/download-file', { contents: [file] })).toMatchObject({
+      error: { code: -32000, message: 'Download denied by user' },
+    });
+    expect(await request(declining.view, 'sampling/createMessage', ask)).toMatchObject({
+      error: { code: -1, message: 'User rejected sampling request' },
+    });
+    await declining.tab.close();
+  }, 60_000);
+
+  it("lists and calls a view's own tools (ui/list-view-tools, ui/call-view-tool) only when it declares them", async () => {
+    const desk = await mountFixture('show_desk');
+    const tools = await desk.tab.evaluate(async () => {
+      const handle = (window as any).handle;
+      return { offers: handle.offersTools, tools: await handle.listViewTools() };
+    });
+    expect(tools.offers).toBe(true);
+    expect(tools.tools.map((tool: { name: string }) => tool.name)).toEqual(['set_note']);
+    const result = await desk.tab.evaluate(() =>
+      (window as any).handle.callViewTool('set_note', { text: 'buy milk' }),
+    );
+    expect(result.structuredContent).toEqual({ note: 'buy milk' });
+    expect(await desk.view.textContent('#note')).toBe('buy milk');
+    const unknown = await desk.tab.evaluate(() =>
+      (window as any).handle.callViewTool('nope', {}).then(
+        () => 'called',
+        (error: any) => `${error.name} ${error.code}: ${error.message}`,
+      ),
+    );
+    expect(unknown).toBe('ViewToolError -32602: Unknown tool');
+    await desk.tab.close();
+    // A view that predates ext-apps 2.x answers "method not found": asked again as tools/list, tools/call.
+    const older = await mountFixture('show_desk');
+    await older.view.evaluate(() => ((window as any).__view.legacy = true));
+    const olderResult = await older.tab.evaluate(async () => {
+      const handle = (window as any).handle;
+      const listed = await handle.listViewTools();
+      return { listed: listed.length, called: await handle.callViewTool('set_note', { text: 'old' }) };
+    });
+    expect(olderResult).toMatchObject({ listed: 1, called: { structuredContent: { note: 'old' } } });
+    const methods = await older.view.evaluate(() =>
+      (window as any).__view.seen
+        .filter((m: any) => m.id !== undefined && m.method)
+        .map((m: any) => m.method),
+    );
+    expect(methods).toEqual(['ui/list-view-tools', 'tools/list', 'tools/call']);
+    await older.tab.close();
+    const counter = await mountFixture('show_counter');
+    const refused = await counter.tab.evaluate(() =>
+      (window as any).handle.listViewTools().then(
+        () => 'listed',
+        (error: any) => error.message,
+      ),
+    );
+    expect(refused).toBe('The view offers no tools');
+    await counter.tab.close();
   }, 60_000);
 
   it('blocks a fetch to an undeclared origin (a CSP violation) and allows it once connectDomains declares it', async () => {

@@ -8,7 +8,7 @@
  *
  * Needs /usr/bin/chromium (scripts/install-chromium.sh); MCPKIT_SKIP_BROWSER=1 skips on purpose.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -251,6 +251,124 @@ describe.skipIf(skip)('MCP Apps in mcpkit console', { timeout: 120_000 }, () => 
     await floating.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => floating.count()).toBe(0);
     await expect.poll(() => page.frames().length).toBe(1);
+    await page.close();
+  });
+
+  it("asks the person before saving a view's files (saved from the console's origin, or declined), shows its sampling request as the view's, and calls the view's own tool", async () => {
+    fixture ??= await serve(createStreamableHttpHandler(appFixtureServer()), { host: '127.0.0.1', port: 0 });
+    const { page, running } = await open([`http://127.0.0.1:${fixture.port}/mcp`]);
+    await callTool(page, 'show_desk', 'show_desk');
+    const slot = page.getByRole('region', { name: 'MCP App ui://fixture/desk' });
+    const { view } = await appFrames(page, running.origin);
+    await expect.poll(() => view.evaluate(() => (window as any).__view.ready === true)).toBe(true);
+    const answers = () =>
+      view.evaluate(() =>
+        (window as any).__view.answers.map(({ id, answer }: any) => ({
+          id,
+          result: answer.result,
+          error: answer.error,
+        })),
+      );
+    const dialog = page.getByRole('dialog');
+
+    // ui/download-file: the dialog names the file, its type and size and the tool whose view asks.
+    await view.click('#download-text');
+    await expect.poll(() => dialog.textContent()).toContain('Save files from an App?');
+    const asked = (await dialog.textContent()) ?? '';
+    expect(asked).toContain('notes.json');
+    expect(asked).toContain('application/json');
+    expect(asked).toContain('19 bytes');
+    expect(asked).toContain('From the App view of tool show_desk');
+    expect(await axeViolations(page)).toEqual([]);
+    const [saved] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: 'Save', exact: true }).click(),
+    ]);
+    expect(saved.suggestedFilename()).toBe('notes.json');
+    // Saved from an object URL of the console's own page, never a URL the view named.
+    expect(saved.url()).toMatch(new RegExp(`^blob:${running.origin}/`));
+    expect(await readFile((await saved.path())!, 'utf8')).toBe('{"notes":["first"]}');
+    await expect.poll(() => answers()).toEqual([{ id: 'download-text', result: {} }]);
+    // Bytes, under a name with the path taken off.
+    await view.click('#download-bytes');
+    await expect.poll(() => dialog.textContent()).toContain('data.bin');
+    expect(await dialog.textContent()).toContain('application/octet-stream, 5 bytes');
+    const [bytes] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: 'Save', exact: true }).click(),
+    ]);
+    expect(bytes.suggestedFilename()).toBe('data.bin');
+    expect([...(await readFile((await bytes.path())!))]).toEqual([0, 1, 2, 254, 255]);
+    // Declined: no download, and the view hears the spec's refusal.
+    let downloads = 0;
+    page.on('download', () => downloads++);
+    await view.click('#download-text');
+    await dialog.getByRole('button', { name: "Don't save" }).click();
+    await expect
+      .poll(async () => (await answers()).at(-1))
+      .toEqual({ id: 'download-text', error: { code: -32000, message: 'Download denied by user' } });
+    expect(downloads).toBe(0);
+    // A link is named with its URL and only opened (in a new tab) on yes; a non-web link is refused unasked.
+    const tabs = page.context().pages().length;
+    const viewRequest = (params: unknown) =>
+      view.evaluate((p) => (window as any).__view.request('ui/download-file', p), params);
+    const linked = viewRequest({
+      contents: [{ type: 'resource_link', uri: 'https://example.invalid/q4.pdf', name: 'Q4 report' }],
+    });
+    await expect.poll(() => dialog.textContent()).toContain('https://example.invalid/q4.pdf');
+    expect(await dialog.textContent()).toContain('a link, opened in a new tab on yes');
+    await dialog.getByRole('button', { name: "Don't save" }).click();
+    expect(await linked).toMatchObject({ error: { code: -32000, message: 'Download denied by user' } });
+    const script = await viewRequest({
+      contents: [{ type: 'resource_link', uri: 'javascript:alert(1)', name: 'x' }],
+    });
+    expect(script).toMatchObject({
+      error: { code: -32000, message: 'Policy violation: only http and https links are offered' },
+    });
+    expect(await dialog.count()).toBe(0);
+    expect(page.context().pages()).toHaveLength(tabs);
+
+    // sampling/createMessage from the view: the console's sampling question, labelled as the view's.
+    await view.click('#sample');
+    await expect.poll(() => dialog.textContent()).toContain('An App asks for a model reply');
+    expect(await dialog.textContent()).toContain('Summarise the desk');
+    expect(await dialog.textContent()).toContain('From the App view of tool show_desk');
+    await dialog.getByLabel("Reply (sent as the model's message)").fill('The desk is tidy');
+    await dialog.getByRole('button', { name: 'Approve' }).click();
+    await expect
+      .poll(async () => (await answers()).at(-1))
+      .toMatchObject({
+        id: 'sample',
+        result: { role: 'assistant', content: { type: 'text', text: 'The desk is tidy' } },
+      });
+    await view.click('#sample');
+    await dialog.getByRole('button', { name: 'Reject' }).click();
+    await expect
+      .poll(async () => (await answers()).at(-1))
+      .toEqual({ id: 'sample', error: { code: -1, message: 'User rejected sampling request' } });
+
+    // The view's own tool, listed under it with a form from its inputSchema, called through the bridge.
+    const tools = slot.getByRole('region', { name: 'Tools of this view' });
+    const setNote = tools.getByRole('form', { name: 'View tool set_note' });
+    await setNote.getByRole('button', { name: 'Call set_note in the view' }).click();
+    // Checked against its inputSchema first: text is required.
+    await expect
+      .poll(() => setNote.textContent())
+      .toContain("The arguments do not fit the tool's inputSchema");
+    await setNote.getByLabel(/text/).fill('water the plant');
+    await setNote.getByRole('button', { name: 'Call set_note in the view' }).click();
+    await expect
+      .poll(() => setNote.getByRole('region', { name: 'Result of set_note' }).textContent())
+      .toContain('The note says water the plant');
+    expect(await view.textContent('#note')).toBe('water the plant');
+    // The view says its tools changed: they are listed again.
+    await view.evaluate(() => {
+      const desk = (window as any).__view;
+      desk.moreTools.push({ name: 'clear_note', inputSchema: { type: 'object' } });
+      desk.notify('notifications/tools/list_changed', {});
+    });
+    await tools.getByRole('form', { name: 'View tool clear_note' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
     await page.close();
   });
 

@@ -16,5 +16,7 @@ export {
 } from './bridge/mount.js';
 export { BridgeRefusal, RpcCode } from './bridge/rpc.js';
 export type { AppClient, AppServer, DisplayMode, HostCallbacks, HostContext } from './bridge/types.js';
+export { ViewToolError } from './bridge/viewTools.js';
+export type { DownloadContent } from './bridge/wireParams.js';
 export { APP_MIME_TYPE, APPS_CLIENT_CAPABILITIES, UI_EXTENSION, UiMethod } from './shared/constants.js';
 export { appLinkOf, visibilityOf } from './shared/meta.js';

@@ -41,8 +41,8 @@ export async function elicit(
 }
 
 /**
- * Shows a sampling request to the person, who approves it with a reply of their own (or edits the
- * one offered) or rejects it.
+ * Shows a sampling request (of a server, or of an App's `view`) to the person, who approves it
+ * with a reply of their own (or edits the one offered) or rejects it.
  *
  * @throws {McpError} `-1` when the person rejects the request.
  * @example
@@ -55,8 +55,9 @@ export async function sample(
   params: CreateMessageRequestParams,
   signal?: AbortSignal,
   server?: string,
+  view?: string,
 ): Promise<CreateMessageResult> {
-  const answer = (await questions.ask('sampling', params, signal, server)) as {
+  const answer = (await questions.ask('sampling', params, signal, server, view)) as {
     approve?: unknown;
     text?: unknown;
   } | null;

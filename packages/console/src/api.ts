@@ -11,6 +11,7 @@ import type { EventHub } from './eventHub.js';
 import type { PageLogin } from './pageLogin.js';
 import type { Questions } from './questions.js';
 import { REPLAYABLE_METHODS } from './replay/sessionFile.js';
+import { askForView } from './viewQuestions.js';
 
 /** The largest request body the API reads. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -144,6 +145,8 @@ export class ConsoleApi {
         await backend.ping();
         return {};
       },
+      // An App's view asks the person (sampling, files to save): the same questions as a server's.
+      askForView: (params) => askForView(questions, params),
       answer: async (params) => {
         if (!questions.answer(text(params, 'id'), params.answer))
           throw new BadRequest('No such question is waiting');

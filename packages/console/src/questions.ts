@@ -1,6 +1,6 @@
 /**
  * What the server asks the person (an elicitation form, a sampling request, consent to a tool
- * call), held until the page answers. Each question is an event to the page; the answer comes back
+ * call), or an MCP App's view asks (a sampling request, to save its files), held until the page answers. Each question is an event to the page; the answer comes back
  * through the API. A question the server withdraws (its request cancelled) is taken off the page.
  * @module
  */
@@ -10,15 +10,15 @@ import type { EventHub } from './eventHub.js';
 const MAX_PENDING = 32;
 
 /**
- * The kinds of question: an elicitation form, an elicitation URL, a sampling request, and (against
- * a host) consent to a tool call.
+ * The kinds of question: an elicitation form, an elicitation URL, a sampling request, (against
+ * a host) consent to a tool call, and a view's files to save.
  *
  * @example
  * ```ts
  * const kind: QuestionKind = 'sampling';
  * ```
  */
-export type QuestionKind = 'elicitation' | 'elicitationUrl' | 'sampling' | 'toolConsent';
+export type QuestionKind = 'elicitation' | 'elicitationUrl' | 'sampling' | 'toolConsent' | 'download';
 
 /**
  * A question as the page receives it.
@@ -33,6 +33,8 @@ export interface Question {
   readonly kind: QuestionKind;
   /** The host's server that asks (only against a host). */
   readonly server?: string;
+  /** When an MCP App's view asks: the tool whose view it is. */
+  readonly view?: string;
   readonly params: unknown;
 }
 
@@ -72,11 +74,26 @@ export class Questions {
 
   constructor(private readonly hub: EventHub) {}
 
-  /** Shows a question on the page and resolves with the person's answer. */
-  ask(kind: QuestionKind, params: unknown, signal?: AbortSignal, server?: string): Promise<unknown> {
+  /**
+   * Shows a question on the page and resolves with the person's answer; `server` and `view` say
+   * who asks (against a host, its server; an App's view, the tool whose view it is).
+   */
+  ask(
+    kind: QuestionKind,
+    params: unknown,
+    signal?: AbortSignal,
+    server?: string,
+    view?: string,
+  ): Promise<unknown> {
     if (this.#pending.size >= MAX_PENDING) this.#withdraw(this.#pending.keys().next().value!);
     const id = `q${++this.#next}`;
-    const question: Question = { id, kind, params, ...(server === undefined ? {} : { server }) };
+    const question: Question = {
+      id,
+      kind,
+      params,
+      ...(server === undefined ? {} : { server }),
+      ...(view === undefined ? {} : { view }),
+    };
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { question, resolve, reject });
       this.hub.emit('question', question);

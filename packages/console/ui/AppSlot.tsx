@@ -11,8 +11,11 @@ import { type AppMount, appRenderer } from './apps.js';
 
 type ListedTool = { name: string; server?: string; original?: string; _meta?: Record<string, unknown> };
 
-/** The backend's operations for the view of a tool of `server` (undefined: the one server). */
-function serverCalls(server: string | undefined): Pick<AppMount, 'callTool' | 'listTools' | 'readResource'> {
+/** The backend's operations for the view of `tool` of `server` (undefined: the one server). */
+function serverCalls(
+  tool: string,
+  server: string | undefined,
+): Pick<AppMount, 'askPerson' | 'callTool' | 'listTools' | 'readResource'> {
   /** Catalogue names by the server's own names, from the last listing. */
   const names = new Map<string, string>();
   return {
@@ -27,6 +30,7 @@ function serverCalls(server: string | undefined): Pick<AppMount, 'callTool' | 'l
     },
     callTool: (name, args) =>
       call('callTool', { callId: callId(), name: names.get(name) ?? name, arguments: args }),
+    askPerson: (kind, params) => call('askForView', { kind, params, tool, ...(server ? { server } : {}) }),
   };
 }
 
@@ -54,7 +58,7 @@ export function AppSlot(props: {
       tool: { ...props.tool, name: props.tool.original ?? props.tool.name },
       arguments: props.args,
       result: props.result,
-      ...serverCalls(props.tool.server),
+      ...serverCalls(props.tool.name, props.tool.server),
     });
   }, [render, props.resourceUri, props.result]);
   return (

@@ -5,7 +5,8 @@
  * floating panel in a corner of the page, which stays while the person works in other tabs and
  * calls other tools. Under the view, "From the view" lists the messages the view sent
  * (`ui/message`: the console has no conversation, so it shows them) and the model context it set
- * last (`ui/update-model-context`, replaced on each update).
+ * last (`ui/update-model-context`, replaced on each update); "Tools of this view" lists the tools
+ * a view offers the host, to call from a form (`ViewTools.tsx`).
  *
  * The stage is a plain element, not a Preact one: picture-in-picture moves it from the slot to the
  * page's body with `moveBefore()`, which keeps the view's frames alive (moving a frame any other
@@ -17,6 +18,7 @@ import type { AppHandle, DisplayMode } from '@mcpkit/apps/bridge';
 import { render } from 'preact';
 import { Content } from './Content.js';
 import { JsonView } from './common.js';
+import { ViewTools } from './ViewTools.js';
 
 /**
  * A message the view sent with `ui/message`.
@@ -80,6 +82,9 @@ export class AppStage {
   readonly frameBox = document.createElement('div');
   readonly #bar = document.createElement('div');
   readonly #notes = document.createElement('div');
+  readonly #tools = document.createElement('div');
+  /** Bumped when the view says its tools changed: they are listed again. */
+  #toolsVersion = 0;
   /** Said in the slot while the view floats elsewhere. */
   readonly #away = document.createElement('p');
   #mode: DisplayMode = 'inline';
@@ -97,7 +102,7 @@ export class AppStage {
     this.frameBox.className = 'app-frame';
     this.#notes.className = 'app-notes';
     this.#away.className = 'muted';
-    this.element.append(this.#bar, this.frameBox, this.#notes);
+    this.element.append(this.#bar, this.frameBox, this.#tools, this.#notes);
     slot.append(this.element);
   }
 
@@ -149,6 +154,12 @@ export class AppStage {
     if (event.key !== 'Escape' || (event.target as Element | null)?.closest?.('dialog')) return;
     event.preventDefault();
     this.#switch(this.#docked ? 'inline' : 'pip');
+  }
+
+  /** The view's tools changed (`notifications/tools/list_changed`): list them again. */
+  toolsChanged(): void {
+    this.#toolsVersion++;
+    this.#render();
   }
 
   /** `ui/message`: listed under the view (the newest last). */
@@ -263,6 +274,10 @@ export class AppStage {
         ) : null}
       </>,
       this.#bar,
+    );
+    render(
+      handle?.offersTools ? <ViewTools handle={handle} version={this.#toolsVersion} /> : null,
+      this.#tools,
     );
     render(<FromTheView messages={this.#messages} context={this.#context} />, this.#notes);
   }

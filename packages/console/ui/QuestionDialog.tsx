@@ -1,7 +1,9 @@
 /**
  * What the server asks the person, one question at a time, in a modal dialog: an elicitation
  * form (generated from its `requestedSchema`, checked before it is sent) or URL, a sampling
- * request to approve with an editable reply or reject, and (against a host) consent to a tool call.
+ * request to approve with an editable reply or reject, and (against a host) consent to a tool call;
+ * and what an MCP App's view asks: a sampling request the same way, or files to save (each named,
+ * typed and sized), labelled with the tool whose view asks.
  * @module
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -22,8 +24,10 @@ import { issuesOf } from './validate.js';
  */
 export interface Question {
   id: string;
-  kind: 'elicitation' | 'elicitationUrl' | 'sampling' | 'toolConsent';
+  kind: 'elicitation' | 'elicitationUrl' | 'sampling' | 'toolConsent' | 'download';
   server?: string;
+  /** When an App's view asks: the tool whose view it is. */
+  view?: string;
   params: any;
 }
 
@@ -32,7 +36,20 @@ const TITLES: Readonly<Record<Question['kind'], string>> = {
   elicitationUrl: 'The server asks you to open a page',
   sampling: 'The server asks for a model reply',
   toolConsent: 'Allow this tool call?',
+  download: 'Save files from an App?',
 };
+
+/** Who asks: the server (against a host), or the App view of a tool (and its server). */
+function Asker({ question }: { question: Question }) {
+  if (question.view)
+    return (
+      <p class="muted">
+        From the App view of tool <strong>{question.view}</strong>
+        {question.server ? ` (server ${question.server})` : ''}: the view wrote this, not the console.
+      </p>
+    );
+  return question.server ? <p class="muted">From server {question.server}</p> : null;
+}
 
 /**
  * The dialog for the oldest waiting question.
@@ -55,7 +72,9 @@ export function QuestionDialog({ question }: { question: Question }) {
         ? { approve: false }
         : question.kind === 'toolConsent'
           ? { decision: 'deny' }
-          : { action: 'cancel' },
+          : question.kind === 'download'
+            ? { accept: false }
+            : { action: 'cancel' },
     );
   return (
     <dialog
@@ -67,8 +86,12 @@ export function QuestionDialog({ question }: { question: Question }) {
         dismiss();
       }}
     >
-      <h2 id="question-heading">{TITLES[question.kind]}</h2>
-      {question.server ? <p class="muted">From server {question.server}</p> : null}
+      <h2 id="question-heading">
+        {question.view && question.kind === 'sampling'
+          ? 'An App asks for a model reply'
+          : TITLES[question.kind]}
+      </h2>
+      <Asker question={question} />
       {question.kind === 'elicitation' ? (
         <ElicitationForm key={question.id} question={question} answer={answer} />
       ) : null}
@@ -77,6 +100,7 @@ export function QuestionDialog({ question }: { question: Question }) {
         <SamplingForm key={question.id} question={question} answer={answer} />
       ) : null}
       {question.kind === 'toolConsent' ? <ToolConsent question={question} answer={answer} /> : null}
+      {question.kind === 'download' ? <DownloadFiles question={question} answer={answer} /> : null}
     </dialog>
   );
 }
@@ -218,6 +242,49 @@ function ToolConsent({ question, answer }: { question: Question; answer: (value:
         </button>
         <button type="button" onClick={() => answer({ decision: 'deny' })}>
           Deny
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** A size as people read it. */
+function bytes(size: number): string {
+  if (size < 1024) return `${size} bytes`;
+  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KiB`;
+  return `${(size / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+type OfferedFile = { name: string; mimeType?: string; size?: number; url?: string };
+
+function DownloadFiles({ question, answer }: { question: Question; answer: (value: unknown) => void }) {
+  const files: OfferedFile[] = question.params.files ?? [];
+  return (
+    <div>
+      <ul class="offered-files" aria-label="Files">
+        {files.map((file, index) => (
+          <li key={index}>
+            <strong>{file.name}</strong>
+            {file.url ? (
+              <>
+                {' '}
+                — a link, opened in a new tab on yes: <code>{file.url}</code>
+              </>
+            ) : (
+              <>
+                {' '}
+                ({file.mimeType || 'no type'}, {bytes(file.size ?? 0)})
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+      <div class="actions">
+        <button type="button" class="primary" onClick={() => answer({ accept: true })}>
+          Save
+        </button>
+        <button type="button" onClick={() => answer({ accept: false })}>
+          Don't save
         </button>
       </div>
     </div>

@@ -6,15 +6,35 @@
  * whose visibility includes `"app"` (app-only ones included, model-only ones refused). The view is
  * torn down (`ui/resource-teardown`, then the frame goes) when its slot goes, unless it floats in
  * picture-in-picture (`AppStage.tsx` lays out the display modes and shows what the view sent).
+ * What the view asks of the person (a model reply, files to save) is asked in the console's
+ * question dialog, naming the tool whose view asks; files are saved only on yes, from the
+ * console's own origin; the view's own tools are listed under it (`ViewTools.tsx`).
  * @module
  */
-import { type AppHandle, mount } from '@mcpkit/apps/bridge';
-import type { CallToolResult, ReadResourceResult, Tool } from '@mcpkit/core';
+import { type AppHandle, type DownloadContent, mount } from '@mcpkit/apps/bridge';
+import type { CallToolResult, CreateMessageResult, ReadResourceResult, Tool } from '@mcpkit/core';
 import { AppStage } from './AppStage.js';
 import { call } from './api.js';
 import type { AppMount } from './apps.js';
+import { downloadFile } from './download.js';
+import { viewFiles } from './viewFiles.js';
 
 let sandbox: Promise<string | undefined> | undefined;
+
+/** `ui/download-file`: the person is asked (name, type, size of each file); on yes each is saved or its link opened. */
+async function download(app: AppMount, contents: DownloadContent[]): Promise<boolean> {
+  const files = viewFiles(contents);
+  const asked = files.map(({ name, mimeType, bytes, url }) =>
+    url ? { name, url, ...(mimeType ? { mimeType } : {}) } : { name, mimeType, size: bytes!.length },
+  );
+  const { accepted } = (await app.askPerson('download', { files: asked })) as { accepted: boolean };
+  if (!accepted) return false;
+  for (const file of files) {
+    if (file.bytes) downloadFile(file.name, file.bytes, file.mimeType);
+    else window.open(file.url, '_blank', 'noopener,noreferrer');
+  }
+  return true;
+}
 
 /** The sandbox proxy's URL, asked of the backend once. */
 function sandboxUrl(): Promise<string | undefined> {
@@ -71,6 +91,13 @@ export function renderApp(app: AppMount): () => void {
         // No conversation to add them to: the person reads them under the view.
         message: (message) => stage.addMessage(message),
         updateModelContext: (context) => stage.setContext(context),
+        downloadFile: ({ contents }) => download(app, contents),
+        sample: (params) =>
+          app.askPerson(
+            'sampling',
+            params as unknown as Record<string, unknown>,
+          ) as Promise<CreateMessageResult>,
+        viewToolsChanged: () => stage.toolsChanged(),
       },
     });
     if (gone) return close(mounted);

@@ -31,6 +31,12 @@ export interface AppMount {
   readonly callTool: (name: string, args: Record<string, unknown>) => Promise<unknown>;
   /** The tools of the App's server, named as that server names them, with their `_meta`. */
   readonly listTools: () => Promise<{ name: string; _meta?: Record<string, unknown> }[]>;
+  /**
+   * Asks the person, through the backend's questions (the dialog says which tool's view asks):
+   * a sampling request (resolves with the reply; a rejection fails with code -1) or files to save
+   * (resolves with `{ accepted }`).
+   */
+  readonly askPerson: (kind: 'sampling' | 'download', params: Record<string, unknown>) => Promise<unknown>;
 }
 
 /**

@@ -13,9 +13,14 @@ import { SANDBOX_METHOD_PREFIX, UiMethod } from '../shared/constants.js';
 import type { UiPermissions } from '../shared/meta.js';
 import { type AppView, appViewOf } from './appResource.js';
 import { BridgeRefusal, errorOf, RpcCode, type RpcId, readViewMessage, type ViewMessage } from './rpc.js';
+
+/** The view's answer to a request of the host. */
+type ViewAnswer = Extract<ViewMessage, { kind: 'response' }>;
+
 import { frameSize } from './sizing.js';
 import type { AppClient, AppServer, DisplayMode, HostCallbacks, HostContext } from './types.js';
 import { displayable, hostCapabilitiesOf, VIEW_REQUESTS, type ViewState } from './viewRequests.js';
+import { VIEW_TOOL_METHODS, ViewToolError, viewToolList, viewToolResult } from './viewTools.js';
 
 /**
  * A DOM element type when the DOM lib is loaded, `object` otherwise: the published declarations
@@ -95,6 +100,10 @@ export interface MountOptions {
   teardownTimeoutMs?: number;
   /** Proxied requests a view may have in flight at once. Default 16. */
   maxPendingRequests?: number;
+  /** How long to wait for the view's answer to a listing or a call of its own tools. Default 30000 ms. */
+  viewToolTimeoutMs?: number;
+  /** Tools a view may list; a longer list is refused. Default 64. */
+  maxViewTools?: number;
 }
 
 /**
@@ -133,6 +142,22 @@ export interface AppHandle {
    * when `canDisplay(mode)` is false).
    */
   setDisplayMode(mode: DisplayMode): DisplayMode;
+  /** Whether the view offers tools of its own (it declared `appCapabilities.tools` in `ui/initialize`). */
+  readonly offersTools: boolean;
+  /**
+   * The view's own tools (`ui/list-view-tools`; `tools/list` for a view that predates ext-apps
+   * 2.x), checked and capped (`maxViewTools`).
+   *
+   * @throws {ViewToolError} when the view offers none, does not answer in time, or answers amiss.
+   */
+  listViewTools(): Promise<Tool[]>;
+  /**
+   * Calls one of the view's own tools (`ui/call-view-tool`, or `tools/call`). The view is
+   * untrusted: its result is checked, and shown to a person as what a view says.
+   *
+   * @throws {ViewToolError} as `listViewTools()` does, or with the view's error code.
+   */
+  callViewTool(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
   /** Sends `ui/resource-teardown`, waits for the answer (or the timeout), removes the frame. */
   teardown(reason?: string): Promise<void>;
 }
@@ -166,7 +191,7 @@ class MountedApp implements AppHandle {
   readonly #state: ViewState;
   readonly #origin: string;
   readonly #outbox: object[] = [];
-  readonly #waiting = new Map<RpcId, (message: ViewMessage) => void>();
+  readonly #waiting = new Map<RpcId, (message: ViewAnswer | undefined) => void>();
   readonly #teardownTimeout: number;
   readonly #maxPending: number;
   #pending = 0;
@@ -181,6 +206,8 @@ class MountedApp implements AppHandle {
   /** Watches the frame's size while the host lays it out (any mode but inline). */
   #resizes: ResizeObserver | undefined;
   #markInitialized!: () => void;
+  /** Which of `VIEW_TOOL_METHODS` the view answers. */
+  #toolMethods: (typeof VIEW_TOOL_METHODS)[number] = VIEW_TOOL_METHODS[0];
 
   constructor(
     readonly view: AppView,
@@ -258,6 +285,9 @@ class MountedApp implements AppHandle {
         return;
       case UiMethod.RequestTeardown:
         callbacks.requestTeardown?.();
+        return;
+      case 'notifications/tools/list_changed':
+        if (this.#state.viewTools) callbacks.viewToolsChanged?.();
         return;
       default:
         return; // Other notifications (list changes, progress) have nothing to act on here.
@@ -388,20 +418,55 @@ class MountedApp implements AppHandle {
     this.#merge({ containerDimensions: now });
   }
 
+  /** Sends a request to the view; its answer, or undefined after `timeoutMs` (or once the view is gone). */
+  #ask(method: string, params: object, timeoutMs: number): Promise<ViewAnswer | undefined> {
+    if (this.#gone) return Promise.resolve(undefined);
+    const id = `host-${this.#nextId++}`;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#waiting.delete(id);
+        resolve(undefined);
+      }, timeoutMs);
+      this.#waiting.set(id, (message) => {
+        clearTimeout(timer);
+        this.#waiting.delete(id);
+        resolve(message);
+      });
+      this.#post({ jsonrpc: '2.0', id, method, params });
+    });
+  }
+
+  get offersTools(): boolean {
+    return this.#state.viewTools;
+  }
+
+  /** Asks the view about its tools: the newer method name first, the older one if the view knows only that. */
+  async #askTools(pick: 'list' | 'call', params: object): Promise<unknown> {
+    if (!this.#ready || !this.#state.viewTools) throw new ViewToolError('The view offers no tools');
+    const timeout = this.options.viewToolTimeoutMs ?? 30_000;
+    let answer = await this.#ask(this.#toolMethods[pick], params, timeout);
+    if (answer?.error?.code === RpcCode.MethodNotFound && this.#toolMethods === VIEW_TOOL_METHODS[0]) {
+      this.#toolMethods = VIEW_TOOL_METHODS[1];
+      answer = await this.#ask(this.#toolMethods[pick], params, timeout);
+    }
+    if (!answer) throw new ViewToolError('The view did not answer in time, or was closed');
+    if (answer.error) throw new ViewToolError(answer.error.message, answer.error.code);
+    return answer.result;
+  }
+
+  async listViewTools(): Promise<Tool[]> {
+    return viewToolList(await this.#askTools('list', {}), this.options.maxViewTools ?? 64);
+  }
+
+  async callViewTool(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    return viewToolResult(await this.#askTools('call', { name, arguments: args }));
+  }
+
   async teardown(reason = 'The host closed the view'): Promise<void> {
     if (this.#gone) return;
-    if (this.#ready) {
-      const id = `teardown-${this.#nextId++}`;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.#teardownTimeout);
-        this.#waiting.set(id, () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        this.#post({ jsonrpc: '2.0', id, method: UiMethod.ResourceTeardown, params: { reason } });
-      });
-    }
+    if (this.#ready) await this.#ask(UiMethod.ResourceTeardown, { reason }, this.#teardownTimeout);
     this.#gone = true;
+    for (const answer of [...this.#waiting.values()]) answer(undefined);
     this.#resizes?.disconnect();
     this.#waiting.clear();
     this.#outbox.length = 0;
@@ -501,6 +566,7 @@ export async function mount(container: ContainerElement, options: MountOptions):
     hostCapabilities: hostCapabilitiesOf(callbacks, { csp: view.meta.csp ?? {}, permissions }),
     hostContext,
     viewModes: undefined,
+    viewTools: false,
     initializeSeen: false,
     tools: undefined,
   };

@@ -10,6 +10,7 @@ import type {
   ReadResourceResult,
   Tool,
 } from '@mcpkit/core';
+import type { DownloadContent } from './wireParams.js';
 
 /**
  * The one server a view belongs to: the bridge proxies the view's `tools/call`, `tools/list` and
@@ -77,10 +78,24 @@ export interface HostCallbacks {
    * current one to decline). The bridge then sizes the frame and tells the view.
    */
   requestDisplayMode?(mode: DisplayMode): DisplayMode | Promise<DisplayMode>;
-  /** `ui/download-file`. */
-  downloadFile?(params: { contents: unknown[] }): void | Promise<void>;
-  /** `sampling/createMessage` from the view (the host's model, its consent and limits). */
+  /**
+   * `ui/download-file`: the files the view offers, checked (embedded resources with `text` or a
+   * base64 `blob`, or `resource_link`s; at most 16). Ask the person first (the spec: SHOULD).
+   * Return `false` to decline: the view gets `-32000` "Download denied by user". Absent, every
+   * download is refused and `downloadFile` is not announced.
+   */
+  downloadFile?(params: { contents: DownloadContent[] }): void | boolean | Promise<void | boolean>;
+  /**
+   * `sampling/createMessage` from the view (the host's model, its consent and limits), after a
+   * check of its messages and `maxTokens`. Throw an error with a `code` (e.g. `-1`, "User rejected
+   * sampling request") to refuse: the view gets that code and message. Absent, refused.
+   */
   sample?(params: CreateMessageRequestParams): Promise<CreateMessageResult>;
+  /**
+   * `notifications/tools/list_changed` from a view that offers tools (`appCapabilities.tools`):
+   * list them again with `handle.listViewTools()`.
+   */
+  viewToolsChanged?(): void;
   /** A log line (`ui/log`, or `notifications/message` from 1.x views). */
   log?(params: { level?: string; data?: unknown; logger?: string }): void;
   /** After the frame was resized for `ui/notifications/size-changed`. */

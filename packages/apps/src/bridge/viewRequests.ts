@@ -5,11 +5,12 @@
  * own server that list `"app"` (never a model-only tool; another server is out of reach).
  * @module
  */
-import type { CreateMessageRequestParams, Tool } from '@mcpkit/core';
+import type { Tool } from '@mcpkit/core';
 import { APP_PROTOCOL_VERSION, UI_EXTENSION, UiMethod } from '../shared/constants.js';
 import { visibilityOf } from '../shared/meta.js';
 import { BridgeRefusal, isRecord, RpcCode } from './rpc.js';
 import type { AppServer, DisplayMode, HostCallbacks, HostContext } from './types.js';
+import { downloadContents, samplingParams } from './wireParams.js';
 
 /** What a request handler may read and change of one mounted view. */
 export interface ViewState {
@@ -20,6 +21,8 @@ export interface ViewState {
   hostContext: HostContext;
   /** The display modes the view declared in `ui/initialize`, if any. */
   viewModes: DisplayMode[] | undefined;
+  /** Whether the view declared `appCapabilities.tools` (it offers tools of its own to the host). */
+  viewTools: boolean;
   initializeSeen: boolean;
   /** The server's tools, listed on the first proxied tool request, listed again for an unknown name. */
   tools: Tool[] | undefined;
@@ -111,9 +114,12 @@ function httpUrl(value: string): string {
 export const VIEW_REQUESTS: Readonly<Record<string, Handler>> = {
   [UiMethod.Initialize]: (state, params) => {
     state.initializeSeen = true;
-    const capabilities = params.appCapabilities as { availableDisplayModes?: unknown } | undefined;
+    const capabilities = params.appCapabilities as
+      | { availableDisplayModes?: unknown; tools?: unknown }
+      | undefined;
     const modes = capabilities?.availableDisplayModes;
     state.viewModes = Array.isArray(modes) ? modes.filter(isDisplayMode) : undefined;
+    state.viewTools = isRecord(capabilities?.tools);
     return {
       protocolVersion: APP_PROTOCOL_VERSION,
       hostInfo: state.hostInfo,
@@ -157,7 +163,7 @@ export const VIEW_REQUESTS: Readonly<Record<string, Handler>> = {
     needInitialize(state, 'sampling/createMessage');
     const sample = state.callbacks.sample;
     if (!sample) refuse('This host does not offer sampling to apps');
-    return sample(params as unknown as CreateMessageRequestParams);
+    return sample(samplingParams(params));
   },
   [UiMethod.OpenLink]: async (state, params) => {
     const url = httpUrl(stringParam(params, 'url'));
@@ -212,8 +218,7 @@ export const VIEW_REQUESTS: Readonly<Record<string, Handler>> = {
   [UiMethod.DownloadFile]: async (state, params) => {
     const download = state.callbacks.downloadFile;
     if (!download) refuse('This host does not download files for apps');
-    if (!Array.isArray(params.contents)) throw new BridgeRefusal(RpcCode.InvalidParams, 'Invalid content');
-    await download({ contents: params.contents });
+    if ((await download({ contents: downloadContents(params) })) === false) refuse('Download denied by user');
     return {};
   },
 };

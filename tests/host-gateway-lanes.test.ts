@@ -36,7 +36,11 @@ async function startGateway(
   http: StreamableHttpHandlerOptions = {},
   host: Partial<GatewayOptions['host']> = {},
 ): Promise<{ gateway: McpGateway; url: string }> {
-  const gateway = createGateway({ host: { servers, connector: nodeConnector(), ...host }, ...options });
+  // Both upstreams listed from the first request, however slow the machine starts the stdio one.
+  const gateway = createGateway({
+    host: { servers, connector: nodeConnector(), startBudgetMs: Number.POSITIVE_INFINITY, ...host },
+    ...options,
+  });
   const served = await serve(gateway.httpHandler(http), { port: 0, path: '/mcp' });
   running.push({ gateway, served });
   return { gateway, url: served.url };

@@ -37,7 +37,11 @@ const closers: Array<() => Promise<unknown>> = [];
 beforeAll(async () => {
   upstreamHttp = await demoHttp('live');
   const servers: ServerEntry[] = [demoStdio('demo'), upstreamHttp.entry];
-  gateway = createGateway({ host: { servers, connector: nodeConnector() } });
+  // Every upstream in the catalogue before the first listing: a slow machine may take longer than
+  // the default start budget (3 s) to start the stdio demo, and these tests are about tasks.
+  gateway = createGateway({
+    host: { servers, connector: nodeConnector(), startBudgetMs: Number.POSITIVE_INFINITY },
+  });
   served = await serve(gateway.httpHandler(), { port: 0, path: '/mcp' });
 });
 

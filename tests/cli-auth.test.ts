@@ -1,10 +1,11 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: config entries written in their own variable syntax
 /**
  * The CLI's OAuth, end to end against a real `oidc-provider` (tests/support/authServer.ts):
  * `mcpkit serve --http --auth-issuer` as the protected resource, `mcpkit login` with the login and
  * consent pages driven in code in place of the browser (through the CLI's `openBrowser` seam), the
  * token cache on disk, `logout`, and the exit code 3 where a login would be needed but may not run.
  */
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -343,5 +344,112 @@ describe('mcpkit login, the token cache and logout', () => {
     const run = await mcpkit(['login', '--', 'node', 'server.js']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('"login" applies to HTTP servers');
+  });
+});
+
+/** A client registered at the test authorization server, as an administrator pre-registers one. */
+async function preRegistered(): Promise<{ client_id: string; client_secret: string }> {
+  const registration = await fetch(`${as.issuer}/reg`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      redirect_uris: ['http://127.0.0.1/callback'],
+      application_type: 'native',
+      token_endpoint_auth_method: 'client_secret_basic',
+      grant_types: ['authorization_code', 'refresh_token'],
+    }),
+  });
+  return (await registration.json()) as { client_id: string; client_secret: string };
+}
+
+describe("a config entry's own OAuth client (oauth: clientId, clientSecret, scope)", () => {
+  let dir = '';
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-oauth-config-'));
+  });
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+    delete process.env.MCPKIT_TEST_CRM_SECRET;
+  });
+
+  it('mcpkit call --config logs in with the entry client and scope, no flags; the secret comes from ${env:…} and is never printed', async () => {
+    const { client_id, client_secret } = await preRegistered();
+    // The config loader reads this process's environment (the in-process CLI shares it).
+    process.env.MCPKIT_TEST_CRM_SECRET = client_secret;
+    const file = path.join(dir, 'one.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          demo: {
+            url: demo.url,
+            oauth: { clientId: client_id, clientSecret: '${env:MCPKIT_TEST_CRM_SECRET}', scope: 'mcp:read' },
+          },
+        },
+      }),
+    );
+    const seen: URL[] = [];
+    // A token cache of its own: the earlier tests' tokens for the demo must not answer for it.
+    const cache = await mkdtemp(path.join(dir, 'cache-'));
+    const run = await mcpkit(['call', '--config', file, 'echo', 'text=hi'], {
+      tty: true,
+      openBrowser: person(seen),
+      env: { XDG_CONFIG_HOME: cache },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('hi');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.searchParams.get('client_id')).toBe(client_id);
+    // The demo names no scope: mcp:read is the entry's (offline_access is the client's own, for refresh).
+    expect(seen[0]?.searchParams.get('scope')?.split(' ')).toContain('mcp:read');
+    expect(run.stdout + run.stderr).not.toContain(client_secret);
+    // The secret went to the token endpoint (client_secret_basic): the login would fail without it.
+  });
+
+  it('several remote servers of one file: each logs in with its own entry client; the entry wins over --client-id', async () => {
+    const other = await serveProtected();
+    try {
+      const a = await preRegistered();
+      const b = await preRegistered();
+      process.env.MCPKIT_TEST_CRM_SECRET = b.client_secret;
+      const file = path.join(dir, 'two.json');
+      await writeFile(
+        file,
+        JSON.stringify({
+          mcpServers: {
+            // Cursor's array of scopes, and Claude Code's object: read as OAuth's scope.
+            a: {
+              url: demo.url,
+              oauth: { clientId: a.client_id, clientSecret: a.client_secret, scopes: ['mcp:read'] },
+            },
+            b: {
+              url: other.url,
+              oauth: {
+                clientId: b.client_id,
+                clientSecret: '${env:MCPKIT_TEST_CRM_SECRET}',
+                scope: 'mcp:read',
+              },
+            },
+          },
+        }),
+      );
+      const seen: URL[] = [];
+      const cache = await mkdtemp(path.join(dir, 'cache-'));
+      const run = await mcpkit(['list', 'tools', '--config', file, '--client-id', 'not-this-one'], {
+        tty: true,
+        openBrowser: person(seen),
+        env: { XDG_CONFIG_HOME: cache },
+      });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('a__echo');
+      expect(run.stdout).toContain('b__echo');
+      const byResource = new Map(seen.map((url) => [url.searchParams.get('resource'), url.searchParams]));
+      expect(byResource.get(demo.url)?.get('client_id')).toBe(a.client_id);
+      expect(byResource.get(other.url)?.get('client_id')).toBe(b.client_id);
+      expect(seen).toHaveLength(2);
+      for (const url of seen) expect(url.searchParams.get('scope')?.split(' ')).toContain('mcp:read');
+    } finally {
+      await other.stop();
+    }
   });
 });

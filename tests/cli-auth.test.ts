@@ -452,4 +452,41 @@ describe("a config entry's own OAuth client (oauth: clientId, clientSecret, scop
       await other.stop();
     }
   });
+
+  it('mcpkit gateway --config uses the tokens "mcpkit login --config FILE --server NAME" cached with the entry client', async () => {
+    const { client_id, client_secret } = await preRegistered();
+    const file = path.join(dir, 'gateway.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          a: {
+            url: demo.url,
+            oauth: { clientId: client_id, clientSecret: client_secret, scope: 'mcp:read' },
+          },
+        },
+      }),
+    );
+    const cache = await mkdtemp(path.join(dir, 'cache-'));
+    const seen: URL[] = [];
+    const login = await mcpkit(['login', '--config', file, '--server', 'a'], {
+      openBrowser: person(seen),
+      env: { XDG_CONFIG_HOME: cache },
+    });
+    expect(login.code, login.stderr).toBe(0);
+    expect(seen[0]?.searchParams.get('client_id')).toBe(client_id);
+    const gateway = await startCliInProcess(
+      ['gateway', '--config', file, '--http', '--port', '0'],
+      /^(http:\S+)$/m,
+      { XDG_CONFIG_HOME: cache },
+    );
+    try {
+      // The gateway opens no browser: the upstream answers only with the cached (entry client's) tokens.
+      const run = await mcpkit(['call', gateway.match[1] as string, 'echo', 'text=through the gateway']);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('through the gateway');
+    } finally {
+      await gateway.stop();
+    }
+  });
 });

@@ -299,6 +299,44 @@ describe.skipIf(consoles.skip)(
       expect(await stop()).toBe(0);
     });
 
+    it("against a host (--config): a server's entry names its own pre-registered client and scope, and the login uses them", async () => {
+      const registration = await fetch(`${shortLived!.issuer}/reg`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          redirect_uris: ['http://127.0.0.1/callback'],
+          application_type: 'native',
+          token_endpoint_auth_method: 'client_secret_basic',
+          grant_types: ['authorization_code', 'refresh_token'],
+        }),
+      });
+      const { client_id, client_secret } = (await registration.json()) as Record<string, string>;
+      const dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-console-auth-entry-'));
+      configs.push(dir);
+      const config = path.join(dir, 'mcp.json');
+      const oauth = { clientId: client_id, clientSecret: client_secret, scope: 'mcp:read' };
+      await writeFile(
+        config,
+        JSON.stringify({ mcpServers: { scoped: { type: 'http', url: scoped!.url, oauth } } }),
+      );
+      const { page, stop } = await consoleOn(['--config', config], false);
+      await expect.poll(() => prompt(page).textContent()).toMatch(/scoped needs authorization/);
+      await logInFromPage(page, 'allow', 'Log in to scoped');
+      await page.getByRole('tab', { name: 'Servers' }).click();
+      await expect.poll(() => page.getByRole('row', { name: /^scoped/ }).textContent()).toMatch(/ready/);
+      await page.getByRole('tab', { name: 'Authorization' }).click();
+      expect(await steps(page)).toContainEqual(
+        expect.stringMatching(
+          new RegExp(`^scoped: Client identity .*: done \\(pre-registered: client id ${client_id}\\)`),
+        ),
+      );
+      expect(await steps(page)).toContainEqual(
+        expect.stringMatching(/^scoped: Token: done \(granted scope .*mcp:read/),
+      );
+      expect(await page.content()).not.toContain(client_secret);
+      expect(await stop()).toBe(0);
+    });
+
     it('a person slower than the revision probe (10 s) to log in still gets 2026-07-28, not a fallback to 2025-11-25', async () => {
       const { page, stop } = await consoleOn(mcpUrl, false);
       await prompt(page).waitFor();

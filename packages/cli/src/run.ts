@@ -123,20 +123,19 @@ async function runClient(
   const authModule =
     target.kind === 'http' || action.verb === 'login' ? await import('./auth/commands.js') : undefined;
   const authContext = { io, onTerminal, notice: screen.notice, trace };
-  const auth = await authModule
-    ?.createCliAuth(target, settings, action, authContext)
-    .catch((error: unknown) => {
-      stopper.dispose(); // a refused command line must not leave the deadline timer running
-      throw error;
-    });
+  const refused = (error: unknown): never => {
+    stopper.dispose(); // a refused command line must not leave the deadline timer running
+    throw error;
+  };
+  const auth = await authModule?.createCliAuth(target, settings, action, authContext).catch(refused);
   // Several servers of a config file: each HTTP one logs in on its own, with its entry's client.
-  const servers =
+  const logins =
     target.kind === 'gateway' && target.servers.some((entry) => entry.kind === 'url')
-      ? await import('./auth/hostAuth.js').then(({ hostAuth }) =>
-          hostAuth(target.servers, settings.auth, authContext),
-        )
+      ? await import('./auth/hostAuth.js')
+          .then(({ hostAuth }) => hostAuth(target.servers, settings.auth, authContext))
+          .catch(refused)
       : undefined;
-  if (target.kind === 'gateway') target.authProvider = servers?.providerOf;
+  if (target.kind === 'gateway') target.authProvider = logins?.providerOf;
   const stderrWatch = new StderrWatch(
     settings.verbose ? (text) => io.stderr.write(errStyle.dim(text)) : undefined,
   );
@@ -176,7 +175,7 @@ async function runClient(
             servers: () => target.status?.() ?? [],
             serverOf: (kind: 'tools' | 'prompts', name: string) => target.serverOf?.(kind, name),
             openHost: (more?: Partial<McpHostOptions>) =>
-              configHost(target.servers, servers?.providerOf, more),
+              configHost(target.servers, logins?.providerOf, more),
           }
         : {}),
     };
@@ -207,7 +206,7 @@ async function runClient(
       delay(Math.min(CLOSE_GRACE_MS, stopper.remaining())),
     ]);
     await auth?.close();
-    await servers?.close();
+    await logins?.close();
   }
 }
 

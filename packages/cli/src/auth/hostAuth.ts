@@ -10,7 +10,15 @@ import type { ServerEntry } from '../config.js';
 import { type AuthContext, serverAuth } from './commands.js';
 import type { CliAuth } from './login.js';
 
-/** The providers of a host's HTTP servers, by server name. */
+/**
+ * The providers of a host's HTTP servers, by server name.
+ *
+ * @example
+ * ```ts
+ * const connector = nodeConnector({ authProvider: auth.providerOf });
+ * await auth.close();
+ * ```
+ */
 export interface HostAuth {
   /** The provider of `entry`, or undefined (not HTTP, or it sends its own `Authorization`). */
   readonly providerOf: (entry: ServerEntry & { kind: 'url' }) => AuthProvider | undefined;

@@ -9,7 +9,14 @@ import { type HttpConnectorOptions, McpHost, type McpHostOptions, type ServerEnt
 import { createGateway, type McpGateway } from '@mcpkit/host/gateway';
 import { nodeConnector } from '@mcpkit/host/node';
 
-/** The OAuth provider of each HTTP server of the file (`hostAuth`'s). */
+/**
+ * The OAuth provider of each HTTP server of the file (`hostAuth`'s).
+ *
+ * @example
+ * ```ts
+ * const authProvider: EntryAuth = (entry) => providers.get(entry.name);
+ * ```
+ */
 export type EntryAuth = HttpConnectorOptions['authProvider'];
 
 /** The state of one server behind the in-process gateway, as `list` shows it. */

@@ -167,4 +167,18 @@ describe('mcpkit replay --config: nobody to ask (--approve-all; elicitation and 
       'Server "b" asked for a model completion (sampling, 1 message(s)) during the replay',
     );
   });
+
+  it('--approve-all against one server (no host, nothing asks for consent) says it does nothing', async () => {
+    const { stderr } = await replayCli([
+      sessionFile,
+      '--config',
+      configFile,
+      '--server',
+      'a',
+      '--approve-all',
+    ]);
+    expect(stderr).toContain(
+      '--approve-all applies to a host session replayed with --config FILE of several servers',
+    );
+  });
 });

@@ -62,6 +62,10 @@ export async function replay(
     context.notice(
       `The session was recorded against a host of ${servers.size} servers; each exchange goes to this one server (replay it with --config FILE to reach each of them)`,
     );
+  if (action.approveAll && !host)
+    context.notice(
+      '--approve-all applies to a host session replayed with --config FILE of several servers; nothing here asks for consent',
+    );
   const direct = clientExchange(context.client, { signal });
   const viaHost = host && hostExchange(clientExchange(host, { signal }));
   let report: Awaited<ReturnType<typeof replaySession>>;

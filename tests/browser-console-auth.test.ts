@@ -24,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevAuthServer, startDevAuthServer } from '../packages/cli/src/auth/devServer.js';
 import { axeViolations, consoleBrowser, runConsoleInProcess, screenshot } from './support/consoleRun.js';
 import { answerDevLogin, startProtectedDemo } from './support/devLogin.js';
+import { preRegisteredClient } from './support/preRegister.js';
 
 const consoles = consoleBrowser('tests/browser-console-auth.test.ts');
 let stack: Awaited<ReturnType<typeof startProtectedDemo>> | undefined;
@@ -300,17 +301,7 @@ describe.skipIf(consoles.skip)(
     });
 
     it("against a host (--config): a server's entry names its own pre-registered client and scope, and the login uses them", async () => {
-      const registration = await fetch(`${shortLived!.issuer}/reg`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          redirect_uris: ['http://127.0.0.1/callback'],
-          application_type: 'native',
-          token_endpoint_auth_method: 'client_secret_basic',
-          grant_types: ['authorization_code', 'refresh_token'],
-        }),
-      });
-      const { client_id, client_secret } = (await registration.json()) as Record<string, string>;
+      const { client_id, client_secret } = await preRegisteredClient(shortLived!.issuer);
       const dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-console-auth-entry-'));
       configs.push(dir);
       const config = path.join(dir, 'mcp.json');

@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliIo, runCli } from '../packages/cli/src/index.js';
 import { type AuthServerFixture, browser, M2M_CLIENT, startAuthServer } from './support/authServer.js';
 import { type CliRunOptions, runCliInProcess, startCliInProcess } from './support/inProcessCli.js';
+import { preRegisteredClient } from './support/preRegister.js';
 
 let as: AuthServerFixture;
 let config = '';
@@ -267,17 +268,7 @@ describe('mcpkit login, the token cache and logout', () => {
   });
 
   it('a pre-registered client (--client-id, --client-secret) is used and remembered; its secret is never printed', async () => {
-    const registration = await fetch(`${as.issuer}/reg`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        redirect_uris: ['http://127.0.0.1/callback'],
-        application_type: 'native',
-        token_endpoint_auth_method: 'client_secret_basic',
-        grant_types: ['authorization_code', 'refresh_token'],
-      }),
-    });
-    const { client_id, client_secret } = (await registration.json()) as Record<string, string>;
+    const { client_id, client_secret } = await preRegisteredClient(as.issuer);
     const seen: URL[] = [];
     const login = await mcpkit(
       [
@@ -347,21 +338,6 @@ describe('mcpkit login, the token cache and logout', () => {
   });
 });
 
-/** A client registered at the test authorization server, as an administrator pre-registers one. */
-async function preRegistered(): Promise<{ client_id: string; client_secret: string }> {
-  const registration = await fetch(`${as.issuer}/reg`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      redirect_uris: ['http://127.0.0.1/callback'],
-      application_type: 'native',
-      token_endpoint_auth_method: 'client_secret_basic',
-      grant_types: ['authorization_code', 'refresh_token'],
-    }),
-  });
-  return (await registration.json()) as { client_id: string; client_secret: string };
-}
-
 describe("a config entry's own OAuth client (oauth: clientId, clientSecret, scope)", () => {
   let dir = '';
   beforeAll(async () => {
@@ -372,22 +348,26 @@ describe("a config entry's own OAuth client (oauth: clientId, clientSecret, scop
     delete process.env.MCPKIT_TEST_CRM_SECRET;
   });
 
+  /** Writes a config file of `servers` in the test's folder. */
+  async function configFile(name: string, servers: Record<string, unknown>): Promise<string> {
+    const file = path.join(dir, name);
+    await writeFile(file, JSON.stringify({ mcpServers: servers }));
+    return file;
+  }
+
+  /** An HTTP entry with its own client (`oauth` given as is), asking for mcp:read unless `oauth` says. */
+  const withClient = (url: string, clientId: string, oauth: Record<string, unknown>) => ({
+    url,
+    oauth: { clientId, scope: 'mcp:read', ...oauth },
+  });
+
   it('mcpkit call --config logs in with the entry client and scope, no flags; the secret comes from ${env:…} and is never printed', async () => {
-    const { client_id, client_secret } = await preRegistered();
+    const { client_id, client_secret } = await preRegisteredClient(as.issuer);
     // The config loader reads this process's environment (the in-process CLI shares it).
     process.env.MCPKIT_TEST_CRM_SECRET = client_secret;
-    const file = path.join(dir, 'one.json');
-    await writeFile(
-      file,
-      JSON.stringify({
-        mcpServers: {
-          demo: {
-            url: demo.url,
-            oauth: { clientId: client_id, clientSecret: '${env:MCPKIT_TEST_CRM_SECRET}', scope: 'mcp:read' },
-          },
-        },
-      }),
-    );
+    const file = await configFile('one.json', {
+      demo: withClient(demo.url, client_id, { clientSecret: '${env:MCPKIT_TEST_CRM_SECRET}' }),
+    });
     const seen: URL[] = [];
     // A token cache of its own: the earlier tests' tokens for the demo must not answer for it.
     const cache = await mkdtemp(path.join(dir, 'cache-'));
@@ -409,30 +389,18 @@ describe("a config entry's own OAuth client (oauth: clientId, clientSecret, scop
   it('several remote servers of one file: each logs in with its own entry client; the entry wins over --client-id', async () => {
     const other = await serveProtected();
     try {
-      const a = await preRegistered();
-      const b = await preRegistered();
+      const a = await preRegisteredClient(as.issuer);
+      const b = await preRegisteredClient(as.issuer);
       process.env.MCPKIT_TEST_CRM_SECRET = b.client_secret;
-      const file = path.join(dir, 'two.json');
-      await writeFile(
-        file,
-        JSON.stringify({
-          mcpServers: {
-            // Cursor's array of scopes, and Claude Code's object: read as OAuth's scope.
-            a: {
-              url: demo.url,
-              oauth: { clientId: a.client_id, clientSecret: a.client_secret, scopes: ['mcp:read'] },
-            },
-            b: {
-              url: other.url,
-              oauth: {
-                clientId: b.client_id,
-                clientSecret: '${env:MCPKIT_TEST_CRM_SECRET}',
-                scope: 'mcp:read',
-              },
-            },
-          },
+      const file = await configFile('two.json', {
+        // Cursor's array of scopes, and Claude Code's object: read as OAuth's scope.
+        a: withClient(demo.url, a.client_id, {
+          clientSecret: a.client_secret,
+          scope: undefined,
+          scopes: ['mcp:read'],
         }),
-      );
+        b: withClient(other.url, b.client_id, { clientSecret: '${env:MCPKIT_TEST_CRM_SECRET}' }),
+      });
       const seen: URL[] = [];
       const cache = await mkdtemp(path.join(dir, 'cache-'));
       const run = await mcpkit(['list', 'tools', '--config', file, '--client-id', 'not-this-one'], {
@@ -454,19 +422,10 @@ describe("a config entry's own OAuth client (oauth: clientId, clientSecret, scop
   });
 
   it('mcpkit gateway --config uses the tokens "mcpkit login --config FILE --server NAME" cached with the entry client', async () => {
-    const { client_id, client_secret } = await preRegistered();
-    const file = path.join(dir, 'gateway.json');
-    await writeFile(
-      file,
-      JSON.stringify({
-        mcpServers: {
-          a: {
-            url: demo.url,
-            oauth: { clientId: client_id, clientSecret: client_secret, scope: 'mcp:read' },
-          },
-        },
-      }),
-    );
+    const { client_id, client_secret } = await preRegisteredClient(as.issuer);
+    const file = await configFile('gateway.json', {
+      a: withClient(demo.url, client_id, { clientSecret: client_secret }),
+    });
     const cache = await mkdtemp(path.join(dir, 'cache-'));
     const seen: URL[] = [];
     const login = await mcpkit(['login', '--config', file, '--server', 'a'], {

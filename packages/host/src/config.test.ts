@@ -116,6 +116,11 @@ it("reads an HTTP server's own oauth client, its secret from the environment", a
         url: 'https://wiki.example/sse',
         oauth: { scopes: ['wiki:read', 'offline_access'] },
       },
+      // Cursor's own static OAuth object.
+      cursor: {
+        url: 'https://cursor.example/mcp',
+        auth: { CLIENT_ID: 'cid', CLIENT_SECRET: '${env:CRM_SECRET}', scopes: ['mcp', 'offline_access'] },
+      },
       plain: { url: 'https://plain.example/mcp' },
     },
   });
@@ -124,6 +129,7 @@ it("reads an HTTP server's own oauth client, its secret from the environment", a
     { clientId: 'mcpkit-crm', clientSecret: 'sh-secret', scope: 'crm:read crm:write' },
     { scope: 'docs:read' },
     { scope: 'wiki:read offline_access' },
+    { clientId: 'cid', clientSecret: 'sh-secret', scope: 'mcp offline_access' },
     undefined,
   ]);
   expect(text).not.toContain('sh-secret');
@@ -143,6 +149,18 @@ it('refuses an oauth object it cannot use, naming the server and the field', asy
     [entry({ scopes: ['a b'] }), 'mcp.json: server "s": "oauth.scopes" must be a space-separated string'],
     [entry({ scopes: [] }), 'mcp.json: server "s": "oauth.scopes" must be a space-separated string'],
     [entry({ clientId: 'x' }, { command: 'node' }), 'mcp.json: server "s": "oauth" applies to HTTP servers'],
+    [
+      entry({}, { url: 'https://s.example/mcp', auth: {} }),
+      'mcp.json: server "s" has both "oauth" and "auth"',
+    ],
+    [
+      entry(undefined, { url: 'https://s.example/mcp', auth: { clientId: 'x' } }),
+      '"auth.clientId" is not a field',
+    ],
+    [
+      entry(undefined, { url: 'https://s.example/mcp', auth: { CLIENT_SECRET: 'x' } }),
+      '"auth.CLIENT_SECRET" needs "auth.CLIENT_ID"',
+    ],
   ];
   for (const [text, expected] of cases) {
     expect((await failure(parseHostConfig({ ...base, text }))).message).toContain(expected);

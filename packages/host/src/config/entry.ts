@@ -45,9 +45,10 @@ export function checkEntry(
   }
   const timeout = optionalPositive(where, entry, 'timeout');
   const startBudget = optionalPositive(where, entry, 'startBudget');
-  if (entry.oauth !== undefined && entry.url === undefined && (type === undefined || type === 'stdio')) {
+  const login = entry.oauth === undefined ? (entry.auth === undefined ? undefined : 'auth') : 'oauth';
+  if (login && entry.url === undefined && (type === undefined || type === 'stdio')) {
     throw new HostConfigError(
-      `${where}: "oauth" applies to HTTP servers ("url"); a stdio server has no login`,
+      `${where}: "${login}" applies to HTTP servers ("url"); a stdio server has no login`,
     );
   }
   const common = {
@@ -93,7 +94,7 @@ function urlEntry(where: string, entry: Record<string, unknown>, type: string | 
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new HostConfigError(`${where}: "url" must be http:// or https://, got ${JSON.stringify(text)}`);
   }
-  const oauth = checkOAuth(where, entry.oauth);
+  const oauth = checkOAuth(where, entry);
   return {
     kind: 'url' as const,
     url,

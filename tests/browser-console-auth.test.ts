@@ -24,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevAuthServer, startDevAuthServer } from '../packages/cli/src/auth/devServer.js';
 import { axeViolations, consoleBrowser, runConsoleInProcess, screenshot } from './support/consoleRun.js';
 import { answerDevLogin, startProtectedDemo } from './support/devLogin.js';
+import { preRegisteredClient } from './support/preRegister.js';
 
 const consoles = consoleBrowser('tests/browser-console-auth.test.ts');
 let stack: Awaited<ReturnType<typeof startProtectedDemo>> | undefined;
@@ -296,6 +297,34 @@ describe.skipIf(consoles.skip)(
       expect(await steps(page)).toContainEqual(
         'scoped: Step-up: done (the server asks for scope "mcp:write")',
       );
+      expect(await stop()).toBe(0);
+    });
+
+    it("against a host (--config): a server's entry names its own pre-registered client and scope, and the login uses them", async () => {
+      const { client_id, client_secret } = await preRegisteredClient(shortLived!.issuer);
+      const dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-console-auth-entry-'));
+      configs.push(dir);
+      const config = path.join(dir, 'mcp.json');
+      const oauth = { clientId: client_id, clientSecret: client_secret, scope: 'mcp:read' };
+      await writeFile(
+        config,
+        JSON.stringify({ mcpServers: { scoped: { type: 'http', url: scoped!.url, oauth } } }),
+      );
+      const { page, stop } = await consoleOn(['--config', config], false);
+      await expect.poll(() => prompt(page).textContent()).toMatch(/scoped needs authorization/);
+      await logInFromPage(page, 'allow', 'Log in to scoped');
+      await page.getByRole('tab', { name: 'Servers' }).click();
+      await expect.poll(() => page.getByRole('row', { name: /^scoped/ }).textContent()).toMatch(/ready/);
+      await page.getByRole('tab', { name: 'Authorization' }).click();
+      expect(await steps(page)).toContainEqual(
+        expect.stringMatching(
+          new RegExp(`^scoped: Client identity .*: done \\(pre-registered: client id ${client_id}\\)`),
+        ),
+      );
+      expect(await steps(page)).toContainEqual(
+        expect.stringMatching(/^scoped: Token: done \(granted scope .*mcp:read/),
+      );
+      expect(await page.content()).not.toContain(client_secret);
       expect(await stop()).toBe(0);
     });
 

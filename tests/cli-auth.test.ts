@@ -1,10 +1,11 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: config entries written in their own variable syntax
 /**
  * The CLI's OAuth, end to end against a real `oidc-provider` (tests/support/authServer.ts):
  * `mcpkit serve --http --auth-issuer` as the protected resource, `mcpkit login` with the login and
  * consent pages driven in code in place of the browser (through the CLI's `openBrowser` seam), the
  * token cache on disk, `logout`, and the exit code 3 where a login would be needed but may not run.
  */
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -17,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliIo, runCli } from '../packages/cli/src/index.js';
 import { type AuthServerFixture, browser, M2M_CLIENT, startAuthServer } from './support/authServer.js';
 import { type CliRunOptions, runCliInProcess, startCliInProcess } from './support/inProcessCli.js';
+import { preRegisteredClient } from './support/preRegister.js';
 
 let as: AuthServerFixture;
 let config = '';
@@ -266,17 +268,7 @@ describe('mcpkit login, the token cache and logout', () => {
   });
 
   it('a pre-registered client (--client-id, --client-secret) is used and remembered; its secret is never printed', async () => {
-    const registration = await fetch(`${as.issuer}/reg`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        redirect_uris: ['http://127.0.0.1/callback'],
-        application_type: 'native',
-        token_endpoint_auth_method: 'client_secret_basic',
-        grant_types: ['authorization_code', 'refresh_token'],
-      }),
-    });
-    const { client_id, client_secret } = (await registration.json()) as Record<string, string>;
+    const { client_id, client_secret } = await preRegisteredClient(as.issuer);
     const seen: URL[] = [];
     const login = await mcpkit(
       [
@@ -343,5 +335,117 @@ describe('mcpkit login, the token cache and logout', () => {
     const run = await mcpkit(['login', '--', 'node', 'server.js']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('"login" applies to HTTP servers');
+  });
+});
+
+describe("a config entry's own OAuth client (oauth: clientId, clientSecret, scope)", () => {
+  let dir = '';
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-oauth-config-'));
+  });
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+    delete process.env.MCPKIT_TEST_CRM_SECRET;
+  });
+
+  /** Writes a config file of `servers` in the test's folder. */
+  async function configFile(name: string, servers: Record<string, unknown>): Promise<string> {
+    const file = path.join(dir, name);
+    await writeFile(file, JSON.stringify({ mcpServers: servers }));
+    return file;
+  }
+
+  /** An HTTP entry with its own client (`oauth` given as is), asking for mcp:read unless `oauth` says. */
+  const withClient = (url: string, clientId: string, oauth: Record<string, unknown>) => ({
+    url,
+    oauth: { clientId, scope: 'mcp:read', ...oauth },
+  });
+
+  it('mcpkit call --config logs in with the entry client and scope, no flags; the secret comes from ${env:…} and is never printed', async () => {
+    const { client_id, client_secret } = await preRegisteredClient(as.issuer);
+    // The config loader reads this process's environment (the in-process CLI shares it).
+    process.env.MCPKIT_TEST_CRM_SECRET = client_secret;
+    const file = await configFile('one.json', {
+      demo: withClient(demo.url, client_id, { clientSecret: '${env:MCPKIT_TEST_CRM_SECRET}' }),
+    });
+    const seen: URL[] = [];
+    // A token cache of its own: the earlier tests' tokens for the demo must not answer for it.
+    const cache = await mkdtemp(path.join(dir, 'cache-'));
+    const run = await mcpkit(['call', '--config', file, 'echo', 'text=hi'], {
+      tty: true,
+      openBrowser: person(seen),
+      env: { XDG_CONFIG_HOME: cache },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('hi');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.searchParams.get('client_id')).toBe(client_id);
+    // The demo names no scope: mcp:read is the entry's (offline_access is the client's own, for refresh).
+    expect(seen[0]?.searchParams.get('scope')?.split(' ')).toContain('mcp:read');
+    expect(run.stdout + run.stderr).not.toContain(client_secret);
+    // The secret went to the token endpoint (client_secret_basic): the login would fail without it.
+  });
+
+  it('several remote servers of one file: each logs in with its own entry client; the entry wins over --client-id', async () => {
+    const other = await serveProtected();
+    try {
+      const a = await preRegisteredClient(as.issuer);
+      const b = await preRegisteredClient(as.issuer);
+      process.env.MCPKIT_TEST_CRM_SECRET = b.client_secret;
+      const file = await configFile('two.json', {
+        // Cursor's array of scopes, and Claude Code's object: read as OAuth's scope.
+        a: withClient(demo.url, a.client_id, {
+          clientSecret: a.client_secret,
+          scope: undefined,
+          scopes: ['mcp:read'],
+        }),
+        b: withClient(other.url, b.client_id, { clientSecret: '${env:MCPKIT_TEST_CRM_SECRET}' }),
+      });
+      const seen: URL[] = [];
+      const cache = await mkdtemp(path.join(dir, 'cache-'));
+      const run = await mcpkit(['list', 'tools', '--config', file, '--client-id', 'not-this-one'], {
+        tty: true,
+        openBrowser: person(seen),
+        env: { XDG_CONFIG_HOME: cache },
+      });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('a__echo');
+      expect(run.stdout).toContain('b__echo');
+      const byResource = new Map(seen.map((url) => [url.searchParams.get('resource'), url.searchParams]));
+      expect(byResource.get(demo.url)?.get('client_id')).toBe(a.client_id);
+      expect(byResource.get(other.url)?.get('client_id')).toBe(b.client_id);
+      expect(seen).toHaveLength(2);
+      for (const url of seen) expect(url.searchParams.get('scope')?.split(' ')).toContain('mcp:read');
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('mcpkit gateway --config uses the tokens "mcpkit login --config FILE --server NAME" cached with the entry client', async () => {
+    const { client_id, client_secret } = await preRegisteredClient(as.issuer);
+    const file = await configFile('gateway.json', {
+      a: withClient(demo.url, client_id, { clientSecret: client_secret }),
+    });
+    const cache = await mkdtemp(path.join(dir, 'cache-'));
+    const seen: URL[] = [];
+    const login = await mcpkit(['login', '--config', file, '--server', 'a'], {
+      openBrowser: person(seen),
+      env: { XDG_CONFIG_HOME: cache },
+    });
+    expect(login.code, login.stderr).toBe(0);
+    expect(seen[0]?.searchParams.get('client_id')).toBe(client_id);
+    const gateway = await startCliInProcess(
+      ['gateway', '--config', file, '--http', '--port', '0'],
+      /^(http:\S+)$/m,
+      { XDG_CONFIG_HOME: cache },
+    );
+    try {
+      // The gateway opens no browser: the upstream answers only with the cached (entry client's) tokens.
+      const run = await mcpkit(['call', gateway.match[1] as string, 'echo', 'text=through the gateway']);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('through the gateway');
+    } finally {
+      await gateway.stop();
+    }
   });
 });

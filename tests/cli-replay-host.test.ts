@@ -91,3 +91,94 @@ describe('mcpkit replay --config: a host session, each exchange to its server', 
     expect(report.exchanges.every((exchange: any) => ['a', 'b'].includes(exchange.server))).toBe(true);
   });
 });
+
+describe('mcpkit replay --config: nobody to ask (--approve-all; elicitation and sampling refused)', {
+  timeout: 120_000,
+}, () => {
+  let dir: string;
+  let configFile: string;
+  let sessionFile: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-replay-asks-'));
+    configFile = path.join(dir, 'mcp.json');
+    sessionFile = path.join(dir, 'session.json');
+    // No autoApprove: every call needs consent, which a replay's host cannot ask for.
+    const entry = {
+      command: process.execPath,
+      args: SERVER,
+      cwd: repoRoot,
+      env: { REPLAY_VARIANT: 'before', REPLAY_ASKS: '1' },
+    };
+    await writeFile(configFile, JSON.stringify({ mcpServers: { a: entry, b: entry } }));
+    // Recorded with a person there: consent given, the form filled, a model answering.
+    const entries: LoggedMessage[] = [];
+    const connector = nodeConnector();
+    const host = new McpHost({
+      servers: await loadHostConfig(configFile),
+      connector: async (server) =>
+        new LoggedTransport(await connector(server), (logged) => entries.push(logged), server.name),
+      startBudgetMs: Number.POSITIVE_INFINITY,
+      hooks: {
+        toolCall: () => 'once',
+        sampling: () => 'once',
+        elicitation: () => ({ action: 'accept', content: { name: 'Ada' } }),
+      },
+      models: ['test-model'],
+      model: ({ model }) => ({ role: 'assistant', model, content: { type: 'text', text: '4' } }),
+    });
+    try {
+      expect((await host.callTool('a__echo', { text: 'to a' })).content).toEqual([
+        { type: 'text', text: 'to a' },
+      ]);
+      expect((await host.callTool('b__ask-name', {})).content).toEqual([{ type: 'text', text: 'Hello Ada' }]);
+      expect(JSON.stringify((await host.callTool('b__ask-model', {})).content)).toContain('4');
+    } finally {
+      await host.close();
+    }
+    await writeFile(
+      sessionFile,
+      JSON.stringify(recordSession(entries, `--config ${configFile}`, undefined, true)),
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('without --approve-all a call that needs consent is refused, and the replay says so', async () => {
+    const { code, stdout } = await replayCli([sessionFile, '--config', configFile]);
+    expect(code).toBe(6);
+    expect(stdout).toMatch(/^changed {2}tools\/call echo on a$/m);
+    expect(stdout).toContain('needs consent and this host has no one to ask');
+  });
+
+  it('--approve-all runs every recorded call; what a server asks fails at once, naming the server', async () => {
+    const { code, stdout, stderr } = await replayCli([sessionFile, '--config', configFile, '--approve-all']);
+    expect(code).toBe(6);
+    expect(stdout).toMatch(/^same {5}tools\/call echo on a$/m);
+    expect(stdout).toMatch(/^changed {2}tools\/call ask-name on b$/m);
+    expect(stdout).toMatch(/^changed {2}tools\/call ask-model on b$/m);
+    expect(stdout).toContain('mcpkit replay cannot answer: server \\"b\\" asked for a form to be filled');
+    expect(stderr).toContain(
+      'Server "b" asked for a form to be filled ("What is your name?") during the replay; refused: nobody answers a replay.',
+    );
+    expect(stderr).toContain(
+      'Server "b" asked for a model completion (sampling, 1 message(s)) during the replay',
+    );
+  });
+
+  it('--approve-all against one server (no host, nothing asks for consent) says it does nothing', async () => {
+    const { stderr } = await replayCli([
+      sessionFile,
+      '--config',
+      configFile,
+      '--server',
+      'a',
+      '--approve-all',
+    ]);
+    expect(stderr).toContain(
+      '--approve-all applies to a host session replayed with --config FILE of several servers',
+    );
+  });
+});

@@ -68,9 +68,13 @@ export interface RunningCli {
 
 /**
  * Starts `mcpkit ARGV…` in this process and resolves once its stdout matches `ready` (a verb that
- * exits before that rejects with its exit code). Off a terminal, with NO_COLOR.
+ * exits before that rejects with its exit code). Off a terminal, with NO_COLOR and `env` only.
  */
-export async function startCliInProcess(argv: readonly string[], ready: RegExp): Promise<RunningCli> {
+export async function startCliInProcess(
+  argv: readonly string[],
+  ready: RegExp,
+  env: Readonly<Record<string, string>> = {},
+): Promise<RunningCli> {
   let stdout = '';
   let interrupt: (() => void) | undefined;
   let found: (match: RegExpExecArray) => void = () => {};
@@ -87,7 +91,7 @@ export async function startCliInProcess(argv: readonly string[], ready: RegExp):
     },
     stderr: { write: () => {} },
     stdin: new PassThrough(),
-    env: { NO_COLOR: '1' },
+    env: { NO_COLOR: '1', ...env },
     cwd: ROOT,
     onInterrupt: (listener) => {
       interrupt = listener;

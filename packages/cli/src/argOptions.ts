@@ -54,6 +54,7 @@ export const OPTIONS = {
   'max-total-timeout': { type: 'string' },
   apps: { type: 'boolean' },
   ignore: { type: 'string', multiple: true },
+  'approve-all': { type: 'boolean' },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;
@@ -88,7 +89,7 @@ const OPTIONS_BY_VERB: Readonly<Record<Verb, readonly OptionName[]>> = {
   complete: VERB_OPTIONS,
   ping: VERB_OPTIONS,
   watch: VERB_OPTIONS,
-  replay: [...VERB_OPTIONS, 'ignore'],
+  replay: [...VERB_OPTIONS, 'ignore', 'approve-all'],
   login: ['help', 'verbose', 'timeout', 'header', 'config', 'server', ...LOGIN_OPTIONS],
   logout: ['help', 'config', 'server'],
   dev: ['help', 'stdio', 'http', 'port', 'host', 'watch'],

@@ -161,6 +161,11 @@ export type ClientAction =
       readonly file: string;
       /** `--ignore PATH` (repeatable): paths left out of every comparison. */
       readonly ignore: readonly string[];
+      /**
+       * `--approve-all`: the host of `--config FILE` runs every recorded tool call, consent or
+       * not (the person chose to re-run them).
+       */
+      readonly approveAll: boolean;
     }
   | { readonly verb: 'login' };
 

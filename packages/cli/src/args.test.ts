@@ -239,12 +239,12 @@ describe('replay (issue 32)', () => {
       target: { kind: 'stdio', command: 'node', args: ['x.js'] },
     });
     expect(parseCommandLine(['replay', 's.json', 'http://127.0.0.1:3000/mcp', '--json'])).toMatchObject({
-      action: { verb: 'replay', file: 's.json', ignore: [] },
+      action: { verb: 'replay', file: 's.json', ignore: [], approveAll: false },
       target: { kind: 'url' },
       settings: { json: true },
     });
-    expect(parseCommandLine(['replay', '--config', 'mcp.json', 's.json'])).toMatchObject({
-      action: { verb: 'replay', file: 's.json' },
+    expect(parseCommandLine(['replay', '--config', 'mcp.json', 's.json', '--approve-all'])).toMatchObject({
+      action: { verb: 'replay', file: 's.json', approveAll: true },
       target: { kind: 'config', file: 'mcp.json' },
     });
   });

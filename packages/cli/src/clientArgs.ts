@@ -157,6 +157,7 @@ export function clientAction(
         verb,
         file: need(verb, args[0], 'FILE (a session the console saved)'),
         ignore: values.ignore ?? [],
+        approveAll: values['approve-all'] === true,
       };
   }
 }
@@ -176,7 +177,7 @@ export const VERB_USAGE: Readonly<
   read: 'mcpkit read TARGET URI',
   get: 'mcpkit get TARGET PROMPT [key=value …]',
   complete: 'mcpkit complete TARGET PROMPT|TEMPLATE-URI NAME=PARTIAL [name=value …]',
-  replay: 'mcpkit replay FILE TARGET [--ignore PATH …] [--json]',
+  replay: 'mcpkit replay FILE TARGET [--ignore PATH …] [--approve-all] [--json]',
 };
 
 function need(

@@ -8,7 +8,7 @@ import { type AskInput, HostConfigError, type ServerEntry } from '@mcpkit/host';
 import { loadServerEntry as loadEntry, loadHostConfig } from '@mcpkit/host/node';
 import { usageError } from './errors.js';
 
-export type { AskInput, ServerEntry } from '@mcpkit/host';
+export type { AskInput, OAuthEntry, ServerEntry } from '@mcpkit/host';
 
 /**
  * Reads `file` and returns the entry called `name` (or the only entry, when `name` is omitted).

@@ -170,7 +170,13 @@ async function consoleTarget(
     const byServer = new Map<string, CliAuth>();
     for (const entry of servers) {
       if (entry.kind !== 'url') continue;
-      const remote = { kind: 'http', url: entry.url, headers: entry.headers, legacySse: false } as const;
+      const remote = {
+        kind: 'http',
+        url: entry.url,
+        headers: entry.headers,
+        legacySse: false,
+        ...(entry.oauth ? { oauth: entry.oauth } : {}),
+      } as const;
       const auth = await pageAuth(remote, settings, io, notice, login, entry.name);
       if (auth) byServer.set(entry.name, auth);
     }

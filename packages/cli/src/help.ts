@@ -35,6 +35,8 @@ const CLIENT_OPTIONS = `Options:
   --client-secret SECRET   the secret of that client, if it has one (or set MCPKIT_CLIENT_SECRET,
                            which other users cannot see in ps)
   --scope SCOPE            OAuth scope to ask for when the server names none
+                           (with --config: an entry's own "oauth" clientId, clientSecret and
+                           scope win for its server; these fill in what it leaves out)
   --no-login               never open a browser to log in; exit 3 when the server needs a login
   -h, --help               help`;
 
@@ -139,7 +141,7 @@ only the page the console printed can use it (token, Host and Origin checked). A
 asks for OAuth gets the tokens "mcpkit login" cached, refreshed; else the page shows why it asks
 and a "Log in" link (on a terminal or not), the steps shown as they happen (--client-id,
 --client-secret, --scope as for every verb; --no-login: cached tokens only). Ctrl-C stops it. See docs/console.md.`,
-  replay: `Usage: mcpkit replay FILE [URL | --config FILE [--server NAME] | -- COMMAND ARGS…] [--ignore PATH…] [--json]
+  replay: `Usage: mcpkit replay FILE [URL | --config FILE [--server NAME] | -- COMMAND ARGS…] [--ignore PATH…] [--approve-all] [--json]
 
 Replays a session the console saved (Protocol log, "Save session") against the target, without a
 browser: each recorded request (tool calls, reads, prompts, the lists) is sent again in order and
@@ -147,8 +149,10 @@ its answer compared field by field with the recorded one; every path added, remo
 printed with its old and new value. The target is always the one you give: the command recorded
 in the file is shown, never run. A session saved against a host (console --config) names each
 exchange's server: with --config FILE of several servers, each goes to its server through a host
-of FILE's servers, under the name its catalogue gives it now (a tool that needs consent is not run:
-list it in the server's "autoApprove").
+of FILE's servers, under the name its catalogue gives it now. Nobody is there to answer that host:
+a tool that needs consent is refused unless the server's "autoApprove" lists it or --approve-all
+is given, and a server that asks for an elicitation or a model completion (sampling) during a
+call gets an error at once, naming it and what it asked (that call then shows as changed).
 
 What is compared: a call's content, structuredContent and isError; a read's contents; a prompt's
 description and messages; a list's items, matched by name (resources by URI); an error's code and
@@ -158,6 +162,8 @@ message. Key order never matters.
                     structuredContent.requestId, content[0].text, resources["demo://clock"];
                     * is any one key or index, ** any number (**.timestamp). Paths under the
                     session's own "ignore" array apply too.
+  --approve-all     with --config FILE: run every recorded tool call, even one that needs consent
+                    (you chose to re-run them; for this replay only)
   --json            the report as JSON: { same, total, changed, ignore, exchanges: [{ server?,
                     method, params, same, differences: [{ change, path, before, after }] }] }
 
@@ -186,7 +192,9 @@ lasts --session-idle (default 5m); one client (token, else address) holds at mos
 --sessions-per-client N (default 32), its oldest idle one replaced. A listing waits at most
 --start-budget (default 3s; a config entry's startBudget overrides it) for servers still
 starting; a late one is announced with list_changed. --max-total-timeout (default 10m) ends an
-upstream call that runs that long, however much progress it reports. --apps declares MCP Apps to the servers, so
+upstream call that runs that long, however much progress it reports. An HTTP server that asks
+for OAuth gets the tokens a login cached, refreshed with its entry's "oauth" client (log in first:
+mcpkit login --config FILE --server NAME); the gateway opens no browser. --apps declares MCP Apps to the servers, so
 their tools' _meta.ui and ui:// views pass through. Each server's state changes are logged on
 stderr (ready and how long it took, failed and why, restarting after a crash). Clients on 2025-11-25 and on 2026-07-28 are both served;
 --era (2025 default, auto, 2026) is the revision spoken to the HTTP servers of FILE. --metrics-port N

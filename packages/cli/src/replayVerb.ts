@@ -12,6 +12,7 @@ import { ErrorCode, McpError } from '@mcpkit/core';
 import type { ClientAction } from './args.js';
 import { ExitCode, type ExitCodeValue, usageError } from './errors.js';
 import { oneLine, type Style, writeJson } from './output.js';
+import { replayHostOptions } from './replayHost.js';
 import type { VerbContext } from './verbContext.js';
 
 /** Values longer than this are cut in the human report (`--json` has them whole). */
@@ -22,7 +23,7 @@ const MAX_VALUE = 120;
  *
  * @example
  * ```ts
- * const code = await replay({ verb: 'replay', file: 'session.json', ignore: [] }, context);
+ * const code = await replay({ verb: 'replay', file: 'session.json', ignore: [], approveAll: false }, context);
  * ```
  */
 export async function replay(
@@ -55,10 +56,15 @@ export async function replay(
   const servers = new Set(session.exchanges.flatMap((exchange) => exchange.server ?? []));
   // A host session behind --config with several servers: a host of the file's servers sends each
   // exchange to its server; anything else goes as the client sees it.
-  const host = servers.size > 0 ? context.openHost?.() : undefined;
+  const host =
+    servers.size > 0 ? context.openHost?.(replayHostOptions(action.approveAll, context.notice)) : undefined;
   if (!host && servers.size > 1)
     context.notice(
       `The session was recorded against a host of ${servers.size} servers; each exchange goes to this one server (replay it with --config FILE to reach each of them)`,
+    );
+  if (action.approveAll && !host)
+    context.notice(
+      '--approve-all applies to a host session replayed with --config FILE of several servers; nothing here asks for consent',
     );
   const direct = clientExchange(context.client, { signal });
   const viaHost = host && hostExchange(clientExchange(host, { signal }));

@@ -5,6 +5,7 @@
  */
 import { McpClient } from '@mcpkit/client';
 import type { LoggingMessageNotificationParams, ProgressUpdate } from '@mcpkit/core';
+import type { McpHostOptions } from '@mcpkit/host';
 import { type ClientAction, type ClientSettings, parseCommandLine, type TargetSpec } from './args.js';
 import { terminalAsk } from './askInput.js';
 import { redactSecrets } from './auth/failure.js';
@@ -121,12 +122,20 @@ async function runClient(
   // Only HTTP targets load the OAuth client: a stdio command pays nothing for it.
   const authModule =
     target.kind === 'http' || action.verb === 'login' ? await import('./auth/commands.js') : undefined;
-  const auth = await authModule
-    ?.createCliAuth(target, settings, action, { io, onTerminal, notice: screen.notice, trace })
-    .catch((error: unknown) => {
-      stopper.dispose(); // a refused command line must not leave the deadline timer running
-      throw error;
-    });
+  const authContext = { io, onTerminal, notice: screen.notice, trace };
+  const refused = (error: unknown): never => {
+    stopper.dispose(); // a refused command line must not leave the deadline timer running
+    throw error;
+  };
+  const auth = await authModule?.createCliAuth(target, settings, action, authContext).catch(refused);
+  // Several servers of a config file: each HTTP one logs in on its own, with its entry's client.
+  const logins =
+    target.kind === 'gateway' && target.servers.some((entry) => entry.kind === 'url')
+      ? await import('./auth/hostAuth.js')
+          .then(({ hostAuth }) => hostAuth(target.servers, settings.auth, authContext))
+          .catch(refused)
+      : undefined;
+  if (target.kind === 'gateway') target.authProvider = logins?.providerOf;
   const stderrWatch = new StderrWatch(
     settings.verbose ? (text) => io.stderr.write(errStyle.dim(text)) : undefined,
   );
@@ -165,7 +174,8 @@ async function runClient(
         ? {
             servers: () => target.status?.() ?? [],
             serverOf: (kind: 'tools' | 'prompts', name: string) => target.serverOf?.(kind, name),
-            openHost: () => configHost(target.servers),
+            openHost: (more?: Partial<McpHostOptions>) =>
+              configHost(target.servers, logins?.providerOf, more),
           }
         : {}),
     };
@@ -196,6 +206,7 @@ async function runClient(
       delay(Math.min(CLOSE_GRACE_MS, stopper.remaining())),
     ]);
     await auth?.close();
+    await logins?.close();
   }
 }
 

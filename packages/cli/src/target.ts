@@ -11,9 +11,15 @@ import {
 import type { Transport } from '@mcpkit/core';
 import { StdioClientTransport } from '@mcpkit/node/stdio';
 import type { ClientSettings, TargetSpec } from './args.js';
-import { type AskInput, loadAllServers, loadServerEntry, type ServerEntry } from './config.js';
+import {
+  type AskInput,
+  loadAllServers,
+  loadServerEntry,
+  type OAuthEntry,
+  type ServerEntry,
+} from './config.js';
 import { usageError } from './errors.js';
-import { gatewayTransport, type ServerStatusLine } from './gateway/inProcess.js';
+import { type EntryAuth, gatewayTransport, type ServerStatusLine } from './gateway/inProcess.js';
 
 /** A server to connect to, with everything the command line and config file say about it. */
 export type ResolvedTarget =
@@ -29,6 +35,8 @@ export type ResolvedTarget =
       readonly url: URL;
       readonly headers: Readonly<Record<string, string>>;
       readonly legacySse: boolean;
+      /** The config entry's own OAuth client settings (`oauth`), which win over the flags. */
+      readonly oauth?: OAuthEntry;
     }
   | {
       /** Every server of a config file, behind an in-process gateway. */
@@ -39,6 +47,8 @@ export type ResolvedTarget =
       status?: () => ServerStatusLine[];
       /** The server behind a catalogue name, once the transport is made. */
       serverOf?: (kind: 'tools' | 'prompts', name: string) => string | undefined;
+      /** The OAuth provider of each HTTP server, set before the transport is made. */
+      authProvider?: EntryAuth;
     };
 
 /**
@@ -80,6 +90,7 @@ export async function resolveTarget(
           url: entry.url,
           headers: { ...entry.headers, ...headers },
           legacySse: entry.transport === 'sse',
+          ...(entry.oauth ? { oauth: entry.oauth } : {}),
         };
       }
       if (settings.headers.length > 0) {
@@ -159,7 +170,7 @@ export function createTransport(
   authProvider?: AuthProvider,
 ): Transport {
   if (target.kind === 'gateway') {
-    const { transport, status, serverOf } = gatewayTransport(target.servers);
+    const { transport, status, serverOf } = gatewayTransport(target.servers, target.authProvider);
     target.status = status;
     target.serverOf = serverOf;
     return transport;

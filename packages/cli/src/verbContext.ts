@@ -5,7 +5,7 @@
  */
 import type { McpClient } from '@mcpkit/client';
 import type { OutgoingRequestOptions, ProgressUpdate, Prompt, Tool } from '@mcpkit/core';
-import type { McpHost } from '@mcpkit/host';
+import type { McpHost, McpHostOptions } from '@mcpkit/host';
 import type { ClientSettings } from './args.js';
 import { closestName } from './args.js';
 import { CliError, ExitCode, usageError } from './errors.js';
@@ -40,9 +40,10 @@ export interface VerbContext {
   readonly serverOf?: (kind: 'tools' | 'prompts', name: string) => string | undefined;
   /**
    * Behind `--config FILE`: a host of its own over the file's servers, as the gateway runs them
-   * (the caller closes it; the gateway starts its servers only when a request reaches it).
+   * (the caller closes it; the gateway starts its servers only when a request reaches it);
+   * `more` adds to its options (a replay's hooks).
    */
-  readonly openHost?: () => McpHost;
+  readonly openHost?: (more?: Partial<McpHostOptions>) => McpHost;
 }
 
 export function requestOptions(context: VerbContext, withProgress = false): OutgoingRequestOptions {

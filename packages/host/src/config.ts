@@ -10,7 +10,7 @@ import type { ConfigSource, ServerEntry } from './config/types.js';
 import { expandVariables, type VariableScope } from './config/variables.js';
 import { HostConfigError } from './errors.js';
 
-export type { AskInput, ConfigSource, ServerEntry } from './config/types.js';
+export type { AskInput, ConfigSource, OAuthEntry, ServerEntry } from './config/types.js';
 
 /**
  * Every server of a config file, checked and expanded, in the file's order. Each `${input:ID}`

@@ -29,6 +29,7 @@ export {
 export {
   type AskInput,
   type ConfigSource,
+  type OAuthEntry,
   parseHostConfig,
   parseServerEntry,
   type ServerEntry,

@@ -5,8 +5,9 @@
  */
 import type { AuthObserver } from '@mcpkit/auth/client';
 import { canonicalResource } from '@mcpkit/auth/client';
-import type { ClientAction, ClientSettings, TargetSpec } from '../args.js';
+import type { AuthSettings, ClientAction, ClientSettings, TargetSpec } from '../args.js';
 import type { CliIo } from '../cliIo.js';
+import type { OAuthEntry } from '../config.js';
 import { ExitCode, type ExitCodeValue, usageError } from '../errors.js';
 import type { OutputStream, Style } from '../output.js';
 import { type ResolvedTarget, resolveTarget } from '../target.js';
@@ -29,6 +30,8 @@ export interface AuthContext {
    * terminal too, and come back there.
    */
   readonly redirect?: LoginRedirect;
+  /** Why no login may start here, when it is not the terminal or `--no-login` (the gateway). */
+  readonly whyNot?: string;
 }
 
 /**
@@ -58,26 +61,68 @@ export async function createCliAuth(
     return undefined;
   }
   const explicit = action.verb === 'login';
-  const allowed = settings.auth.login && (context.onTerminal || context.redirect !== undefined);
-  // A secret in the environment stays out of `ps`, unlike one on the command line.
-  const envSecret = settings.auth.clientId ? context.io.env.MCPKIT_CLIENT_SECRET : undefined;
-  const auth = await CliAuth.create({
+  const auth = await serverAuth(target, settings.auth, explicit, context);
+  // `login` always signs in afresh (another account, new scopes): the old tokens go first.
+  if (explicit) await auth.forgetTokens();
+  return auth;
+}
+
+/**
+ * The OAuth provider of one HTTP server (`explicit`: `mcpkit login`, which may always log in).
+ *
+ * @example
+ * ```ts
+ * const auth = await serverAuth({ kind: 'http', url, headers: {}, legacySse: false }, settings.auth, false, context);
+ * ```
+ */
+export async function serverAuth(
+  target: ResolvedTarget & { kind: 'http' },
+  settings: AuthSettings,
+  explicit: boolean,
+  context: AuthContext,
+): Promise<CliAuth> {
+  const allowed = settings.login && (context.onTerminal || context.redirect !== undefined);
+  return CliAuth.create({
     url: target.url,
-    settings: { ...settings.auth, clientSecret: settings.auth.clientSecret ?? (envSecret || undefined) },
+    settings: loginSettings(settings, target.oauth, context.io.env),
     cache: new FileTokenCache(configDirectory(context.io.env)),
     interactive: explicit || allowed,
-    whyNot: settings.auth.login
-      ? 'this is not a terminal, so mcpkit does not open a browser by itself'
-      : '--no-login forbids opening a browser',
+    whyNot:
+      context.whyNot ??
+      (settings.login
+        ? 'this is not a terminal, so mcpkit does not open a browser by itself'
+        : '--no-login forbids opening a browser'),
     openBrowser: context.io.openBrowser ?? openSystemBrowser,
     notice: context.notice,
     trace: context.trace,
     observer: context.observer,
     redirect: context.redirect,
   });
-  // `login` always signs in afresh (another account, new scopes): the old tokens go first.
-  if (explicit) await auth.forgetTokens();
-  return auth;
+}
+
+/**
+ * The client and scope for one server: its config entry's `oauth` fields win over the flags (a
+ * flag is one value for every server of a file, while a client id belongs to one authorization
+ * server); a flag fills in what the entry leaves out. A secret goes with its own client id only:
+ * the entry's `clientSecret` with its `clientId`, `--client-secret` (or `MCPKIT_CLIENT_SECRET`)
+ * with `--client-id`.
+ */
+function loginSettings(flags: AuthSettings, entry: OAuthEntry | undefined, env: CliIo['env']): AuthSettings {
+  if (entry?.clientId !== undefined) {
+    return {
+      ...flags,
+      clientId: entry.clientId,
+      clientSecret: entry.clientSecret,
+      scope: entry.scope ?? flags.scope,
+    };
+  }
+  // A secret in the environment stays out of `ps`, unlike one on the command line.
+  const envSecret = flags.clientId ? env.MCPKIT_CLIENT_SECRET : undefined;
+  return {
+    ...flags,
+    clientSecret: flags.clientSecret ?? (envSecret || undefined),
+    scope: entry?.scope ?? flags.scope,
+  };
 }
 
 /**

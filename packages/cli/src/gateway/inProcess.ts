@@ -5,9 +5,19 @@
  * @module
  */
 import { createInMemoryPair, type Transport } from '@mcpkit/core';
-import { McpHost, type McpHostOptions, type ServerEntry } from '@mcpkit/host';
+import { type HttpConnectorOptions, McpHost, type McpHostOptions, type ServerEntry } from '@mcpkit/host';
 import { createGateway, type McpGateway } from '@mcpkit/host/gateway';
 import { nodeConnector } from '@mcpkit/host/node';
+
+/**
+ * The OAuth provider of each HTTP server of the file (`hostAuth`'s).
+ *
+ * @example
+ * ```ts
+ * const authProvider: EntryAuth = (entry) => providers.get(entry.name);
+ * ```
+ */
+export type EntryAuth = HttpConnectorOptions['authProvider'];
 
 /** The state of one server behind the in-process gateway, as `list` shows it. */
 export interface ServerStatusLine {
@@ -28,14 +38,17 @@ export interface ServerStatusLine {
  * await client.connect(transport);
  * ```
  */
-export function gatewayTransport(servers: readonly ServerEntry[]): {
+export function gatewayTransport(
+  servers: readonly ServerEntry[],
+  authProvider?: EntryAuth,
+): {
   transport: Transport;
   status: () => ServerStatusLine[];
   /** The server that offers a tool or prompt of the catalogue, by its catalogue name. */
   serverOf: (kind: 'tools' | 'prompts', name: string) => string | undefined;
 } {
   const gateway = createGateway({
-    host: configHostOptions(servers),
+    host: configHostOptions(servers, authProvider),
     info: { name: 'mcpkit (config)', version: '0.1.0' },
     // One client: its own upstreams, each started once (shared ones would start a lane beside
     // each for a call that can be asked something).
@@ -51,13 +64,14 @@ export function gatewayTransport(servers: readonly ServerEntry[]): {
 }
 
 /** The host of `--config FILE` with several servers: the gateway's, and the one `configHost` makes. */
-function configHostOptions(servers: readonly ServerEntry[]): McpHostOptions {
-  return { servers, connector: nodeConnector() };
+function configHostOptions(servers: readonly ServerEntry[], authProvider?: EntryAuth): McpHostOptions {
+  return { servers, connector: nodeConnector(authProvider ? { authProvider } : {}) };
 }
 
 /**
  * A host over `servers` as the in-process gateway runs them, for a verb that sends to a server
- * through the host itself (`mcpkit replay` of a host session); the caller closes it.
+ * through the host itself (`mcpkit replay` of a host session); the caller closes it. `more` adds
+ * to its options (a replay's hooks).
  *
  * @example
  * ```ts
@@ -65,8 +79,12 @@ function configHostOptions(servers: readonly ServerEntry[]): McpHostOptions {
  * try { await host.callTool('a__echo', { text: 'hi' }); } finally { await host.close(); }
  * ```
  */
-export function configHost(servers: readonly ServerEntry[]): McpHost {
-  return new McpHost(configHostOptions(servers));
+export function configHost(
+  servers: readonly ServerEntry[],
+  authProvider?: EntryAuth,
+  more: Partial<McpHostOptions> = {},
+): McpHost {
+  return new McpHost({ ...configHostOptions(servers, authProvider), ...more });
 }
 
 function statusOf(gateway: McpGateway, servers: readonly ServerEntry[]): ServerStatusLine[] {

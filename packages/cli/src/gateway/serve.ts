@@ -26,6 +26,23 @@ import { stateLogger } from './stateLog.js';
 export async function runGateway(settings: GatewaySettings, io: CliIo): Promise<number> {
   const log = (line: string) => io.stderr.write(`[mcpkit gateway] ${line}\n`);
   const servers = await loadAllServers(settings.config, io.env);
+  // A remote server asking for OAuth gets the tokens a login cached, refreshed with its entry's
+  // client; the gateway opens no browser (it serves others, and its stdin may be their stream).
+  const auth = servers.some((entry) => entry.kind === 'url')
+    ? await import('../auth/hostAuth.js').then(({ hostAuth }) =>
+        hostAuth(
+          servers,
+          { clientId: undefined, clientSecret: undefined, scope: undefined, login: false },
+          {
+            io,
+            onTerminal: false,
+            notice: log,
+            trace: undefined,
+            whyNot: 'the gateway opens no browser',
+          },
+        ),
+      )
+    : undefined;
   const metrics =
     settings.metricsPort === undefined ? undefined : await startMetrics(settings.metricsPort, log);
   const sharing = settings.sharing ?? {};
@@ -35,7 +52,7 @@ export async function runGateway(settings: GatewaySettings, io: CliIo): Promise<
     ...(sharing.lanes === undefined ? {} : { lanes: sharing.lanes }),
     host: {
       servers,
-      connector: nodeConnector(),
+      connector: nodeConnector(auth ? { authProvider: auth.providerOf } : {}),
       ...(settings.era === undefined ? {} : { protocolEra: settings.era }),
       ...(settings.startBudgetMs === undefined ? {} : { startBudgetMs: settings.startBudgetMs }),
       ...(settings.maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeout: settings.maxTotalTimeoutMs }),
@@ -54,6 +71,7 @@ export async function runGateway(settings: GatewaySettings, io: CliIo): Promise<
     }
   } finally {
     await gateway.close();
+    await auth?.close();
     await metrics?.close();
   }
   return ExitCode.Success;

@@ -11,6 +11,7 @@ import {
   stringList,
   stringRecord,
 } from './fields.js';
+import { checkOAuth } from './oauth.js';
 import type { ServerEntry } from './types.js';
 
 const HTTP_TYPES = new Set(['http', 'streamable-http', 'streamableHttp', 'streamable_http']);
@@ -44,6 +45,12 @@ export function checkEntry(
   }
   const timeout = optionalPositive(where, entry, 'timeout');
   const startBudget = optionalPositive(where, entry, 'startBudget');
+  const login = entry.oauth === undefined ? (entry.auth === undefined ? undefined : 'auth') : 'oauth';
+  if (login && entry.url === undefined && (type === undefined || type === 'stdio')) {
+    throw new HostConfigError(
+      `${where}: "${login}" applies to HTTP servers ("url"); a stdio server has no login`,
+    );
+  }
   const common = {
     name,
     disabled: optionalBoolean(where, entry, 'disabled'),
@@ -87,10 +94,12 @@ function urlEntry(where: string, entry: Record<string, unknown>, type: string | 
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new HostConfigError(`${where}: "url" must be http:// or https://, got ${JSON.stringify(text)}`);
   }
+  const oauth = checkOAuth(where, entry);
   return {
     kind: 'url' as const,
     url,
     headers: stringRecord(where, entry.headers, 'headers'),
     transport: type === 'sse' ? ('sse' as const) : ('auto' as const),
+    ...(oauth === undefined ? {} : { oauth }),
   };
 }

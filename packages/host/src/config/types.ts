@@ -45,7 +45,26 @@ export type ServerEntry =
       readonly headers: Readonly<Record<string, string>>;
       /** `sse` when the entry says the server speaks only the legacy HTTP+SSE transport. */
       readonly transport: 'auto' | 'sse';
+      /** The entry's own OAuth client settings, when it has an `oauth` object. */
+      readonly oauth?: OAuthEntry;
     });
+
+/**
+ * An HTTP server's OAuth settings from its entry's `oauth` object: the client pre-registered at
+ * its authorization server (else the client registers itself) and the scope to ask for. The
+ * secret stays in memory: write it as `${env:NAME}` or `${input:ID}` to keep it out of the file.
+ *
+ * @example
+ * ```ts
+ * const oauth: OAuthEntry = { clientId: 'mcpkit-crm', clientSecret: process.env.CRM_SECRET, scope: 'crm:read' };
+ * ```
+ */
+export interface OAuthEntry {
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  /** Space-separated scopes. */
+  readonly scope?: string;
+}
 
 /**
  * Asks the user for the value of an `${input:ID}` variable, as VS Code does from the file's

@@ -69,11 +69,6 @@ export class AuthorizationPauses {
     }
   }
 
-  /** Request `id` settled (answered, cancelled, timed out): its wait, if any, ends. */
-  settled(id: RequestId): void {
-    if (this.#paused.size > 0) this.#resume(id, Date.now());
-  }
-
   /** Ends `id`'s wait, if it waits; moves its deadlines by the time it waited. */
   #resume(id: RequestId, now: number): boolean {
     const pause = this.#paused.get(id);

@@ -247,6 +247,23 @@ describe('mcpkit login, the token cache and logout', () => {
     expect(seen).toEqual([]); // no browser was opened
   });
 
+  it('regression: a person logging in for longer than 2 s is not told "Still waiting for the server"', async () => {
+    await mcpkit(['logout', demo.url]);
+    const seen: URL[] = [];
+    const slowPerson: NonNullable<CliRunOptions['openBrowser']> = async (url) => {
+      await new Promise((resolve) => setTimeout(resolve, 2_600)); // reading, typing a password
+      return person(seen)(url);
+    };
+    const run = await mcpkit(['ping', demo.url, '--scope', 'mcp:read'], {
+      tty: true,
+      openBrowser: slowPerson,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(seen).toHaveLength(1);
+    expect(run.stderr).toContain('Finish the login in your browser');
+    expect(run.stderr).not.toContain('Still waiting');
+  });
+
   it('on a terminal, a verb logs in by itself on the first 401; without a browser it prints the URL', async () => {
     await mcpkit(['logout', demo.url]);
     const seen: URL[] = [];

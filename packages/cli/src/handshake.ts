@@ -28,6 +28,8 @@ export interface HandshakeContext {
   readonly io: CliIo;
   /** Prints a line on stderr (above a progress bar). */
   readonly notice: (text: string) => void;
+  /** True while a person is logging in (the login's own lines are on screen, not "still waiting"). */
+  readonly loggingIn?: () => boolean;
   readonly signal: AbortSignal;
 }
 
@@ -53,9 +55,11 @@ export function handshake(
   });
   if (!io.stderr.isTTY) return connecting;
   const until = limit === undefined ? '' : ` (giving up after ${formatMs(limit)})`;
-  const timer = setTimeout(
-    () => context.notice(`Still waiting for the server to answer${until}…`),
-    STILL_WAITING_AFTER_MS,
-  );
+  // The server is waited for once it had the request: while a person logs in, asked again later.
+  const waiting = () => {
+    if (context.loggingIn?.()) timer = setTimeout(waiting, STILL_WAITING_AFTER_MS);
+    else context.notice(`Still waiting for the server to answer${until}…`);
+  };
+  let timer = setTimeout(waiting, STILL_WAITING_AFTER_MS);
   return connecting.finally(() => clearTimeout(timer));
 }

@@ -153,7 +153,14 @@ async function runClient(
   let connected = false;
   try {
     await Promise.race([
-      handshake(client, transport, { target, settings, io, notice: screen.notice, signal }),
+      handshake(client, transport, {
+        target,
+        settings,
+        io,
+        notice: screen.notice,
+        signal,
+        loggingIn: () => transport.loggingIn,
+      }),
       stopped,
     ]);
     connected = true;

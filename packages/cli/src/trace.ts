@@ -4,7 +4,7 @@
  * `notifications/cancelled` is not cut off.
  * @module
  */
-import type { JsonRpcMessage, MessageSink, SendOptions, Transport } from '@mcpkit/core';
+import type { JsonRpcMessage, MessageSink, RequestId, SendOptions, Transport } from '@mcpkit/core';
 import type { Style } from './output.js';
 
 /** Longest printed message; huge payloads (images, blobs) are cut, with the count of what was cut. */
@@ -33,6 +33,8 @@ export class WatchedTransport implements Transport {
    * `console.log` on stdout), quoted in the error if the command then fails.
    */
   firstParseError: Error | undefined;
+  /** Waits on a login (the transport's word, `MessageSink.authorizing`) that have not ended. */
+  private logins = 0;
 
   constructor(
     private readonly inner: Transport,
@@ -51,6 +53,11 @@ export class WatchedTransport implements Transport {
     clearTimeout(timer);
   }
 
+  /** True while the transport waits on a login (a person in a browser, after a 401). */
+  get loggingIn(): boolean {
+    return this.logins > 0;
+  }
+
   get sessionId(): string | undefined {
     return this.inner.sessionId;
   }
@@ -63,7 +70,14 @@ export class WatchedTransport implements Transport {
     const authorizing = sink.authorizing?.bind(sink);
     return this.inner.start({
       ...(size ? { size } : {}),
-      ...(authorizing ? { authorizing } : {}),
+      ...(authorizing
+        ? {
+            authorizing: (ids: readonly RequestId[], waiting: boolean) => {
+              this.logins += waiting ? 1 : -1;
+              authorizing(ids, waiting);
+            },
+          }
+        : {}),
       message: (value, extra) => {
         this.trace('←', value);
         sink.message(value, extra);

@@ -438,6 +438,25 @@ describe("a config entry's own OAuth client (oauth: clientId, clientSecret, scop
     }
   });
 
+  it('mcpkit gateway --config with no cached token: that upstream fails, saying it needs a login the gateway cannot open', async () => {
+    const file = await configFile('gateway-no-login.json', { a: { url: demo.url } });
+    const cache = await mkdtemp(path.join(dir, 'cache-'));
+    const gateway = await startCliInProcess(
+      ['gateway', '--config', file, '--http', '--port', '0'],
+      /^(http:\S+)$/m,
+      { XDG_CONFIG_HOME: cache },
+    );
+    try {
+      const run = await mcpkit(['call', gateway.match[1] as string, 'echo', 'text=x']);
+      expect(run.code).not.toBe(0);
+      await expect
+        .poll(() => gateway.stderr(), { timeout: 15_000 })
+        .toContain('needs you to log in, and the gateway opens no browser');
+    } finally {
+      await gateway.stop();
+    }
+  });
+
   it('mcpkit gateway --config uses the tokens "mcpkit login --config FILE --server NAME" cached with the entry client', async () => {
     const { client_id, client_secret } = await preRegisteredClient(as.issuer);
     const file = await configFile('gateway.json', {

@@ -62,6 +62,8 @@ export interface RunningCli {
   readonly match: RegExpExecArray;
   /** Everything printed on stdout so far. */
   stdout(): string;
+  /** Everything printed on stderr so far. */
+  stderr(): string;
   /** Ctrl-C, then the exit code. */
   stop(): Promise<number>;
 }
@@ -76,6 +78,7 @@ export async function startCliInProcess(
   env: Readonly<Record<string, string>> = {},
 ): Promise<RunningCli> {
   let stdout = '';
+  let stderr = '';
   let interrupt: (() => void) | undefined;
   let found: (match: RegExpExecArray) => void = () => {};
   const matched = new Promise<RegExpExecArray>((resolve) => {
@@ -89,7 +92,11 @@ export async function startCliInProcess(
         if (match) found(match);
       },
     },
-    stderr: { write: () => {} },
+    stderr: {
+      write: (chunk) => {
+        stderr += String(chunk);
+      },
+    },
     stdin: new PassThrough(),
     env: { NO_COLOR: '1', ...env },
     cwd: ROOT,
@@ -103,6 +110,7 @@ export async function startCliInProcess(
   return {
     match,
     stdout: () => stdout,
+    stderr: () => stderr,
     stop: () => {
       interrupt?.();
       return done;

@@ -452,6 +452,8 @@ describe("a config entry's own OAuth client (oauth: clientId, clientSecret, scop
       await expect
         .poll(() => gateway.stderr(), { timeout: 15_000 })
         .toContain('needs you to log in, and the gateway opens no browser');
+      // The hint names the login that caches tokens with this entry of this file.
+      expect(gateway.stderr()).toContain(`mcpkit login --config ${file} --server a`);
     } finally {
       await gateway.stop();
     }

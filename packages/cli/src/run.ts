@@ -132,7 +132,14 @@ async function runClient(
   const logins =
     target.kind === 'gateway' && target.servers.some((entry) => entry.kind === 'url')
       ? await import('./auth/hostAuth.js')
-          .then(({ hostAuth }) => hostAuth(target.servers, settings.auth, authContext))
+          .then(({ hostAuth }) =>
+            hostAuth(
+              target.servers,
+              settings.auth,
+              authContext,
+              spec.kind === 'config' ? spec.file : undefined,
+            ),
+          )
           .catch(refused)
       : undefined;
   if (target.kind === 'gateway') target.authProvider = logins?.providerOf;

@@ -32,6 +32,8 @@ export interface AuthContext {
   readonly redirect?: LoginRedirect;
   /** Why no login may start here, when it is not the terminal or `--no-login` (the gateway). */
   readonly whyNot?: string;
+  /** The command that logs in to the server, for the hint when none may start here. */
+  readonly loginCommand?: string;
 }
 
 /**
@@ -97,6 +99,7 @@ export async function serverAuth(
     trace: context.trace,
     observer: context.observer,
     redirect: context.redirect,
+    loginCommand: context.loginCommand,
   });
 }
 

@@ -27,7 +27,8 @@ export interface HostAuth {
 }
 
 /**
- * One provider per HTTP server of `servers`.
+ * One provider per HTTP server of `servers`; `configFile`, the file they come from, names the
+ * login to run (`mcpkit login --config FILE --server NAME`) when none may start here.
  *
  * @example
  * ```ts
@@ -39,6 +40,7 @@ export async function hostAuth(
   servers: readonly ServerEntry[],
   settings: AuthSettings,
   context: AuthContext,
+  configFile?: string,
 ): Promise<HostAuth> {
   const byServer = new Map<string, CliAuth>();
   for (const entry of servers) {
@@ -46,11 +48,19 @@ export async function hostAuth(
     if (Object.keys(entry.headers).some((name) => name.toLowerCase() === 'authorization')) continue;
     const target = { kind: 'http', url: entry.url, headers: entry.headers, legacySse: false } as const;
     const notice = (text: string) => context.notice(`${entry.name}: ${text}`);
+    // From a config file, the login that caches tokens with this entry's own client.
+    const loginCommand = configFile
+      ? `mcpkit login --config ${configFile} --server ${entry.name}`
+      : undefined;
     byServer.set(
       entry.name,
       await serverAuth({ ...target, ...(entry.oauth ? { oauth: entry.oauth } : {}) }, settings, false, {
         ...context,
         notice,
+        ...(loginCommand ? { loginCommand } : {}),
+        // Where no login may ever start (the gateway), the reason itself says which login to run:
+        // a server's failure is logged as its message alone.
+        ...(loginCommand && context.whyNot ? { whyNot: `${context.whyNot} (run ${loginCommand})` } : {}),
       }),
     );
   }

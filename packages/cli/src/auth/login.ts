@@ -31,6 +31,8 @@ export interface CliAuthOptions {
   readonly interactive: boolean;
   /** Why a login may not be started, for the error (when not `interactive`). */
   readonly whyNot?: string;
+  /** The command that logs in to this server, for the error's hint; `mcpkit login URL` by default. */
+  readonly loginCommand?: string;
   readonly openBrowser: BrowserOpener;
   /** Tells the user something on stderr. */
   readonly notice: (text: string) => void;
@@ -260,7 +262,7 @@ export class CliAuth implements AuthProvider {
     return new CliError(
       ExitCode.Connection,
       `${this.resource} needs ${need}, and ${why}.`,
-      `Log in first: mcpkit login ${this.options.url.href}`,
+      `Log in first: ${this.options.loginCommand ?? `mcpkit login ${this.options.url.href}`}`,
     );
   }
 }

@@ -40,6 +40,7 @@ export async function runGateway(settings: GatewaySettings, io: CliIo): Promise<
             trace: undefined,
             whyNot: 'the gateway opens no browser',
           },
+          settings.config,
         ),
       )
     : undefined;

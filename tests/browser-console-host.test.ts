@@ -7,12 +7,17 @@
  *
  * Needs /usr/bin/chromium (scripts/install-chromium.sh); MCPKIT_SKIP_BROWSER=1 skips on purpose.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, consoleBrowser, DEMO_STDIO, screenshot } from './support/consoleRun.js';
+import {
+  axeViolations,
+  consoleBrowser,
+  DEMO_ENTRY,
+  hostConfigFile,
+  screenshot,
+} from './support/consoleRun.js';
 import { repoRoot } from './support/officialSchema.js';
 
 const { open, skip } = consoleBrowser('tests/browser-console-host.test.ts');
@@ -46,18 +51,12 @@ describe.skipIf(skip)(
     let dir: string;
 
     beforeAll(async () => {
-      dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-console-host-'));
-      const config = path.join(dir, 'mcp.json');
-      await writeFile(
-        config,
-        JSON.stringify({
-          mcpServers: {
-            demo: { command: DEMO_STDIO[0], args: DEMO_STDIO.slice(1), cwd: repoRoot },
-            crashy: { command: process.execPath, args: [UPSTREAM, 'dies-on-call'] },
-            rooted: { command: process.execPath, args: [UPSTREAM, 'roots', path.join(dir, 'roots.log')] },
-          },
-        }),
-      );
+      let config: string;
+      ({ dir, config } = await hostConfigFile((folder) => ({
+        demo: DEMO_ENTRY,
+        crashy: { command: process.execPath, args: [UPSTREAM, 'dies-on-call'] },
+        rooted: { command: process.execPath, args: [UPSTREAM, 'roots', path.join(folder, 'roots.log')] },
+      })));
       ({ page } = await open(['--config', config]));
       await page.getByRole('tab', { name: 'Servers' }).click();
       const servers = page.getByRole('region', { name: 'Servers' });

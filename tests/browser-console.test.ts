@@ -21,7 +21,9 @@ import {
   axeViolations,
   CLI,
   consoleBrowser,
+  DEMO_ENTRY,
   DEMO_STDIO,
+  hostConfigFile,
   type RunningConsoleCli,
   runConsoleInProcess,
   screenshot,
@@ -501,21 +503,15 @@ describe.skipIf(skip)(
     let dir: string;
 
     beforeAll(async () => {
-      dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-console-host-'));
-      const config = path.join(dir, 'mcp.json');
-      await writeFile(
-        config,
-        JSON.stringify({
-          mcpServers: {
-            demo: { command: DEMO_STDIO[0], args: DEMO_STDIO.slice(1), cwd: repoRoot },
-            upstream: {
-              command: process.execPath,
-              args: [path.join(repoRoot, 'tests/fixtures/host-upstream.mjs')],
-            },
-            broken: { command: process.execPath, args: ['-e', 'process.exit(3)'] },
-          },
-        }),
-      );
+      let config: string;
+      ({ dir, config } = await hostConfigFile(() => ({
+        demo: DEMO_ENTRY,
+        upstream: {
+          command: process.execPath,
+          args: [path.join(repoRoot, 'tests/fixtures/host-upstream.mjs')],
+        },
+        broken: { command: process.execPath, args: ['-e', 'process.exit(3)'] },
+      })));
       ({ page } = await open(['--config', config]));
     }, 60_000);
 

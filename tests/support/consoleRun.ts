@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -21,6 +21,26 @@ export const CLI = ['--import', './conformance/register-ts.mjs', 'packages/cli/s
 
 /** The demo server over stdio, from the sources. */
 export const DEMO_STDIO = [process.execPath, ...CLI, 'serve', '--stdio'];
+
+/** The demo server over stdio as a config file's entry. */
+export const DEMO_ENTRY = { command: DEMO_STDIO[0], args: DEMO_STDIO.slice(1), cwd: repoRoot };
+
+/**
+ * A config file of `servers` (`mcpServers`) in a new temporary folder, for `console --config`.
+ *
+ * @example
+ * ```ts
+ * const { dir, config } = await hostConfigFile((dir) => ({ demo: DEMO_ENTRY }));
+ * ```
+ */
+export async function hostConfigFile(
+  servers: (dir: string) => Record<string, unknown>,
+): Promise<{ dir: string; config: string }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'mcpkit-console-host-'));
+  const config = path.join(dir, 'mcp.json');
+  await writeFile(config, JSON.stringify({ mcpServers: servers(dir) }));
+  return { dir, config };
+}
 
 /** server-everything over stdio. */
 export const EVERYTHING_STDIO = [

@@ -9,19 +9,20 @@
  *    since step 1 fails to open) and `O_NONBLOCK` (a FIFO cannot block the read);
  * 3. `fstat` the descriptor: it must be a regular file;
  * 4. where the descriptor really points must be inside: on Linux, the kernel's own answer
- *    (`readlink /proc/self/fd/N`); elsewhere, `realpath` again, then twice `stat` it and `realpath`
- *    once more: the same path, inside, with the device and inode of the open descriptor. A directory
- *    swapped for a symlink between 1 and 2 lands the open outside, and then the read is refused.
+ *    (`readlink /proc/self/fd/N`); elsewhere, `realpath` again, then in each of several rounds
+ *    `stat` it (the device and inode of the open descriptor), `lstat` every directory on the way
+ *    (directories, not links) and `realpath` once more (the same inside path). A directory swapped
+ *    for a symlink between 1 and 2 lands the open outside, and then the read is refused.
  *
  * What remains (documented in docs/folder-resources.md): a hard link or a bind mount inside the
  * folder is, for the file system, inside; a file moved out after step 4 is still read once; and
- * without `/proc`, an attacker who can rename directories inside the folder and wins four races
- * in a row (between the `realpath`s and the `stat`s of step 4, done twice) could pass the check.
+ * without `/proc`, an attacker who can rename directories inside the folder and wins every race of
+ * step 4's rounds in a row could pass the check.
  * @module
  */
 import { constants } from 'node:fs';
-import { type FileHandle, open, readlink, realpath, stat } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { type FileHandle, lstat, open, readlink, realpath, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 import { isInside, isServableRelative } from './paths.js';
 
 /** A file opened inside the folder; close `handle` when done. */
@@ -126,12 +127,33 @@ async function stillThere(
   if (where !== undefined) return isInside(rootReal, where);
   const before = await realpath(real);
   if (!isInside(rootReal, before)) return false;
-  // Twice: each `stat` must show the opened inode and each `realpath` the same inside path, so a
-  // renamer must win four races in a row instead of two (see the module comment).
-  for (let round = 0; round < 2; round++) {
+  // Each round: the `stat` must show the opened inode, every directory between the folder and the
+  // file must be one (`lstat`: not a link), and `realpath` the same inside path. A renamer must
+  // win every one of these races, round after round (see the module comment).
+  for (let round = 0; round < FALLBACK_ROUNDS; round++) {
     const seen = await stat(before, { bigint: true });
     if (seen.dev !== opened.dev || seen.ino !== opened.ino) return false;
+    if (!(await directoriesAll(rootReal, before))) return false;
     if ((await realpath(real)) !== before) return false;
+  }
+  return true;
+}
+
+/**
+ * Rounds of the check without `/proc`. Two were once passed by a test's renamer (3,000 swaps
+ * against reads on a loaded machine), then again after they became two; each round adds at
+ * least three races to win in a row. Only macOS and Windows pay for them.
+ */
+const FALLBACK_ROUNDS = 6;
+
+/** Whether each directory from `rootReal` down to `file`'s parent is a directory, not a link. */
+async function directoriesAll(rootReal: string, file: string): Promise<boolean> {
+  const parts = relative(rootReal, file).split(sep).slice(0, -1);
+  let dir = rootReal;
+  for (const part of parts) {
+    dir = join(dir, part);
+    const seen = await lstat(dir).catch(() => undefined);
+    if (!seen?.isDirectory()) return false;
   }
   return true;
 }

@@ -16,6 +16,7 @@ import {
   consoleBrowser,
   DEMO_ENTRY,
   hostConfigFile,
+  saveSession,
   screenshot,
 } from './support/consoleRun.js';
 import { repoRoot } from './support/officialSchema.js';
@@ -189,12 +190,7 @@ describe.skipIf(skip)(
     it('saves a session against a host per server, replays it through the host, and shows which answers changed', async () => {
       await callTool(page, 'add', 'demo', { a: '2', b: '3' });
       await expect.poll(() => page.locator('.result pre.text-block').textContent()).toBe('5');
-      await page.getByRole('tab', { name: /Protocol log/ }).click();
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        page.getByRole('button', { name: 'Save session' }).click(),
-      ]);
-      const saved = JSON.parse(await readFile((await download.path())!, 'utf8'));
+      const saved = await saveSession(page);
       expect(saved).toMatchObject({
         format: 'mcpkit-console-session',
         version: 1,

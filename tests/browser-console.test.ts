@@ -11,7 +11,7 @@
  * Needs /usr/bin/chromium (scripts/install-chromium.sh); MCPKIT_SKIP_BROWSER=1 skips on purpose.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -26,6 +26,7 @@ import {
   hostConfigFile,
   type RunningConsoleCli,
   runConsoleInProcess,
+  saveSession,
   screenshot,
 } from './support/consoleRun.js';
 import { repoRoot } from './support/officialSchema.js';
@@ -253,12 +254,7 @@ describe.skipIf(skip)('mcpkit console against the demo server over stdio', { tim
   });
 
   it('saves the session to a file, replays it, and shows which answers changed', async () => {
-    await page.getByRole('tab', { name: /Protocol log/ }).click();
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Save session' }).click(),
-    ]);
-    const saved = JSON.parse(await readFile((await download.path())!, 'utf8'));
+    const saved = await saveSession(page);
     expect(saved).toMatchObject({
       format: 'mcpkit-console-session',
       version: 1,

@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -21,6 +21,23 @@ export const CLI = ['--import', './conformance/register-ts.mjs', 'packages/cli/s
 
 /** The demo server over stdio, from the sources. */
 export const DEMO_STDIO = [process.execPath, ...CLI, 'serve', '--stdio'];
+
+/**
+ * Saves the session from the Protocol log tab ("Save session") and reads the file it downloads.
+ *
+ * @example
+ * ```ts
+ * const saved = await saveSession(page);
+ * ```
+ */
+export async function saveSession(page: Page): Promise<any> {
+  await page.getByRole('tab', { name: /Protocol log/ }).click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Save session' }).click(),
+  ]);
+  return JSON.parse(await readFile((await download.path())!, 'utf8'));
+}
 
 /** The demo server over stdio as a config file's entry. */
 export const DEMO_ENTRY = { command: DEMO_STDIO[0], args: DEMO_STDIO.slice(1), cwd: repoRoot };
